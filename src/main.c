@@ -1,0 +1,281 @@
+/* pmctop: options -> source and view -> run the loop. */
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "evlist.h"
+#include "loop.h"
+#include "model.h"
+#include "options.h"
+#include "output.h"
+#include "recording.h"
+#include "source_live.h"
+#include "source_replay.h"
+
+#define EXIT_USAGE 2
+
+__attribute__((format(printf, 1, 2))) static void main_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pmctop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'pmctop --help' for more information.\n", stderr);
+}
+
+/* Counting every thread of every process takes many descriptors. */
+static void main_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Build the event list: the default set, then every -e event. Exits 2 on a bad name. */
+static void main_events(const struct options *o, struct evlist *ev)
+{
+	int sw_group = -1, hw_group = -1, hw_in = 0;
+
+	evlist_add_defaults(ev, true);
+	for (size_t i = 0; i < o->nevents; i++) {
+		struct perf_event_attr attr;
+		bool hw;
+		int r = events_encode(o->events[i], false, &attr, &hw);
+		int k;
+
+		if (r) {
+			char sug[3][128];
+			size_t ns = events_suggest(o->events[i], sug, 3);
+
+			fprintf(stderr, "pmctop: %s event '%s'", r == -ENOENT ? "unknown" : "invalid",
+				o->events[i]);
+			if (r == -EINVAL)
+				fprintf(stderr, " (check its modifiers)");
+			for (size_t s = 0; s < ns; s++)
+				fprintf(stderr, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
+			fprintf(stderr, "\nList the events with 'pmctop --list-events'.\n");
+			exit(EXIT_USAGE);
+		}
+		k = evlist_find(ev, o->events[i]);
+		if (k >= 0) {
+			ev->ev[k].user = true;
+			continue;
+		}
+		if (!hw) {
+			if (sw_group < 0)
+				sw_group = ev->ngroups;
+			evlist_add(ev, o->events[i], sw_group, false, true);
+			continue;
+		}
+		/* four per group fits every PMU's general counters; the probe splits further */
+		if (hw_group < 0 || hw_in == 4) {
+			hw_group = ev->ngroups;
+			hw_in = 0;
+		}
+		evlist_add(ev, o->events[i], hw_group, true, true);
+		hw_in++;
+	}
+}
+
+static int main_check_user(const char *user)
+{
+	char *end;
+	unsigned long v = strtoul(user, &end, 10);
+
+	if (!*end && end != user && v <= 0xffffffffu)
+		return 0;
+	if (getpwnam(user))
+		return 0;
+	main_usage_error("no such user '%s': give a user name or a numeric uid", user);
+	return -1;
+}
+
+static int main_check_pids(const struct options *o)
+{
+	const char *root = o->proc_root ? o->proc_root : "/proc";
+
+	for (size_t i = 0; i < o->npids; i++) {
+		char path[4096];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%d", root, o->pids[i]);
+		if (stat(path, &st) < 0) {
+			main_usage_error("no process with pid '%d': check it with 'ps -p %d'",
+					 o->pids[i], o->pids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct source *main_source(const struct options *o)
+{
+	char err[1024];
+	struct source *src;
+
+	if (o->replay) {
+		FILE *f = strcmp(o->replay, "-") ? fopen(o->replay, "re") : stdin;
+
+		if (!f) {
+			fprintf(stderr, "pmctop: cannot open the recording '%s': %s\n", o->replay,
+				strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		src = source_replay_new(f, o->replay, err, sizeof(err));
+		if (!src) {
+			fprintf(stderr, "pmctop: %s\n", err);
+			exit(EXIT_USAGE);
+		}
+		return src;
+	} else {
+		struct evlist ev;
+		struct live_opts lo = {
+			.proc_root = o->proc_root,
+			.pids = o->pids,
+			.npids = o->npids,
+			.per_cpu = !o->no_cpus,
+		};
+
+		if (o->user) {
+			char *end;
+			unsigned long v = strtoul(o->user, &end, 10);
+			struct passwd *pw = getpwnam(o->user);
+
+			lo.by_uid = true;
+			lo.uid = pw ? pw->pw_uid : (unsigned)v;
+			(void)end;
+		}
+		evlist_init(&ev);
+		main_events(o, &ev);
+		src = source_live_new(&ev, &lo, err, sizeof(err));
+		evlist_release(&ev);
+		if (!src) {
+			fprintf(stderr, "pmctop: %s\n", err);
+			exit(1);
+		}
+		return src;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[512];
+	struct source *src;
+	struct model *m;
+	struct output out;
+	struct loop_opts lo;
+	FILE *rec = NULL;
+	int status, col;
+
+	if (options_parse(&o, argc, argv, err, sizeof(err))) {
+		main_usage_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (o.help) {
+		options_usage(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("pmctop %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (events_init()) {
+		fprintf(stderr, "pmctop: libpfm4 failed to initialise; event names cannot be "
+				"resolved\n");
+		return 1;
+	}
+	if (o.list_events) {
+		size_t n = events_list(stdout, o.list_pattern);
+
+		if (!n && o.list_pattern) {
+			fprintf(stderr, "pmctop: no event matches '%s'\n", o.list_pattern);
+			return 1;
+		}
+		return 0;
+	}
+	if (!o.batch) {
+		if (!isatty(STDOUT_FILENO)) {
+			main_usage_error("standard output is not a terminal: use -b for batch mode");
+			return EXIT_USAGE;
+		}
+		main_usage_error("the interactive screen is not available in this build: use -b");
+		return EXIT_USAGE;
+	}
+	if (!o.replay && o.user && main_check_user(o.user))
+		return EXIT_USAGE;
+	if (!o.replay && main_check_pids(&o))
+		return EXIT_USAGE;
+	if (o.replay && o.nevents) {
+		main_usage_error("'-e' cannot be used with '--replay': the recording fixes the events");
+		return EXIT_USAGE;
+	}
+	main_raise_nofile();
+	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
+	signal(SIGPIPE, SIG_IGN);
+	src = main_source(&o);
+	m = model_new(&src->ev);
+	m->filter.pids = o.pids;
+	m->filter.npids = o.npids;
+	m->filter.user = o.user;
+	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
+	if (col < 0) {
+		main_usage_error("unknown sort column '%s': use %s", o.sort, columns_keys());
+		status = EXIT_USAGE;
+		goto out_model;
+	}
+	model_sort(m, col, o.sort_reverse);
+	if (o.record) {
+		rec = fopen(o.record, "we");
+		if (!rec) {
+			fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n", o.record,
+				strerror(errno));
+			status = 1;
+			goto out_model;
+		}
+		if (recording_write_header(rec, &src->ev, src->mode)) {
+			fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
+				strerror(errno));
+			status = 1;
+			goto out_rec;
+		}
+	}
+	memset(&out, 0, sizeof(out));
+	out.f = stdout;
+	out.fmt = o.format;
+	out.show_cmdline = o.cmdline;
+	memset(&lo, 0, sizeof(lo));
+	lo.iterations = o.iterations;
+	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
+	lo.record = rec;
+	lo.record_name = o.record;
+	lo.msgs = stderr;
+	status = loop_batch(src, m, &out, &lo);
+out_rec:
+	if (rec && fclose(rec) && !status) {
+		fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
+			strerror(errno));
+		status = 1;
+	}
+out_model:
+	model_free(m);
+	source_free(src);
+	events_fini();
+	options_release(&o);
+	return status;
+}

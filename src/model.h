@@ -1,0 +1,76 @@
+/* Snapshots to rows: per-tick deltas, scaling, metrics, filters and sort. */
+#ifndef PMCTOP_MODEL_H
+#define PMCTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+#include "evlist.h"
+#include "snapshot.h"
+
+#define MODEL_F_EST 0x1	/* scaled from a multiplexed count */
+#define MODEL_F_NA 0x2	/* the counter did not run at all */
+
+struct model_row {
+	int id;			/* pid, or CPU number (-1 for the all-CPU total) */
+	unsigned uid;
+	char user[33];
+	int threads;
+	char state;
+	char comm[64];
+	char *cmdline;		/* owned */
+	int err;		/* 0, or -errno: why the row is not counted */
+	double v[COL_MAX];	/* numeric columns; NAN when undefined */
+	uint32_t est;		/* bit per column: value is a multiplexing estimate */
+	uint32_t na;		/* bit per column: a counter it needs did not run */
+	double *raw;		/* one per raw (-e) event, scaled delta; owned */
+	uint8_t *raw_fl;	/* MODEL_F_* per raw event; owned */
+};
+
+struct model_filter {
+	const int *pids;	/* borrowed; only these when npids > 0 */
+	size_t npids;
+	const char *user;	/* borrowed; user name or numeric uid, NULL for all */
+};
+
+struct model {
+	struct evlist ev;	/* copy of the source's events */
+	size_t nraw;
+	int *raw_ev;		/* event index of each raw column */
+	struct snapshot prev;
+	bool have_prev;
+	double dt;		/* seconds covered by the rows */
+	double wall;
+	double load[3];
+	struct model_row *rows;
+	size_t nrows, rcap;
+	struct model_row *cpus;	/* per CPU, then one total row with id -1 */
+	size_t ncpus, ccap;
+	size_t ntasks_seen;	/* tasks in the snapshot before filtering */
+	size_t not_counted;	/* rows whose counters could not be opened */
+	int not_counted_err;	/* the most common reason */
+	struct model_filter filter;
+	int sort_col;		/* enum col_id, or COL_MAX + raw index */
+	bool sort_reverse;
+};
+
+/* A model over the events of ev (copied). Never NULL. */
+struct model *model_new(const struct evlist *ev);
+void model_free(struct model *m);
+/*
+ * Take the next snapshot. Rows are the deltas from the previous one;
+ * returns false (and no rows) for the first snapshot.
+ */
+bool model_update(struct model *m, const struct snapshot *s);
+/* Sort the rows by column (see sort_col); reverse flips the natural order. */
+void model_sort(struct model *m, int col, bool reverse);
+/* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */
+int model_sort_key(const struct model *m, const char *key);
+/* Whether numeric column col has data in this event mode. */
+bool model_column_shown(const struct model *m, enum col_id col);
+/* Compare two rows by the model's sort settings (exported for tests). */
+int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
+
+#endif

@@ -1,0 +1,411 @@
+/* Batch frames: text for people, CSV and JSON Lines for programs. */
+#include "config.h"
+#include "output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "errmsg.h"
+
+#define OUTPUT_RAW_WIDTH 12
+
+int output_parse_format(const char *s, enum output_format *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = OUTPUT_TEXT;
+	else if (!strcmp(s, "csv"))
+		*fmt = OUTPUT_CSV;
+	else if (!strcmp(s, "json"))
+		*fmt = OUTPUT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void output_format_num(char *buf, size_t size, double v, int prec, bool est, bool na)
+{
+	if (na) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	if (isnan(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	snprintf(buf, size, "%.*f%s", prec, v, est ? "*" : "");
+}
+
+/* The numeric columns shown in this mode, in table order. */
+static size_t output_num_cols(const struct model *m, enum col_id *out)
+{
+	static const enum col_id ORDER[] = {
+		COL_CPU, COL_GHZ, COL_IPC, COL_CPI, COL_CACHE, COL_L1D, COL_DTLB,
+		COL_BRMIS, COL_PF, COL_CS, COL_MIG, COL_COUNTED,
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(ORDER) / sizeof(ORDER[0]); i++)
+		if (model_column_shown(m, ORDER[i]))
+			out[n++] = ORDER[i];
+	return n;
+}
+
+static const char *output_raw_name(const struct model *m, size_t k)
+{
+	return m->ev.ev[m->raw_ev[k]].name;
+}
+
+static void output_cells(FILE *f, const struct model *m, const struct model_row *r,
+			 const enum col_id *cols, size_t ncols)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		output_format_num(buf, sizeof(buf), r->v[c->id], c->prec, r->est & (1u << c->id),
+				  r->na & (1u << c->id));
+		fprintf(f, " %*s", c->width, buf);
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		output_format_num(buf, sizeof(buf), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
+				  r->raw_fl[k] & MODEL_F_NA);
+		fprintf(f, " %*s", OUTPUT_RAW_WIDTH, buf);
+	}
+}
+
+static void output_titles(FILE *f, const struct model *m, const enum col_id *cols, size_t ncols,
+			  bool cpu_table)
+{
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		fprintf(f, " %*s", c->width, cpu_table && c->id == COL_CPU ? "BUSY%" : c->title);
+	}
+	for (size_t k = 0; k < m->nraw; k++)
+		fprintf(f, " %*.*s", OUTPUT_RAW_WIDTH, OUTPUT_RAW_WIDTH, output_raw_name(m, k));
+}
+
+static void output_time(char *buf, size_t size, double wall)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+	else
+		snprintf(buf, size, "?");
+}
+
+static void output_text(struct output *o, const struct model *m, const char *mode)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+	char when[64];
+
+	output_time(when, sizeof(when), m->wall);
+	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
+		m->load[0], m->load[1], m->load[2]);
+	fprintf(f, "Events: %s\n", mode);
+	fprintf(f, "Tasks: %zu shown", m->nrows);
+	if (m->not_counted)
+		fprintf(f, ", %zu not counted (%s)", m->not_counted,
+			errmsg_short(m->not_counted_err));
+	fputs("\n\n", f);
+	if (m->ncpus) {
+		fprintf(f, "%7s", "CPU");
+		output_titles(f, m, cols, ncols, true);
+		fputc('\n', f);
+		for (size_t i = 0; i < m->ncpus; i++) {
+			const struct model_row *r = &m->cpus[i];
+
+			if (r->id < 0)
+				fprintf(f, "%7s", "all");
+			else
+				fprintf(f, "%7d", r->id);
+			output_cells(f, m, r, cols, ncols);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%7s %-9s %4s", "PID", "USER", "THR");
+	output_titles(f, m, cols, ncols, false);
+	fprintf(f, " %s\n", o->show_cmdline ? "COMMAND LINE" : "COMMAND");
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct model_row *r = &m->rows[i];
+		const char *cmd = o->show_cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+
+		fprintf(f, "%7d %-9.9s %4d", r->id, r->user, r->threads);
+		if (r->err) {
+			fprintf(f, "  not counted: %s", errmsg_short(r->err));
+			fprintf(f, " %s\n", cmd);
+			continue;
+		}
+		output_cells(f, m, r, cols, ncols);
+		fprintf(f, " %s\n", cmd);
+	}
+	fputc('\n', f);
+}
+
+static void output_csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void output_csv_num(FILE *f, double v, int prec)
+{
+	if (!isnan(v))
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
+			   const enum col_id *cols, size_t ncols, bool cpu, double wall)
+{
+	bool first = true;
+
+	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : "process");
+	if (cpu && r->id < 0)
+		fputs("all", f);
+	else
+		fprintf(f, "%d", r->id);
+	fputc(',', f);
+	if (!cpu) {
+		output_csv_str(f, r->user);
+		fprintf(f, ",%d,%c", r->threads, r->state);
+	} else {
+		fputs(",,", f);
+	}
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		fputc(',', f);
+		output_csv_num(f, r->v[c->id], c->prec + 1);
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		fputc(',', f);
+		output_csv_num(f, r->raw[k], 0);
+	}
+	fputc(',', f);
+	for (size_t i = 0; i < ncols; i++)
+		if (r->est & (1u << cols[i])) {
+			fprintf(f, "%s%s", first ? "" : ";", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputc(',', f);
+	if (r->err)
+		fputs(errmsg_short(r->err), f);
+	fputc(',', f);
+	if (!cpu)
+		output_csv_str(f, r->comm);
+	fputc(',', f);
+	if (!cpu)
+		output_csv_str(f, r->cmdline);
+	fputc('\n', f);
+}
+
+static void output_csv(struct output *o, const struct model *m)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+
+	if (!o->csv_header_done) {
+		fputs("time,kind,id,user,threads,state", f);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(f, ",%s", columns_get(cols[i])->key);
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_str(f, output_raw_name(m, k));
+		}
+		fputs(",estimated,not_counted,command,cmdline\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < m->ncpus; i++)
+		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, m->wall);
+	for (size_t i = 0; i < m->nrows; i++)
+		output_csv_row(f, m, &m->rows[i], cols, ncols, false, m->wall);
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
+static size_t output_utf8_len(const unsigned char *s)
+{
+	size_t n;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static void output_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p++);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+			continue;
+		}
+		n = output_utf8_len(p);
+		if (!n) {
+			/* JSON must be UTF-8: replace a stray byte */
+			fputs("\\ufffd", f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n, f);
+		p += n;
+	}
+	fputc('"', f);
+}
+
+static void output_json_num(FILE *f, double v, int prec)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
+				const enum col_id *cols, size_t ncols, bool cpu)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		/* a CPU's %CPU is how busy it was; "cpu" already names it */
+		fprintf(f, ",\"%s\":", cpu && c->id == COL_CPU ? "busy" : c->key);
+		output_json_num(f, r->v[c->id], c->prec + 1);
+	}
+	if (m->nraw) {
+		fputs(",\"events\":{", f);
+		for (size_t k = 0; k < m->nraw; k++) {
+			if (k)
+				fputc(',', f);
+			output_json_str(f, output_raw_name(m, k));
+			fputc(':', f);
+			output_json_num(f, r->raw[k], 0);
+		}
+		fputc('}', f);
+	}
+	fputs(",\"estimated\":[", f);
+	for (size_t i = 0; i < ncols; i++)
+		if (r->est & (1u << cols[i])) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputs("],\"not_running\":[", f);
+	first = true;
+	for (size_t i = 0; i < ncols; i++)
+		if (r->na & (1u << cols[i])) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputc(']', f);
+}
+
+static void output_json(struct output *o, const struct model *m, const char *mode)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+
+	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		m->dt, m->load[0], m->load[1], m->load[2]);
+	output_json_str(f, mode);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", m->nrows, m->not_counted);
+	for (size_t i = 0; i < m->ncpus; i++) {
+		const struct model_row *r = &m->cpus[i];
+
+		if (i)
+			fputc(',', f);
+		if (r->id < 0)
+			fputs("{\"cpu\":\"all\"", f);
+		else
+			fprintf(f, "{\"cpu\":%d", r->id);
+		output_json_metrics(f, m, r, cols, ncols, true);
+		fputc('}', f);
+	}
+	fputs("],\"processes\":[", f);
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct model_row *r = &m->rows[i];
+
+		if (i)
+			fputc(',', f);
+		fprintf(f, "{\"pid\":%d,\"user\":", r->id);
+		output_json_str(f, r->user);
+		fprintf(f, ",\"threads\":%d,\"state\":\"%c\",\"command\":", r->threads,
+			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?');
+		output_json_str(f, r->comm);
+		fputs(",\"cmdline\":", f);
+		output_json_str(f, r->cmdline);
+		if (r->err) {
+			fputs(",\"not_counted\":", f);
+			output_json_str(f, errmsg_short(r->err));
+		} else {
+			output_json_metrics(f, m, r, cols, ncols, false);
+		}
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+int output_frame(struct output *o, const struct model *m, const char *mode)
+{
+	switch (o->fmt) {
+	case OUTPUT_TEXT:
+		output_text(o, m, mode);
+		break;
+	case OUTPUT_CSV:
+		output_csv(o, m);
+		break;
+	case OUTPUT_JSON:
+		output_json(o, m, mode);
+		break;
+	}
+	if (fflush(o->f) == EOF || ferror(o->f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

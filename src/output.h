@@ -1,0 +1,33 @@
+/* Batch output of model frames as text (like top -b), CSV or JSON Lines. */
+#ifndef PMCTOP_OUTPUT_H
+#define PMCTOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model.h"
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_CSV,
+	OUTPUT_JSON,
+};
+
+struct output {
+	FILE *f;		/* borrowed */
+	enum output_format fmt;
+	bool csv_header_done;
+	bool show_cmdline;	/* text: full command line instead of the name */
+};
+
+/* "text", "csv" or "json"; 0 or -EINVAL. */
+int output_parse_format(const char *s, enum output_format *fmt);
+/*
+ * Write one frame of m; mode is the source's one-line event mode.
+ * Flushes; returns 0 or -errno (-EPIPE when the reader went away).
+ */
+int output_frame(struct output *o, const struct model *m, const char *mode);
+/* Format v for a table cell: "-" for undefined, "n/a" when not counted, '*' if estimated. */
+void output_format_num(char *buf, size_t size, double v, int prec, bool est, bool na);
+
+#endif

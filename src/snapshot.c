@@ -1,0 +1,142 @@
+/* Snapshot storage; reused from tick to tick to avoid churn. */
+#include "config.h"
+#include "snapshot.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+void snapshot_init(struct snapshot *s, size_t nev)
+{
+	memset(s, 0, sizeof(*s));
+	s->nev = nev;
+}
+
+static void snapshot_free_entries(struct snapshot *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++) {
+		free(s->tasks[i].cmdline);
+		free(s->tasks[i].c);
+	}
+	for (size_t i = 0; i < s->ncpus; i++)
+		free(s->cpus[i].c);
+	s->ntasks = 0;
+	s->ncpus = 0;
+}
+
+void snapshot_release(struct snapshot *s)
+{
+	snapshot_free_entries(s);
+	free(s->tasks);
+	free(s->cpus);
+	snapshot_init(s, 0);
+}
+
+void snapshot_clear(struct snapshot *s)
+{
+	snapshot_free_entries(s);
+	s->t_ns = 0;
+	s->wall = 0;
+	memset(s->load, 0, sizeof(s->load));
+}
+
+static struct snap_count *snapshot_new_counts(size_t nev)
+{
+	struct snap_count *c = xcalloc(nev ? nev : 1, sizeof(*c));
+
+	for (size_t i = 0; i < nev; i++)
+		c[i].err = -ENOENT;
+	return c;
+}
+
+struct snap_task *snapshot_add_task(struct snapshot *s, int pid)
+{
+	struct snap_task *t;
+
+	s->tasks = xgrow(s->tasks, &s->tcap, s->ntasks + 1, sizeof(*s->tasks));
+	t = &s->tasks[s->ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->state = '?';
+	t->cmdline = xstrdup("");
+	t->c = snapshot_new_counts(s->nev);
+	return t;
+}
+
+struct snap_cpu *snapshot_add_cpu(struct snapshot *s, int cpu)
+{
+	struct snap_cpu *c;
+
+	s->cpus = xgrow(s->cpus, &s->ccap, s->ncpus + 1, sizeof(*s->cpus));
+	c = &s->cpus[s->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	c->c = snapshot_new_counts(s->nev);
+	return c;
+}
+
+static int snapshot_cmp_pid(const void *a, const void *b)
+{
+	const struct snap_task *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+void snapshot_sort(struct snapshot *s)
+{
+	if (s->ntasks > 1)
+		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), snapshot_cmp_pid);
+}
+
+const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid)
+{
+	size_t lo = 0, hi = s->ntasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->tasks[mid].pid == pid)
+			return &s->tasks[mid];
+		if (s->tasks[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline)
+{
+	free(t->cmdline);
+	t->cmdline = xstrdup(cmdline ? cmdline : "");
+}
+
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	snapshot_clear(dst);
+	dst->nev = src->nev;
+	dst->t_ns = src->t_ns;
+	dst->wall = src->wall;
+	memcpy(dst->load, src->load, sizeof(dst->load));
+	for (size_t i = 0; i < src->ntasks; i++) {
+		const struct snap_task *st = &src->tasks[i];
+		struct snap_task *t = snapshot_add_task(dst, st->pid);
+		struct snap_count *c = t->c;
+		char *cmd = t->cmdline;
+
+		*t = *st;
+		t->c = c;
+		t->cmdline = cmd;
+		snapshot_task_set_cmdline(t, st->cmdline);
+		memcpy(t->c, st->c, src->nev * sizeof(*c));
+	}
+	for (size_t i = 0; i < src->ncpus; i++) {
+		struct snap_cpu *c = snapshot_add_cpu(dst, src->cpus[i].cpu);
+
+		c->busy = src->cpus[i].busy;
+		c->total = src->cpus[i].total;
+		memcpy(c->c, src->cpus[i].c, src->nev * sizeof(*c->c));
+	}
+}

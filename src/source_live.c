@@ -1,0 +1,684 @@
+/* Live source: one counter group set per thread (inherited by new threads) and per CPU. */
+#include "config.h"
+#include "source_live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "errmsg.h"
+#include "events.h"
+#include "proc.h"
+#include "xalloc.h"
+
+struct live_gdef {
+	int nr;
+	int ev[COUNTERS_MAX_GROUP];
+};
+
+struct live_thread {
+	int tid;
+	struct counters_group *g;	/* one per task group definition */
+};
+
+struct live_proc {
+	int pid;
+	unsigned long long start;
+	int err;
+	unsigned uid;
+	char user[33];
+	char comm[64];
+	char *cmdline;
+	size_t nthr;
+	struct live_thread *thr;
+};
+
+struct live_cpu {
+	int cpu;
+	int err;
+	struct counters_group *g;	/* one per CPU group definition */
+	int *gerr;
+};
+
+struct live_user {
+	unsigned uid;
+	char name[33];
+};
+
+struct live {
+	struct source base;
+	struct live_opts o;
+	int *pids_copy;
+	int rootfd;
+	int paranoid;
+	bool kernel;
+	struct perf_event_attr *attr;
+	size_t ntg;
+	struct live_gdef *tg;	/* groups for tasks */
+	size_t ncg;
+	struct live_gdef *cg;	/* groups for CPUs: task-clock means nothing there */
+	struct live_proc *procs;
+	size_t nprocs, pcap;
+	int *ids, *tids;
+	size_t idcap, tidcap;
+	struct live_cpu *cpus;
+	size_t ncpus;
+	struct proc_cpustat *cs;
+	size_t cscap;
+	struct live_user *users;
+	size_t nusers, ucap;
+	struct snap_count *tmp;
+	bool told_perm, told_fds, told_cpu;
+};
+
+static int live_read_int(int rootfd, const char *path, int *v)
+{
+	char buf[64];
+	long n = proc_read_file(rootfd, path, buf, sizeof(buf));
+
+	if (n <= 0)
+		return n < 0 ? (int)n : -EINVAL;
+	if (sscanf(buf, "%d", v) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+static const char *live_user_name(struct live *l, unsigned uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	struct live_user *u;
+
+	for (size_t i = 0; i < l->nusers; i++)
+		if (l->users[i].uid == uid)
+			return l->users[i].name;
+	l->users = xgrow(l->users, &l->ucap, l->nusers + 1, sizeof(*l->users));
+	u = &l->users[l->nusers++];
+	u->uid = uid;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(u->name, sizeof(u->name), "%s", res->pw_name);
+	else
+		snprintf(u->name, sizeof(u->name), "%u", uid);
+	return u->name;
+}
+
+static void live_close_proc(struct live *l, struct live_proc *p)
+{
+	for (size_t i = 0; i < p->nthr; i++) {
+		for (size_t k = 0; k < l->ntg; k++)
+			counters_close_group(&p->thr[i].g[k]);
+		free(p->thr[i].g);
+	}
+	free(p->thr);
+	free(p->cmdline);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Open every task group on one thread; 0 or -errno with nothing left open. */
+static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+
+	t->tid = tid;
+	t->g = xcalloc(l->ntg, sizeof(*t->g));
+	for (size_t k = 0; k < l->ntg; k++) {
+		int bad, r;
+
+		for (int i = 0; i < l->tg[k].nr; i++)
+			a[i] = &l->attr[l->tg[k].ev[i]];
+		r = counters_open_group(&t->g[k], a, l->tg[k].ev, l->tg[k].nr, tid, -1,
+					COUNTERS_INHERIT, &bad);
+		if (r) {
+			while (k-- > 0)
+				counters_close_group(&t->g[k]);
+			free(t->g);
+			t->g = NULL;
+			return r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Threads that exist now get a group set each; threads created later are
+ * counted by inheritance into their creator's set, so no rescans are needed.
+ */
+static int live_attach(struct live *l, struct live_proc *p)
+{
+	char path[64];
+	long n;
+	int last = -ESRCH;
+
+	snprintf(path, sizeof(path), "%d/task", p->pid);
+	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
+	for (long i = 0; i < n; i++) {
+		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i]);
+
+		if (r == 0) {
+			p->nthr++;
+			continue;
+		}
+		last = r;
+		if (r == -ESRCH)
+			continue;	/* the thread exited meanwhile */
+		for (size_t k = 0; k < p->nthr; k++) {
+			for (size_t g = 0; g < l->ntg; g++)
+				counters_close_group(&p->thr[k].g[g]);
+			free(p->thr[k].g);
+		}
+		p->nthr = 0;
+		return r;
+	}
+	return p->nthr ? 0 : last;
+}
+
+static void live_note_task_error(struct live *l, int err)
+{
+	char adv[320];
+
+	if ((err == -EACCES || err == -EPERM) && !l->told_perm) {
+		l->told_perm = true;
+		source_message(&l->base, "some processes cannot be counted: permission denied; %s",
+			       errmsg_permission_advice(adv, sizeof(adv), l->paranoid));
+	} else if ((err == -EMFILE || err == -ENFILE) && !l->told_fds) {
+		l->told_fds = true;
+		source_message(&l->base,
+			       "out of file descriptors: some processes are not counted; raise "
+			       "'ulimit -n' or watch fewer processes with -p or -u");
+	}
+}
+
+static bool live_wanted_pid(const struct live *l, int pid)
+{
+	if (!l->o.npids)
+		return true;
+	for (size_t i = 0; i < l->o.npids; i++)
+		if (l->o.pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void live_read_cmdline(struct live *l, struct live_proc *p)
+{
+	char buf[4096];
+
+	proc_read_cmdline(l->rootfd, p->pid, buf, sizeof(buf));
+	free(p->cmdline);
+	p->cmdline = xstrdup(buf);
+}
+
+/* Set up a process seen for the first time; false when it is not wanted. */
+static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = st->pid;
+	p->start = st->start;
+	if (proc_read_uid(l->rootfd, st->pid, &p->uid))
+		return false;
+	if (l->o.by_uid && p->uid != l->o.uid)
+		return false;
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
+	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
+	live_read_cmdline(l, p);
+	p->err = live_attach(l, p);
+	if (p->err == -ESRCH) {
+		live_close_proc(l, p);
+		return false;
+	}
+	if (p->err)
+		live_note_task_error(l, p->err);
+	return true;
+}
+
+static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			   struct snapshot *snap)
+{
+	struct snap_task *t = snapshot_add_task(snap, p->pid);
+	size_t nev = l->base.ev.n;
+
+	t->ppid = st->ppid;
+	t->uid = p->uid;
+	snprintf(t->user, sizeof(t->user), "%s", p->user);
+	t->state = st->state;
+	t->threads = st->threads;
+	t->start = st->start;
+	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
+	snapshot_task_set_cmdline(t, p->cmdline);
+	t->err = p->err;
+	for (size_t e = 0; e < nev; e++)
+		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
+	if (p->err)
+		return;
+	for (size_t k = 0; k < l->ntg; k++) {
+		const struct live_gdef *gd = &l->tg[k];
+		int last = 0;
+		bool any = false;
+
+		for (int i = 0; i < gd->nr; i++) {
+			t->c[gd->ev[i]].value = 0;
+			t->c[gd->ev[i]].enabled = 0;
+			t->c[gd->ev[i]].running = 0;
+		}
+		for (size_t th = 0; th < p->nthr; th++) {
+			int r = counters_read_group(&p->thr[th].g[k], l->tmp);
+
+			if (r) {
+				last = r;
+				continue;
+			}
+			any = true;
+			for (int i = 0; i < gd->nr; i++) {
+				struct snap_count *dst = &t->c[gd->ev[i]];
+				const struct snap_count *src = &l->tmp[gd->ev[i]];
+
+				dst->value += src->value;
+				dst->enabled += src->enabled;
+				dst->running += src->running;
+			}
+		}
+		for (int i = 0; i < gd->nr; i++)
+			t->c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+	}
+}
+
+static void live_scan(struct live *l, struct snapshot *snap)
+{
+	long n = proc_list_ids(l->rootfd, ".", &l->ids, &l->idcap);
+	struct live_proc *next = NULL;
+	size_t nnext = 0, ncap = 0, old = 0;
+
+	if (n < 0)
+		n = 0;
+	for (long i = 0; i < n; i++) {
+		int pid = l->ids[i];
+		struct proc_stat st;
+		struct live_proc *p;
+
+		if (!live_wanted_pid(l, pid))
+			continue;
+		/* both lists are sorted: drop old processes that vanished */
+		while (old < l->nprocs && l->procs[old].pid < pid)
+			live_close_proc(l, &l->procs[old++]);
+		if (proc_read_stat(l->rootfd, pid, 0, &st))
+			continue;
+		if (st.flags & PROC_PF_KTHREAD)
+			continue;
+		next = xgrow(next, &ncap, nnext + 1, sizeof(*next));
+		p = &next[nnext];
+		if (old < l->nprocs && l->procs[old].pid == pid) {
+			struct live_proc *o = &l->procs[old++];
+
+			if (o->start == st.start) {
+				*p = *o;
+				memset(o, 0, sizeof(*o));
+				if (strcmp(p->comm, st.comm)) {
+					/* exec or prctl: the command line may have changed too */
+					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+					live_read_cmdline(l, p);
+				}
+				nnext++;
+				live_fill_task(l, p, &st, snap);
+				continue;
+			}
+			/* the pid was reused by a new process */
+			live_close_proc(l, o);
+		}
+		if (!live_new_proc(l, p, &st))
+			continue;
+		nnext++;
+		live_fill_task(l, p, &st, snap);
+	}
+	while (old < l->nprocs)
+		live_close_proc(l, &l->procs[old++]);
+	free(l->procs);
+	l->procs = next;
+	l->nprocs = nnext;
+	l->pcap = ncap;
+}
+
+static void live_read_cpus(struct live *l, struct snapshot *snap)
+{
+	char buf[65536];
+	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
+	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : -EINVAL;
+
+	for (int i = 0; i < n; i++) {
+		struct snap_cpu *c = snapshot_add_cpu(snap, l->cs[i].cpu);
+		struct live_cpu *lc = NULL;
+
+		c->busy = l->cs[i].busy;
+		c->total = l->cs[i].total;
+		for (size_t k = 0; k < l->ncpus; k++)
+			if (l->cpus[k].cpu == c->cpu)
+				lc = &l->cpus[k];
+		for (size_t e = 0; e < l->base.ev.n; e++)
+			c->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
+			: lc && lc->err ? lc->err : -ENOENT;
+		if (!lc || lc->err)
+			continue;
+		for (size_t k = 0; k < l->ncg; k++) {
+			int r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
+
+			for (int m = 0; m < l->cg[k].nr; m++) {
+				int e = l->cg[k].ev[m];
+
+				if (r)
+					c->c[e].err = r;
+				else
+					c->c[e] = l->tmp[e];
+			}
+		}
+	}
+}
+
+static int live_read(struct source *s, struct snapshot *snap)
+{
+	struct live *l = (struct live *)s;
+	struct timespec ts;
+	char buf[256];
+	long n;
+
+	snapshot_clear(snap);
+	snap->nev = s->ev.n;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snap->wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	n = proc_read_file(l->rootfd, "loadavg", buf, sizeof(buf));
+	if (n > 0)
+		proc_parse_loadavg(buf, (size_t)n, snap->load);
+	live_read_cpus(l, snap);
+	live_scan(l, snap);
+	return 0;
+}
+
+static void live_free(struct source *s)
+{
+	struct live *l = (struct live *)s;
+
+	for (size_t i = 0; i < l->nprocs; i++)
+		live_close_proc(l, &l->procs[i]);
+	free(l->procs);
+	for (size_t i = 0; i < l->ncpus; i++) {
+		if (l->cpus[i].g)
+			for (size_t k = 0; k < l->ncg; k++)
+				if (!l->cpus[i].gerr[k])
+					counters_close_group(&l->cpus[i].g[k]);
+		free(l->cpus[i].g);
+		free(l->cpus[i].gerr);
+	}
+	free(l->cpus);
+	free(l->cs);
+	free(l->ids);
+	free(l->tids);
+	free(l->users);
+	free(l->tmp);
+	free(l->attr);
+	free(l->tg);
+	free(l->cg);
+	free(l->pids_copy);
+	if (l->rootfd >= 0)
+		close(l->rootfd);
+	source_release(&l->base);
+	free(l);
+}
+
+static const struct source_ops LIVE_OPS = {
+	.read = live_read,
+	.free = live_free,
+};
+
+/* Try one group definition on ourselves; 0 or -errno with *bad the failing member. */
+static int live_try_group(struct live *l, const int *ev, int nr, int pid, int cpu, unsigned flags,
+			  int *bad)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct counters_group g;
+	int r;
+
+	for (int i = 0; i < nr; i++)
+		a[i] = &l->attr[ev[i]];
+	r = counters_open_group(&g, a, ev, nr, pid, cpu, flags, bad);
+	if (!r)
+		counters_close_group(&g);
+	return r;
+}
+
+/*
+ * Find what this kernel and PMU accept: members that fail alone are marked
+ * unsupported; a group that still fails whole (more events than counters)
+ * is split into single events.
+ */
+static void live_probe_groups(struct live *l)
+{
+	struct evlist *ev = &l->base.ev;
+	int ngroups = ev->ngroups;
+
+	for (int g = 0; g < ngroups; g++) {
+		int mem[COUNTERS_MAX_GROUP], nr = 0, bad, r;
+
+		for (size_t i = 0; i < ev->n && nr < COUNTERS_MAX_GROUP; i++)
+			if (ev->ev[i].group == g && !ev->ev[i].err)
+				mem[nr++] = (int)i;
+		if (!nr)
+			continue;
+		r = live_try_group(l, mem, nr, 0, -1, COUNTERS_INHERIT, &bad);
+		if (!r)
+			continue;
+		int keep = 0;
+
+		for (int i = 0; i < nr; i++) {
+			int one = mem[i];
+
+			r = live_try_group(l, &one, 1, 0, -1, COUNTERS_INHERIT, &bad);
+			if (r)
+				ev->ev[one].err = r;
+			else
+				mem[keep++] = one;
+		}
+		if (keep > 1 && live_try_group(l, mem, keep, 0, -1, COUNTERS_INHERIT, &bad)) {
+			for (int i = 1; i < keep; i++)
+				ev->ev[mem[i]].group = ev->ngroups++;
+		}
+	}
+}
+
+static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nout, bool for_cpu)
+{
+	const struct evlist *ev = &l->base.ev;
+
+	*out = xcalloc((size_t)ev->ngroups + 1, sizeof(**out));
+	*nout = 0;
+	for (int g = 0; g < ev->ngroups; g++) {
+		struct live_gdef *d = &(*out)[*nout];
+
+		d->nr = 0;
+		for (size_t i = 0; i < ev->n && d->nr < COUNTERS_MAX_GROUP; i++) {
+			if (ev->ev[i].group != g || ev->ev[i].err)
+				continue;
+			if (for_cpu && ev->ev[i].role == EV_TASK_CLOCK)
+				continue;
+			d->ev[d->nr++] = (int)i;
+		}
+		if (d->nr)
+			(*nout)++;
+	}
+}
+
+static void live_open_cpus(struct live *l)
+{
+	char buf[65536], msg[512];
+	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
+	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : 0;
+
+	if (n <= 0)
+		return;
+	l->cpus = xcalloc((size_t)n, sizeof(*l->cpus));
+	l->ncpus = (size_t)n;
+	for (int i = 0; i < n; i++) {
+		struct live_cpu *c = &l->cpus[i];
+
+		c->cpu = l->cs[i].cpu;
+		if (!l->o.per_cpu) {
+			c->err = -ENOENT;
+			continue;
+		}
+		c->g = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->g));
+		c->gerr = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->gerr));
+		for (size_t k = 0; k < l->ncg; k++) {
+			const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+			int bad;
+
+			for (int m = 0; m < l->cg[k].nr; m++)
+				a[m] = &l->attr[l->cg[k].ev[m]];
+			c->gerr[k] = counters_open_group(&c->g[k], a, l->cg[k].ev, l->cg[k].nr, -1,
+							 c->cpu, 0, &bad);
+			if (c->gerr[k] == -EACCES || c->gerr[k] == -EPERM) {
+				for (size_t j = 0; j < k; j++)
+					if (!c->gerr[j])
+						counters_close_group(&c->g[j]);
+				c->err = c->gerr[k];
+				for (size_t j = 0; j < l->ncg; j++)
+					c->gerr[j] = c->err;
+				break;
+			}
+		}
+		if (c->err && !l->told_cpu) {
+			char adv[320];
+
+			l->told_cpu = true;
+			snprintf(msg, sizeof(msg), "per-core counters: %s",
+				 errmsg_permission_advice(adv, sizeof(adv), l->paranoid));
+			source_message(&l->base, "%s", msg);
+		}
+	}
+}
+
+static bool live_kernel_permitted(void)
+{
+	struct perf_event_attr a;
+	const struct perf_event_attr *ap = &a;
+	struct counters_group g;
+	int ev = 0, bad;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	if (counters_open_group(&g, &ap, &ev, 1, 0, -1, 0, &bad))
+		return false;
+	counters_close_group(&g);
+	return true;
+}
+
+static void live_describe(struct live *l)
+{
+	const struct evlist *ev = &l->base.ev;
+	char why[300] = "", msg[400];
+	int pmu_counters = 0;
+	const char *pmu = events_hw_pmu(&pmu_counters);
+	bool any_hw_asked = false;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!ev->ev[i].hw)
+			continue;
+		any_hw_asked = true;
+		if (ev->ev[i].err && !why[0])
+			errmsg_perf(why, sizeof(why), ev->ev[i].err, ev->ev[i].name, l->paranoid);
+	}
+	if (evlist_any_hw(ev)) {
+		snprintf(l->base.mode, sizeof(l->base.mode), "hardware events (%s)%s",
+			 pmu ? pmu : "PMU", l->kernel ? "" : ", user mode only");
+	} else if (any_hw_asked) {
+		snprintf(l->base.mode, sizeof(l->base.mode),
+			 "no hardware PMU: software events only (%s)%s", why,
+			 l->kernel ? "" : ", user mode only");
+		snprintf(msg, sizeof(msg),
+			 "no hardware PMU: counting software events only (%s); IPC, GHz and miss "
+			 "ratios need hardware counters (a VM without a virtual PMU has none)",
+			 why);
+		source_message(&l->base, "%s", msg);
+	} else {
+		snprintf(l->base.mode, sizeof(l->base.mode), "software events%s",
+			 l->kernel ? "" : ", user mode only");
+	}
+	for (size_t i = 0; i < ev->n; i++) {
+		if (!ev->ev[i].err || (!ev->ev[i].user && ev->ev[i].hw))
+			continue;
+		errmsg_perf(msg, sizeof(msg), ev->ev[i].err, ev->ev[i].name, l->paranoid);
+		source_message(&l->base, "%s", msg);
+	}
+}
+
+struct source *source_live_new(const struct evlist *req, const struct live_opts *o, char *err,
+			       size_t errsize)
+{
+	struct live *l = xcalloc(1, sizeof(*l));
+	bool any = false;
+
+	source_init(&l->base, &LIVE_OPS);
+	l->rootfd = -1;
+	l->o = *o;
+	if (o->npids) {
+		l->pids_copy = xmalloc(o->npids * sizeof(int));
+		memcpy(l->pids_copy, o->pids, o->npids * sizeof(int));
+		l->o.pids = l->pids_copy;
+	}
+	l->rootfd = open(o->proc_root ? o->proc_root : "/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (l->rootfd < 0) {
+		snprintf(err, errsize, "cannot open '%s': %s", o->proc_root ? o->proc_root : "/proc",
+			 strerror(errno));
+		goto out_free;
+	}
+	if (live_read_int(l->rootfd, "sys/kernel/perf_event_paranoid", &l->paranoid))
+		l->paranoid = -2;
+	l->kernel = live_kernel_permitted();
+	evlist_copy(&l->base.ev, req);
+	l->attr = xcalloc(req->n ? req->n : 1, sizeof(*l->attr));
+	for (size_t i = 0; i < req->n; i++) {
+		bool hw;
+		int r = events_encode(req->ev[i].name, l->kernel, &l->attr[i], &hw);
+
+		if (r) {
+			l->base.ev.ev[i].err = r;
+			continue;
+		}
+		l->base.ev.ev[i].hw = hw;
+		/* time spent in a hypervisor is not the task's */
+		l->attr[i].exclude_hv = 1;
+	}
+	live_probe_groups(l);
+	for (size_t i = 0; i < l->base.ev.n; i++)
+		any |= !l->base.ev.ev[i].err;
+	if (!any) {
+		char why[300];
+
+		errmsg_perf(why, sizeof(why), l->base.ev.ev[0].err, l->base.ev.ev[0].name,
+			    l->paranoid);
+		snprintf(err, errsize, "no event can be counted on this machine: %s", why);
+		goto out_free;
+	}
+	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_build_gdefs(l, &l->cg, &l->ncg, true);
+	l->tmp = xcalloc(l->base.ev.n, sizeof(*l->tmp));
+	live_describe(l);
+	live_open_cpus(l);
+	return &l->base;
+out_free:
+	live_free(&l->base);
+	return NULL;
+}
+
+int source_live_paranoid(const struct source *s)
+{
+	return ((const struct live *)s)->paranoid;
+}

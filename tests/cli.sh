@@ -1,0 +1,63 @@
+# The command line: help, version, event listing, and every bad input gets a message and exit 2.
+. "$top_srcdir/tests/lib.sh"
+
+# expect STATUS PATTERN ARGS...: pmctop exits STATUS and its stderr matches PATTERN
+expect() {
+	want=$1
+	pattern=$2
+	shift 2
+	"$PMCTOP" "$@" </dev/null >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" != "$want" ]; then
+		diag "pmctop $*: status $got, wanted $want"
+		sed 's/^/# /' "$TMP/err"
+		return 1
+	fi
+	grep -q -- "$pattern" "$TMP/err" || { diag "stderr lacks '$pattern':"; sed 's/^/# /' "$TMP/err"; return 1; }
+	[ "$(wc -l <"$TMP/err")" -le 3 ] || { diag "message longer than 3 lines"; return 1; }
+}
+
+check "--help prints usage and exits 0" sh -c '"$PMCTOP" --help | grep -q "^Usage: pmctop"'
+check "--version prints the version" sh -c '"$PMCTOP" --version | grep -q "^pmctop [0-9]"'
+check "unknown option" expect 2 "unknown option '--frobnicate'" --frobnicate
+check "negative delay" expect 2 "invalid delay '-1'" -b -d -1
+check "zero delay outside replay" expect 2 "invalid delay '0'" -b -d 0
+check "bad frame count" expect 2 "invalid frame count 'many'" -b -n many
+check "bad pid list" expect 2 "invalid pid in '1,x'" -b -p 1,x
+check "pid that does not exist" expect 2 "no process with pid '4000000'" -b -p 4000000
+check "user that does not exist" expect 2 "no such user 'no-such-user-xyz'" -b -u no-such-user-xyz
+check "unknown output format" expect 2 "unknown output format 'yaml'" -b -o yaml
+check "unknown sort column" expect 2 "unknown sort column 'speed'" -b -n 1 -s speed
+check "unknown event with suggestions" expect 2 "unknown event 'cylces'; did you mean 'cycles'" -b -e cylces
+check "bad event modifier" expect 2 "invalid event 'cycles:zz'" -b -e cycles:zz
+check "no terminal without -b" expect 2 "not a terminal: use -b" -n 1
+check "missing recording" expect 2 "cannot open the recording '$TMP/none.rec'" -b --replay "$TMP/none.rec"
+printf 'garbage\n' >"$TMP/bad.rec"
+check "malformed recording names file and line" expect 2 "$TMP/bad.rec:1: expected 'pmctop-recording 1'" -b --replay "$TMP/bad.rec"
+check "-e with --replay" expect 2 "'-e' cannot be used with '--replay'" -b -e cycles --replay "$top_srcdir/tests/data/hw.rec"
+
+check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
+check "--list-events PATTERN filters" sh -c '"$PMCTOP" --list-events page-faults | grep -qi "PAGE-FAULTS" && ! "$PMCTOP" --list-events page-faults | grep -qi "TASK-CLOCK"'
+check "--list-events with no match exits 1" sh -c '! "$PMCTOP" --list-events zzzznothing 2>/dev/null'
+
+# "| head": the reader leaves, pmctop ends quietly with status 0
+sigpipe() {
+	( "$PMCTOP" -b -d 0.1 2>"$TMP/pipe.err"; echo $? >"$TMP/pipe.status" ) | head -1 >/dev/null
+	# only the start-up notice may be there: no write error
+	[ "$(cat "$TMP/pipe.status")" = 0 ] && ! grep -v "no hardware PMU" "$TMP/pipe.err" | grep -q . || {
+		diag "status $(cat "$TMP/pipe.status")"; sed 's/^/# /' "$TMP/pipe.err"; return 1; }
+}
+check "SIGPIPE ends batch mode quietly with status 0" sigpipe
+
+# SIGTERM between frames: the frames so far are complete and the status is 0
+sigterm() {
+	"$PMCTOP" -b -d 0.2 -o json >"$TMP/term.out" 2>/dev/null &
+	p=$!
+	sleep 1
+	kill -TERM $p
+	wait $p
+	st=$?
+	[ $st = 0 ] && [ "$(tail -c 1 "$TMP/term.out" | od -An -c | tr -d ' ')" = '\n' ]
+}
+check "SIGTERM ends batch mode cleanly" sigterm
+done_testing

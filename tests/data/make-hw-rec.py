@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# Writes hw.rec: a hand-made pmctop recording with hardware-like counts, for tests and demos.
+# Rates are per second; the file holds cumulative counts as the kernel reports them.
+names = ["task-clock", "page-faults", "context-switches", "cpu-migrations", "cycles",
+         "instructions", "cache-references", "cache-misses", "L1-dcache-loads",
+         "L1-dcache-load-misses", "dTLB-loads", "dTLB-load-misses", "branches", "branch-misses",
+         "LLC-load-misses"]
+groups = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6]
+hw = [g > 0 for g in groups]
+# task-clock ns, faults, switches, migrations, cycles, instructions, cache refs, cache misses,
+# L1d loads, L1d misses, dTLB loads, dTLB misses, branches, branch misses, LLC load misses
+rates = {
+    101: (900000000, 120, 400, 10, 2700000000, 5400000000, 1000000, 20000, 1500000000,
+          15000000, 1500000000, 150000, 900000000, 4500000, 10000),
+    202: (950000000, 2500, 30, 1, 2850000000, 1140000000, 50000000, 20000000, 400000000,
+          60000000, 400000000, 8000000, 100000000, 6000000, 15000000),
+    303: (0,) * 15,
+    505: (100000000, 5000, 50, 3, 200000000, 300000000, 100000, 5000, 60000000, 600000,
+          60000000, 30000, 30000000, 300000, 2000),
+}
+info = {101: (1, 1000, "alice", "S", 4, 5000, "db-server", "/usr/bin/db-server --port 5432"),
+        202: (1, 1001, "bob", "R", 1, 6000, "stream", "./stream -n 100000000"),
+        303: (1, 1002, "carol", "S", 1, 7000, "idle-daemon", "idle-daemon"),
+        404: (1, 0, "root", "S", 1, 100, "secret", "secret"),
+        505: (101, 1000, "alice", "R", 2, 9000, "newproc", "newproc --fast")}
+cpu_of = {101: 0, 202: 1, 303: 0, 505: 0}
+
+out = ["pmctop-recording 1",
+       "# Hand-made by tests/data/make-hw-rec.py: hardware-like counts for tests and demos.",
+       "# pid 101 runs at IPC 2; pid 202 at IPC 0.4 with 40% cache misses; pid 303 sleeps;",
+       "# pid 404 cannot be counted; pid 505 starts in the last tick; in the last tick the",
+       "# cache group of pid 101 ran half the time (multiplexed) and its L1 group never ran.",
+       "mode hardware events (skl), recorded by hand"]
+for i, n in enumerate(names):
+    out.append(f"event {i} {groups[i]} {'hw' if hw[i] else 'sw'} "
+               f"{'user' if n == 'LLC-load-misses' else 'default'} ok {n}")
+cum = {p: [[0, 0, 0] for _ in names] for p in rates}
+cpucum = [[[0, 0, 0] for _ in names] for _ in range(2)]
+busy, total = [0, 0], [0, 0]
+for tick in range(3):
+    out.append(f"tick {(tick + 1) * 1000000000} {1763770000 + tick}.000000 1.50 1.20 0.90")
+    inc = [[0] * len(names) for _ in range(2)]
+    ran = [0, 0]
+    tasks = [101, 202, 303, 404] + ([505] if tick == 2 else [])
+    lines = []
+    for p in tasks:
+        if p in rates and tick > 0:
+            r = rates[p]
+            for i in range(len(names)):
+                en = run = r[0]
+                if p == 101 and tick == 2 and groups[i] == 2:
+                    run = en // 2
+                if p == 101 and tick == 2 and groups[i] == 3:
+                    run = 0
+                v = r[i] * run // en if en else 0
+                cum[p][i][0] += v
+                cum[p][i][1] += en
+                cum[p][i][2] += run
+                inc[cpu_of[p]][i] += r[i]
+            ran[cpu_of[p]] += r[0]
+        ppid, uid, user, st, thr, start, comm, cmd = info[p]
+        if p == 404:
+            counts, err = " ".join(["-EACCES"] * len(names)), "EACCES"
+        else:
+            counts, err = " ".join(f"{a}/{b}/{c}" for a, b, c in cum[p]), "ok"
+        lines.append(f"task {p} {ppid} {uid} {user} {st} {thr} {start} {err} {counts} "
+                     f"{comm} {cmd.replace(' ', '%20')}")
+    for c in range(2):
+        if tick > 0:
+            busy[c] += ran[c] * 100 // 1000000000
+            total[c] += 100
+            for i in range(len(names)):
+                cpucum[c][i][0] += inc[c][i]
+                cpucum[c][i][1] += 1000000000
+                cpucum[c][i][2] += 1000000000
+        counts = " ".join(f"{a}/{b}/{cc}" for a, b, cc in cpucum[c])
+        out.append(f"cpu {c} {busy[c]} {total[c]} {counts}")
+    out.extend(lines)
+    out.append("end")
+with open("hw.rec", "w") as f:
+    f.write("\n".join(out) + "\n")

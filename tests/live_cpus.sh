@@ -1,0 +1,36 @@
+# Live: per-core rows add up to the total row, and the total agrees with the kernel's own counts.
+. "$top_srcdir/tests/lib.sh"
+exclusive
+
+background "$WORKLOAD" faults 3000 6
+ctxt0=$(awk '/^ctxt/ {print $2}' /proc/stat)
+pf0=$(awk '/^pgfault/ {print $2}' /proc/vmstat)
+"$PMCTOP" -b -d 1 -n 4 -o json -p "$BG" >"$TMP/c.json" 2>/dev/null
+ctxt1=$(awk '/^ctxt/ {print $2}' /proc/stat)
+pf1=$(awk '/^pgfault/ {print $2}' /proc/vmstat)
+
+python3 - "$TMP/c.json" $((ctxt1 - ctxt0)) $((pf1 - pf0)) <<'PY' >"$TMP/sums"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+bad = 0
+cs_total = pf_total = secs = 0.0
+for f in frames:
+    cores = [c for c in f["cpus"] if c["cpu"] != "all"]
+    tot = [c for c in f["cpus"] if c["cpu"] == "all"][0]
+    for key in ("cs", "pf", "mig"):
+        s = sum(c[key] for c in cores)
+        if abs(s - tot[key]) > 0.01 * max(1, tot[key]) + 0.2:
+            bad += 1
+    cs_total += tot["cs"] * f["interval"]
+    pf_total += tot["pf"] * f["interval"]
+    secs += f["interval"]
+print(len(frames), bad, int(cs_total), int(pf_total), int(sys.argv[2]), int(sys.argv[3]), secs)
+PY
+read -r nframes bad cs pf kcs kpf secs <"$TMP/sums"
+diag "frames $nframes over $secs s; context switches pmctop $cs, /proc/stat $kcs; faults pmctop $pf, /proc/vmstat $kpf"
+check "four frames with per-core rows" test "$nframes" = 4
+check "per-core rows add up to the total row" test "$bad" = 0
+# /proc counters also cover the start-up second before the first frame: allow for it
+check "total context switches agree with /proc/stat" within "$cs" $((kcs * 60 / 100)) $((kcs * 105 / 100))
+check "total page faults agree with /proc/vmstat" within "$pf" $((kpf * 60 / 100)) $((kpf * 105 / 100))
+done_testing

@@ -1,0 +1,33 @@
+# Live: two busy threads show about 200 % CPU; threads are summed into one process row.
+. "$top_srcdir/tests/lib.sh"
+exclusive
+
+background "$WORKLOAD" spin 2 6
+sleep 0.3
+"$PMCTOP" -b -p "$BG" -d 1 -n 3 -o csv >"$TMP/t.csv" 2>/dev/null
+col=$(head -1 "$TMP/t.csv" | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
+vals=$(awk -F, -v c="$col" -v p="$BG" '$2 == "process" && $3 == p { print $c }' "$TMP/t.csv")
+thr=$(awk -F, -v p="$BG" '$2 == "process" && $3 == p { print $5 }' "$TMP/t.csv" | tail -1)
+diag "%CPU per frame: $(echo $vals)"
+check "three frames" test "$(echo "$vals" | wc -l)" = 3
+check "the row counts all threads (THR 3)" test "$thr" = 3
+for v in $(echo "$vals" | tail -n 2); do
+	check "%CPU $v is about 200" within "$v" 170 210
+done
+
+kill "$BG" 2>/dev/null
+wait "$BG" 2>/dev/null
+
+# threads created after pmctop attached are counted by inheritance
+late() {
+	sh -c 'sleep 1; exec "$1" spin 2 3' _ "$WORKLOAD" &
+	p=$!
+	KILL_PIDS="$KILL_PIDS $p"
+	sleep 0.3
+	"$PMCTOP" -b -p "$p" -d 1 -n 3 -o csv >"$TMP/late.csv" 2>/dev/null
+	last=$(awk -F, -v c="$col" -v p="$p" '$2 == "process" && $3 == p { print $c }' "$TMP/late.csv" | tail -1)
+	diag "after exec and thread creation: $last"
+	within "$last" 170 210
+}
+check "threads created after attach are counted" late
+done_testing

@@ -1,0 +1,53 @@
+# Replay of recordings through the real binary, and a live record -> replay round trip.
+. "$top_srcdir/tests/lib.sh"
+REC="$top_srcdir/tests/data/hw.rec"
+
+check "replayed text frames equal the golden file" \
+	sh -c '"$PMCTOP" -b -d 0 --replay "$1" | diff -u "$2" - >&2' _ "$REC" "$top_srcdir/tests/golden/hw.txt"
+
+pids_in_order() {
+	awk '/^ *PID /{t=1; next} t && NF==0 {exit} t {print $1}' "$1" | tr '\n' ' '
+}
+"$PMCTOP" -b -n 1 -d 0 -s cpi --replay "$REC" >"$TMP/cpi.txt" 2>&1
+check "-s cpi puts the highest CPI first" test "$(pids_in_order "$TMP/cpi.txt")" = "202 101 303 404 "
+"$PMCTOP" -b -n 1 -d 0 -s cpi -r --replay "$REC" >"$TMP/cpir.txt" 2>&1
+check "-s cpi -r puts the lowest CPI first" test "$(pids_in_order "$TMP/cpir.txt")" = "101 202 303 404 "
+check "-n 1 prints one frame" test "$(grep -c '^pmctop - ' "$TMP/cpi.txt")" = 1
+"$PMCTOP" -b -d 0 -p 202 --replay "$REC" >"$TMP/p.txt"
+check "-p keeps only that pid" test "$(pids_in_order "$TMP/p.txt")" = "202 "
+"$PMCTOP" -b -d 0 -n 2 -u alice --replay "$REC" | tail -n 8 >"$TMP/u.txt"
+check "-u keeps only that user's processes" test "$(pids_in_order "$TMP/u.txt")" = "101 505 "
+
+valid_json() {
+	python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert "processes" in o and "cpus" in o, "fields"
+    n += 1
+assert n == int(sys.argv[2]), n
+' "$1" "$2"
+}
+"$PMCTOP" -b -d 0 -o json --replay "$REC" >"$TMP/hw.json"
+check "JSON output is one valid object per frame" valid_json "$TMP/hw.json" 2
+check "multiplexed values are marked in JSON" grep -q '"pid":101,.*"estimated":\["cache"\],"not_running":\["l1d","counted"\]\|"pid":101,.*"estimated":\["cache"\]' "$TMP/hw.json"
+"$PMCTOP" -b -d 0 -o csv --replay "$REC" >"$TMP/hw.csv"
+check "CSV has one header and a row per process and CPU per frame" \
+	test "$(grep -c '^time,' "$TMP/hw.csv"),$(wc -l <"$TMP/hw.csv")" = "1,$((1 + 3 + 4 + 3 + 5))"
+
+start=$(date +%s%N)
+"$PMCTOP" -b --replay "$REC" >/dev/null
+elapsed=$(( ($(date +%s%N) - start) / 1000000 ))
+check "replay keeps the recorded pace (2 s of ticks took ${elapsed} ms)" within "$elapsed" 1800 6000
+
+# Live round trip: the frames a live run printed come back the same from its recording.
+"$PMCTOP" -b -n 3 -d 0.3 -o json --record "$TMP/live.rec" >"$TMP/live.json" 2>"$TMP/live.err"
+check "live run with --record exits 0" test $? = 0
+"$PMCTOP" -b -d 0 -o json --replay "$TMP/live.rec" >"$TMP/replayed.json" 2>>"$TMP/live.err"
+check "replaying a live recording reproduces its frames exactly" cmp "$TMP/live.json" "$TMP/replayed.json"
+check "the recording has a header and ticks" sh -c 'head -1 "$1" | grep -qx "pmctop-recording 1" && test "$(grep -c "^tick " "$1")" = 4' _ "$TMP/live.rec"
+"$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" >"$TMP/replayed.txt"
+"$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" --record "$TMP/again.rec" >/dev/null
+check "recording a replay writes the same stream" cmp "$TMP/live.rec" "$TMP/again.rec"
+done_testing

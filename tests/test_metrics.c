@@ -1,0 +1,93 @@
+/* Tests of the pure metric functions: scaling, ratios, rates and severities. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+
+#include "metrics.h"
+#include "testutil.h"
+
+static const struct {
+	int line;
+	uint64_t dv, de, dr;
+	double want;	/* NAN: undefined */
+	bool est;
+} SCALE_CASES[] = {
+	{ __LINE__, 1000, 100, 100, 1000, false },	/* ran all the time */
+	{ __LINE__, 1000, 100, 50, 2000, true },	/* multiplexed half the time */
+	{ __LINE__, 300, 400, 100, 1200, true },
+	{ __LINE__, 0, 100, 0, NAN, false },		/* enabled but never ran: n/a */
+	{ __LINE__, 0, 0, 0, 0, false },		/* the task never ran: a true zero */
+	{ __LINE__, 5, 0, 0, NAN, false },		/* inconsistent: never invent a value */
+	{ __LINE__, 7, 10, 20, 7, false },		/* running > enabled (rounding): no scaling */
+};
+
+START_TEST(test_scale_table)
+{
+	bool est;
+	double v = metrics_scale(SCALE_CASES[_i].dv, SCALE_CASES[_i].de, SCALE_CASES[_i].dr, &est);
+
+	if (isnan(SCALE_CASES[_i].want))
+		ck_assert_msg(isnan(v), "line %d: %f", SCALE_CASES[_i].line, v);
+	else
+		ck_assert_msg(fabs(v - SCALE_CASES[_i].want) < 1e-9, "line %d: %f",
+			      SCALE_CASES[_i].line, v);
+	ck_assert_msg(est == SCALE_CASES[_i].est, "line %d", SCALE_CASES[_i].line);
+}
+END_TEST
+
+START_TEST(test_ratios_are_nan_when_undefined)
+{
+	ck_assert(fabs(metrics_ratio(3, 2) - 1.5) < 1e-12);
+	ck_assert(isnan(metrics_ratio(3, 0)));
+	ck_assert(isnan(metrics_ratio(NAN, 2)));
+	ck_assert(isnan(metrics_ratio(2, NAN)));
+	ck_assert(fabs(metrics_percent(1, 4) - 25) < 1e-12);
+	ck_assert(isnan(metrics_percent(0, 0)));
+	ck_assert(fabs(metrics_rate(500, 0.5) - 1000) < 1e-9);
+	ck_assert(isnan(metrics_rate(500, 0)));
+	ck_assert(isnan(metrics_rate(NAN, 1)));
+	/* two busy threads for one second: 2e9 ns of task-clock in 1e9 ns of wall time */
+	ck_assert(fabs(metrics_cpu_percent(2e9, 1e9) - 200) < 1e-9);
+	/* 3e9 cycles in 1e9 ns of CPU time: 3 GHz */
+	ck_assert(fabs(metrics_ghz(3e9, 1e9) - 3.0) < 1e-12);
+	ck_assert(isnan(metrics_ghz(3e9, 0)));
+}
+END_TEST
+
+static const struct {
+	int line;
+	enum metrics_kind k;
+	double v;
+	enum metrics_severity want;
+} SEV_CASES[] = {
+	{ __LINE__, METRICS_IPC, 0.3, METRICS_SEV_BAD },
+	{ __LINE__, METRICS_IPC, 0.8, METRICS_SEV_WARN },
+	{ __LINE__, METRICS_IPC, 2.5, METRICS_SEV_GOOD },
+	{ __LINE__, METRICS_CPI, 3.0, METRICS_SEV_BAD },
+	{ __LINE__, METRICS_CPI, 0.5, METRICS_SEV_GOOD },
+	{ __LINE__, METRICS_MISS_PCT, 40, METRICS_SEV_BAD },
+	{ __LINE__, METRICS_MISS_PCT, 10, METRICS_SEV_WARN },
+	{ __LINE__, METRICS_MISS_PCT, 1, METRICS_SEV_GOOD },
+	{ __LINE__, METRICS_BRANCH_MISS_PCT, 8, METRICS_SEV_BAD },
+	{ __LINE__, METRICS_IPC, NAN, METRICS_SEV_NONE },
+};
+
+START_TEST(test_severity_table)
+{
+	ck_assert_msg(metrics_severity(SEV_CASES[_i].k, SEV_CASES[_i].v) == SEV_CASES[_i].want,
+		      "line %d", SEV_CASES[_i].line);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("metrics");
+	TCase *tc = tcase_create("pure");
+
+	tcase_add_loop_test(tc, test_scale_table, 0, sizeof(SCALE_CASES) / sizeof(SCALE_CASES[0]));
+	tcase_add_test(tc, test_ratios_are_nan_when_undefined);
+	tcase_add_loop_test(tc, test_severity_table, 0, sizeof(SEV_CASES) / sizeof(SEV_CASES[0]));
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

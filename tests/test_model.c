@@ -1,0 +1,414 @@
+/* Tests of the model on hardware-like counts: deltas, scaling, n/a, metrics, sort, filters. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "model.h"
+#include "testutil.h"
+
+enum {
+	E_TC, E_PF, E_CS, E_MIG, E_CYC, E_INS, E_CREF, E_CMISS, E_L1, E_L1M, E_TLB, E_TLBM, E_BR,
+	E_BRM, E_RAW, E_N
+};
+
+static struct evlist evs;
+
+static void setup(void)
+{
+	evlist_init(&evs);
+	evlist_add_defaults(&evs, true);
+	evlist_add(&evs, "LLC-load-misses", 6, true, true);
+	ck_assert_uint_eq(evs.n, E_N);
+	ck_assert_int_eq(evs.role_idx[EV_CYCLES], E_CYC);
+	ck_assert_int_eq(evs.role_idx[EV_BRANCH_MISSES], E_BRM);
+}
+
+static void teardown(void)
+{
+	evlist_release(&evs);
+}
+
+static void set(struct snap_count *c, int e, uint64_t v, uint64_t en, uint64_t run)
+{
+	c[e].value = v;
+	c[e].enabled = en;
+	c[e].running = run;
+	c[e].err = 0;
+}
+
+static struct snap_task *task(struct snapshot *s, int pid, unsigned long long start)
+{
+	struct snap_task *t = snapshot_add_task(s, pid);
+
+	t->start = start;
+	t->threads = 1;
+	t->state = 'R';
+	snprintf(t->user, sizeof(t->user), "%s", pid % 2 ? "alice" : "bob");
+	t->uid = pid % 2 ? 1000 : 1001;
+	snprintf(t->comm, sizeof(t->comm), "p%d", pid);
+	for (int e = 0; e < E_N; e++)
+		set(t->c, e, 0, 0, 0);
+	return t;
+}
+
+/* One second of a task: IPC 2, 2 GHz, 50 % CPU, known miss ratios. */
+static void fill_second(struct snap_count *c, uint64_t en, uint64_t run_hw)
+{
+	set(c, E_TC, 500000000, en, en);
+	set(c, E_PF, 300, en, en);
+	set(c, E_CS, 20, en, en);
+	set(c, E_MIG, 2, en, en);
+	set(c, E_CYC, 1000000000, en, run_hw);
+	set(c, E_INS, 2000000000, en, run_hw);
+	set(c, E_CREF, 1000, en, en);
+	set(c, E_CMISS, 100, en, en);
+	set(c, E_L1, 1000000, en, en);
+	set(c, E_L1M, 50000, en, en);
+	set(c, E_TLB, 1000000, en, en);
+	set(c, E_TLBM, 1000, en, en);
+	set(c, E_BR, 100000, en, en);
+	set(c, E_BRM, 2000, en, en);
+	set(c, E_RAW, 777, en, en);
+}
+
+static struct model *two_ticks(struct snapshot *a, struct snapshot *b)
+{
+	struct model *m = model_new(&evs);
+
+	ck_assert(!model_update(m, a));
+	ck_assert(model_update(m, b));
+	return m;
+}
+
+#define NEAR(x, y)                                                                   \
+	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),     \
+		      "%.9g != %.9g", (double)(x), (double)(y))
+
+START_TEST(test_metrics_from_one_second)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 2000000000;
+	task(&a, 10, 5);
+	fill_second(task(&b, 10, 5)->c, 500000000, 500000000);
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->nrows, 1);
+	r = &m->rows[0];
+	NEAR(m->dt, 1.0);
+	NEAR(r->v[COL_CPU], 50.0);
+	NEAR(r->v[COL_GHZ], 2.0);
+	NEAR(r->v[COL_IPC], 2.0);
+	NEAR(r->v[COL_CPI], 0.5);
+	NEAR(r->v[COL_CACHE], 10.0);
+	NEAR(r->v[COL_L1D], 5.0);
+	NEAR(r->v[COL_DTLB], 0.1);
+	NEAR(r->v[COL_BRMIS], 2.0);
+	NEAR(r->v[COL_PF], 300);
+	NEAR(r->v[COL_CS], 20);
+	NEAR(r->v[COL_MIG], 2);
+	NEAR(r->v[COL_COUNTED], 100);
+	ck_assert_uint_eq(m->nraw, 1);
+	NEAR(r->raw[0], 777);
+	ck_assert_uint_eq(r->est, 0);
+	ck_assert_uint_eq(r->na, 0);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_multiplexed_counts_are_scaled_and_marked)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 0 + 1;
+	b.t_ns = 1000000001;
+	/* cycles and instructions were on the PMU a quarter of the time */
+	fill_second(task(&a, 10, 5)->c, 100, 100);
+	fill_second(task(&b, 10, 5)->c, 100, 100);
+	set(b.tasks[0].c, E_TC, 500000000 + 400000000, 500000100, 500000100);
+	set(b.tasks[0].c, E_CYC, 1000000000ull + 100000000, 400000100, 100000100);
+	set(b.tasks[0].c, E_INS, 2000000000ull + 300000000, 400000100, 100000100);
+	m = two_ticks(&a, &b);
+	r = &m->rows[0];
+	NEAR(r->v[COL_IPC], 3.0);
+	NEAR(r->v[COL_GHZ], 400000000.0 / 400000000.0);
+	NEAR(r->v[COL_COUNTED], 25.0);
+	ck_assert(r->est & (1u << COL_IPC));
+	ck_assert(r->est & (1u << COL_CPI));
+	ck_assert(r->est & (1u << COL_GHZ));
+	ck_assert(!(r->est & (1u << COL_CPU)));
+	ck_assert(!(r->est & (1u << COL_PF)));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_counter_that_never_ran_is_na_not_zero)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	task(&a, 10, 5);
+	fill_second(task(&b, 10, 5)->c, 500000000, 500000000);
+	set(b.tasks[0].c, E_CREF, 0, 500000000, 0);
+	set(b.tasks[0].c, E_CMISS, 0, 500000000, 0);
+	m = two_ticks(&a, &b);
+	r = &m->rows[0];
+	ck_assert(isnan(r->v[COL_CACHE]));
+	ck_assert(r->na & (1u << COL_CACHE));
+	ck_assert(!(r->na & (1u << COL_IPC)));
+	NEAR(r->v[COL_IPC], 2.0);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_sleeping_task_is_zero_percent_but_has_no_ipc)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	fill_second(task(&a, 10, 5)->c, 100, 100);
+	fill_second(task(&b, 10, 5)->c, 100, 100);
+	m = two_ticks(&a, &b);
+	r = &m->rows[0];
+	NEAR(r->v[COL_CPU], 0.0);
+	NEAR(r->v[COL_PF], 0.0);
+	ck_assert(isnan(r->v[COL_IPC]));
+	ck_assert(isnan(r->v[COL_CACHE]));
+	ck_assert_uint_eq(r->na, 0);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_unsupported_events_hide_their_columns)
+{
+	struct model *m;
+
+	for (int e = E_CYC; e <= E_RAW; e++)
+		evs.ev[e].err = -ENOENT;
+	m = model_new(&evs);
+	ck_assert(model_column_shown(m, COL_CPU));
+	ck_assert(model_column_shown(m, COL_PF));
+	ck_assert(!model_column_shown(m, COL_IPC));
+	ck_assert(!model_column_shown(m, COL_GHZ));
+	ck_assert(!model_column_shown(m, COL_CACHE));
+	ck_assert(!model_column_shown(m, COL_COUNTED));
+	model_free(m);
+}
+END_TEST
+
+START_TEST(test_pid_reuse_starts_from_zero)
+{
+	struct snapshot a, b;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	fill_second(task(&a, 10, 5)->c, 500000000, 500000000);
+	/* same pid, later start time: a different process whose counts began at 0 */
+	fill_second(task(&b, 10, 99)->c, 250000000, 250000000);
+	set(b.tasks[0].c, E_TC, 250000000, 250000000, 250000000);
+	m = two_ticks(&a, &b);
+	NEAR(m->rows[0].v[COL_CPU], 25.0);
+	NEAR(m->rows[0].v[COL_PF], 300);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+static struct model *sort_fixture(struct snapshot *a, struct snapshot *b)
+{
+	static const double cpi[] = { 2.0, 0.5, -1, 1.0 };	/* -1: no instructions (NAN) */
+
+	snapshot_init(a, E_N);
+	snapshot_init(b, E_N);
+	a->t_ns = 1;
+	b->t_ns = 1000000001;
+	for (int i = 0; i < 4; i++) {
+		struct snap_task *t;
+
+		task(a, 100 + i, 1);
+		t = task(b, 100 + i, 1);
+		fill_second(t->c, 1000, 1000);
+		set(t->c, E_TC, 100000000 * (uint64_t)(i + 1), 1000, 1000);
+		set(t->c, E_INS, cpi[i] < 0 ? 0 : (uint64_t)(1e9 / cpi[i]), 1000, 1000);
+	}
+	return two_ticks(a, b);
+}
+
+START_TEST(test_sort_by_cpi_puts_undefined_last_both_ways)
+{
+	struct snapshot a, b;
+	struct model *m = sort_fixture(&a, &b);
+
+	model_sort(m, model_sort_key(m, "cpi"), false);
+	ck_assert_int_eq(m->rows[0].id, 100);	/* CPI 2.0 first: worst first */
+	ck_assert_int_eq(m->rows[1].id, 103);
+	ck_assert_int_eq(m->rows[2].id, 101);
+	ck_assert_int_eq(m->rows[3].id, 102);	/* "-" last */
+	model_sort(m, COL_CPI, true);
+	ck_assert_int_eq(m->rows[0].id, 101);
+	ck_assert_int_eq(m->rows[1].id, 103);
+	ck_assert_int_eq(m->rows[2].id, 100);
+	ck_assert_int_eq(m->rows[3].id, 102);
+	/* default: %CPU, biggest first */
+	model_sort(m, COL_CPU, false);
+	ck_assert_int_eq(m->rows[0].id, 103);
+	model_sort(m, COL_PID, false);
+	ck_assert_int_eq(m->rows[0].id, 100);
+	model_sort(m, model_sort_key(m, "COMMAND"), true);
+	ck_assert_int_eq(m->rows[0].id, 103);
+	ck_assert_int_eq(model_sort_key(m, "llc-load-misses"), COL_MAX);
+	ck_assert_int_eq(model_sort_key(m, "nonsense"), -1);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_filters_by_pid_and_user)
+{
+	struct snapshot a, b;
+	struct model *m;
+	int pids[] = { 101, 103, 999 };
+
+	sort_fixture(&a, &b);
+	m = model_new(&evs);
+	m->filter.pids = pids;
+	m->filter.npids = 3;
+	model_update(m, &a);
+	model_update(m, &b);
+	ck_assert_uint_eq(m->nrows, 2);
+	m->filter.npids = 0;
+	m->filter.user = "bob";
+	model_update(m, &b);
+	ck_assert_uint_eq(m->nrows, 0);	/* same time twice: a new baseline, no rows */
+	b.t_ns += 1000;
+	model_update(m, &b);
+	ck_assert_uint_eq(m->nrows, 2);
+	for (size_t i = 0; i < m->nrows; i++)
+		ck_assert_str_eq(m->rows[i].user, "bob");
+	m->filter.user = "1000";
+	b.t_ns += 1000;
+	model_update(m, &b);
+	ck_assert_uint_eq(m->nrows, 2);
+	ck_assert_str_eq(m->rows[0].user, "alice");
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_cpu_total_is_sum_of_cores)
+{
+	struct snapshot a, b;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	for (int c = 0; c < 2; c++) {
+		struct snap_cpu *pa = snapshot_add_cpu(&a, c), *pb = snapshot_add_cpu(&b, c);
+
+		pa->busy = 0;
+		pa->total = 0;
+		pb->busy = c ? 100 : 25;
+		pb->total = 100;
+		for (int e = 0; e < E_N; e++)
+			set(pa->c, e, 0, 0, 0);
+		fill_second(pb->c, 1000000000, 1000000000);
+		set(pb->c, E_CS, 100 * (uint64_t)(c + 1), 1000000000, 1000000000);
+		set(pb->c, E_CYC, 1000000000 * (uint64_t)(c + 1), 1000000000, 1000000000);
+	}
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->ncpus, 3);
+	ck_assert_int_eq(m->cpus[2].id, -1);
+	NEAR(m->cpus[0].v[COL_CPU], 25);
+	NEAR(m->cpus[1].v[COL_CPU], 100);
+	NEAR(m->cpus[2].v[COL_CPU], 62.5);
+	NEAR(m->cpus[2].v[COL_CS], m->cpus[0].v[COL_CS] + m->cpus[1].v[COL_CS]);
+	NEAR(m->cpus[2].v[COL_PF], 600);
+	/* CPU 0: 1e9 cycles in 0.25 s busy = 4 GHz; CPU 1: 2e9 in 1 s */
+	NEAR(m->cpus[0].v[COL_GHZ], 4.0);
+	NEAR(m->cpus[1].v[COL_GHZ], 2.0);
+	NEAR(m->cpus[2].v[COL_GHZ], 3e9 / 1.25e9);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_uncounted_tasks_are_tallied)
+{
+	struct snapshot a, b;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	task(&a, 1, 1)->err = -EACCES;
+	task(&a, 2, 1);
+	task(&b, 1, 1)->err = -EACCES;
+	fill_second(task(&b, 2, 1)->c, 10, 10);
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->not_counted, 1);
+	ck_assert_int_eq(m->not_counted_err, -EACCES);
+	ck_assert_uint_eq(m->nrows, 2);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("rows");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_multiplexed_counts_are_scaled_and_marked);
+	tcase_add_test(tc, test_counter_that_never_ran_is_na_not_zero);
+	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);
+	tcase_add_test(tc, test_unsupported_events_hide_their_columns);
+	tcase_add_test(tc, test_pid_reuse_starts_from_zero);
+	tcase_add_test(tc, test_sort_by_cpi_puts_undefined_last_both_ways);
+	tcase_add_test(tc, test_filters_by_pid_and_user);
+	tcase_add_test(tc, test_cpu_total_is_sum_of_cores);
+	tcase_add_test(tc, test_uncounted_tasks_are_tallied);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,115 @@
+/* Tests of option parsing: good values land in struct options, bad ones name themselves. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "options.h"
+#include "testutil.h"
+
+static int parse(struct options *o, char *err, size_t size, const char *a1, const char *a2,
+		 const char *a3)
+{
+	char *argv[5] = { (char *)"pmctop", (char *)a1, (char *)a2, (char *)a3, NULL };
+	int argc = 1 + (a1 != NULL) + (a2 != NULL) + (a3 != NULL);
+
+	return options_parse(o, argc, argv, err, size);
+}
+
+START_TEST(test_batch_options)
+{
+	struct options o;
+	char err[256];
+	char *argv[] = { "pmctop", "-b", "-n", "3", "-d", "0.5", "-p", "1,22", "-s", "cpi",
+			 "-o", "json", "-e", "cycles,instructions:u", "-u", "root", NULL };
+
+	ck_assert_int_eq(options_parse(&o, 16, argv, err, sizeof(err)), 0);
+	ck_assert(o.batch);
+	ck_assert_int_eq(o.iterations, 3);
+	ck_assert(o.delay == 0.5 && o.delay_set);
+	ck_assert_uint_eq(o.npids, 2);
+	ck_assert_int_eq(o.pids[1], 22);
+	ck_assert_str_eq(o.sort, "cpi");
+	ck_assert_int_eq(o.format, OUTPUT_JSON);
+	ck_assert_uint_eq(o.nevents, 2);
+	ck_assert_str_eq(o.events[1], "instructions:u");
+	ck_assert_str_eq(o.user, "root");
+	options_release(&o);
+}
+END_TEST
+
+static const struct {
+	int line;
+	const char *a1, *a2, *a3;
+	const char *want;	/* substring of the message */
+} BAD[] = {
+	{ __LINE__, "-x", NULL, NULL, "unknown option '-x'" },
+	{ __LINE__, "--bogus", NULL, NULL, "unknown option '--bogus'" },
+	{ __LINE__, "-d", "-1", NULL, "invalid delay '-1'" },
+	{ __LINE__, "-d", "abc", NULL, "invalid delay 'abc'" },
+	{ __LINE__, "-d", "0", NULL, "invalid delay '0'" },
+	{ __LINE__, "-n", "0", NULL, "invalid frame count '0'" },
+	{ __LINE__, "-n", "-5", NULL, "invalid frame count '-5'" },
+	{ __LINE__, "-n", "2x", NULL, "invalid frame count '2x'" },
+	{ __LINE__, "-p", "12,abc", NULL, "invalid pid in '12,abc'" },
+	{ __LINE__, "-p", "-3", NULL, "invalid pid" },
+	{ __LINE__, "-p", "5,", NULL, "ends with a comma" },
+	{ __LINE__, "-o", "xml", NULL, "unknown output format 'xml'" },
+	{ __LINE__, "-e", "a,,b", NULL, "empty event name" },
+	{ __LINE__, "-e", "a,", NULL, "ends with a comma" },
+	{ __LINE__, "-u", "", NULL, "needs a user" },
+	{ __LINE__, "-d", NULL, NULL, "needs a value" },
+	{ __LINE__, "stray", NULL, NULL, "unexpected argument 'stray'" },
+	{ __LINE__, "--replay", "a", "--record=a", "same file" },
+};
+
+START_TEST(test_bad_values_are_named)
+{
+	struct options o;
+	char err[256] = "";
+
+	ck_assert_msg(parse(&o, err, sizeof(err), BAD[_i].a1, BAD[_i].a2, BAD[_i].a3) != 0,
+		      "line %d accepted", BAD[_i].line);
+	ck_assert_msg(strstr(err, BAD[_i].want) != NULL, "line %d: '%s'", BAD[_i].line, err);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_replay_allows_zero_delay)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--replay=x.rec", "-d", "0"), 0);
+	ck_assert(o.delay == 0 && o.delay_set);
+	options_release(&o);
+}
+END_TEST
+
+START_TEST(test_list_events_takes_optional_pattern)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--list-events", "cache", NULL), 0);
+	ck_assert(o.list_events);
+	ck_assert_str_eq(o.list_pattern, "cache");
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--list-events", NULL, NULL), 0);
+	ck_assert_ptr_null(o.list_pattern);
+	options_release(&o);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_batch_options);
+	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
+	tcase_add_test(tc, test_replay_allows_zero_delay);
+	tcase_add_test(tc, test_list_events_takes_optional_pattern);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,155 @@
+/* Tests of batch output: golden frames in three formats from a replayed recording. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "output.h"
+#include "source_replay.h"
+#include "testutil.h"
+
+/* Replay rec through the model and render every frame in fmt, sorted by key. */
+static char *render(const char *rec, enum output_format fmt, const char *key, bool reverse)
+{
+	char path[512], err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *in, *out;
+	struct source *src;
+	struct model *m;
+	struct snapshot s;
+	struct output o;
+
+	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
+	in = fopen(path, "r");
+	ck_assert_ptr_nonnull(in);
+	src = source_replay_new(in, rec, err, sizeof(err));
+	ck_assert_msg(src != NULL, "%s", err);
+	m = model_new(&src->ev);
+	model_sort(m, model_sort_key(m, key), reverse);
+	out = open_memstream(&buf, &len);
+	memset(&o, 0, sizeof(o));
+	o.f = out;
+	o.fmt = fmt;
+	snapshot_init(&s, src->ev.n);
+	while (source_read(src, &s) == 0)
+		if (model_update(m, &s))
+			ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	fclose(out);
+	snapshot_release(&s);
+	model_free(m);
+	source_free(src);
+	return buf;
+}
+
+static void golden(const char *name, const char *got)
+{
+	char path[512];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/golden/%s", TEST_SRCDIR, name);
+	if (getenv("PMCTOP_GENERATE")) {
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fputs(got, f);
+		fclose(f);
+		return;
+	}
+	want = testutil_slurp(path, NULL);
+	ck_assert_msg(want != NULL, "missing %s: run with PMCTOP_GENERATE=1", path);
+	ck_assert_msg(!strcmp(want, got), "%s differs; got:\n%s", name, got);
+	free(want);
+}
+
+START_TEST(test_golden_text)
+{
+	char *s = render("hw.rec", OUTPUT_TEXT, "cpu", false);
+
+	golden("hw.txt", s);
+	/* the numbers a reader checks by hand */
+	ck_assert_ptr_nonnull(strstr(s, "Events: hardware events (skl)"));
+	ck_assert_ptr_nonnull(strstr(s, "1 not counted (permission denied)"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_golden_text_by_cpi)
+{
+	char *s = render("hw.rec", OUTPUT_TEXT, "cpi", false);
+
+	golden("hw-cpi.txt", s);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_golden_csv)
+{
+	char *s = render("hw.rec", OUTPUT_CSV, "pid", false);
+	const char *second;
+
+	golden("hw.csv", s);
+	/* one header line only */
+	second = strstr(s + 1, "time,kind");
+	ck_assert_ptr_null(second);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_golden_json)
+{
+	char *s = render("hw.rec", OUTPUT_JSON, "pid", false);
+	size_t lines = 0;
+
+	golden("hw.json", s);
+	for (const char *p = s; *p; p++)
+		lines += *p == '\n';
+	ck_assert_uint_eq(lines, 2);	/* one object per frame */
+	free(s);
+}
+END_TEST
+
+START_TEST(test_software_recording_hides_hardware_columns)
+{
+	char *s = render("sw.rec", OUTPUT_TEXT, "cpu", false);
+
+	golden("sw.txt", s);
+	ck_assert_ptr_null(strstr(s, "IPC"));
+	ck_assert_ptr_null(strstr(s, "GHZ"));
+	ck_assert_ptr_nonnull(strstr(s, "%CPU"));
+	ck_assert_ptr_nonnull(strstr(s, "PF/s"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_format_num)
+{
+	char b[32];
+
+	output_format_num(b, sizeof(b), NAN, 2, false, false);
+	ck_assert_str_eq(b, "-");
+	output_format_num(b, sizeof(b), NAN, 2, false, true);
+	ck_assert_str_eq(b, "n/a");
+	output_format_num(b, sizeof(b), 1.234, 2, true, false);
+	ck_assert_str_eq(b, "1.23*");
+	output_format_num(b, sizeof(b), 0, 1, false, false);
+	ck_assert_str_eq(b, "0.0");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("output");
+	TCase *tc = tcase_create("formats");
+
+	tcase_add_test(tc, test_golden_text);
+	tcase_add_test(tc, test_golden_text_by_cpi);
+	tcase_add_test(tc, test_golden_csv);
+	tcase_add_test(tc, test_golden_json);
+	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
+	tcase_add_test(tc, test_format_num);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,210 @@
+/* Tests of /proc parsing, over literal text and over the fixture tree in tests/data/proc. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "testutil.h"
+
+static const struct {
+	int line;
+	const char *text;
+	int ret;
+	int pid;
+	const char *comm;
+	char state;
+	int ppid;
+	int threads;
+	unsigned long long start;
+} STAT_CASES[] = {
+	{ __LINE__, "1 (init) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 5 1000 100\n", 0, 1,
+	  "init", 'S', 0, 1, 5 },
+	{ __LINE__, "7 (a b) c) R 3 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 9 0 77 0 0\n", 0, 7, "a b) c",
+	  'R', 3, 9, 77 },
+	{ __LINE__, "8 () Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", 0, 8, "", 'Z', 1, 1,
+	  10 },
+	{ __LINE__, "9 (short) S 1 1", -EINVAL, 0, NULL, 0, 0, 0, 0 },
+	{ __LINE__, "x (bad) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL, 0,
+	  0, 0, 0 },
+	{ __LINE__, "10 noparen S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL,
+	  0, 0, 0, 0 },
+	{ __LINE__, "", -EINVAL, 0, NULL, 0, 0, 0, 0 },
+	{ __LINE__, "11 (x) 5 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL, 0,
+	  0, 0, 0 },
+};
+
+START_TEST(test_parse_stat_table)
+{
+	struct proc_stat st;
+	int r = proc_parse_stat(STAT_CASES[_i].text, strlen(STAT_CASES[_i].text), &st);
+
+	ck_assert_msg(r == STAT_CASES[_i].ret, "line %d: ret %d", STAT_CASES[_i].line, r);
+	if (r)
+		return;
+	ck_assert_int_eq(st.pid, STAT_CASES[_i].pid);
+	ck_assert_str_eq(st.comm, STAT_CASES[_i].comm);
+	ck_assert_int_eq(st.state, STAT_CASES[_i].state);
+	ck_assert_int_eq(st.ppid, STAT_CASES[_i].ppid);
+	ck_assert_int_eq(st.threads, STAT_CASES[_i].threads);
+	ck_assert_uint_eq(st.start, STAT_CASES[_i].start);
+}
+END_TEST
+
+START_TEST(test_parse_stat_long_comm_is_truncated)
+{
+	char buf[512];
+	struct proc_stat st;
+
+	snprintf(buf, sizeof(buf), "5 (%0100d) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", 0);
+	ck_assert_int_eq(proc_parse_stat(buf, strlen(buf), &st), 0);
+	ck_assert_uint_eq(strlen(st.comm), sizeof(st.comm) - 1);
+}
+END_TEST
+
+START_TEST(test_parse_status_uid_takes_effective)
+{
+	const char *s = "Name:\tx\nUid:\t1000\t1001\t1000\t1000\nGid:\t5\t5\t5\t5\n";
+	unsigned uid = 0;
+
+	ck_assert_int_eq(proc_parse_status_uid(s, strlen(s), &uid), 0);
+	ck_assert_uint_eq(uid, 1001);
+	ck_assert_int_eq(proc_parse_status_uid("Name:\tx\n", 8, &uid), -EINVAL);
+	ck_assert_int_eq(proc_parse_status_uid("Uid:\tabc\n", 9, &uid), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_parse_cpustat_busy_excludes_idle_and_iowait)
+{
+	const char *s = "cpu  1 2 3 4 5 6 7 8 9 10\n"
+			"cpu0 100 10 50 500 20 1 2 3 40 0\n"
+			"cpu3 1 0 1 8 0 0 0 0\n"
+			"intr 1\n";
+	struct proc_cpustat *cs = NULL;
+	size_t cap = 0;
+	int n = proc_parse_cpustat(s, strlen(s), &cs, &cap);
+
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(cs[0].cpu, 0);
+	/* user nice system idle iowait irq softirq steal; guest is inside user */
+	ck_assert_uint_eq(cs[0].total, 100 + 10 + 50 + 500 + 20 + 1 + 2 + 3);
+	ck_assert_uint_eq(cs[0].busy, 100 + 10 + 50 + 1 + 2 + 3);
+	ck_assert_int_eq(cs[1].cpu, 3);
+	ck_assert_uint_eq(cs[1].busy, 2);
+	free(cs);
+	cs = NULL;
+	cap = 0;
+	ck_assert_int_eq(proc_parse_cpustat("intr 1\n", 7, &cs, &cap), -EINVAL);
+	ck_assert_int_eq(proc_parse_cpustat("cpu0 1 2\n", 9, &cs, &cap), -EINVAL);
+	free(cs);
+}
+END_TEST
+
+START_TEST(test_parse_loadavg)
+{
+	double l[3];
+
+	ck_assert_int_eq(proc_parse_loadavg("0.50 1.25 3.00 1/2 3\n", 21, l), 0);
+	ck_assert(l[0] == 0.5 && l[1] == 1.25 && l[2] == 3.0);
+	ck_assert_int_eq(proc_parse_loadavg("x", 1, l), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_cmdline_flatten_replaces_nuls)
+{
+	char buf[32];
+
+	memcpy(buf, "a\0b c\0\0", 8);
+	ck_assert_uint_eq(proc_cmdline_flatten(buf, 7), 5);
+	ck_assert_str_eq(buf, "a b c");
+}
+END_TEST
+
+static int fixture_fd(void)
+{
+	int fd = open(TEST_SRCDIR "/data/proc", O_RDONLY | O_DIRECTORY);
+
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
+START_TEST(test_fixture_lists_numeric_entries_sorted)
+{
+	int fd = fixture_fd(), *ids = NULL;
+	size_t cap = 0;
+	long n = proc_list_ids(fd, ".", &ids, &cap);
+
+	ck_assert_int_eq(n, 3);
+	ck_assert_int_eq(ids[0], 1);
+	ck_assert_int_eq(ids[1], 2);
+	ck_assert_int_eq(ids[2], 42);
+	n = proc_list_ids(fd, "42/task", &ids, &cap);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(ids[0], 42);
+	ck_assert_int_eq(ids[1], 43);
+	ck_assert_int_eq(proc_list_ids(fd, "999/task", &ids, &cap), -ENOENT);
+	free(ids);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_fixture_reads_process)
+{
+	int fd = fixture_fd();
+	struct proc_stat st;
+	unsigned uid;
+	char cmd[64];
+
+	ck_assert_int_eq(proc_read_stat(fd, 42, 0, &st), 0);
+	ck_assert_str_eq(st.comm, "my (weird) prog");
+	ck_assert_int_eq(st.threads, 2);
+	ck_assert_uint_eq(st.start, 1234567);
+	ck_assert_int_eq(proc_read_uid(fd, 42, &uid), 0);
+	ck_assert_uint_eq(uid, 1001);
+	ck_assert_int_eq(proc_read_cmdline(fd, 42, cmd, sizeof(cmd)), 0);
+	ck_assert_str_eq(cmd, "prog --flag with space");
+	ck_assert_int_eq(proc_read_stat(fd, 2, 0, &st), 0);
+	ck_assert(st.flags & PROC_PF_KTHREAD);
+	ck_assert_int_eq(proc_read_cmdline(fd, 2, cmd, sizeof(cmd)), 0);
+	ck_assert_str_eq(cmd, "");
+	ck_assert_int_eq(proc_read_stat(fd, 1, 0, &st), 0);
+	ck_assert(!(st.flags & PROC_PF_KTHREAD));
+	ck_assert_int_eq(proc_read_stat(fd, 77, 0, &st), -ENOENT);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_live_self_stat)
+{
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY);
+	struct proc_stat st;
+
+	ck_assert_int_eq(proc_read_stat(fd, getpid(), 0, &st), 0);
+	ck_assert_int_eq(st.pid, getpid());
+	ck_assert_int_eq(st.ppid, getppid());
+	ck_assert_int_ge(st.threads, 1);
+	close(fd);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("proc");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, test_parse_stat_table, 0, sizeof(STAT_CASES) / sizeof(STAT_CASES[0]));
+	tcase_add_test(tc, test_parse_stat_long_comm_is_truncated);
+	tcase_add_test(tc, test_parse_status_uid_takes_effective);
+	tcase_add_test(tc, test_parse_cpustat_busy_excludes_idle_and_iowait);
+	tcase_add_test(tc, test_parse_loadavg);
+	tcase_add_test(tc, test_cmdline_flatten_replaces_nuls);
+	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);
+	tcase_add_test(tc, test_fixture_reads_process);
+	tcase_add_test(tc, test_live_self_stat);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,251 @@
+/* Tests of the recording format: escaping, the hand-written stream, malformed input, round trip. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recording.h"
+#include "source_replay.h"
+#include "testutil.h"
+
+/* Feed text line by line; returns the number of complete snapshots, or -line of the error. */
+static long feed_all(struct recording_reader *r, const char *text, struct snapshot *snaps,
+		     size_t max)
+{
+	const char *p = text;
+	size_t n = 0;
+	struct snapshot tmp;
+
+	snapshot_init(&tmp, 0);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		int ret = recording_feed(r, p, len, &tmp);
+
+		if (ret < 0) {
+			snapshot_release(&tmp);
+			return -(long)r->line;
+		}
+		if (ret == 1 && n < max)
+			snapshot_copy(&snaps[n++], &tmp);
+		p += len + (nl ? 1 : 0);
+	}
+	snapshot_release(&tmp);
+	return (long)n;
+}
+
+START_TEST(test_escape_round_trip)
+{
+	static const char *const CASES[] = { "plain", "with space", "100%", "", "tab\there",
+					     "new\nline", "ünïcode", "%20" };
+	char enc[128], dec[128];
+
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		recording_escape(CASES[i], enc, sizeof(enc));
+		ck_assert_ptr_null(strchr(enc, ' '));
+		ck_assert_ptr_null(strchr(enc, '\n'));
+		ck_assert_uint_gt(strlen(enc), 0);
+		strcpy(dec, enc);
+		ck_assert_int_eq(recording_unescape(dec), 0);
+		ck_assert_str_eq(dec, CASES[i]);
+	}
+	strcpy(dec, "bad%2");
+	ck_assert_int_eq(recording_unescape(dec), -EINVAL);
+	strcpy(dec, "nul%00");
+	ck_assert_int_eq(recording_unescape(dec), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_hand_written_stream_parses)
+{
+	char *text = testutil_slurp(TEST_SRCDIR "/data/hw.rec", NULL);
+	struct recording_reader r;
+	struct snapshot s[4];
+	const struct snap_task *t;
+
+	ck_assert_ptr_nonnull(text);
+	for (int i = 0; i < 4; i++)
+		snapshot_init(&s[i], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 4), 3);
+	ck_assert_uint_eq(r.ev.n, 15);
+	ck_assert_str_eq(r.ev.ev[14].name, "LLC-load-misses");
+	ck_assert(r.ev.ev[14].user);
+	ck_assert(r.ev.ev[4].hw);
+	ck_assert_str_eq(r.mode, "hardware events (skl), recorded by hand");
+	ck_assert_uint_eq(s[0].ntasks, 4);
+	ck_assert_uint_eq(s[2].ntasks, 5);
+	ck_assert_uint_eq(s[2].ncpus, 2);
+	t = snapshot_find_task(&s[1], 101);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t->comm, "db-server");
+	ck_assert_str_eq(t->cmdline, "/usr/bin/db-server --port 5432");
+	ck_assert_str_eq(t->user, "alice");
+	ck_assert_int_eq(t->threads, 4);
+	ck_assert_uint_eq(t->c[4].value, 2700000000ull);
+	t = snapshot_find_task(&s[1], 404);
+	ck_assert_int_eq(t->err, -EACCES);
+	ck_assert_int_eq(t->c[0].err, -EACCES);
+	ck_assert_uint_eq(s[1].t_ns, 2000000000ull);
+	for (int i = 0; i < 4; i++)
+		snapshot_release(&s[i]);
+	recording_reader_release(&r);
+	free(text);
+}
+END_TEST
+
+#define HDR "pmctop-recording 1\nevent 0 0 sw default ok task-clock\n"
+#define TICK "tick 1000 1.5 0.00 0.00 0.00\n"
+
+static const struct {
+	int line;
+	const char *text;
+	long err_line;
+	const char *want;
+} BAD_CASES[] = {
+	{ __LINE__, "not a recording\n", 1, "pmctop-recording 1" },
+	{ __LINE__, "pmctop-recording 2\n", 1, "pmctop-recording 1" },
+	{ __LINE__, "pmctop-recording 1\ntick 1 1 0 0 0\n", 2, "at least one 'event'" },
+	{ __LINE__, "pmctop-recording 1\nevent 1 0 sw default ok x\n", 2, "event index 0" },
+	{ __LINE__, "pmctop-recording 1\nevent 0 0 xx default ok x\n", 2, "'hw' or 'sw'" },
+	{ __LINE__, "pmctop-recording 1\nevent 0 0 sw default EWHAT x\n", 2, "errno name" },
+	{ __LINE__, "pmctop-recording 1\nbogus line\n", 2, "'mode', 'event' or 'tick'" },
+	{ __LINE__, HDR "task 1 0 0 root S 1 1 ok 1/1/1 a a\n", 3, "or 'tick', found 'task'" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a\n", 4, "fields" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/2 a a\n", 4, "running <= enabled" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/x/1 a a\n", 4, "value/enabled/running" },
+	{ __LINE__, HDR TICK "task 0 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "expected a pid" },
+	{ __LINE__, HDR TICK "task 5 0 0 root S 1 1 ok 1/1/1 a a\ntask 3 0 0 root S 1 1 ok 1/1/1 a a\n",
+	  5, "increasing pid" },
+	{ __LINE__, HDR TICK "task 1 0 0 root SS 1 1 ok 1/1/1 a a\n", 4, "one-letter state" },
+	{ __LINE__, HDR TICK "cpu 0 5 4 1/1/1\n", 4, "BUSY <= TOTAL" },
+	{ __LINE__, HDR TICK "cpu 0 1 4\n", 4, "counts" },
+	{ __LINE__, HDR TICK "end\n" TICK "end\n", 5, "increase" },
+	{ __LINE__, HDR TICK TICK, 4, "'end' before" },
+	{ __LINE__, HDR TICK "end extra\n", 4, "'end' alone" },
+	{ __LINE__, HDR TICK "task  1 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "single spaces" },
+	{ __LINE__, HDR "tick x 1 0 0 0\n", 3, "tick time" },
+	{ __LINE__, HDR "tick 1 1 0 0\n", 3, "tick NS WALL" },
+	{ __LINE__, HDR TICK "weird\n", 4, "'cpu', 'task' or 'end'" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a%zz a\n", 4, "escaped" },
+};
+
+START_TEST(test_malformed_streams_name_line_and_expectation)
+{
+	struct recording_reader r;
+	struct snapshot s[2];
+	long got;
+
+	snapshot_init(&s[0], 0);
+	snapshot_init(&s[1], 0);
+	recording_reader_init(&r);
+	got = feed_all(&r, BAD_CASES[_i].text, s, 2);
+	ck_assert_msg(got == -BAD_CASES[_i].err_line, "line %d: got %ld, err '%s'",
+		      BAD_CASES[_i].line, got, r.err);
+	ck_assert_msg(strstr(r.err, BAD_CASES[_i].want), "line %d: message '%s'",
+		      BAD_CASES[_i].line, r.err);
+	recording_reader_release(&r);
+	snapshot_release(&s[0]);
+	snapshot_release(&s[1]);
+}
+END_TEST
+
+START_TEST(test_replay_source_reports_file_and_line)
+{
+	const char *text = HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nend\n" TICK;
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	char err[256] = "";
+	struct source *src = source_replay_new(f, "x.rec", err, sizeof(err));
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(src);
+	snapshot_init(&s, src->ev.n);
+	ck_assert_int_eq(source_read(src, &s), 0);
+	ck_assert_uint_eq(s.ntasks, 1);
+	ck_assert_int_eq(source_read(src, &s), -EINVAL);
+	ck_assert_str_eq(source_replay_error(src), "x.rec:6: expected tick times to increase, found 1000 after 1000");
+	source_free(src);
+	snapshot_release(&s);
+
+	f = fmemopen((void *)HDR, strlen(HDR), "r");
+	ck_assert_ptr_null(source_replay_new(f, "y.rec", err, sizeof(err)));
+	ck_assert_ptr_nonnull(strstr(err, "y.rec:2: expected"));
+}
+END_TEST
+
+static void assert_same_snapshot(const struct snapshot *a, const struct snapshot *b)
+{
+	ck_assert_uint_eq(a->t_ns, b->t_ns);
+	ck_assert_uint_eq(a->ntasks, b->ntasks);
+	ck_assert_uint_eq(a->ncpus, b->ncpus);
+	for (size_t i = 0; i < a->ntasks; i++) {
+		const struct snap_task *x = &a->tasks[i], *y = &b->tasks[i];
+
+		ck_assert_int_eq(x->pid, y->pid);
+		ck_assert_str_eq(x->comm, y->comm);
+		ck_assert_str_eq(x->cmdline, y->cmdline);
+		ck_assert_str_eq(x->user, y->user);
+		ck_assert_int_eq(x->err, y->err);
+		ck_assert_mem_eq(x->c, y->c, a->nev * sizeof(*x->c));
+	}
+	for (size_t i = 0; i < a->ncpus; i++) {
+		ck_assert_uint_eq(a->cpus[i].busy, b->cpus[i].busy);
+		ck_assert_mem_eq(a->cpus[i].c, b->cpus[i].c, a->nev * sizeof(*a->cpus[i].c));
+	}
+}
+
+START_TEST(test_write_then_read_is_identity)
+{
+	char *text = testutil_slurp(TEST_SRCDIR "/data/hw.rec", NULL), *buf = NULL;
+	size_t len = 0;
+	struct recording_reader r, r2;
+	struct snapshot s[3], s2[3];
+	FILE *f;
+
+	for (int i = 0; i < 3; i++) {
+		snapshot_init(&s[i], 0);
+		snapshot_init(&s2[i], 0);
+	}
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 3), 3);
+	/* odd names must survive too */
+	snprintf(s[0].tasks[0].comm, sizeof(s[0].tasks[0].comm), "a b%%c");
+	snapshot_task_set_cmdline(&s[0].tasks[0], "");
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(recording_write_snapshot(f, &s[i]), 0);
+	fclose(f);
+	recording_reader_init(&r2);
+	ck_assert_int_eq(feed_all(&r2, buf, s2, 3), 3);
+	ck_assert_str_eq(r2.mode, r.mode);
+	ck_assert_uint_eq(r2.ev.n, r.ev.n);
+	for (int i = 0; i < 3; i++)
+		assert_same_snapshot(&s[i], &s2[i]);
+	for (int i = 0; i < 3; i++) {
+		snapshot_release(&s[i]);
+		snapshot_release(&s2[i]);
+	}
+	recording_reader_release(&r);
+	recording_reader_release(&r2);
+	free(buf);
+	free(text);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("recording");
+	TCase *tc = tcase_create("format");
+
+	tcase_add_test(tc, test_escape_round_trip);
+	tcase_add_test(tc, test_hand_written_stream_parses);
+	tcase_add_loop_test(tc, test_malformed_streams_name_line_and_expectation, 0,
+			    sizeof(BAD_CASES) / sizeof(BAD_CASES[0]));
+	tcase_add_test(tc, test_replay_source_reports_file_and_line);
+	tcase_add_test(tc, test_write_then_read_is_identity);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

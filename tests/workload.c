@@ -1,0 +1,102 @@
+/* Test workloads with known behaviour: page faults at a set rate, busy threads, early exit. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static double workload_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Fault rate pages per second: each step drops a page with MADV_DONTNEED and touches it again. */
+static int workload_faults(long rate, double seconds)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const long npages = 64;
+	char *buf = mmap(NULL, (size_t)(page * npages), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	double start = workload_now(), step = 0.005;
+	long done = 0;
+	struct timespec next;
+
+	if (buf == MAP_FAILED)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (workload_now() - start < seconds) {
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			char *p = buf + (done % npages) * page;
+
+			madvise(p, (size_t)page, MADV_DONTNEED);
+			*(volatile char *)p = 1;
+			done++;
+		}
+		next.tv_nsec += (long)(step * 1e9);
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
+struct workload_spin {
+	double until;
+};
+
+static void *workload_spin_thread(void *arg)
+{
+	const struct workload_spin *s = arg;
+	volatile unsigned long x = 0;
+
+	while (workload_now() < s->until)
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+	return NULL;
+}
+
+/* Busy threads beside a sleeping main thread. */
+static int workload_spin(int threads, double seconds)
+{
+	pthread_t t[64];
+	struct workload_spin s = { workload_now() + seconds };
+
+	if (threads < 1 || threads > 64)
+		return 2;
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t[i], NULL, workload_spin_thread, &s))
+			return 1;
+	for (int i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "faults"))
+		return workload_faults(atol(argv[2]), atof(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "spin"))
+		return workload_spin(atoi(argv[2]), atof(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "sleep")) {
+		double s = atof(argv[2]);
+		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		return 0;
+	}
+	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | sleep SECONDS\n");
+	return 2;
+}
