@@ -30,4 +30,20 @@ late() {
 	within "$last" 170 210
 }
 check "threads created after attach are counted" late
+
+# threads that exit keep their counts: the row drops to about 0, never below, no error
+burst() {
+	"$WORKLOAD" burst 2 1.5 3 &
+	p=$!
+	KILL_PIDS="$KILL_PIDS $p"
+	sleep 0.2
+	"$PMCTOP" -b -p "$p" -d 1 -n 4 -o csv >"$TMP/burst.csv" 2>"$TMP/burst.err"
+	vals=$(awk -F, -v c="$col" -v p="$p" '$2 == "process" && $3 == p { print $c }' "$TMP/burst.csv")
+	diag "while threads spin, then after they exit: $(echo $vals)"
+	first=$(echo "$vals" | head -1)
+	last=$(echo "$vals" | tail -1)
+	within "$first" 150 210 && within "$last" 0 5 && [ "$(echo "$vals" | wc -l)" = 4 ] &&
+		! grep -v "no hardware PMU" "$TMP/burst.err" | grep -q .
+}
+check "threads that exit keep their counts and the row goes on" burst
 done_testing

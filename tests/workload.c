@@ -83,8 +83,21 @@ static int workload_spin(int threads, double seconds)
 	return 0;
 }
 
+/* Busy threads that exit, then an idle main thread: counts must not go backwards. */
+static int workload_burst(int threads, double spin, double idle)
+{
+	struct timespec ts = { (time_t)idle, (long)((idle - (double)(time_t)idle) * 1e9) };
+	int r = workload_spin(threads, spin);
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return r;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "burst"))
+		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "faults"))
 		return workload_faults(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "spin"))
@@ -97,6 +110,7 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
-	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | sleep SECONDS\n");
+	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
+			"burst THREADS SPIN IDLE | sleep SECONDS\n");
 	return 2;
 }
