@@ -259,6 +259,9 @@ int main(int argc, char **argv)
 	out.f = stdout;
 	out.fmt = o.format;
 	out.show_cmdline = o.cmdline;
+	out.threads = o.threads;
+	if (o.threads)
+		source_threads(src, 0, true);
 	memset(&lo, 0, sizeof(lo));
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;

@@ -40,8 +40,10 @@ void model_free(struct model *m)
 	if (!m)
 		return;
 	model_release_rows(m->rows, m->nrows);
+	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
 	free(m->rows);
+	free(m->threads);
 	free(m->cpus);
 	free(m->raw_ev);
 	snapshot_release(&m->prev);
@@ -162,13 +164,24 @@ static void model_metrics(const struct model *m, const struct model_deltas *d,
 	}
 }
 
-static bool model_wanted(const struct model *m, const struct snap_task *t)
+/* Case-insensitive substring test. */
+static bool model_contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return n == 0;
+}
+
+bool model_wanted(const struct model *m, const struct snap_task *t)
 {
 	if (m->filter.npids) {
 		bool hit = false;
 
 		for (size_t i = 0; i < m->filter.npids && !hit; i++)
-			hit = m->filter.pids[i] == t->pid;
+			hit = m->filter.pids[i] == t->tgid;
 		if (!hit)
 			return false;
 	}
@@ -179,6 +192,9 @@ static bool model_wanted(const struct model *m, const struct snap_task *t)
 		if (strcmp(m->filter.user, t->user) && (*end || uid != t->uid))
 			return false;
 	}
+	if (m->filter.name && *m->filter.name && !model_contains(t->comm, m->filter.name) &&
+	    !model_contains(t->cmdline, m->filter.name))
+		return false;
 	return true;
 }
 
@@ -260,41 +276,27 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	free(sum_cur);
 }
 
-bool model_update(struct model *m, const struct snapshot *s)
+/* Rows for one list of snapshot entries against their previous values. */
+static void model_task_rows(struct model *m, const struct snap_task *v, size_t n, bool threads,
+			    struct model_row **rows, size_t *nrows, size_t *cap,
+			    struct model_deltas *d, double dt_ns, bool *mux)
 {
-	struct model_deltas d;
-	double dt_ns;
 	size_t errs[8] = { 0 }, best = 0;
 	int errv[8] = { 0 };
 
-	model_release_rows(m->rows, m->nrows);
-	model_release_rows(m->cpus, m->ncpus);
-	m->nrows = m->ncpus = 0;
-	m->ntasks_seen = s->ntasks;
-	m->not_counted = 0;
-	m->not_counted_err = 0;
-	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
-		snapshot_copy(&m->prev, s);
-		m->have_prev = true;
-		return false;
-	}
-	dt_ns = (double)(s->t_ns - m->prev.t_ns);
-	m->dt = dt_ns / 1e9;
-	m->wall = s->wall;
-	memcpy(m->load, s->load, sizeof(m->load));
-	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
-	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
-	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct snap_task *t = &s->tasks[i];
-		const struct snap_task *p = snapshot_find_task(&m->prev, t->pid);
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_task *t = &v[i];
+		const struct snap_task *p = threads ? snapshot_find_thread(&m->prev, t->pid)
+						    : snapshot_find_task(&m->prev, t->pid);
 		struct model_row *r;
 
 		if (!model_wanted(m, t))
 			continue;
-		/* a different start time is a new process that reused the pid */
+		/* a different start time is a new task that reused the id */
 		if (p && p->start != t->start)
 			p = NULL;
-		r = model_new_row(m, &m->rows, &m->nrows, &m->rcap, t->pid);
+		r = model_new_row(m, rows, nrows, cap, t->pid);
+		r->tgid = t->tgid;
 		r->uid = t->uid;
 		memcpy(r->user, t->user, sizeof(r->user));
 		r->threads = t->threads;
@@ -307,6 +309,8 @@ bool model_update(struct model *m, const struct snapshot *s)
 		if (t->err) {
 			int k;
 
+			if (threads)
+				continue;
 			m->not_counted++;
 			/* tally the reasons to name the most common one */
 			for (k = 0; k < 7 && errv[k] && errv[k] != t->err; k++)
@@ -315,17 +319,54 @@ bool model_update(struct model *m, const struct snapshot *s)
 			errs[k]++;
 			continue;
 		}
-		model_deltas(m, p ? p->c : NULL, t->c, &d);
-		model_metrics(m, &d, r, dt_ns, NAN);
+		model_deltas(m, p ? p->c : NULL, t->c, d);
+		model_metrics(m, d, r, dt_ns, NAN);
+		for (size_t e = 0; e < m->ev.n; e++)
+			mux[e] |= d->fl[e] & MODEL_F_EST;
 	}
 	for (int k = 0; k < 8; k++)
 		if (errs[k] > best) {
 			best = errs[k];
 			m->not_counted_err = errv[k];
 		}
+}
+
+bool model_update(struct model *m, const struct snapshot *s)
+{
+	struct model_deltas d;
+	double dt_ns;
+	bool *mux;
+
+	model_release_rows(m->rows, m->nrows);
+	model_release_rows(m->threads, m->nthreads);
+	model_release_rows(m->cpus, m->ncpus);
+	m->nrows = m->nthreads = m->ncpus = 0;
+	m->ntasks_seen = s->ntasks;
+	m->not_counted = 0;
+	m->not_counted_err = 0;
+	m->nmultiplexed = 0;
+	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
+		snapshot_copy(&m->prev, s);
+		m->have_prev = true;
+		return false;
+	}
+	dt_ns = (double)(s->t_ns - m->prev.t_ns);
+	m->dt = dt_ns / 1e9;
+	m->wall = s->wall;
+	memcpy(m->load, s->load, sizeof(m->load));
+	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
+	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
+	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
+	model_task_rows(m, s->tasks, s->ntasks, false, &m->rows, &m->nrows, &m->rcap, &d, dt_ns,
+			mux);
+	model_task_rows(m, s->threads, s->nthreads, true, &m->threads, &m->nthreads, &m->thcap,
+			&d, dt_ns, mux);
+	for (size_t e = 0; e < m->ev.n; e++)
+		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
 	free(d.v);
 	free(d.fl);
+	free(mux);
 	snapshot_copy(&m->prev, s);
 	model_sort(m, m->sort_col, m->sort_reverse);
 	return true;
@@ -401,6 +442,8 @@ void model_sort(struct model *m, int col, bool reverse)
 	m->sort_reverse = reverse;
 	if (m->nrows > 1)
 		qsort_r(m->rows, m->nrows, sizeof(*m->rows), model_qsort_cmp, m);
+	if (m->nthreads > 1)
+		qsort_r(m->threads, m->nthreads, sizeof(*m->threads), model_qsort_cmp, m);
 }
 
 int model_sort_key(const struct model *m, const char *key)

@@ -14,7 +14,8 @@
 #define MODEL_F_NA 0x2	/* the counter did not run at all */
 
 struct model_row {
-	int id;			/* pid, or CPU number (-1 for the all-CPU total) */
+	int id;			/* pid (tid for threads), or CPU number (-1 for the total) */
+	int tgid;		/* the process of a thread row; id for process rows */
 	unsigned uid;
 	char user[33];
 	int threads;
@@ -33,6 +34,7 @@ struct model_filter {
 	const int *pids;	/* borrowed; only these when npids > 0 */
 	size_t npids;
 	const char *user;	/* borrowed; user name or numeric uid, NULL for all */
+	const char *name;	/* borrowed; substring of the name or command line */
 };
 
 struct model {
@@ -46,8 +48,11 @@ struct model {
 	double load[3];
 	struct model_row *rows;
 	size_t nrows, rcap;
+	struct model_row *threads;	/* per-thread rows, when the snapshot has them */
+	size_t nthreads, thcap;
 	struct model_row *cpus;	/* per CPU, then one total row with id -1 */
 	size_t ncpus, ccap;
+	size_t nmultiplexed;	/* events scaled from multiplexed counts in some row */
 	size_t ntasks_seen;	/* tasks in the snapshot before filtering */
 	size_t not_counted;	/* rows whose counters could not be opened */
 	int not_counted_err;	/* the most common reason */
@@ -64,12 +69,14 @@ void model_free(struct model *m);
  * returns false (and no rows) for the first snapshot.
  */
 bool model_update(struct model *m, const struct snapshot *s);
-/* Sort the rows by column (see sort_col); reverse flips the natural order. */
+/* Sort the process and thread rows by column (see sort_col); reverse flips the natural order. */
 void model_sort(struct model *m, int col, bool reverse);
 /* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */
 int model_sort_key(const struct model *m, const char *key);
 /* Whether numeric column col has data in this event mode. */
 bool model_column_shown(const struct model *m, enum col_id col);
+/* Whether a snapshot entry passes the model's filters. */
+bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Compare two rows by the model's sort settings (exported for tests). */
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
 

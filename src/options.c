@@ -29,6 +29,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "events", required_argument, NULL, 'e' },
 	{ "cmdline", no_argument, NULL, 'c' },
+	{ "threads", no_argument, NULL, 'H' },
 	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -57,6 +58,7 @@ void options_usage(FILE *f)
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
 	      "                          e.g. cycles, LLC-load-misses, MEM_INST_RETIRED:ALL_LOADS:u)\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
+	      "  -H, --threads           show threads as rows, each counted on its own\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
@@ -190,7 +192,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	options_init(o);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:chV", OPTIONS_LONG, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -242,6 +244,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case 'c':
 			o->cmdline = true;
+			break;
+		case 'H':
+			o->threads = true;
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;

@@ -20,6 +20,7 @@ struct options {
 	bool sort_reverse;
 	enum output_format format;
 	bool cmdline;
+	bool threads;		/* -H: threads as rows */
 	char **events;		/* -e names, split at commas */
 	size_t nevents;
 	bool list_events;

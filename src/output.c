@@ -88,6 +88,16 @@ static void output_titles(FILE *f, const struct model *m, const enum col_id *col
 		fprintf(f, " %*.*s", OUTPUT_RAW_WIDTH, OUTPUT_RAW_WIDTH, output_raw_name(m, k));
 }
 
+static const struct model_row *output_rows(const struct output *o, const struct model *m)
+{
+	return o->threads ? m->threads : m->rows;
+}
+
+static size_t output_nrows(const struct output *o, const struct model *m)
+{
+	return o->threads ? m->nthreads : m->nrows;
+}
+
 static void output_time(char *buf, size_t size, double wall)
 {
 	time_t t = (time_t)wall;
@@ -110,7 +120,7 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
 		m->load[0], m->load[1], m->load[2]);
 	fprintf(f, "Events: %s\n", mode);
-	fprintf(f, "Tasks: %zu shown", m->nrows);
+	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
 	if (m->not_counted)
 		fprintf(f, ", %zu not counted (%s)", m->not_counted,
 			errmsg_short(m->not_counted_err));
@@ -131,14 +141,16 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%7s %-9s %4s", "PID", "USER", "THR");
+	fprintf(f, "%7s %-9s %*s", o->threads ? "TID" : "PID", "USER", o->threads ? 7 : 4,
+		o->threads ? "PID" : "THR");
 	output_titles(f, m, cols, ncols, false);
 	fprintf(f, " %s\n", o->show_cmdline ? "COMMAND LINE" : "COMMAND");
-	for (size_t i = 0; i < m->nrows; i++) {
-		const struct model_row *r = &m->rows[i];
+	for (size_t i = 0; i < output_nrows(o, m); i++) {
+		const struct model_row *r = &output_rows(o, m)[i];
 		const char *cmd = o->show_cmdline && r->cmdline[0] ? r->cmdline : r->comm;
 
-		fprintf(f, "%7d %-9.9s %4d", r->id, r->user, r->threads);
+		fprintf(f, "%7d %-9.9s %*d", r->id, r->user, o->threads ? 7 : 4,
+			o->threads ? r->tgid : r->threads);
 		if (r->err) {
 			fprintf(f, "  not counted: %s", errmsg_short(r->err));
 			fprintf(f, " %s\n", cmd);
@@ -172,11 +184,11 @@ static void output_csv_num(FILE *f, double v, int prec)
 }
 
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
-			   const enum col_id *cols, size_t ncols, bool cpu, double wall)
+			   const enum col_id *cols, size_t ncols, bool cpu, bool thread, double wall)
 {
 	bool first = true;
 
-	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : "process");
+	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
 	if (cpu && r->id < 0)
 		fputs("all", f);
 	else
@@ -184,7 +196,7 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	fputc(',', f);
 	if (!cpu) {
 		output_csv_str(f, r->user);
-		fprintf(f, ",%d,%c", r->threads, r->state);
+		fprintf(f, ",%d,%c", thread ? r->tgid : r->threads, r->state);
 	} else {
 		fputs(",,", f);
 	}
@@ -223,7 +235,7 @@ static void output_csv(struct output *o, const struct model *m)
 	size_t ncols = output_num_cols(m, cols);
 
 	if (!o->csv_header_done) {
-		fputs("time,kind,id,user,threads,state", f);
+		fprintf(f, "time,kind,id,user,%s,state", o->threads ? "pid" : "threads");
 		for (size_t i = 0; i < ncols; i++)
 			fprintf(f, ",%s", columns_get(cols[i])->key);
 		for (size_t k = 0; k < m->nraw; k++) {
@@ -234,9 +246,9 @@ static void output_csv(struct output *o, const struct model *m)
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < m->ncpus; i++)
-		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, m->wall);
-	for (size_t i = 0; i < m->nrows; i++)
-		output_csv_row(f, m, &m->rows[i], cols, ncols, false, m->wall);
+		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, false, m->wall);
+	for (size_t i = 0; i < output_nrows(o, m); i++)
+		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads, m->wall);
 }
 
 /* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
@@ -355,7 +367,8 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
 		m->dt, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
-	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", m->nrows, m->not_counted);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", output_nrows(o, m),
+		m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 
@@ -368,13 +381,16 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_metrics(f, m, r, cols, ncols, true);
 		fputc('}', f);
 	}
-	fputs("],\"processes\":[", f);
-	for (size_t i = 0; i < m->nrows; i++) {
-		const struct model_row *r = &m->rows[i];
+	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
+	for (size_t i = 0; i < output_nrows(o, m); i++) {
+		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
 			fputc(',', f);
-		fprintf(f, "{\"pid\":%d,\"user\":", r->id);
+		if (o->threads)
+			fprintf(f, "{\"tid\":%d,\"pid\":%d,\"user\":", r->id, r->tgid);
+		else
+			fprintf(f, "{\"pid\":%d,\"user\":", r->id);
 		output_json_str(f, r->user);
 		fprintf(f, ",\"threads\":%d,\"state\":\"%c\",\"command\":", r->threads,
 			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?');

@@ -18,6 +18,7 @@ struct output {
 	enum output_format fmt;
 	bool csv_header_done;
 	bool show_cmdline;	/* text: full command line instead of the name */
+	bool threads;		/* rows are threads (model threads), not processes */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */

@@ -122,8 +122,9 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		recording_write_counts(f, c->c, s->nev);
 		fputc('\n', f);
 	}
-	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct snap_task *t = &s->tasks[i];
+	for (size_t i = 0; i < s->ntasks + s->nthreads; i++) {
+		bool thr = i >= s->ntasks;
+		const struct snap_task *t = thr ? &s->threads[i - s->ntasks] : &s->tasks[i];
 		char user[128], comm[256], *cmd;
 		size_t cl = strlen(t->cmdline) * 3 + 2;
 		const char *en = t->err ? errmsg_errno_name(t->err) : "ok";
@@ -132,8 +133,10 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		recording_escape(t->user, user, sizeof(user));
 		recording_escape(t->comm, comm, sizeof(comm));
 		recording_escape(t->cmdline, cmd, cl);
-		fprintf(f, "task %d %d %u %s %c %d %llu %s", t->pid, t->ppid, t->uid, user,
-			t->state, t->threads, t->start, en ? en : "EINVAL");
+		/* a thread line names its process where a task line names the parent */
+		fprintf(f, "%s %d %d %u %s %c %d %llu %s", thr ? "thread" : "task", t->pid,
+			thr ? t->tgid : t->ppid, t->uid, user, t->state, t->threads, t->start,
+			en ? en : "EINVAL");
 		recording_write_counts(f, t->c, s->nev);
 		fprintf(f, " %s %s\n", comm, cmd);
 		free(cmd);
@@ -302,7 +305,7 @@ static int recording_header_line(struct recording_reader *r, char **tok, size_t 
 }
 
 static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
-			  struct snapshot *snap)
+			  struct snapshot *snap, bool thread)
 {
 	struct snap_task *t;
 	int pid, ppid, threads, err;
@@ -310,8 +313,10 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 
 	if (ntok != 9 + r->ev.n + 2)
 		return recording_fail(r,
-				      "expected 'task PID PPID UID USER STATE THREADS START ERR' "
-				      "then %zu counts, COMM and CMDLINE (%zu fields), found %zu",
+				      "expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
+				      "found %zu",
+				      thread ? "thread TID PID UID USER STATE THREADS START ERR"
+					     : "task PID PPID UID USER STATE THREADS START ERR",
 				      r->ev.n, 11 + r->ev.n, ntok);
 	if (recording_int(tok[1], &pid) || pid <= 0)
 		return recording_fail(r, "expected a pid, found '%.20s'", tok[1]);
@@ -329,14 +334,26 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 		return recording_fail(r, "expected a start time, found '%.20s'", tok[7]);
 	if (recording_errname(tok[8], &err))
 		return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'", tok[8]);
-	if (snap->ntasks && snap->tasks[snap->ntasks - 1].pid >= pid)
-		return recording_fail(r, "expected tasks in increasing pid order, found %d", pid);
-	t = snapshot_add_task(snap, pid);
+	if (thread) {
+		if (ppid <= 0)
+			return recording_fail(r, "expected the pid the thread belongs to, found '%.20s'",
+					      tok[2]);
+		if (snap->nthreads && snap->threads[snap->nthreads - 1].pid >= pid)
+			return recording_fail(r, "expected threads in increasing tid order, found %d",
+					      pid);
+		t = snapshot_add_thread(snap, pid, ppid);
+	} else {
+		if (snap->ntasks && snap->tasks[snap->ntasks - 1].pid >= pid)
+			return recording_fail(r, "expected tasks in increasing pid order, found %d",
+					      pid);
+		t = snapshot_add_task(snap, pid);
+	}
 	if (recording_counts(r, tok + 9, ntok - 11, t->c))
 		return -EINVAL;
 	if (recording_unescape(tok[ntok - 2]) || recording_unescape(tok[ntok - 1]))
 		return recording_fail(r, "expected escaped COMM and CMDLINE");
-	t->ppid = ppid;
+	if (!thread)
+		t->ppid = ppid;
 	t->uid = (unsigned)uid;
 	snprintf(t->user, sizeof(t->user), "%s", tok[4]);
 	t->state = tok[5][0];
@@ -475,7 +492,9 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len,
 	} else if (!strcmp(tok[0], "cpu")) {
 		ret = recording_cpu(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "task")) {
-		ret = recording_task(r, tok, ntok, snap);
+		ret = recording_task(r, tok, ntok, snap, false);
+	} else if (!strcmp(tok[0], "thread")) {
+		ret = recording_task(r, tok, ntok, snap, true);
 	} else if (!strcmp(tok[0], "end")) {
 		if (ntok != 1) {
 			ret = recording_fail(r, "expected 'end' alone");
@@ -484,7 +503,7 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len,
 			ret = 1;
 		}
 	} else {
-		ret = recording_fail(r, "expected 'cpu', 'task' or 'end', found '%.20s'", tok[0]);
+		ret = recording_fail(r, "expected 'cpu', 'task', 'thread' or 'end', found '%.20s'", tok[0]);
 	}
 out_free:
 	free(buf);

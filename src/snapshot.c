@@ -20,6 +20,11 @@ static void snapshot_free_entries(struct snapshot *s)
 		free(s->tasks[i].cmdline);
 		free(s->tasks[i].c);
 	}
+	for (size_t i = 0; i < s->nthreads; i++) {
+		free(s->threads[i].cmdline);
+		free(s->threads[i].c);
+	}
+	s->nthreads = 0;
 	for (size_t i = 0; i < s->ncpus; i++)
 		free(s->cpus[i].c);
 	s->ntasks = 0;
@@ -30,6 +35,7 @@ void snapshot_release(struct snapshot *s)
 {
 	snapshot_free_entries(s);
 	free(s->tasks);
+	free(s->threads);
 	free(s->cpus);
 	snapshot_init(s, 0);
 }
@@ -51,18 +57,30 @@ static struct snap_count *snapshot_new_counts(size_t nev)
 	return c;
 }
 
-struct snap_task *snapshot_add_task(struct snapshot *s, int pid)
+static struct snap_task *snapshot_append(struct snap_task **v, size_t *n, size_t *cap, size_t nev,
+					 int pid, int tgid)
 {
 	struct snap_task *t;
 
-	s->tasks = xgrow(s->tasks, &s->tcap, s->ntasks + 1, sizeof(*s->tasks));
-	t = &s->tasks[s->ntasks++];
+	*v = xgrow(*v, cap, *n + 1, sizeof(**v));
+	t = &(*v)[(*n)++];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
+	t->tgid = tgid;
 	t->state = '?';
 	t->cmdline = xstrdup("");
-	t->c = snapshot_new_counts(s->nev);
+	t->c = snapshot_new_counts(nev);
 	return t;
+}
+
+struct snap_task *snapshot_add_task(struct snapshot *s, int pid)
+{
+	return snapshot_append(&s->tasks, &s->ntasks, &s->tcap, s->nev, pid, pid);
+}
+
+struct snap_task *snapshot_add_thread(struct snapshot *s, int tid, int tgid)
+{
+	return snapshot_append(&s->threads, &s->nthreads, &s->thcap, s->nev, tid, tgid);
 }
 
 struct snap_cpu *snapshot_add_cpu(struct snapshot *s, int cpu)
@@ -88,23 +106,35 @@ void snapshot_sort(struct snapshot *s)
 {
 	if (s->ntasks > 1)
 		qsort(s->tasks, s->ntasks, sizeof(*s->tasks), snapshot_cmp_pid);
+	if (s->nthreads > 1)
+		qsort(s->threads, s->nthreads, sizeof(*s->threads), snapshot_cmp_pid);
 }
 
-const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid)
+static const struct snap_task *snapshot_bsearch(const struct snap_task *v, size_t n, int pid)
 {
-	size_t lo = 0, hi = s->ntasks;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (s->tasks[mid].pid == pid)
-			return &s->tasks[mid];
-		if (s->tasks[mid].pid < pid)
+		if (v[mid].pid == pid)
+			return &v[mid];
+		if (v[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return NULL;
+}
+
+const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid)
+{
+	return snapshot_bsearch(s->tasks, s->ntasks, pid);
+}
+
+const struct snap_task *snapshot_find_thread(const struct snapshot *s, int tid)
+{
+	return snapshot_bsearch(s->threads, s->nthreads, tid);
 }
 
 void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline)
@@ -120,9 +150,11 @@ void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
 	dst->t_ns = src->t_ns;
 	dst->wall = src->wall;
 	memcpy(dst->load, src->load, sizeof(dst->load));
-	for (size_t i = 0; i < src->ntasks; i++) {
-		const struct snap_task *st = &src->tasks[i];
-		struct snap_task *t = snapshot_add_task(dst, st->pid);
+	for (size_t i = 0; i < src->ntasks + src->nthreads; i++) {
+		bool thr = i >= src->ntasks;
+		const struct snap_task *st = thr ? &src->threads[i - src->ntasks] : &src->tasks[i];
+		struct snap_task *t = thr ? snapshot_add_thread(dst, st->pid, st->tgid)
+					  : snapshot_add_task(dst, st->pid);
 		struct snap_count *c = t->c;
 		char *cmd = t->cmdline;
 

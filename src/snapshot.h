@@ -15,7 +15,8 @@ struct snap_count {
 };
 
 struct snap_task {
-	int pid;
+	int pid;		/* the tid for thread entries */
+	int tgid;		/* the process a thread belongs to; pid for processes */
 	int ppid;
 	unsigned uid;
 	char user[33];
@@ -42,6 +43,8 @@ struct snapshot {
 	size_t nev;		/* counts per task and per CPU */
 	size_t ntasks, tcap;
 	struct snap_task *tasks;	/* sorted by pid */
+	size_t nthreads, thcap;
+	struct snap_task *threads;	/* per-thread entries when asked for; sorted by tid */
 	size_t ncpus, ccap;
 	struct snap_cpu *cpus;
 };
@@ -52,11 +55,15 @@ void snapshot_release(struct snapshot *s);
 void snapshot_clear(struct snapshot *s);
 /* Append a zeroed task (counts marked -ENOENT until filled); never NULL. */
 struct snap_task *snapshot_add_task(struct snapshot *s, int pid);
+/* Append a zeroed thread entry of process tgid; never NULL. */
+struct snap_task *snapshot_add_thread(struct snapshot *s, int tid, int tgid);
 struct snap_cpu *snapshot_add_cpu(struct snapshot *s, int cpu);
-/* Sort tasks by pid. */
+/* Sort tasks by pid and threads by tid. */
 void snapshot_sort(struct snapshot *s);
 /* Binary search by pid; NULL when absent. Tasks must be sorted. */
 const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid);
+/* Binary search of the thread entries by tid; NULL when absent. */
+const struct snap_task *snapshot_find_thread(const struct snapshot *s, int tid);
 /* Deep copy src into dst. */
 void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
 /* Set a task's command line (copied). */

@@ -52,6 +52,12 @@ int source_read(struct source *s, struct snapshot *snap)
 	return s->ops->read(s, snap);
 }
 
+void source_threads(struct source *s, int pid, bool all)
+{
+	if (s->ops->threads)
+		s->ops->threads(s, pid, all);
+}
+
 void source_free(struct source *s)
 {
 	if (s)

@@ -13,6 +13,11 @@ struct source;
 struct source_ops {
 	/* Fill snap with the next tick: 0, 1 at the end of the stream, or -errno. */
 	int (*read)(struct source *s, struct snapshot *snap);
+	/*
+	 * Per-thread entries from the next read on: for pid (0 for none), and
+	 * for every process when all is set. NULL when the source cannot.
+	 */
+	void (*threads)(struct source *s, int pid, bool all);
 	void (*free)(struct source *s);
 };
 
@@ -36,6 +41,8 @@ void source_message(struct source *s, const char *fmt, ...)
 char **source_take_messages(struct source *s, size_t *n);
 /* Read the next snapshot; see source_ops.read. */
 int source_read(struct source *s, struct snapshot *snap);
+/* Ask for per-thread entries (see source_ops.threads); a no-op where unsupported. */
+void source_threads(struct source *s, int pid, bool all);
 /* Free the source; NULL is a no-op. */
 void source_free(struct source *s);
 

@@ -27,6 +27,14 @@ struct live_thread {
 	struct counters_group *g;	/* one per task group definition */
 };
 
+/* A thread counted on its own (no inheritance), for per-thread rows. */
+struct live_tthread {
+	int tid;
+	unsigned long long start;
+	int err;
+	struct counters_group *g;	/* one per task group definition */
+};
+
 struct live_proc {
 	int pid;
 	unsigned long long start;
@@ -37,6 +45,8 @@ struct live_proc {
 	char *cmdline;
 	size_t nthr;
 	struct live_thread *thr;
+	size_t ntt;
+	struct live_tthread *tt;	/* sorted by tid; while per-thread rows are wanted */
 };
 
 struct live_cpu {
@@ -75,6 +85,8 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu;
+	int focus;		/* pid whose threads get rows of their own, 0 for none */
+	bool all_threads;	/* every process's threads get rows */
 };
 
 static int live_read_int(int rootfd, const char *path, int *v)
@@ -108,8 +120,27 @@ static const char *live_user_name(struct live *l, unsigned uid)
 	return u->name;
 }
 
+static void live_close_tthread(struct live *l, struct live_tthread *t)
+{
+	if (t->g && !t->err)
+		for (size_t k = 0; k < l->ntg; k++)
+			counters_close_group(&t->g[k]);
+	free(t->g);
+	t->g = NULL;
+}
+
+static void live_close_tthreads(struct live *l, struct live_proc *p)
+{
+	for (size_t i = 0; i < p->ntt; i++)
+		live_close_tthread(l, &p->tt[i]);
+	free(p->tt);
+	p->tt = NULL;
+	p->ntt = 0;
+}
+
 static void live_close_proc(struct live *l, struct live_proc *p)
 {
+	live_close_tthreads(l, p);
 	for (size_t i = 0; i < p->nthr; i++) {
 		for (size_t k = 0; k < l->ntg; k++)
 			counters_close_group(&p->thr[i].g[k]);
@@ -121,28 +152,34 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 }
 
 /* Open every task group on one thread; 0 or -errno with nothing left open. */
-static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags)
 {
 	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct counters_group *g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
 
-	t->tid = tid;
-	t->g = xcalloc(l->ntg, sizeof(*t->g));
 	for (size_t k = 0; k < l->ntg; k++) {
 		int bad, r;
 
 		for (int i = 0; i < l->tg[k].nr; i++)
 			a[i] = &l->attr[l->tg[k].ev[i]];
-		r = counters_open_group(&t->g[k], a, l->tg[k].ev, l->tg[k].nr, tid, -1,
-					COUNTERS_INHERIT, &bad);
+		r = counters_open_group(&g[k], a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags, &bad);
 		if (r) {
 			while (k-- > 0)
-				counters_close_group(&t->g[k]);
-			free(t->g);
-			t->g = NULL;
+				counters_close_group(&g[k]);
+			free(g);
+			*out = NULL;
 			return r;
 		}
 	}
+	*out = g;
 	return 0;
+}
+
+/* Open the inherited group set of one thread that exists at attach. */
+static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+{
+	t->tid = tid;
+	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT);
 }
 
 /*
@@ -239,6 +276,42 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	return true;
 }
 
+/* Sum the group reads of every set in sets into counts c (one per event). */
+static void live_sum_groups(struct live *l, struct counters_group *const *sets, size_t nsets,
+			    struct snap_count *c)
+{
+	for (size_t k = 0; k < l->ntg; k++) {
+		const struct live_gdef *gd = &l->tg[k];
+		int last = 0;
+		bool any = false;
+
+		for (int i = 0; i < gd->nr; i++) {
+			c[gd->ev[i]].value = 0;
+			c[gd->ev[i]].enabled = 0;
+			c[gd->ev[i]].running = 0;
+		}
+		for (size_t th = 0; th < nsets; th++) {
+			int r = counters_read_group(&sets[th][k], l->tmp);
+
+			if (r) {
+				last = r;
+				continue;
+			}
+			any = true;
+			for (int i = 0; i < gd->nr; i++) {
+				struct snap_count *dst = &c[gd->ev[i]];
+				const struct snap_count *src = &l->tmp[gd->ev[i]];
+
+				dst->value += src->value;
+				dst->enabled += src->enabled;
+				dst->running += src->running;
+			}
+		}
+		for (int i = 0; i < gd->nr; i++)
+			c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+	}
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
 			   struct snapshot *snap)
 {
@@ -258,36 +331,82 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
 	if (p->err)
 		return;
-	for (size_t k = 0; k < l->ntg; k++) {
-		const struct live_gdef *gd = &l->tg[k];
-		int last = 0;
-		bool any = false;
+	{
+		struct counters_group **sets = xmalloc((p->nthr ? p->nthr : 1) * sizeof(*sets));
 
-		for (int i = 0; i < gd->nr; i++) {
-			t->c[gd->ev[i]].value = 0;
-			t->c[gd->ev[i]].enabled = 0;
-			t->c[gd->ev[i]].running = 0;
-		}
-		for (size_t th = 0; th < p->nthr; th++) {
-			int r = counters_read_group(&p->thr[th].g[k], l->tmp);
-
-			if (r) {
-				last = r;
-				continue;
-			}
-			any = true;
-			for (int i = 0; i < gd->nr; i++) {
-				struct snap_count *dst = &t->c[gd->ev[i]];
-				const struct snap_count *src = &l->tmp[gd->ev[i]];
-
-				dst->value += src->value;
-				dst->enabled += src->enabled;
-				dst->running += src->running;
-			}
-		}
-		for (int i = 0; i < gd->nr; i++)
-			t->c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+		for (size_t th = 0; th < p->nthr; th++)
+			sets[th] = p->thr[th].g;
+		live_sum_groups(l, sets, p->nthr, t->c);
+		free(sets);
 	}
+}
+
+/*
+ * Per-thread rows: every current thread of p gets a set of its own (no
+ * inheritance), kept across ticks and closed when the thread is gone.
+ */
+static void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	char path[64];
+	long n;
+	struct live_tthread *next;
+	size_t nn = 0, old = 0;
+
+	snprintf(path, sizeof(path), "%d/task", p->pid);
+	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+	if (n < 0)
+		n = 0;
+	next = xcalloc((size_t)n + 1, sizeof(*next));
+	for (long i = 0; i < n; i++) {
+		int tid = l->tids[i];
+		struct proc_stat st;
+		struct live_tthread *t = &next[nn];
+		struct snap_task *e;
+
+		while (old < p->ntt && p->tt[old].tid < tid)
+			live_close_tthread(l, &p->tt[old++]);
+		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
+			continue;
+		if (old < p->ntt && p->tt[old].tid == tid && p->tt[old].start == st.start) {
+			*t = p->tt[old];
+			memset(&p->tt[old++], 0, sizeof(*t));
+		} else {
+			if (old < p->ntt && p->tt[old].tid == tid)
+				live_close_tthread(l, &p->tt[old++]);
+			t->tid = tid;
+			t->start = st.start;
+			t->err = live_open_groups(l, &t->g, tid, 0);
+			if (t->err == -ESRCH)
+				continue;
+		}
+		nn++;
+		e = snapshot_add_thread(snap, tid, p->pid);
+		e->uid = p->uid;
+		snprintf(e->user, sizeof(e->user), "%s", p->user);
+		e->state = st.state;
+		e->threads = 1;
+		e->start = st.start;
+		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
+		snapshot_task_set_cmdline(e, p->cmdline);
+		e->err = t->err;
+		for (size_t k = 0; k < l->base.ev.n; k++)
+			e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
+		if (!t->err)
+			live_sum_groups(l, &t->g, 1, e->c);
+	}
+	while (old < p->ntt)
+		live_close_tthread(l, &p->tt[old++]);
+	free(p->tt);
+	p->tt = next;
+	p->ntt = nn;
+}
+
+static void live_maybe_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	if (l->all_threads || l->focus == p->pid)
+		live_fill_threads(l, p, snap);
+	else if (p->tt)
+		live_close_tthreads(l, p);
 }
 
 static void live_scan(struct live *l, struct snapshot *snap)
@@ -327,6 +446,7 @@ static void live_scan(struct live *l, struct snapshot *snap)
 				}
 				nnext++;
 				live_fill_task(l, p, &st, snap);
+				live_maybe_threads(l, p, snap);
 				continue;
 			}
 			/* the pid was reused by a new process */
@@ -336,6 +456,7 @@ static void live_scan(struct live *l, struct snapshot *snap)
 			continue;
 		nnext++;
 		live_fill_task(l, p, &st, snap);
+		live_maybe_threads(l, p, snap);
 	}
 	while (old < l->nprocs)
 		live_close_proc(l, &l->procs[old++]);
@@ -398,7 +519,17 @@ static int live_read(struct source *s, struct snapshot *snap)
 		proc_parse_loadavg(buf, (size_t)n, snap->load);
 	live_read_cpus(l, snap);
 	live_scan(l, snap);
+	/* tids of different processes interleave */
+	snapshot_sort(snap);
 	return 0;
+}
+
+static void live_threads(struct source *s, int pid, bool all)
+{
+	struct live *l = (struct live *)s;
+
+	l->focus = pid;
+	l->all_threads = all;
 }
 
 static void live_free(struct source *s)
@@ -434,6 +565,7 @@ static void live_free(struct source *s)
 
 static const struct source_ops LIVE_OPS = {
 	.read = live_read,
+	.threads = live_threads,
 	.free = live_free,
 };
 

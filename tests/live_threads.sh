@@ -46,4 +46,22 @@ burst() {
 		! grep -v "no hardware PMU" "$TMP/burst.err" | grep -q .
 }
 check "threads that exit keep their counts and the row goes on" burst
+# -H: each thread is counted on its own; the two spinning threads show about 100 % each
+per_thread() {
+	"$WORKLOAD" spin 2 4 &
+	p=$!
+	KILL_PIDS="$KILL_PIDS $p"
+	sleep 0.2
+	"$PMCTOP" -b -H -p "$p" -d 1 -n 2 -o csv >"$TMP/h.csv" 2>/dev/null
+	hcol=$(head -1 "$TMP/h.csv" | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
+	last=$(cut -d, -f1 "$TMP/h.csv" | grep -v time | sort -u | tail -1)
+	awk -F, -v c="$hcol" -v t="$last" '$1 == t && $2 == "thread" { print $3, $5, $c }' "$TMP/h.csv" >"$TMP/h.rows"
+	sed 's/^/# tid pid %CPU: /' "$TMP/h.rows"
+	[ "$(wc -l <"$TMP/h.rows")" = 3 ] || return 1
+	[ "$(awk -v p="$p" '$2 == p' "$TMP/h.rows" | wc -l)" = 3 ] || return 1
+	busy=$(awk '$3 >= 85 && $3 <= 105' "$TMP/h.rows" | wc -l)
+	idle=$(awk '$3 < 5' "$TMP/h.rows" | wc -l)
+	[ "$busy" = 2 ] && [ "$idle" = 1 ]
+}
+check "-H shows each thread with its own %CPU" per_thread
 done_testing

@@ -12,7 +12,8 @@
 #include "testutil.h"
 
 /* Replay rec through the model and render every frame in fmt, sorted by key. */
-static char *render(const char *rec, enum output_format fmt, const char *key, bool reverse)
+static char *render_rows(const char *rec, enum output_format fmt, const char *key, bool reverse,
+			 bool threads)
 {
 	char path[512], err[256], *buf = NULL;
 	size_t len = 0;
@@ -33,6 +34,7 @@ static char *render(const char *rec, enum output_format fmt, const char *key, bo
 	memset(&o, 0, sizeof(o));
 	o.f = out;
 	o.fmt = fmt;
+	o.threads = threads;
 	snapshot_init(&s, src->ev.n);
 	while (source_read(src, &s) == 0)
 		if (model_update(m, &s))
@@ -42,6 +44,11 @@ static char *render(const char *rec, enum output_format fmt, const char *key, bo
 	model_free(m);
 	source_free(src);
 	return buf;
+}
+
+static char *render(const char *rec, enum output_format fmt, const char *key, bool reverse)
+{
+	return render_rows(rec, fmt, key, reverse, false);
 }
 
 static void golden(const char *name, const char *got)
@@ -124,6 +131,19 @@ START_TEST(test_software_recording_hides_hardware_columns)
 }
 END_TEST
 
+START_TEST(test_golden_threads)
+{
+	char *s = render_rows("hw.rec", OUTPUT_TEXT, "cpu", false, true);
+	char *j = render_rows("hw.rec", OUTPUT_JSON, "pid", false, true);
+
+	golden("hw-threads.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Threads: 4 shown"));
+	ck_assert_ptr_nonnull(strstr(j, "\"threads\":[{\"tid\":101,\"pid\":101,"));
+	free(s);
+	free(j);
+}
+END_TEST
+
 START_TEST(test_format_num)
 {
 	char b[32];
@@ -149,6 +169,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_csv);
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
+	tcase_add_test(tc, test_golden_threads);
 	tcase_add_test(tc, test_format_num);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

@@ -85,6 +85,12 @@ START_TEST(test_hand_written_stream_parses)
 	ck_assert_str_eq(t->user, "alice");
 	ck_assert_int_eq(t->threads, 4);
 	ck_assert_uint_eq(t->c[4].value, 2700000000ull);
+	ck_assert_uint_eq(s[1].nthreads, 4);
+	t = snapshot_find_thread(&s[1], 102);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(t->tgid, 101);
+	ck_assert_str_eq(t->comm, "worker-1");
+	ck_assert_uint_eq(t->c[4].value, 2700000000ull / 2);
 	t = snapshot_find_task(&s[1], 404);
 	ck_assert_int_eq(t->err, -EACCES);
 	ck_assert_int_eq(t->c[0].err, -EACCES);
@@ -128,7 +134,10 @@ static const struct {
 	{ __LINE__, HDR TICK "task  1 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "single spaces" },
 	{ __LINE__, HDR "tick x 1 0 0 0\n", 3, "tick time" },
 	{ __LINE__, HDR "tick 1 1 0 0\n", 3, "tick NS WALL" },
-	{ __LINE__, HDR TICK "weird\n", 4, "'cpu', 'task' or 'end'" },
+	{ __LINE__, HDR TICK "thread 5 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "the pid the thread belongs to" },
+	{ __LINE__, HDR TICK "thread 5 1 0 root S 1 1 ok 1/1/1 a a\nthread 4 1 0 root S 1 1 ok 1/1/1 a a\n",
+	  5, "increasing tid" },
+	{ __LINE__, HDR TICK "weird\n", 4, "'task', 'thread' or 'end'" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a%zz a\n", 4, "escaped" },
 };
 
@@ -189,6 +198,13 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_str_eq(x->user, y->user);
 		ck_assert_int_eq(x->err, y->err);
 		ck_assert_mem_eq(x->c, y->c, a->nev * sizeof(*x->c));
+	}
+	ck_assert_uint_eq(a->nthreads, b->nthreads);
+	for (size_t i = 0; i < a->nthreads; i++) {
+		ck_assert_int_eq(a->threads[i].pid, b->threads[i].pid);
+		ck_assert_int_eq(a->threads[i].tgid, b->threads[i].tgid);
+		ck_assert_str_eq(a->threads[i].comm, b->threads[i].comm);
+		ck_assert_mem_eq(a->threads[i].c, b->threads[i].c, a->nev * sizeof(*a->threads[i].c));
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		ck_assert_uint_eq(a->cpus[i].busy, b->cpus[i].busy);

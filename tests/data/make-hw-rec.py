@@ -30,11 +30,15 @@ out = ["pmctop-recording 1",
        "# pid 101 runs at IPC 2; pid 202 at IPC 0.4 with 40% cache misses; pid 303 sleeps;",
        "# pid 404 cannot be counted; pid 505 starts in the last tick; in the last tick the",
        "# cache group of pid 101 ran half the time (multiplexed) and its L1 group never ran.",
+       "# Thread lines show pid 101's four threads, as recorded while looking at it.",
        "mode hardware events (skl), recorded by hand"]
 for i, n in enumerate(names):
     out.append(f"event {i} {groups[i]} {'hw' if hw[i] else 'sw'} "
                f"{'user' if n == 'LLC-load-misses' else 'default'} ok {n}")
 cum = {p: [[0, 0, 0] for _ in names] for p in rates}
+# pid 101's threads: the main thread idles, three workers share its work 50:30:20
+shares = {101: 0, 102: 50, 103: 30, 104: 20}
+tcum = {t: [[0, 0, 0] for _ in names] for t in shares}
 cpucum = [[[0, 0, 0] for _ in names] for _ in range(2)]
 busy, total = [0, 0], [0, 0]
 for tick in range(3):
@@ -76,6 +80,18 @@ for tick in range(3):
         counts = " ".join(f"{a}/{b}/{cc}" for a, b, cc in cpucum[c])
         out.append(f"cpu {c} {busy[c]} {total[c]} {counts}")
     out.extend(lines)
+    for tid, share in shares.items():
+        if tick > 0:
+            r = rates[101]
+            for i in range(len(names)):
+                en = r[0] * share // 100
+                tcum[tid][i][0] += r[i] * share // 100
+                tcum[tid][i][1] += en
+                tcum[tid][i][2] += en
+        counts = " ".join(f"{a}/{b}/{c}" for a, b, c in tcum[tid])
+        name = "db-server" if tid == 101 else f"worker-{tid - 101}"
+        out.append(f"thread {tid} 101 1000 alice {'S' if share == 0 else 'R'} 1 {5000 + tid - 101} "
+                   f"ok {counts} {name} /usr/bin/db-server%20--port%205432")
     out.append("end")
 with open("hw.rec", "w") as f:
     f.write("\n".join(out) + "\n")
