@@ -3,6 +3,7 @@
 #include "loop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -12,8 +13,14 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "canvas.h"
+#include "proc.h"
 #include "recording.h"
 #include "source_replay.h"
+#include "tui.h"
+#include "ui.h"
+#include "view.h"
+#include "xalloc.h"
 
 static void loop_flush_messages(struct source *src, FILE *f)
 {
@@ -184,4 +191,267 @@ out_close:
 		close(tfd);
 	sigprocmask(SIG_UNBLOCK, &mask, NULL);
 	return status;
+}
+
+/* ---- the interactive screen ---- */
+
+struct loop_tui {
+	struct source *src;
+	struct model *m;
+	const struct loop_tui_opts *o;
+	struct ui u;
+	struct ui_list list;
+	struct canvas *canvas;
+	struct snapshot snap;
+	bool have_frame;
+	bool have_pending;	/* replays: the next snapshot, read ahead for its time */
+	bool fixed_pace;	/* replays: -d or the d key set the pace, not the recording */
+	uint64_t shown_t;	/* time of the last snapshot given to the model */
+	char **log;
+	size_t nlog, logcap;
+	int tfd, sfd;
+	int status;
+};
+
+static void loop_tui_log(struct loop_tui *t)
+{
+	size_t n;
+	char **m = source_take_messages(t->src, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
+		t->log[t->nlog++] = m[i];
+	}
+	free(m);
+}
+
+static void loop_tui_arm(struct loop_tui *t, double seconds, bool periodic)
+{
+	struct itimerspec its;
+
+	memset(&its, 0, sizeof(its));
+	if (seconds > 0) {
+		its.it_value.tv_sec = (time_t)seconds;
+		its.it_value.tv_nsec = (long)((seconds - floor(seconds)) * 1e9);
+		if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+			its.it_value.tv_nsec = 1;
+		if (periodic)
+			its.it_interval = its.it_value;
+	} else if (seconds == 0) {
+		its.it_value.tv_nsec = 1;	/* at once */
+	}
+	timerfd_settime(t->tfd, 0, &its, NULL);
+}
+
+/* Replays: read the next snapshot ahead and time it; at the end, say so. */
+static void loop_tui_replay_next(struct loop_tui *t)
+{
+	int r = source_read(t->src, &t->snap);
+
+	if (r) {
+		t->have_pending = false;
+		t->u.replay_ended = true;
+		if (r < 0) {
+			t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
+			t->log[t->nlog++] = xstrdup(source_replay_error(t->src));
+			snprintf(t->u.status, sizeof(t->u.status), "%.150s", source_replay_error(t->src));
+		}
+		loop_tui_arm(t, -1, false);
+		return;
+	}
+	t->have_pending = true;
+	if (t->fixed_pace)
+		loop_tui_arm(t, t->u.delay, false);
+	else
+		loop_tui_arm(t, t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
+							  : 0, false);
+}
+
+static int loop_tui_take(struct loop_tui *t)
+{
+	if (t->o->record && recording_write_snapshot(t->o->record, &t->snap)) {
+		t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
+		t->log[t->nlog++] = xstrdup("cannot write the recording: stopped recording");
+		return -EIO;
+	}
+	if (model_update(t->m, &t->snap))
+		t->have_frame = true;
+	t->shown_t = t->snap.t_ns;
+	loop_tui_log(t);
+	return 0;
+}
+
+static void loop_tui_tick(struct loop_tui *t)
+{
+	uint64_t ticks;
+
+	if (read(t->tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		return;
+	if (t->u.paused)
+		return;
+	if (t->src->replay) {
+		if (!t->have_pending)
+			return;
+		loop_tui_take(t);
+		loop_tui_replay_next(t);
+		return;
+	}
+	if (source_read(t->src, &t->snap) == 0)
+		loop_tui_take(t);
+	else
+		snprintf(t->u.status, sizeof(t->u.status), "reading the counters failed");
+}
+
+static void loop_tui_render(struct loop_tui *t)
+{
+	struct view_ctx v;
+	int w, h;
+	double up = -1;
+	char buf[64];
+
+	tui_size(&w, &h);
+	if (!t->canvas || t->canvas->w != w || t->canvas->h != h) {
+		canvas_free(t->canvas);
+		t->canvas = canvas_new(w, h);
+	}
+	if (!t->src->replay) {
+		int fd = open(t->o->proc_root ? t->o->proc_root : "/proc", O_RDONLY | O_DIRECTORY);
+
+		if (fd >= 0) {
+			long n = proc_read_file(fd, "uptime", buf, sizeof(buf));
+
+			if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))
+				up = -1;
+			close(fd);
+		}
+	}
+	ui_build_list(&t->u, t->m, &t->list);
+	memset(&v, 0, sizeof(v));
+	v.m = t->m;
+	v.have_frame = t->have_frame;
+	v.u = &t->u;
+	v.list = &t->list;
+	v.mode = t->src->mode;
+	v.host = t->src->host;
+	v.kernel = t->src->kernel;
+	v.uptime = up;
+	v.replay = t->src->replay;
+	v.log = (const char *const *)t->log;
+	v.nlog = t->nlog;
+	v.utf8 = tui_utf8();
+	view_render(t->canvas, &v);
+	tui_draw(t->canvas);
+}
+
+static bool loop_tui_keys(struct loop_tui *t)
+{
+	int k;
+
+	while ((k = tui_key()) != UI_KEY_NONE) {
+		unsigned act;
+
+		ui_build_list(&t->u, t->m, &t->list);
+		act = ui_key(&t->u, k, t->m, &t->list);
+		if (act & UI_ACT_QUIT)
+			return false;
+		if (act & UI_ACT_SORT)
+			model_sort(t->m, t->u.sort_col, t->u.reverse);
+		if (act & UI_ACT_THREADS)
+			source_threads(t->src, t->u.view == UI_VIEW_DRILL ? t->u.drill : 0,
+				       t->u.threads);
+		if (act & UI_ACT_DELAY) {
+			t->fixed_pace = true;
+			if (t->src->replay && t->have_pending)
+				loop_tui_arm(t, t->u.delay, false);
+			else if (!t->src->replay)
+				loop_tui_arm(t, t->u.delay, true);
+		}
+	}
+	return true;
+}
+
+int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
+{
+	struct loop_tui t;
+	char err[256];
+	sigset_t mask;
+	bool run = true;
+
+	memset(&t, 0, sizeof(t));
+	t.src = src;
+	t.m = m;
+	t.o = o;
+	ui_init(&t.u, m->sort_col, m->sort_reverse, o->delay >= 0 ? o->delay : 1.0);
+	t.fixed_pace = o->delay >= 0;
+	t.u.threads = o->threads;
+	t.u.cmdline = o->cmdline;
+	if (o->threads)
+		source_threads(src, 0, true);
+	snapshot_init(&t.snap, src->ev.n);
+	if (source_read(src, &t.snap)) {
+		fprintf(stderr, "pmctop: %s\n",
+			src->replay ? source_replay_error(src) : "reading the counters failed");
+		snapshot_release(&t.snap);
+		return src->replay ? 2 : 1;
+	}
+	if (tui_init(o->color, err, sizeof(err))) {
+		fprintf(stderr, "pmctop: %s\n", err);
+		snapshot_release(&t.snap);
+		return 2;
+	}
+	tui_install_crash_handlers();
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	t.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	t.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	loop_tui_take(&t);
+	if (src->replay)
+		loop_tui_replay_next(&t);
+	else
+		loop_tui_arm(&t, t.u.delay, true);
+	while (run) {
+		struct pollfd pfd[3] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = t.sfd, .events = POLLIN },
+			{ .fd = t.tfd, .events = POLLIN },
+		};
+
+		loop_tui_render(&t);
+		if (poll(pfd, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			while (read(t.sfd, &si, sizeof(si)) == sizeof(si)) {
+				if (si.ssi_signo == SIGWINCH)
+					tui_resize();
+				else
+					run = false;
+			}
+		}
+		if (pfd[0].revents & (POLLHUP | POLLERR))
+			run = false;	/* the terminal went away */
+		if (run && (pfd[0].revents & POLLIN))
+			run = loop_tui_keys(&t);
+		if (run && (pfd[2].revents & POLLIN))
+			loop_tui_tick(&t);
+	}
+	tui_end();
+	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	close(t.sfd);
+	close(t.tfd);
+	canvas_free(t.canvas);
+	ui_list_release(&t.list);
+	snapshot_release(&t.snap);
+	for (size_t i = 0; i < t.nlog; i++)
+		free(t.log[i]);
+	free(t.log);
+	return t.status;
 }

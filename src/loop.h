@@ -2,6 +2,7 @@
 #ifndef PMCTOP_LOOP_H
 #define PMCTOP_LOOP_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -21,5 +22,21 @@ struct loop_opts {
  * the output went away), or a positive exit status after printing why.
  */
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);
+
+struct loop_tui_opts {
+	double delay;		/* seconds between ticks; replays: < 0 keeps the recorded pace */
+	FILE *record;		/* borrowed; NULL when not recording */
+	const char *record_name;
+	bool color;		/* colours allowed (NO_COLOR not set) */
+	bool threads;		/* start with threads as rows */
+	bool cmdline;
+	const char *proc_root;	/* for the uptime in the header */
+};
+
+/*
+ * Run the interactive screen until q or a signal. Returns the exit status:
+ * 0, or 1/2 after printing why (no terminal, a failed read or write).
+ */
+int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o);
 
 #endif

@@ -209,12 +209,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!o.batch) {
-		if (!isatty(STDOUT_FILENO)) {
-			main_usage_error("standard output is not a terminal: use -b for batch mode");
-			return EXIT_USAGE;
-		}
-		main_usage_error("the interactive screen is not available in this build: use -b");
+	if (!o.batch && !isatty(STDOUT_FILENO)) {
+		main_usage_error("standard output is not a terminal: use -b for batch mode");
 		return EXIT_USAGE;
 	}
 	if (!o.replay && o.user && main_check_user(o.user))
@@ -248,7 +244,7 @@ int main(int argc, char **argv)
 			status = 1;
 			goto out_model;
 		}
-		if (recording_write_header(rec, &src->ev, src->mode)) {
+		if (recording_write_header(rec, &src->ev, src->mode, src->host, src->kernel)) {
 			fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
 				strerror(errno));
 			status = 1;
@@ -262,6 +258,20 @@ int main(int argc, char **argv)
 	out.threads = o.threads;
 	if (o.threads)
 		source_threads(src, 0, true);
+	if (!o.batch) {
+		struct loop_tui_opts to = {
+			.delay = o.replay && !o.delay_set ? -1 : o.delay,
+			.record = rec,
+			.record_name = o.record,
+			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
+			.threads = o.threads,
+			.cmdline = o.cmdline,
+			.proc_root = o.proc_root,
+		};
+
+		status = loop_tui(src, m, &to);
+		goto out_rec;
+	}
 	memset(&lo, 0, sizeof(lo));
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;

@@ -170,6 +170,19 @@ int proc_parse_loadavg(const char *buf, size_t len, double load[3])
 	return 0;
 }
 
+int proc_parse_uptime(const char *buf, size_t len, double *up)
+{
+	char tmp[64];
+
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	if (sscanf(tmp, "%lf", up) != 1 || *up < 0)
+		return -EINVAL;
+	return 0;
+}
+
 size_t proc_cmdline_flatten(char *buf, size_t len)
 {
 	while (len && buf[len - 1] == '\0')

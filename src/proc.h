@@ -33,6 +33,8 @@ int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid);
 int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap);
 /* The three load averages of /proc/loadavg; 0 or -EINVAL. */
 int proc_parse_loadavg(const char *buf, size_t len, double load[3]);
+/* Seconds since boot from the text of /proc/uptime; 0 or -EINVAL. */
+int proc_parse_uptime(const char *buf, size_t len, double *up);
 /* Turn the NUL-separated /proc/PID/cmdline into one line, in place; returns its length. */
 size_t proc_cmdline_flatten(char *buf, size_t len);
 

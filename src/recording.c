@@ -81,9 +81,15 @@ static int recording_ferr(FILE *f)
 	return 0;
 }
 
-int recording_write_header(FILE *f, const struct evlist *ev, const char *mode)
+int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
+			   const char *kernel)
 {
+	char h[200], k[200];
+
+	recording_escape(host, h, sizeof(h));
+	recording_escape(kernel, k, sizeof(k));
 	fprintf(f, "%s %d\n", RECORDING_MAGIC, RECORDING_VERSION);
+	fprintf(f, "host %s %s\n", h, k);
 	fprintf(f, "mode %s\n", mode);
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct ev *e = &ev->ev[i];
@@ -271,6 +277,13 @@ static int recording_counts(struct recording_reader *r, char **tok, size_t ntok,
 
 static int recording_header_line(struct recording_reader *r, char **tok, size_t ntok)
 {
+	if (!strcmp(tok[0], "host")) {
+		if (ntok != 3 || recording_unescape(tok[1]) || recording_unescape(tok[2]))
+			return recording_fail(r, "expected 'host NAME KERNEL'");
+		snprintf(r->host, sizeof(r->host), "%s", tok[1]);
+		snprintf(r->kernel, sizeof(r->kernel), "%s", tok[2]);
+		return 0;
+	}
 	if (!strcmp(tok[0], "event")) {
 		int idx, group, err;
 		bool hw, user;
@@ -301,7 +314,7 @@ static int recording_header_line(struct recording_reader *r, char **tok, size_t 
 		r->ev.ev[idx].err = err;
 		return 0;
 	}
-	return recording_fail(r, "expected 'mode', 'event' or 'tick', found '%.20s'", tok[0]);
+	return recording_fail(r, "expected 'host', 'mode', 'event' or 'tick', found '%.20s'", tok[0]);
 }
 
 static int recording_task(struct recording_reader *r, char **tok, size_t ntok,

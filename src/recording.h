@@ -12,8 +12,9 @@
 #define RECORDING_MAGIC "pmctop-recording"
 #define RECORDING_VERSION 1
 
-/* Write the header: magic, mode line and events. 0 or -errno. */
-int recording_write_header(FILE *f, const struct evlist *ev, const char *mode);
+/* Write the header: magic, host, mode line and events. 0 or -errno. */
+int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
+			   const char *kernel);
 /* Write one snapshot as tick/cpu/task lines and "end". 0 or -errno. */
 int recording_write_snapshot(FILE *f, const struct snapshot *s);
 
@@ -25,6 +26,8 @@ int recording_unescape(char *s);
 struct recording_reader {
 	struct evlist ev;	/* from the header */
 	char mode[512];
+	char host[65];
+	char kernel[65];
 	bool header_done;
 	bool in_tick;
 	bool seen_magic;

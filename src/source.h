@@ -25,6 +25,8 @@ struct source {
 	const struct source_ops *ops;
 	struct evlist ev;	/* what is counted; err set for what cannot be */
 	char mode[512];		/* one line: the event mode and, if degraded, why */
+	char host[65];		/* where the counts come from */
+	char kernel[65];
 	bool replay;		/* snapshots carry their recorded times */
 	char **msgs;		/* messages for the user since the last take */
 	size_t nmsgs, msgcap;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -755,6 +756,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 			       size_t errsize)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
+	struct utsname un;
 	bool any = false;
 
 	source_init(&l->base, &LIVE_OPS);
@@ -774,6 +776,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	if (live_read_int(l->rootfd, "sys/kernel/perf_event_paranoid", &l->paranoid))
 		l->paranoid = -2;
 	l->kernel = live_kernel_permitted();
+	if (uname(&un) == 0) {
+		snprintf(l->base.host, sizeof(l->base.host), "%s", un.nodename);
+		snprintf(l->base.kernel, sizeof(l->base.kernel), "%s", un.release);
+	}
 	evlist_copy(&l->base.ev, req);
 	l->attr = xcalloc(req->n ? req->n : 1, sizeof(*l->attr));
 	for (size_t i = 0; i < req->n; i++) {

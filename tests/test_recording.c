@@ -230,13 +230,15 @@ START_TEST(test_write_then_read_is_identity)
 	snprintf(s[0].tasks[0].comm, sizeof(s[0].tasks[0].comm), "a b%%c");
 	snapshot_task_set_cmdline(&s[0].tasks[0], "");
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode), 0);
+	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, "my host", "6.1.0"), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(recording_write_snapshot(f, &s[i]), 0);
 	fclose(f);
 	recording_reader_init(&r2);
 	ck_assert_int_eq(feed_all(&r2, buf, s2, 3), 3);
 	ck_assert_str_eq(r2.mode, r.mode);
+	ck_assert_str_eq(r2.host, "my host");
+	ck_assert_str_eq(r2.kernel, "6.1.0");
 	ck_assert_uint_eq(r2.ev.n, r.ev.n);
 	for (int i = 0; i < 3; i++)
 		assert_same_snapshot(&s[i], &s2[i]);

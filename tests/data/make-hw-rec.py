@@ -31,6 +31,7 @@ out = ["pmctop-recording 1",
        "# pid 404 cannot be counted; pid 505 starts in the last tick; in the last tick the",
        "# cache group of pid 101 ran half the time (multiplexed) and its L1 group never ran.",
        "# Thread lines show pid 101's four threads, as recorded while looking at it.",
+       "host demo-server 6.1.0-demo",
        "mode hardware events (skl), recorded by hand"]
 for i, n in enumerate(names):
     out.append(f"event {i} {groups[i]} {'hw' if hw[i] else 'sw'} "

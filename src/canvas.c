@@ -1,0 +1,197 @@
+/* The canvas: a cell grid with abstract attributes, dumpable as text. */
+#include "config.h"
+#include "canvas.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+struct canvas *canvas_new(int w, int h)
+{
+	struct canvas *c = xcalloc(1, sizeof(*c));
+
+	c->w = w < 1 ? 1 : w;
+	c->h = h < 1 ? 1 : h;
+	c->cells = xcalloc((size_t)c->w * (size_t)c->h, sizeof(*c->cells));
+	return c;
+}
+
+void canvas_free(struct canvas *c)
+{
+	if (!c)
+		return;
+	free(c->cells);
+	free(c);
+}
+
+void canvas_clear(struct canvas *c)
+{
+	memset(c->cells, 0, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
+}
+
+int32_t canvas_utf8_decode(const unsigned char *s, size_t n, size_t *len)
+{
+	uint32_t cp;
+	size_t k;
+
+	*len = 1;
+	if (s[0] < 0x80)
+		return s[0];
+	if ((s[0] & 0xe0) == 0xc0) {
+		k = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		k = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		k = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return -1;
+	}
+	if (n < k)
+		return -1;
+	for (size_t i = 1; i < k; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((k == 2 && cp < 0x80) || (k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*len = k;
+	return (int32_t)cp;
+}
+
+int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	int cols = 0;
+
+	if (y < 0 || y >= c->h)
+		return 0;
+	while (n && (maxw < 0 || cols < maxw)) {
+		size_t len;
+		int32_t cp = canvas_utf8_decode(p, n, &len);
+
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			cp = '?';	/* never let a process name move the cursor */
+		if (x + cols >= c->w)
+			break;
+		if (x + cols >= 0) {
+			struct canvas_cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + cols)];
+
+			cell->ch = (uint32_t)cp;
+			cell->attr = (uint8_t)attr;
+		}
+		cols++;
+		p += len;
+		n -= len;
+	}
+	return cols;
+}
+
+int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return canvas_put(c, x, y, buf, attr, maxw);
+}
+
+void canvas_attr(struct canvas *c, int y, int x0, int x1, int attr)
+{
+	if (y < 0 || y >= c->h)
+		return;
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > c->w)
+		x1 = c->w;
+	for (int x = x0; x < x1; x++)
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;
+}
+
+void canvas_fill(struct canvas *c, int y, int x0, int x1, uint32_t ch, int attr)
+{
+	if (y < 0 || y >= c->h)
+		return;
+	if (x0 < 0)
+		x0 = 0;
+	if (x1 > c->w)
+		x1 = c->w;
+	for (int x = x0; x < x1; x++) {
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch = ch;
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;
+	}
+}
+
+const struct canvas_cell *canvas_at(const struct canvas *c, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+		return NULL;
+	return &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+}
+
+static size_t canvas_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t canvas_row_text(const struct canvas *c, int y, char *buf, size_t size)
+{
+	size_t o = 0, keep = 0;
+
+	if (!size)
+		return 0;
+	for (int x = 0; x < c->w && y >= 0 && y < c->h; x++) {
+		uint32_t cp = c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch;
+		char tmp[4];
+		size_t n = canvas_encode(cp ? cp : ' ', tmp);
+
+		if (o + n + 1 > size)
+			break;
+		memcpy(buf + o, tmp, n);
+		o += n;
+		if (cp && cp != ' ')
+			keep = o;
+	}
+	buf[keep] = '\0';
+	return keep;
+}
+
+void canvas_dump(const struct canvas *c, FILE *f)
+{
+	size_t size = (size_t)c->w * 4 + 1;
+	char *buf = xmalloc(size);
+
+	for (int y = 0; y < c->h; y++) {
+		canvas_row_text(c, y, buf, size);
+		fprintf(f, "%s\n", buf);
+	}
+	free(buf);
+}

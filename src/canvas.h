@@ -1,0 +1,65 @@
+/* An in-memory grid of cells with abstract attributes; views draw here, tui.c shows it. */
+#ifndef PMCTOP_CANVAS_H
+#define PMCTOP_CANVAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum canvas_attr {
+	CANVAS_NORMAL = 0,
+	CANVAS_HEADER,		/* header text */
+	CANVAS_LABEL,		/* header labels */
+	CANVAS_TITLE,		/* column titles */
+	CANVAS_TITLE_SORT,	/* the sort column's title */
+	CANVAS_SELECTED,	/* the highlighted row */
+	CANVAS_DIM,		/* "-", "n/a", not counted */
+	CANVAS_GOOD,
+	CANVAS_WARN,
+	CANVAS_HOT,		/* bad values: low IPC, high miss ratios */
+	CANVAS_BAR,		/* meter bars */
+	CANVAS_KEY,		/* footer keys */
+	CANVAS_KEYTEXT,		/* footer descriptions */
+	CANVAS_ERROR,		/* messages that need attention */
+	CANVAS_ATTR_MAX
+};
+
+struct canvas_cell {
+	uint32_t ch;		/* Unicode code point; 0 is a blank */
+	uint8_t attr;
+};
+
+struct canvas {
+	int w, h;
+	struct canvas_cell *cells;
+};
+
+/* A blank canvas of w x h (both at least 1). Never NULL. */
+struct canvas *canvas_new(int w, int h);
+void canvas_free(struct canvas *c);
+/* Blank every cell. */
+void canvas_clear(struct canvas *c);
+/*
+ * Write UTF-8 text at x, y in attr, clipped to the canvas and to maxw
+ * columns (maxw < 0: no limit). Invalid bytes and controls show as '?'.
+ * Returns the columns written.
+ */
+int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw);
+/* printf into the canvas; same clipping as canvas_put. */
+int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Set the attribute of cells x0..x1-1 on row y (blanks included). */
+void canvas_attr(struct canvas *c, int y, int x0, int x1, int attr);
+/* Fill cells x0..x1-1 on row y with code point ch. */
+void canvas_fill(struct canvas *c, int y, int x0, int x1, uint32_t ch, int attr);
+/* The cell at x, y, or NULL outside. */
+const struct canvas_cell *canvas_at(const struct canvas *c, int x, int y);
+/* Write the text of row y as UTF-8 into buf, trailing blanks dropped. */
+size_t canvas_row_text(const struct canvas *c, int y, char *buf, size_t size);
+/* Dump every row as text lines (for tests and golden files). */
+void canvas_dump(const struct canvas *c, FILE *f);
+/* Decode one UTF-8 sequence at s (n bytes left): the code point, or -1; *len is set. */
+int32_t canvas_utf8_decode(const unsigned char *s, size_t n, size_t *len);
+
+#endif
