@@ -135,22 +135,24 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->nmultiplexed)
 		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %zu event%s multiplexed (values marked *)",
 			      m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
-	x = canvas_put(c, 0, 2, u->threads ? "Threads: " : "Tasks: ", CANVAS_LABEL, -1);
+	x = canvas_put(c, 0, 2, u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+		       CANVAS_LABEL, -1);
 	x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
-	if (m->not_counted)
+	/* what hides rows or stops updates comes first, where a narrow screen still shows it */
+	if (u->paused)
+		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
+	if (u->replay_ended)
+		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+	if (u->filter[0] && u->view != UI_VIEW_DRILL)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
+	if (u->user[0] && u->view != UI_VIEW_DRILL)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+	if (m->not_counted && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
 	snprintf(sort, sizeof(sort), "%s%s", sc >= COL_MAX ? m->ev.ev[m->raw_ev[sc - COL_MAX]].name
 			: columns_get(sc)->title, u->reverse ? " (reversed)" : "");
-	x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
-	if (u->filter[0])
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
-	if (u->user[0])
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
-	if (u->paused)
-		x += canvas_put(c, x, 2, "  PAUSED", CANVAS_HOT, -1);
-	if (u->replay_ended)
-		canvas_put(c, x, 2, "  end of recording", CANVAS_WARN, -1);
+	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return 3;
 }
 
@@ -440,8 +442,22 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 			   CANVAS_DIM, -1);
 		return;
 	}
-	for (size_t i = v->u->scroll, y = 2; i < v->nlog && (int)y < h; i++, y++)
-		canvas_put(c, 0, y0 + (int)y, v->log[i], CANVAS_NORMAL, -1);
+	/* long messages wrap; scrolling counts wrapped lines */
+	for (size_t i = 0, line = 0, y = 2; i < v->nlog && (int)y < h; i++) {
+		const char *p = v->log[i];
+		size_t len = strlen(p);
+
+		do {
+			size_t take = len > (size_t)c->w ? (size_t)c->w : len;
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)take, p);
+			if (line++ >= v->u->scroll && (int)y < h)
+				canvas_put(c, 0, y0 + (int)y++, buf, CANVAS_NORMAL, -1);
+			p += take;
+			len -= take;
+		} while (len);
+	}
 }
 
 void view_render(struct canvas *c, struct view_ctx *v)

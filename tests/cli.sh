@@ -30,7 +30,7 @@ check "unknown output format" expect 2 "unknown output format 'yaml'" -b -o yaml
 check "unknown sort column" expect 2 "unknown sort column 'speed'" -b -n 1 -s speed
 check "unknown event with suggestions" expect 2 "unknown event 'cylces'; did you mean 'cycles'" -b -e cylces
 check "bad event modifier" expect 2 "invalid event 'cycles:zz'" -b -e cycles:zz
-check "no terminal without -b" expect 2 "not a terminal: use -b" -n 1
+check "no terminal without -b" expect 2 "standard output is not a terminal: use -b" -n 1
 check "missing recording" expect 2 "cannot open the recording '$TMP/none.rec'" -b --replay "$TMP/none.rec"
 printf 'garbage\n' >"$TMP/bad.rec"
 check "malformed recording names file and line" expect 2 "$TMP/bad.rec:1: expected 'pmctop-recording 1'" -b --replay "$TMP/bad.rec"

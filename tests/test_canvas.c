@@ -1,0 +1,75 @@
+/* Tests of the canvas: clipping, UTF-8, control characters and text dumps. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "testutil.h"
+
+START_TEST(test_put_clips_to_width_and_limit)
+{
+	struct canvas *c = canvas_new(10, 2);
+	char row[64];
+
+	ck_assert_int_eq(canvas_put(c, 0, 0, "hello world", CANVAS_NORMAL, -1), 10);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "hello worl");
+	ck_assert_int_eq(canvas_put(c, 7, 1, "abcdef", CANVAS_HOT, -1), 3);
+	ck_assert_int_eq(canvas_put(c, 0, 1, "xyz", CANVAS_HOT, 2), 2);
+	canvas_row_text(c, 1, row, sizeof(row));
+	ck_assert_str_eq(row, "xy     abc");
+	ck_assert_int_eq(canvas_at(c, 8, 1)->attr, CANVAS_HOT);
+	ck_assert_int_eq(canvas_put(c, 0, 5, "off", 0, -1), 0);
+	ck_assert_ptr_null(canvas_at(c, 10, 0));
+	canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_utf8_and_controls)
+{
+	struct canvas *c = canvas_new(20, 1);
+	char row[128];
+
+	/* one cell per code point; escape sequences can never reach the terminal */
+	ck_assert_int_eq(canvas_put(c, 0, 0, "\u2588x\033[2Jy\xff", 0, -1), 8);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "\u2588x?[2Jy?");
+	ck_assert_uint_eq(canvas_at(c, 0, 0)->ch, 0x2588);
+	canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_fill_attr_and_dump)
+{
+	struct canvas *c = canvas_new(6, 3);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	canvas_put(c, 1, 0, "ab", 0, -1);
+	canvas_fill(c, 1, 0, 6, '-', CANVAS_TITLE);
+	canvas_attr(c, 2, 0, 100, CANVAS_SELECTED);
+	canvas_dump(c, f);
+	fclose(f);
+	ck_assert_str_eq(buf, " ab\n------\n\n");
+	ck_assert_int_eq(canvas_at(c, 5, 2)->attr, CANVAS_SELECTED);
+	canvas_clear(c);
+	ck_assert_int_eq(canvas_at(c, 1, 0)->ch, 0);
+	free(buf);
+	canvas_free(c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("canvas");
+	TCase *tc = tcase_create("cells");
+
+	tcase_add_test(tc, test_put_clips_to_width_and_limit);
+	tcase_add_test(tc, test_utf8_and_controls);
+	tcase_add_test(tc, test_fill_attr_and_dump);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

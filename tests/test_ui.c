@@ -1,0 +1,303 @@
+/* Tests of the interactive state: selection follows its process, sort keys, prompts, views. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "source_replay.h"
+#include "testutil.h"
+#include "ui.h"
+
+static struct model *m;
+static struct source *src;
+
+/* The model after the hand-made recording's last tick. */
+static void setup(void)
+{
+	char err[256];
+	FILE *f = fopen(TEST_SRCDIR "/data/hw.rec", "r");
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(f);
+	src = source_replay_new(f, "hw.rec", err, sizeof(err));
+	ck_assert_ptr_nonnull(src);
+	m = model_new(&src->ev);
+	snapshot_init(&s, src->ev.n);
+	while (source_read(src, &s) == 0)
+		model_update(m, &s);
+	snapshot_release(&s);
+}
+
+static void teardown(void)
+{
+	model_free(m);
+	source_free(src);
+}
+
+static void list_ids(const struct ui_list *l, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < l->n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%d ", l->v[i]->id);
+}
+
+/* Press key and rebuild the list as the loop does. */
+static unsigned press(struct ui *u, struct ui_list *l, int key)
+{
+	unsigned act;
+
+	ui_build_list(u, m, l);
+	act = ui_key(u, key, m, l);
+	if (act & UI_ACT_SORT)
+		model_sort(m, u->sort_col, u->reverse);
+	ui_build_list(u, m, l);
+	ui_sync(u, l);
+	return act;
+}
+
+static void type(struct ui *u, struct ui_list *l, const char *text)
+{
+	for (; *text; text++)
+		press(u, l, *text);
+}
+
+START_TEST(test_selection_follows_its_process_when_rows_reorder)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 101 505 303 404 ");
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_int_eq(u.sel_id, 101);
+	ck_assert_uint_eq(press(&u, &l, 'C'), UI_ACT_SORT);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 505 101 303 404 ");
+	ck_assert_int_eq(u.sel_id, 101);
+	ck_assert_uint_eq(u.sel, 2);
+	press(&u, &l, 'R');
+	ck_assert_uint_eq(u.sel, 0);
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_int_eq(u.sel_id, 404);
+	press(&u, &l, UI_KEY_HOME);
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, UI_KEY_UP);
+	ck_assert_int_eq(u.sel_id, 101);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_sort_keys)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	press(&u, &l, 'M');
+	ck_assert_int_eq(u.sort_col, COL_CACHE);
+	press(&u, &l, 'P');
+	ck_assert_int_eq(u.sort_col, COL_CPU);
+	ck_assert(!u.reverse);
+	press(&u, &l, 'P');
+	ck_assert(u.reverse);	/* the same key again flips the order */
+	press(&u, &l, '>');
+	ck_assert_int_eq(u.sort_col, COL_GHZ);
+	ck_assert(!u.reverse);
+	press(&u, &l, '<');
+	press(&u, &l, '<');
+	ck_assert_int_eq(u.sort_col, COL_THR);
+	press(&u, &l, UI_KEY_F6);
+	ck_assert_int_eq(u.sort_col, COL_CPU);
+	/* cycling wraps from the first column to the last */
+	u.sort_col = COL_PID;
+	press(&u, &l, '<');
+	ck_assert_int_eq(u.sort_col, COL_COMMAND);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_cpi_sort_refused_without_hardware_columns)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	struct evlist ev;
+	struct model *sw;
+
+	evlist_init(&ev);
+	evlist_add_defaults(&ev, false);
+	sw = model_new(&ev);
+	ui_init(&u, COL_CPU, false, 1.0);
+	ck_assert_uint_eq(ui_key(&u, 'C', sw, &l), 0);
+	ck_assert_int_eq(u.sort_col, COL_CPU);
+	ck_assert_ptr_nonnull(strstr(u.status, "needs hardware counters"));
+	model_free(sw);
+	evlist_release(&ev);
+}
+END_TEST
+
+START_TEST(test_filter_search_and_user_prompts)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	press(&u, &l, '\\');
+	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	type(&u, &l, "DB-");
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 ");	/* case-insensitive */
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_uint_eq(l.n, 5);
+	/* the command line matches too */
+	press(&u, &l, '\\');
+	type(&u, &l, "100000000");
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 ");
+	press(&u, &l, '\\');
+	while (u.ninput)
+		press(&u, &l, UI_KEY_BACKSPACE);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_uint_eq(l.n, 5);
+	press(&u, &l, 'u');
+	type(&u, &l, "alice");
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 505 ");
+	press(&u, &l, 'u');
+	while (u.ninput)
+		press(&u, &l, UI_KEY_BACKSPACE);
+	type(&u, &l, "1001");
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 ");
+	press(&u, &l, UI_KEY_ESC);
+	/* search moves the selection and wraps; a miss says so */
+	press(&u, &l, '/');
+	type(&u, &l, "idle");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.sel_id, 303);
+	press(&u, &l, '/');
+	type(&u, &l, "nothing-like-it");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.sel_id, 303);
+	ck_assert_ptr_nonnull(strstr(u.status, "no process matches 'nothing-like-it'"));
+	/* Esc in a prompt cancels it */
+	press(&u, &l, '\\');
+	type(&u, &l, "zzz");
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_uint_eq(l.n, 5);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_delay_prompt_validates)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	press(&u, &l, 'd');
+	type(&u, &l, "-3");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "invalid delay '-3'"));
+	ck_assert(u.delay == 1.0);
+	press(&u, &l, 's');
+	type(&u, &l, "2.5");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_DELAY);
+	ck_assert(u.delay == 2.5);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_views_enter_and_leave)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_int_eq(u.drill, 101);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "102 103 104 101 ");
+	press(&u, &l, 'h');
+	ck_assert_int_eq(u.view, UI_VIEW_HELP);
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_int_eq(u.sel_id, 101);	/* back on the process we came from */
+	press(&u, &l, 'e');
+	ck_assert_int_eq(u.view, UI_VIEW_ERRORS);
+	press(&u, &l, 'e');
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, 'H'), UI_ACT_THREADS);
+	ck_assert(u.threads);
+	ck_assert_uint_eq(l.n, 4);	/* the recording has thread lines of pid 101 only */
+	press(&u, &l, ' ');
+	ck_assert(u.paused);
+	press(&u, &l, 'Z');
+	ck_assert(!u.paused);
+	press(&u, &l, '1');
+	ck_assert(!u.show_cpus);
+	press(&u, &l, 'c');
+	ck_assert(u.cmdline);
+	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_paging_keeps_selection_on_screen)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.page = 2;
+	model_sort(m, COL_PID, false);
+	press(&u, &l, UI_KEY_PGDN);
+	ck_assert_uint_eq(u.sel, 2);
+	ck_assert_uint_eq(u.top, 1);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_uint_eq(u.sel, 4);
+	ck_assert_uint_eq(u.top, 3);
+	press(&u, &l, UI_KEY_PGUP);
+	ck_assert_uint_eq(u.sel, 2);
+	ck_assert_uint_eq(u.top, 2);
+	ui_list_release(&l);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ui");
+	TCase *tc = tcase_create("keys");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_selection_follows_its_process_when_rows_reorder);
+	tcase_add_test(tc, test_sort_keys);
+	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
+	tcase_add_test(tc, test_filter_search_and_user_prompts);
+	tcase_add_test(tc, test_delay_prompt_validates);
+	tcase_add_test(tc, test_views_enter_and_leave);
+	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,182 @@
+/* Tests of the screens as text: golden canvases at several sizes from the hand-made recording. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source_replay.h"
+#include "testutil.h"
+#include "view.h"
+
+static struct model *m;
+static struct source *src;
+
+static void setup(void)
+{
+	char err[256];
+	FILE *f = fopen(TEST_SRCDIR "/data/hw.rec", "r");
+	struct snapshot s;
+
+	ck_assert_ptr_nonnull(f);
+	src = source_replay_new(f, "hw.rec", err, sizeof(err));
+	ck_assert_ptr_nonnull(src);
+	m = model_new(&src->ev);
+	snapshot_init(&s, src->ev.n);
+	while (source_read(src, &s) == 0)
+		model_update(m, &s);
+	snapshot_release(&s);
+}
+
+static void teardown(void)
+{
+	model_free(m);
+	source_free(src);
+}
+
+static char *draw(struct ui *u, int w, int h, bool utf8)
+{
+	static const char *const LOG[] = { "pid 404: permission denied" };
+	struct canvas *c = canvas_new(w, h);
+	struct ui_list l = { 0 };
+	struct view_ctx v;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	model_sort(m, u->sort_col, u->reverse);
+	ui_build_list(u, m, &l);
+	memset(&v, 0, sizeof(v));
+	v.m = m;
+	v.have_frame = true;
+	v.u = u;
+	v.list = &l;
+	v.mode = src->mode;
+	v.host = src->host;
+	v.kernel = src->kernel;
+	v.uptime = 93784;
+	v.log = LOG;
+	v.nlog = 1;
+	v.utf8 = utf8;
+	view_render(c, &v);
+	canvas_dump(c, f);
+	fclose(f);
+	ui_list_release(&l);
+	canvas_free(c);
+	return buf;
+}
+
+static void golden(const char *name, const char *got)
+{
+	char path[512];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/golden/%s", TEST_SRCDIR, name);
+	if (getenv("PMCTOP_GENERATE")) {
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fputs(got, f);
+		fclose(f);
+		return;
+	}
+	want = testutil_slurp(path, NULL);
+	ck_assert_msg(want != NULL, "missing %s: run with PMCTOP_GENERATE=1", path);
+	ck_assert_msg(!strcmp(want, got), "%s differs; got:\n%s", name, got);
+	free(want);
+}
+
+START_TEST(test_table_80x24)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPI, false, 1.0);
+	s = draw(&u, 80, 24, true);
+	golden("screen-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "up 1 day 02:03"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_table_200x50_ascii)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	s = draw(&u, 200, 50, false);
+	golden("screen-200x50.txt", s);
+	ck_assert_ptr_null(strstr(s, "\u2588"));	/* ASCII bars outside UTF-8 locales */
+	ck_assert_ptr_nonnull(strstr(s, "LLC-load-mis"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_table_40x10)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	s = draw(&u, 40, 10, true);
+	golden("screen-40x10.txt", s);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_drill_and_help_and_log)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 101;
+	s = draw(&u, 100, 20, true);
+	golden("screen-drill.txt", s);
+	free(s);
+	u.view = UI_VIEW_HELP;
+	s = draw(&u, 100, 40, true);
+	golden("screen-help.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
+	free(s);
+	u.view = UI_VIEW_ERRORS;
+	s = draw(&u, 100, 10, true);
+	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
+	free(s);
+}
+END_TEST
+
+START_TEST(test_every_size_draws_without_garbage)
+{
+	struct ui u;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	for (int w = 1; w <= 120; w += 7)
+		for (int h = 1; h <= 40; h += 3) {
+			char *s = draw(&u, w, h, true);
+			size_t lines = 0;
+
+			for (char *p = s; *p; p++)
+				lines += *p == '\n';
+			ck_assert_uint_eq(lines, (size_t)h);
+			free(s);
+		}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("screens");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_table_80x24);
+	tcase_add_test(tc, test_table_200x50_ascii);
+	tcase_add_test(tc, test_table_40x10);
+	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_every_size_draws_without_garbage);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}

@@ -1,0 +1,141 @@
+# The interactive screen, driven under tmux: keys, views, resizing, and a clean exit.
+. "$top_srcdir/tests/lib.sh"
+REC="$top_srcdir/tests/data/hw.rec"
+
+if ! command -v tmux >/dev/null; then
+	not_ok "tmux is needed for the screen tests (Debian package tmux)"
+	done_testing
+	exit 1
+fi
+export TMUX_TMPDIR="$TMP"
+S=pmctop-test
+tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
+cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
+trap cleanup_tmux EXIT
+
+screen() { tmux capture-pane -p -t $S; }
+keys() { tmux send-keys -t $S "$@"; }
+# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 5 s)
+wait_for() {
+	i=0
+	while [ $i -lt "${2:-50}" ]; do
+		screen | grep -q -- "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	diag "screen lacks '$1':"
+	screen | sed 's/^/# |/'
+	return 1
+}
+# the pids of the process table, top to bottom
+table_pids() { screen | awk '/^ +(PID|TID) /{t=1; next} t && $1 ~ /^[0-9]+$/ {print $1}' | tr '\n' ' '; }
+start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
+
+# A replay run to the end (-d 0), so the frame stands still while keys are tested.
+start "$PMCTOP --replay $REC -d 0"
+check "header: host, kernel and event mode" wait_for "pmctop - demo-server (replay)  kernel 6.1.0-demo"
+check "header: multiplexed events are counted" wait_for "2 events multiplexed"
+check "column titles at 80x24" wait_for "PID USER .*%CPU.*IPC.*CPI.*COMMAND"
+check "per-core meters" wait_for "^  0 \[.*100.0%"
+check "footer keys" wait_for "F1Help"
+check "default order is by %CPU" test "$(table_pids)" = "202 101 505 303 404 "
+keys C
+sleep 0.3
+check "C sorts by CPI, highest first" test "$(table_pids)" = "202 505 101 303 404 "
+keys R
+sleep 0.3
+check "R reverses the order" test "$(table_pids)" = "101 505 202 303 404 "
+keys '\' db Enter
+sleep 0.3
+check "the filter hides rows that do not match" test "$(table_pids)" = "101 "
+check "the header names the filter" wait_for "filter 'db'"
+keys Escape
+sleep 0.3
+check "Esc clears the filter" test "$(table_pids)" = "101 505 202 303 404 "
+keys Home Enter
+check "Enter drills into the selected process" wait_for "PID 101 db-server  user alice  4 threads"
+check "the drill-down lists its threads" wait_for "worker-1"
+check "threads are sorted like the table" test "$(table_pids)" = "102 103 104 101 "
+keys Escape
+check "Esc goes back to the table" wait_for "^ *PID USER"
+keys Down
+keys '?'
+check "? shows help with keys and columns" sh -c 'sleep 0.3; tmux capture-pane -p -t '$S' | grep -q "sort by cycles per instruction"'
+keys Escape e
+check "e shows the log" wait_for "Log (oldest first)"
+keys Escape
+keys '/' new Enter
+sleep 0.3
+check "/ search selects the match" sh -c 'tmux capture-pane -p -t '$S' -e | grep "newproc" | grep -q "\[30m\|\[7m\|\[46m"'
+keys d abc Enter
+check "a bad delay is refused with a message" wait_for "invalid delay 'abc'"
+keys x
+check "an unknown key says how to get help" wait_for "unknown key 'x': press h for help"
+
+# Resize to 40x10 and back: the same screen as a fresh start at that size.
+keys 1 1	# any key clears the notice; 1 twice leaves the meters as they were
+tmux resize-window -t $S -x 40 -y 10
+check "at 40x10 columns are dropped, not garbled" wait_for "^ *PID  *%CPU  *IPC  *CPI COMMAND"
+check "at 40x10 the meters give way" sh -c '! tmux capture-pane -p -t '$S' | grep -q "^  0 \["'
+tmux resize-window -t $S -x 80 -y 24
+sleep 0.5
+screen >"$TMP/after-resize"
+keys q
+check "q exits with status 0" wait_for "EXIT=0"
+start "$PMCTOP --replay $REC -d 0 -s cpi -r"
+wait_for "F1Help" >/dev/null
+sleep 0.3
+screen >"$TMP/fresh"
+same_screen() { diff "$1" "$2" >"$TMP/diff" || { sed 's/^/# /' "$TMP/diff"; return 1; }; }
+check "back at 80x24 the screen is whole again" same_screen "$TMP/after-resize" "$TMP/fresh"
+keys q
+wait_for "EXIT=0" >/dev/null
+keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
+check "the terminal is restored (echo and icanon)" wait_for "^\(echo icanon\|icanon echo\) *$"
+
+# At 200x50 every column fits.
+tmux resize-window -t $S -x 200 -y 50
+start "$PMCTOP --replay $REC -d 0"
+check "at 200x50 all columns show" wait_for "PID USER       THR   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND"
+keys q
+wait_for "EXIT=0" >/dev/null
+
+# Keys act at once, not at the next tick: a 30 s interval, then C.
+start "$PMCTOP --replay $REC -d 30"
+wait_for "F1Help" >/dev/null
+keys C
+check "keys act at once, not at the next tick" wait_for "sort CPI" 10
+keys q
+wait_for "EXIT=0" >/dev/null
+
+# NO_COLOR: attributes only, no colours.
+tmux resize-window -t $S -x 80 -y 24
+start "NO_COLOR=1 $PMCTOP --replay $REC -d 0"
+wait_for "F1Help" >/dev/null
+check "NO_COLOR shows no colours" sh -c '! tmux capture-pane -p -e -t '$S' | grep -q "\[3[0-7]m\|\[4[0-7]m\|\[3[0-7];\|\[4[0-7];\|;3[0-7]m\|;4[0-7]m"'
+keys q
+wait_for "EXIT=0" >/dev/null
+start "$PMCTOP --replay $REC -d 0"
+wait_for "F1Help" >/dev/null
+check "colours are used otherwise" sh -c 'tmux capture-pane -p -e -t '$S' | grep -q "\[3[0-7]m\|\[4[0-7]m\|;3[0-7]m\|;4[0-7]m\|\[3[0-7];\|\[4[0-7];"'
+keys q
+wait_for "EXIT=0" >/dev/null
+
+# Live, on this machine: the software-only banner and real %CPU.
+exclusive
+background "$WORKLOAD" spin 1 30
+start "$PMCTOP -d 0.5"
+check "live: the software-only banner" wait_for "no hardware PMU: software events only"
+check "live: a busy process shows about 100 %CPU" sh -c '
+	for i in $(seq 30); do
+		v=$(tmux capture-pane -p -t '$S' | awk -v p='"$BG"' "\$1 == p {print \$4}")
+		[ -n "$v" ] && awk -v v="$v" "BEGIN {exit !(v >= 85 && v <= 105)}" && exit 0
+		sleep 0.2
+	done
+	tmux capture-pane -p -t '$S' | sed "s/^/# |/"; exit 1'
+# SIGTERM restores the terminal too
+pkill -TERM -f "^$PMCTOP -d 0.5"
+check "SIGTERM leaves with status 0" wait_for "EXIT=0"
+keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
+check "the terminal is restored after SIGTERM" wait_for "^\(echo icanon\|icanon echo\) *$"
+done_testing
