@@ -93,6 +93,13 @@ wait_for "EXIT=0" >/dev/null
 keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
 check "the terminal is restored (echo and icanon)" wait_for "^\(echo icanon\|icanon echo\) *$"
 
+# Ctrl-C (SIGINT) leaves cleanly too
+start "$PMCTOP --replay $REC -d 0"
+wait_for "F1Help" >/dev/null
+keys C-c
+check "Ctrl-C leaves with status 0" wait_for "EXIT=0"
+keys "clear" Enter
+
 # At 200x50 every column fits.
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0"
