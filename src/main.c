@@ -217,6 +217,16 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.replay && main_check_pids(&o))
 		return EXIT_USAGE;
+	if (o.sample_pid && !o.npids) {
+		/* batch sampling shows the sampled process only */
+		o.pids = malloc(sizeof(*o.pids));
+		if (!o.pids)
+			return 1;
+		o.pids[0] = o.sample_pid;
+		o.npids = 1;
+		if (!o.replay && main_check_pids(&o))
+			return EXIT_USAGE;
+	}
 	if (o.replay && o.nevents) {
 		main_usage_error("'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;
@@ -236,6 +246,20 @@ int main(int argc, char **argv)
 		goto out_model;
 	}
 	model_sort(m, col, o.sort_reverse);
+	model_set_page_shift(m, o.page_shift);
+	model_set_halflife(m, o.halflife);
+	if (o.sample_pid && !o.replay) {
+		struct sample_req req = { SAMPLE_AUTO, o.sample_period };
+		char serr[512];
+
+		if (o.sample_source)
+			sample_kind_parse(o.sample_source, &req.kind);
+		if (source_sample(src, o.sample_pid, &req, serr, sizeof(serr))) {
+			fprintf(stderr, "pmctop: %s\n", serr);
+			status = 1;
+			goto out_model;
+		}
+	}
 	if (o.record) {
 		rec = fopen(o.record, "we");
 		if (!rec) {
@@ -256,6 +280,8 @@ int main(int argc, char **argv)
 	out.fmt = o.format;
 	out.show_cmdline = o.cmdline;
 	out.threads = o.threads;
+	out.sampling = o.sample_pid != 0;
+	out.top = (size_t)o.top;
 	if (o.threads)
 		source_threads(src, 0, true);
 	if (!o.batch) {

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,6 +24,9 @@ struct model *model_new(const struct evlist *ev)
 			m->raw_ev[m->nraw++] = (int)i;
 	snapshot_init(&m->prev, ev->n);
 	m->sort_col = COL_CPU;
+	m->page_shift = 12;
+	m->halflife = 2.0;
+	m->hp_cap = 4096;
 	return m;
 }
 
@@ -46,6 +50,8 @@ void model_free(struct model *m)
 	free(m->threads);
 	free(m->cpus);
 	free(m->raw_ev);
+	hotpage_free(m->hp);
+	free(m->maps);
 	snapshot_release(&m->prev);
 	evlist_release(&m->ev);
 	free(m);
@@ -276,6 +282,66 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	free(sum_cur);
 }
 
+void model_set_page_shift(struct model *m, unsigned shift)
+{
+	m->page_shift = shift;
+	if (m->hp)
+		hotpage_reset(m->hp, shift);
+}
+
+void model_set_halflife(struct model *m, double seconds)
+{
+	m->halflife = seconds;
+	if (m->hp)
+		m->hp->halflife = seconds;
+}
+
+/* Age the histogram by dt, then count this tick's samples into it. */
+static void model_samples(struct model *m, const struct snapshot *s, double dt)
+{
+	const struct snap_sampling *p = &s->smp;
+
+	if (!p->pid) {
+		m->sample_pid = 0;
+		m->sample_rate = 0;
+		return;
+	}
+	if (!m->hp)
+		m->hp = hotpage_new(m->page_shift, m->halflife, m->hp_cap);
+	if (p->pid != m->sample_pid) {
+		hotpage_reset(m->hp, m->page_shift);
+		m->nmaps = 0;
+		m->lost = p->lost;
+		m->throttled = p->throttled;
+	}
+	m->sample_pid = p->pid;
+	snprintf(m->sample_source, sizeof(m->sample_source), "%s", p->source);
+	m->sample_period = p->period;
+	m->lost_tick = p->lost >= m->lost ? p->lost - m->lost : 0;
+	m->lost = p->lost;
+	m->throttled = p->throttled;
+	hotpage_decay(m->hp, dt);
+	for (size_t i = 0; i < p->n; i++) {
+		struct ring_sample r;
+
+		memset(&r, 0, sizeof(r));
+		r.addr = p->v[i].addr;
+		r.ip = p->v[i].ip;
+		r.weight = p->v[i].weight;
+		r.tid = p->v[i].tid;
+		r.cpu = p->v[i].cpu;
+		r.op = (enum ring_op)p->v[i].op;
+		r.level = (enum ring_level)p->v[i].level;
+		hotpage_add(m->hp, &r);
+	}
+	m->sample_rate = dt > 0 ? (double)p->n / dt : 0;
+	if (p->maps_changed) {
+		m->maps = xgrow(m->maps, &m->mapcap, p->nmaps ? p->nmaps : 1, sizeof(*m->maps));
+		memcpy(m->maps, p->maps, p->nmaps * sizeof(*m->maps));
+		m->nmaps = p->nmaps;
+	}
+}
+
 /* Rows for one list of snapshot entries against their previous values. */
 static void model_task_rows(struct model *m, const struct snap_task *v, size_t n, bool threads,
 			    struct model_row **rows, size_t *nrows, size_t *cap,
@@ -346,7 +412,8 @@ bool model_update(struct model *m, const struct snapshot *s)
 	m->not_counted_err = 0;
 	m->nmultiplexed = 0;
 	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
-		snapshot_copy(&m->prev, s);
+		model_samples(m, s, 0);
+		snapshot_copy_counts(&m->prev, s);
 		m->have_prev = true;
 		return false;
 	}
@@ -364,10 +431,11 @@ bool model_update(struct model *m, const struct snapshot *s)
 	for (size_t e = 0; e < m->ev.n; e++)
 		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
+	model_samples(m, s, m->dt);
 	free(d.v);
 	free(d.fl);
 	free(mux);
-	snapshot_copy(&m->prev, s);
+	snapshot_copy_counts(&m->prev, s);
 	model_sort(m, m->sort_col, m->sort_reverse);
 	return true;
 }

@@ -8,6 +8,7 @@
 
 #include "columns.h"
 #include "evlist.h"
+#include "hotpage.h"
 #include "snapshot.h"
 
 #define MODEL_F_EST 0x1	/* scaled from a multiplexed count */
@@ -59,6 +60,20 @@ struct model {
 	struct model_filter filter;
 	int sort_col;		/* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
+
+	/* the hot-page histogram of the sampled process */
+	struct hotpage *hp;	/* NULL until samples come */
+	int sample_pid;		/* 0 when nothing is sampled */
+	char sample_source[32];
+	uint64_t sample_period;
+	double sample_rate;	/* samples per second in the last interval */
+	uint64_t lost, throttled;	/* cumulative, as the source reports them */
+	uint64_t lost_tick;	/* lost in the last interval */
+	struct proc_map *maps;	/* the sampled process's mappings */
+	size_t nmaps, mapcap;
+	unsigned page_shift;	/* 12 or 21 */
+	double halflife;	/* seconds */
+	size_t hp_cap;		/* pages kept */
 };
 
 /* A model over the events of ev (copied). Never NULL. */
@@ -75,6 +90,9 @@ void model_sort(struct model *m, int col, bool reverse);
 int model_sort_key(const struct model *m, const char *key);
 /* Whether numeric column col has data in this event mode. */
 bool model_column_shown(const struct model *m, enum col_id col);
+/* Histogram settings; a new page size starts the histogram afresh. */
+void model_set_page_shift(struct model *m, unsigned shift);
+void model_set_halflife(struct model *m, double seconds);
 /* Whether a snapshot entry passes the model's filters. */
 bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Compare two rows by the model's sort settings (exported for tests). */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "xalloc.h"
 
@@ -16,6 +17,12 @@ enum {
 	OPT_REPLAY,
 	OPT_PROC_ROOT,
 	OPT_NO_CPUS,
+	OPT_SAMPLE,
+	OPT_SAMPLE_SOURCE,
+	OPT_SAMPLE_PERIOD,
+	OPT_PAGE_SIZE,
+	OPT_HALF_LIFE,
+	OPT_TOP,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -35,6 +42,12 @@ static const struct option OPTIONS_LONG[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
+	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
+	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+	{ "half-life", required_argument, NULL, OPT_HALF_LIFE },
+	{ "top", required_argument, NULL, OPT_TOP },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -63,6 +76,12 @@ void options_usage(FILE *f)
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --sample PID        sample PID's data addresses; with -b, print its hot pages\n"
+	      "      --sample-source SRC auto (default), pebs, ibs or faults\n"
+	      "      --sample-period N   events per sample (default: 1 fault, 10007 PEBS events)\n"
+	      "      --page-size SIZE    hot-page size: 4k (default) or 2m\n"
+	      "      --half-life SECONDS how fast old samples fade from the histogram (default 2)\n"
+	      "      --top N             hot pages per batch frame (default 20)\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -76,6 +95,9 @@ static void options_init(struct options *o)
 	o->iterations = -1;
 	o->delay = 1.0;
 	o->format = OUTPUT_TEXT;
+	o->page_shift = 12;
+	o->halflife = 2.0;
+	o->top = 20;
 }
 
 void options_release(struct options *o)
@@ -90,6 +112,7 @@ void options_release(struct options *o)
 	free(o->record);
 	free(o->replay);
 	free(o->proc_root);
+	free(o->sample_source);
 	options_init(o);
 }
 
@@ -267,6 +290,65 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_NO_CPUS:
 			o->no_cpus = true;
+			break;
+		case OPT_SAMPLE:
+			errno = 0;
+			o->sample_pid = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->sample_pid <= 0) {
+				snprintf(err, errsize, "invalid pid '%s' for --sample: give one process id",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_SAMPLE_SOURCE:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "pebs") && strcmp(optarg, "ibs") &&
+			    strcmp(optarg, "faults")) {
+				snprintf(err, errsize,
+					 "unknown sample source '%s': use auto, pebs, ibs or faults",
+					 optarg);
+				return -EINVAL;
+			}
+			options_set(&o->sample_source, optarg);
+			break;
+		case OPT_SAMPLE_PERIOD:
+			errno = 0;
+			o->sample_period = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || !o->sample_period || optarg[0] == '-' ||
+			    o->sample_period > 1000000000ull) {
+				snprintf(err, errsize,
+					 "invalid sample period '%s': give a whole number from 1 to 1000000000",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_PAGE_SIZE:
+			if (!strcasecmp(optarg, "4k")) {
+				o->page_shift = 12;
+			} else if (!strcasecmp(optarg, "2m")) {
+				o->page_shift = 21;
+			} else {
+				snprintf(err, errsize, "unknown page size '%s': use 4k or 2m", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_HALF_LIFE:
+			errno = 0;
+			o->halflife = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(o->halflife >= 0.1) ||
+			    o->halflife > 3600) {
+				snprintf(err, errsize,
+					 "invalid half-life '%s': give seconds from 0.1 to 3600", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_TOP:
+			errno = 0;
+			o->top = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->top <= 0 || o->top > 256) {
+				snprintf(err, errsize, "invalid page count '%s' for --top: give 1 to 256",
+					 optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 			o->help = true;

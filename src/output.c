@@ -3,6 +3,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -408,8 +409,152 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	fputs("]}\n", f);
 }
 
+/* The mapping name of a page, shortened to its file name for tables. */
+static const char *output_map_name(const struct model *m, uint64_t page)
+{
+	const struct proc_map *p = proc_find_map(m->maps, m->nmaps,
+						 (unsigned long long)(page << m->hp->shift));
+
+	return p ? p->name : "[unmapped]";
+}
+
+static void output_page_fields(const struct model *m, const struct hotpage_entry *e,
+			       double *share, char *lat, size_t latsize)
+{
+	*share = m->hp->total > 0 ? 100.0 * e->weight / m->hp->total : 0;
+	if (e->lat_n)
+		snprintf(lat, latsize, "%.0f", (double)e->lat_sum / (double)e->lat_n);
+	else
+		snprintf(lat, latsize, "-");
+}
+
+static void output_samples_text(struct output *o, const struct model *m,
+				const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		   " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
+		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
+		m->lost, m->throttled);
+	fprintf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
+		m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
+	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
+		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		char lat[32], ld[24] = "-", st[24] = "-";
+
+		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
+		/* page faults and IBS without a data source do not say load or store */
+		if (top[i].loads + top[i].stores) {
+			snprintf(ld, sizeof(ld), "%" PRIu64, top[i].loads);
+			snprintf(st, sizeof(st), "%" PRIu64, top[i].stores);
+		}
+		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
+			top[i].page << m->hp->shift, share, top[i].weight, ld, st, lat,
+			ring_level_name(hotpage_dominant_level(&top[i])),
+			output_map_name(m, top[i].page));
+	}
+	fputc('\n', f);
+}
+
+static void output_samples_csv(struct output *o, const struct model *m,
+			       const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	if (!o->csv_header_done) {
+		fputs("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
+		      "mapping\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		char lat[32];
+
+		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
+		fprintf(f, "%.3f,%d,", m->wall, m->sample_pid);
+		output_csv_str(f, m->sample_source);
+		fprintf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
+			top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
+			top[i].stores, strcmp(lat, "-") ? lat : "",
+			hotpage_dominant_level(&top[i]) == RING_LVL_NA
+				? ""
+				: ring_level_name(hotpage_dominant_level(&top[i])));
+		output_csv_str(f, output_map_name(m, top[i].page));
+		fputc('\n', f);
+	}
+}
+
+static void output_samples_json(struct output *o, const struct model *m,
+				const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
+		m->sample_pid);
+	output_json_str(f, m->sample_source);
+	fprintf(f, ",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		   ",\"throttled\":%" PRIu64 ",\"page_size\":%u,\"pages\":[",
+		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		char lat[32];
+		enum ring_level l = hotpage_dominant_level(&top[i]);
+
+		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
+		fprintf(f, "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
+			   "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
+			   "\"data_source\":",
+			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
+			top[i].stores, strcmp(lat, "-") ? lat : "null");
+		if (l == RING_LVL_NA)
+			fputs("null", f);
+		else
+			output_json_str(f, ring_level_name(l));
+		fputs(",\"mapping\":", f);
+		output_json_str(f, output_map_name(m, top[i].page));
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+static void output_samples(struct output *o, const struct model *m)
+{
+	struct hotpage_entry top[256];
+	size_t n = 0;
+
+	if (m->hp && m->sample_pid)
+		n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
+	if (!m->hp || !m->sample_pid) {
+		if (o->fmt == OUTPUT_TEXT)
+			fprintf(o->f, "Sampling: nothing sampled\n\n");
+		return;
+	}
+	switch (o->fmt) {
+	case OUTPUT_TEXT:
+		output_samples_text(o, m, top, n);
+		break;
+	case OUTPUT_CSV:
+		output_samples_csv(o, m, top, n);
+		break;
+	case OUTPUT_JSON:
+		output_samples_json(o, m, top, n);
+		break;
+	}
+}
+
 int output_frame(struct output *o, const struct model *m, const char *mode)
 {
+	if (o->sampling) {
+		if (o->fmt == OUTPUT_TEXT)
+			output_text(o, m, mode);
+		output_samples(o, m);
+		if (fflush(o->f) == EOF || ferror(o->f))
+			return errno ? -errno : -EIO;
+		return 0;
+	}
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
 		output_text(o, m, mode);

@@ -19,6 +19,8 @@ struct output {
 	bool csv_header_done;
 	bool show_cmdline;	/* text: full command line instead of the name */
 	bool threads;		/* rows are threads (model threads), not processes */
+	bool sampling;		/* frames are the hot pages of the sampled process */
+	size_t top;		/* pages per frame when sampling */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */

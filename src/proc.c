@@ -194,6 +194,60 @@ size_t proc_cmdline_flatten(char *buf, size_t len)
 	return len;
 }
 
+long proc_parse_maps(const char *buf, size_t len, struct proc_map **out, size_t *cap)
+{
+	const char *p = buf, *end = buf + len;
+	long n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		char line[512];
+		size_t ll = (size_t)(eol - p);
+		unsigned long long a, b;
+		int name_at = -1;
+		struct proc_map *m;
+
+		if (ll == 0) {
+			p = eol + 1;
+			continue;
+		}
+		if (ll >= sizeof(line))
+			ll = sizeof(line) - 1;
+		memcpy(line, p, ll);
+		line[ll] = '\0';
+		/* start-end perms offset dev inode [name] */
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &name_at) < 2 ||
+		    name_at < 0 || b < a)
+			return -EINVAL;
+		*out = xgrow(*out, cap, (size_t)n + 1, sizeof(**out));
+		m = &(*out)[n++];
+		m->start = a;
+		m->end = b;
+		snprintf(m->name, sizeof(m->name), "%s", line[name_at] ? line + name_at : "[anon]");
+		p = eol + 1;
+	}
+	return n;
+}
+
+const struct proc_map *proc_find_map(const struct proc_map *maps, size_t n,
+				     unsigned long long addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < maps[mid].start)
+			hi = mid;
+		else if (addr >= maps[mid].end)
+			lo = mid + 1;
+		else
+			return &maps[mid];
+	}
+	return NULL;
+}
+
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size)
 {
 	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);

@@ -38,6 +38,20 @@ int proc_parse_uptime(const char *buf, size_t len, double *up);
 /* Turn the NUL-separated /proc/PID/cmdline into one line, in place; returns its length. */
 size_t proc_cmdline_flatten(char *buf, size_t len);
 
+struct proc_map {
+	unsigned long long start, end;
+	char name[96];	/* path, [heap], [stack], [vdso] ..., or [anon] */
+};
+
+/*
+ * Parse the text of /proc/PID/maps into *out (grown, owned by the caller),
+ * sorted by address as the kernel writes them. Returns the count or -EINVAL.
+ */
+long proc_parse_maps(const char *buf, size_t len, struct proc_map **out, size_t *cap);
+/* The mapping that holds addr, or NULL. maps must be sorted. */
+const struct proc_map *proc_find_map(const struct proc_map *maps, size_t n,
+				     unsigned long long addr);
+
 /* Read a file below rootfd into buf (NUL-terminated); bytes read or -errno. */
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
 /* Read PID/stat (or PID/task/TID/stat when tid > 0); 0 or -errno (-ENOENT when gone). */

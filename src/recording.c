@@ -147,6 +147,26 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		fprintf(f, " %s %s\n", comm, cmd);
 		free(cmd);
 	}
+	if (s->smp.pid) {
+		const struct snap_sampling *p = &s->smp;
+		char src[100];
+
+		recording_escape(p->source, src, sizeof(src));
+		fprintf(f, "sampling %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n", p->pid, p->period,
+			p->lost, p->throttled, src);
+		for (size_t i = 0; p->maps_changed && i < p->nmaps; i++) {
+			char name[300];
+
+			recording_escape(p->maps[i].name, name, sizeof(name));
+			fprintf(f, "map %llx %llx %s\n", p->maps[i].start, p->maps[i].end, name);
+		}
+		for (size_t i = 0; i < p->n; i++) {
+			const struct snap_sample *x = &p->v[i];
+
+			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u\n", x->tid,
+				x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
+		}
+	}
 	fputs("end\n", f);
 	return recording_ferr(f);
 }
@@ -399,6 +419,93 @@ static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok,
 	return recording_counts(r, tok + 4, ntok - 4, c->c);
 }
 
+static int recording_xnum(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 16);
+	return *end || errno ? -EINVAL : 0;
+}
+
+static int recording_sampling(struct recording_reader *r, char **tok, size_t ntok,
+			      struct snapshot *snap)
+{
+	unsigned long long period, lost, thr;
+	int pid;
+
+	if (ntok != 6)
+		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE'");
+	if (recording_int(tok[1], &pid) || pid <= 0)
+		return recording_fail(r, "expected the sampled pid, found '%.20s'", tok[1]);
+	if (recording_ull(tok[2], &period) || recording_ull(tok[3], &lost) ||
+	    recording_ull(tok[4], &thr))
+		return recording_fail(r, "expected PERIOD LOST THROTTLED as numbers");
+	if (recording_unescape(tok[5]))
+		return recording_fail(r, "expected an escaped SOURCE");
+	snap->smp.pid = pid;
+	snap->smp.period = period;
+	snap->smp.lost = lost;
+	snap->smp.throttled = thr;
+	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s", tok[5]);
+	return 0;
+}
+
+static int recording_map(struct recording_reader *r, char **tok, size_t ntok,
+			 struct snapshot *snap)
+{
+	unsigned long long a, b;
+	struct proc_map *m;
+
+	if (ntok != 4)
+		return recording_fail(r, "expected 'map START END NAME'");
+	if (!snap->smp.pid)
+		return recording_fail(r, "expected a 'sampling' line before 'map'");
+	if (recording_xnum(tok[1], &a) || recording_xnum(tok[2], &b) || b < a)
+		return recording_fail(r, "expected hexadecimal START <= END");
+	if (snap->smp.nmaps && snap->smp.maps[snap->smp.nmaps - 1].end > a)
+		return recording_fail(r, "expected mappings in increasing address order");
+	if (recording_unescape(tok[3]))
+		return recording_fail(r, "expected an escaped NAME");
+	m = snapshot_add_map(snap);
+	m->start = a;
+	m->end = b;
+	snprintf(m->name, sizeof(m->name), "%s", tok[3]);
+	snap->smp.maps_changed = true;
+	return 0;
+}
+
+static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
+			    struct snapshot *snap)
+{
+	unsigned long long tid, cpu, addr, ip, w, op, lvl;
+	struct snap_sample *x;
+
+	if (ntok != 8)
+		return recording_fail(r, "expected 'sample TID CPU ADDR IP WEIGHT OP LEVEL'");
+	if (!snap->smp.pid)
+		return recording_fail(r, "expected a 'sampling' line before 'sample'");
+	if (recording_ull(tok[1], &tid) || tid > 0x7fffffff || recording_ull(tok[2], &cpu) ||
+	    cpu > 65535)
+		return recording_fail(r, "expected TID and CPU as numbers");
+	if (recording_xnum(tok[3], &addr) || recording_xnum(tok[4], &ip))
+		return recording_fail(r, "expected hexadecimal ADDR and IP");
+	if (recording_ull(tok[5], &w) || recording_ull(tok[6], &op) || op > 3 ||
+	    recording_ull(tok[7], &lvl) || lvl > 8)
+		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-8");
+	x = snapshot_add_sample(snap);
+	x->tid = (uint32_t)tid;
+	x->cpu = (uint32_t)cpu;
+	x->addr = addr;
+	x->ip = ip;
+	x->weight = w;
+	x->op = (uint8_t)op;
+	x->level = (uint8_t)lvl;
+	return 0;
+}
+
 static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 			  struct snapshot *snap)
 {
@@ -508,6 +615,12 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len,
 		ret = recording_task(r, tok, ntok, snap, false);
 	} else if (!strcmp(tok[0], "thread")) {
 		ret = recording_task(r, tok, ntok, snap, true);
+	} else if (!strcmp(tok[0], "sampling")) {
+		ret = recording_sampling(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "map")) {
+		ret = recording_map(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "sample")) {
+		ret = recording_sample(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "end")) {
 		if (ntok != 1) {
 			ret = recording_fail(r, "expected 'end' alone");
@@ -516,7 +629,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len,
 			ret = 1;
 		}
 	} else {
-		ret = recording_fail(r, "expected 'cpu', 'task', 'thread' or 'end', found '%.20s'", tok[0]);
+		ret = recording_fail(r, "expected 'cpu', 'task', 'thread', 'sampling', 'map', 'sample' or 'end', "
+				     "found '%.20s'", tok[0]);
 	}
 out_free:
 	free(buf);

@@ -29,6 +29,12 @@ static void snapshot_free_entries(struct snapshot *s)
 		free(s->cpus[i].c);
 	s->ntasks = 0;
 	s->ncpus = 0;
+	s->smp.n = 0;
+	s->smp.nmaps = 0;
+	s->smp.maps_changed = false;
+	s->smp.pid = 0;
+	s->smp.source[0] = '\0';
+	s->smp.lost = s->smp.throttled = s->smp.period = 0;
 }
 
 void snapshot_release(struct snapshot *s)
@@ -37,6 +43,8 @@ void snapshot_release(struct snapshot *s)
 	free(s->tasks);
 	free(s->threads);
 	free(s->cpus);
+	free(s->smp.v);
+	free(s->smp.maps);
 	snapshot_init(s, 0);
 }
 
@@ -143,7 +151,51 @@ void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline)
 	t->cmdline = xstrdup(cmdline ? cmdline : "");
 }
 
+struct snap_sample *snapshot_add_sample(struct snapshot *s)
+{
+	struct snap_sample *x;
+
+	s->smp.v = xgrow(s->smp.v, &s->smp.cap, s->smp.n + 1, sizeof(*s->smp.v));
+	x = &s->smp.v[s->smp.n++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+struct proc_map *snapshot_add_map(struct snapshot *s)
+{
+	struct proc_map *x;
+
+	s->smp.maps = xgrow(s->smp.maps, &s->smp.mcap, s->smp.nmaps + 1, sizeof(*s->smp.maps));
+	x = &s->smp.maps[s->smp.nmaps++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+static void snapshot_copy_sampling(struct snapshot *dst, const struct snapshot *src)
+{
+	struct snap_sample *v = dst->smp.v;
+	struct proc_map *maps = dst->smp.maps;
+	size_t cap = dst->smp.cap, mcap = dst->smp.mcap;
+
+	dst->smp = src->smp;
+	dst->smp.v = v;
+	dst->smp.cap = cap;
+	dst->smp.maps = maps;
+	dst->smp.mcap = mcap;
+	dst->smp.n = dst->smp.nmaps = 0;
+	for (size_t i = 0; i < src->smp.n; i++)
+		*snapshot_add_sample(dst) = src->smp.v[i];
+	for (size_t i = 0; i < src->smp.nmaps; i++)
+		*snapshot_add_map(dst) = src->smp.maps[i];
+}
+
 void snapshot_copy(struct snapshot *dst, const struct snapshot *src)
+{
+	snapshot_copy_counts(dst, src);
+	snapshot_copy_sampling(dst, src);
+}
+
+void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 {
 	snapshot_clear(dst);
 	dst->nev = src->nev;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proc.h"
+
 /* A cumulative count as the kernel reports it. */
 struct snap_count {
 	uint64_t value;
@@ -36,6 +38,28 @@ struct snap_cpu {
 	struct snap_count *c;		/* owned; one per event */
 };
 
+/* One data-address sample, as drained from a ring or read from a recording. */
+struct snap_sample {
+	uint64_t addr, ip;
+	uint64_t weight;	/* latency in cycles, 0 when not given */
+	uint32_t tid, cpu;
+	uint8_t op;		/* enum ring_op */
+	uint8_t level;		/* enum ring_level */
+};
+
+/* Samples of the process being sampled, drained during one tick. */
+struct snap_sampling {
+	int pid;		/* 0 when nothing is sampled */
+	char source[32];	/* "page faults", "Intel PEBS", ... */
+	uint64_t period;
+	uint64_t lost, throttled;	/* cumulative since sampling began */
+	size_t n, cap;
+	struct snap_sample *v;
+	bool maps_changed;	/* maps holds a new /proc/PID/maps */
+	size_t nmaps, mcap;
+	struct proc_map *maps;
+};
+
 struct snapshot {
 	uint64_t t_ns;		/* monotonic time of the read */
 	double wall;		/* seconds since the epoch, for display */
@@ -47,6 +71,7 @@ struct snapshot {
 	struct snap_task *threads;	/* per-thread entries when asked for; sorted by tid */
 	size_t ncpus, ccap;
 	struct snap_cpu *cpus;
+	struct snap_sampling smp;
 };
 
 void snapshot_init(struct snapshot *s, size_t nev);
@@ -66,6 +91,11 @@ const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid);
 const struct snap_task *snapshot_find_thread(const struct snapshot *s, int tid);
 /* Deep copy src into dst. */
 void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
+/* Deep copy of everything but the samples and maps (what deltas need). */
+void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src);
+/* Append a sample to the sampling part; never fails. */
+struct snap_sample *snapshot_add_sample(struct snapshot *s);
+struct proc_map *snapshot_add_map(struct snapshot *s);
 /* Set a task's command line (copied). */
 void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline);
 

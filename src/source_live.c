@@ -16,6 +16,7 @@
 #include "errmsg.h"
 #include "events.h"
 #include "proc.h"
+#include "sampler.h"
 #include "xalloc.h"
 
 struct live_gdef {
@@ -88,7 +89,17 @@ struct live {
 	bool told_perm, told_fds, told_cpu;
 	int focus;		/* pid whose threads get rows of their own, 0 for none */
 	bool all_threads;	/* every process's threads get rows */
+	struct sampler *smp;	/* data-address sampling of one process */
+	int smp_pid;
+	struct snap_sample *pend;	/* drained since the last read */
+	size_t npend, pendcap;
+	uint64_t dropped;	/* samples beyond the pending cap */
+	uint64_t maps_hash;
+	char *mapsbuf;
 };
+
+#define LIVE_MAX_PENDING (1u << 21)	/* samples kept between two ticks */
+#define LIVE_MAPS_MAX (4u << 20)
 
 static int live_read_int(int rootfd, const char *path, int *v)
 {
@@ -502,6 +513,124 @@ static void live_read_cpus(struct live *l, struct snapshot *snap)
 	}
 }
 
+static void live_take_sample(const struct ring_sample *r, void *arg)
+{
+	struct live *l = arg;
+	struct snap_sample *x;
+
+	if (l->npend >= LIVE_MAX_PENDING) {
+		l->dropped++;
+		return;
+	}
+	l->pend = xgrow(l->pend, &l->pendcap, l->npend + 1, sizeof(*l->pend));
+	x = &l->pend[l->npend++];
+	x->addr = r->addr;
+	x->ip = r->ip;
+	x->weight = r->weight;
+	x->tid = r->tid;
+	x->cpu = r->cpu;
+	x->op = (uint8_t)r->op;
+	x->level = (uint8_t)r->level;
+}
+
+static uint64_t live_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Move the drained samples and, when they changed, the mappings into snap. */
+static void live_fill_samples(struct live *l, struct snapshot *snap)
+{
+	const struct ring_stats *st;
+	char path[64];
+	long n;
+
+	if (!l->smp)
+		return;
+	sampler_drain(l->smp, live_take_sample, l);
+	st = sampler_stats(l->smp);
+	snap->smp.pid = l->smp_pid;
+	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s",
+		 sample_kind_name(sampler_kind(l->smp)));
+	snap->smp.period = sampler_period(l->smp);
+	snap->smp.lost = st->lost + l->dropped;
+	snap->smp.throttled = st->throttled;
+	for (size_t i = 0; i < l->npend; i++)
+		*snapshot_add_sample(snap) = l->pend[i];
+	l->npend = 0;
+	if (!l->mapsbuf)
+		l->mapsbuf = xmalloc(LIVE_MAPS_MAX);
+	snprintf(path, sizeof(path), "%d/maps", l->smp_pid);
+	n = proc_read_file(l->rootfd, path, l->mapsbuf, LIVE_MAPS_MAX);
+	if (n > 0) {
+		uint64_t h = live_hash(l->mapsbuf, (size_t)n);
+		struct proc_map *maps = NULL;
+		size_t cap = 0;
+		long nm;
+
+		if (h == l->maps_hash)
+			return;
+		nm = proc_parse_maps(l->mapsbuf, (size_t)n, &maps, &cap);
+		for (long i = 0; i < nm; i++)
+			*snapshot_add_map(snap) = maps[i];
+		free(maps);
+		snap->smp.maps_changed = nm >= 0;
+		l->maps_hash = h;
+	}
+}
+
+static int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
+		       size_t errsize)
+{
+	struct live *l = (struct live *)s;
+	struct sampler_req sr = { req->kind, req->period, NULL, l->kernel };
+	char notes[512];
+	int r;
+
+	if (l->smp && pid == l->smp_pid && req->kind == SAMPLE_AUTO && !req->period)
+		return 0;
+	sampler_close(l->smp);
+	l->smp = NULL;
+	l->smp_pid = 0;
+	l->npend = 0;
+	l->dropped = 0;
+	l->maps_hash = 0;
+	if (!pid)
+		return 0;
+	r = sampler_open(&l->smp, l->rootfd, pid, &sr, notes, sizeof(notes), err, errsize);
+	if (r)
+		return r;
+	l->smp_pid = pid;
+	source_message(s, "sampling pid %d with %s: %s%s%s", pid,
+		       sample_kind_name(sampler_kind(l->smp)),
+		       sample_kind_meaning(sampler_kind(l->smp)), notes[0] ? "; not used: " : "",
+		       notes);
+	return 0;
+}
+
+static size_t live_poll_fds(struct source *s, int *fds, size_t max)
+{
+	struct live *l = (struct live *)s;
+
+	return l->smp ? sampler_poll_fds(l->smp, fds, max) : 0;
+}
+
+static void live_wake(struct source *s, int fd, bool hup)
+{
+	struct live *l = (struct live *)s;
+
+	if (!l->smp)
+		return;
+	/* drain the ring that fired (a hangup comes without POLLIN: drain it too) */
+	sampler_drain(l->smp, live_take_sample, l);
+	if (hup)
+		sampler_hangup(l->smp, fd);
+}
+
 static int live_read(struct source *s, struct snapshot *snap)
 {
 	struct live *l = (struct live *)s;
@@ -522,6 +651,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	live_scan(l, snap);
 	/* tids of different processes interleave */
 	snapshot_sort(snap);
+	live_fill_samples(l, snap);
 	return 0;
 }
 
@@ -558,6 +688,9 @@ static void live_free(struct source *s)
 	free(l->tg);
 	free(l->cg);
 	free(l->pids_copy);
+	sampler_close(l->smp);
+	free(l->pend);
+	free(l->mapsbuf);
 	if (l->rootfd >= 0)
 		close(l->rootfd);
 	source_release(&l->base);
@@ -567,6 +700,9 @@ static void live_free(struct source *s)
 static const struct source_ops LIVE_OPS = {
 	.read = live_read,
 	.threads = live_threads,
+	.sample = live_sample,
+	.poll_fds = live_poll_fds,
+	.wake = live_wake,
 	.free = live_free,
 };
 

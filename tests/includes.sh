@@ -16,7 +16,7 @@ only_in() {
 check "curses is included only by tui.c" only_in '#include <n\?curses' tui.c tui.h
 check "libpfm4 is included only by events.c" only_in '#include <perfmon/' events.c
 check "linux/perf_event.h only in collection files" only_in '#include <linux/perf_event.h>' \
-	events.h counters.h source_live.c counters.c events.c
+	events.h counters.h source_live.c counters.c events.c ring.c sampler.h sampler.c
 check "every source file opens with a purpose comment" \
 	sh -c 'for f in *.c *.h; do head -1 "$f" | grep -q "^/\* " || { echo "# $f"; exit 1; }; done'
 check "every .c includes config.h first" \

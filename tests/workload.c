@@ -94,8 +94,56 @@ static int workload_burst(int threads, double spin, double idle)
 	return r;
 }
 
+/*
+ * Four hot pages of one named mapping, dropped with MADV_DONTNEED and touched
+ * again in turn, so each touch is a fault; one cold page now and then. Prints
+ * the four page addresses first.
+ */
+static int workload_hotpages(long rate, double seconds)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	const long npages = 32;
+	int fd = memfd_create("pmctop-hot", 0);
+	char *buf;
+	double start = workload_now();
+	long done = 0, hot = 0;
+	struct timespec next;
+
+	if (fd < 0 || ftruncate(fd, page * npages))
+		return 1;
+	buf = mmap(NULL, (size_t)(page * npages), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	for (int i = 0; i < 4; i++)
+		printf("%p\n", (void *)(buf + (3 + 5 * i) * page));
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (workload_now() - start < seconds) {
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			/* every eighth touch goes to one of the cold pages */
+			long k = done % 8 == 7 ? 25 + done / 8 % 6 : 3 + 5 * (hot++ % 4);
+			char *p = buf + k * page;
+
+			madvise(p, (size_t)page, MADV_DONTNEED);
+			*(volatile char *)p = 1;
+			done++;
+		}
+		next.tv_nsec += 5000000;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "hotpages"))
+		return workload_hotpages(atol(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "burst"))
 		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "faults"))
@@ -111,6 +159,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
-			"burst THREADS SPIN IDLE | sleep SECONDS\n");
+			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | sleep SECONDS\n");
 	return 2;
 }

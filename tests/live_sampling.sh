@@ -1,0 +1,57 @@
+# Live: page-fault samples of a process land on the four pages it keeps faulting, in its mapping.
+. "$top_srcdir/tests/lib.sh"
+exclusive
+RATE=2000
+
+background "$WORKLOAD" hotpages $RATE 8 >"$TMP/addrs"
+sleep 0.5
+"$PMCTOP" -b --sample "$BG" -n 3 -d 1 -o json --top 4 >"$TMP/s.json" 2>"$TMP/s.err"
+check "pmctop -b --sample exits 0" test $? = 0
+sed 's/^/# stderr: /' "$TMP/s.err"
+check "the source is named on stderr with what it means" \
+	grep -q "sampling pid $BG with page faults: first touches, copy-on-write and refaults" "$TMP/s.err"
+python3 - "$TMP/s.json" "$TMP/addrs" $RATE <<'PY' >"$TMP/verdict"
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+want = sorted(int(a, 16) for a in open(sys.argv[2]).read().split())
+rate = float(sys.argv[3])
+last = frames[-1]
+got = sorted(int(p["page"], 16) for p in last["pages"])
+print("frames", len(frames))
+print("top4", "ok" if got == want else "got %s want %s" % ([hex(g) for g in got], [hex(w) for w in want]))
+print("mapping", "ok" if all("memfd:pmctop-hot" in p["mapping"] for p in last["pages"]) else [p["mapping"] for p in last["pages"]])
+print("lost", max(f["lost"] for f in frames))
+print("rate", last["samples_per_s"])
+print("source", last["source"])
+PY
+sed 's/^/# /' "$TMP/verdict"
+check "three frames" grep -qx "frames 3" "$TMP/verdict"
+check "the four hot pages are the top four" grep -qx "top4 ok" "$TMP/verdict"
+check "in the right mapping" grep -qx "mapping ok" "$TMP/verdict"
+check "no samples lost at this rate" grep -qx "lost 0" "$TMP/verdict"
+rate=$(awk '$1 == "rate" {print $2}' "$TMP/verdict")
+check "one sample per fault ($rate/s for $RATE/s)" within "$rate" $((RATE * 90 / 100)) $((RATE * 110 / 100))
+check "the pane names the source" grep -qx "source page faults" "$TMP/verdict"
+
+# perf as an oracle: its sampled addresses put the same four pages on top
+if command -v perf >/dev/null && perf record -q -o /dev/null -e page-faults -c 1 true 2>/dev/null; then
+	background "$WORKLOAD" hotpages $RATE 4 >"$TMP/addrs2"
+	sleep 0.3
+	timeout -s INT 1.5 perf record -q -e page-faults -c 1 -d -p "$BG" -o "$TMP/perf.data" 2>/dev/null
+	perf script -i "$TMP/perf.data" -F addr 2>/dev/null | python3 -c '
+import collections, sys
+c = collections.Counter(int(l, 16) & ~4095 for l in sys.stdin if l.strip())
+for page in sorted(p for p, _ in c.most_common(4)):
+    print(hex(page))' >"$TMP/perf.top"
+	python3 -c 'import sys; [print(hex(int(l, 16))) for l in sorted(open(sys.argv[1]).read().split(), key=lambda a: int(a, 16))]' "$TMP/addrs2" >"$TMP/want.top"
+	diag "perf's top pages: $(cat "$TMP/perf.top" | tr '\n' ' ')"
+	check "perf record -d agrees on the four hot pages" cmp -s "$TMP/perf.top" "$TMP/want.top"
+else
+	skip "perf is not installed or cannot record here"
+fi
+
+# --sample on a pid that does not exist
+"$PMCTOP" -b --sample 4000000 -n 1 >/dev/null 2>"$TMP/bad.err"
+check "--sample of a missing pid exits 2" test $? = 2
+check "and says so" grep -q "no process with pid '4000000'" "$TMP/bad.err"
+done_testing
