@@ -45,11 +45,21 @@ static int loop_take_signal(int sfd)
 	return 1;
 }
 
+#define LOOP_MAX_SAMPLE_FDS 256
+
+/* Drain the rings that woke up; a hangup is drained and then no longer polled. */
+static void loop_sample_events(struct source *src, const struct pollfd *pfd, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			source_wake(src, pfd[i].fd, pfd[i].revents & (POLLHUP | POLLERR));
+}
+
 /* Wait seconds, or until a signal; returns 1 on a signal, 0 when the time passed. */
-static int loop_wait(int tfd, int sfd, double seconds)
+static int loop_wait(struct source *src, int tfd, int sfd, double seconds)
 {
 	struct itimerspec its;
-	struct pollfd pfd[2];
+	struct pollfd pfd[2 + LOOP_MAX_SAMPLE_FDS];
 
 	if (seconds <= 0) {
 		/* still notice a pending signal between frames */
@@ -68,12 +78,21 @@ static int loop_wait(int tfd, int sfd, double seconds)
 	pfd[1].fd = tfd;
 	pfd[1].events = POLLIN;
 	for (;;) {
-		int r = poll(pfd, 2, -1);
+		int fds[LOOP_MAX_SAMPLE_FDS];
+		size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS);
+		int r;
 
+		for (size_t i = 0; i < nf; i++) {
+			pfd[2 + i].fd = fds[i];
+			pfd[2 + i].events = POLLIN;
+			pfd[2 + i].revents = 0;
+		}
+		r = poll(pfd, 2 + nf, -1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return 1;
+		loop_sample_events(src, pfd + 2, nf);
 		if (pfd[0].revents & POLLIN)
 			return loop_take_signal(sfd);
 		if (pfd[1].revents & POLLIN) {
@@ -146,7 +165,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	last_t = snap.t_ns;
 	while (o->iterations < 0 || frames < o->iterations) {
 		if (!src->replay) {
-			if (loop_wait(tfd, sfd, o->delay))
+			if (loop_wait(src, tfd, sfd, o->delay))
 				break;
 		}
 		r = source_read(src, &snap);
@@ -161,7 +180,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 					  : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
 					  : 0;
 
-			if (loop_wait(tfd, sfd, pace))
+			if (loop_wait(src, tfd, sfd, pace))
 				break;
 		}
 		last_t = snap.t_ns;
@@ -211,6 +230,7 @@ struct loop_tui {
 	size_t nlog, logcap;
 	int tfd, sfd;
 	int status;
+	char sample_err[512];	/* why the drilled process cannot be sampled */
 };
 
 static void loop_tui_log(struct loop_tui *t)
@@ -339,8 +359,30 @@ static void loop_tui_render(struct loop_tui *t)
 	v.log = (const char *const *)t->log;
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();
+	v.sample_err = t->sample_err;
+	if (t->m->sample_period)
+		t->u.sample_default = t->m->sample_period;
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
+}
+
+/* Sample the drilled process, or stop sampling when the drill-down closes. */
+static void loop_tui_sample(struct loop_tui *t)
+{
+	struct sample_req req = { t->o->sample_kind, t->u.sample_period };
+	int pid = t->u.view == UI_VIEW_DRILL ? t->u.drill : 0;
+	char err[512];
+	int r = source_sample(t->src, pid, &req, err, sizeof(err));
+
+	t->sample_err[0] = '\0';
+	if (r == -EOPNOTSUPP)
+		return;	/* replays: the recorded samples are all there is */
+	if (r) {
+		snprintf(t->sample_err, sizeof(t->sample_err), "%s", err);
+		t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
+		t->log[t->nlog++] = xstrdup(err);
+	}
+	loop_tui_log(t);
 }
 
 static bool loop_tui_keys(struct loop_tui *t)
@@ -359,6 +401,13 @@ static bool loop_tui_keys(struct loop_tui *t)
 		if (act & UI_ACT_THREADS)
 			source_threads(t->src, t->u.view == UI_VIEW_DRILL ? t->u.drill : 0,
 				       t->u.threads);
+		if (act & UI_ACT_SAMPLE)
+			loop_tui_sample(t);
+		if (act & UI_ACT_HISTOGRAM) {
+			if (t->m->page_shift != t->u.page_shift)
+				model_set_page_shift(t->m, t->u.page_shift);
+			model_set_halflife(t->m, t->u.halflife);
+		}
 		if (act & UI_ACT_DELAY) {
 			t->fixed_pace = true;
 			if (t->src->replay && t->have_pending)
@@ -385,6 +434,9 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.fixed_pace = o->delay >= 0;
 	t.u.threads = o->threads;
 	t.u.cmdline = o->cmdline;
+	t.u.page_shift = m->page_shift;
+	t.u.halflife = m->halflife;
+	t.u.sample_period = o->sample_period;
 	if (o->threads)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
@@ -409,23 +461,36 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	t.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	loop_tui_take(&t);
+	if (o->drill) {
+		t.u.view = UI_VIEW_DRILL;
+		t.u.drill = o->drill;
+		source_threads(src, o->drill, t.u.threads);
+		loop_tui_sample(&t);
+	}
 	if (src->replay)
 		loop_tui_replay_next(&t);
 	else
 		loop_tui_arm(&t, t.u.delay, true);
 	while (run) {
-		struct pollfd pfd[3] = {
+		struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS] = {
 			{ .fd = STDIN_FILENO, .events = POLLIN },
 			{ .fd = t.sfd, .events = POLLIN },
 			{ .fd = t.tfd, .events = POLLIN },
 		};
+		int fds[LOOP_MAX_SAMPLE_FDS];
+		size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS);
 
+		for (size_t i = 0; i < nf; i++) {
+			pfd[3 + i].fd = fds[i];
+			pfd[3 + i].events = POLLIN;
+		}
 		loop_tui_render(&t);
-		if (poll(pfd, 3, -1) < 0) {
+		if (poll(pfd, 3 + nf, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		loop_sample_events(src, pfd + 3, nf);
 		if (pfd[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 

@@ -31,6 +31,9 @@ struct loop_tui_opts {
 	bool threads;		/* start with threads as rows */
 	bool cmdline;
 	const char *proc_root;	/* for the uptime in the header */
+	enum sample_kind sample_kind;	/* --sample-source for the drill-down */
+	unsigned long long sample_period;
+	int drill;		/* --sample PID: open on that process's drill-down */
 };
 
 /*

@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.replay && main_check_pids(&o))
 		return EXIT_USAGE;
-	if (o.sample_pid && !o.npids) {
+	if (o.sample_pid && o.batch && !o.npids) {
 		/* batch sampling shows the sampled process only */
 		o.pids = malloc(sizeof(*o.pids));
 		if (!o.pids)
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 	model_sort(m, col, o.sort_reverse);
 	model_set_page_shift(m, o.page_shift);
 	model_set_halflife(m, o.halflife);
-	if (o.sample_pid && !o.replay) {
+	if (o.sample_pid && o.batch && !o.replay) {
 		struct sample_req req = { SAMPLE_AUTO, o.sample_period };
 		char serr[512];
 
@@ -293,7 +293,12 @@ int main(int argc, char **argv)
 			.threads = o.threads,
 			.cmdline = o.cmdline,
 			.proc_root = o.proc_root,
+			.sample_period = o.sample_period,
+			.drill = o.sample_pid,
 		};
+
+		if (o.sample_source)
+			sample_kind_parse(o.sample_source, &to.sample_kind);
 
 		status = loop_tui(src, m, &to);
 		goto out_rec;

@@ -28,6 +28,8 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 	u->show_cpus = true;
 	u->sel_id = -1;
 	u->page = 10;
+	u->page_shift = 12;
+	u->halflife = 2.0;
 }
 
 static bool ui_contains(const char *hay, const char *needle)
@@ -304,6 +306,43 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 		}
 		return 0;
 	}
+	if (u->view == UI_VIEW_DRILL) {
+		switch (key) {
+		case 't':
+			u->drill_mode = u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES
+									  : UI_DRILL_THREADS;
+			return 0;
+		case 'm':
+			u->drill_mode = u->drill_mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES
+									   : UI_DRILL_MAPPINGS;
+			return 0;
+		case '+':
+		case '-':
+			if (!u->sample_period)
+				u->sample_period = u->sample_default;
+			if (key == '+' && u->sample_period < 1000000000ull / 2)
+				u->sample_period *= 2;
+			else if (key == '-' && u->sample_period > 1)
+				u->sample_period /= 2;
+			snprintf(u->status, sizeof(u->status), "sample period %llu", u->sample_period);
+			return UI_ACT_SAMPLE;
+		case ']':
+		case '[':
+			if (key == ']' && u->halflife < 3600)
+				u->halflife *= 2;
+			else if (key == '[' && u->halflife > 0.125)
+				u->halflife /= 2;
+			snprintf(u->status, sizeof(u->status), "half-life %.3g s", u->halflife);
+			return UI_ACT_HISTOGRAM;
+		case 'g':
+			u->page_shift = u->page_shift == 12 ? 21 : 12;
+			snprintf(u->status, sizeof(u->status), "%s pages: the histogram starts afresh",
+				 u->page_shift == 12 ? "4 KiB" : "2 MiB");
+			return UI_ACT_HISTOGRAM;
+		default:
+			break;
+		}
+	}
 	switch (key) {
 	case 'h':
 	case '?':
@@ -382,16 +421,17 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 		if (u->view == UI_VIEW_TABLE && l->n) {
 			u->drill = l->v[u->sel]->tgid;
 			u->view = UI_VIEW_DRILL;
+			u->drill_mode = UI_DRILL_PAGES;
 			u->sel_id = -1;
 			u->top = 0;
-			return UI_ACT_THREADS;
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
 		}
 		return 0;
 	case UI_KEY_ESC:
 		if (u->view == UI_VIEW_DRILL) {
 			u->view = UI_VIEW_TABLE;
 			u->sel_id = u->drill;
-			return UI_ACT_THREADS;
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
 		}
 		if (u->filter[0] || u->user[0]) {
 			/* Esc on the table clears the filters first, as in htop */

@@ -41,11 +41,19 @@ enum ui_prompt {
 	UI_PROMPT_DELAY,
 };
 
+enum ui_drill_mode {
+	UI_DRILL_PAGES,		/* the hot pages of the sampled process */
+	UI_DRILL_MAPPINGS,	/* samples grouped per mapping */
+	UI_DRILL_THREADS,	/* its threads, counted one by one */
+};
+
 /* What the loop must do after a key. */
 #define UI_ACT_QUIT 0x1
 #define UI_ACT_SORT 0x2		/* re-sort the model with sort_col/reverse */
 #define UI_ACT_THREADS 0x4	/* tell the source which threads to count */
 #define UI_ACT_DELAY 0x8	/* the delay changed */
+#define UI_ACT_SAMPLE 0x10	/* (re)start sampling the drilled pid with sample_period */
+#define UI_ACT_HISTOGRAM 0x20	/* page size or half-life changed */
 
 struct ui {
 	enum ui_view view, back;	/* back: where Esc returns from help/errors */
@@ -66,6 +74,11 @@ struct ui {
 	double delay;
 	bool replay_ended;
 	int drill;			/* pid of the drill-down */
+	enum ui_drill_mode drill_mode;
+	unsigned long long sample_period;	/* 0: the source's default */
+	unsigned long long sample_default;	/* the period the source chose */
+	unsigned page_shift;		/* 12 or 21 */
+	double halflife;		/* seconds */
 	enum ui_prompt prompt;
 	char input[64];
 	size_t ninput;

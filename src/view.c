@@ -2,6 +2,7 @@
 #include "config.h"
 #include "view.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +29,11 @@ static const struct {
 	const char *what;
 } VIEW_KEYS[] = {
 	{ "Up/Down PgUp/PgDn Home/End", "move the selection (it follows its process)" },
-	{ "Enter", "drill into the selected process: its threads, counted one by one" },
+	{ "Enter", "drill into the selected process: its hot pages (sampled) and threads" },
+	{ "t m", "in the drill-down: its threads; samples grouped per mapping" },
+	{ "+ -", "in the drill-down: double or halve the sample period" },
+	{ "[ ]", "in the drill-down: halve or double the histogram's half-life" },
+	{ "g", "in the drill-down: 4 KiB or 2 MiB pages" },
 	{ "Esc", "back to the table; on the table, clear the filters" },
 	{ "< > F6 Left Right", "sort by the previous or next column" },
 	{ "R I", "reverse the sort order" },
@@ -135,9 +140,14 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->nmultiplexed)
 		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %zu event%s multiplexed (values marked *)",
 			      m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
-	x = canvas_put(c, 0, 2, u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
-		       CANVAS_LABEL, -1);
-	x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
+	} else {
+		x = canvas_put(c, 0, 2, u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+			       CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+	}
 	/* what hides rows or stops updates comes first, where a narrow screen still shows it */
 	if (u->paused)
 		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
@@ -304,17 +314,23 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	static const struct {
 		const char *key, *text;
 	} TABLE_KEYS[] = {
-		{ "F1", "Help" }, { "Enter", "Threads" }, { "/", "Search" }, { "\\", "Filter" },
+		{ "F1", "Help" }, { "Enter", "Drill" }, { "/", "Search" }, { "\\", "Filter" },
 		{ "<>", "Sort" }, { "C", "CPI" }, { "H", "ThrRows" }, { "Space", "Pause" },
 		{ "e", "Log" }, { "q", "Quit" },
+	}, DRILL_KEYS[] = {
+		{ "Esc", "Back" }, { "t", "Threads" }, { "m", "Mappings" }, { "+-", "Period" },
+		{ "[]", "Half-life" }, { "g", "PageSize" }, { "Space", "Pause" }, { "F1", "Help" },
+		{ "q", "Quit" },
 	}, BACK_KEYS[] = {
 		{ "Esc", "Back" }, { "Up/Dn", "Scroll" }, { "q", "Quit" },
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
-	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL;
+	bool table = u->view == UI_VIEW_TABLE;
+	bool drill = u->view == UI_VIEW_DRILL;
 	size_t n = table ? sizeof(TABLE_KEYS) / sizeof(TABLE_KEYS[0])
-			 : sizeof(BACK_KEYS) / sizeof(BACK_KEYS[0]);
+		   : drill ? sizeof(DRILL_KEYS) / sizeof(DRILL_KEYS[0])
+			   : sizeof(BACK_KEYS) / sizeof(BACK_KEYS[0]);
 
 	if (u->prompt != UI_PROMPT_NONE) {
 		static const char *const LABEL[] = { "", "Search: ", "Filter: ", "User: ",
@@ -330,13 +346,8 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
-		const char *k = table ? TABLE_KEYS[i].key : BACK_KEYS[i].key;
-		const char *t = table ? TABLE_KEYS[i].text : BACK_KEYS[i].text;
-
-		if (i == 1 && table && u->view == UI_VIEW_DRILL) {
-			k = "Esc";
-			t = "Back";
-		}
+		const char *k = table ? TABLE_KEYS[i].key : drill ? DRILL_KEYS[i].key : BACK_KEYS[i].key;
+		const char *t = table ? TABLE_KEYS[i].text : drill ? DRILL_KEYS[i].text : BACK_KEYS[i].text;
 		x += canvas_put(c, x, y, k, CANVAS_KEY, -1);
 		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(t) + 1, t);
 	}
@@ -349,6 +360,143 @@ static const struct model_row *view_find_row(const struct model *m, int pid)
 		if (m->rows[i].id == pid)
 			return &m->rows[i];
 	return NULL;
+}
+
+/* A share bar of w cells: blocks in UTF-8, '#' otherwise. */
+static void view_bar(struct canvas *c, int x, int y, int w, double frac, bool utf8)
+{
+	int fill = (int)lround(frac * w);
+
+	for (int i = 0; i < w; i++)
+		canvas_put(c, x + i, y, i < fill ? (utf8 ? "\u2588" : "#") : " ", CANVAS_BAR, 1);
+}
+
+/* Mapping names are paths: keep their tail, where the file name is. */
+static void view_map_name(char *buf, size_t size, const char *name, int w)
+{
+	size_t n = strlen(name);
+
+	if (w <= 3 || n <= (size_t)w)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "...%s", name + n - (size_t)(w - 3));
+}
+
+static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct hotpage_entry top[256];
+	size_t n = hotpage_top(m->hp, top, h > 1 ? ((size_t)h - 1 < 256 ? (size_t)h - 1 : 256) : 0);
+	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
+	int x;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
+	x = 0;
+	if (barw)
+		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
+	canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s %s", "PAGE", "SHARE%",
+		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+	for (size_t i = 0; i < n; i++) {
+		const struct hotpage_entry *e = &top[i];
+		const struct proc_map *pm = proc_find_map(m->maps, m->nmaps,
+							   (unsigned long long)(e->page << m->hp->shift));
+		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
+		char ld[24] = "-", st[24] = "-", lat[24] = "-", name[256];
+		int row = y + 1 + (int)i;
+
+		if (e->loads + e->stores) {
+			snprintf(ld, sizeof(ld), "%" PRIu64, e->loads);
+			snprintf(st, sizeof(st), "%" PRIu64, e->stores);
+		}
+		if (e->lat_n)
+			snprintf(lat, sizeof(lat), "%.0f", (double)e->lat_sum / (double)e->lat_n);
+		x = 0;
+		if (barw) {
+			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
+				 v->utf8);
+			x = barw + 1;
+		}
+		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1, "0x%016" PRIx64 " %6.1f %6s %6s %5s ",
+				   e->page << m->hp->shift, 100 * share, ld, st, lat);
+		x += canvas_printf(c, x, row,
+				   hotpage_dominant_level(e) >= RING_LVL_LOCAL_RAM ? CANVAS_HOT
+										   : CANVAS_NORMAL,
+				   -1, "%-7.7s ", ring_level_name(hotpage_dominant_level(e)));
+		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
+		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
+	}
+}
+
+static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct hotpage_group g[64];
+	size_t n = hotpage_by_mapping(m->hp, m->maps, m->nmaps, g, 64);
+	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
+	canvas_printf(c, barw ? barw + 1 : 0, y, CANVAS_TITLE, -1, "%6s %6s %6s %6s %5s %s",
+		      "SHARE%", "PAGES", "LOADS", "STORES", "LAT", "MAPPING");
+	if (barw)
+		canvas_printf(c, 0, y, CANVAS_TITLE, -1, "%-*s", barw, "HEAT");
+	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
+		char ld[24] = "-", st[24] = "-", lat[24] = "-";
+		int row = y + 1 + (int)i, x = 0;
+
+		if (g[i].loads + g[i].stores) {
+			snprintf(ld, sizeof(ld), "%" PRIu64, g[i].loads);
+			snprintf(st, sizeof(st), "%" PRIu64, g[i].stores);
+		}
+		if (g[i].lat_n)
+			snprintf(lat, sizeof(lat), "%.0f", (double)g[i].lat_sum / (double)g[i].lat_n);
+		if (barw) {
+			view_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
+				 v->utf8);
+			x = barw + 1;
+		}
+		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
+			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages, ld,
+			      st, lat, g[i].name);
+	}
+}
+
+/* The sampling pane: what is sampled and how, then the pages or mappings. */
+static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct ui *u = v->u;
+	int x;
+
+	if (h < 2)
+		return;
+	if (m->sample_pid != u->drill || !m->hp) {
+		const char *why = v->sample_err && v->sample_err[0] ? v->sample_err
+				  : v->replay ? "this recording has no samples of this process"
+					      : "sampling: the first samples come with the next tick";
+
+		canvas_put(c, 0, y, why, v->sample_err && v->sample_err[0] ? CANVAS_WARN : CANVAS_DIM,
+			   -1);
+		return;
+	}
+	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Samples: ");
+	x += canvas_printf(c, x, y, CANVAS_HEADER, -1, "%s", m->sample_source);
+	x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, " (period %" PRIu64 "), %.0f/s",
+			   m->sample_period, m->sample_rate);
+	x += canvas_printf(c, x, y, m->lost_tick ? CANVAS_HOT : CANVAS_NORMAL, -1,
+			   ", dropped %" PRIu64, m->lost);
+	if (m->throttled)
+		x += canvas_printf(c, x, y, CANVAS_WARN, -1, ", throttled %" PRIu64, m->throttled);
+	canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
+		      m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
+		      u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
+	if (!strcmp(m->sample_source, "page faults"))
+		canvas_put(c, 0, y + 1,
+			   "page faults show first touches, copy-on-write and refaults, not access frequency",
+			   CANVAS_DIM, -1);
+	if (u->drill_mode == UI_DRILL_MAPPINGS)
+		view_mappings(c, y + 2, h - 2, v);
+	else
+		view_pages(c, y + 2, h - 2, v);
 }
 
 static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
@@ -386,6 +534,10 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 	}
 	y += 4;
 	h -= 4;
+	if (v->u->drill_mode != UI_DRILL_THREADS) {
+		view_samples(c, y, h, v);
+		return;
+	}
 	if (!v->list->n && h > 0) {
 		if (v->replay)
 			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,

@@ -22,6 +22,7 @@ struct view_ctx {
 	const char *const *log;		/* messages for the user, oldest first */
 	size_t nlog;
 	bool utf8;			/* UTF-8 bars, else ASCII */
+	const char *sample_err;		/* why the drilled process is not sampled; "" if it is */
 };
 
 /* Draw the current view of ctx on c (cleared first). */

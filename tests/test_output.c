@@ -12,8 +12,8 @@
 #include "testutil.h"
 
 /* Replay rec through the model and render every frame in fmt, sorted by key. */
-static char *render_rows(const char *rec, enum output_format fmt, const char *key, bool reverse,
-			 bool threads)
+static char *render_all(const char *rec, enum output_format fmt, const char *key, bool reverse,
+			bool threads, bool sampling)
 {
 	char path[512], err[256], *buf = NULL;
 	size_t len = 0;
@@ -35,6 +35,8 @@ static char *render_rows(const char *rec, enum output_format fmt, const char *ke
 	o.f = out;
 	o.fmt = fmt;
 	o.threads = threads;
+	o.sampling = sampling;
+	o.top = 6;
 	snapshot_init(&s, src->ev.n);
 	while (source_read(src, &s) == 0)
 		if (model_update(m, &s))
@@ -44,6 +46,12 @@ static char *render_rows(const char *rec, enum output_format fmt, const char *ke
 	model_free(m);
 	source_free(src);
 	return buf;
+}
+
+static char *render_rows(const char *rec, enum output_format fmt, const char *key, bool reverse,
+			 bool threads)
+{
+	return render_all(rec, fmt, key, reverse, threads, false);
 }
 
 static char *render(const char *rec, enum output_format fmt, const char *key, bool reverse)
@@ -144,6 +152,24 @@ START_TEST(test_golden_threads)
 }
 END_TEST
 
+START_TEST(test_golden_sampling)
+{
+	char *t = render_all("hw.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	char *c = render_all("hw.rec", OUTPUT_CSV, "cpu", false, false, true);
+	char *j = render_all("hw.rec", OUTPUT_JSON, "cpu", false, false, true);
+
+	golden("hw-sample.txt", t);
+	golden("hw-sample.csv", c);
+	golden("hw-sample.json", j);
+	ck_assert_ptr_nonnull(strstr(t, "Sampling pid 202: Intel PEBS, period 10007"));
+	ck_assert_ptr_nonnull(strstr(t, "DRAM         [heap]"));
+	ck_assert_ptr_nonnull(strstr(j, "\"data_source\":\"DRAM\",\"mapping\":\"[heap]\""));
+	free(t);
+	free(c);
+	free(j);
+}
+END_TEST
+
 START_TEST(test_format_num)
 {
 	char b[32];
@@ -170,6 +196,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
 	tcase_add_test(tc, test_golden_threads);
+	tcase_add_test(tc, test_golden_sampling);
 	tcase_add_test(tc, test_format_num);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

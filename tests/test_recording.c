@@ -85,6 +85,18 @@ START_TEST(test_hand_written_stream_parses)
 	ck_assert_str_eq(t->user, "alice");
 	ck_assert_int_eq(t->threads, 4);
 	ck_assert_uint_eq(t->c[4].value, 2700000000ull);
+	ck_assert_int_eq(s[1].smp.pid, 202);
+	ck_assert_str_eq(s[1].smp.source, "Intel PEBS");
+	ck_assert_uint_eq(s[1].smp.period, 10007);
+	ck_assert_uint_eq(s[1].smp.lost, 3);
+	ck_assert_uint_eq(s[1].smp.n, 300);
+	ck_assert(!s[1].smp.maps_changed);
+	ck_assert(s[0].smp.maps_changed);
+	ck_assert_uint_eq(s[0].smp.nmaps, 5);
+	ck_assert_str_eq(s[0].smp.maps[2].name, "[heap]");
+	ck_assert_uint_eq(s[0].smp.maps[2].start, 0x55d0c1000000ull);
+	ck_assert_uint_eq(s[1].smp.v[0].tid, 202);
+	ck_assert_uint_le(s[1].smp.v[0].op, 2);
 	ck_assert_uint_eq(s[1].nthreads, 4);
 	t = snapshot_find_thread(&s[1], 102);
 	ck_assert_ptr_nonnull(t);
@@ -137,7 +149,15 @@ static const struct {
 	{ __LINE__, HDR TICK "thread 5 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "the pid the thread belongs to" },
 	{ __LINE__, HDR TICK "thread 5 1 0 root S 1 1 ok 1/1/1 a a\nthread 4 1 0 root S 1 1 ok 1/1/1 a a\n",
 	  5, "increasing tid" },
-	{ __LINE__, HDR TICK "weird\n", 4, "'task', 'thread' or 'end'" },
+	{ __LINE__, HDR TICK "sample 1 0 1000 2000 0 1 1\n", 4, "a 'sampling' line before" },
+	{ __LINE__, HDR TICK "map 1000 2000 x\n", 4, "a 'sampling' line before" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 zz 2000 0 1 1\n", 5, "hexadecimal ADDR" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 10 20 0 9 1\n", 5, "OP 0-3" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 2000 1000 x\n", 5, "START <= END" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 1000 3000 a\nmap 2000 4000 b\n", 6,
+	  "increasing address" },
+	{ __LINE__, HDR TICK "sampling 0 1 0 0 x\n", 4, "sampled pid" },
+	{ __LINE__, HDR TICK "weird\n", 4, "'sample' or 'end', found 'weird'" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a%zz a\n", 4, "escaped" },
 };
 
@@ -199,6 +219,16 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_int_eq(x->err, y->err);
 		ck_assert_mem_eq(x->c, y->c, a->nev * sizeof(*x->c));
 	}
+	ck_assert_int_eq(a->smp.pid, b->smp.pid);
+	ck_assert_str_eq(a->smp.source, b->smp.source);
+	ck_assert_uint_eq(a->smp.lost, b->smp.lost);
+	ck_assert_uint_eq(a->smp.n, b->smp.n);
+	if (a->smp.n)
+		ck_assert_mem_eq(a->smp.v, b->smp.v, a->smp.n * sizeof(*a->smp.v));
+	ck_assert_int_eq(a->smp.maps_changed, b->smp.maps_changed);
+	ck_assert_uint_eq(a->smp.nmaps, b->smp.nmaps);
+	if (a->smp.nmaps)
+		ck_assert_mem_eq(a->smp.maps, b->smp.maps, a->smp.nmaps * sizeof(*a->smp.maps));
 	ck_assert_uint_eq(a->nthreads, b->nthreads);
 	for (size_t i = 0; i < a->nthreads; i++) {
 		ck_assert_int_eq(a->threads[i].pid, b->threads[i].pid);

@@ -231,7 +231,7 @@ START_TEST(test_views_enter_and_leave)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_int_eq(u.drill, 101);
 	list_ids(&l, ids, sizeof(ids));
@@ -240,7 +240,7 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert_int_eq(u.view, UI_VIEW_HELP);
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_int_eq(u.sel_id, 101);	/* back on the process we came from */
 	press(&u, &l, 'e');
@@ -260,6 +260,46 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert(u.cmdline);
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_drill_keys)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.drill, 202);
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	press(&u, &l, 'm');
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_MAPPINGS);
+	press(&u, &l, 'm');
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	press(&u, &l, 't');
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	u.sample_default = 10007;
+	ck_assert_uint_eq(press(&u, &l, '+'), UI_ACT_SAMPLE);
+	ck_assert_uint_eq(u.sample_period, 20014);
+	press(&u, &l, '-');
+	press(&u, &l, '-');
+	ck_assert_uint_eq(u.sample_period, 5003);
+	ck_assert_uint_eq(press(&u, &l, ']'), UI_ACT_HISTOGRAM);
+	ck_assert(u.halflife == 4.0);
+	press(&u, &l, '[');
+	press(&u, &l, '[');
+	ck_assert(u.halflife == 1.0);
+	ck_assert_uint_eq(press(&u, &l, 'g'), UI_ACT_HISTOGRAM);
+	ck_assert_uint_eq(u.page_shift, 21);
+	ck_assert_ptr_nonnull(strstr(u.status, "2 MiB pages"));
+	press(&u, &l, 'g');
+	ck_assert_uint_eq(u.page_shift, 12);
+	/* outside the drill-down these keys do nothing of the sort */
+	press(&u, &l, UI_KEY_ESC);
+	press(&u, &l, 'm');
+	ck_assert_ptr_nonnull(strstr(u.status, "unknown key 'm'"));
 	ui_list_release(&l);
 }
 END_TEST
@@ -297,6 +337,7 @@ int main(void)
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
 	tcase_add_test(tc, test_delay_prompt_validates);
 	tcase_add_test(tc, test_views_enter_and_leave);
+	tcase_add_test(tc, test_drill_keys);
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

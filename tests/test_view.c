@@ -55,9 +55,11 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.host = src->host;
 	v.kernel = src->kernel;
 	v.uptime = 93784;
+	v.replay = true;
 	v.log = LOG;
 	v.nlog = 1;
 	v.utf8 = utf8;
+	v.sample_err = "";
 	view_render(c, &v);
 	canvas_dump(c, f);
 	fclose(f);
@@ -134,7 +136,23 @@ START_TEST(test_drill_and_help_and_log)
 	u.view = UI_VIEW_DRILL;
 	u.drill = 101;
 	s = draw(&u, 100, 20, true);
-	golden("screen-drill.txt", s);
+	/* pid 101 was not sampled in the recording: the pane says so */
+	ck_assert_ptr_nonnull(strstr(s, "this recording has no samples of this process"));
+	free(s);
+	u.drill = 202;
+	s = draw(&u, 100, 24, true);
+	golden("screen-drill-pages.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Samples: Intel PEBS (period 10007)"));
+	free(s);
+	u.drill_mode = UI_DRILL_MAPPINGS;
+	s = draw(&u, 100, 24, false);
+	golden("screen-drill-mappings.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "[heap]"));
+	free(s);
+	u.drill_mode = UI_DRILL_THREADS;
+	u.drill = 101;
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "worker-1"));
 	free(s);
 	u.view = UI_VIEW_HELP;
 	s = draw(&u, 100, 40, true);

@@ -54,10 +54,20 @@ sleep 0.3
 check "Esc clears the filter" test "$(table_pids)" = "101 505 202 303 404 "
 keys Home Enter
 check "Enter drills into the selected process" wait_for "PID 101 db-server  user alice  4 threads"
-check "the drill-down lists its threads" wait_for "worker-1"
+check "a process not sampled in the recording says so" wait_for "this recording has no samples of this process"
+keys t
+check "t lists its threads" wait_for "worker-1"
 check "threads are sorted like the table" test "$(table_pids)" = "102 103 104 101 "
 keys Escape
 check "Esc goes back to the table" wait_for "^ *PID USER"
+keys Home Down Down Enter
+check "drill-down of a sampled process: the sampling pane" wait_for "Samples: Intel PEBS (period 10007)"
+check "the hot pages with their data source and mapping" wait_for "0x000055d0c1007000 .* 280 DRAM *\[heap\]"
+keys m
+check "m groups the samples per mapping" wait_for "87.3 *12 .*\[heap\]"
+keys t
+check "t shows the process's threads" wait_for "this recording has no per-thread counts for pid 202"
+keys Escape
 keys Down
 keys '?'
 check "? shows help with keys and columns" sh -c 'sleep 0.3; tmux capture-pane -p -t '$S' | grep -q "sort by cycles per instruction"'
@@ -140,6 +150,30 @@ check "live: a busy process shows about 100 %CPU" sh -c '
 		sleep 0.2
 	done
 	tmux capture-pane -p -t '$S' | sed "s/^/# |/"; exit 1'
+# the sampling pane on a live process: its four faulting pages come out on top
+keys q
+wait_for "EXIT=0" >/dev/null
+tmux resize-window -t $S -x 120 -y 30
+background "$WORKLOAD" hotpages 2000 30 >"$TMP/addrs"
+sleep 0.3
+start "$PMCTOP --sample $BG"
+top4() {
+	want=$(tr -d ' ' <"$TMP/addrs" | sed 's/^0x//' | sort | tr '\n' ' ')
+	for i in $(seq 50); do
+		got=$(tmux capture-pane -p -t $S | awk '/^HEAT/{t=1; next} t && NF {print $2}' | head -4 | sed 's/^0x0*//' | sort | tr '\n' ' ')
+		[ "$got" = "$want" ] && return 0
+		sleep 0.1
+	done
+	diag "want $want got $got"
+	return 1
+}
+check "live: the sampling pane names page faults" wait_for "Samples: page faults (period 1)"
+check "live: the four faulting pages lead the pane" top4
+check "live: in the memfd mapping" wait_for "/memfd:pmctop-hot"
+keys q
+wait_for "EXIT=0" >/dev/null
+start "$PMCTOP -d 0.5"
+
 # SIGTERM restores the terminal too
 pkill -TERM -f "^$PMCTOP -d 0.5"
 check "SIGTERM leaves with status 0" wait_for "EXIT=0"

@@ -24,6 +24,12 @@ info = {101: (1, 1000, "alice", "S", 4, 5000, "db-server", "/usr/bin/db-server -
         404: (1, 0, "root", "S", 1, 100, "secret", "secret"),
         505: (101, 1000, "alice", "R", 2, 9000, "newproc", "newproc --fast")}
 cpu_of = {101: 0, 202: 1, 303: 0, 505: 0}
+HEAP, STACK, LIBC = 0x55d0c1000000, 0x7ffc00000000, 0x7f0000200000
+MAPS = [(0x55d0c0000000, 0x55d0c0002000, "/home/bob/stream"),
+        (0x55d0c0002000, 0x55d0c0008000, "/home/bob/stream"),
+        (HEAP, HEAP + 0x2000000, "[heap]"),
+        (LIBC, LIBC + 0x1e0000, "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+        (STACK, STACK + 0x21000, "[stack]")]
 
 out = ["pmctop-recording 1",
        "# Hand-made by tests/data/make-hw-rec.py: hardware-like counts for tests and demos.",
@@ -31,6 +37,8 @@ out = ["pmctop-recording 1",
        "# pid 404 cannot be counted; pid 505 starts in the last tick; in the last tick the",
        "# cache group of pid 101 ran half the time (multiplexed) and its L1 group never ran.",
        "# Thread lines show pid 101's four threads, as recorded while looking at it.",
+       "# Sample lines are PEBS-like load/store samples of pid 202 (a STREAM-like kernel):",
+       "# loads of its arrays miss to DRAM (~280 cycles), stores hit L1.",
        "host demo-server 6.1.0-demo",
        "mode hardware events (skl), recorded by hand"]
 for i, n in enumerate(names):
@@ -93,6 +101,25 @@ for tick in range(3):
         name = "db-server" if tid == 101 else f"worker-{tid - 101}"
         out.append(f"thread {tid} 101 1000 alice {'S' if share == 0 else 'R'} 1 {5000 + tid - 101} "
                    f"ok {counts} {name} /usr/bin/db-server%20--port%205432")
+    # sampling pid 202: ops 1 load, 2 store; levels 1 L1, 4 L3, 5 DRAM
+    out.append(f"sampling 202 10007 {3 * tick} 0 Intel%20PEBS")
+    if tick == 0:
+        for start, end, name in MAPS:
+            out.append(f"map {start:x} {end:x} {name}")
+    seed = 12345 + tick
+    for i in range(300 if tick else 0):
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff
+        r = seed % 100
+        if r < 60:   # loads of a[] and b[]: the first eight heap pages, DRAM
+            page = HEAP + (seed >> 8) % 8 * 4096
+            out.append(f"sample 202 1 {page + seed % 4096:x} 55d0c0003120 {250 + seed % 60} 1 5")
+        elif r < 85:  # stores to c[]: next four pages, L1
+            page = HEAP + (8 + (seed >> 8) % 4) * 4096
+            out.append(f"sample 202 1 {page + seed % 4096:x} 55d0c0003140 0 2 1")
+        elif r < 95:  # the stack, L1
+            out.append(f"sample 202 1 {STACK + 0x1f000 + seed % 4096:x} 55d0c00031a0 6 1 1")
+        else:         # libc data, L3
+            out.append(f"sample 202 1 {LIBC + 0x1c000 + seed % 4096:x} 7f00002a1000 40 1 4")
     out.append("end")
 with open("hw.rec", "w") as f:
     f.write("\n".join(out) + "\n")

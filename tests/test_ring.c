@@ -1,0 +1,263 @@
+/* Tests of the ring walker and sample decoder on synthetic ring images built in memory. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ring.h"
+#include "testutil.h"
+
+#define TYPE                                                                                \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
+
+/* A ring image: writes records at head, wrapping like the kernel does. */
+struct image {
+	uint8_t data[4096];
+	uint64_t size, head;
+};
+
+static void put(struct image *im, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		im->data[(im->head + i) & (im->size - 1)] = ((const uint8_t *)p)[i];
+	im->head += n;
+}
+
+static void put_u64(struct image *im, uint64_t v)
+{
+	put(im, &v, 8);
+}
+
+static void put_header(struct image *im, uint32_t type, uint16_t size)
+{
+	struct perf_event_header h = { type, 0, size };
+
+	put(im, &h, sizeof(h));
+}
+
+/* A sample of TYPE: 8 fields after the header. */
+static void put_sample(struct image *im, uint64_t addr, uint32_t tid, uint64_t weight,
+		       uint64_t data_src)
+{
+	uint32_t pidtid[2] = { 100, tid };
+	uint32_t cpu[2] = { 1, 0 };
+
+	put_header(im, PERF_RECORD_SAMPLE, 8 + 8 * 8);
+	put_u64(im, 42);		/* identifier */
+	put_u64(im, 0x401000);		/* ip */
+	put(im, pidtid, 8);
+	put_u64(im, 123456789);		/* time */
+	put_u64(im, addr);
+	put(im, cpu, 8);
+	put_u64(im, weight);
+	put_u64(im, data_src);
+}
+
+struct got {
+	struct ring_sample s[64];
+	size_t n;
+};
+
+static void collect(const struct ring_sample *s, void *arg)
+{
+	struct got *g = arg;
+
+	if (g->n < 64)
+		g->s[g->n++] = *s;
+}
+
+/* data_src for a load that hit the given lvl bits */
+static uint64_t src_load(uint64_t lvl)
+{
+	return (uint64_t)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT | lvl << PERF_MEM_LVL_SHIFT;
+}
+
+START_TEST(test_samples_decode_in_uapi_order)
+{
+	struct image im = { .size = 4096 };
+	struct got g = { .n = 0 };
+	struct ring_stats st = { 0 };
+	uint64_t tail = 0;
+
+	put_sample(&im, 0xdead000, 7, 120, src_load(PERF_MEM_LVL_L3 | PERF_MEM_LVL_HIT));
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, collect, &g, &st);
+	ck_assert_uint_eq(tail, im.head);
+	ck_assert_uint_eq(g.n, 1);
+	ck_assert_uint_eq(g.s[0].id, 42);
+	ck_assert_uint_eq(g.s[0].ip, 0x401000);
+	ck_assert_uint_eq(g.s[0].pid, 100);
+	ck_assert_uint_eq(g.s[0].tid, 7);
+	ck_assert_uint_eq(g.s[0].time, 123456789);
+	ck_assert_uint_eq(g.s[0].addr, 0xdead000);
+	ck_assert_uint_eq(g.s[0].cpu, 1);
+	ck_assert_uint_eq(g.s[0].weight, 120);
+	ck_assert_int_eq(g.s[0].op, RING_OP_LOAD);
+	ck_assert_int_eq(g.s[0].level, RING_LVL_L3);
+	ck_assert_uint_eq(st.samples, 1);
+}
+END_TEST
+
+START_TEST(test_record_split_across_the_end_is_copied_whole)
+{
+	struct image im = { .size = 4096 };
+	struct got g = { .n = 0 };
+	struct ring_stats st = { 0 };
+	uint64_t tail;
+
+	/* start 24 bytes before the end: header and fields straddle the wrap */
+	im.head = 4096 * 3 - 24;
+	tail = im.head;
+	put_sample(&im, 0xbeef000, 9, 0, 0);
+	put_sample(&im, 0xcafe000, 10, 0, 0);
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, collect, &g, &st);
+	ck_assert_uint_eq(g.n, 2);
+	ck_assert_uint_eq(g.s[0].addr, 0xbeef000);
+	ck_assert_uint_eq(g.s[0].tid, 9);
+	ck_assert_uint_eq(g.s[1].addr, 0xcafe000);
+	ck_assert_uint_eq(st.corrupt, 0);
+	/* and a header split in the middle */
+	g.n = 0;
+	im.head = 4096 * 5 - 4;
+	tail = im.head;
+	put_sample(&im, 0xf00d000, 11, 0, 0);
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, collect, &g, &st);
+	ck_assert_uint_eq(g.n, 1);
+	ck_assert_uint_eq(g.s[0].addr, 0xf00d000);
+}
+END_TEST
+
+START_TEST(test_lost_throttle_and_unknown_records)
+{
+	struct image im = { .size = 4096 };
+	struct got g = { .n = 0 };
+	struct ring_stats st = { 0 };
+	uint64_t tail = 0;
+
+	put_header(&im, PERF_RECORD_LOST, 8 + 16);
+	put_u64(&im, 42);
+	put_u64(&im, 17);
+	put_header(&im, PERF_RECORD_LOST_SAMPLES, 8 + 8);
+	put_u64(&im, 3);
+	put_header(&im, PERF_RECORD_THROTTLE, 8 + 24);
+	put_u64(&im, 1);
+	put_u64(&im, 42);
+	put_u64(&im, 42);
+	put_header(&im, PERF_RECORD_UNTHROTTLE, 8 + 24);
+	put_u64(&im, 2);
+	put_u64(&im, 42);
+	put_u64(&im, 42);
+	/* a type from the future, 40 bytes long: skipped by its size */
+	put_header(&im, 250, 40);
+	put_u64(&im, 1);
+	put_u64(&im, 2);
+	put_u64(&im, 3);
+	put_u64(&im, 4);
+	put_sample(&im, 0x1000, 1, 0, 0);
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, collect, &g, &st);
+	ck_assert_uint_eq(st.lost, 20);
+	ck_assert_uint_eq(st.throttled, 1);
+	ck_assert_uint_eq(st.unthrottled, 1);
+	ck_assert_uint_eq(st.other, 1);
+	ck_assert_uint_eq(g.n, 1);
+	ck_assert_uint_eq(g.s[0].addr, 0x1000);
+	ck_assert_uint_eq(tail, im.head);
+}
+END_TEST
+
+START_TEST(test_zero_size_header_does_not_loop)
+{
+	struct image im = { .size = 4096 };
+	struct ring_stats st = { 0 };
+	uint64_t tail = 0;
+
+	put_header(&im, PERF_RECORD_SAMPLE, 0);
+	put_u64(&im, 0);
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, NULL, NULL, &st);
+	ck_assert_uint_eq(tail, im.head);
+	ck_assert_uint_eq(st.corrupt, 1);
+	/* a size running past head is refused too */
+	im.head = tail = 0;
+	put_header(&im, PERF_RECORD_SAMPLE, 200);
+	ring_walk(im.data, im.size, im.head, &tail, TYPE, NULL, NULL, &st);
+	ck_assert_uint_eq(tail, im.head);
+	ck_assert_uint_eq(st.corrupt, 2);
+}
+END_TEST
+
+START_TEST(test_short_and_unsupported_samples)
+{
+	uint64_t body[8] = { 0 };
+	struct ring_sample s;
+
+	ck_assert_int_eq(ring_parse_sample(body, 64, TYPE, &s), 0);
+	ck_assert_int_eq(ring_parse_sample(body, 56, TYPE, &s), -EINVAL);
+	ck_assert_int_eq(ring_parse_sample(body, 64, TYPE | PERF_SAMPLE_READ, &s), -ENOTSUP);
+	ck_assert_int_eq(ring_parse_sample(body, 64, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, &s),
+			 -EINVAL);
+	/* WEIGHT_STRUCT keeps the latency in the low 32 bits */
+	body[0] = 0x0000beef00000123ull;
+	ck_assert_int_eq(ring_parse_sample(body, 8, PERF_SAMPLE_WEIGHT_STRUCT, &s), 0);
+	ck_assert_uint_eq(s.weight, 0x123);
+	/* a callchain is skipped by its length */
+	body[0] = 2;
+	body[3] = 0x5000;
+	ck_assert_int_eq(ring_parse_sample(body, 16, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s),
+			 -EINVAL);
+	ck_assert_int_eq(ring_parse_sample(body, 32, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s), 0);
+	ck_assert_uint_eq(s.data_src, 0x5000);
+}
+END_TEST
+
+static const struct {
+	int line;
+	uint64_t src;
+	enum ring_level lvl;
+	enum ring_op op;
+} SRC[] = {
+	{ __LINE__, 0, RING_LVL_NA, RING_OP_NA },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)(PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_L1, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LFB << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_LFB, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_L2 << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_L2, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LOC_RAM << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_LOCAL_RAM, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_REM_RAM1 << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_REMOTE_RAM, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_STORE | (uint64_t)PERF_MEM_LVL_L1 << PERF_MEM_LVL_SHIFT,
+	  RING_LVL_L1, RING_OP_STORE },
+	/* the level-number field wins: RAM with the remote bit is remote DRAM */
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_RAM << PERF_MEM_LVLNUM_SHIFT |
+	  (uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT, RING_LVL_REMOTE_RAM, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_L3 << PERF_MEM_LVLNUM_SHIFT,
+	  RING_LVL_L3, RING_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_NA, RING_LVL_NA, RING_OP_NA },
+};
+
+START_TEST(test_data_source_table)
+{
+	ck_assert_msg(ring_data_level(SRC[_i].src) == SRC[_i].lvl, "line %d: level %d", SRC[_i].line,
+		      ring_data_level(SRC[_i].src));
+	ck_assert_msg(ring_data_op(SRC[_i].src) == SRC[_i].op, "line %d", SRC[_i].line);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ring");
+	TCase *tc = tcase_create("records");
+
+	tcase_add_test(tc, test_samples_decode_in_uapi_order);
+	tcase_add_test(tc, test_record_split_across_the_end_is_copied_whole);
+	tcase_add_test(tc, test_lost_throttle_and_unknown_records);
+	tcase_add_test(tc, test_zero_size_header_does_not_loop);
+	tcase_add_test(tc, test_short_and_unsupported_samples);
+	tcase_add_loop_test(tc, test_data_source_table, 0, sizeof(SRC) / sizeof(SRC[0]));
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}
