@@ -446,18 +446,20 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		snapshot_release(&t.snap);
 		return src->replay ? 2 : 1;
 	}
-	if (tui_init(o->color, err, sizeof(err))) {
-		fprintf(stderr, "pmctop: %s\n", err);
-		snapshot_release(&t.snap);
-		return 2;
-	}
-	tui_install_crash_handlers();
+	/* block first: a SIGTERM between taking the terminal and the signalfd would leave it raw */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGWINCH);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
+	if (tui_init(o->color, err, sizeof(err))) {
+		fprintf(stderr, "pmctop: %s\n", err);
+		snapshot_release(&t.snap);
+		sigprocmask(SIG_UNBLOCK, &mask, NULL);
+		return 2;
+	}
+	tui_install_crash_handlers();
 	t.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	t.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	loop_tui_take(&t);

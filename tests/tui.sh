@@ -173,9 +173,10 @@ check "live: in the memfd mapping" wait_for "/memfd:pmctop-hot"
 keys q
 wait_for "EXIT=0" >/dev/null
 start "$PMCTOP -d 0.5"
+wait_for "F1Help" >/dev/null
 
 # SIGTERM restores the terminal too
-pkill -TERM -f "^$PMCTOP -d 0.5"
+pkill -TERM -xf "$PMCTOP -d 0.5"
 check "SIGTERM leaves with status 0" wait_for "EXIT=0"
 keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
 check "the terminal is restored after SIGTERM" wait_for "^\(echo icanon\|icanon echo\) *$"
