@@ -50,6 +50,15 @@ else
 	skip "perf is not installed or cannot record here"
 fi
 
+# record -> replay: the frames come back the same, samples and mappings included
+background "$WORKLOAD" hotpages $RATE 5 >/dev/null
+sleep 0.3
+"$PMCTOP" -b --sample "$BG" -n 2 -d 0.5 -o json --record "$TMP/s.rec" >"$TMP/live.json" 2>/dev/null
+"$PMCTOP" -b --replay "$TMP/s.rec" --sample "$BG" -d 0 -o json >"$TMP/replayed.json" 2>/dev/null
+check "a sampling recording replays to the same frames" cmp "$TMP/live.json" "$TMP/replayed.json"
+check "the recording holds sample and map lines" \
+	sh -c 'grep -q "^sample " "$1" && grep -q "^map .*memfd:pmctop-hot" "$1"' _ "$TMP/s.rec"
+
 # --sample on a pid that does not exist
 "$PMCTOP" -b --sample 4000000 -n 1 >/dev/null 2>"$TMP/bad.err"
 check "--sample of a missing pid exits 2" test $? = 2

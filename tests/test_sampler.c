@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,84 @@ START_TEST(test_live_fault_samples_of_ourselves)
 }
 END_TEST
 
+struct toucher {
+	char *page;
+	size_t page_size;
+	pid_t tid;
+};
+
+static void *touch_thread(void *arg)
+{
+	struct toucher *t = arg;
+
+	t->tid = gettid();
+	for (int i = 0; i < 30; i++) {
+		madvise(t->page, t->page_size, MADV_DONTNEED);
+		t->page[0] = (char)i;
+	}
+	return NULL;
+}
+
+struct by_tid {
+	pid_t tid;
+	size_t hits;
+};
+
+static void count_tid(const struct ring_sample *s, void *arg)
+{
+	struct by_tid *b = arg;
+
+	if ((pid_t)s->tid == b->tid)
+		b->hits++;
+}
+
+START_TEST(test_threads_created_while_sampling_are_sampled)
+{
+	struct sampler *smp;
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
+	char notes[256], err[256];
+	int root = open("/proc", O_RDONLY | O_DIRECTORY);
+	struct toucher t;
+	struct by_tid b;
+	pthread_t th;
+
+	t.page_size = (size_t)sysconf(_SC_PAGESIZE);
+	t.page = mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
+				      sizeof(err)), 0);
+	/* the thread is born after the events were opened: inheritance covers it */
+	ck_assert_int_eq(pthread_create(&th, NULL, touch_thread, &t), 0);
+	pthread_join(th, NULL);
+	b.tid = t.tid;
+	b.hits = 0;
+	sampler_drain(smp, count_tid, &b);
+	ck_assert_uint_ge(b.hits, 30);
+	sampler_close(smp);
+	close(root);
+}
+END_TEST
+
+START_TEST(test_hung_up_rings_are_not_polled_but_drained)
+{
+	struct sampler *smp;
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
+	char notes[256], err[256];
+	int root = open("/proc", O_RDONLY | O_DIRECTORY);
+	int fds[16];
+	size_t n, n2;
+
+	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
+				      sizeof(err)), 0);
+	n = sampler_poll_fds(smp, fds, 16);
+	ck_assert_uint_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	sampler_hangup(smp, fds[0]);
+	n2 = sampler_poll_fds(smp, fds, 16);
+	ck_assert_uint_eq(n2, n - 1);
+	sampler_close(smp);
+	close(root);
+}
+END_TEST
+
 START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
@@ -181,6 +260,8 @@ int main(void)
 	tcase_add_test(tc, test_ibs_attrs);
 	tcase_add_test(tc, test_fault_attrs);
 	tcase_add_test(tc, test_live_fault_samples_of_ourselves);
+	tcase_add_test(tc, test_threads_created_while_sampling_are_sampled);
+	tcase_add_test(tc, test_hung_up_rings_are_not_polled_but_drained);
 	tcase_add_test(tc, test_missing_pid_is_esrch);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
