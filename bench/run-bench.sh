@@ -27,15 +27,38 @@ spawn_idle() {
 	done
 }
 
-echo "== per-tick CPU time, pmctop -b against top -b ($TICKS frames every $DELAY s)"
-printf '%-10s %-14s %-14s %s\n' "extra" "pmctop ms/tick" "top ms/tick" "ratio"
+# wall_ms COMMAND...: wall-clock milliseconds
+wall_ms() {
+	s=$(date +%s%N)
+	"$@" >/dev/null 2>&1
+	echo $((($(date +%s%N) - s) / 1000000))
+}
+
+# rss_kb COMMAND...: peak resident set size in KiB
+rss_kb() {
+	/usr/bin/time -f '%M' -o /tmp/pmctop-bench.$$ "$@" >/dev/null 2>&1
+	tail -n 1 /tmp/pmctop-bench.$$
+	rm -f /tmp/pmctop-bench.$$
+}
+
+echo "== per-tick CPU time, pmctop -b against top -b, after start-up"
+echo "   (CPU of $((2 * TICKS)) frames minus CPU of $TICKS frames, over $TICKS; every $DELAY s)"
+printf '%-7s %-15s %-12s %-6s %-14s %-12s %s\n' "extra" "pmctop ms/tick" "top ms/tick" "ratio" \
+	"first frame ms" "peak RSS KiB" "pmctop start-up ms CPU"
 for n in ${SIZES:-0 500 2000}; do
 	spawn_idle "$n"
 	sleep 1
-	p=$(cpu_ms "$PMCTOP" -b -n "$TICKS" -d "$DELAY" --no-cpus)
-	t=$(cpu_ms top -b -n "$TICKS" -d "$DELAY")
-	awk -v n="$n" -v p="$p" -v t="$t" -v k="$TICKS" 'BEGIN {
-		printf "%-10d %-14.2f %-14.2f %.2f\n", n, p / k, t / k, (t > 0 ? p / t : 0) }'
+	p1=$(cpu_ms "$PMCTOP" -b -n "$TICKS" -d "$DELAY" --no-cpus)
+	p2=$(cpu_ms "$PMCTOP" -b -n $((2 * TICKS)) -d "$DELAY" --no-cpus)
+	t1=$(cpu_ms top -b -n "$TICKS" -d "$DELAY")
+	t2=$(cpu_ms top -b -n $((2 * TICKS)) -d "$DELAY")
+	first=$(wall_ms "$PMCTOP" -b -n 1 -d 0.01 --no-cpus)
+	rss=$(rss_kb "$PMCTOP" -b -n 3 -d "$DELAY" --no-cpus)
+	awk -v n="$n" -v p1="$p1" -v p2="$p2" -v t1="$t1" -v t2="$t2" -v k="$TICKS" \
+		-v first="$first" -v rss="$rss" 'BEGIN {
+		p = (p2 - p1) / k; t = (t2 - t1) / k
+		printf "%-7d %-15.2f %-12.2f %-6.2f %-14d %-12d %d\n", n, p, t, (t > 0 ? p / t : 0),
+			first, rss, p1 - p * k }'
 	pkill -P $$ sleep 2>/dev/null
 	wait 2>/dev/null
 done

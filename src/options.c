@@ -214,7 +214,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 
 	options_init(o);
 	opterr = 0;
-	optind = 1;
+	optind = 0;	/* 0, not 1: glibc then also forgets a half-scanned "-abc" */
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
 

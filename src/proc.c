@@ -293,6 +293,22 @@ int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out)
 	return proc_parse_stat(buf, (size_t)n, out);
 }
 
+int proc_pread_stat(int fd, struct proc_stat *out)
+{
+	char buf[1024];
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	if (n == 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	return proc_parse_stat(buf, (size_t)n, out);
+}
+
 int proc_read_uid(int rootfd, int pid, unsigned *uid)
 {
 	char path[64], buf[4096];

@@ -56,6 +56,8 @@ const struct proc_map *proc_find_map(const struct proc_map *maps, size_t n,
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
 /* Read PID/stat (or PID/task/TID/stat when tid > 0); 0 or -errno (-ENOENT when gone). */
 int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out);
+/* Re-read a /proc/PID/stat already open on fd (pread from 0); 0 or -errno (-ESRCH when gone). */
+int proc_pread_stat(int fd, struct proc_stat *out);
 int proc_read_uid(int rootfd, int pid, unsigned *uid);
 /* Command line with spaces for NULs; "" for kernel threads; 0 or -errno. */
 int proc_read_cmdline(int rootfd, int pid, char *buf, size_t size);

@@ -40,6 +40,8 @@ struct live_tthread {
 struct live_proc {
 	int pid;
 	unsigned long long start;
+	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
+	bool skip;		/* a kernel thread, or filtered out: kept only to know it */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -152,6 +154,8 @@ static void live_close_tthreads(struct live *l, struct live_proc *p)
 
 static void live_close_proc(struct live *l, struct live_proc *p)
 {
+	if (p->statfd >= 0)
+		close(p->statfd);
 	live_close_tthreads(l, p);
 	for (size_t i = 0; i < p->nthr; i++) {
 		for (size_t k = 0; k < l->ntg; k++)
@@ -161,6 +165,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	free(p->thr);
 	free(p->cmdline);
 	memset(p, 0, sizeof(*p));
+	p->statfd = -1;
 }
 
 /* Open every task group on one thread; 0 or -errno with nothing left open. */
@@ -265,21 +270,37 @@ static void live_read_cmdline(struct live *l, struct live_proc *p)
 	p->cmdline = xstrdup(buf);
 }
 
-/* Set up a process seen for the first time; false when it is not wanted. */
-static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
+/*
+ * Set up a process seen for the first time. Kernel threads and processes
+ * other users' filters exclude are kept as skip entries, so that they are
+ * not looked at again. False when it vanished.
+ */
+static bool live_new_proc(struct live *l, struct live_proc *p, int statfd,
+			  const struct proc_stat *st)
 {
 	memset(p, 0, sizeof(*p));
 	p->pid = st->pid;
 	p->start = st->start;
-	if (proc_read_uid(l->rootfd, st->pid, &p->uid))
+	p->statfd = statfd;
+	if (st->flags & PROC_PF_KTHREAD) {
+		p->skip = true;
+		return true;
+	}
+	if (proc_read_uid(l->rootfd, st->pid, &p->uid)) {
+		p->statfd = -1;	/* the caller closes it */
+		live_close_proc(l, p);
 		return false;
-	if (l->o.by_uid && p->uid != l->o.uid)
-		return false;
+	}
+	if (l->o.by_uid && p->uid != l->o.uid) {
+		p->skip = true;
+		return true;
+	}
 	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
 	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
 	live_read_cmdline(l, p);
 	p->err = live_attach(l, p);
 	if (p->err == -ESRCH) {
+		p->statfd = -1;	/* the caller closes it */
 		live_close_proc(l, p);
 		return false;
 	}
@@ -433,40 +454,49 @@ static void live_scan(struct live *l, struct snapshot *snap)
 		int pid = l->ids[i];
 		struct proc_stat st;
 		struct live_proc *p;
+		char path[64];
+		int fd;
 
 		if (!live_wanted_pid(l, pid))
 			continue;
 		/* both lists are sorted: drop old processes that vanished */
 		while (old < l->nprocs && l->procs[old].pid < pid)
 			live_close_proc(l, &l->procs[old++]);
-		if (proc_read_stat(l->rootfd, pid, 0, &st))
-			continue;
-		if (st.flags & PROC_PF_KTHREAD)
-			continue;
 		next = xgrow(next, &ncap, nnext + 1, sizeof(*next));
 		p = &next[nnext];
 		if (old < l->nprocs && l->procs[old].pid == pid) {
 			struct live_proc *o = &l->procs[old++];
 
-			if (o->start == st.start) {
+			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
+			if (proc_pread_stat(o->statfd, &st) == 0 && o->start == st.start) {
 				*p = *o;
 				memset(o, 0, sizeof(*o));
+				o->statfd = -1;
+				nnext++;
+				if (p->skip)
+					continue;
 				if (strcmp(p->comm, st.comm)) {
 					/* exec or prctl: the command line may have changed too */
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
 				}
-				nnext++;
 				live_fill_task(l, p, &st, snap);
 				live_maybe_threads(l, p, snap);
 				continue;
 			}
-			/* the pid was reused by a new process */
 			live_close_proc(l, o);
 		}
-		if (!live_new_proc(l, p, &st))
+		snprintf(path, sizeof(path), "%d/stat", pid);
+		fd = openat(l->rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
 			continue;
+		if (proc_pread_stat(fd, &st) || !live_new_proc(l, p, fd, &st)) {
+			close(fd);
+			continue;
+		}
 		nnext++;
+		if (p->skip)
+			continue;
 		live_fill_task(l, p, &st, snap);
 		live_maybe_threads(l, p, snap);
 	}

@@ -101,6 +101,28 @@ START_TEST(test_list_events_takes_optional_pattern)
 }
 END_TEST
 
+START_TEST(test_parsing_again_after_an_error_mid_argument)
+{
+	struct options o;
+	char err[256];
+	char *a1 = strdup("-bqz"), *a2 = strdup("-c");
+	char *argv1[] = { "pmctop", a1, NULL };
+	char *argv2[] = { "pmctop", a2, "-n", "2", NULL };
+
+	/* -q fails inside "-bqz": getopt would otherwise keep a pointer into it */
+	ck_assert_int_ne(options_parse(&o, 2, argv1, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(strstr(err, "unknown option '-q'"));
+	options_release(&o);
+	free(a1);
+	ck_assert_int_eq(options_parse(&o, 4, argv2, err, sizeof(err)), 0);
+	ck_assert(o.cmdline);
+	ck_assert(!o.batch);
+	ck_assert_int_eq(o.iterations, 2);
+	options_release(&o);
+	free(a2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("options");
@@ -110,6 +132,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
 	tcase_add_test(tc, test_replay_allows_zero_delay);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);
+	tcase_add_test(tc, test_parsing_again_after_an_error_mid_argument);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }
