@@ -21,6 +21,7 @@
 #include "recording.h"
 #include "source_live.h"
 #include "source_replay.h"
+#include "xalloc.h"
 
 #define EXIT_USAGE 2
 
@@ -46,8 +47,8 @@ static void main_raise_nofile(void)
 	}
 }
 
-/* Build the event list: the default set, then every -e event. Exits 2 on a bad name. */
-static void main_events(const struct options *o, struct evlist *ev)
+/* Build the event list: the default set, then every -e event. 0, or 2 after saying which name is bad. */
+static int main_events(const struct options *o, struct evlist *ev)
 {
 	int sw_group = -1, hw_group = -1, hw_in = 0;
 
@@ -69,7 +70,7 @@ static void main_events(const struct options *o, struct evlist *ev)
 			for (size_t s = 0; s < ns; s++)
 				fprintf(stderr, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
 			fprintf(stderr, "\nList the events with 'pmctop --list-events'.\n");
-			exit(EXIT_USAGE);
+			return EXIT_USAGE;
 		}
 		k = evlist_find(ev, o->events[i]);
 		if (k >= 0) {
@@ -90,6 +91,7 @@ static void main_events(const struct options *o, struct evlist *ev)
 		evlist_add(ev, o->events[i], hw_group, true, true);
 		hw_in++;
 	}
+	return 0;
 }
 
 static int main_check_user(const char *user)
@@ -123,7 +125,8 @@ static int main_check_pids(const struct options *o)
 	return 0;
 }
 
-static struct source *main_source(const struct options *o)
+/* The live or replay source; NULL after saying why, with the exit status in *status. */
+static struct source *main_source(const struct options *o, int *status)
 {
 	char err[1024];
 	struct source *src;
@@ -134,12 +137,13 @@ static struct source *main_source(const struct options *o)
 		if (!f) {
 			fprintf(stderr, "pmctop: cannot open the recording '%s': %s\n", o->replay,
 				strerror(errno));
-			exit(EXIT_USAGE);
+			*status = EXIT_USAGE;
+			return NULL;
 		}
 		src = source_replay_new(f, o->replay, err, sizeof(err));
 		if (!src) {
 			fprintf(stderr, "pmctop: %s\n", err);
-			exit(EXIT_USAGE);
+			*status = EXIT_USAGE;
 		}
 		return src;
 	} else {
@@ -152,30 +156,50 @@ static struct source *main_source(const struct options *o)
 		};
 
 		if (o->user) {
-			char *end;
-			unsigned long v = strtoul(o->user, &end, 10);
 			struct passwd *pw = getpwnam(o->user);
 
 			lo.by_uid = true;
-			lo.uid = pw ? pw->pw_uid : (unsigned)v;
-			(void)end;
+			lo.uid = pw ? pw->pw_uid : (unsigned)strtoul(o->user, NULL, 10);
 		}
 		evlist_init(&ev);
-		main_events(o, &ev);
+		*status = main_events(o, &ev);
+		if (*status) {
+			evlist_release(&ev);
+			return NULL;
+		}
 		src = source_live_new(&ev, &lo, err, sizeof(err));
 		evlist_release(&ev);
 		if (!src) {
 			fprintf(stderr, "pmctop: %s\n", err);
-			exit(1);
+			*status = 1;
 		}
 		return src;
 	}
 }
 
+static int main_run(struct options *op);
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	char err[512];
+	int status;
+
+	if (options_parse(&o, argc, argv, err, sizeof(err))) {
+		main_usage_error("%s", err);
+		options_release(&o);
+		return EXIT_USAGE;
+	}
+	status = main_run(&o);
+	events_fini();
+	options_release(&o);
+	return status;
+}
+
+/* Everything after the options; the caller releases them. */
+static int main_run(struct options *op)
+{
+	struct options o = *op;
 	struct source *src;
 	struct model *m;
 	struct output out;
@@ -183,10 +207,6 @@ int main(int argc, char **argv)
 	FILE *rec = NULL;
 	int status, col;
 
-	if (options_parse(&o, argc, argv, err, sizeof(err))) {
-		main_usage_error("%s", err);
-		return EXIT_USAGE;
-	}
 	if (o.help) {
 		options_usage(stdout);
 		return 0;
@@ -219,10 +239,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (o.sample_pid && o.batch && !o.npids) {
 		/* batch sampling shows the sampled process only */
-		o.pids = malloc(sizeof(*o.pids));
-		if (!o.pids)
-			return 1;
-		o.pids[0] = o.sample_pid;
+		op->pids = xmalloc(sizeof(*op->pids));
+		op->pids[0] = o.sample_pid;
+		op->npids = 1;
+		o.pids = op->pids;
 		o.npids = 1;
 		if (!o.replay && main_check_pids(&o))
 			return EXIT_USAGE;
@@ -234,7 +254,9 @@ int main(int argc, char **argv)
 	main_raise_nofile();
 	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
 	signal(SIGPIPE, SIG_IGN);
-	src = main_source(&o);
+	src = main_source(&o, &status);
+	if (!src)
+		return status;
 	m = model_new(&src->ev);
 	m->filter.pids = o.pids;
 	m->filter.npids = o.npids;
@@ -319,7 +341,5 @@ out_rec:
 out_model:
 	model_free(m);
 	source_free(src);
-	events_fini();
-	options_release(&o);
 	return status;
 }

@@ -303,7 +303,7 @@ START_TEST(test_filters_by_pid_and_user)
 	struct model *m;
 	int pids[] = { 101, 103, 999 };
 
-	sort_fixture(&a, &b);
+	model_free(sort_fixture(&a, &b));
 	m = model_new(&evs);
 	m->filter.pids = pids;
 	m->filter.npids = 3;
