@@ -106,7 +106,7 @@ static void events_consider(struct events_cand *best, size_t max, size_t *n, con
 			    const char *want)
 {
 	size_t d = events_distance(want, cand);
-	size_t limit = strlen(want) / 3 + 2;
+	size_t limit = strlen(want) / 3 + 1;
 
 	if (d > limit)
 		return;

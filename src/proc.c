@@ -81,6 +81,10 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 		case 9:
 			out->flags = (unsigned)v;
 			break;
+		case 14:
+		case 15:
+			out->cpu += v;
+			break;
 		case 20:
 			out->threads = (int)v;
 			break;

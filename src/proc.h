@@ -14,6 +14,7 @@ struct proc_stat {
 	unsigned flags;
 	int threads;
 	unsigned long long start;	/* clock ticks after boot */
+	unsigned long long cpu;		/* utime + stime, clock ticks */
 };
 
 struct proc_cpustat {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,6 +90,10 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu;
+	size_t set_fds;		/* descriptors one thread's group set takes */
+	size_t fds_open;	/* descriptors of counters and stat files */
+	size_t fd_budget;	/* what they may take: the limit less a reserve */
+	long nids;		/* pids found by the last good scan of /proc */
 	int focus;		/* pid whose threads get rows of their own, 0 for none */
 	bool all_threads;	/* every process's threads get rows */
 	struct sampler *smp;	/* data-address sampling of one process */
@@ -100,6 +105,8 @@ struct live {
 	char *mapsbuf;
 };
 
+#define LIVE_FD_RESERVE 24	/* descriptors counters leave for everything else */
+#define LIVE_UNATTACHED (-EINPROGRESS)	/* found this tick, counters not open yet */
 #define LIVE_MAX_PENDING (1u << 21)	/* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
 
@@ -134,13 +141,21 @@ static const char *live_user_name(struct live *l, unsigned uid)
 	return u->name;
 }
 
+/* Close a thread's group set (as live_open_groups opened it) and free it. */
+static void live_close_groups(struct live *l, struct counters_group **g)
+{
+	if (!*g)
+		return;
+	for (size_t k = 0; k < l->ntg; k++)
+		counters_close_group(&(*g)[k]);
+	l->fds_open -= l->set_fds;
+	free(*g);
+	*g = NULL;
+}
+
 static void live_close_tthread(struct live *l, struct live_tthread *t)
 {
-	if (t->g && !t->err)
-		for (size_t k = 0; k < l->ntg; k++)
-			counters_close_group(&t->g[k]);
-	free(t->g);
-	t->g = NULL;
+	live_close_groups(l, &t->g);
 }
 
 static void live_close_tthreads(struct live *l, struct live_proc *p)
@@ -154,26 +169,33 @@ static void live_close_tthreads(struct live *l, struct live_proc *p)
 
 static void live_close_proc(struct live *l, struct live_proc *p)
 {
-	if (p->statfd >= 0)
+	if (p->statfd >= 0) {
 		close(p->statfd);
-	live_close_tthreads(l, p);
-	for (size_t i = 0; i < p->nthr; i++) {
-		for (size_t k = 0; k < l->ntg; k++)
-			counters_close_group(&p->thr[i].g[k]);
-		free(p->thr[i].g);
+		l->fds_open--;
 	}
+	live_close_tthreads(l, p);
+	for (size_t i = 0; i < p->nthr; i++)
+		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
 }
 
-/* Open every task group on one thread; 0 or -errno with nothing left open. */
+/*
+ * Open every task group on one thread; 0 or -errno with nothing left open.
+ * -EMFILE without trying when the descriptors pmctop keeps for itself would
+ * be touched: scanning /proc must go on when counters run out.
+ */
 static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags)
 {
 	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
-	struct counters_group *g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
+	struct counters_group *g;
 
+	*out = NULL;
+	if (l->fds_open + l->set_fds > l->fd_budget)
+		return -EMFILE;
+	g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
 	for (size_t k = 0; k < l->ntg; k++) {
 		int bad, r;
 
@@ -184,10 +206,10 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 			while (k-- > 0)
 				counters_close_group(&g[k]);
 			free(g);
-			*out = NULL;
 			return r;
 		}
 	}
+	l->fds_open += l->set_fds;
 	*out = g;
 	return 0;
 }
@@ -213,6 +235,8 @@ static int live_attach(struct live *l, struct live_proc *p)
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
+	free(p->thr);	/* a retry after running out of descriptors */
+	p->nthr = 0;
 	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
 	for (long i = 0; i < n; i++) {
 		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i]);
@@ -224,11 +248,8 @@ static int live_attach(struct live *l, struct live_proc *p)
 		last = r;
 		if (r == -ESRCH)
 			continue;	/* the thread exited meanwhile */
-		for (size_t k = 0; k < p->nthr; k++) {
-			for (size_t g = 0; g < l->ntg; g++)
-				counters_close_group(&p->thr[k].g[g]);
-			free(p->thr[k].g);
-		}
+		for (size_t k = 0; k < p->nthr; k++)
+			live_close_groups(l, &p->thr[k].g);
 		p->nthr = 0;
 		return r;
 	}
@@ -272,22 +293,21 @@ static void live_read_cmdline(struct live *l, struct live_proc *p)
 
 /*
  * Set up a process seen for the first time. Kernel threads and processes
- * other users' filters exclude are kept as skip entries, so that they are
- * not looked at again. False when it vanished.
+ * the filters exclude are kept as skip entries, so that they are not looked
+ * at again. Its counters are opened later (live_attach_pending). False
+ * when it vanished.
  */
-static bool live_new_proc(struct live *l, struct live_proc *p, int statfd,
-			  const struct proc_stat *st)
+static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
 	memset(p, 0, sizeof(*p));
 	p->pid = st->pid;
 	p->start = st->start;
-	p->statfd = statfd;
+	p->statfd = -1;
 	if (st->flags & PROC_PF_KTHREAD) {
 		p->skip = true;
 		return true;
 	}
 	if (proc_read_uid(l->rootfd, st->pid, &p->uid)) {
-		p->statfd = -1;	/* the caller closes it */
 		live_close_proc(l, p);
 		return false;
 	}
@@ -298,14 +318,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, int statfd,
 	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
 	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
 	live_read_cmdline(l, p);
-	p->err = live_attach(l, p);
-	if (p->err == -ESRCH) {
-		p->statfd = -1;	/* the caller closes it */
-		live_close_proc(l, p);
-		return false;
-	}
-	if (p->err)
-		live_note_task_error(l, p->err);
+	p->err = LIVE_UNATTACHED;	/* attached after the scan, busiest first */
 	return true;
 }
 
@@ -442,20 +455,122 @@ static void live_maybe_threads(struct live *l, struct live_proc *p, struct snaps
 		live_close_tthreads(l, p);
 }
 
+struct live_pend {
+	size_t idx;			/* into the new process list */
+	struct proc_stat st;
+	double busy;			/* CPU time over its lifetime: how busy it is */
+};
+
+static int live_cmp_pend(const void *a, const void *b)
+{
+	const struct live_pend *x = a, *y = b;
+
+	return (x->busy < y->busy) - (x->busy > y->busy);
+}
+
+/* Clock ticks since boot, from /proc/uptime; 0 when unknown. */
+static unsigned long long live_now_ticks(struct live *l)
+{
+	char buf[64];
+	long n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	double up;
+
+	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))
+		return 0;
+	return (unsigned long long)(up * (double)sysconf(_SC_CLK_TCK));
+}
+
+static int live_cmp_proc(const void *a, const void *b)
+{
+	const struct live_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static bool live_needs_attach(const struct live_proc *p)
+{
+	return p->err == LIVE_UNATTACHED || p->err == -EMFILE || p->err == -ENFILE;
+}
+
+/*
+ * Open the counters of processes found this tick, and retry those that
+ * found no descriptors, busiest first: when descriptors run out, the
+ * processes that matter most are the ones counted.
+ */
+static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
+				  struct live_pend *pend, size_t npend, struct snapshot *snap)
+{
+	size_t gone = 0;
+
+	if (npend > 1) {
+		unsigned long long now = live_now_ticks(l);
+
+		for (size_t i = 0; i < npend; i++) {
+			unsigned long long age = now > pend[i].st.start ? now - pend[i].st.start : 1;
+
+			pend[i].busy = (double)pend[i].st.cpu / (double)age;
+		}
+		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
+	}
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+
+		p->err = live_attach(l, p);
+		if (p->err == -ESRCH) {
+			live_close_proc(l, p);
+			p->pid = 0;	/* dropped below */
+			gone++;
+			continue;
+		}
+		if (p->err)
+			live_note_task_error(l, p->err);
+		live_fill_task(l, p, &pend[i].st, snap);
+		live_maybe_threads(l, p, snap);
+	}
+	/*
+	 * Keep the stat file of each counted process open, to re-read it with one
+	 * pread; counters come first, so this waits until they have their fds.
+	 */
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+		char path[64];
+
+		if (!p->pid || p->err || p->statfd >= 0)
+			continue;
+		if (l->fds_open + 1 > l->fd_budget)
+			break;
+		snprintf(path, sizeof(path), "%d/stat", p->pid);
+		p->statfd = openat(l->rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (p->statfd >= 0)
+			l->fds_open++;
+	}
+	if (!gone)
+		return n;
+	/* close the gaps of processes that vanished; the list stays sorted by pid */
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].pid)
+			procs[k++] = procs[i];
+	qsort(procs, k, sizeof(*procs), live_cmp_proc);
+	return k;
+}
+
 static void live_scan(struct live *l, struct snapshot *snap)
 {
 	long n = proc_list_ids(l->rootfd, ".", &l->ids, &l->idcap);
 	struct live_proc *next = NULL;
-	size_t nnext = 0, ncap = 0, old = 0;
+	struct live_pend *pend = NULL;
+	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
 
+	/* a failed listing (no descriptor to open /proc with) keeps the last one */
 	if (n < 0)
-		n = 0;
+		n = l->nids;
+	l->nids = n;
 	for (long i = 0; i < n; i++) {
 		int pid = l->ids[i];
 		struct proc_stat st;
 		struct live_proc *p;
-		char path[64];
-		int fd;
 
 		if (!live_wanted_pid(l, pid))
 			continue;
@@ -468,7 +583,18 @@ static void live_scan(struct live *l, struct snapshot *snap)
 			struct live_proc *o = &l->procs[old++];
 
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
-			if (proc_pread_stat(o->statfd, &st) == 0 && o->start == st.start) {
+			int r = o->statfd >= 0 ? proc_pread_stat(o->statfd, &st)
+					       : proc_read_stat(l->rootfd, pid, 0, &st);
+
+			if (r == -EMFILE || r == -ENFILE) {
+				/* no descriptor to look with: it is not gone, keep it as it was */
+				*p = *o;
+				memset(o, 0, sizeof(*o));
+				o->statfd = -1;
+				nnext++;
+				continue;
+			}
+			if (r == 0 && o->start == st.start) {
 				*p = *o;
 				memset(o, 0, sizeof(*o));
 				o->statfd = -1;
@@ -480,28 +606,28 @@ static void live_scan(struct live *l, struct snapshot *snap)
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
 				}
+				if (live_needs_attach(p))
+					goto defer;
 				live_fill_task(l, p, &st, snap);
 				live_maybe_threads(l, p, snap);
 				continue;
 			}
 			live_close_proc(l, o);
 		}
-		snprintf(path, sizeof(path), "%d/stat", pid);
-		fd = openat(l->rootfd, path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (proc_read_stat(l->rootfd, pid, 0, &st) || !live_new_proc(l, p, &st))
 			continue;
-		if (proc_pread_stat(fd, &st) || !live_new_proc(l, p, fd, &st)) {
-			close(fd);
-			continue;
-		}
 		nnext++;
 		if (p->skip)
 			continue;
-		live_fill_task(l, p, &st, snap);
-		live_maybe_threads(l, p, snap);
+defer:
+		pend = xgrow(pend, &pcap, npend + 1, sizeof(*pend));
+		pend[npend].idx = nnext - 1;
+		pend[npend++].st = st;
 	}
 	while (old < l->nprocs)
 		live_close_proc(l, &l->procs[old++]);
+	nnext = live_attach_pending(l, next, nnext, pend, npend, snap);
+	free(pend);
 	free(l->procs);
 	l->procs = next;
 	l->nprocs = nnext;
@@ -974,6 +1100,17 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	live_build_gdefs(l, &l->tg, &l->ntg, false);
 	live_build_gdefs(l, &l->cg, &l->ncg, true);
 	l->tmp = xcalloc(l->base.ev.n, sizeof(*l->tmp));
+	for (size_t k = 0; k < l->ntg; k++)
+		l->set_fds += (size_t)l->tg[k].nr;
+	{
+		struct rlimit rl;
+
+		/* keep a reserve for /proc, the output, recordings and the screen */
+		l->fd_budget = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+					       rl.rlim_cur > LIVE_FD_RESERVE
+				       ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE)
+				       : rl.rlim_cur == RLIM_INFINITY ? (size_t)-1 : 0;
+	}
 	live_describe(l);
 	live_open_cpus(l);
 	return &l->base;

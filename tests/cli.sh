@@ -36,6 +36,15 @@ printf 'garbage\n' >"$TMP/bad.rec"
 check "malformed recording names file and line" expect 2 "$TMP/bad.rec:1: expected 'pmctop-recording 1'" -b --replay "$TMP/bad.rec"
 check "-e with --replay" expect 2 "'-e' cannot be used with '--replay'" -b -e cycles --replay "$top_srcdir/tests/data/hw.rec"
 
+check "unknown sample source" expect 2 "unknown sample source 'magic': use auto, pebs, ibs or faults" -b --sample-source magic
+check "unknown page size" expect 2 "unknown page size '3m': use 4k or 2m" -b --page-size 3m
+check "bad half-life" expect 2 "invalid half-life '0'" -b --half-life 0
+check "bad page count" expect 2 "invalid page count '0' for --top" -b --top 0
+check "bad sample period" expect 2 "invalid sample period '-5'" -b --sample-period -5
+check "bad --sample pid" expect 2 "invalid pid 'abc' for --sample" -b --sample abc
+check "stray argument" expect 2 "unexpected argument 'extra'" -b extra
+check "option without its value" expect 2 "option '-d' needs a value" -b -d
+
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
 check "--list-events PATTERN filters" sh -c '"$PMCTOP" --list-events page-faults | grep -qi "PAGE-FAULTS" && ! "$PMCTOP" --list-events page-faults | grep -qi "TASK-CLOCK"'
 check "--list-events with no match exits 1" sh -c '! "$PMCTOP" --list-events zzzznothing 2>/dev/null'

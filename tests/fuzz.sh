@@ -11,6 +11,8 @@ if ! command -v clang >/dev/null; then
 	done_testing
 	exit 0
 fi
+# fuzzing keeps a core busy: keep it apart from the tests that measure CPU time
+exclusive
 src=$top_srcdir/src
 objs=$(ls "$src"/*.c | grep -v '/main\.c$')
 libs="$(pkg-config --libs ncursesw) -lpfm -lm"

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +141,41 @@ static int workload_hotpages(long rate, double seconds)
 	return 0;
 }
 
+static void *workload_nothing(void *arg)
+{
+	return arg;
+}
+
+/* rate short-lived processes and as many short-lived threads per second. */
+static int workload_churn(long rate, double seconds)
+{
+	double start = workload_now();
+	long done = 0;
+
+	signal(SIGCHLD, SIG_IGN);	/* children reap themselves */
+	while (workload_now() - start < seconds) {
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			pthread_t t;
+			pid_t p = fork();
+
+			if (p == 0)
+				_exit(0);
+			if (pthread_create(&t, NULL, workload_nothing, NULL) == 0)
+				pthread_join(t, NULL);
+			done++;
+		}
+		usleep(2000);
+	}
+	printf("%ld\n", done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "churn"))
+		return workload_churn(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "hotpages"))
 		return workload_hotpages(atol(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "burst"))
@@ -159,6 +193,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
-			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | sleep SECONDS\n");
+			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | churn RATE SECONDS | "
+			"sleep SECONDS\n");
 	return 2;
 }
