@@ -57,6 +57,7 @@ struct live_proc {
 struct live_cpu {
 	int cpu;
 	int err;
+	uint64_t last_enabled;	/* of the first group: stops growing once detached */
 	struct counters_group *g;	/* one per CPU group definition */
 	int *gerr;
 };
@@ -83,7 +84,7 @@ struct live {
 	int *ids, *tids;
 	size_t idcap, tidcap;
 	struct live_cpu *cpus;
-	size_t ncpus;
+	size_t ncpus, cpucap;
 	struct proc_cpustat *cs;
 	size_t cscap;
 	struct live_user *users;
@@ -634,12 +635,120 @@ defer:
 	l->pcap = ncap;
 }
 
+/* Open the per-CPU groups of c->cpu; permission errors are said once. */
+static void live_open_cpu(struct live *l, struct live_cpu *c)
+{
+	c->err = 0;
+	c->last_enabled = 0;
+	if (!l->o.per_cpu) {
+		c->err = -ENOENT;
+		return;
+	}
+	c->g = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->g));
+	c->gerr = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->gerr));
+	for (size_t k = 0; k < l->ncg; k++) {
+		const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+		int bad;
+
+		for (int m = 0; m < l->cg[k].nr; m++)
+			a[m] = &l->attr[l->cg[k].ev[m]];
+		c->gerr[k] = counters_open_group(&c->g[k], a, l->cg[k].ev, l->cg[k].nr, -1, c->cpu,
+						 0, &bad);
+		if (c->gerr[k] == -EACCES || c->gerr[k] == -EPERM) {
+			for (size_t j = 0; j < k; j++)
+				if (!c->gerr[j])
+					counters_close_group(&c->g[j]);
+			c->err = c->gerr[k];
+			for (size_t j = 0; j < l->ncg; j++)
+				c->gerr[j] = c->err;
+			break;
+		}
+	}
+	if (c->err && !l->told_cpu) {
+		char adv[320];
+
+		l->told_cpu = true;
+		source_message(&l->base, "per-core counters: %s",
+			       errmsg_permission_advice(adv, sizeof(adv), l->paranoid));
+	}
+}
+
+static void live_close_cpu(struct live *l, struct live_cpu *c)
+{
+	if (c->g && !c->err)
+		for (size_t k = 0; k < l->ncg; k++)
+			if (!c->gerr[k])
+				counters_close_group(&c->g[k]);
+	free(c->g);
+	free(c->gerr);
+	c->g = NULL;
+	c->gerr = NULL;
+}
+
+static int live_cmp_cpu(const void *a, const void *b)
+{
+	const struct live_cpu *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/*
+ * Follow CPU hotplug: /proc/stat lists the online CPUs. Events of a CPU that
+ * went offline are detached by the kernel and never come back, so a CPU that
+ * returns gets new ones.
+ */
+static void live_sync_cpus(struct live *l, int n, bool quiet)
+{
+	for (size_t k = 0; k < l->ncpus; k++) {
+		bool online = false;
+
+		for (int i = 0; i < n && !online; i++)
+			online = l->cs[i].cpu == l->cpus[k].cpu;
+		if (online)
+			continue;
+		source_message(&l->base, "CPU %d went offline", l->cpus[k].cpu);
+		live_close_cpu(l, &l->cpus[k]);
+		l->cpus[k] = l->cpus[--l->ncpus];
+		k--;
+	}
+	for (int i = 0; i < n; i++) {
+		bool known = false;
+		struct live_cpu *c;
+
+		for (size_t k = 0; k < l->ncpus && !known; k++)
+			known = l->cpus[k].cpu == l->cs[i].cpu;
+		if (known)
+			continue;
+		l->cpus = xgrow(l->cpus, &l->cpucap, l->ncpus + 1, sizeof(*l->cpus));
+		c = &l->cpus[l->ncpus++];
+		memset(c, 0, sizeof(*c));
+		c->cpu = l->cs[i].cpu;
+		live_open_cpu(l, c);
+		if (!quiet)
+			source_message(&l->base, "CPU %d is online: counting it again", c->cpu);
+	}
+	if (l->ncpus > 1)
+		qsort(l->cpus, l->ncpus, sizeof(*l->cpus), live_cmp_cpu);
+}
+
+static void live_open_cpus(struct live *l)
+{
+	char buf[65536];
+	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
+	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : 0;
+
+	if (n > 0)
+		live_sync_cpus(l, n, true);
+}
+
 static void live_read_cpus(struct live *l, struct snapshot *snap)
 {
 	char buf[65536];
 	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
 	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : -EINVAL;
 
+	if (n > 0)
+		live_sync_cpus(l, n, false);
 	for (int i = 0; i < n; i++) {
 		struct snap_cpu *c = snapshot_add_cpu(snap, l->cs[i].cpu);
 		struct live_cpu *lc = NULL;
@@ -657,6 +766,21 @@ static void live_read_cpus(struct live *l, struct snapshot *snap)
 		for (size_t k = 0; k < l->ncg; k++) {
 			int r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
 
+			if (k == 0 && !r) {
+				uint64_t en = l->tmp[l->cg[0].ev[0]].enabled;
+
+				/* offline and back between two ticks: the old events are dead */
+				if (lc->last_enabled && en == lc->last_enabled) {
+					source_message(&l->base, "CPU %d went offline and came back: "
+						       "counting it again", lc->cpu);
+					live_close_cpu(l, lc);
+					live_open_cpu(l, lc);
+					for (int m = 0; m < l->cg[k].nr; m++)
+						c->c[l->cg[k].ev[m]].err = -ENODEV;
+					break;
+				}
+				lc->last_enabled = en;
+			}
 			for (int m = 0; m < l->cg[k].nr; m++) {
 				int e = l->cg[k].ev[m];
 
@@ -826,14 +950,8 @@ static void live_free(struct source *s)
 	for (size_t i = 0; i < l->nprocs; i++)
 		live_close_proc(l, &l->procs[i]);
 	free(l->procs);
-	for (size_t i = 0; i < l->ncpus; i++) {
-		if (l->cpus[i].g)
-			for (size_t k = 0; k < l->ncg; k++)
-				if (!l->cpus[i].gerr[k])
-					counters_close_group(&l->cpus[i].g[k]);
-		free(l->cpus[i].g);
-		free(l->cpus[i].gerr);
-	}
+	for (size_t i = 0; i < l->ncpus; i++)
+		live_close_cpu(l, &l->cpus[i]);
 	free(l->cpus);
 	free(l->cs);
 	free(l->ids);
@@ -936,55 +1054,6 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 		}
 		if (d->nr)
 			(*nout)++;
-	}
-}
-
-static void live_open_cpus(struct live *l)
-{
-	char buf[65536], msg[512];
-	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
-	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : 0;
-
-	if (n <= 0)
-		return;
-	l->cpus = xcalloc((size_t)n, sizeof(*l->cpus));
-	l->ncpus = (size_t)n;
-	for (int i = 0; i < n; i++) {
-		struct live_cpu *c = &l->cpus[i];
-
-		c->cpu = l->cs[i].cpu;
-		if (!l->o.per_cpu) {
-			c->err = -ENOENT;
-			continue;
-		}
-		c->g = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->g));
-		c->gerr = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->gerr));
-		for (size_t k = 0; k < l->ncg; k++) {
-			const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
-			int bad;
-
-			for (int m = 0; m < l->cg[k].nr; m++)
-				a[m] = &l->attr[l->cg[k].ev[m]];
-			c->gerr[k] = counters_open_group(&c->g[k], a, l->cg[k].ev, l->cg[k].nr, -1,
-							 c->cpu, 0, &bad);
-			if (c->gerr[k] == -EACCES || c->gerr[k] == -EPERM) {
-				for (size_t j = 0; j < k; j++)
-					if (!c->gerr[j])
-						counters_close_group(&c->g[j]);
-				c->err = c->gerr[k];
-				for (size_t j = 0; j < l->ncg; j++)
-					c->gerr[j] = c->err;
-				break;
-			}
-		}
-		if (c->err && !l->told_cpu) {
-			char adv[320];
-
-			l->told_cpu = true;
-			snprintf(msg, sizeof(msg), "per-core counters: %s",
-				 errmsg_permission_advice(adv, sizeof(adv), l->paranoid));
-			source_message(&l->base, "%s", msg);
-		}
 	}
 }
 
