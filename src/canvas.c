@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
 #include "xalloc.h"
 
 struct canvas *canvas_new(int w, int h)
@@ -31,40 +32,6 @@ void canvas_clear(struct canvas *c)
 	memset(c->cells, 0, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
 }
 
-int32_t canvas_utf8_decode(const unsigned char *s, size_t n, size_t *len)
-{
-	uint32_t cp;
-	size_t k;
-
-	*len = 1;
-	if (s[0] < 0x80)
-		return s[0];
-	if ((s[0] & 0xe0) == 0xc0) {
-		k = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		k = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		k = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return -1;
-	}
-	if (n < k)
-		return -1;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((k == 2 && cp < 0x80) || (k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return -1;
-	*len = k;
-	return (int32_t)cp;
-}
-
 int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw)
 {
 	const unsigned char *p = (const unsigned char *)text;
@@ -75,7 +42,7 @@ int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int m
 		return 0;
 	while (n && (maxw < 0 || cols < maxw)) {
 		size_t len;
-		int32_t cp = canvas_utf8_decode(p, n, &len);
+		int32_t cp = utf8_decode(p, n, &len);
 
 		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
 			cp = '?';	/* never let a process name move the cursor */

@@ -59,7 +59,5 @@ const struct canvas_cell *canvas_at(const struct canvas *c, int x, int y);
 size_t canvas_row_text(const struct canvas *c, int y, char *buf, size_t size);
 /* Dump every row as text lines (for tests and golden files). */
 void canvas_dump(const struct canvas *c, FILE *f);
-/* Decode one UTF-8 sequence at s (n bytes left): the code point, or -1; *len is set. */
-int32_t canvas_utf8_decode(const unsigned char *s, size_t n, size_t *len);
 
 #endif

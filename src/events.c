@@ -97,6 +97,39 @@ size_t events_distance(const char *a, const char *b)
 	return d;
 }
 
+/* Fill pi for PMU p; false unless libpfm4 finds it present. */
+static bool events_pmu_info(pfm_pmu_t p, pfm_pmu_info_t *pi)
+{
+	memset(pi, 0, sizeof(*pi));
+	pi->size = sizeof(*pi);
+	return pfm_get_pmu_info(p, pi) == PFM_SUCCESS && pi->is_present;
+}
+
+typedef void (*events_visit_cb)(const pfm_pmu_info_t *pi, const pfm_event_info_t *ei, void *arg);
+
+/* Visit every event of every present PMU; generic: the perf_events PMUs too. */
+static void events_each(bool generic, events_visit_cb cb, void *arg)
+{
+	pfm_pmu_t p;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
+		if (!events_pmu_info(p, &pi))
+			continue;
+		if (!generic && (pi.pmu == PFM_PMU_PERF_EVENT || pi.pmu == PFM_PMU_PERF_EVENT_RAW))
+			continue;
+		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			pfm_event_info_t ei;
+
+			memset(&ei, 0, sizeof(ei));
+			ei.size = sizeof(ei);
+			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) == PFM_SUCCESS)
+				cb(&pi, &ei, arg);
+		}
+	}
+}
+
 struct events_cand {
 	char name[128];
 	size_t dist;
@@ -125,47 +158,42 @@ static void events_consider(struct events_cand *best, size_t max, size_t *n, con
 	best[pos].dist = d;
 }
 
+struct events_suggesting {
+	struct events_cand best[8];
+	size_t n, max;
+	char want[128];
+};
+
+static void events_suggest_one(const pfm_pmu_info_t *pi, const pfm_event_info_t *ei, void *arg)
+{
+	struct events_suggesting *sg = arg;
+
+	(void)pi;
+	events_consider(sg->best, sg->max, &sg->n, ei->name, sg->want);
+}
+
 size_t events_suggest(const char *name, char (*out)[128], size_t max)
 {
-	struct events_cand best[8];
-	size_t n = 0;
-	char want[128];
+	struct events_suggesting sg;
 	const char *colon;
-	pfm_pmu_t p;
 
 	if (max > 8)
 		max = 8;
 	if (!max)
 		return 0;
+	memset(&sg, 0, sizeof(sg));
+	sg.max = max;
 	/* compare the event part only: "skl::FOO:u" -> "FOO" */
 	colon = strstr(name, "::");
-	snprintf(want, sizeof(want), "%s", colon ? colon + 2 : name);
-	want[strcspn(want, ":")] = '\0';
-
+	snprintf(sg.want, sizeof(sg.want), "%s", colon ? colon + 2 : name);
+	sg.want[strcspn(sg.want, ":")] = '\0';
 	for (size_t i = 0; i < sizeof(EVENTS_PERF_NAMES) / sizeof(EVENTS_PERF_NAMES[0]); i++)
-		events_consider(best, max, &n, EVENTS_PERF_NAMES[i], want);
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pi;
-
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
-			continue;
-		if (pi.pmu == PFM_PMU_PERF_EVENT || pi.pmu == PFM_PMU_PERF_EVENT_RAW)
-			continue;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			pfm_event_info_t ei;
-
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
-				continue;
-			events_consider(best, max, &n, ei.name, want);
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		memcpy(out[i], best[i].name, sizeof(out[i]));
-	return n;
+		events_consider(sg.best, max, &sg.n, EVENTS_PERF_NAMES[i], sg.want);
+	/* perf's own names stand for the generic PMU: skip libpfm4's spellings of them */
+	events_each(false, events_suggest_one, &sg);
+	for (size_t i = 0; i < sg.n; i++)
+		memcpy(out[i], sg.best[i].name, sizeof(out[i]));
+	return sg.n;
 }
 
 static bool events_match(const char *s, const char *pattern)
@@ -182,34 +210,30 @@ static bool events_match(const char *s, const char *pattern)
 	return false;
 }
 
+struct events_listing {
+	FILE *f;
+	const char *pattern;
+	size_t n;
+};
+
+static void events_list_one(const pfm_pmu_info_t *pi, const pfm_event_info_t *ei, void *arg)
+{
+	struct events_listing *ls = arg;
+	char full[256];
+
+	snprintf(full, sizeof(full), "%s::%s", pi->name, ei->name);
+	if (!events_match(full, ls->pattern) && !events_match(ei->desc ? ei->desc : "", ls->pattern))
+		return;
+	fprintf(ls->f, "%-48s %s\n", full, ei->desc ? ei->desc : "");
+	ls->n++;
+}
+
 size_t events_list(FILE *f, const char *pattern)
 {
-	size_t n = 0;
-	pfm_pmu_t p;
+	struct events_listing ls = { f, pattern, 0 };
 
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t pi;
-
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
-			continue;
-		for (int i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
-			pfm_event_info_t ei;
-			char full[256];
-
-			memset(&ei, 0, sizeof(ei));
-			ei.size = sizeof(ei);
-			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT_EXT, &ei) != PFM_SUCCESS)
-				continue;
-			snprintf(full, sizeof(full), "%s::%s", pi.name, ei.name);
-			if (!events_match(full, pattern) && !events_match(ei.desc ? ei.desc : "", pattern))
-				continue;
-			fprintf(f, "%-48s %s\n", full, ei.desc ? ei.desc : "");
-			n++;
-		}
-	}
-	return n;
+	events_each(true, events_list_one, &ls);
+	return ls.n;
 }
 
 const char *events_hw_pmu(int *counters)
@@ -219,11 +243,7 @@ const char *events_hw_pmu(int *counters)
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
-			continue;
-		if (pi.type != PFM_PMU_TYPE_CORE)
+		if (!events_pmu_info(p, &pi) || pi.type != PFM_PMU_TYPE_CORE)
 			continue;
 		if (counters)
 			*counters = pi.num_cntrs;

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "errmsg.h"
+#include "utf8.h"
 
 #define OUTPUT_RAW_WIDTH 12
 
@@ -252,62 +253,29 @@ static void output_csv(struct output *o, const struct model *m)
 		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads, m->wall);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static size_t output_utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 static void output_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
 
 	fputc('"', f);
 	while (*p) {
 		size_t n;
 
 		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p++);
-			continue;
-		}
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p++);
-			continue;
-		}
-		n = output_utf8_len(p);
-		if (!n) {
+			fprintf(f, "\\%c", *p);
+			n = 1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+			n = 1;
+		} else if (utf8_decode(p, left, &n) < 0) {
 			/* JSON must be UTF-8: replace a stray byte */
 			fputs("\\ufffd", f);
-			p++;
-			continue;
+		} else {
+			fwrite(p, 1, n, f);
 		}
-		fwrite(p, 1, n, f);
 		p += n;
+		left -= n;
 	}
 	fputc('"', f);
 }

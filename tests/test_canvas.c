@@ -7,6 +7,7 @@
 
 #include "canvas.h"
 #include "testutil.h"
+#include "utf8.h"
 
 START_TEST(test_put_clips_to_width_and_limit)
 {
@@ -62,6 +63,33 @@ START_TEST(test_fill_attr_and_dump)
 }
 END_TEST
 
+static const struct {
+	int line;
+	const char *s;
+	int32_t cp;
+	size_t len;
+} UTF8[] = {
+	{ __LINE__, "A", 'A', 1 },
+	{ __LINE__, "\xc3\xa9", 0xe9, 2 },
+	{ __LINE__, "\xe2\x96\x88", 0x2588, 3 },
+	{ __LINE__, "\xf0\x9f\x98\x80", 0x1f600, 4 },
+	{ __LINE__, "\xc0\xaf", -1, 1 },		/* overlong '/' */
+	{ __LINE__, "\xed\xa0\x80", -1, 1 },	/* a surrogate */
+	{ __LINE__, "\xe2\x96", -1, 1 },		/* truncated */
+	{ __LINE__, "\xff", -1, 1 },
+	{ __LINE__, "\x80", -1, 1 },		/* a lone continuation byte */
+};
+
+START_TEST(test_utf8_table)
+{
+	size_t len;
+	int32_t cp = utf8_decode((const unsigned char *)UTF8[_i].s, strlen(UTF8[_i].s), &len);
+
+	ck_assert_msg(cp == UTF8[_i].cp && len == UTF8[_i].len, "line %d: %d/%zu", UTF8[_i].line, cp,
+		      len);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("canvas");
@@ -70,6 +98,7 @@ int main(void)
 	tcase_add_test(tc, test_put_clips_to_width_and_limit);
 	tcase_add_test(tc, test_utf8_and_controls);
 	tcase_add_test(tc, test_fill_attr_and_dump);
+	tcase_add_loop_test(tc, test_utf8_table, 0, sizeof(UTF8) / sizeof(UTF8[0]));
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

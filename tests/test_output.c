@@ -61,22 +61,7 @@ static char *render(const char *rec, enum output_format fmt, const char *key, bo
 
 static void golden(const char *name, const char *got)
 {
-	char path[512];
-	char *want;
-
-	snprintf(path, sizeof(path), "%s/golden/%s", TEST_SRCDIR, name);
-	if (getenv("PMCTOP_GENERATE")) {
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs(got, f);
-		fclose(f);
-		return;
-	}
-	want = testutil_slurp(path, NULL);
-	ck_assert_msg(want != NULL, "missing %s: run with PMCTOP_GENERATE=1", path);
-	ck_assert_msg(!strcmp(want, got), "%s differs; got:\n%s", name, got);
-	free(want);
+	testutil_golden(name, got);
 }
 
 START_TEST(test_golden_text)

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "model.h"
 #include "source_replay.h"
 #include "testutil.h"
 #include "ui.h"
@@ -14,18 +15,7 @@ static struct source *src;
 /* The model after the hand-made recording's last tick. */
 static void setup(void)
 {
-	char err[256];
-	FILE *f = fopen(TEST_SRCDIR "/data/hw.rec", "r");
-	struct snapshot s;
-
-	ck_assert_ptr_nonnull(f);
-	src = source_replay_new(f, "hw.rec", err, sizeof(err));
-	ck_assert_ptr_nonnull(src);
-	m = model_new(&src->ev);
-	snapshot_init(&s, src->ev.n);
-	while (source_read(src, &s) == 0)
-		model_update(m, &s);
-	snapshot_release(&s);
+	m = testutil_replay_model("hw.rec", &src);
 }
 
 static void teardown(void)

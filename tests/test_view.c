@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "source_replay.h"
 #include "testutil.h"
 #include "view.h"
@@ -14,18 +15,7 @@ static struct source *src;
 
 static void setup(void)
 {
-	char err[256];
-	FILE *f = fopen(TEST_SRCDIR "/data/hw.rec", "r");
-	struct snapshot s;
-
-	ck_assert_ptr_nonnull(f);
-	src = source_replay_new(f, "hw.rec", err, sizeof(err));
-	ck_assert_ptr_nonnull(src);
-	m = model_new(&src->ev);
-	snapshot_init(&s, src->ev.n);
-	while (source_read(src, &s) == 0)
-		model_update(m, &s);
-	snapshot_release(&s);
+	m = testutil_replay_model("hw.rec", &src);
 }
 
 static void teardown(void)
@@ -70,22 +60,7 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 
 static void golden(const char *name, const char *got)
 {
-	char path[512];
-	char *want;
-
-	snprintf(path, sizeof(path), "%s/golden/%s", TEST_SRCDIR, name);
-	if (getenv("PMCTOP_GENERATE")) {
-		FILE *f = fopen(path, "w");
-
-		ck_assert_ptr_nonnull(f);
-		fputs(got, f);
-		fclose(f);
-		return;
-	}
-	want = testutil_slurp(path, NULL);
-	ck_assert_msg(want != NULL, "missing %s: run with PMCTOP_GENERATE=1", path);
-	ck_assert_msg(!strcmp(want, got), "%s differs; got:\n%s", name, got);
-	free(want);
+	testutil_golden(name, got);
 }
 
 START_TEST(test_table_80x24)

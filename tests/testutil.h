@@ -45,4 +45,54 @@ static inline char *testutil_slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * Compare got with tests/golden/NAME; with PMCTOP_GENERATE set, write it
+ * instead (to regenerate after an intended change).
+ */
+static inline void testutil_golden(const char *name, const char *got)
+{
+	char path[512];
+	char *want;
+
+	snprintf(path, sizeof(path), "%s/golden/%s", TEST_SRCDIR, name);
+	if (getenv("PMCTOP_GENERATE")) {
+		FILE *f = fopen(path, "w");
+
+		ck_assert_ptr_nonnull(f);
+		fputs(got, f);
+		fclose(f);
+		return;
+	}
+	want = testutil_slurp(path, NULL);
+	ck_assert_msg(want != NULL, "missing %s: run with PMCTOP_GENERATE=1", path);
+	ck_assert_msg(!strcmp(want, got), "%s differs; got:\n%s", name, got);
+	free(want);
+}
+
+#if defined(PMCTOP_MODEL_H) && defined(PMCTOP_SOURCE_REPLAY_H)
+/*
+ * The model after every tick of the recording tests/data/NAME; *src is the
+ * replay source (the caller frees both).
+ */
+static inline struct model *testutil_replay_model(const char *name, struct source **src)
+{
+	char path[512], err[256];
+	FILE *f;
+	struct snapshot s;
+	struct model *m;
+
+	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, name);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*src = source_replay_new(f, name, err, sizeof(err));
+	ck_assert_msg(*src != NULL, "%s", err);
+	m = model_new(&(*src)->ev);
+	snapshot_init(&s, (*src)->ev.n);
+	while (source_read(*src, &s) == 0)
+		model_update(m, &s);
+	snapshot_release(&s);
+	return m;
+}
+#endif
+
 #endif
