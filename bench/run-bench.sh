@@ -64,6 +64,27 @@ for n in ${SIZES:-0 500 2000}; do
 done
 
 echo
+echo "== threads: 50 extra processes of T idle threads each"
+printf '%-9s %-15s %-12s %s\n' "threads" "pmctop ms/tick" "top ms/tick" "ratio"
+for t in ${THREADS:-1 20 40}; do
+	i=0
+	while [ $i -lt 50 ]; do
+		"$WORKLOAD" idle "$t" 3600 &
+		i=$((i + 1))
+	done
+	sleep 1
+	p1=$(cpu_ms "$PMCTOP" -b -n "$TICKS" -d "$DELAY" --no-cpus)
+	p2=$(cpu_ms "$PMCTOP" -b -n $((2 * TICKS)) -d "$DELAY" --no-cpus)
+	t1=$(cpu_ms top -b -n "$TICKS" -d "$DELAY")
+	t2=$(cpu_ms top -b -n $((2 * TICKS)) -d "$DELAY")
+	awk -v n=$((50 * t)) -v p1="$p1" -v p2="$p2" -v t1="$t1" -v t2="$t2" -v k="$TICKS" 'BEGIN {
+		p = (p2 - p1) / k; t = (t2 - t1) / k
+		printf "%-9d %-15.2f %-12.2f %.2f\n", n, p, t, (t > 0 ? p / t : 0) }'
+	pkill -P $$ -f "workload idle" 2>/dev/null
+	wait 2>/dev/null
+done
+
+echo
 echo "== ring drain and hot-page histogram on synthetic records (one core)"
 "$build/bench/ring_bench"
 

@@ -59,6 +59,31 @@ check "a sampling recording replays to the same frames" cmp "$TMP/live.json" "$T
 check "the recording holds sample and map lines" \
 	sh -c 'grep -q "^sample " "$1" && grep -q "^map .*memfd:pmctop-hot" "$1"' _ "$TMP/s.rec"
 
+# the rings overflow while pmctop is stopped: the drops are counted and shown, sampling goes on
+background "$WORKLOAD" hotpages 40000 8 >/dev/null
+sleep 0.3
+"$PMCTOP" -b --sample "$BG" -n 8 -d 0.5 -o json >"$TMP/o.json" 2>"$TMP/o.err" &
+p=$!
+sleep 1.2
+kill -STOP $p
+sleep 1.5
+kill -CONT $p
+wait $p
+st=$?
+python3 - "$TMP/o.json" <<'PY' >"$TMP/o.verdict"
+import json, sys
+f = [json.loads(l) for l in open(sys.argv[1])]
+print("frames", len(f))
+print("lost", f[-1]["lost"])
+print("after", f[-1]["samples_per_s"])
+PY
+sed 's/^/# /' "$TMP/o.verdict"
+check "an overflowing ring is not fatal (status $st)" test "$st" = 0
+check "all eight frames" grep -qx "frames 8" "$TMP/o.verdict"
+check "the dropped samples are counted" sh -c '! grep -qx "lost 0" "$1"' _ "$TMP/o.verdict"
+check "sampling goes on after the overflow" \
+	sh -c 'awk "\$1 == \"after\" { exit !(\$2 > 1000) }" "$1"' _ "$TMP/o.verdict"
+
 # --sample on a pid that does not exist
 "$PMCTOP" -b --sample 4000000 -n 1 >/dev/null 2>"$TMP/bad.err"
 check "--sample of a missing pid exits 2" test $? = 2

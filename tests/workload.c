@@ -172,8 +172,29 @@ static int workload_churn(long rate, double seconds)
 	return 0;
 }
 
+static void *workload_sleeper(void *arg)
+{
+	pause();
+	return arg;
+}
+
+/* A process of many idle threads, for the cost of counting threads. */
+static int workload_idle(int threads, double seconds)
+{
+	pthread_t t;
+	struct timespec ts = { (time_t)seconds, 0 };
+
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t, NULL, workload_sleeper, NULL))
+			return 1;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "idle"))
+		return workload_idle(atoi(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "churn"))
 		return workload_churn(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "hotpages"))
@@ -194,6 +215,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
 			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | churn RATE SECONDS | "
+			"idle THREADS SECONDS | "
 			"sleep SECONDS\n");
 	return 2;
 }
