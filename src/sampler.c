@@ -41,6 +41,7 @@ struct sampler {
 	struct sampler_ring *rings;
 	size_t nrings;
 	struct ring_stats st;
+	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST */
 	ring_sample_cb cb;	/* during a drain */
 	void *arg;
 };
@@ -150,7 +151,15 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, co
 				a.watermark = 1;
 				a.wakeup_watermark = (uint32_t)(page << SAMPLER_RING_ORDER) / 2;
 				a.sample_id_all = 1;
+				/* LOST records can undercount; the kernel's per-event count does not */
+				a.read_format = s->no_format_lost ? 0 : PERF_FORMAT_LOST;
 				fd = sampler_sys_open(&a, tids[t], cpus[c]);
+				if (fd == -EINVAL && !s->no_format_lost) {
+					/* before Linux 6.0 */
+					s->no_format_lost = true;
+					a.read_format = 0;
+					fd = sampler_sys_open(&a, tids[t], cpus[c]);
+				}
 				if (fd == -ESRCH)
 					continue;	/* the thread exited meanwhile */
 				if (fd < 0)
@@ -364,4 +373,20 @@ void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
 const struct ring_stats *sampler_stats(const struct sampler *s)
 {
 	return &s->st;
+}
+
+uint64_t sampler_lost(const struct sampler *s)
+{
+	uint64_t total = 0;
+
+	if (s->no_format_lost)
+		return s->st.lost;
+	for (size_t i = 0; i < s->nfds; i++) {
+		uint64_t v[2];	/* value, lost */
+
+		if (read(s->fds[i], v, sizeof(v)) == (ssize_t)sizeof(v))
+			total += v[1];
+	}
+	/* an exited thread's count is gone with it: never report less than the records said */
+	return total > s->st.lost ? total : s->st.lost;
 }

@@ -59,5 +59,7 @@ void sampler_hangup(struct sampler *s, int fd);
 /* Drain every ring into cb; counts accumulate in the sampler's stats. */
 void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg);
 const struct ring_stats *sampler_stats(const struct sampler *s);
+/* Samples the kernel dropped: PERF_FORMAT_LOST where the kernel has it (6.0+), else LOST records. */
+uint64_t sampler_lost(const struct sampler *s);
 
 #endif

@@ -837,7 +837,7 @@ static void live_fill_samples(struct live *l, struct snapshot *snap)
 	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s",
 		 sample_kind_name(sampler_kind(l->smp)));
 	snap->smp.period = sampler_period(l->smp);
-	snap->smp.lost = st->lost + l->dropped;
+	snap->smp.lost = sampler_lost(l->smp) + l->dropped;
 	snap->smp.throttled = st->throttled;
 	for (size_t i = 0; i < l->npend; i++)
 		*snapshot_add_sample(snap) = l->pend[i];

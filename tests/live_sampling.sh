@@ -73,6 +73,7 @@ st=$?
 python3 - "$TMP/o.json" <<'PY' >"$TMP/o.verdict"
 import json, sys
 f = [json.loads(l) for l in open(sys.argv[1])]
+print("per frame: lost, samples/s:", " | ".join("%d %d" % (o["lost"], o["samples_per_s"]) for o in f))
 print("frames", len(f))
 print("lost", f[-1]["lost"])
 print("after", f[-1]["samples_per_s"])
