@@ -233,6 +233,10 @@ static int main_run(struct options *op)
 		main_usage_error("standard output is not a terminal: use -b for batch mode");
 		return EXIT_USAGE;
 	}
+	if (o.proc_root && access(o.proc_root, R_OK | X_OK)) {
+		main_usage_error("cannot open '%s': %s", o.proc_root, strerror(errno));
+		return EXIT_USAGE;
+	}
 	if (!o.replay && o.user && main_check_user(o.user))
 		return EXIT_USAGE;
 	if (!o.replay && main_check_pids(&o))

@@ -76,6 +76,7 @@ void options_usage(FILE *f)
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
 	      "      --sample PID        sample PID's data addresses; with -b, print its hot pages\n"
 	      "      --sample-source SRC auto (default), pebs, ibs or faults\n"
 	      "      --sample-period N   events per sample (default: 1 fault, 10007 PEBS events)\n"

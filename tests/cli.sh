@@ -45,6 +45,12 @@ check "bad --sample pid" expect 2 "invalid pid 'abc' for --sample" -b --sample a
 check "stray argument" expect 2 "unexpected argument 'extra'" -b extra
 check "option without its value" expect 2 "option '-d' needs a value" -b -d
 
+# /proc read from a fixture tree: names, users and kernel threads come from it
+"$PMCTOP" -b -c --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fx.txt" 2>/dev/null
+check "--proc-root: processes come from the fixture tree" grep -q "^ *1 root .* /sbin/init splash$" "$TMP/fx.txt"
+check "--proc-root: kernel threads are not listed" sh -c '! grep -q kthreadd "$1"' _ "$TMP/fx.txt"
+check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
+
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
 check "--list-events PATTERN filters" sh -c '"$PMCTOP" --list-events page-faults | grep -qi "PAGE-FAULTS" && ! "$PMCTOP" --list-events page-faults | grep -qi "TASK-CLOCK"'
 check "--list-events with no match exits 1" sh -c '! "$PMCTOP" --list-events zzzznothing 2>/dev/null'
