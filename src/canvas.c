@@ -72,26 +72,30 @@ int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char
 	return canvas_put(c, x, y, buf, attr, maxw);
 }
 
-void canvas_attr(struct canvas *c, int y, int x0, int x1, int attr)
+/* Clip the span x0..x1 of row y to the canvas; false when nothing is left. */
+static bool canvas_clip(const struct canvas *c, int y, int *x0, int *x1)
 {
 	if (y < 0 || y >= c->h)
+		return false;
+	if (*x0 < 0)
+		*x0 = 0;
+	if (*x1 > c->w)
+		*x1 = c->w;
+	return *x0 < *x1;
+}
+
+void canvas_attr(struct canvas *c, int y, int x0, int x1, int attr)
+{
+	if (!canvas_clip(c, y, &x0, &x1))
 		return;
-	if (x0 < 0)
-		x0 = 0;
-	if (x1 > c->w)
-		x1 = c->w;
 	for (int x = x0; x < x1; x++)
 		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;
 }
 
 void canvas_fill(struct canvas *c, int y, int x0, int x1, uint32_t ch, int attr)
 {
-	if (y < 0 || y >= c->h)
+	if (!canvas_clip(c, y, &x0, &x1))
 		return;
-	if (x0 < 0)
-		x0 = 0;
-	if (x1 > c->w)
-		x1 = c->w;
 	for (int x = x0; x < x1; x++) {
 		c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch = ch;
 		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;

@@ -25,13 +25,11 @@ struct live_gdef {
 	int ev[COUNTERS_MAX_GROUP];
 };
 
+/*
+ * A thread's group set: with inheritance for the threads of a process at
+ * attach, without for per-thread rows (where start and err are kept too).
+ */
 struct live_thread {
-	int tid;
-	struct counters_group *g;	/* one per task group definition */
-};
-
-/* A thread counted on its own (no inheritance), for per-thread rows. */
-struct live_tthread {
 	int tid;
 	unsigned long long start;
 	int err;
@@ -51,7 +49,7 @@ struct live_proc {
 	size_t nthr;
 	struct live_thread *thr;
 	size_t ntt;
-	struct live_tthread *tt;	/* sorted by tid; while per-thread rows are wanted */
+	struct live_thread *tt;	/* sorted by tid; while per-thread rows are wanted */
 };
 
 struct live_cpu {
@@ -154,7 +152,7 @@ static void live_close_groups(struct live *l, struct counters_group **g)
 	*g = NULL;
 }
 
-static void live_close_tthread(struct live *l, struct live_tthread *t)
+static void live_close_tthread(struct live *l, struct live_thread *t)
 {
 	live_close_groups(l, &t->g);
 }
@@ -324,7 +322,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 }
 
 /* Sum the group reads of every set in sets into counts c (one per event). */
-static void live_sum_groups(struct live *l, struct counters_group *const *sets, size_t nsets,
+static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
 			    struct snap_count *c)
 {
 	for (size_t k = 0; k < l->ntg; k++) {
@@ -337,8 +335,8 @@ static void live_sum_groups(struct live *l, struct counters_group *const *sets, 
 			c[gd->ev[i]].enabled = 0;
 			c[gd->ev[i]].running = 0;
 		}
-		for (size_t th = 0; th < nsets; th++) {
-			int r = counters_read_group(&sets[th][k], l->tmp);
+		for (size_t th = 0; th < nthr; th++) {
+			int r = counters_read_group(&thr[th].g[k], l->tmp);
 
 			if (r) {
 				last = r;
@@ -378,14 +376,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
 	if (p->err)
 		return;
-	{
-		struct counters_group **sets = xmalloc((p->nthr ? p->nthr : 1) * sizeof(*sets));
-
-		for (size_t th = 0; th < p->nthr; th++)
-			sets[th] = p->thr[th].g;
-		live_sum_groups(l, sets, p->nthr, t->c);
-		free(sets);
-	}
+	live_sum_groups(l, p->thr, p->nthr, t->c);
 }
 
 /*
@@ -396,7 +387,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 {
 	char path[64];
 	long n;
-	struct live_tthread *next;
+	struct live_thread *next;
 	size_t nn = 0, old = 0;
 
 	snprintf(path, sizeof(path), "%d/task", p->pid);
@@ -407,7 +398,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 	for (long i = 0; i < n; i++) {
 		int tid = l->tids[i];
 		struct proc_stat st;
-		struct live_tthread *t = &next[nn];
+		struct live_thread *t = &next[nn];
 		struct snap_task *e;
 
 		while (old < p->ntt && p->tt[old].tid < tid)
@@ -439,7 +430,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 		for (size_t k = 0; k < l->base.ev.n; k++)
 			e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
 		if (!t->err)
-			live_sum_groups(l, &t->g, 1, e->c);
+			live_sum_groups(l, t, 1, e->c);
 	}
 	while (old < p->ntt)
 		live_close_tthread(l, &p->tt[old++]);
