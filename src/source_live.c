@@ -40,6 +40,7 @@ struct live_proc {
 	int pid;
 	unsigned long long start;
 	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
+	struct proc_stat last;	/* the last stat read, for a tick that cannot read it */
 	bool skip;		/* a kernel thread, or filtered out: kept only to know it */
 	int err;
 	unsigned uid;
@@ -302,6 +303,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	p->pid = st->pid;
 	p->start = st->start;
 	p->statfd = -1;
+	p->last = *st;
 	if (st->flags & PROC_PF_KTHREAD) {
 		p->skip = true;
 		return true;
@@ -579,17 +581,15 @@ static void live_scan(struct live *l, struct snapshot *snap)
 					       : proc_read_stat(l->rootfd, pid, 0, &st);
 
 			if (r == -EMFILE || r == -ENFILE) {
-				/* no descriptor to look with: it is not gone, keep it as it was */
-				*p = *o;
-				memset(o, 0, sizeof(*o));
-				o->statfd = -1;
-				nnext++;
-				continue;
+				/* no descriptor to look with: it is not gone; show it as last seen */
+				st = o->last;
+				r = 0;
 			}
 			if (r == 0 && o->start == st.start) {
 				*p = *o;
 				memset(o, 0, sizeof(*o));
 				o->statfd = -1;
+				p->last = st;
 				nnext++;
 				if (p->skip)
 					continue;
