@@ -23,7 +23,7 @@ for h in $HARNESSES; do
 		-D_GNU_SOURCE -I"$top_builddir" -I"$src" $(pkg-config --cflags ncursesw) \
 		-o "$bin" "$top_srcdir/tests/fuzz/fuzz_$h.c" $objs $libs 2>"$TMP/build-$h.log"; then
 		sed 's/^/# /' "$TMP/build-$h.log" | head -20
-		not_ok "fuzz_$h builds with clang -fsanitize=fuzzer (install libclang-rt-14-dev)"
+		not_ok "fuzz_$h builds with clang -fsanitize=fuzzer (install libclang-rt-dev)"
 		continue
 	fi
 	mkdir -p "$TMP/corpus-$h" "$crashes"
