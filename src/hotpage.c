@@ -2,7 +2,9 @@
 #include "config.h"
 #include "hotpage.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,6 +198,20 @@ size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n)
 		out[pos] = *e;
 	}
 	return k;
+}
+
+void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t lat_n,
+		   struct hotpage_cells *out)
+{
+	snprintf(out->loads, sizeof(out->loads), "-");
+	snprintf(out->stores, sizeof(out->stores), "-");
+	snprintf(out->latency, sizeof(out->latency), "-");
+	if (loads + stores) {
+		snprintf(out->loads, sizeof(out->loads), "%" PRIu64, loads);
+		snprintf(out->stores, sizeof(out->stores), "%" PRIu64, stores);
+	}
+	if (lat_n)
+		snprintf(out->latency, sizeof(out->latency), "%.0f", (double)lat_sum / (double)lat_n);
 }
 
 enum ring_level hotpage_dominant_level(const struct hotpage_entry *e)

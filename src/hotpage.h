@@ -42,6 +42,17 @@ void hotpage_add(struct hotpage *h, const struct ring_sample *s);
 void hotpage_decay(struct hotpage *h, double dt);
 /* Copy the n hottest pages, hottest first, into out; returns how many. */
 size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n);
+struct hotpage_cells {
+	char loads[24], stores[24], latency[24];
+};
+
+/*
+ * Table cells for loads, stores and average latency: "-" where the source
+ * does not say (page faults and IBS without a data source give no op, and
+ * only some sources give a latency).
+ */
+void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t lat_n,
+		   struct hotpage_cells *out);
 /* The level most samples of e came from, or RING_LVL_NA. */
 enum ring_level hotpage_dominant_level(const struct hotpage_entry *e);
 

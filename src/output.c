@@ -387,13 +387,10 @@ static const char *output_map_name(const struct model *m, uint64_t page)
 }
 
 static void output_page_fields(const struct model *m, const struct hotpage_entry *e,
-			       double *share, char *lat, size_t latsize)
+			       double *share, struct hotpage_cells *cells)
 {
 	*share = m->hp->total > 0 ? 100.0 * e->weight / m->hp->total : 0;
-	if (e->lat_n)
-		snprintf(lat, latsize, "%.0f", (double)e->lat_sum / (double)e->lat_n);
-	else
-		snprintf(lat, latsize, "-");
+	hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, cells);
 }
 
 static void output_samples_text(struct output *o, const struct model *m,
@@ -411,16 +408,12 @@ static void output_samples_text(struct output *o, const struct model *m,
 		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
 	for (size_t i = 0; i < n; i++) {
 		double share;
-		char lat[32], ld[24] = "-", st[24] = "-";
+		struct hotpage_cells cl;
 
-		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
-		/* page faults and IBS without a data source do not say load or store */
-		if (top[i].loads + top[i].stores) {
-			snprintf(ld, sizeof(ld), "%" PRIu64, top[i].loads);
-			snprintf(st, sizeof(st), "%" PRIu64, top[i].stores);
-		}
+		output_page_fields(m, &top[i], &share, &cl);
 		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
-			top[i].page << m->hp->shift, share, top[i].weight, ld, st, lat,
+			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
+			cl.latency,
 			ring_level_name(hotpage_dominant_level(&top[i])),
 			output_map_name(m, top[i].page));
 	}
@@ -439,14 +432,14 @@ static void output_samples_csv(struct output *o, const struct model *m,
 	}
 	for (size_t i = 0; i < n; i++) {
 		double share;
-		char lat[32];
+		struct hotpage_cells cl;
 
-		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
+		output_page_fields(m, &top[i], &share, &cl);
 		fprintf(f, "%.3f,%d,", m->wall, m->sample_pid);
 		output_csv_str(f, m->sample_source);
 		fprintf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
 			top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, strcmp(lat, "-") ? lat : "",
+			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "",
 			hotpage_dominant_level(&top[i]) == RING_LVL_NA
 				? ""
 				: ring_level_name(hotpage_dominant_level(&top[i])));
@@ -468,15 +461,15 @@ static void output_samples_json(struct output *o, const struct model *m,
 		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
 	for (size_t i = 0; i < n; i++) {
 		double share;
-		char lat[32];
+		struct hotpage_cells cl;
 		enum ring_level l = hotpage_dominant_level(&top[i]);
 
-		output_page_fields(m, &top[i], &share, lat, sizeof(lat));
+		output_page_fields(m, &top[i], &share, &cl);
 		fprintf(f, "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
 			   "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
 			   "\"data_source\":",
 			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, strcmp(lat, "-") ? lat : "null");
+			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "null");
 		if (l == RING_LVL_NA)
 			fputs("null", f);
 		else

@@ -401,15 +401,11 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		const struct proc_map *pm = proc_find_map(m->maps, m->nmaps,
 							   (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
-		char ld[24] = "-", st[24] = "-", lat[24] = "-", name[256];
+		struct hotpage_cells cl;
+		char name[256];
 		int row = y + 1 + (int)i;
 
-		if (e->loads + e->stores) {
-			snprintf(ld, sizeof(ld), "%" PRIu64, e->loads);
-			snprintf(st, sizeof(st), "%" PRIu64, e->stores);
-		}
-		if (e->lat_n)
-			snprintf(lat, sizeof(lat), "%.0f", (double)e->lat_sum / (double)e->lat_n);
+		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
 		x = 0;
 		if (barw) {
 			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
@@ -417,7 +413,8 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 			x = barw + 1;
 		}
 		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1, "0x%016" PRIx64 " %6.1f %6s %6s %5s ",
-				   e->page << m->hp->shift, 100 * share, ld, st, lat);
+				   e->page << m->hp->shift, 100 * share, cl.loads, cl.stores,
+				   cl.latency);
 		x += canvas_printf(c, x, row,
 				   hotpage_dominant_level(e) >= RING_LVL_LOCAL_RAM ? CANVAS_HOT
 										   : CANVAS_NORMAL,
@@ -440,23 +437,18 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 	if (barw)
 		canvas_printf(c, 0, y, CANVAS_TITLE, -1, "%-*s", barw, "HEAT");
 	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
-		char ld[24] = "-", st[24] = "-", lat[24] = "-";
+		struct hotpage_cells cl;
 		int row = y + 1 + (int)i, x = 0;
 
-		if (g[i].loads + g[i].stores) {
-			snprintf(ld, sizeof(ld), "%" PRIu64, g[i].loads);
-			snprintf(st, sizeof(st), "%" PRIu64, g[i].stores);
-		}
-		if (g[i].lat_n)
-			snprintf(lat, sizeof(lat), "%.0f", (double)g[i].lat_sum / (double)g[i].lat_n);
+		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
 		if (barw) {
 			view_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
 				 v->utf8);
 			x = barw + 1;
 		}
 		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
-			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages, ld,
-			      st, lat, g[i].name);
+			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages,
+			      cl.loads, cl.stores, cl.latency, g[i].name);
 	}
 }
 
