@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "hotpage.h"
-#include "ring.h"
+#include "model/hotpage.h"
+#include "collect/ring.h"
 
 #define BENCH_TYPE                                                                          \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \

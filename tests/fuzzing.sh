@@ -14,7 +14,7 @@ fi
 # fuzzing keeps a core busy: keep it apart from the tests that measure CPU time
 exclusive
 src=$top_srcdir/src
-objs=$(ls "$src"/*.c | grep -v '/main\.c$')
+objs=$(ls "$src"/*/*.c | grep -v '/main\.c$')
 libs="$(pkg-config --libs ncursesw) -lpfm -lm"
 crashes=$top_builddir/tests/fuzz-crashes
 for h in $HARNESSES; do

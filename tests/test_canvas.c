@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
+#include "view/canvas.h"
 #include "testutil.h"
-#include "utf8.h"
+#include "util/utf8.h"
 
 START_TEST(test_put_clips_to_width_and_limit)
 {

@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "counters.h"
-#include "metrics.h"
+#include "collect/counters.h"
+#include "model/metrics.h"
 #include "testutil.h"
 
 static struct counters_group fake_group(int nr)

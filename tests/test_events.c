@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "collect/events.h"
 #include "testutil.h"
 
 /* name -> (type, config, config1) under LIBPFM_FORCE_PMU=skl, from the SDM encodings */

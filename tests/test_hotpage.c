@@ -7,13 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hotpage.h"
+#include "collect/proc.h"
+#include "model/hotpage.h"
 #include "testutil.h"
 
-static void add(struct hotpage *h, uint64_t addr, int n, enum ring_op op, uint64_t lat,
-		enum ring_level lvl)
+static void add(struct hotpage *h, uint64_t addr, int n, enum mem_op op, uint64_t lat,
+		enum mem_level lvl)
 {
-	struct ring_sample s;
+	struct snap_sample s;
 
 	memset(&s, 0, sizeof(s));
 	s.addr = addr;
@@ -30,10 +31,10 @@ START_TEST(test_counts_per_page_and_top)
 	struct hotpage_entry top[4];
 	size_t n;
 
-	add(h, 0x10000, 5, RING_OP_LOAD, 100, RING_LVL_L1);
-	add(h, 0x10fff, 5, RING_OP_STORE, 300, RING_LVL_L1);	/* same 4 KiB page */
-	add(h, 0x20000, 7, RING_OP_LOAD, 0, RING_LVL_LOCAL_RAM);
-	add(h, 0x30000, 1, RING_OP_NA, 0, RING_LVL_NA);
+	add(h, 0x10000, 5, MEM_OP_LOAD, 100, MEM_LVL_L1);
+	add(h, 0x10fff, 5, MEM_OP_STORE, 300, MEM_LVL_L1);	/* same 4 KiB page */
+	add(h, 0x20000, 7, MEM_OP_LOAD, 0, MEM_LVL_LOCAL_RAM);
+	add(h, 0x30000, 1, MEM_OP_NA, 0, MEM_LVL_NA);
 	n = hotpage_top(h, top, 4);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(top[0].page, 0x10);
@@ -41,15 +42,15 @@ START_TEST(test_counts_per_page_and_top)
 	ck_assert_uint_eq(top[0].loads, 5);
 	ck_assert_uint_eq(top[0].stores, 5);
 	ck_assert_uint_eq(top[0].lat_sum / top[0].lat_n, 200);
-	ck_assert_int_eq(hotpage_dominant_level(&top[0]), RING_LVL_L1);
+	ck_assert_int_eq(hotpage_dominant_level(&top[0]), MEM_LVL_L1);
 	ck_assert_uint_eq(top[1].page, 0x20);
-	ck_assert_int_eq(hotpage_dominant_level(&top[1]), RING_LVL_LOCAL_RAM);
-	ck_assert_int_eq(hotpage_dominant_level(&top[2]), RING_LVL_NA);
+	ck_assert_int_eq(hotpage_dominant_level(&top[1]), MEM_LVL_LOCAL_RAM);
+	ck_assert_int_eq(hotpage_dominant_level(&top[2]), MEM_LVL_NA);
 	ck_assert(h->total == 18);
 	/* 2 MiB pages fold them all together */
 	hotpage_reset(h, 21);
-	add(h, 0x10000, 1, RING_OP_NA, 0, 0);
-	add(h, 0x1fffff, 1, RING_OP_NA, 0, 0);
+	add(h, 0x10000, 1, MEM_OP_NA, 0, 0);
+	add(h, 0x1fffff, 1, MEM_OP_NA, 0, 0);
 	ck_assert_uint_eq(hotpage_top(h, top, 4), 1);
 	ck_assert(top[0].weight == 2);
 	hotpage_free(h);
@@ -61,7 +62,7 @@ START_TEST(test_decay_halves_each_half_life_and_forgets_faint_pages)
 	struct hotpage *h = hotpage_new(12, 2.0, 100);
 	struct hotpage_entry top[2];
 
-	add(h, 0x1000, 64, RING_OP_NA, 0, 0);
+	add(h, 0x1000, 64, MEM_OP_NA, 0, 0);
 	hotpage_decay(h, 2.0);
 	hotpage_top(h, top, 1);
 	ck_assert(fabs(top[0].weight - 32) < 1e-9);
@@ -70,9 +71,9 @@ START_TEST(test_decay_halves_each_half_life_and_forgets_faint_pages)
 	ck_assert(fabs(top[0].weight - 32 / sqrt(2)) < 1e-9);
 	ck_assert(fabs(h->total - top[0].weight) < 1e-9);
 	/* what is hot now beats what was hot long ago */
-	add(h, 0x2000, 10, RING_OP_NA, 0, 0);
+	add(h, 0x2000, 10, MEM_OP_NA, 0, 0);
 	hotpage_decay(h, 10.0);
-	add(h, 0x3000, 3, RING_OP_NA, 0, 0);
+	add(h, 0x3000, 3, MEM_OP_NA, 0, 0);
 	hotpage_top(h, top, 2);
 	ck_assert_uint_eq(top[0].page, 3);
 	/* 40 half-lives later everything is gone */
@@ -89,9 +90,9 @@ START_TEST(test_memory_is_bounded_and_the_coldest_go)
 
 	/* eight hot pages, then a flood of single-sample pages */
 	for (int p = 0; p < 8; p++)
-		add(h, (uint64_t)(p + 1) << 30, 50, RING_OP_NA, 0, 0);
+		add(h, (uint64_t)(p + 1) << 30, 50, MEM_OP_NA, 0, 0);
 	for (uint64_t p = 0; p < 100000; p++)
-		add(h, 0x1000000000ull + (p << 12), 1, RING_OP_NA, 0, 0);
+		add(h, 0x1000000000ull + (p << 12), 1, MEM_OP_NA, 0, 0);
 	ck_assert_uint_le(h->count, 2 * 64);
 	ck_assert_uint_gt(h->evicted, 0);
 	hotpage_decay(h, 0.001);
@@ -113,19 +114,19 @@ static const char MAPS[] =
 
 START_TEST(test_maps_parse_and_lookup)
 {
-	struct proc_map *m = NULL;
+	struct mem_map *m = NULL;
 	size_t cap = 0;
 	long n = proc_parse_maps(MAPS, strlen(MAPS), &m, &cap);
 
 	ck_assert_int_eq(n, 6);
 	ck_assert_str_eq(m[0].name, "/usr/bin/app");
 	ck_assert_str_eq(m[3].name, "[anon]");
-	ck_assert_str_eq(proc_find_map(m, 6, 0x55d0c0003000ull)->name, "/usr/bin/app");
-	ck_assert_str_eq(proc_find_map(m, 6, 0x55d0c10fffffull)->name, "[heap]");
-	ck_assert_str_eq(proc_find_map(m, 6, 0x7f0000000123ull)->name, "[anon]");
-	ck_assert_str_eq(proc_find_map(m, 6, 0x7ffc00020fffull)->name, "[stack]");
-	ck_assert_ptr_null(proc_find_map(m, 6, 0x7f0000100000ull));	/* end is exclusive */
-	ck_assert_ptr_null(proc_find_map(m, 6, 0x1000));
+	ck_assert_str_eq(mem_find_map(m, 6, 0x55d0c0003000ull)->name, "/usr/bin/app");
+	ck_assert_str_eq(mem_find_map(m, 6, 0x55d0c10fffffull)->name, "[heap]");
+	ck_assert_str_eq(mem_find_map(m, 6, 0x7f0000000123ull)->name, "[anon]");
+	ck_assert_str_eq(mem_find_map(m, 6, 0x7ffc00020fffull)->name, "[stack]");
+	ck_assert_ptr_null(mem_find_map(m, 6, 0x7f0000100000ull));	/* end is exclusive */
+	ck_assert_ptr_null(mem_find_map(m, 6, 0x1000));
 	ck_assert_int_eq(proc_parse_maps("garbage\n", 8, &m, &cap), -EINVAL);
 	ck_assert_int_eq(proc_parse_maps("2000-1000 r--p 0 0:0 0\n", 23, &m, &cap), -EINVAL);
 	free(m);
@@ -134,17 +135,17 @@ END_TEST
 
 START_TEST(test_group_by_mapping)
 {
-	struct proc_map *m = NULL;
+	struct mem_map *m = NULL;
 	size_t cap = 0;
 	long n = proc_parse_maps(MAPS, strlen(MAPS), &m, &cap);
 	struct hotpage *h = hotpage_new(12, 2.0, 100);
 	struct hotpage_group g[8];
 	size_t ng;
 
-	add(h, 0x55d0c1000000ull, 3, RING_OP_LOAD, 0, 0);
-	add(h, 0x55d0c1001000ull, 4, RING_OP_STORE, 0, 0);
-	add(h, 0x7ffc00000100ull, 2, RING_OP_LOAD, 0, 0);
-	add(h, 0x1000, 1, RING_OP_LOAD, 0, 0);
+	add(h, 0x55d0c1000000ull, 3, MEM_OP_LOAD, 0, 0);
+	add(h, 0x55d0c1001000ull, 4, MEM_OP_STORE, 0, 0);
+	add(h, 0x7ffc00000100ull, 2, MEM_OP_LOAD, 0, 0);
+	add(h, 0x1000, 1, MEM_OP_LOAD, 0, 0);
 	ng = hotpage_by_mapping(h, m, (size_t)n, g, 8);
 	ck_assert_uint_eq(ng, 3);
 	ck_assert_str_eq(g[0].name, "[heap]");

@@ -3,7 +3,7 @@
 
 #include <check.h>
 
-#include "layout.h"
+#include "view/layout.h"
 #include "testutil.h"
 
 static const struct layout_col COLS[] = {

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "metrics.h"
+#include "model/metrics.h"
 #include "testutil.h"
 
 static const struct {

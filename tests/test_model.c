@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "testutil.h"
 
 enum {

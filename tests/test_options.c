@@ -4,7 +4,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "options.h"
+#include "app/options.h"
 #include "testutil.h"
 
 static int parse(struct options *o, char *err, size_t size, const char *a1, const char *a2,

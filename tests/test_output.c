@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "output.h"
-#include "source_replay.h"
+#include "model/model.h"
+#include "out/output.h"
+#include "stream/source_replay.h"
 #include "testutil.h"
 
 /* Replay rec through the model and render every frame in fmt, sorted by key. */
@@ -159,13 +159,13 @@ START_TEST(test_format_num)
 {
 	char b[32];
 
-	output_format_num(b, sizeof(b), NAN, 2, false, false);
+	columns_format_num(b, sizeof(b), NAN, 2, false, false);
 	ck_assert_str_eq(b, "-");
-	output_format_num(b, sizeof(b), NAN, 2, false, true);
+	columns_format_num(b, sizeof(b), NAN, 2, false, true);
 	ck_assert_str_eq(b, "n/a");
-	output_format_num(b, sizeof(b), 1.234, 2, true, false);
+	columns_format_num(b, sizeof(b), 1.234, 2, true, false);
 	ck_assert_str_eq(b, "1.23*");
-	output_format_num(b, sizeof(b), 0, 1, false, false);
+	columns_format_num(b, sizeof(b), 0, 1, false, false);
 	ck_assert_str_eq(b, "0.0");
 }
 END_TEST

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proc.h"
+#include "collect/proc.h"
 #include "testutil.h"
 
 static const struct {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "recording.h"
-#include "source_replay.h"
+#include "stream/recording.h"
+#include "stream/source_replay.h"
 #include "testutil.h"
 
 /* Feed text line by line; returns the number of complete snapshots, or -line of the error. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring.h"
+#include "collect/ring.h"
 #include "testutil.h"
 
 #define TYPE                                                                                \
@@ -95,8 +95,8 @@ START_TEST(test_samples_decode_in_uapi_order)
 	ck_assert_uint_eq(g.s[0].addr, 0xdead000);
 	ck_assert_uint_eq(g.s[0].cpu, 1);
 	ck_assert_uint_eq(g.s[0].weight, 120);
-	ck_assert_int_eq(g.s[0].op, RING_OP_LOAD);
-	ck_assert_int_eq(g.s[0].level, RING_LVL_L3);
+	ck_assert_int_eq(g.s[0].op, MEM_OP_LOAD);
+	ck_assert_int_eq(g.s[0].level, MEM_LVL_L3);
 	ck_assert_uint_eq(st.samples, 1);
 }
 END_TEST
@@ -215,28 +215,28 @@ END_TEST
 static const struct {
 	int line;
 	uint64_t src;
-	enum ring_level lvl;
-	enum ring_op op;
+	enum mem_level lvl;
+	enum mem_op op;
 } SRC[] = {
-	{ __LINE__, 0, RING_LVL_NA, RING_OP_NA },
+	{ __LINE__, 0, MEM_LVL_NA, MEM_OP_NA },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)(PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_L1, RING_OP_LOAD },
+	  MEM_LVL_L1, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LFB << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_LFB, RING_OP_LOAD },
+	  MEM_LVL_LFB, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_L2 << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_L2, RING_OP_LOAD },
+	  MEM_LVL_L2, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LOC_RAM << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_LOCAL_RAM, RING_OP_LOAD },
+	  MEM_LVL_LOCAL_RAM, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_REM_RAM1 << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_REMOTE_RAM, RING_OP_LOAD },
+	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_STORE | (uint64_t)PERF_MEM_LVL_L1 << PERF_MEM_LVL_SHIFT,
-	  RING_LVL_L1, RING_OP_STORE },
+	  MEM_LVL_L1, MEM_OP_STORE },
 	/* the level-number field wins: RAM with the remote bit is remote DRAM */
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_RAM << PERF_MEM_LVLNUM_SHIFT |
-	  (uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT, RING_LVL_REMOTE_RAM, RING_OP_LOAD },
+	  (uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT, MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_L3 << PERF_MEM_LVLNUM_SHIFT,
-	  RING_LVL_L3, RING_OP_LOAD },
-	{ __LINE__, (uint64_t)PERF_MEM_OP_NA, RING_LVL_NA, RING_OP_NA },
+	  MEM_LVL_L3, MEM_OP_LOAD },
+	{ __LINE__, (uint64_t)PERF_MEM_OP_NA, MEM_LVL_NA, MEM_OP_NA },
 };
 
 START_TEST(test_data_source_table)

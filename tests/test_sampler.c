@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "sampler.h"
+#include "collect/events.h"
+#include "collect/sampler.h"
 #include "testutil.h"
 
 static void force(const char *pmu)
@@ -40,8 +40,8 @@ START_TEST(test_pebs_attrs_on_skylake)
 	ck_assert_uint_eq(a.attr[0].type, PERF_TYPE_RAW);
 	ck_assert_uint_eq(a.attr[0].config, 0x81d0);	/* MEM_INST_RETIRED.ALL_LOADS */
 	ck_assert_uint_eq(a.attr[1].config, 0x82d0);	/* MEM_INST_RETIRED.ALL_STORES */
-	ck_assert_int_eq(a.op[0], RING_OP_LOAD);
-	ck_assert_int_eq(a.op[1], RING_OP_STORE);
+	ck_assert_int_eq(a.op[0], MEM_OP_LOAD);
+	ck_assert_int_eq(a.op[1], MEM_OP_STORE);
 	ck_assert_uint_eq(a.attr[0].precise_ip, 3);
 	ck_assert(a.attr[0].sample_type & PERF_SAMPLE_ADDR);
 	ck_assert(a.attr[0].sample_type & PERF_SAMPLE_DATA_SRC);

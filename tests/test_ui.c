@@ -4,10 +4,10 @@
 #include <check.h>
 #include <string.h>
 
-#include "model.h"
-#include "source_replay.h"
+#include "model/model.h"
+#include "stream/source_replay.h"
 #include "testutil.h"
-#include "ui.h"
+#include "view/ui.h"
 
 static struct model *m;
 static struct source *src;

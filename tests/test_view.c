@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "source_replay.h"
+#include "model/model.h"
+#include "stream/source_replay.h"
 #include "testutil.h"
-#include "view.h"
+#include "view/view.h"
 
 static struct model *m;
 static struct source *src;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
+#include "collect/events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

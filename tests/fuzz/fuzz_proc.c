@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc.h"
+#include "collect/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	const char *s = (const char *)data;
 	struct proc_stat st;
 	struct proc_cpustat *cs = NULL;
-	struct proc_map *maps = NULL;
+	struct mem_map *maps = NULL;
 	size_t cap = 0, mcap = 0;
 	unsigned uid;
 	double load[3], up;
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	proc_parse_uptime(s, len, &up);
 	n = proc_parse_maps(s, len, &maps, &mcap);
 	for (long i = 0; i < n; i++)
-		proc_find_map(maps, (size_t)n, maps[i].start);
+		mem_find_map(maps, (size_t)n, maps[i].start);
 	buf = malloc(len + 1);
 	memcpy(buf, data, len);
 	proc_cmdline_flatten(buf, len);

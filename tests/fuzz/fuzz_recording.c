@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "recording.h"
+#include "stream/recording.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

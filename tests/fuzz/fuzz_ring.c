@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "ring.h"
+#include "collect/ring.h"
 
 static void fuzz_ring_cb(const struct ring_sample *s, void *arg)
 {

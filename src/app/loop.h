@@ -1,0 +1,45 @@
+/* The batch loop: one thread, poll() over a timerfd and a signalfd. */
+#ifndef PMCTOP_LOOP_H
+#define PMCTOP_LOOP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/model.h"
+#include "out/output.h"
+#include "stream/source.h"
+
+struct loop_opts {
+	long iterations;	/* -1: until the source ends or a signal comes */
+	double delay;		/* seconds; for replays, < 0 means the recorded pace */
+	FILE *record;		/* borrowed; NULL when not recording */
+	const char *record_name;
+	FILE *msgs;		/* where messages for the user go (stderr) */
+};
+
+/*
+ * Run frames until done. Returns 0 (finished, interrupted, or the reader of
+ * the output went away), or a positive exit status after printing why.
+ */
+int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);
+
+struct loop_tui_opts {
+	double delay;		/* seconds between ticks; replays: < 0 keeps the recorded pace */
+	FILE *record;		/* borrowed; NULL when not recording */
+	const char *record_name;
+	bool color;		/* colours allowed (NO_COLOR not set) */
+	bool threads;		/* start with threads as rows */
+	bool cmdline;
+	const char *proc_root;	/* for the uptime in the header */
+	enum sample_kind sample_kind;	/* --sample-source for the drill-down */
+	unsigned long long sample_period;
+	int drill;		/* --sample PID: open on that process's drill-down */
+};
+
+/*
+ * Run the interactive screen until q or a signal. Returns the exit status:
+ * 0, or 1/2 after printing why (no terminal, a failed read or write).
+ */
+int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o);
+
+#endif

@@ -1,0 +1,349 @@
+/* pmctop: options -> source and view -> run the loop. */
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/events.h"
+#include "stream/evlist.h"
+#include "app/loop.h"
+#include "model/model.h"
+#include "app/options.h"
+#include "out/output.h"
+#include "stream/recording.h"
+#include "collect/source_live.h"
+#include "stream/source_replay.h"
+#include "util/xalloc.h"
+
+#define EXIT_USAGE 2
+
+__attribute__((format(printf, 1, 2))) static void main_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pmctop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'pmctop --help' for more information.\n", stderr);
+}
+
+/* Counting every thread of every process takes many descriptors. */
+static void main_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Build the event list: the default set, then every -e event. 0, or 2 after saying which name is bad. */
+static int main_events(const struct options *o, struct evlist *ev)
+{
+	int sw_group = -1, hw_group = -1, hw_in = 0;
+
+	evlist_add_defaults(ev, true);
+	for (size_t i = 0; i < o->nevents; i++) {
+		struct perf_event_attr attr;
+		bool hw;
+		int r = events_encode(o->events[i], false, &attr, &hw);
+		int k;
+
+		if (r) {
+			char sug[3][128];
+			size_t ns = events_suggest(o->events[i], sug, 3);
+
+			fprintf(stderr, "pmctop: %s event '%s'", r == -ENOENT ? "unknown" : "invalid",
+				o->events[i]);
+			if (r == -EINVAL)
+				fprintf(stderr, " (check its modifiers)");
+			for (size_t s = 0; s < ns; s++)
+				fprintf(stderr, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
+			fprintf(stderr, "\nList the events with 'pmctop --list-events'.\n");
+			return EXIT_USAGE;
+		}
+		k = evlist_find(ev, o->events[i]);
+		if (k >= 0) {
+			ev->ev[k].user = true;
+			continue;
+		}
+		if (!hw) {
+			if (sw_group < 0)
+				sw_group = ev->ngroups;
+			evlist_add(ev, o->events[i], sw_group, false, true);
+			continue;
+		}
+		/* four per group fits every PMU's general counters; the probe splits further */
+		if (hw_group < 0 || hw_in == 4) {
+			hw_group = ev->ngroups;
+			hw_in = 0;
+		}
+		evlist_add(ev, o->events[i], hw_group, true, true);
+		hw_in++;
+	}
+	return 0;
+}
+
+static int main_check_user(const char *user)
+{
+	char *end;
+	unsigned long v = strtoul(user, &end, 10);
+
+	if (!*end && end != user && v <= 0xffffffffu)
+		return 0;
+	if (getpwnam(user))
+		return 0;
+	main_usage_error("no such user '%s': give a user name or a numeric uid", user);
+	return -1;
+}
+
+static int main_check_pids(const struct options *o)
+{
+	const char *root = o->proc_root ? o->proc_root : "/proc";
+
+	for (size_t i = 0; i < o->npids; i++) {
+		char path[4096];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%d", root, o->pids[i]);
+		if (stat(path, &st) < 0) {
+			main_usage_error("no process with pid '%d': check it with 'ps -p %d'",
+					 o->pids[i], o->pids[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The live or replay source; NULL after saying why, with the exit status in *status. */
+static struct source *main_source(const struct options *o, int *status)
+{
+	char err[1024];
+	struct source *src;
+
+	if (o->replay) {
+		FILE *f = strcmp(o->replay, "-") ? fopen(o->replay, "re") : stdin;
+
+		if (!f) {
+			fprintf(stderr, "pmctop: cannot open the recording '%s': %s\n", o->replay,
+				strerror(errno));
+			*status = EXIT_USAGE;
+			return NULL;
+		}
+		src = source_replay_new(f, o->replay, err, sizeof(err));
+		if (!src) {
+			fprintf(stderr, "pmctop: %s\n", err);
+			*status = EXIT_USAGE;
+		}
+		return src;
+	} else {
+		struct evlist ev;
+		struct live_opts lo = {
+			.proc_root = o->proc_root,
+			.pids = o->pids,
+			.npids = o->npids,
+			.per_cpu = !o->no_cpus,
+		};
+
+		if (o->user) {
+			struct passwd *pw = getpwnam(o->user);
+
+			lo.by_uid = true;
+			lo.uid = pw ? pw->pw_uid : (unsigned)strtoul(o->user, NULL, 10);
+		}
+		evlist_init(&ev);
+		*status = main_events(o, &ev);
+		if (*status) {
+			evlist_release(&ev);
+			return NULL;
+		}
+		src = source_live_new(&ev, &lo, err, sizeof(err));
+		evlist_release(&ev);
+		if (!src) {
+			fprintf(stderr, "pmctop: %s\n", err);
+			*status = 1;
+		}
+		return src;
+	}
+}
+
+static int main_run(struct options *op);
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[512];
+	int status;
+
+	if (options_parse(&o, argc, argv, err, sizeof(err))) {
+		main_usage_error("%s", err);
+		options_release(&o);
+		return EXIT_USAGE;
+	}
+	status = main_run(&o);
+	events_fini();
+	options_release(&o);
+	return status;
+}
+
+/* Everything after the options; the caller releases them. */
+static int main_run(struct options *op)
+{
+	struct options o = *op;
+	struct source *src;
+	struct model *m;
+	struct output out;
+	struct loop_opts lo;
+	FILE *rec = NULL;
+	int status, col;
+
+	if (o.help) {
+		options_usage(stdout);
+		return 0;
+	}
+	if (o.version) {
+		printf("pmctop %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (events_init()) {
+		fprintf(stderr, "pmctop: libpfm4 failed to initialise; event names cannot be "
+				"resolved\n");
+		return 1;
+	}
+	if (o.list_events) {
+		size_t n = events_list(stdout, o.list_pattern);
+
+		if (!n && o.list_pattern) {
+			fprintf(stderr, "pmctop: no event matches '%s'\n", o.list_pattern);
+			return 1;
+		}
+		return 0;
+	}
+	if (!o.batch && !isatty(STDOUT_FILENO)) {
+		main_usage_error("standard output is not a terminal: use -b for batch mode");
+		return EXIT_USAGE;
+	}
+	if (o.proc_root && access(o.proc_root, R_OK | X_OK)) {
+		main_usage_error("cannot open '%s': %s", o.proc_root, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!o.replay && o.user && main_check_user(o.user))
+		return EXIT_USAGE;
+	if (!o.replay && main_check_pids(&o))
+		return EXIT_USAGE;
+	if (o.sample_pid && o.batch && !o.npids) {
+		/* batch sampling shows the sampled process only */
+		op->pids = xmalloc(sizeof(*op->pids));
+		op->pids[0] = o.sample_pid;
+		op->npids = 1;
+		o.pids = op->pids;
+		o.npids = 1;
+		if (!o.replay && main_check_pids(&o))
+			return EXIT_USAGE;
+	}
+	if (o.replay && o.nevents) {
+		main_usage_error("'-e' cannot be used with '--replay': the recording fixes the events");
+		return EXIT_USAGE;
+	}
+	main_raise_nofile();
+	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
+	signal(SIGPIPE, SIG_IGN);
+	src = main_source(&o, &status);
+	if (!src)
+		return status;
+	m = model_new(&src->ev);
+	m->filter.pids = o.pids;
+	m->filter.npids = o.npids;
+	m->filter.user = o.user;
+	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
+	if (col < 0) {
+		main_usage_error("unknown sort column '%s': use %s", o.sort, columns_keys());
+		status = EXIT_USAGE;
+		goto out_model;
+	}
+	model_sort(m, col, o.sort_reverse);
+	model_set_page_shift(m, o.page_shift);
+	model_set_halflife(m, o.halflife);
+	if (o.sample_pid && o.batch && !o.replay) {
+		struct sample_req req = { SAMPLE_AUTO, o.sample_period };
+		char serr[512];
+
+		if (o.sample_source)
+			sample_kind_parse(o.sample_source, &req.kind);
+		if (source_sample(src, o.sample_pid, &req, serr, sizeof(serr))) {
+			fprintf(stderr, "pmctop: %s\n", serr);
+			status = 1;
+			goto out_model;
+		}
+	}
+	if (o.record) {
+		rec = fopen(o.record, "we");
+		if (!rec) {
+			fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n", o.record,
+				strerror(errno));
+			status = 1;
+			goto out_model;
+		}
+		if (recording_write_header(rec, &src->ev, src->mode, src->host, src->kernel)) {
+			fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
+				strerror(errno));
+			status = 1;
+			goto out_rec;
+		}
+	}
+	memset(&out, 0, sizeof(out));
+	out.f = stdout;
+	out.fmt = o.format;
+	out.show_cmdline = o.cmdline;
+	out.threads = o.threads;
+	out.sampling = o.sample_pid != 0;
+	out.top = (size_t)o.top;
+	if (o.threads)
+		source_threads(src, 0, true);
+	if (!o.batch) {
+		struct loop_tui_opts to = {
+			.delay = o.replay && !o.delay_set ? -1 : o.delay,
+			.record = rec,
+			.record_name = o.record,
+			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
+			.threads = o.threads,
+			.cmdline = o.cmdline,
+			.proc_root = o.proc_root,
+			.sample_period = o.sample_period,
+			.drill = o.sample_pid,
+		};
+
+		if (o.sample_source)
+			sample_kind_parse(o.sample_source, &to.sample_kind);
+
+		status = loop_tui(src, m, &to);
+		goto out_rec;
+	}
+	memset(&lo, 0, sizeof(lo));
+	lo.iterations = o.iterations;
+	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
+	lo.record = rec;
+	lo.record_name = o.record;
+	lo.msgs = stderr;
+	status = loop_batch(src, m, &out, &lo);
+out_rec:
+	if (rec && fclose(rec) && !status) {
+		fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
+			strerror(errno));
+		status = 1;
+	}
+out_model:
+	model_free(m);
+	source_free(src);
+	return status;
+}

@@ -1,0 +1,379 @@
+/* argv -> struct options; every bad value gets a message naming it. */
+#include "config.h"
+#include "app/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+enum {
+	OPT_LIST_EVENTS = 256,
+	OPT_RECORD,
+	OPT_REPLAY,
+	OPT_PROC_ROOT,
+	OPT_NO_CPUS,
+	OPT_SAMPLE,
+	OPT_SAMPLE_SOURCE,
+	OPT_SAMPLE_PERIOD,
+	OPT_PAGE_SIZE,
+	OPT_HALF_LIFE,
+	OPT_TOP,
+};
+
+static const struct option OPTIONS_LONG[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "reverse", no_argument, NULL, 'r' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "cmdline", no_argument, NULL, 'c' },
+	{ "threads", no_argument, NULL, 'H' },
+	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
+	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "replay", required_argument, NULL, OPT_REPLAY },
+	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
+	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
+	{ "sample", required_argument, NULL, OPT_SAMPLE },
+	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
+	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
+	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+	{ "half-life", required_argument, NULL, OPT_HALF_LIFE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *f)
+{
+	fputs("Usage: pmctop [OPTION]...\n"
+	      "Show hardware performance counters per process and per core, like top.\n"
+	      "\n"
+	      "  -b, --batch             print frames as text instead of the screen\n"
+	      "  -n, --iterations N      stop after N frames\n"
+	      "  -d, --delay SECONDS     time between frames (default 1; 0 replays at full speed)\n"
+	      "  -p, --pid PID[,PID...]  only these processes\n"
+	      "  -u, --user USER         only processes of USER (name or uid)\n"
+	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, cpu, ghz, ipc, cpi,\n"
+	      "                          cache, l1d, dtlb, brmis, pf, cs, mig, counted, command,\n"
+	      "                          or an -e event name (default cpu)\n"
+	      "  -r, --reverse           reverse the sort order\n"
+	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
+	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
+	      "                          e.g. cycles, LLC-load-misses, MEM_INST_RETIRED:ALL_LOADS:u)\n"
+	      "  -c, --cmdline           show command lines instead of names\n"
+	      "  -H, --threads           show threads as rows, each counted on its own\n"
+	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
+	      "      --record FILE       also write what is collected to FILE\n"
+	      "      --replay FILE       show a recording instead of live data\n"
+	      "      --no-cpus           do not open per-core counters\n"
+	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
+	      "      --sample PID        sample PID's data addresses; with -b, print its hot pages\n"
+	      "      --sample-source SRC auto (default), pebs, ibs or faults\n"
+	      "      --sample-period N   events per sample (default: 1 fault, 10007 PEBS events)\n"
+	      "      --page-size SIZE    hot-page size: 4k (default) or 2m\n"
+	      "      --half-life SECONDS how fast old samples fade from the histogram (default 2)\n"
+	      "      --top N             hot pages per batch frame (default 20)\n"
+	      "  -h, --help              show this help and exit\n"
+	      "  -V, --version           show the version and exit\n"
+	      "\n"
+	      "Exit status: 0 success, 1 runtime failure, 2 bad usage.\n",
+	      f);
+}
+
+static void options_init(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->iterations = -1;
+	o->delay = 1.0;
+	o->format = OUTPUT_TEXT;
+	o->page_shift = 12;
+	o->halflife = 2.0;
+	o->top = 20;
+}
+
+void options_release(struct options *o)
+{
+	free(o->pids);
+	free(o->user);
+	free(o->sort);
+	for (size_t i = 0; i < o->nevents; i++)
+		free(o->events[i]);
+	free(o->events);
+	free(o->list_pattern);
+	free(o->record);
+	free(o->replay);
+	free(o->proc_root);
+	free(o->sample_source);
+	options_init(o);
+}
+
+int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t errsize)
+{
+	const char *p = s;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!*s) {
+		snprintf(err, errsize, "'-p' needs a pid list such as '1234' or '1234,5678'");
+		return -EINVAL;
+	}
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			snprintf(err, errsize,
+				 "invalid pid in '%s': give positive numbers separated by commas", s);
+			free(*pids);
+			*pids = NULL;
+			*n = 0;
+			return -EINVAL;
+		}
+		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
+		(*pids)[(*n)++] = (int)v;
+		p = *end ? end + 1 : end;
+		if (*end == ',' && !*p) {
+			snprintf(err, errsize, "invalid pid list '%s': it ends with a comma", s);
+			free(*pids);
+			*pids = NULL;
+			*n = 0;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int options_events(struct options *o, const char *list, char *err, size_t errsize)
+{
+	const char *p = list;
+
+	if (!*list) {
+		snprintf(err, errsize, "'-e' needs an event list such as 'cycles,instructions'");
+		return -EINVAL;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0) {
+			snprintf(err, errsize, "empty event name in '%s'", list);
+			return -EINVAL;
+		}
+		if (o->nevents >= 64) {
+			snprintf(err, errsize, "too many events in '-e' (64 at most)");
+			return -EINVAL;
+		}
+		o->events = xrealloc(o->events, (o->nevents + 1) * sizeof(*o->events));
+		o->events[o->nevents++] = xstrndup(p, len);
+		p += len;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				snprintf(err, errsize, "event list '%s' ends with a comma", list);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static void options_set(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errsize)
+{
+	const char *delay_arg = NULL;
+	int c;
+
+	options_init(o);
+	opterr = 0;
+	optind = 0;	/* 0, not 1: glibc then also forgets a half-scanned "-abc" */
+	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'n':
+			errno = 0;
+			o->iterations = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->iterations <= 0) {
+				snprintf(err, errsize,
+					 "invalid frame count '%s' for -n: give a positive whole number",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'd':
+			delay_arg = optarg;
+			break;
+		case 'p':
+			free(o->pids);
+			o->pids = NULL;
+			if (options_parse_pids(optarg, &o->pids, &o->npids, err, errsize))
+				return -EINVAL;
+			break;
+		case 'u':
+			if (!*optarg) {
+				snprintf(err, errsize, "'-u' needs a user name or uid");
+				return -EINVAL;
+			}
+			options_set(&o->user, optarg);
+			break;
+		case 's':
+			options_set(&o->sort, optarg);
+			break;
+		case 'r':
+			o->sort_reverse = true;
+			break;
+		case 'o':
+			if (output_parse_format(optarg, &o->format)) {
+				snprintf(err, errsize,
+					 "unknown output format '%s': use text, csv or json", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'e':
+			if (options_events(o, optarg, err, errsize))
+				return -EINVAL;
+			break;
+		case 'c':
+			o->cmdline = true;
+			break;
+		case 'H':
+			o->threads = true;
+			break;
+		case OPT_LIST_EVENTS:
+			o->list_events = true;
+			/* accept "--list-events PATTERN" as well as "--list-events=PATTERN" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			if (optarg)
+				options_set(&o->list_pattern, optarg);
+			break;
+		case OPT_RECORD:
+			options_set(&o->record, optarg);
+			break;
+		case OPT_REPLAY:
+			options_set(&o->replay, optarg);
+			break;
+		case OPT_PROC_ROOT:
+			options_set(&o->proc_root, optarg);
+			break;
+		case OPT_NO_CPUS:
+			o->no_cpus = true;
+			break;
+		case OPT_SAMPLE:
+			errno = 0;
+			o->sample_pid = (int)strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->sample_pid <= 0) {
+				snprintf(err, errsize, "invalid pid '%s' for --sample: give one process id",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_SAMPLE_SOURCE:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "pebs") && strcmp(optarg, "ibs") &&
+			    strcmp(optarg, "faults")) {
+				snprintf(err, errsize,
+					 "unknown sample source '%s': use auto, pebs, ibs or faults",
+					 optarg);
+				return -EINVAL;
+			}
+			options_set(&o->sample_source, optarg);
+			break;
+		case OPT_SAMPLE_PERIOD:
+			errno = 0;
+			o->sample_period = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || !o->sample_period || optarg[0] == '-' ||
+			    o->sample_period > 1000000000ull) {
+				snprintf(err, errsize,
+					 "invalid sample period '%s': give a whole number from 1 to 1000000000",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_PAGE_SIZE:
+			if (!strcasecmp(optarg, "4k")) {
+				o->page_shift = 12;
+			} else if (!strcasecmp(optarg, "2m")) {
+				o->page_shift = 21;
+			} else {
+				snprintf(err, errsize, "unknown page size '%s': use 4k or 2m", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_HALF_LIFE:
+			errno = 0;
+			o->halflife = strtod(optarg, &end);
+			if (end == optarg || *end || errno || !(o->halflife >= 0.1) ||
+			    o->halflife > 3600) {
+				snprintf(err, errsize,
+					 "invalid half-life '%s': give seconds from 0.1 to 3600", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_TOP:
+			errno = 0;
+			o->top = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->top <= 0 || o->top > 256) {
+				snprintf(err, errsize, "invalid page count '%s' for --top: give 1 to 256",
+					 optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			if (optopt)
+				snprintf(err, errsize, "option '-%c' needs a value", optopt);
+			else
+				snprintf(err, errsize, "option '%s' needs a value", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			if (optopt)
+				snprintf(err, errsize, "unknown option '-%c'", optopt);
+			else
+				snprintf(err, errsize, "unknown option '%s'", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (delay_arg) {
+		if (parse_delay(delay_arg, o->replay != NULL, &o->delay)) {
+			snprintf(err, errsize,
+				 "invalid delay '%s' for -d: give seconds from 0.01 to 86400%s",
+				 delay_arg, o->replay ? " (or 0 to replay at full speed)" : "");
+			return -EINVAL;
+		}
+		o->delay_set = true;
+	}
+	if (o->replay && o->record && !strcmp(o->replay, o->record)) {
+		snprintf(err, errsize, "'--record' and '--replay' name the same file '%s'", o->record);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* Command-line options: argv to struct options, with no side effects. */
+#ifndef PMCTOP_OPTIONS_H
+#define PMCTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "out/output.h"
+
+struct options {
+	bool batch;
+	long iterations;	/* -1: until stopped */
+	double delay;		/* seconds between frames */
+	bool delay_set;
+	int *pids;
+	size_t npids;
+	char *user;
+	char *sort;
+	bool sort_reverse;
+	enum output_format format;
+	bool cmdline;
+	bool threads;		/* -H: threads as rows */
+	char **events;		/* -e names, split at commas */
+	size_t nevents;
+	bool list_events;
+	char *list_pattern;
+	char *record;
+	char *replay;
+	char *proc_root;	/* --proc-root, for tests */
+	bool no_cpus;
+	int sample_pid;		/* --sample: 0 when not sampling */
+	char *sample_source;	/* auto, pebs, ibs, faults */
+	unsigned long long sample_period;	/* 0: the source's default */
+	unsigned page_shift;	/* 12 or 21 */
+	double halflife;
+	long top;		/* pages per frame */
+	bool help;
+	bool version;
+};
+
+/*
+ * Parse argv into o (initialised here). Returns 0, or -EINVAL with a
+ * one-line message naming the bad input in err. Owns its strings; release
+ * with options_release.
+ */
+int options_parse(struct options *o, int argc, char **argv, char *err, size_t errsize);
+void options_release(struct options *o);
+/* Print the --help text. */
+void options_usage(FILE *f);
+/* Parse a comma-separated pid list; 0 or -EINVAL (message in err). Pure. */
+int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t errsize);
+
+#endif

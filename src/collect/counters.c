@@ -1,0 +1,178 @@
+/* perf_event_open groups: open complete before enabling, read with one read(). */
+#include "config.h"
+#include "collect/counters.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define COUNTERS_FMT (PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+static int counters_sys_open(struct perf_event_attr *a, int pid, int cpu, int group_fd)
+{
+	long r = syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+size_t counters_group_size(int nr)
+{
+	return (3 + 2 * (size_t)nr) * sizeof(uint64_t);
+}
+
+void counters_close_group(struct counters_group *g)
+{
+	/* members first: closing the leader first would orphan them briefly */
+	for (int i = g->nr - 1; i >= 0; i--)
+		if (g->fd[i] >= 0)
+			close(g->fd[i]);
+	g->nr = 0;
+}
+
+static int counters_try_open(struct counters_group *g, const struct perf_event_attr *const *attrs,
+			     const int *ev, int nr, int pid, int cpu, unsigned flags, bool grouped,
+			     int *bad)
+{
+	for (int i = 0; i < nr; i++) {
+		struct perf_event_attr a = *attrs[i];
+		int fd;
+
+		a.size = sizeof(a);
+		a.read_format = COUNTERS_FMT | (grouped ? PERF_FORMAT_GROUP : 0);
+		a.disabled = i == 0;
+		a.inherit = (flags & COUNTERS_INHERIT) ? 1 : 0;
+		a.inherit_thread = a.inherit;
+		a.pinned = 0;
+		fd = counters_sys_open(&a, pid, cpu, i == 0 ? -1 : g->fd[0]);
+		if (fd < 0) {
+			*bad = i;
+			counters_close_group(g);
+			return fd;
+		}
+		g->fd[i] = fd;
+		g->ev[i] = ev[i];
+		g->nr = i + 1;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &g->id[i]) < 0) {
+			int e = -errno;
+
+			*bad = i;
+			counters_close_group(g);
+			return e;
+		}
+	}
+	return 0;
+}
+
+int counters_open_group(struct counters_group *g, const struct perf_event_attr *const *attrs,
+			const int *ev, int nr, int pid, int cpu, unsigned flags, int *bad)
+{
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	*bad = 0;
+	if (nr <= 0 || nr > COUNTERS_MAX_GROUP)
+		return -EINVAL;
+	r = counters_try_open(g, attrs, ev, nr, pid, cpu, flags, true, bad);
+	if (r == -EINVAL && (flags & COUNTERS_INHERIT)) {
+		/* kernels before inherit+GROUP support: read members one by one */
+		r = counters_try_open(g, attrs, ev, nr, pid, cpu, flags, false, bad);
+		g->single = r == 0;
+	}
+	if (r)
+		return r;
+	if (ioctl(g->fd[0], PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		r = -errno;
+		counters_close_group(g);
+		return r;
+	}
+	return 0;
+}
+
+int counters_parse_group(const void *buf, size_t len, const struct counters_group *g,
+			 struct snap_count *out)
+{
+	uint64_t hdr[3];
+	const unsigned char *p = buf;
+
+	if (len < sizeof(hdr))
+		return -EINVAL;
+	memcpy(hdr, p, sizeof(hdr));
+	if (hdr[0] != (uint64_t)g->nr || len < counters_group_size(g->nr))
+		return -EINVAL;
+	for (int i = 0; i < g->nr; i++) {
+		uint64_t pair[2];
+		int m = -1;
+
+		memcpy(pair, p + sizeof(hdr) + (size_t)i * sizeof(pair), sizeof(pair));
+		for (int k = 0; k < g->nr; k++)
+			if (g->id[k] == pair[1]) {
+				m = k;
+				break;
+			}
+		if (m < 0)
+			return -EINVAL;
+		out[g->ev[m]].value = pair[0];
+		out[g->ev[m]].enabled = hdr[1];
+		out[g->ev[m]].running = hdr[2];
+		out[g->ev[m]].err = 0;
+	}
+	return 0;
+}
+
+int counters_parse_single(const void *buf, size_t len, const struct counters_group *g, int i,
+			  struct snap_count *out)
+{
+	uint64_t v[4];
+
+	if (len < sizeof(v) || i < 0 || i >= g->nr)
+		return -EINVAL;
+	memcpy(v, buf, sizeof(v));
+	if (v[3] != g->id[i])
+		return -EINVAL;
+	out[g->ev[i]].value = v[0];
+	out[g->ev[i]].enabled = v[1];
+	out[g->ev[i]].running = v[2];
+	out[g->ev[i]].err = 0;
+	return 0;
+}
+
+static int counters_read_fd(int fd, void *buf, size_t size, size_t *got)
+{
+	ssize_t r;
+
+	do
+		r = read(fd, buf, size);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	if (r == 0)
+		return -ENODATA;
+	*got = (size_t)r;
+	return 0;
+}
+
+int counters_read_group(const struct counters_group *g, struct snap_count *out)
+{
+	uint64_t buf[3 + 2 * COUNTERS_MAX_GROUP];
+	size_t got;
+	int r;
+
+	if (g->nr <= 0)
+		return -EBADF;
+	if (g->single) {
+		for (int i = 0; i < g->nr; i++) {
+			r = counters_read_fd(g->fd[i], buf, 4 * sizeof(uint64_t), &got);
+			if (!r)
+				r = counters_parse_single(buf, got, g, i, out);
+			if (r)
+				return r;
+		}
+		return 0;
+	}
+	r = counters_read_fd(g->fd[0], buf, counters_group_size(g->nr), &got);
+	if (r)
+		return r;
+	return counters_parse_group(buf, got, g, out);
+}

@@ -1,0 +1,51 @@
+/* perf_event_open groups per task or per CPU: open, read, close. */
+#ifndef PMCTOP_COUNTERS_H
+#define PMCTOP_COUNTERS_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/snapshot.h"
+
+#define COUNTERS_MAX_GROUP 16
+
+#define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
+
+struct counters_group {
+	int nr;
+	bool single;			/* kernel refused GROUP reads: read members one by one */
+	int fd[COUNTERS_MAX_GROUP];	/* fd[0] leads */
+	uint64_t id[COUNTERS_MAX_GROUP];
+	int ev[COUNTERS_MAX_GROUP];	/* event index of each member */
+};
+
+/*
+ * Open nr events (attrs[i] for event index ev[i]) as one group on pid/cpu
+ * and enable it once complete. attrs are copied and adjusted (read_format,
+ * disabled, inherit). Returns 0 or -errno; on failure *bad is the member
+ * that failed and nothing stays open.
+ */
+int counters_open_group(struct counters_group *g, const struct perf_event_attr *const *attrs,
+			const int *ev, int nr, int pid, int cpu, unsigned flags, int *bad);
+/* Close every fd of the group; safe on a closed group. */
+void counters_close_group(struct counters_group *g);
+/*
+ * Read the group into out[], indexed by event index. Returns 0 or -errno
+ * (-ENODATA when the kernel put the group into error state).
+ */
+int counters_read_group(const struct counters_group *g, struct snap_count *out);
+/*
+ * Parse a PERF_FORMAT_GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING
+ * buffer, matching values to members by id. Pure. 0 or -EINVAL.
+ */
+int counters_parse_group(const void *buf, size_t len, const struct counters_group *g,
+			 struct snap_count *out);
+/* Parse a single-event ID|ENABLED|RUNNING read for member i. Pure. 0 or -EINVAL. */
+int counters_parse_single(const void *buf, size_t len, const struct counters_group *g, int i,
+			  struct snap_count *out);
+/* Bytes a group read of nr members needs. */
+size_t counters_group_size(int nr);
+
+#endif

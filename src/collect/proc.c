@@ -1,0 +1,364 @@
+/* /proc parsing: pure parsers over bytes plus thin readers below a root fd. */
+#include "config.h"
+#include "collect/proc.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+/* Parse an unsigned decimal field; advances *p past it and one separator. */
+static int proc_next_ull(const char **p, const char *end, unsigned long long *v)
+{
+	const char *s = *p;
+	unsigned long long x = 0;
+	bool neg = false;
+
+	while (s < end && *s == ' ')
+		s++;
+	if (s < end && *s == '-') {
+		neg = true;
+		s++;
+	}
+	if (s >= end || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (s < end && isdigit((unsigned char)*s)) {
+		x = x * 10 + (unsigned long long)(*s - '0');
+		s++;
+	}
+	*v = neg ? (unsigned long long)-(long long)x : x;
+	*p = s;
+	return 0;
+}
+
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
+{
+	const char *end = buf + len, *open, *close, *p;
+	unsigned long long v;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	p = buf;
+	if (proc_next_ull(&p, end, &v) || v > 0x7fffffff)
+		return -EINVAL;
+	out->pid = (int)v;
+	open = memchr(buf, '(', len);
+	/* comm may itself contain ')' and spaces: the last ')' ends it */
+	close = NULL;
+	for (const char *q = end; q > buf; q--)
+		if (q[-1] == ')') {
+			close = q - 1;
+			break;
+		}
+	if (!open || !close || close < open)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+	p = close + 1;
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || !isalpha((unsigned char)*p))
+		return -EINVAL;
+	out->state = *p++;
+	/* fields 4.. after the state: ppid is 4, flags 9, num_threads 20, starttime 22 */
+	for (int field = 4; field <= 22; field++) {
+		if (proc_next_ull(&p, end, &v))
+			return -EINVAL;
+		switch (field) {
+		case 4:
+			out->ppid = (int)v;
+			break;
+		case 9:
+			out->flags = (unsigned)v;
+			break;
+		case 14:
+		case 15:
+			out->cpu += v;
+			break;
+		case 20:
+			out->threads = (int)v;
+			break;
+		case 22:
+			out->start = v;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		if (eol - p > 4 && !memcmp(p, "Uid:", 4)) {
+			unsigned long long real, eff;
+			const char *q = p + 4;
+
+			while (q < eol && (*q == '\t' || *q == ' '))
+				q++;
+			if (proc_next_ull(&q, eol, &real))
+				return -EINVAL;
+			while (q < eol && (*q == '\t' || *q == ' '))
+				q++;
+			if (proc_next_ull(&q, eol, &eff) || eff > 0xffffffffu)
+				return -EINVAL;
+			*uid = (unsigned)eff;
+			return 0;
+		}
+		p = eol + 1;
+	}
+	return -EINVAL;
+}
+
+int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap)
+{
+	const char *p = buf, *end = buf + len;
+	int n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		if (eol - p > 3 && !memcmp(p, "cpu", 3) && isdigit((unsigned char)p[3])) {
+			const char *q = p + 3;
+			unsigned long long id, v[10] = { 0 }, total = 0;
+			int k;
+
+			if (proc_next_ull(&q, eol, &id) || id > 1u << 20)
+				return -EINVAL;
+			for (k = 0; k < 10; k++)
+				if (proc_next_ull(&q, eol, &v[k]))
+					break;
+			if (k < 4)
+				return -EINVAL;
+			/* guest and guest_nice (8, 9) are already in user and nice */
+			for (int i = 0; i < k && i < 8; i++)
+				total += v[i];
+			*out = xgrow(*out, cap, (size_t)n + 1, sizeof(**out));
+			(*out)[n].cpu = (int)id;
+			(*out)[n].total = total;
+			(*out)[n].busy = total - v[3] - (k > 4 ? v[4] : 0);
+			n++;
+		}
+		p = eol + 1;
+	}
+	return n ? n : -EINVAL;
+}
+
+int proc_parse_loadavg(const char *buf, size_t len, double load[3])
+{
+	char tmp[128];
+
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	if (sscanf(tmp, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+		return -EINVAL;
+	return 0;
+}
+
+int proc_parse_uptime(const char *buf, size_t len, double *up)
+{
+	char tmp[64];
+
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	if (sscanf(tmp, "%lf", up) != 1 || *up < 0)
+		return -EINVAL;
+	return 0;
+}
+
+size_t proc_cmdline_flatten(char *buf, size_t len)
+{
+	while (len && buf[len - 1] == '\0')
+		len--;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\t')
+			buf[i] = ' ';
+	buf[len] = '\0';
+	return len;
+}
+
+long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *cap)
+{
+	const char *p = buf, *end = buf + len;
+	long n = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		char line[512];
+		size_t ll = (size_t)(eol - p);
+		unsigned long long a, b;
+		int name_at = -1;
+		struct mem_map *m;
+
+		if (ll == 0) {
+			p = eol + 1;
+			continue;
+		}
+		if (ll >= sizeof(line))
+			ll = sizeof(line) - 1;
+		memcpy(line, p, ll);
+		line[ll] = '\0';
+		/* start-end perms offset dev inode [name] */
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &name_at) < 2 ||
+		    name_at < 0 || b < a)
+			return -EINVAL;
+		*out = xgrow(*out, cap, (size_t)n + 1, sizeof(**out));
+		m = &(*out)[n++];
+		m->start = a;
+		m->end = b;
+		snprintf(m->name, sizeof(m->name), "%s", line[name_at] ? line + name_at : "[anon]");
+		p = eol + 1;
+	}
+	return n;
+}
+
+long proc_read_file(int rootfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < size) {
+		ssize_t r = read(fd, buf + got, size - 1 - got);
+
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			close(fd);
+			/* a task that exits mid-read reads as gone */
+			return e == ESRCH ? -ENOENT : -e;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (long)got;
+}
+
+int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out)
+{
+	char path[64], buf[1024];
+	long n;
+
+	if (tid > 0)
+		snprintf(path, sizeof(path), "%d/task/%d/stat", pid, tid);
+	else
+		snprintf(path, sizeof(path), "%d/stat", pid);
+	n = proc_read_file(rootfd, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return -ENOENT;
+	return proc_parse_stat(buf, (size_t)n, out);
+}
+
+int proc_pread_stat(int fd, struct proc_stat *out)
+{
+	char buf[1024];
+	ssize_t n;
+
+	do
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	if (n == 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	return proc_parse_stat(buf, (size_t)n, out);
+}
+
+int proc_read_uid(int rootfd, int pid, unsigned *uid)
+{
+	char path[64], buf[4096];
+	long n;
+
+	snprintf(path, sizeof(path), "%d/status", pid);
+	n = proc_read_file(rootfd, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return proc_parse_status_uid(buf, (size_t)n, uid);
+}
+
+int proc_read_cmdline(int rootfd, int pid, char *buf, size_t size)
+{
+	char path[64];
+	long n;
+
+	snprintf(path, sizeof(path), "%d/cmdline", pid);
+	n = proc_read_file(rootfd, path, buf, size);
+	if (n < 0) {
+		buf[0] = '\0';
+		return (int)n;
+	}
+	proc_cmdline_flatten(buf, (size_t)n);
+	return 0;
+}
+
+static int proc_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+long proc_list_ids(int rootfd, const char *path, int **ids, size_t *cap)
+{
+	int fd = openat(rootfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d;
+	struct dirent *de;
+	size_t n = 0;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	while ((de = readdir(d))) {
+		char *endp;
+		long v;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		v = strtol(de->d_name, &endp, 10);
+		if (*endp || v <= 0 || v > 0x7fffffff)
+			continue;
+		*ids = xgrow(*ids, cap, n + 1, sizeof(**ids));
+		(*ids)[n++] = (int)v;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(*ids, n, sizeof(**ids), proc_cmp_int);
+	return (long)n;
+}

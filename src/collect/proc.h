@@ -1,0 +1,66 @@
+/* /proc discovery relative to a root directory fd, so tests can use fixture trees. */
+#ifndef PMCTOP_PROC_H
+#define PMCTOP_PROC_H
+
+#include <stddef.h>
+
+#include "stream/mem.h"
+
+#define PROC_PF_KTHREAD 0x00200000u	/* from the kernel's sched.h */
+
+struct proc_stat {
+	int pid;
+	char comm[64];
+	char state;
+	int ppid;
+	unsigned flags;
+	int threads;
+	unsigned long long start;	/* clock ticks after boot */
+	unsigned long long cpu;		/* utime + stime, clock ticks */
+};
+
+struct proc_cpustat {
+	int cpu;
+	unsigned long long busy;	/* clock ticks not idle or iowait */
+	unsigned long long total;
+};
+
+/* Parse the text of /proc/PID/stat; 0 or -EINVAL. */
+int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
+/* Effective uid from the text of /proc/PID/status; 0 or -EINVAL. */
+int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid);
+/*
+ * Per-CPU lines of /proc/stat ("cpuN ..."); *out is grown as needed and
+ * owned by the caller. Returns the number of CPUs or -EINVAL.
+ */
+int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap);
+/* The three load averages of /proc/loadavg; 0 or -EINVAL. */
+int proc_parse_loadavg(const char *buf, size_t len, double load[3]);
+/* Seconds since boot from the text of /proc/uptime; 0 or -EINVAL. */
+int proc_parse_uptime(const char *buf, size_t len, double *up);
+/* Turn the NUL-separated /proc/PID/cmdline into one line, in place; returns its length. */
+size_t proc_cmdline_flatten(char *buf, size_t len);
+
+/*
+ * Parse the text of /proc/PID/maps into *out (grown, owned by the caller),
+ * sorted by address as the kernel writes them. Returns the count or -EINVAL.
+ */
+long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *cap);
+
+/* Read a file below rootfd into buf (NUL-terminated); bytes read or -errno. */
+long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
+/* Read PID/stat (or PID/task/TID/stat when tid > 0); 0 or -errno (-ENOENT when gone). */
+int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out);
+/* Re-read a /proc/PID/stat already open on fd (pread from 0); 0 or -errno (-ESRCH when gone). */
+int proc_pread_stat(int fd, struct proc_stat *out);
+int proc_read_uid(int rootfd, int pid, unsigned *uid);
+/* Command line with spaces for NULs; "" for kernel threads; 0 or -errno. */
+int proc_read_cmdline(int rootfd, int pid, char *buf, size_t size);
+/*
+ * Numeric entries of the directory path below rootfd ("." for the pids,
+ * "PID/task" for threads), sorted; *ids is grown and owned by the caller.
+ * Returns the count or -errno.
+ */
+long proc_list_ids(int rootfd, const char *path, int **ids, size_t *cap);
+
+#endif

@@ -1,0 +1,31 @@
+/* The live source: perf_event_open counters on real processes and CPUs. */
+#ifndef PMCTOP_SOURCE_LIVE_H
+#define PMCTOP_SOURCE_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stream/evlist.h"
+#include "stream/source.h"
+
+struct live_opts {
+	const char *proc_root;	/* "/proc" unless testing */
+	const int *pids;	/* borrowed; attach only to these when npids > 0 */
+	size_t npids;
+	bool by_uid;		/* attach only to processes of uid */
+	unsigned uid;
+	bool per_cpu;		/* try per-CPU counters */
+};
+
+/*
+ * Probe which events of req this machine can count, then return a source
+ * that counts them per process and per CPU. Events that cannot be counted
+ * stay in the list with err set; the reasons are queued as messages.
+ * Returns NULL with err filled when nothing at all can be counted.
+ */
+struct source *source_live_new(const struct evlist *req, const struct live_opts *o, char *err,
+			       size_t errsize);
+/* The perf_event_paranoid value read at start (-2 when unknown). */
+int source_live_paranoid(const struct source *s);
+
+#endif

@@ -1,0 +1,73 @@
+/* The hot-page histogram: decayed sample counts per page, bounded, with top-N and per-mapping views. */
+#ifndef PMCTOP_HOTPAGE_H
+#define PMCTOP_HOTPAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/mem.h"
+#include "stream/snapshot.h"
+
+struct hotpage_entry {
+	uint64_t page;		/* address >> shift */
+	double weight;		/* decayed sample count */
+	uint64_t samples;	/* samples ever seen on the page */
+	uint64_t loads, stores;
+	uint64_t lat_sum, lat_n;	/* latency in cycles, where the source gives it */
+	uint32_t level[MEM_LVL_MAX];
+	bool used;
+};
+
+struct hotpage {
+	unsigned shift;		/* 12 for 4 KiB pages, 21 for 2 MiB */
+	double halflife;	/* seconds */
+	size_t cap;		/* pages kept after eviction */
+	struct hotpage_entry *tab;
+	size_t size;		/* slots, a power of two, 4 x cap */
+	size_t count;
+	double total;		/* sum of the weights */
+	uint64_t samples;	/* samples added */
+	uint64_t evicted;	/* pages dropped to keep the cap */
+};
+
+/* A histogram of pages of 1 << shift bytes keeping about cap pages. Never NULL. */
+struct hotpage *hotpage_new(unsigned shift, double halflife, size_t cap);
+void hotpage_free(struct hotpage *h);
+/* Forget everything (and take a new page size). */
+void hotpage_reset(struct hotpage *h, unsigned shift);
+/* Count one sample: O(1), amortised over the rare eviction. */
+void hotpage_add(struct hotpage *h, const struct snap_sample *s);
+/* Age every page by dt seconds: weights halve each half-life; faint pages go. */
+void hotpage_decay(struct hotpage *h, double dt);
+/* Copy the n hottest pages, hottest first, into out; returns how many. */
+size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n);
+struct hotpage_cells {
+	char loads[24], stores[24], latency[24];
+};
+
+/*
+ * Table cells for loads, stores and average latency: "-" where the source
+ * does not say (page faults and IBS without a data source give no op, and
+ * only some sources give a latency).
+ */
+void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t lat_n,
+		   struct hotpage_cells *out);
+/* The level most samples of e came from, or MEM_LVL_NA. */
+enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
+
+struct hotpage_group {
+	const char *name;	/* borrowed from the maps; "[unmapped]" when none */
+	double weight;
+	uint64_t loads, stores, lat_sum, lat_n;
+	size_t pages;
+};
+
+/*
+ * Sum the pages per mapping name of maps (sorted), hottest first, into out
+ * (at most n). Returns how many groups.
+ */
+size_t hotpage_by_mapping(const struct hotpage *h, const struct mem_map *maps, size_t nmaps,
+			  struct hotpage_group *out, size_t n);
+
+#endif

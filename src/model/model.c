@@ -1,0 +1,521 @@
+/* The model: deltas first, then scaling, then metrics, so ratios are sound. */
+#include "config.h"
+#include "model/model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/metrics.h"
+#include "util/xalloc.h"
+
+struct model *model_new(const struct evlist *ev)
+{
+	struct model *m = xcalloc(1, sizeof(*m));
+
+	evlist_init(&m->ev);
+	evlist_copy(&m->ev, ev);
+	m->raw_ev = xcalloc(ev->n ? ev->n : 1, sizeof(*m->raw_ev));
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].user)
+			m->raw_ev[m->nraw++] = (int)i;
+	snapshot_init(&m->prev, ev->n);
+	m->sort_col = COL_CPU;
+	m->page_shift = 12;
+	m->halflife = 2.0;
+	m->hp_cap = 4096;
+	return m;
+}
+
+static void model_release_rows(struct model_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].cmdline);
+		free(rows[i].raw);
+		free(rows[i].raw_fl);
+	}
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	model_release_rows(m->rows, m->nrows);
+	model_release_rows(m->threads, m->nthreads);
+	model_release_rows(m->cpus, m->ncpus);
+	free(m->rows);
+	free(m->threads);
+	free(m->cpus);
+	free(m->raw_ev);
+	hotpage_free(m->hp);
+	free(m->maps);
+	snapshot_release(&m->prev);
+	evlist_release(&m->ev);
+	free(m);
+}
+
+/* Scaled deltas of every event between two count arrays (prev may be NULL). */
+struct model_deltas {
+	double *v;
+	uint8_t *fl;		/* MODEL_F_* per event */
+	double counted;		/* lowest running/enabled of hardware events; NAN if none */
+};
+
+static void model_deltas(const struct model *m, const struct snap_count *prev,
+			 const struct snap_count *cur, struct model_deltas *d)
+{
+	d->counted = NAN;
+	for (size_t i = 0; i < m->ev.n; i++) {
+		uint64_t dv, de, dr;
+
+		d->fl[i] = 0;
+		if (cur[i].err || (prev && prev[i].err)) {
+			d->v[i] = NAN;
+			continue;
+		}
+		if (prev && cur[i].value >= prev[i].value && cur[i].enabled >= prev[i].enabled &&
+		    cur[i].running >= prev[i].running) {
+			dv = cur[i].value - prev[i].value;
+			de = cur[i].enabled - prev[i].enabled;
+			dr = cur[i].running - prev[i].running;
+		} else {
+			dv = cur[i].value;
+			de = cur[i].enabled;
+			dr = cur[i].running;
+		}
+		bool est;
+
+		d->v[i] = metrics_scale(dv, de, dr, &est);
+		d->fl[i] = (est ? MODEL_F_EST : 0) | (de > 0 && dr == 0 ? MODEL_F_NA : 0);
+		if (m->ev.ev[i].hw && de > 0) {
+			double frac = (double)dr / (double)de;
+
+			if (isnan(d->counted) || frac < d->counted)
+				d->counted = frac;
+		}
+	}
+}
+
+static double model_role(const struct model *m, const struct model_deltas *d, enum ev_role r,
+			 uint8_t *fl)
+{
+	int i = m->ev.role_idx[r];
+
+	if (i < 0 || m->ev.ev[i].err)
+		return NAN;
+	*fl |= d->fl[i];
+	return d->v[i];
+}
+
+/* Fill the metric columns of row; run_ns is the time the row's tasks ran (NAN: task-clock). */
+static void model_metrics(const struct model *m, const struct model_deltas *d,
+			  struct model_row *row, double dt_ns, double run_ns)
+{
+	static const struct {
+		enum col_id col;
+		enum ev_role num, den;
+		double scale;	/* 100 for percentages */
+	} RATIOS[] = {
+		{ COL_IPC, EV_INSTRUCTIONS, EV_CYCLES, 1 },
+		{ COL_CPI, EV_CYCLES, EV_INSTRUCTIONS, 1 },
+		{ COL_CACHE, EV_CACHE_MISSES, EV_CACHE_REFS, 100 },
+		{ COL_L1D, EV_L1D_MISSES, EV_L1D_LOADS, 100 },
+		{ COL_DTLB, EV_DTLB_MISSES, EV_DTLB_LOADS, 100 },
+		{ COL_BRMIS, EV_BRANCH_MISSES, EV_BRANCHES, 100 },
+	};
+	static const struct {
+		enum col_id col;
+		enum ev_role role;
+	} RATES[] = {
+		{ COL_PF, EV_PAGE_FAULTS },
+		{ COL_CS, EV_CTX_SWITCHES },
+		{ COL_MIG, EV_MIGRATIONS },
+	};
+	uint8_t fl[COL_MAX] = { 0 }, ftc = 0;
+	double tc;
+
+	tc = model_role(m, d, EV_TASK_CLOCK, &ftc);
+	row->v[COL_CPU] = metrics_cpu_percent(tc, dt_ns);
+	fl[COL_CPU] = ftc;
+	if (isnan(run_ns))
+		run_ns = tc;
+	else
+		ftc = 0;
+	row->v[COL_GHZ] = metrics_ghz(model_role(m, d, EV_CYCLES, &fl[COL_GHZ]), run_ns);
+	fl[COL_GHZ] |= ftc;
+	for (size_t i = 0; i < sizeof(RATIOS) / sizeof(RATIOS[0]); i++) {
+		uint8_t *f = &fl[RATIOS[i].col];
+
+		row->v[RATIOS[i].col] = RATIOS[i].scale *
+					metrics_ratio(model_role(m, d, RATIOS[i].num, f),
+						      model_role(m, d, RATIOS[i].den, f));
+	}
+	for (size_t i = 0; i < sizeof(RATES) / sizeof(RATES[0]); i++)
+		row->v[RATES[i].col] = metrics_rate(
+			model_role(m, d, RATES[i].role, &fl[RATES[i].col]), dt_ns / 1e9);
+	row->v[COL_COUNTED] = isnan(d->counted) ? NAN : 100.0 * d->counted;
+	row->est = row->na = 0;
+	for (int c = 0; c < COL_MAX; c++) {
+		if (fl[c] & MODEL_F_EST)
+			row->est |= 1u << c;
+		if (fl[c] & MODEL_F_NA)
+			row->na |= 1u << c;
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		row->raw[k] = d->v[m->raw_ev[k]];
+		row->raw_fl[k] = d->fl[m->raw_ev[k]];
+	}
+}
+
+/* Case-insensitive substring test. */
+static bool model_contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return n == 0;
+}
+
+bool model_wanted(const struct model *m, const struct snap_task *t)
+{
+	if (m->filter.npids) {
+		bool hit = false;
+
+		for (size_t i = 0; i < m->filter.npids && !hit; i++)
+			hit = m->filter.pids[i] == t->tgid;
+		if (!hit)
+			return false;
+	}
+	if (m->filter.user && *m->filter.user) {
+		char *end;
+		unsigned long uid = strtoul(m->filter.user, &end, 10);
+
+		if (strcmp(m->filter.user, t->user) && (*end || uid != t->uid))
+			return false;
+	}
+	if (m->filter.name && *m->filter.name && !model_contains(t->comm, m->filter.name) &&
+	    !model_contains(t->cmdline, m->filter.name))
+		return false;
+	return true;
+}
+
+static struct model_row *model_new_row(struct model *m, struct model_row **rows, size_t *n,
+				       size_t *cap, int id)
+{
+	struct model_row *r;
+
+	*rows = xgrow(*rows, cap, *n + 1, sizeof(**rows));
+	r = &(*rows)[(*n)++];
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->raw = xcalloc(m->nraw ? m->nraw : 1, sizeof(*r->raw));
+	r->raw_fl = xcalloc(m->nraw ? m->nraw : 1, sizeof(*r->raw_fl));
+	for (int c = 0; c < COL_MAX; c++)
+		r->v[c] = NAN;
+	return r;
+}
+
+static const struct snap_cpu *model_find_cpu(const struct snapshot *s, int cpu)
+{
+	for (size_t i = 0; i < s->ncpus; i++)
+		if (s->cpus[i].cpu == cpu)
+			return &s->cpus[i];
+	return NULL;
+}
+
+static void model_update_cpus(struct model *m, const struct snapshot *s, struct model_deltas *d,
+			      double dt_ns)
+{
+	struct snap_count *sum_prev = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*sum_prev));
+	struct snap_count *sum_cur = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*sum_cur));
+	unsigned long long busy = 0, total = 0;
+	size_t used = 0;
+	struct model_row *r;
+
+	for (size_t i = 0; i < s->ncpus; i++) {
+		const struct snap_cpu *c = &s->cpus[i];
+		const struct snap_cpu *p = model_find_cpu(&m->prev, c->cpu);
+		unsigned long long db, dtot;
+
+		if (!p)
+			continue;
+		r = model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, c->cpu);
+		db = c->busy >= p->busy ? c->busy - p->busy : 0;
+		dtot = c->total >= p->total ? c->total - p->total : 0;
+		model_deltas(m, p->c, c->c, d);
+		/* on a CPU, GHz is cycles over the time it was busy */
+		model_metrics(m, d, r, dt_ns, dtot ? dt_ns * (double)db / (double)dtot : NAN);
+		r->v[COL_CPU] = dtot ? 100.0 * (double)db / (double)dtot : NAN;
+		r->est &= ~(1u << COL_CPU);
+		r->na &= ~(1u << COL_CPU);
+		busy += db;
+		total += dtot;
+		for (size_t e = 0; e < m->ev.n; e++) {
+			if (c->c[e].err || p->c[e].err) {
+				sum_cur[e].err = c->c[e].err ? c->c[e].err : p->c[e].err;
+				continue;
+			}
+			sum_prev[e].value += p->c[e].value;
+			sum_prev[e].enabled += p->c[e].enabled;
+			sum_prev[e].running += p->c[e].running;
+			sum_cur[e].value += c->c[e].value;
+			sum_cur[e].enabled += c->c[e].enabled;
+			sum_cur[e].running += c->c[e].running;
+		}
+		used++;
+	}
+	if (used) {
+		/* the total row: counts summed over CPUs, utilisation averaged */
+		r = model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, -1);
+		model_deltas(m, sum_prev, sum_cur, d);
+		model_metrics(m, d, r, dt_ns, total ? dt_ns * (double)used * (double)busy / (double)total : NAN);
+		r->v[COL_CPU] = total ? 100.0 * (double)busy / (double)total : NAN;
+		r->est &= ~(1u << COL_CPU);
+		r->na &= ~(1u << COL_CPU);
+	}
+	free(sum_prev);
+	free(sum_cur);
+}
+
+void model_set_page_shift(struct model *m, unsigned shift)
+{
+	m->page_shift = shift;
+	if (m->hp)
+		hotpage_reset(m->hp, shift);
+}
+
+void model_set_halflife(struct model *m, double seconds)
+{
+	m->halflife = seconds;
+	if (m->hp)
+		m->hp->halflife = seconds;
+}
+
+/* Age the histogram by dt, then count this tick's samples into it. */
+static void model_samples(struct model *m, const struct snapshot *s, double dt)
+{
+	const struct snap_sampling *p = &s->smp;
+
+	if (!p->pid) {
+		m->sample_pid = 0;
+		m->sample_rate = 0;
+		return;
+	}
+	if (!m->hp)
+		m->hp = hotpage_new(m->page_shift, m->halflife, m->hp_cap);
+	if (p->pid != m->sample_pid) {
+		hotpage_reset(m->hp, m->page_shift);
+		m->nmaps = 0;
+		m->lost = p->lost;
+		m->throttled = p->throttled;
+	}
+	m->sample_pid = p->pid;
+	snprintf(m->sample_source, sizeof(m->sample_source), "%s", p->source);
+	m->sample_period = p->period;
+	m->lost_tick = p->lost >= m->lost ? p->lost - m->lost : 0;
+	m->lost = p->lost;
+	m->throttled = p->throttled;
+	hotpage_decay(m->hp, dt);
+	for (size_t i = 0; i < p->n; i++)
+		hotpage_add(m->hp, &p->v[i]);
+	m->sample_rate = dt > 0 ? (double)p->n / dt : 0;
+	if (p->maps_changed) {
+		m->maps = xgrow(m->maps, &m->mapcap, p->nmaps ? p->nmaps : 1, sizeof(*m->maps));
+		memcpy(m->maps, p->maps, p->nmaps * sizeof(*m->maps));
+		m->nmaps = p->nmaps;
+	}
+}
+
+/* Rows for one list of snapshot entries against their previous values. */
+static void model_task_rows(struct model *m, const struct snap_task *v, size_t n, bool threads,
+			    struct model_row **rows, size_t *nrows, size_t *cap,
+			    struct model_deltas *d, double dt_ns, bool *mux)
+{
+	size_t errs[8] = { 0 }, best = 0;
+	int errv[8] = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct snap_task *t = &v[i];
+		const struct snap_task *p = threads ? snapshot_find_thread(&m->prev, t->pid)
+						    : snapshot_find_task(&m->prev, t->pid);
+		struct model_row *r;
+
+		if (!model_wanted(m, t))
+			continue;
+		/* a different start time is a new task that reused the id */
+		if (p && p->start != t->start)
+			p = NULL;
+		r = model_new_row(m, rows, nrows, cap, t->pid);
+		r->tgid = t->tgid;
+		r->uid = t->uid;
+		memcpy(r->user, t->user, sizeof(r->user));
+		r->threads = t->threads;
+		r->state = t->state;
+		memcpy(r->comm, t->comm, sizeof(r->comm));
+		r->cmdline = xstrdup(t->cmdline);
+		r->err = t->err;
+		r->v[COL_PID] = t->pid;
+		r->v[COL_THR] = t->threads;
+		if (t->err) {
+			int k;
+
+			if (threads)
+				continue;
+			m->not_counted++;
+			/* tally the reasons to name the most common one */
+			for (k = 0; k < 7 && errv[k] && errv[k] != t->err; k++)
+				;
+			errv[k] = t->err;
+			errs[k]++;
+			continue;
+		}
+		model_deltas(m, p ? p->c : NULL, t->c, d);
+		model_metrics(m, d, r, dt_ns, NAN);
+		for (size_t e = 0; e < m->ev.n; e++)
+			mux[e] |= d->fl[e] & MODEL_F_EST;
+	}
+	for (int k = 0; k < 8; k++)
+		if (errs[k] > best) {
+			best = errs[k];
+			m->not_counted_err = errv[k];
+		}
+}
+
+bool model_update(struct model *m, const struct snapshot *s)
+{
+	struct model_deltas d;
+	double dt_ns;
+	bool *mux;
+
+	model_release_rows(m->rows, m->nrows);
+	model_release_rows(m->threads, m->nthreads);
+	model_release_rows(m->cpus, m->ncpus);
+	m->nrows = m->nthreads = m->ncpus = 0;
+	m->ntasks_seen = s->ntasks;
+	m->not_counted = 0;
+	m->not_counted_err = 0;
+	m->nmultiplexed = 0;
+	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
+		model_samples(m, s, 0);
+		snapshot_copy_counts(&m->prev, s);
+		m->have_prev = true;
+		return false;
+	}
+	dt_ns = (double)(s->t_ns - m->prev.t_ns);
+	m->dt = dt_ns / 1e9;
+	m->wall = s->wall;
+	memcpy(m->load, s->load, sizeof(m->load));
+	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
+	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
+	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
+	model_task_rows(m, s->tasks, s->ntasks, false, &m->rows, &m->nrows, &m->rcap, &d, dt_ns,
+			mux);
+	model_task_rows(m, s->threads, s->nthreads, true, &m->threads, &m->nthreads, &m->thcap,
+			&d, dt_ns, mux);
+	for (size_t e = 0; e < m->ev.n; e++)
+		m->nmultiplexed += mux[e];
+	model_update_cpus(m, s, &d, dt_ns);
+	model_samples(m, s, m->dt);
+	free(d.v);
+	free(d.fl);
+	free(mux);
+	snapshot_copy_counts(&m->prev, s);
+	model_sort(m, m->sort_col, m->sort_reverse);
+	return true;
+}
+
+static double model_num(const struct model *m, const struct model_row *r, int col, bool *is_text,
+			const char **text)
+{
+	*is_text = false;
+	if (col >= COL_MAX) {
+		size_t k = (size_t)(col - COL_MAX);
+
+		return k < m->nraw ? r->raw[k] : NAN;
+	}
+	if (col == COL_USER) {
+		*is_text = true;
+		*text = r->user;
+		return 0;
+	}
+	if (col == COL_COMMAND) {
+		*is_text = true;
+		*text = r->comm;
+		return 0;
+	}
+	if (col == COL_PID)
+		return r->id;
+	if (col == COL_THR)
+		return r->threads;
+	return r->v[col];
+}
+
+static bool model_natural_desc(int col)
+{
+	if (col >= COL_MAX)
+		return true;
+	return columns_get(col)->sort_desc;
+}
+
+int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
+{
+	bool ta, tb;
+	const char *sa = NULL, *sb = NULL;
+	double va = model_num(m, a, m->sort_col, &ta, &sa);
+	double vb = model_num(m, b, m->sort_col, &tb, &sb);
+	bool desc = model_natural_desc(m->sort_col) != m->sort_reverse;
+	int c = 0;
+
+	if (ta) {
+		c = strcasecmp(sa, sb);
+		if (desc)
+			c = -c;
+	} else if (isnan(va) || isnan(vb)) {
+		/* rows without a value go last whichever the direction */
+		c = isnan(va) - isnan(vb);
+	} else if (va != vb) {
+		c = va < vb ? -1 : 1;
+		if (desc)
+			c = -c;
+	}
+	if (c)
+		return c;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int model_qsort_cmp(const void *a, const void *b, void *m)
+{
+	return model_compare(m, a, b);
+}
+
+void model_sort(struct model *m, int col, bool reverse)
+{
+	m->sort_col = col;
+	m->sort_reverse = reverse;
+	if (m->nrows > 1)
+		qsort_r(m->rows, m->nrows, sizeof(*m->rows), model_qsort_cmp, m);
+	if (m->nthreads > 1)
+		qsort_r(m->threads, m->nthreads, sizeof(*m->threads), model_qsort_cmp, m);
+}
+
+int model_sort_key(const struct model *m, const char *key)
+{
+	const struct column *c = columns_find(key);
+
+	if (c)
+		return c->id;
+	for (size_t k = 0; k < m->nraw; k++)
+		if (!strcasecmp(m->ev.ev[m->raw_ev[k]].name, key))
+			return COL_MAX + (int)k;
+	return -1;
+}
+
+bool model_column_shown(const struct model *m, enum col_id col)
+{
+	return columns_available(columns_get(col), &m->ev);
+}

@@ -1,0 +1,101 @@
+/* Snapshots to rows: per-tick deltas, scaling, metrics, filters and sort. */
+#ifndef PMCTOP_MODEL_H
+#define PMCTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/columns.h"
+#include "stream/evlist.h"
+#include "model/hotpage.h"
+#include "stream/snapshot.h"
+
+#define MODEL_F_EST 0x1	/* scaled from a multiplexed count */
+#define MODEL_F_NA 0x2	/* the counter did not run at all */
+
+struct model_row {
+	int id;			/* pid (tid for threads), or CPU number (-1 for the total) */
+	int tgid;		/* the process of a thread row; id for process rows */
+	unsigned uid;
+	char user[33];
+	int threads;
+	char state;
+	char comm[64];
+	char *cmdline;		/* owned */
+	int err;		/* 0, or -errno: why the row is not counted */
+	double v[COL_MAX];	/* numeric columns; NAN when undefined */
+	uint32_t est;		/* bit per column: value is a multiplexing estimate */
+	uint32_t na;		/* bit per column: a counter it needs did not run */
+	double *raw;		/* one per raw (-e) event, scaled delta; owned */
+	uint8_t *raw_fl;	/* MODEL_F_* per raw event; owned */
+};
+
+struct model_filter {
+	const int *pids;	/* borrowed; only these when npids > 0 */
+	size_t npids;
+	const char *user;	/* borrowed; user name or numeric uid, NULL for all */
+	const char *name;	/* borrowed; substring of the name or command line */
+};
+
+struct model {
+	struct evlist ev;	/* copy of the source's events */
+	size_t nraw;
+	int *raw_ev;		/* event index of each raw column */
+	struct snapshot prev;
+	bool have_prev;
+	double dt;		/* seconds covered by the rows */
+	double wall;
+	double load[3];
+	struct model_row *rows;
+	size_t nrows, rcap;
+	struct model_row *threads;	/* per-thread rows, when the snapshot has them */
+	size_t nthreads, thcap;
+	struct model_row *cpus;	/* per CPU, then one total row with id -1 */
+	size_t ncpus, ccap;
+	size_t nmultiplexed;	/* events scaled from multiplexed counts in some row */
+	size_t ntasks_seen;	/* tasks in the snapshot before filtering */
+	size_t not_counted;	/* rows whose counters could not be opened */
+	int not_counted_err;	/* the most common reason */
+	struct model_filter filter;
+	int sort_col;		/* enum col_id, or COL_MAX + raw index */
+	bool sort_reverse;
+
+	/* the hot-page histogram of the sampled process */
+	struct hotpage *hp;	/* NULL until samples come */
+	int sample_pid;		/* 0 when nothing is sampled */
+	char sample_source[32];
+	uint64_t sample_period;
+	double sample_rate;	/* samples per second in the last interval */
+	uint64_t lost, throttled;	/* cumulative, as the source reports them */
+	uint64_t lost_tick;	/* lost in the last interval */
+	struct mem_map *maps;	/* the sampled process's mappings */
+	size_t nmaps, mapcap;
+	unsigned page_shift;	/* 12 or 21 */
+	double halflife;	/* seconds */
+	size_t hp_cap;		/* pages kept */
+};
+
+/* A model over the events of ev (copied). Never NULL. */
+struct model *model_new(const struct evlist *ev);
+void model_free(struct model *m);
+/*
+ * Take the next snapshot. Rows are the deltas from the previous one;
+ * returns false (and no rows) for the first snapshot.
+ */
+bool model_update(struct model *m, const struct snapshot *s);
+/* Sort the process and thread rows by column (see sort_col); reverse flips the natural order. */
+void model_sort(struct model *m, int col, bool reverse);
+/* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */
+int model_sort_key(const struct model *m, const char *key);
+/* Whether numeric column col has data in this event mode. */
+bool model_column_shown(const struct model *m, enum col_id col);
+/* Histogram settings; a new page size starts the histogram afresh. */
+void model_set_page_shift(struct model *m, unsigned shift);
+void model_set_halflife(struct model *m, double seconds);
+/* Whether a snapshot entry passes the model's filters. */
+bool model_wanted(const struct model *m, const struct snap_task *t);
+/* Compare two rows by the model's sort settings (exported for tests). */
+int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
+
+#endif

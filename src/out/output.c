@@ -1,0 +1,520 @@
+/* Batch frames: text for people, CSV and JSON Lines for programs. */
+#include "config.h"
+#include "out/output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/errmsg.h"
+#include "util/utf8.h"
+
+#define OUTPUT_RAW_WIDTH 12
+
+int output_parse_format(const char *s, enum output_format *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = OUTPUT_TEXT;
+	else if (!strcmp(s, "csv"))
+		*fmt = OUTPUT_CSV;
+	else if (!strcmp(s, "json"))
+		*fmt = OUTPUT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The numeric columns shown in this mode, in table order. */
+static size_t output_num_cols(const struct model *m, enum col_id *out)
+{
+	static const enum col_id ORDER[] = {
+		COL_CPU, COL_GHZ, COL_IPC, COL_CPI, COL_CACHE, COL_L1D, COL_DTLB,
+		COL_BRMIS, COL_PF, COL_CS, COL_MIG, COL_COUNTED,
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(ORDER) / sizeof(ORDER[0]); i++)
+		if (model_column_shown(m, ORDER[i]))
+			out[n++] = ORDER[i];
+	return n;
+}
+
+static const char *output_raw_name(const struct model *m, size_t k)
+{
+	return m->ev.ev[m->raw_ev[k]].name;
+}
+
+static void output_cells(FILE *f, const struct model *m, const struct model_row *r,
+			 const enum col_id *cols, size_t ncols)
+{
+	char buf[64];
+
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		columns_format_num(buf, sizeof(buf), r->v[c->id], c->prec, r->est & (1u << c->id),
+				  r->na & (1u << c->id));
+		fprintf(f, " %*s", c->width, buf);
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		columns_format_num(buf, sizeof(buf), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
+				  r->raw_fl[k] & MODEL_F_NA);
+		fprintf(f, " %*s", OUTPUT_RAW_WIDTH, buf);
+	}
+}
+
+static void output_titles(FILE *f, const struct model *m, const enum col_id *cols, size_t ncols,
+			  bool cpu_table)
+{
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		fprintf(f, " %*s", c->width, cpu_table && c->id == COL_CPU ? "BUSY%" : c->title);
+	}
+	for (size_t k = 0; k < m->nraw; k++)
+		fprintf(f, " %*.*s", OUTPUT_RAW_WIDTH, OUTPUT_RAW_WIDTH, output_raw_name(m, k));
+}
+
+static const struct model_row *output_rows(const struct output *o, const struct model *m)
+{
+	return o->threads ? m->threads : m->rows;
+}
+
+static size_t output_nrows(const struct output *o, const struct model *m)
+{
+	return o->threads ? m->nthreads : m->nrows;
+}
+
+static void output_time(char *buf, size_t size, double wall)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+	else
+		snprintf(buf, size, "?");
+}
+
+static void output_text(struct output *o, const struct model *m, const char *mode)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+	char when[64];
+
+	output_time(when, sizeof(when), m->wall);
+	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
+		m->load[0], m->load[1], m->load[2]);
+	fprintf(f, "Events: %s\n", mode);
+	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
+	if (m->not_counted)
+		fprintf(f, ", %zu not counted (%s)", m->not_counted,
+			errmsg_short(m->not_counted_err));
+	fputs("\n\n", f);
+	if (m->ncpus) {
+		fprintf(f, "%7s", "CPU");
+		output_titles(f, m, cols, ncols, true);
+		fputc('\n', f);
+		for (size_t i = 0; i < m->ncpus; i++) {
+			const struct model_row *r = &m->cpus[i];
+
+			if (r->id < 0)
+				fprintf(f, "%7s", "all");
+			else
+				fprintf(f, "%7d", r->id);
+			output_cells(f, m, r, cols, ncols);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%7s %-9s %*s", o->threads ? "TID" : "PID", "USER", o->threads ? 7 : 4,
+		o->threads ? "PID" : "THR");
+	output_titles(f, m, cols, ncols, false);
+	fprintf(f, " %s\n", o->show_cmdline ? "COMMAND LINE" : "COMMAND");
+	for (size_t i = 0; i < output_nrows(o, m); i++) {
+		const struct model_row *r = &output_rows(o, m)[i];
+		const char *cmd = o->show_cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+
+		fprintf(f, "%7d %-9.9s %*d", r->id, r->user, o->threads ? 7 : 4,
+			o->threads ? r->tgid : r->threads);
+		if (r->err) {
+			fprintf(f, "  not counted: %s", errmsg_short(r->err));
+			fprintf(f, " %s\n", cmd);
+			continue;
+		}
+		output_cells(f, m, r, cols, ncols);
+		fprintf(f, " %s\n", cmd);
+	}
+	fputc('\n', f);
+}
+
+static void output_csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void output_csv_num(FILE *f, double v, int prec)
+{
+	if (!isnan(v))
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
+			   const enum col_id *cols, size_t ncols, bool cpu, bool thread, double wall)
+{
+	bool first = true;
+
+	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
+	if (cpu && r->id < 0)
+		fputs("all", f);
+	else
+		fprintf(f, "%d", r->id);
+	fputc(',', f);
+	if (!cpu) {
+		output_csv_str(f, r->user);
+		fprintf(f, ",%d,%c", thread ? r->tgid : r->threads, r->state);
+	} else {
+		fputs(",,", f);
+	}
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		fputc(',', f);
+		output_csv_num(f, r->v[c->id], c->prec + 1);
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		fputc(',', f);
+		output_csv_num(f, r->raw[k], 0);
+	}
+	fputc(',', f);
+	for (size_t i = 0; i < ncols; i++)
+		if (r->est & (1u << cols[i])) {
+			fprintf(f, "%s%s", first ? "" : ";", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputc(',', f);
+	if (r->err)
+		fputs(errmsg_short(r->err), f);
+	fputc(',', f);
+	if (!cpu)
+		output_csv_str(f, r->comm);
+	fputc(',', f);
+	if (!cpu)
+		output_csv_str(f, r->cmdline);
+	fputc('\n', f);
+}
+
+static void output_csv(struct output *o, const struct model *m)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+
+	if (!o->csv_header_done) {
+		fprintf(f, "time,kind,id,user,%s,state", o->threads ? "pid" : "threads");
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(f, ",%s", columns_get(cols[i])->key);
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_str(f, output_raw_name(m, k));
+		}
+		fputs(",estimated,not_counted,command,cmdline\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < m->ncpus; i++)
+		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, false, m->wall);
+	for (size_t i = 0; i < output_nrows(o, m); i++)
+		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads, m->wall);
+}
+
+static void output_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	fputc('"', f);
+	while (*p) {
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p);
+			n = 1;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+			n = 1;
+		} else if (utf8_decode(p, left, &n) < 0) {
+			/* JSON must be UTF-8: replace a stray byte */
+			fputs("\\ufffd", f);
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n;
+		left -= n;
+	}
+	fputc('"', f);
+}
+
+static void output_json_num(FILE *f, double v, int prec)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
+				const enum col_id *cols, size_t ncols, bool cpu)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < ncols; i++) {
+		const struct column *c = columns_get(cols[i]);
+
+		/* a CPU's %CPU is how busy it was; "cpu" already names it */
+		fprintf(f, ",\"%s\":", cpu && c->id == COL_CPU ? "busy" : c->key);
+		output_json_num(f, r->v[c->id], c->prec + 1);
+	}
+	if (m->nraw) {
+		fputs(",\"events\":{", f);
+		for (size_t k = 0; k < m->nraw; k++) {
+			if (k)
+				fputc(',', f);
+			output_json_str(f, output_raw_name(m, k));
+			fputc(':', f);
+			output_json_num(f, r->raw[k], 0);
+		}
+		fputc('}', f);
+	}
+	fputs(",\"estimated\":[", f);
+	for (size_t i = 0; i < ncols; i++)
+		if (r->est & (1u << cols[i])) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputs("],\"not_running\":[", f);
+	first = true;
+	for (size_t i = 0; i < ncols; i++)
+		if (r->na & (1u << cols[i])) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			first = false;
+		}
+	fputc(']', f);
+}
+
+static void output_json(struct output *o, const struct model *m, const char *mode)
+{
+	FILE *f = o->f;
+	enum col_id cols[COL_MAX];
+	size_t ncols = output_num_cols(m, cols);
+
+	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		m->dt, m->load[0], m->load[1], m->load[2]);
+	output_json_str(f, mode);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", output_nrows(o, m),
+		m->not_counted);
+	for (size_t i = 0; i < m->ncpus; i++) {
+		const struct model_row *r = &m->cpus[i];
+
+		if (i)
+			fputc(',', f);
+		if (r->id < 0)
+			fputs("{\"cpu\":\"all\"", f);
+		else
+			fprintf(f, "{\"cpu\":%d", r->id);
+		output_json_metrics(f, m, r, cols, ncols, true);
+		fputc('}', f);
+	}
+	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
+	for (size_t i = 0; i < output_nrows(o, m); i++) {
+		const struct model_row *r = &output_rows(o, m)[i];
+
+		if (i)
+			fputc(',', f);
+		if (o->threads)
+			fprintf(f, "{\"tid\":%d,\"pid\":%d,\"user\":", r->id, r->tgid);
+		else
+			fprintf(f, "{\"pid\":%d,\"user\":", r->id);
+		output_json_str(f, r->user);
+		fprintf(f, ",\"threads\":%d,\"state\":\"%c\",\"command\":", r->threads,
+			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?');
+		output_json_str(f, r->comm);
+		fputs(",\"cmdline\":", f);
+		output_json_str(f, r->cmdline);
+		if (r->err) {
+			fputs(",\"not_counted\":", f);
+			output_json_str(f, errmsg_short(r->err));
+		} else {
+			output_json_metrics(f, m, r, cols, ncols, false);
+		}
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+/* The mapping name of a page, shortened to its file name for tables. */
+static const char *output_map_name(const struct model *m, uint64_t page)
+{
+	const struct mem_map *p = mem_find_map(m->maps, m->nmaps,
+						 (unsigned long long)(page << m->hp->shift));
+
+	return p ? p->name : "[unmapped]";
+}
+
+static void output_page_fields(const struct model *m, const struct hotpage_entry *e,
+			       double *share, struct hotpage_cells *cells)
+{
+	*share = m->hp->total > 0 ? 100.0 * e->weight / m->hp->total : 0;
+	hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, cells);
+}
+
+static void output_samples_text(struct output *o, const struct model *m,
+				const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		   " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
+		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
+		m->lost, m->throttled);
+	fprintf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
+		m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
+	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
+		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		struct hotpage_cells cl;
+
+		output_page_fields(m, &top[i], &share, &cl);
+		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
+			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
+			cl.latency,
+			mem_level_name(hotpage_dominant_level(&top[i])),
+			output_map_name(m, top[i].page));
+	}
+	fputc('\n', f);
+}
+
+static void output_samples_csv(struct output *o, const struct model *m,
+			       const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	if (!o->csv_header_done) {
+		fputs("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
+		      "mapping\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		struct hotpage_cells cl;
+
+		output_page_fields(m, &top[i], &share, &cl);
+		fprintf(f, "%.3f,%d,", m->wall, m->sample_pid);
+		output_csv_str(f, m->sample_source);
+		fprintf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
+			top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
+			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "",
+			hotpage_dominant_level(&top[i]) == MEM_LVL_NA
+				? ""
+				: mem_level_name(hotpage_dominant_level(&top[i])));
+		output_csv_str(f, output_map_name(m, top[i].page));
+		fputc('\n', f);
+	}
+}
+
+static void output_samples_json(struct output *o, const struct model *m,
+				const struct hotpage_entry *top, size_t n)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
+		m->sample_pid);
+	output_json_str(f, m->sample_source);
+	fprintf(f, ",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		   ",\"throttled\":%" PRIu64 ",\"page_size\":%u,\"pages\":[",
+		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+	for (size_t i = 0; i < n; i++) {
+		double share;
+		struct hotpage_cells cl;
+		enum mem_level l = hotpage_dominant_level(&top[i]);
+
+		output_page_fields(m, &top[i], &share, &cl);
+		fprintf(f, "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
+			   "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
+			   "\"data_source\":",
+			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
+			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "null");
+		if (l == MEM_LVL_NA)
+			fputs("null", f);
+		else
+			output_json_str(f, mem_level_name(l));
+		fputs(",\"mapping\":", f);
+		output_json_str(f, output_map_name(m, top[i].page));
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+static void output_samples(struct output *o, const struct model *m)
+{
+	struct hotpage_entry top[256];
+	size_t n = 0;
+
+	if (m->hp && m->sample_pid)
+		n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
+	if (!m->hp || !m->sample_pid) {
+		if (o->fmt == OUTPUT_TEXT)
+			fprintf(o->f, "Sampling: nothing sampled\n\n");
+		return;
+	}
+	switch (o->fmt) {
+	case OUTPUT_TEXT:
+		output_samples_text(o, m, top, n);
+		break;
+	case OUTPUT_CSV:
+		output_samples_csv(o, m, top, n);
+		break;
+	case OUTPUT_JSON:
+		output_samples_json(o, m, top, n);
+		break;
+	}
+}
+
+int output_frame(struct output *o, const struct model *m, const char *mode)
+{
+	if (o->sampling) {
+		if (o->fmt == OUTPUT_TEXT)
+			output_text(o, m, mode);
+		output_samples(o, m);
+		if (fflush(o->f) == EOF || ferror(o->f))
+			return errno ? -errno : -EIO;
+		return 0;
+	}
+	switch (o->fmt) {
+	case OUTPUT_TEXT:
+		output_text(o, m, mode);
+		break;
+	case OUTPUT_CSV:
+		output_csv(o, m);
+		break;
+	case OUTPUT_JSON:
+		output_json(o, m, mode);
+		break;
+	}
+	if (fflush(o->f) == EOF || ferror(o->f))
+		return errno ? -errno : -EIO;
+	return 0;
+}

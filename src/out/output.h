@@ -1,0 +1,34 @@
+/* Batch output of model frames as text (like top -b), CSV or JSON Lines. */
+#ifndef PMCTOP_OUTPUT_H
+#define PMCTOP_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/model.h"
+
+enum output_format {
+	OUTPUT_TEXT,
+	OUTPUT_CSV,
+	OUTPUT_JSON,
+};
+
+struct output {
+	FILE *f;		/* borrowed */
+	enum output_format fmt;
+	bool csv_header_done;
+	bool show_cmdline;	/* text: full command line instead of the name */
+	bool threads;		/* rows are threads (model threads), not processes */
+	bool sampling;		/* frames are the hot pages of the sampled process */
+	size_t top;		/* pages per frame when sampling */
+};
+
+/* "text", "csv" or "json"; 0 or -EINVAL. */
+int output_parse_format(const char *s, enum output_format *fmt);
+/*
+ * Write one frame of m; mode is the source's one-line event mode.
+ * Flushes; returns 0 or -errno (-EPIPE when the reader went away).
+ */
+int output_frame(struct output *o, const struct model *m, const char *mode);
+
+#endif

@@ -1,0 +1,221 @@
+/* ncursesw output of a canvas and keyboard input; the only file that includes curses. */
+#include "config.h"
+#include "out/tui.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "view/ui.h"
+
+/* Signal handlers must know whether curses owns the terminal: a signal flag. */
+static volatile sig_atomic_t tui_active;
+
+static attr_t tui_attrs[CANVAS_ATTR_MAX];
+
+static void tui_colors(bool color)
+{
+	static const struct {
+		int attr;
+		short fg, bg;
+		attr_t extra;
+		attr_t mono;
+	} MAP[] = {
+		{ CANVAS_NORMAL, -1, -1, 0, 0 },
+		{ CANVAS_HEADER, COLOR_CYAN, -1, A_BOLD, A_BOLD },
+		{ CANVAS_LABEL, COLOR_CYAN, -1, 0, 0 },
+		{ CANVAS_TITLE, COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE },
+		{ CANVAS_TITLE_SORT, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD },
+		{ CANVAS_SELECTED, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+		{ CANVAS_DIM, COLOR_BLUE, -1, A_BOLD, A_DIM },
+		{ CANVAS_GOOD, COLOR_GREEN, -1, 0, 0 },
+		{ CANVAS_WARN, COLOR_YELLOW, -1, 0, A_BOLD },
+		{ CANVAS_HOT, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+		{ CANVAS_BAR, COLOR_GREEN, -1, 0, 0 },
+		{ CANVAS_KEY, -1, -1, A_BOLD, A_BOLD },
+		{ CANVAS_KEYTEXT, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
+		{ CANVAS_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD },
+	};
+
+	if (color && has_colors()) {
+		start_color();
+		use_default_colors();
+	} else {
+		color = false;
+	}
+	for (size_t i = 0; i < sizeof(MAP) / sizeof(MAP[0]); i++) {
+		int a = MAP[i].attr;
+
+		if (!color) {
+			tui_attrs[a] = MAP[i].mono;
+			continue;
+		}
+		init_pair((short)(a + 1), MAP[i].fg, MAP[i].bg);
+		tui_attrs[a] = COLOR_PAIR(a + 1) | MAP[i].extra;
+	}
+}
+
+int tui_init(bool color, char *err, size_t errsize)
+{
+	const char *term = getenv("TERM");
+
+	setlocale(LC_ALL, "");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errsize, "the screen needs a terminal: use -b for batch mode");
+		return -1;
+	}
+	if (!term || !*term || !newterm(NULL, stdout, stdin)) {
+		snprintf(err, errsize, "cannot use the terminal type '%s': set TERM, or use -b",
+			 term ? term : "");
+		return -1;
+	}
+	tui_active = 1;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	tui_colors(color);
+	return 0;
+}
+
+void tui_end(void)
+{
+	if (!tui_active)
+		return;
+	tui_active = 0;
+	curs_set(1);
+	endwin();
+	fflush(stdout);
+}
+
+bool tui_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && !strcmp(cs, "UTF-8");
+}
+
+void tui_size(int *w, int *h)
+{
+	getmaxyx(stdscr, *h, *w);
+}
+
+void tui_resize(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row)
+		resizeterm(ws.ws_row, ws.ws_col);
+	clear();
+}
+
+int tui_key(void)
+{
+	int k = getch();
+
+	switch (k) {
+	case ERR:
+		return UI_KEY_NONE;
+	case KEY_UP:
+		return UI_KEY_UP;
+	case KEY_DOWN:
+		return UI_KEY_DOWN;
+	case KEY_LEFT:
+		return UI_KEY_LEFT;
+	case KEY_RIGHT:
+		return UI_KEY_RIGHT;
+	case KEY_PPAGE:
+		return UI_KEY_PGUP;
+	case KEY_NPAGE:
+		return UI_KEY_PGDN;
+	case KEY_HOME:
+		return UI_KEY_HOME;
+	case KEY_END:
+		return UI_KEY_END;
+	case KEY_BACKSPACE:
+		return UI_KEY_BACKSPACE;
+	case KEY_ENTER:
+	case '\r':
+		return UI_KEY_ENTER;
+	case KEY_F(1):
+		return UI_KEY_F1;
+	case KEY_F(6):
+		return UI_KEY_F6;
+	case KEY_F(10):
+		return UI_KEY_F10;
+	case KEY_RESIZE:
+		return UI_KEY_NONE;
+	default:
+		return k >= 0 && k < 0x100 ? k : UI_KEY_NONE;
+	}
+}
+
+void tui_draw(const struct canvas *c)
+{
+	int w, h;
+	wchar_t run[512];
+
+	getmaxyx(stdscr, h, w);
+	for (int y = 0; y < h; y++) {
+		int x = 0;
+
+		move(y, 0);
+		while (x < w) {
+			const struct canvas_cell *cell = canvas_at(c, x, y);
+			int attr = cell ? cell->attr : CANVAS_NORMAL;
+			int n = 0;
+
+			/* one attribute change per run of cells that share it */
+			while (x + n < w && n < (int)(sizeof(run) / sizeof(run[0]))) {
+				const struct canvas_cell *k = canvas_at(c, x + n, y);
+				int a = k ? k->attr : CANVAS_NORMAL;
+
+				if (a != attr)
+					break;
+				run[n++] = k && k->ch ? (wchar_t)k->ch : L' ';
+			}
+			attrset(tui_attrs[attr < CANVAS_ATTR_MAX ? attr : 0]);
+			/* the bottom-right cell cannot be written without scrolling */
+			if (y == h - 1 && x + n == w)
+				n--;
+			if (n > 0)
+				addnwstr(run, n);
+			x += n > 0 ? n : 1;
+		}
+	}
+	attrset(A_NORMAL);
+	refresh();
+}
+
+static void tui_crash(int sig)
+{
+	if (tui_active) {
+		tui_active = 0;
+		endwin();
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void tui_install_crash_handlers(void)
+{
+	static const int SIGS[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tui_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(SIGS) / sizeof(SIGS[0]); i++)
+		sigaction(SIGS[i], &sa, NULL);
+}

@@ -1,0 +1,638 @@
+/* Recording writer and line parser; the parser takes bytes so it can be fuzzed. */
+#include "config.h"
+#include "stream/recording.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/errmsg.h"
+#include "util/xalloc.h"
+
+#define RECORDING_MAX_TOKENS 512
+#define RECORDING_MAX_LINE 65536
+
+void recording_escape(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+
+	if (size < 2)
+		return;
+	if (!*s) {
+		out[0] = '%';
+		out[1] = '\0';
+		return;
+	}
+	for (; *s && o + 4 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= 0x20 || c == 0x7f || c == '%') {
+			snprintf(out + o, size - o, "%%%02X", c);
+			o += 3;
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
+static int recording_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int recording_unescape(char *s)
+{
+	char *w = s;
+
+	if (!strcmp(s, "%")) {
+		*s = '\0';
+		return 0;
+	}
+	for (char *p = s; *p; p++) {
+		if (*p == '%') {
+			int hi = recording_hex(p[1]), lo = hi < 0 ? -1 : recording_hex(p[2]);
+
+			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
+				return -EINVAL;
+			*w++ = (char)(hi * 16 + lo);
+			p += 2;
+		} else {
+			*w++ = *p;
+		}
+	}
+	*w = '\0';
+	return 0;
+}
+
+static int recording_ferr(FILE *f)
+{
+	if (ferror(f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
+			   const char *kernel)
+{
+	char h[200], k[200];
+
+	recording_escape(host, h, sizeof(h));
+	recording_escape(kernel, k, sizeof(k));
+	fprintf(f, "%s %d\n", RECORDING_MAGIC, RECORDING_VERSION);
+	fprintf(f, "host %s %s\n", h, k);
+	fprintf(f, "mode %s\n", mode);
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct ev *e = &ev->ev[i];
+		const char *en = e->err ? errmsg_errno_name(e->err) : "ok";
+		char name[512];
+
+		recording_escape(e->name, name, sizeof(name));
+		fprintf(f, "event %zu %d %s %s %s %s\n", i, e->group, e->hw ? "hw" : "sw",
+			e->user ? "user" : "default", en ? en : "EINVAL", name);
+	}
+	return recording_ferr(f);
+}
+
+static void recording_write_counts(FILE *f, const struct snap_count *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].err) {
+			const char *en = errmsg_errno_name(c[i].err);
+
+			fprintf(f, " -%s", en ? en : "EINVAL");
+		} else {
+			fprintf(f, " %" PRIu64 "/%" PRIu64 "/%" PRIu64, c[i].value, c[i].enabled,
+				c[i].running);
+		}
+	}
+}
+
+int recording_write_snapshot(FILE *f, const struct snapshot *s)
+{
+	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f\n", s->t_ns, s->wall, s->load[0],
+		s->load[1], s->load[2]);
+	for (size_t i = 0; i < s->ncpus; i++) {
+		const struct snap_cpu *c = &s->cpus[i];
+
+		fprintf(f, "cpu %d %llu %llu", c->cpu, c->busy, c->total);
+		recording_write_counts(f, c->c, s->nev);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < s->ntasks + s->nthreads; i++) {
+		bool thr = i >= s->ntasks;
+		const struct snap_task *t = thr ? &s->threads[i - s->ntasks] : &s->tasks[i];
+		char user[128], comm[256], *cmd;
+		size_t cl = strlen(t->cmdline) * 3 + 2;
+		const char *en = t->err ? errmsg_errno_name(t->err) : "ok";
+
+		cmd = xmalloc(cl);
+		recording_escape(t->user, user, sizeof(user));
+		recording_escape(t->comm, comm, sizeof(comm));
+		recording_escape(t->cmdline, cmd, cl);
+		/* a thread line names its process where a task line names the parent */
+		fprintf(f, "%s %d %d %u %s %c %d %llu %s", thr ? "thread" : "task", t->pid,
+			thr ? t->tgid : t->ppid, t->uid, user, t->state, t->threads, t->start,
+			en ? en : "EINVAL");
+		recording_write_counts(f, t->c, s->nev);
+		fprintf(f, " %s %s\n", comm, cmd);
+		free(cmd);
+	}
+	if (s->smp.pid) {
+		const struct snap_sampling *p = &s->smp;
+		char src[100];
+
+		recording_escape(p->source, src, sizeof(src));
+		fprintf(f, "sampling %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n", p->pid, p->period,
+			p->lost, p->throttled, src);
+		for (size_t i = 0; p->maps_changed && i < p->nmaps; i++) {
+			char name[300];
+
+			recording_escape(p->maps[i].name, name, sizeof(name));
+			fprintf(f, "map %llx %llx %s\n", p->maps[i].start, p->maps[i].end, name);
+		}
+		for (size_t i = 0; i < p->n; i++) {
+			const struct snap_sample *x = &p->v[i];
+
+			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u\n", x->tid,
+				x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
+		}
+	}
+	fputs("end\n", f);
+	return recording_ferr(f);
+}
+
+void recording_reader_init(struct recording_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+	evlist_init(&r->ev);
+}
+
+void recording_reader_release(struct recording_reader *r)
+{
+	evlist_release(&r->ev);
+}
+
+__attribute__((format(printf, 2, 3))) static int recording_fail(struct recording_reader *r,
+								 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int recording_ull(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (*end || errno)
+		return -EINVAL;
+	return 0;
+}
+
+static int recording_int(const char *s, int *v)
+{
+	char *end;
+	long x;
+
+	if (!isdigit((unsigned char)*s) && *s != '-')
+		return -EINVAL;
+	errno = 0;
+	x = strtol(s, &end, 10);
+	if (*end || errno || x < -1 || x > 0x7fffffff)
+		return -EINVAL;
+	*v = (int)x;
+	return 0;
+}
+
+static int recording_double(const char *s, double *v)
+{
+	char *end;
+
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (*end || errno || *v != *v)
+		return -EINVAL;
+	return 0;
+}
+
+static int recording_errname(const char *s, int *err)
+{
+	int e;
+
+	if (!strcmp(s, "ok")) {
+		*err = 0;
+		return 0;
+	}
+	e = errmsg_errno_value(s);
+	if (!e)
+		return -EINVAL;
+	*err = -e;
+	return 0;
+}
+
+static int recording_count(const char *s, struct snap_count *c)
+{
+	unsigned long long v[3];
+	char tmp[96], *p = tmp;
+
+	memset(c, 0, sizeof(*c));
+	if (s[0] == '-')
+		return recording_errname(s + 1, &c->err) || !c->err ? -EINVAL : 0;
+	if (strlen(s) >= sizeof(tmp))
+		return -EINVAL;
+	strcpy(tmp, s);
+	for (int i = 0; i < 3; i++) {
+		char *slash = strchr(p, '/');
+
+		if ((i < 2) != (slash != NULL))
+			return -EINVAL;
+		if (slash)
+			*slash = '\0';
+		if (recording_ull(p, &v[i]))
+			return -EINVAL;
+		p = slash ? slash + 1 : p;
+	}
+	if (v[2] > v[1])
+		return -EINVAL;
+	c->value = v[0];
+	c->enabled = v[1];
+	c->running = v[2];
+	return 0;
+}
+
+static int recording_counts(struct recording_reader *r, char **tok, size_t ntok,
+			    struct snap_count *c)
+{
+	if (ntok < r->ev.n)
+		return recording_fail(r, "expected %zu counts (one per event), found %zu", r->ev.n,
+				      ntok);
+	for (size_t i = 0; i < r->ev.n; i++)
+		if (recording_count(tok[i], &c[i]))
+			return recording_fail(r,
+					      "expected a count 'value/enabled/running' "
+					      "(running <= enabled) or '-ERRNO' for event %zu, "
+					      "found '%.40s'",
+					      i, tok[i]);
+	return 0;
+}
+
+static int recording_header_line(struct recording_reader *r, char **tok, size_t ntok)
+{
+	if (!strcmp(tok[0], "host")) {
+		if (ntok != 3 || recording_unescape(tok[1]) || recording_unescape(tok[2]))
+			return recording_fail(r, "expected 'host NAME KERNEL'");
+		snprintf(r->host, sizeof(r->host), "%s", tok[1]);
+		snprintf(r->kernel, sizeof(r->kernel), "%s", tok[2]);
+		return 0;
+	}
+	if (!strcmp(tok[0], "event")) {
+		int idx, group, err;
+		bool hw, user;
+
+		if (ntok != 7)
+			return recording_fail(r, "expected 'event INDEX GROUP hw|sw user|default "
+						 "ok|ERRNO NAME'");
+		if (recording_int(tok[1], &idx) || idx != (int)r->ev.n)
+			return recording_fail(r, "expected event index %zu, found '%.20s'", r->ev.n,
+					      tok[1]);
+		if (recording_int(tok[2], &group) || group < 0 || group > 4096)
+			return recording_fail(r, "expected a group number, found '%.20s'", tok[2]);
+		if (strcmp(tok[3], "hw") && strcmp(tok[3], "sw"))
+			return recording_fail(r, "expected 'hw' or 'sw', found '%.20s'", tok[3]);
+		if (strcmp(tok[4], "user") && strcmp(tok[4], "default"))
+			return recording_fail(r, "expected 'user' or 'default', found '%.20s'",
+					      tok[4]);
+		if (recording_errname(tok[5], &err))
+			return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'",
+					      tok[5]);
+		if (recording_unescape(tok[6]) || !*tok[6])
+			return recording_fail(r, "expected an event name, found '%.40s'", tok[6]);
+		if (r->ev.n >= 256)
+			return recording_fail(r, "too many events (256 at most)");
+		hw = !strcmp(tok[3], "hw");
+		user = !strcmp(tok[4], "user");
+		idx = evlist_add(&r->ev, tok[6], group, hw, user);
+		r->ev.ev[idx].err = err;
+		return 0;
+	}
+	return recording_fail(r, "expected 'host', 'mode', 'event' or 'tick', found '%.20s'", tok[0]);
+}
+
+static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
+			  struct snapshot *snap, bool thread)
+{
+	struct snap_task *t;
+	int pid, ppid, threads, err;
+	unsigned long long uid, start;
+
+	if (ntok != 9 + r->ev.n + 2)
+		return recording_fail(r,
+				      "expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
+				      "found %zu",
+				      thread ? "thread TID PID UID USER STATE THREADS START ERR"
+					     : "task PID PPID UID USER STATE THREADS START ERR",
+				      r->ev.n, 11 + r->ev.n, ntok);
+	if (recording_int(tok[1], &pid) || pid <= 0)
+		return recording_fail(r, "expected a pid, found '%.20s'", tok[1]);
+	if (recording_int(tok[2], &ppid) || ppid < 0)
+		return recording_fail(r, "expected a parent pid, found '%.20s'", tok[2]);
+	if (recording_ull(tok[3], &uid) || uid > 0xffffffffu)
+		return recording_fail(r, "expected a uid, found '%.20s'", tok[3]);
+	if (recording_unescape(tok[4]) || strlen(tok[4]) > 32)
+		return recording_fail(r, "expected a user name, found '%.40s'", tok[4]);
+	if (strlen(tok[5]) != 1 || !isalpha((unsigned char)tok[5][0]))
+		return recording_fail(r, "expected a one-letter state, found '%.20s'", tok[5]);
+	if (recording_int(tok[6], &threads) || threads < 0)
+		return recording_fail(r, "expected a thread count, found '%.20s'", tok[6]);
+	if (recording_ull(tok[7], &start))
+		return recording_fail(r, "expected a start time, found '%.20s'", tok[7]);
+	if (recording_errname(tok[8], &err))
+		return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'", tok[8]);
+	if (thread) {
+		if (ppid <= 0)
+			return recording_fail(r, "expected the pid the thread belongs to, found '%.20s'",
+					      tok[2]);
+		if (snap->nthreads && snap->threads[snap->nthreads - 1].pid >= pid)
+			return recording_fail(r, "expected threads in increasing tid order, found %d",
+					      pid);
+		t = snapshot_add_thread(snap, pid, ppid);
+	} else {
+		if (snap->ntasks && snap->tasks[snap->ntasks - 1].pid >= pid)
+			return recording_fail(r, "expected tasks in increasing pid order, found %d",
+					      pid);
+		t = snapshot_add_task(snap, pid);
+	}
+	if (recording_counts(r, tok + 9, ntok - 11, t->c))
+		return -EINVAL;
+	if (recording_unescape(tok[ntok - 2]) || recording_unescape(tok[ntok - 1]))
+		return recording_fail(r, "expected escaped COMM and CMDLINE");
+	if (!thread)
+		t->ppid = ppid;
+	t->uid = (unsigned)uid;
+	snprintf(t->user, sizeof(t->user), "%s", tok[4]);
+	t->state = tok[5][0];
+	t->threads = threads;
+	t->start = start;
+	t->err = err;
+	snprintf(t->comm, sizeof(t->comm), "%s", tok[ntok - 2]);
+	snapshot_task_set_cmdline(t, tok[ntok - 1]);
+	return 0;
+}
+
+static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok,
+			 struct snapshot *snap)
+{
+	struct snap_cpu *c;
+	int cpu;
+	unsigned long long busy, total;
+
+	if (ntok != 4 + r->ev.n)
+		return recording_fail(r, "expected 'cpu ID BUSY TOTAL' then %zu counts", r->ev.n);
+	if (recording_int(tok[1], &cpu) || cpu < 0 || cpu > 65535)
+		return recording_fail(r, "expected a CPU number, found '%.20s'", tok[1]);
+	if (recording_ull(tok[2], &busy) || recording_ull(tok[3], &total) || busy > total)
+		return recording_fail(r, "expected BUSY <= TOTAL clock ticks");
+	if (snap->ncpus && snap->cpus[snap->ncpus - 1].cpu >= cpu)
+		return recording_fail(r, "expected CPUs in increasing order, found %d", cpu);
+	c = snapshot_add_cpu(snap, cpu);
+	c->busy = busy;
+	c->total = total;
+	return recording_counts(r, tok + 4, ntok - 4, c->c);
+}
+
+static int recording_xnum(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 16);
+	return *end || errno ? -EINVAL : 0;
+}
+
+static int recording_sampling(struct recording_reader *r, char **tok, size_t ntok,
+			      struct snapshot *snap)
+{
+	unsigned long long period, lost, thr;
+	int pid;
+
+	if (ntok != 6)
+		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE'");
+	if (recording_int(tok[1], &pid) || pid <= 0)
+		return recording_fail(r, "expected the sampled pid, found '%.20s'", tok[1]);
+	if (recording_ull(tok[2], &period) || recording_ull(tok[3], &lost) ||
+	    recording_ull(tok[4], &thr))
+		return recording_fail(r, "expected PERIOD LOST THROTTLED as numbers");
+	if (recording_unescape(tok[5]))
+		return recording_fail(r, "expected an escaped SOURCE");
+	snap->smp.pid = pid;
+	snap->smp.period = period;
+	snap->smp.lost = lost;
+	snap->smp.throttled = thr;
+	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s", tok[5]);
+	return 0;
+}
+
+static int recording_map(struct recording_reader *r, char **tok, size_t ntok,
+			 struct snapshot *snap)
+{
+	unsigned long long a, b;
+	struct mem_map *m;
+
+	if (ntok != 4)
+		return recording_fail(r, "expected 'map START END NAME'");
+	if (!snap->smp.pid)
+		return recording_fail(r, "expected a 'sampling' line before 'map'");
+	if (recording_xnum(tok[1], &a) || recording_xnum(tok[2], &b) || b < a)
+		return recording_fail(r, "expected hexadecimal START <= END");
+	if (snap->smp.nmaps && snap->smp.maps[snap->smp.nmaps - 1].end > a)
+		return recording_fail(r, "expected mappings in increasing address order");
+	if (recording_unescape(tok[3]))
+		return recording_fail(r, "expected an escaped NAME");
+	m = snapshot_add_map(snap);
+	m->start = a;
+	m->end = b;
+	snprintf(m->name, sizeof(m->name), "%s", tok[3]);
+	snap->smp.maps_changed = true;
+	return 0;
+}
+
+static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
+			    struct snapshot *snap)
+{
+	unsigned long long tid, cpu, addr, ip, w, op, lvl;
+	struct snap_sample *x;
+
+	if (ntok != 8)
+		return recording_fail(r, "expected 'sample TID CPU ADDR IP WEIGHT OP LEVEL'");
+	if (!snap->smp.pid)
+		return recording_fail(r, "expected a 'sampling' line before 'sample'");
+	if (recording_ull(tok[1], &tid) || tid > 0x7fffffff || recording_ull(tok[2], &cpu) ||
+	    cpu > 65535)
+		return recording_fail(r, "expected TID and CPU as numbers");
+	if (recording_xnum(tok[3], &addr) || recording_xnum(tok[4], &ip))
+		return recording_fail(r, "expected hexadecimal ADDR and IP");
+	if (recording_ull(tok[5], &w) || recording_ull(tok[6], &op) || op > 3 ||
+	    recording_ull(tok[7], &lvl) || lvl > 8)
+		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-8");
+	x = snapshot_add_sample(snap);
+	x->tid = (uint32_t)tid;
+	x->cpu = (uint32_t)cpu;
+	x->addr = addr;
+	x->ip = ip;
+	x->weight = w;
+	x->op = (uint8_t)op;
+	x->level = (uint8_t)lvl;
+	return 0;
+}
+
+static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
+			  struct snapshot *snap)
+{
+	unsigned long long t;
+	double wall, load[3];
+
+	if (ntok != 6)
+		return recording_fail(r, "expected 'tick NS WALL LOAD1 LOAD5 LOAD15'");
+	if (recording_ull(tok[1], &t))
+		return recording_fail(r, "expected tick time in ns, found '%.20s'", tok[1]);
+	if (r->have_t && t <= r->last_t)
+		return recording_fail(r, "expected tick times to increase, found %llu after %llu", t,
+				      r->last_t);
+	if (recording_double(tok[2], &wall) || wall < 0)
+		return recording_fail(r, "expected wall-clock seconds, found '%.20s'", tok[2]);
+	for (int i = 0; i < 3; i++)
+		if (recording_double(tok[3 + i], &load[i]) || load[i] < 0)
+			return recording_fail(r, "expected a load average, found '%.20s'",
+					      tok[3 + i]);
+	snapshot_release(snap);
+	snapshot_init(snap, r->ev.n);
+	r->last_t = t;
+	r->have_t = true;
+	snap->t_ns = t;
+	snap->wall = wall;
+	memcpy(snap->load, load, sizeof(load));
+	return 0;
+}
+
+int recording_feed(struct recording_reader *r, const char *line, size_t len,
+		   struct snapshot *snap)
+{
+	char *buf, *tok[RECORDING_MAX_TOKENS];
+	size_t ntok = 0;
+	int ret = 0;
+
+	r->line++;
+	r->err[0] = '\0';
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len > RECORDING_MAX_LINE)
+		return recording_fail(r, "line longer than %d bytes", RECORDING_MAX_LINE);
+	if (memchr(line, '\0', len))
+		return recording_fail(r, "expected text, found a NUL byte");
+	if (!r->seen_magic) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s %d", RECORDING_MAGIC, RECORDING_VERSION);
+		if (len != strlen(want) || memcmp(line, want, len))
+			return recording_fail(r, "expected '%s' (is this a pmctop recording?)",
+					      want);
+		r->seen_magic = true;
+		return 0;
+	}
+	if (len == 0 || line[0] == '#')
+		return 0;
+	buf = xstrndup(line, len);
+	for (char *p = buf; *p;) {
+		if (ntok == RECORDING_MAX_TOKENS) {
+			ret = recording_fail(r, "too many fields (%d at most)",
+					     RECORDING_MAX_TOKENS);
+			goto out_free;
+		}
+		tok[ntok++] = p;
+		p = strchr(p, ' ');
+		if (!p)
+			break;
+		*p++ = '\0';
+		if (*p == ' ' || *p == '\0') {
+			ret = recording_fail(r, "expected single spaces between fields");
+			goto out_free;
+		}
+	}
+	if (ntok == 0) {
+		ret = recording_fail(r, "expected a record");
+		goto out_free;
+	}
+	if (!r->header_done && strcmp(tok[0], "tick")) {
+		/* the mode text keeps its spaces: take it from the original line */
+		if (!strcmp(tok[0], "mode")) {
+			snprintf(r->mode, sizeof(r->mode), "%.*s", (int)(len > 5 ? len - 5 : 0),
+				 line + 5);
+			goto out_free;
+		}
+		ret = recording_header_line(r, tok, ntok);
+		goto out_free;
+	}
+	if (!r->header_done) {
+		if (r->ev.n == 0) {
+			ret = recording_fail(r, "expected at least one 'event' line before 'tick'");
+			goto out_free;
+		}
+		r->header_done = true;
+	}
+	if (!strcmp(tok[0], "tick")) {
+		if (r->in_tick) {
+			ret = recording_fail(r, "expected 'end' before the next 'tick'");
+			goto out_free;
+		}
+		ret = recording_tick(r, tok, ntok, snap);
+		r->in_tick = ret == 0;
+	} else if (!r->in_tick) {
+		ret = recording_fail(r, "expected 'tick', found '%.20s'", tok[0]);
+	} else if (!strcmp(tok[0], "cpu")) {
+		ret = recording_cpu(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "task")) {
+		ret = recording_task(r, tok, ntok, snap, false);
+	} else if (!strcmp(tok[0], "thread")) {
+		ret = recording_task(r, tok, ntok, snap, true);
+	} else if (!strcmp(tok[0], "sampling")) {
+		ret = recording_sampling(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "map")) {
+		ret = recording_map(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "sample")) {
+		ret = recording_sample(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "end")) {
+		if (ntok != 1) {
+			ret = recording_fail(r, "expected 'end' alone");
+		} else {
+			r->in_tick = false;
+			ret = 1;
+		}
+	} else {
+		ret = recording_fail(r, "expected 'cpu', 'task', 'thread', 'sampling', 'map', 'sample' or 'end', "
+				     "found '%.20s'", tok[0]);
+	}
+out_free:
+	free(buf);
+	return ret;
+}

@@ -1,0 +1,102 @@
+/* One tick of collected data: tasks, CPUs and their raw cumulative counts. */
+#ifndef PMCTOP_SNAPSHOT_H
+#define PMCTOP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/mem.h"
+
+/* A cumulative count as the kernel reports it. */
+struct snap_count {
+	uint64_t value;
+	uint64_t enabled;	/* ns the counter was enabled */
+	uint64_t running;	/* ns it was actually on the PMU */
+	int err;		/* 0, or -errno: why it is not counted */
+};
+
+struct snap_task {
+	int pid;		/* the tid for thread entries */
+	int tgid;		/* the process a thread belongs to; pid for processes */
+	int ppid;
+	unsigned uid;
+	char user[33];
+	char state;
+	int threads;
+	unsigned long long start;	/* start time in clock ticks since boot */
+	char comm[64];
+	char *cmdline;			/* owned; "" when unknown */
+	int err;			/* 0, or -errno: why the task is not counted */
+	struct snap_count *c;		/* owned; one per event */
+};
+
+struct snap_cpu {
+	int cpu;
+	unsigned long long busy;	/* /proc/stat clock ticks not idle */
+	unsigned long long total;	/* all /proc/stat clock ticks */
+	struct snap_count *c;		/* owned; one per event */
+};
+
+/* One data-address sample, as drained from a ring or read from a recording. */
+struct snap_sample {
+	uint64_t addr, ip;
+	uint64_t weight;	/* latency in cycles, 0 when not given */
+	uint32_t tid, cpu;
+	uint8_t op;		/* enum mem_op */
+	uint8_t level;		/* enum mem_level */
+};
+
+/* Samples of the process being sampled, drained during one tick. */
+struct snap_sampling {
+	int pid;		/* 0 when nothing is sampled */
+	char source[32];	/* "page faults", "Intel PEBS", ... */
+	uint64_t period;
+	uint64_t lost, throttled;	/* cumulative since sampling began */
+	size_t n, cap;
+	struct snap_sample *v;
+	bool maps_changed;	/* maps holds a new /proc/PID/maps */
+	size_t nmaps, mcap;
+	struct mem_map *maps;
+};
+
+struct snapshot {
+	uint64_t t_ns;		/* monotonic time of the read */
+	double wall;		/* seconds since the epoch, for display */
+	double load[3];
+	size_t nev;		/* counts per task and per CPU */
+	size_t ntasks, tcap;
+	struct snap_task *tasks;	/* sorted by pid */
+	size_t nthreads, thcap;
+	struct snap_task *threads;	/* per-thread entries when asked for; sorted by tid */
+	size_t ncpus, ccap;
+	struct snap_cpu *cpus;
+	struct snap_sampling smp;
+};
+
+void snapshot_init(struct snapshot *s, size_t nev);
+void snapshot_release(struct snapshot *s);
+/* Forget tasks and CPUs but keep the allocations for the next tick. */
+void snapshot_clear(struct snapshot *s);
+/* Append a zeroed task (counts marked -ENOENT until filled); never NULL. */
+struct snap_task *snapshot_add_task(struct snapshot *s, int pid);
+/* Append a zeroed thread entry of process tgid; never NULL. */
+struct snap_task *snapshot_add_thread(struct snapshot *s, int tid, int tgid);
+struct snap_cpu *snapshot_add_cpu(struct snapshot *s, int cpu);
+/* Sort tasks by pid and threads by tid. */
+void snapshot_sort(struct snapshot *s);
+/* Binary search by pid; NULL when absent. Tasks must be sorted. */
+const struct snap_task *snapshot_find_task(const struct snapshot *s, int pid);
+/* Binary search of the thread entries by tid; NULL when absent. */
+const struct snap_task *snapshot_find_thread(const struct snapshot *s, int tid);
+/* Deep copy src into dst. */
+void snapshot_copy(struct snapshot *dst, const struct snapshot *src);
+/* Deep copy of everything but the samples and maps (what deltas need). */
+void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src);
+/* Append a sample to the sampling part; never fails. */
+struct snap_sample *snapshot_add_sample(struct snapshot *s);
+struct mem_map *snapshot_add_map(struct snapshot *s);
+/* Set a task's command line (copied). */
+void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline);
+
+#endif

@@ -1,0 +1,85 @@
+/* The seam between collection and everything else: a source of snapshots. */
+#ifndef PMCTOP_SOURCE_H
+#define PMCTOP_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/evlist.h"
+#include "stream/snapshot.h"
+
+struct source;
+
+/* Where data-address samples come from. */
+enum sample_kind {
+	SAMPLE_AUTO = 0,	/* PEBS, then IBS, then page faults */
+	SAMPLE_PEBS,
+	SAMPLE_IBS,
+	SAMPLE_FAULTS,
+};
+
+struct sample_req {
+	enum sample_kind kind;
+	uint64_t period;	/* 0: the source's default */
+};
+
+/* "auto", "pebs", "ibs", "faults" -> kind; 0 or -EINVAL. */
+int sample_kind_parse(const char *s, enum sample_kind *k);
+const char *sample_kind_name(enum sample_kind k);
+/* What the samples of a kind mean, for the pane's title line. */
+const char *sample_kind_meaning(enum sample_kind k);
+
+struct source_ops {
+	/* Fill snap with the next tick: 0, 1 at the end of the stream, or -errno. */
+	int (*read)(struct source *s, struct snapshot *snap);
+	/*
+	 * Per-thread entries from the next read on: for pid (0 for none), and
+	 * for every process when all is set. NULL when the source cannot.
+	 */
+	void (*threads)(struct source *s, int pid, bool all);
+	/*
+	 * Sample pid's data addresses from the next read on (0 stops); 0 or
+	 * -errno with err filled. NULL when the source cannot.
+	 */
+	int (*sample)(struct source *s, int pid, const struct sample_req *req, char *err,
+		      size_t errsize);
+	/* Fds to poll for sample wakeups; wake drains the one that fired. */
+	size_t (*poll_fds)(struct source *s, int *fds, size_t max);
+	void (*wake)(struct source *s, int fd, bool hup);
+	void (*free)(struct source *s);
+};
+
+struct source {
+	const struct source_ops *ops;
+	struct evlist ev;	/* what is counted; err set for what cannot be */
+	char mode[512];		/* one line: the event mode and, if degraded, why */
+	char host[65];		/* where the counts come from */
+	char kernel[65];
+	bool replay;		/* snapshots carry their recorded times */
+	char **msgs;		/* messages for the user since the last take */
+	size_t nmsgs, msgcap;
+};
+
+/* Initialise the common part. */
+void source_init(struct source *s, const struct source_ops *ops);
+/* Release the common part (for implementations' free). */
+void source_release(struct source *s);
+/* Queue a message for the user (printf-style). */
+void source_message(struct source *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Move queued messages to the caller, who frees each and the array. */
+char **source_take_messages(struct source *s, size_t *n);
+/* Read the next snapshot; see source_ops.read. */
+int source_read(struct source *s, struct snapshot *snap);
+/* Ask for per-thread entries (see source_ops.threads); a no-op where unsupported. */
+void source_threads(struct source *s, int pid, bool all);
+/* See source_ops.sample; -EOPNOTSUPP where unsupported. */
+int source_sample(struct source *s, int pid, const struct sample_req *req, char *err,
+		  size_t errsize);
+size_t source_poll_fds(struct source *s, int *fds, size_t max);
+void source_wake(struct source *s, int fd, bool hup);
+/* Free the source; NULL is a no-op. */
+void source_free(struct source *s);
+
+#endif

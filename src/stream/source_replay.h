@@ -1,0 +1,18 @@
+/* A source that plays back a recording made with --record. */
+#ifndef PMCTOP_SOURCE_REPLAY_H
+#define PMCTOP_SOURCE_REPLAY_H
+
+#include <stdio.h>
+
+#include "stream/source.h"
+
+/*
+ * Read the header of the recording in f (taken over and closed by the
+ * source; name is for messages). Returns the source, or NULL with a message
+ * "NAME:LINE: expected ..." in err.
+ */
+struct source *source_replay_new(FILE *f, const char *name, char *err, size_t errsize);
+/* Last error of a failed read (file:line: what was expected); "" if none. */
+const char *source_replay_error(const struct source *s);
+
+#endif

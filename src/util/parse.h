@@ -1,0 +1,13 @@
+/* Parsing of the small values that several layers read from users: delays in seconds. */
+#ifndef PMCTOP_PARSE_H
+#define PMCTOP_PARSE_H
+
+#include <stdbool.h>
+
+/*
+ * Parse a delay in seconds (0.01 to 86400; 0 only when allow_zero, as
+ * replays at full speed take). 0, or -EINVAL leaving *out alone. Pure.
+ */
+int parse_delay(const char *s, bool allow_zero, double *out);
+
+#endif

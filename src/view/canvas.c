@@ -1,0 +1,168 @@
+/* The canvas: a cell grid with abstract attributes, dumpable as text. */
+#include "config.h"
+#include "view/canvas.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+struct canvas *canvas_new(int w, int h)
+{
+	struct canvas *c = xcalloc(1, sizeof(*c));
+
+	c->w = w < 1 ? 1 : w;
+	c->h = h < 1 ? 1 : h;
+	c->cells = xcalloc((size_t)c->w * (size_t)c->h, sizeof(*c->cells));
+	return c;
+}
+
+void canvas_free(struct canvas *c)
+{
+	if (!c)
+		return;
+	free(c->cells);
+	free(c);
+}
+
+void canvas_clear(struct canvas *c)
+{
+	memset(c->cells, 0, (size_t)c->w * (size_t)c->h * sizeof(*c->cells));
+}
+
+int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	int cols = 0;
+
+	if (y < 0 || y >= c->h)
+		return 0;
+	while (n && (maxw < 0 || cols < maxw)) {
+		size_t len;
+		int32_t cp = utf8_decode(p, n, &len);
+
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+			cp = '?';	/* never let a process name move the cursor */
+		if (x + cols >= c->w)
+			break;
+		if (x + cols >= 0) {
+			struct canvas_cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + cols)];
+
+			cell->ch = (uint32_t)cp;
+			cell->attr = (uint8_t)attr;
+		}
+		cols++;
+		p += len;
+		n -= len;
+	}
+	return cols;
+}
+
+int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return canvas_put(c, x, y, buf, attr, maxw);
+}
+
+/* Clip the span x0..x1 of row y to the canvas; false when nothing is left. */
+static bool canvas_clip(const struct canvas *c, int y, int *x0, int *x1)
+{
+	if (y < 0 || y >= c->h)
+		return false;
+	if (*x0 < 0)
+		*x0 = 0;
+	if (*x1 > c->w)
+		*x1 = c->w;
+	return *x0 < *x1;
+}
+
+void canvas_attr(struct canvas *c, int y, int x0, int x1, int attr)
+{
+	if (!canvas_clip(c, y, &x0, &x1))
+		return;
+	for (int x = x0; x < x1; x++)
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;
+}
+
+void canvas_fill(struct canvas *c, int y, int x0, int x1, uint32_t ch, int attr)
+{
+	if (!canvas_clip(c, y, &x0, &x1))
+		return;
+	for (int x = x0; x < x1; x++) {
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch = ch;
+		c->cells[(size_t)y * (size_t)c->w + (size_t)x].attr = (uint8_t)attr;
+	}
+}
+
+const struct canvas_cell *canvas_at(const struct canvas *c, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= c->w || y >= c->h)
+		return NULL;
+	return &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+}
+
+static size_t canvas_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t canvas_row_text(const struct canvas *c, int y, char *buf, size_t size)
+{
+	size_t o = 0, keep = 0;
+
+	if (!size)
+		return 0;
+	for (int x = 0; x < c->w && y >= 0 && y < c->h; x++) {
+		uint32_t cp = c->cells[(size_t)y * (size_t)c->w + (size_t)x].ch;
+		char tmp[4];
+		size_t n = canvas_encode(cp ? cp : ' ', tmp);
+
+		if (o + n + 1 > size)
+			break;
+		memcpy(buf + o, tmp, n);
+		o += n;
+		if (cp && cp != ' ')
+			keep = o;
+	}
+	buf[keep] = '\0';
+	return keep;
+}
+
+void canvas_dump(const struct canvas *c, FILE *f)
+{
+	size_t size = (size_t)c->w * 4 + 1;
+	char *buf = xmalloc(size);
+
+	for (int y = 0; y < c->h; y++) {
+		canvas_row_text(c, y, buf, size);
+		fprintf(f, "%s\n", buf);
+	}
+	free(buf);
+}

@@ -1,0 +1,635 @@
+/* The screens of pmctop as pure drawing on a canvas: header, meters, tables, help, log. */
+#include "config.h"
+#include "view/view.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/errmsg.h"
+#include "view/layout.h"
+#include "model/metrics.h"
+
+#define VIEW_RAW_WIDTH 12
+#define VIEW_CORE_MIN_W 24
+
+static const struct {
+	enum col_id col;
+	int prio;
+} VIEW_NUM_COLS[] = {
+	{ COL_CPU, 90 }, { COL_GHZ, 55 }, { COL_IPC, 85 }, { COL_CPI, 80 },
+	{ COL_CACHE, 60 }, { COL_L1D, 45 }, { COL_DTLB, 44 }, { COL_BRMIS, 50 },
+	{ COL_PF, 35 }, { COL_CS, 30 }, { COL_MIG, 10 }, { COL_COUNTED, 25 },
+};
+
+static const struct {
+	const char *key;
+	const char *what;
+} VIEW_KEYS[] = {
+	{ "Up/Down PgUp/PgDn Home/End", "move the selection (it follows its process)" },
+	{ "Enter", "drill into the selected process: its hot pages (sampled) and threads" },
+	{ "t m", "in the drill-down: its threads; samples grouped per mapping" },
+	{ "+ -", "in the drill-down: double or halve the sample period" },
+	{ "[ ]", "in the drill-down: halve or double the histogram's half-life" },
+	{ "g", "in the drill-down: 4 KiB or 2 MiB pages" },
+	{ "Esc", "back to the table; on the table, clear the filters" },
+	{ "< > F6 Left Right", "sort by the previous or next column" },
+	{ "R I", "reverse the sort order" },
+	{ "C", "sort by cycles per instruction (CPI), highest first" },
+	{ "P", "sort by %CPU" },
+	{ "M", "sort by cache-miss %" },
+	{ "/", "search: select the next process whose name or command line matches" },
+	{ "\\", "filter: show only processes whose name or command line matches" },
+	{ "u", "show only one user's processes (name or uid; empty for all)" },
+	{ "H", "show threads as rows, each counted on its own" },
+	{ "c", "show command lines instead of names" },
+	{ "1", "show or hide the per-core meters" },
+	{ "d s", "set the refresh interval in seconds" },
+	{ "Space Z", "pause and resume (the counters keep counting)" },
+	{ "e", "the log: attach failures, permission problems, missing events" },
+	{ "h ? F1", "this help (Esc leaves it)" },
+	{ "q F10", "quit" },
+};
+
+size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
+{
+	struct layout_col cand[COL_MAX + 64];
+	size_t n = 0;
+
+	cand[n++] = (struct layout_col){ COL_PID, 7, 100 };
+	cand[n++] = (struct layout_col){ COL_USER, 9, 40 };
+	cand[n++] = (struct layout_col){ COL_THR, threads ? 7 : 4, 20 };
+	for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
+		const struct column *c = columns_get(VIEW_NUM_COLS[i].col);
+
+		if (model_column_shown(m, c->id))
+			cand[n++] = (struct layout_col){ c->id, c->width, VIEW_NUM_COLS[i].prio };
+	}
+	for (size_t k = 0; k < m->nraw && n < sizeof(cand) / sizeof(cand[0]); k++)
+		cand[n++] = (struct layout_col){ COL_MAX + (int)k, VIEW_RAW_WIDTH, 15 };
+	return layout_fit(cand, n, width, 8, out);
+}
+
+static const char *view_title(const struct model *m, int id, bool threads)
+{
+	if (id >= COL_MAX)
+		return m->ev.ev[m->raw_ev[id - COL_MAX]].name;
+	if (id == COL_PID && threads)
+		return "TID";
+	if (id == COL_THR && threads)
+		return "PID";
+	return columns_get(id)->title;
+}
+
+static int view_width(int id, bool threads)
+{
+	if (id >= COL_MAX)
+		return VIEW_RAW_WIDTH;
+	if (id == COL_THR && threads)
+		return 7;
+	return columns_get(id)->width;
+}
+
+static int view_cell_attr(const struct column *c, double v, bool na)
+{
+	if (na || isnan(v))
+		return CANVAS_DIM;
+	if (!c->severity)
+		return CANVAS_NORMAL;
+	switch (metrics_severity(c->kind, v)) {
+	case METRICS_SEV_GOOD:
+		return CANVAS_GOOD;
+	case METRICS_SEV_WARN:
+		return CANVAS_WARN;
+	case METRICS_SEV_BAD:
+		return CANVAS_HOT;
+	default:
+		return CANVAS_NORMAL;
+	}
+}
+
+static void view_uptime(char *buf, size_t size, double up)
+{
+	long s = (long)up, d = s / 86400, h = s % 86400 / 3600, mi = s % 3600 / 60;
+
+	if (d)
+		snprintf(buf, size, "up %ld day%s %02ld:%02ld", d, d == 1 ? "" : "s", h, mi);
+	else
+		snprintf(buf, size, "up %02ld:%02ld", h, mi);
+}
+
+static int view_header(struct canvas *c, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct ui *u = v->u;
+	char up[64] = "", sort[96];
+	int x;
+	int sc = u->sort_col;
+
+	if (v->uptime >= 0)
+		view_uptime(up, sizeof(up), v->uptime);
+	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s", v->host,
+			  v->replay ? " (replay)" : "");
+	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
+	canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
+		      m->load[2]);
+	x = canvas_put(c, 0, 1, "Events: ", CANVAS_LABEL, -1);
+	x += canvas_put(c, x, 1, v->mode, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, -1);
+	if (m->nmultiplexed)
+		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %zu event%s multiplexed (values marked *)",
+			      m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
+	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
+	} else {
+		x = canvas_put(c, 0, 2, u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+			       CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+	}
+	/* what hides rows or stops updates comes first, where a narrow screen still shows it */
+	if (u->paused)
+		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
+	if (u->replay_ended)
+		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+	if (u->filter[0] && u->view != UI_VIEW_DRILL)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
+	if (u->user[0] && u->view != UI_VIEW_DRILL)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+	if (m->not_counted && u->view != UI_VIEW_DRILL)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
+				   m->not_counted, errmsg_short(m->not_counted_err));
+	snprintf(sort, sizeof(sort), "%s%s", sc >= COL_MAX ? m->ev.ev[m->raw_ev[sc - COL_MAX]].name
+			: columns_get(sc)->title, u->reverse ? " (reversed)" : "");
+	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
+	return 3;
+}
+
+static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
+		       const struct model *m, bool utf8)
+{
+	static const char *const EIGHTHS[] = { "", "\u258f", "\u258e", "\u258d", "\u258c",
+					       "\u258b", "\u258a", "\u2589" };
+	char label[16], text[48];
+	double busy = r->v[COL_CPU];
+	int lw, bw, fill8;
+
+	if (r->id < 0)
+		snprintf(label, sizeof(label), "all");
+	else
+		snprintf(label, sizeof(label), "%3d", r->id);
+	lw = canvas_printf(c, x, y, CANVAS_LABEL, w, "%s", label);
+	if (isnan(busy))
+		snprintf(text, sizeof(text), "-");
+	else
+		snprintf(text, sizeof(text), "%.1f%%", busy);
+	if (model_column_shown(m, COL_IPC) && w >= 40) {
+		char ipc[16], ghz[16];
+
+		columns_format_num(ipc, sizeof(ipc), r->v[COL_IPC], 2, false, r->na & (1u << COL_IPC));
+		columns_format_num(ghz, sizeof(ghz), r->v[COL_GHZ], 2, false, r->na & (1u << COL_GHZ));
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " IPC %s %sGHz", ipc, ghz);
+	}
+	bw = w - lw - 3;	/* " [" and "]" */
+	if (bw < (int)strlen(text) + 2)
+		return;
+	canvas_put(c, x + lw, y, " [", CANVAS_NORMAL, -1);
+	canvas_put(c, x + w - 1, y, "]", CANVAS_NORMAL, -1);
+	fill8 = isnan(busy) ? 0 : (int)lround(busy / 100.0 * (bw - (int)strlen(text) - 1) * 8);
+	if (fill8 < 0)
+		fill8 = 0;
+	for (int i = 0; i < fill8 / 8; i++)
+		canvas_put(c, x + lw + 2 + i, y, utf8 ? "\u2588" : "|", CANVAS_BAR, -1);
+	if (utf8 && fill8 % 8)
+		canvas_put(c, x + lw + 2 + fill8 / 8, y, EIGHTHS[fill8 % 8], CANVAS_BAR, -1);
+	canvas_put(c, x + w - 1 - (int)strlen(text), y, text, CANVAS_NORMAL, -1);
+}
+
+/* The per-core meters; returns the lines used. */
+static int view_cores(struct canvas *c, int y, int max_rows, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct layout_cores lc;
+	size_t n = m->ncpus;
+
+	/* the last row is the total: worth a meter only beside two or more CPUs */
+	if (n == 2)
+		n = 1;
+	if (!n || layout_cores((int)n, c->w, max_rows, VIEW_CORE_MIN_W, &lc))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int col = (int)i / lc.rows, row = (int)i % lc.rows;
+
+		view_meter(c, col * (lc.cell_w + 1), y + row, lc.cell_w, &m->cpus[i], m, v->utf8);
+	}
+	return lc.rows + 1;
+}
+
+static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
+			      size_t n, bool threads, const struct ui *u)
+{
+	int x = 0;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
+	for (size_t i = 0; i < n; i++) {
+		int w = view_width(cols[i], threads);
+		const char *t = view_title(m, cols[i], threads);
+		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+		bool left = cols[i] == COL_USER;
+
+		canvas_printf(c, x, y, attr, w, left ? "%-*.*s" : "%*.*s", w, w, t);
+		x += w + 1;
+	}
+	canvas_put(c, x, y, u->cmdline ? "COMMAND LINE" : threads ? "NAME" : "COMMAND",
+		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
+}
+
+static void view_table_row(struct canvas *c, int y, const struct model *m,
+			   const struct model_row *r, const int *cols, size_t n, bool threads,
+			   bool cmdline, bool selected)
+{
+	int x = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int id = cols[i], w = view_width(id, threads);
+		char buf[64];
+		int attr = CANVAS_NORMAL;
+
+		if (id == COL_PID) {
+			snprintf(buf, sizeof(buf), "%*d", w, r->id);
+		} else if (id == COL_USER) {
+			snprintf(buf, sizeof(buf), "%-*.*s", w, w, r->user);
+		} else if (id == COL_THR) {
+			snprintf(buf, sizeof(buf), "%*d", w, threads ? r->tgid : r->threads);
+		} else if (r->err) {
+			snprintf(buf, sizeof(buf), "%*s", w, "-");
+			attr = CANVAS_DIM;
+		} else if (id >= COL_MAX) {
+			size_t k = (size_t)(id - COL_MAX);
+			char num[48];
+
+			columns_format_num(num, sizeof(num), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
+					  r->raw_fl[k] & MODEL_F_NA);
+			snprintf(buf, sizeof(buf), "%*s", w, num);
+			attr = isnan(r->raw[k]) ? CANVAS_DIM : CANVAS_NORMAL;
+		} else {
+			const struct column *col = columns_get(id);
+			char num[48];
+			bool na = r->na & (1u << id);
+
+			columns_format_num(num, sizeof(num), r->v[id], col->prec, r->est & (1u << id), na);
+			snprintf(buf, sizeof(buf), "%*s", w, num);
+			attr = view_cell_attr(col, r->v[id], na);
+		}
+		canvas_put(c, x, y, buf, attr, w);
+		x += w + 1;
+	}
+	x += canvas_put(c, x, y, cmdline && r->cmdline[0] ? r->cmdline : r->comm, CANVAS_NORMAL, -1);
+	if (r->err)
+		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
+	if (selected)
+		canvas_attr(c, y, 0, c->w, CANVAS_SELECTED);
+}
+
+/* Draw the list from y to y + h; sets the page size and syncs the selection. */
+static void view_list(struct canvas *c, int y, int h, struct view_ctx *v, bool threads)
+{
+	int cols[COL_MAX + 64];
+	size_t n = view_table_columns(v->m, c->w, threads, cols);
+	struct ui *u = v->u;
+
+	if (h < 1)
+		return;
+	view_table_titles(c, y, v->m, cols, n, threads, u);
+	u->page = h > 1 ? (size_t)(h - 1) : 1;
+	ui_sync(u, v->list);
+	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
+		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, threads,
+			       u->cmdline, i == u->sel);
+}
+
+static void view_footer(struct canvas *c, const struct view_ctx *v)
+{
+	static const struct {
+		const char *key, *text;
+	} TABLE_KEYS[] = {
+		{ "F1", "Help" }, { "Enter", "Drill" }, { "/", "Search" }, { "\\", "Filter" },
+		{ "<>", "Sort" }, { "C", "CPI" }, { "H", "ThrRows" }, { "Space", "Pause" },
+		{ "e", "Log" }, { "q", "Quit" },
+	}, DRILL_KEYS[] = {
+		{ "Esc", "Back" }, { "t", "Threads" }, { "m", "Mappings" }, { "+-", "Period" },
+		{ "[]", "Half-life" }, { "g", "PageSize" }, { "Space", "Pause" }, { "F1", "Help" },
+		{ "q", "Quit" },
+	}, BACK_KEYS[] = {
+		{ "Esc", "Back" }, { "Up/Dn", "Scroll" }, { "q", "Quit" },
+	};
+	const struct ui *u = v->u;
+	int y = c->h - 1, x = 0;
+	bool table = u->view == UI_VIEW_TABLE;
+	bool drill = u->view == UI_VIEW_DRILL;
+	size_t n = table ? sizeof(TABLE_KEYS) / sizeof(TABLE_KEYS[0])
+		   : drill ? sizeof(DRILL_KEYS) / sizeof(DRILL_KEYS[0])
+			   : sizeof(BACK_KEYS) / sizeof(BACK_KEYS[0]);
+
+	if (u->prompt != UI_PROMPT_NONE) {
+		static const char *const LABEL[] = { "", "Search: ", "Filter: ", "User: ",
+						     "Delay (seconds): " };
+
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
+		canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
+		return;
+	}
+	if (u->status[0]) {
+		canvas_put(c, 0, y, u->status, CANVAS_ERROR, -1);
+		return;
+	}
+	for (size_t i = 0; i < n && x < c->w; i++) {
+		const char *k = table ? TABLE_KEYS[i].key : drill ? DRILL_KEYS[i].key : BACK_KEYS[i].key;
+		const char *t = table ? TABLE_KEYS[i].text : drill ? DRILL_KEYS[i].text : BACK_KEYS[i].text;
+		x += canvas_put(c, x, y, k, CANVAS_KEY, -1);
+		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(t) + 1, t);
+	}
+	canvas_fill(c, y, x, c->w, ' ', CANVAS_KEYTEXT);
+}
+
+static const struct model_row *view_find_row(const struct model *m, int pid)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].id == pid)
+			return &m->rows[i];
+	return NULL;
+}
+
+/* A share bar of w cells: blocks in UTF-8, '#' otherwise. */
+static void view_bar(struct canvas *c, int x, int y, int w, double frac, bool utf8)
+{
+	int fill = (int)lround(frac * w);
+
+	for (int i = 0; i < w; i++)
+		canvas_put(c, x + i, y, i < fill ? (utf8 ? "\u2588" : "#") : " ", CANVAS_BAR, 1);
+}
+
+/* Mapping names are paths: keep their tail, where the file name is. */
+static void view_map_name(char *buf, size_t size, const char *name, int w)
+{
+	size_t n = strlen(name);
+
+	if (w <= 3 || n <= (size_t)w)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "...%s", name + n - (size_t)(w - 3));
+}
+
+static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct hotpage_entry top[256];
+	size_t n = hotpage_top(m->hp, top, h > 1 ? ((size_t)h - 1 < 256 ? (size_t)h - 1 : 256) : 0);
+	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
+	int x;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
+	x = 0;
+	if (barw)
+		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
+	canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s %s", "PAGE", "SHARE%",
+		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+	for (size_t i = 0; i < n; i++) {
+		const struct hotpage_entry *e = &top[i];
+		const struct mem_map *pm = mem_find_map(m->maps, m->nmaps,
+							   (unsigned long long)(e->page << m->hp->shift));
+		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
+		struct hotpage_cells cl;
+		char name[256];
+		int row = y + 1 + (int)i;
+
+		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
+		x = 0;
+		if (barw) {
+			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
+				 v->utf8);
+			x = barw + 1;
+		}
+		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1, "0x%016" PRIx64 " %6.1f %6s %6s %5s ",
+				   e->page << m->hp->shift, 100 * share, cl.loads, cl.stores,
+				   cl.latency);
+		x += canvas_printf(c, x, row,
+				   hotpage_dominant_level(e) >= MEM_LVL_LOCAL_RAM ? CANVAS_HOT
+										   : CANVAS_NORMAL,
+				   -1, "%-7.7s ", mem_level_name(hotpage_dominant_level(e)));
+		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
+		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
+	}
+}
+
+static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct hotpage_group g[64];
+	size_t n = hotpage_by_mapping(m->hp, m->maps, m->nmaps, g, 64);
+	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
+	canvas_printf(c, barw ? barw + 1 : 0, y, CANVAS_TITLE, -1, "%6s %6s %6s %6s %5s %s",
+		      "SHARE%", "PAGES", "LOADS", "STORES", "LAT", "MAPPING");
+	if (barw)
+		canvas_printf(c, 0, y, CANVAS_TITLE, -1, "%-*s", barw, "HEAT");
+	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
+		struct hotpage_cells cl;
+		int row = y + 1 + (int)i, x = 0;
+
+		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
+		if (barw) {
+			view_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
+				 v->utf8);
+			x = barw + 1;
+		}
+		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
+			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages,
+			      cl.loads, cl.stores, cl.latency, g[i].name);
+	}
+}
+
+/* The sampling pane: what is sampled and how, then the pages or mappings. */
+static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct ui *u = v->u;
+	int x;
+
+	if (h < 2)
+		return;
+	if (m->sample_pid != u->drill || !m->hp) {
+		const char *why = v->sample_err && v->sample_err[0] ? v->sample_err
+				  : v->replay ? "this recording has no samples of this process"
+					      : "sampling: the first samples come with the next tick";
+
+		canvas_put(c, 0, y, why, v->sample_err && v->sample_err[0] ? CANVAS_WARN : CANVAS_DIM,
+			   -1);
+		return;
+	}
+	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Samples: ");
+	x += canvas_printf(c, x, y, CANVAS_HEADER, -1, "%s", m->sample_source);
+	x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, " (period %" PRIu64 "), %.0f/s",
+			   m->sample_period, m->sample_rate);
+	x += canvas_printf(c, x, y, m->lost_tick ? CANVAS_HOT : CANVAS_NORMAL, -1,
+			   ", dropped %" PRIu64, m->lost);
+	if (m->throttled)
+		x += canvas_printf(c, x, y, CANVAS_WARN, -1, ", throttled %" PRIu64, m->throttled);
+	canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
+		      m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
+		      u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
+	if (!strcmp(m->sample_source, "page faults"))
+		canvas_put(c, 0, y + 1,
+			   "page faults show first touches, copy-on-write and refaults, not access frequency",
+			   CANVAS_DIM, -1);
+	if (u->drill_mode == UI_DRILL_MAPPINGS)
+		view_mappings(c, y + 2, h - 2, v);
+	else
+		view_pages(c, y + 2, h - 2, v);
+}
+
+static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct model_row *p = view_find_row(m, v->u->drill);
+	int x;
+
+	if (h < 3)
+		return;
+	if (p) {
+		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
+		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c", p->user,
+			      p->threads, p->threads == 1 ? "" : "s", p->state);
+		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
+		x = 0;
+		for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
+			const struct column *col = columns_get(VIEW_NUM_COLS[i].col);
+			char num[48];
+
+			if (!model_column_shown(m, col->id) || p->err)
+				continue;
+			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
+					  p->est & (1u << col->id), p->na & (1u << col->id));
+			x += canvas_printf(c, x, y + 2, CANVAS_LABEL, -1, "%s ", col->title);
+			x += canvas_printf(c, x, y + 2,
+					   view_cell_attr(col, p->v[col->id], p->na & (1u << col->id)),
+					   -1, "%s  ", num);
+		}
+		if (p->err)
+			canvas_printf(c, 0, y + 2, CANVAS_WARN, -1, "not counted: %s (e: log)",
+				      errmsg_short(p->err));
+	} else {
+		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)", v->u->drill);
+	}
+	y += 4;
+	h -= 4;
+	if (v->u->drill_mode != UI_DRILL_THREADS) {
+		view_samples(c, y, h, v);
+		return;
+	}
+	if (!v->list->n && h > 0) {
+		if (v->replay)
+			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
+				      "this recording has no per-thread counts for pid %d", v->u->drill);
+		else if (p)
+			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
+				      "counting the threads of pid %d on their own: values come with the next tick",
+				      v->u->drill);
+	}
+	view_list(c, y, h, v, true);
+}
+
+void view_help(struct canvas *c, int y0, int h, size_t scroll)
+{
+	char line[256];
+	size_t nk = sizeof(VIEW_KEYS) / sizeof(VIEW_KEYS[0]);
+	size_t total = 2 + nk + 2 + COL_MAX + 6;
+
+	for (size_t i = scroll, y = 0; i < total && (int)y < h; i++, y++) {
+		int attr = CANVAS_NORMAL;
+
+		line[0] = '\0';
+		if (i == 0) {
+			snprintf(line, sizeof(line), "Keys");
+			attr = CANVAS_HEADER;
+		} else if (i >= 2 && i < 2 + nk) {
+			snprintf(line, sizeof(line), "  %-28s %s", VIEW_KEYS[i - 2].key,
+				 VIEW_KEYS[i - 2].what);
+		} else if (i == 2 + nk + 1) {
+			snprintf(line, sizeof(line), "Columns");
+			attr = CANVAS_HEADER;
+		} else if (i >= 2 + nk + 2 && i < 2 + nk + 2 + COL_MAX) {
+			const struct column *col = columns_get((enum col_id)(i - (2 + nk + 2)));
+
+			snprintf(line, sizeof(line), "  %-8s %s", col->title, col->help);
+		} else if (i == 2 + nk + 2 + COL_MAX + 1) {
+			snprintf(line, sizeof(line), "Marks: * estimated from a multiplexed counter;");
+		} else if (i == 2 + nk + 2 + COL_MAX + 2) {
+			snprintf(line, sizeof(line),
+				 "       n/a the counter did not run; - undefined (nothing to divide by)");
+		} else if (i == 2 + nk + 2 + COL_MAX + 3) {
+			snprintf(line, sizeof(line),
+				 "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
+		}
+		canvas_put(c, 0, y0 + (int)y, line, attr, -1);
+	}
+}
+
+static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	canvas_put(c, 0, y0, "Log (oldest first)", CANVAS_HEADER, -1);
+	if (!v->nlog) {
+		canvas_put(c, 0, y0 + 2, "nothing to report: every process and event is counted",
+			   CANVAS_DIM, -1);
+		return;
+	}
+	/* long messages wrap; scrolling counts wrapped lines */
+	for (size_t i = 0, line = 0, y = 2; i < v->nlog && (int)y < h; i++) {
+		const char *p = v->log[i];
+		size_t len = strlen(p);
+
+		do {
+			size_t take = len > (size_t)c->w ? (size_t)c->w : len;
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)take, p);
+			if (line++ >= v->u->scroll && (int)y < h)
+				canvas_put(c, 0, y0 + (int)y++, buf, CANVAS_NORMAL, -1);
+			p += take;
+			len -= take;
+		} while (len);
+	}
+}
+
+void view_render(struct canvas *c, struct view_ctx *v)
+{
+	struct ui *u = v->u;
+	int y, body;
+
+	canvas_clear(c);
+	y = view_header(c, v);
+	body = c->h - y - 1;
+	if (u->view == UI_VIEW_HELP) {
+		u->page = body > 1 ? (size_t)body : 1;
+		view_help(c, y + 1, body - 1, u->scroll);
+	} else if (u->view == UI_VIEW_ERRORS) {
+		u->page = body > 1 ? (size_t)body : 1;
+		view_log(c, y + 1, body - 1, v);
+	} else if (!v->have_frame) {
+		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
+	} else {
+		if (u->show_cpus && u->view == UI_VIEW_TABLE) {
+			int used = view_cores(c, y, (body - 4) / 3, v);
+
+			y += used;
+			body -= used;
+		}
+		if (u->view == UI_VIEW_DRILL)
+			view_drill(c, y, body, v);
+		else
+			view_list(c, y, body, v, u->threads);
+	}
+	view_footer(c, v);
+}

@@ -1,0 +1,35 @@
+/* Views: the process table with core meters, the drill-down, help and the log, drawn on a canvas. */
+#ifndef PMCTOP_VIEW_H
+#define PMCTOP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "view/canvas.h"
+#include "model/model.h"
+#include "view/ui.h"
+
+struct view_ctx {
+	const struct model *m;
+	bool have_frame;		/* m holds rows (a second snapshot came) */
+	struct ui *u;			/* the view sets page and syncs the selection */
+	const struct ui_list *list;
+	const char *mode;		/* the source's event mode line */
+	const char *host;
+	const char *kernel;
+	double uptime;			/* seconds; < 0 when unknown (replays) */
+	bool replay;
+	const char *const *log;		/* messages for the user, oldest first */
+	size_t nlog;
+	bool utf8;			/* UTF-8 bars, else ASCII */
+	const char *sample_err;		/* why the drilled process is not sampled; "" if it is */
+};
+
+/* Draw the current view of ctx on c (cleared first). */
+void view_render(struct canvas *c, struct view_ctx *ctx);
+/* The table columns that fit width (ids; COL_MAX + k for raw event k); returns how many. */
+size_t view_table_columns(const struct model *m, int width, bool threads, int *out);
+/* Draw help into c from line scroll on (exported for the help tests). */
+void view_help(struct canvas *c, int y0, int h, size_t scroll);
+
+#endif
