@@ -50,4 +50,18 @@ check "the recording has a header and ticks" sh -c 'head -1 "$1" | grep -qx "pmc
 "$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" >"$TMP/replayed.txt"
 "$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" --record "$TMP/again.rec" >/dev/null
 check "recording a replay writes the same stream" cmp "$TMP/live.rec" "$TMP/again.rec"
+check "the live recording carries the uptime on its ticks" \
+	sh -c 'grep "^tick " "$1" | awk "NF != 7 || \$7 <= 0 { exit 1 }"' _ "$TMP/live.rec"
+
+# A recording that fails part way (a file size limit of 4 KiB) stops once, says so once, and the
+# frames go on; the run then ends with status 1.
+(
+	ulimit -f 4
+	trap '' XFSZ
+	exec "$PMCTOP" -b -d 0 -o csv --replay "$REC" --record "$TMP/small.rec"
+) >"$TMP/small.csv" 2>"$TMP/small.err"
+check "a recording that fails part way ends with status 1" test $? = 1
+check "the failure is said once, with the file name" \
+	test "$(grep -c "cannot write the recording '$TMP/small.rec'" "$TMP/small.err")" = 1
+check "every frame is still printed" cmp "$TMP/hw.csv" "$TMP/small.csv"
 done_testing

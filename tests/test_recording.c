@@ -194,7 +194,7 @@ START_TEST(test_replay_source_reports_file_and_line)
 	ck_assert_int_eq(source_read(src, &s), 0);
 	ck_assert_uint_eq(s.ntasks, 1);
 	ck_assert_int_eq(source_read(src, &s), -EINVAL);
-	ck_assert_str_eq(source_replay_error(src), "x.rec:6: expected tick times to increase, found 1000 after 1000");
+	ck_assert_str_eq(source_error(src), "x.rec:6: expected tick times to increase, found 1000 after 1000");
 	source_free(src);
 	snapshot_release(&s);
 

@@ -1,9 +1,8 @@
-/* Batch loop over a timerfd tick and a signalfd, so signals never interrupt a frame. */
+/* The batch and screen loops: one thread, one poll over a timerfd tick, a signalfd and the rings. */
 #include "config.h"
 #include "app/loop.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -14,9 +13,6 @@
 #include <unistd.h>
 
 #include "view/canvas.h"
-#include "collect/proc.h"
-#include "stream/recording.h"
-#include "stream/source_replay.h"
 #include "out/tui.h"
 #include "view/ui.h"
 #include "view/view.h"
@@ -35,160 +31,204 @@ static void loop_flush_messages(struct source *src, FILE *f)
 	fflush(f);
 }
 
-/* Consume the pending signal so it is not delivered when unblocked. */
-static int loop_take_signal(int sfd)
-{
-	struct signalfd_siginfo si;
+/*
+ * The tick machinery both loops share: the stop signals (and SIGWINCH on
+ * the screen) are blocked and read through a signalfd, the tick is a
+ * timerfd, and one poll() waits on them, the keyboard and the source's
+ * sampling rings. Nothing runs in a signal handler.
+ */
+struct loop_io {
+	sigset_t mask;
+	int sfd, tfd;
+	int keyfd;		/* the terminal, or -1 in batch mode */
+};
 
-	while (read(sfd, &si, sizeof(si)) == sizeof(si))
-		;
-	return 1;
-}
+/* Signals that end the run; the terminal is given back first. */
+static const int LOOP_STOP_SIGNALS[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+};
+
+#define LOOP_EV_TICK 0x1u	/* the timer fired */
+#define LOOP_EV_STOP 0x2u	/* a stop signal came */
+#define LOOP_EV_WINCH 0x4u	/* the terminal changed size */
+#define LOOP_EV_KEY 0x8u	/* the keyboard has input */
+#define LOOP_EV_GONE 0x10u	/* the terminal went away */
+#define LOOP_EV_ERROR 0x20u	/* poll or the timer failed */
 
 #define LOOP_MAX_SAMPLE_FDS 256
 
-/* Drain the rings that woke up; a hangup is drained and then no longer polled. */
-static void loop_sample_events(struct source *src, const struct pollfd *pfd, size_t n)
+/*
+ * Block the signals first: one arriving between taking the terminal and
+ * the signalfd would otherwise leave it raw. 0, or -errno (io is then
+ * released).
+ */
+static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
 {
-	for (size_t i = 0; i < n; i++)
-		if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
-			source_wake(src, pfd[i].fd, pfd[i].revents & (POLLHUP | POLLERR));
+	int err;
+
+	sigemptyset(&io->mask);
+	for (size_t i = 0; i < sizeof(LOOP_STOP_SIGNALS) / sizeof(LOOP_STOP_SIGNALS[0]); i++)
+		sigaddset(&io->mask, LOOP_STOP_SIGNALS[i]);
+	if (winch)
+		sigaddset(&io->mask, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &io->mask, NULL);
+	io->keyfd = keyfd;
+	io->sfd = signalfd(-1, &io->mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	io->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (io->sfd >= 0 && io->tfd >= 0)
+		return 0;
+	err = errno;
+	if (io->sfd >= 0)
+		close(io->sfd);
+	if (io->tfd >= 0)
+		close(io->tfd);
+	sigprocmask(SIG_UNBLOCK, &io->mask, NULL);
+	return -err;
 }
 
-/* Wait seconds, or until a signal; returns 1 on a signal, 0 when the time passed. */
-static int loop_wait(struct source *src, int tfd, int sfd, double seconds)
+static void loop_io_close(struct loop_io *io)
+{
+	close(io->sfd);
+	close(io->tfd);
+	sigprocmask(SIG_UNBLOCK, &io->mask, NULL);
+}
+
+/* Fire the timer after seconds (0: at once; < 0: never), and every seconds when periodic. */
+static void loop_io_arm(struct loop_io *io, double seconds, bool periodic)
 {
 	struct itimerspec its;
-	struct pollfd pfd[2 + LOOP_MAX_SAMPLE_FDS];
 
-	if (seconds <= 0) {
-		/* still notice a pending signal between frames */
-		pfd[0].fd = sfd;
-		pfd[0].events = POLLIN;
-		return poll(pfd, 1, 0) > 0 ? loop_take_signal(sfd) : 0;
-	}
 	memset(&its, 0, sizeof(its));
-	its.it_value.tv_sec = (time_t)seconds;
-	its.it_value.tv_nsec = (long)((seconds - floor(seconds)) * 1e9);
-	if (its.it_value.tv_sec == 0 && its.it_value.tv_nsec == 0)
+	if (seconds > 0) {
+		its.it_value.tv_sec = (time_t)seconds;
+		its.it_value.tv_nsec = (long)((seconds - floor(seconds)) * 1e9);
+		if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
+			its.it_value.tv_nsec = 1;
+		if (periodic)
+			its.it_interval = its.it_value;
+	} else if (seconds == 0) {
 		its.it_value.tv_nsec = 1;
-	timerfd_settime(tfd, 0, &its, NULL);
-	pfd[0].fd = sfd;
-	pfd[0].events = POLLIN;
-	pfd[1].fd = tfd;
-	pfd[1].events = POLLIN;
+	}
+	timerfd_settime(io->tfd, 0, &its, NULL);
+}
+
+/*
+ * Wait for the next event (timeout_ms as for poll: -1 for ever, 0 to only
+ * look). Rings that woke up are drained on the way; a hung-up ring is
+ * drained and then no longer polled. Returns LOOP_EV_* flags, 0 when the
+ * timeout passed.
+ */
+static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout_ms)
+{
+	struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS];
+	int fds[LOOP_MAX_SAMPLE_FDS];
+	size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS), base = 0;
+	unsigned ev = 0;
+	int r;
+
+	pfd[base++] = (struct pollfd){ .fd = io->sfd, .events = POLLIN };
+	pfd[base++] = (struct pollfd){ .fd = io->tfd, .events = POLLIN };
+	if (io->keyfd >= 0)
+		pfd[base++] = (struct pollfd){ .fd = io->keyfd, .events = POLLIN };
+	for (size_t i = 0; i < nf; i++)
+		pfd[base + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	do
+		r = poll(pfd, base + nf, timeout_ms);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return LOOP_EV_ERROR;
+	for (size_t i = 0; i < nf; i++)
+		if (pfd[base + i].revents & (POLLIN | POLLHUP | POLLERR))
+			source_wake(src, pfd[base + i].fd,
+				    pfd[base + i].revents & (POLLHUP | POLLERR));
+	if (pfd[0].revents & POLLIN) {
+		struct signalfd_siginfo si;
+
+		while (read(io->sfd, &si, sizeof(si)) == sizeof(si))
+			ev |= si.ssi_signo == SIGWINCH ? LOOP_EV_WINCH : LOOP_EV_STOP;
+	}
+	if (pfd[1].revents & POLLIN) {
+		uint64_t ticks;
+
+		if (read(io->tfd, &ticks, sizeof(ticks)) == sizeof(ticks))
+			ev |= LOOP_EV_TICK;
+		else if (errno != EAGAIN)
+			ev |= LOOP_EV_ERROR;
+	}
+	if (io->keyfd >= 0) {
+		if (pfd[2].revents & (POLLHUP | POLLERR))
+			ev |= LOOP_EV_GONE;
+		else if (pfd[2].revents & POLLIN)
+			ev |= LOOP_EV_KEY;
+	}
+	return ev;
+}
+
+/* Batch: wait seconds; 1 when the run must end (a signal, a failed timer), 0 when they passed. */
+static int loop_batch_wait(struct loop_io *io, struct source *src, double seconds)
+{
+	if (seconds <= 0)	/* still notice a signal between frames */
+		return loop_io_wait(io, src, 0) & (LOOP_EV_STOP | LOOP_EV_ERROR) ? 1 : 0;
+	loop_io_arm(io, seconds, false);
 	for (;;) {
-		int fds[LOOP_MAX_SAMPLE_FDS];
-		size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS);
-		int r;
+		unsigned ev = loop_io_wait(io, src, -1);
 
-		for (size_t i = 0; i < nf; i++) {
-			pfd[2 + i].fd = fds[i];
-			pfd[2 + i].events = POLLIN;
-			pfd[2 + i].revents = 0;
-		}
-		r = poll(pfd, 2 + nf, -1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
+		if (ev & (LOOP_EV_STOP | LOOP_EV_ERROR))
 			return 1;
-		loop_sample_events(src, pfd + 2, nf);
-		if (pfd[0].revents & POLLIN)
-			return loop_take_signal(sfd);
-		if (pfd[1].revents & POLLIN) {
-			uint64_t ticks;
-
-			if (read(tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-				return 1;
+		if (ev & LOOP_EV_TICK)
 			return 0;
-		}
 	}
-}
-
-static int loop_record(const struct loop_opts *o, const struct snapshot *s)
-{
-	if (!o->record)
-		return 0;
-	if (recording_write_snapshot(o->record, s) || fflush(o->record)) {
-		fprintf(o->msgs, "pmctop: cannot write the recording '%s': %s\n", o->record_name,
-			strerror(errno ? errno : EIO));
-		return 1;
-	}
-	return 0;
-}
-
-static int loop_source_error(struct source *src, FILE *f, int r)
-{
-	if (src->replay)
-		fprintf(f, "pmctop: %s\n", source_replay_error(src));
-	else
-		fprintf(f, "pmctop: reading counters failed: %s\n", strerror(-r));
-	return 1;
 }
 
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o)
 {
+	bool paced = source_caps(src) & SOURCE_CAP_PACED;
+	struct loop_io io;
 	struct snapshot snap;
-	sigset_t mask;
-	int sfd, tfd, status = 0;
+	int status = 0;
 	long frames = 0;
 	uint64_t last_t;
 	int r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (sfd < 0 || tfd < 0) {
-		fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(errno));
-		status = 1;
-		goto out_close;
+	r = loop_io_open(&io, false, -1);
+	if (r) {
+		fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
+		return 1;
 	}
 	snapshot_init(&snap, src->ev.n);
 	r = source_read(src, &snap);
-	if (r) {
-		status = r < 0 ? loop_source_error(src, o->msgs, r) : 0;
-		if (r > 0)
-			fprintf(o->msgs, "pmctop: the recording has a single tick: nothing to show\n");
-		status = r > 0 ? 1 : status;
-		goto out_snap;
-	}
 	loop_flush_messages(src, o->msgs);
-	if (loop_record(o, &snap)) {
-		status = 1;
+	if (r) {
+		if (r < 0)
+			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+		else
+			fprintf(o->msgs, "pmctop: the recording has a single tick: nothing to show\n");
+		status = paced ? 2 : 1;
 		goto out_snap;
 	}
 	model_update(m, &snap);
 	last_t = snap.t_ns;
 	while (o->iterations < 0 || frames < o->iterations) {
-		if (!src->replay) {
-			if (loop_wait(src, tfd, sfd, o->delay))
-				break;
-		}
+		if (!paced && loop_batch_wait(&io, src, o->delay))
+			break;
 		r = source_read(src, &snap);
+		loop_flush_messages(src, o->msgs);
 		if (r > 0)
 			break;
 		if (r < 0) {
-			status = loop_source_error(src, o->msgs, r);
+			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+			status = paced ? 2 : 1;
 			break;
 		}
-		if (src->replay) {
+		if (paced) {
 			double pace = o->delay >= 0 ? o->delay
 					  : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
 					  : 0;
 
-			if (loop_wait(src, tfd, sfd, pace))
+			if (loop_batch_wait(&io, src, pace))
 				break;
 		}
 		last_t = snap.t_ns;
-		if (loop_record(o, &snap)) {
-			status = 1;
-			break;
-		}
-		loop_flush_messages(src, o->msgs);
 		if (!model_update(m, &snap))
 			continue;
 		r = output_frame(out, m, src->mode);
@@ -203,12 +243,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	}
 out_snap:
 	snapshot_release(&snap);
-out_close:
-	if (sfd >= 0)
-		close(sfd);
-	if (tfd >= 0)
-		close(tfd);
-	sigprocmask(SIG_UNBLOCK, &mask, NULL);
+	loop_io_close(&io);
 	return status;
 }
 
@@ -218,20 +253,27 @@ struct loop_tui {
 	struct source *src;
 	struct model *m;
 	const struct loop_tui_opts *o;
+	bool paced;		/* the source's snapshots carry their own times */
+	struct loop_io io;
 	struct ui u;
 	struct ui_list list;
 	struct canvas *canvas;
 	struct snapshot snap;
 	bool have_frame;
-	bool have_pending;	/* replays: the next snapshot, read ahead for its time */
-	bool fixed_pace;	/* replays: -d or the d key set the pace, not the recording */
+	bool have_pending;	/* paced sources: the next snapshot, read ahead for its time */
+	bool fixed_pace;	/* paced sources: -d or the d key set the pace, not the snapshots */
 	uint64_t shown_t;	/* time of the last snapshot given to the model */
 	char **log;
 	size_t nlog, logcap;
-	int tfd, sfd;
 	int status;
 	char sample_err[512];	/* why the drilled process cannot be sampled */
 };
+
+static void loop_tui_log_line(struct loop_tui *t, const char *line)
+{
+	t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
+	t->log[t->nlog++] = xstrdup(line);
+}
 
 static void loop_tui_log(struct loop_tui *t)
 {
@@ -245,105 +287,69 @@ static void loop_tui_log(struct loop_tui *t)
 	free(m);
 }
 
-static void loop_tui_arm(struct loop_tui *t, double seconds, bool periodic)
-{
-	struct itimerspec its;
-
-	memset(&its, 0, sizeof(its));
-	if (seconds > 0) {
-		its.it_value.tv_sec = (time_t)seconds;
-		its.it_value.tv_nsec = (long)((seconds - floor(seconds)) * 1e9);
-		if (!its.it_value.tv_sec && !its.it_value.tv_nsec)
-			its.it_value.tv_nsec = 1;
-		if (periodic)
-			its.it_interval = its.it_value;
-	} else if (seconds == 0) {
-		its.it_value.tv_nsec = 1;	/* at once */
-	}
-	timerfd_settime(t->tfd, 0, &its, NULL);
-}
-
-/* Replays: read the next snapshot ahead and time it; at the end, say so. */
-static void loop_tui_replay_next(struct loop_tui *t)
+/* Paced sources: read the next snapshot ahead and time it; at the end, say so. */
+static void loop_tui_next(struct loop_tui *t)
 {
 	int r = source_read(t->src, &t->snap);
 
+	loop_tui_log(t);
 	if (r) {
 		t->have_pending = false;
 		t->u.replay_ended = true;
 		if (r < 0) {
-			t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
-			t->log[t->nlog++] = xstrdup(source_replay_error(t->src));
-			snprintf(t->u.status, sizeof(t->u.status), "%.150s", source_replay_error(t->src));
+			loop_tui_log_line(t, source_error(t->src));
+			snprintf(t->u.status, sizeof(t->u.status), "%.150s", source_error(t->src));
 		}
-		loop_tui_arm(t, -1, false);
+		loop_io_arm(&t->io, -1, false);
 		return;
 	}
 	t->have_pending = true;
 	if (t->fixed_pace)
-		loop_tui_arm(t, t->u.delay, false);
+		loop_io_arm(&t->io, t->u.delay, false);
 	else
-		loop_tui_arm(t, t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
-							  : 0, false);
+		loop_io_arm(&t->io, t->snap.t_ns > t->shown_t
+					    ? (double)(t->snap.t_ns - t->shown_t) / 1e9 : 0, false);
 }
 
-static int loop_tui_take(struct loop_tui *t)
+static void loop_tui_take(struct loop_tui *t)
 {
-	if (t->o->record && recording_write_snapshot(t->o->record, &t->snap)) {
-		t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
-		t->log[t->nlog++] = xstrdup("cannot write the recording: stopped recording");
-		return -EIO;
-	}
 	if (model_update(t->m, &t->snap))
 		t->have_frame = true;
 	t->shown_t = t->snap.t_ns;
 	loop_tui_log(t);
-	return 0;
 }
 
 static void loop_tui_tick(struct loop_tui *t)
 {
-	uint64_t ticks;
+	int r;
 
-	if (read(t->tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
-		return;
 	if (t->u.paused)
 		return;
-	if (t->src->replay) {
+	if (t->paced) {
 		if (!t->have_pending)
 			return;
 		loop_tui_take(t);
-		loop_tui_replay_next(t);
+		loop_tui_next(t);
 		return;
 	}
-	if (source_read(t->src, &t->snap) == 0)
+	r = source_read(t->src, &t->snap);
+	if (r == 0) {
 		loop_tui_take(t);
-	else
-		snprintf(t->u.status, sizeof(t->u.status), "reading the counters failed");
+		return;
+	}
+	loop_tui_log(t);
+	snprintf(t->u.status, sizeof(t->u.status), "%.150s", source_error(t->src));
 }
 
 static void loop_tui_render(struct loop_tui *t)
 {
 	struct view_ctx v;
 	int w, h;
-	double up = -1;
-	char buf[64];
 
 	tui_size(&w, &h);
 	if (!t->canvas || t->canvas->w != w || t->canvas->h != h) {
 		canvas_free(t->canvas);
 		t->canvas = canvas_new(w, h);
-	}
-	if (!t->src->replay) {
-		int fd = open(t->o->proc_root ? t->o->proc_root : "/proc", O_RDONLY | O_DIRECTORY);
-
-		if (fd >= 0) {
-			long n = proc_read_file(fd, "uptime", buf, sizeof(buf));
-
-			if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))
-				up = -1;
-			close(fd);
-		}
 	}
 	ui_build_list(&t->u, t->m, &t->list);
 	memset(&v, 0, sizeof(v));
@@ -352,10 +358,10 @@ static void loop_tui_render(struct loop_tui *t)
 	v.u = &t->u;
 	v.list = &t->list;
 	v.mode = t->src->mode;
-	v.host = t->src->host;
-	v.kernel = t->src->kernel;
-	v.uptime = up;
-	v.replay = t->src->replay;
+	v.host = t->m->host[0] ? t->m->host : t->src->host;
+	v.kernel = t->m->kernel[0] ? t->m->kernel : t->src->kernel;
+	v.uptime = t->m->uptime;
+	v.replay = t->paced;
 	v.log = (const char *const *)t->log;
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();
@@ -372,15 +378,15 @@ static void loop_tui_sample(struct loop_tui *t)
 	struct sample_req req = { t->o->sample_kind, t->u.sample_period };
 	int pid = t->u.view == UI_VIEW_DRILL ? t->u.drill : 0;
 	char err[512];
-	int r = source_sample(t->src, pid, &req, err, sizeof(err));
+	int r;
 
 	t->sample_err[0] = '\0';
-	if (r == -EOPNOTSUPP)
-		return;	/* replays: the recorded samples are all there is */
+	if (!(source_caps(t->src) & SOURCE_CAP_SAMPLE))
+		return;	/* recordings: the recorded samples are all there is */
+	r = source_sample(t->src, pid, &req, err, sizeof(err));
 	if (r) {
 		snprintf(t->sample_err, sizeof(t->sample_err), "%s", err);
-		t->log = xgrow(t->log, &t->logcap, t->nlog + 1, sizeof(*t->log));
-		t->log[t->nlog++] = xstrdup(err);
+		loop_tui_log_line(t, err);
 	}
 	loop_tui_log(t);
 }
@@ -410,10 +416,10 @@ static bool loop_tui_keys(struct loop_tui *t)
 		}
 		if (act & UI_ACT_DELAY) {
 			t->fixed_pace = true;
-			if (t->src->replay && t->have_pending)
-				loop_tui_arm(t, t->u.delay, false);
-			else if (!t->src->replay)
-				loop_tui_arm(t, t->u.delay, true);
+			if (t->paced && t->have_pending)
+				loop_io_arm(&t->io, t->u.delay, false);
+			else if (!t->paced)
+				loop_io_arm(&t->io, t->u.delay, true);
 		}
 	}
 	return true;
@@ -423,13 +429,14 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 {
 	struct loop_tui t;
 	char err[256];
-	sigset_t mask;
 	bool run = true;
+	int r;
 
 	memset(&t, 0, sizeof(t));
 	t.src = src;
 	t.m = m;
 	t.o = o;
+	t.paced = source_caps(src) & SOURCE_CAP_PACED;
 	ui_init(&t.u, m->sort_col, m->sort_reverse, o->delay >= 0 ? o->delay : 1.0);
 	t.fixed_pace = o->delay >= 0;
 	t.u.threads = o->threads;
@@ -441,27 +448,24 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
 	if (source_read(src, &t.snap)) {
-		fprintf(stderr, "pmctop: %s\n",
-			src->replay ? source_replay_error(src) : "reading the counters failed");
+		fprintf(stderr, "pmctop: %s\n", source_error(src)[0] ? source_error(src)
+				 : "the recording has a single tick: nothing to show");
 		snapshot_release(&t.snap);
-		return src->replay ? 2 : 1;
+		return t.paced ? 2 : 1;
 	}
-	/* block first: a SIGTERM between taking the terminal and the signalfd would leave it raw */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGWINCH);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
+	r = loop_io_open(&t.io, true, STDIN_FILENO);
+	if (r) {
+		fprintf(stderr, "pmctop: cannot create the timer: %s\n", strerror(-r));
+		snapshot_release(&t.snap);
+		return 1;
+	}
 	if (tui_init(o->color, err, sizeof(err))) {
 		fprintf(stderr, "pmctop: %s\n", err);
 		snapshot_release(&t.snap);
-		sigprocmask(SIG_UNBLOCK, &mask, NULL);
+		loop_io_close(&t.io);
 		return 2;
 	}
 	tui_install_crash_handlers();
-	t.sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	t.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	loop_tui_take(&t);
 	if (o->drill) {
 		t.u.view = UI_VIEW_DRILL;
@@ -469,51 +473,26 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		source_threads(src, o->drill, t.u.threads);
 		loop_tui_sample(&t);
 	}
-	if (src->replay)
-		loop_tui_replay_next(&t);
+	if (t.paced)
+		loop_tui_next(&t);
 	else
-		loop_tui_arm(&t, t.u.delay, true);
+		loop_io_arm(&t.io, t.u.delay, true);
 	while (run) {
-		struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS] = {
-			{ .fd = STDIN_FILENO, .events = POLLIN },
-			{ .fd = t.sfd, .events = POLLIN },
-			{ .fd = t.tfd, .events = POLLIN },
-		};
-		int fds[LOOP_MAX_SAMPLE_FDS];
-		size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS);
+		unsigned ev;
 
-		for (size_t i = 0; i < nf; i++) {
-			pfd[3 + i].fd = fds[i];
-			pfd[3 + i].events = POLLIN;
-		}
 		loop_tui_render(&t);
-		if (poll(pfd, 3 + nf, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		loop_sample_events(src, pfd + 3, nf);
-		if (pfd[1].revents & POLLIN) {
-			struct signalfd_siginfo si;
-
-			while (read(t.sfd, &si, sizeof(si)) == sizeof(si)) {
-				if (si.ssi_signo == SIGWINCH)
-					tui_resize();
-				else
-					run = false;
-			}
-		}
-		if (pfd[0].revents & (POLLHUP | POLLERR))
-			run = false;	/* the terminal went away */
-		if (run && (pfd[0].revents & POLLIN))
+		ev = loop_io_wait(&t.io, src, -1);
+		if (ev & LOOP_EV_WINCH)
+			tui_resize();
+		if (ev & (LOOP_EV_STOP | LOOP_EV_GONE | LOOP_EV_ERROR))
+			run = false;
+		if (run && (ev & LOOP_EV_KEY))
 			run = loop_tui_keys(&t);
-		if (run && (pfd[2].revents & POLLIN))
+		if (run && (ev & LOOP_EV_TICK))
 			loop_tui_tick(&t);
 	}
 	tui_end();
-	sigprocmask(SIG_UNBLOCK, &mask, NULL);
-	close(t.sfd);
-	close(t.tfd);
+	loop_io_close(&t.io);
 	canvas_free(t.canvas);
 	ui_list_release(&t.list);
 	snapshot_release(&t.snap);

@@ -1,4 +1,4 @@
-/* The batch loop: one thread, poll() over a timerfd and a signalfd. */
+/* The batch and screen loops: one thread, poll() over a timerfd, a signalfd and the rings. */
 #ifndef PMCTOP_LOOP_H
 #define PMCTOP_LOOP_H
 
@@ -11,9 +11,7 @@
 
 struct loop_opts {
 	long iterations;	/* -1: until the source ends or a signal comes */
-	double delay;		/* seconds; for replays, < 0 means the recorded pace */
-	FILE *record;		/* borrowed; NULL when not recording */
-	const char *record_name;
+	double delay;		/* seconds; for paced sources, < 0 means the recorded pace */
 	FILE *msgs;		/* where messages for the user go (stderr) */
 };
 
@@ -24,13 +22,10 @@ struct loop_opts {
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);
 
 struct loop_tui_opts {
-	double delay;		/* seconds between ticks; replays: < 0 keeps the recorded pace */
-	FILE *record;		/* borrowed; NULL when not recording */
-	const char *record_name;
+	double delay;		/* seconds between ticks; paced sources: < 0 keeps their pace */
 	bool color;		/* colours allowed (NO_COLOR not set) */
 	bool threads;		/* start with threads as rows */
 	bool cmdline;
-	const char *proc_root;	/* for the uptime in the header */
 	enum sample_kind sample_kind;	/* --sample-source for the drill-down */
 	unsigned long long sample_period;
 	int drill;		/* --sample PID: open on that process's drill-down */

@@ -18,7 +18,7 @@
 #include "model/model.h"
 #include "app/options.h"
 #include "out/output.h"
-#include "stream/recording.h"
+#include "stream/source_record.h"
 #include "collect/source_live.h"
 #include "stream/source_replay.h"
 #include "util/xalloc.h"
@@ -204,7 +204,7 @@ static int main_run(struct options *op)
 	struct model *m;
 	struct output out;
 	struct loop_opts lo;
-	FILE *rec = NULL;
+	struct source *rec = NULL;	/* src itself when recording */
 	int status, col;
 
 	if (o.help) {
@@ -287,19 +287,23 @@ static int main_run(struct options *op)
 		}
 	}
 	if (o.record) {
-		rec = fopen(o.record, "we");
-		if (!rec) {
+		FILE *f = fopen(o.record, "we");
+		char rerr[1024];
+
+		if (!f) {
 			fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n", o.record,
 				strerror(errno));
 			status = 1;
 			goto out_model;
 		}
-		if (recording_write_header(rec, &src->ev, src->mode, src->host, src->kernel)) {
-			fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
-				strerror(errno));
+		rec = source_record_new(src, f, o.record, rerr, sizeof(rerr));
+		src = NULL;	/* the wrapper owns it, and frees it on failure */
+		if (!rec) {
+			fprintf(stderr, "pmctop: %s\n", rerr);
 			status = 1;
-			goto out_rec;
+			goto out_model;
 		}
+		src = rec;
 	}
 	memset(&out, 0, sizeof(out));
 	out.f = stdout;
@@ -313,12 +317,9 @@ static int main_run(struct options *op)
 	if (!o.batch) {
 		struct loop_tui_opts to = {
 			.delay = o.replay && !o.delay_set ? -1 : o.delay,
-			.record = rec,
-			.record_name = o.record,
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
 			.threads = o.threads,
 			.cmdline = o.cmdline,
-			.proc_root = o.proc_root,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
 		};
@@ -332,15 +333,21 @@ static int main_run(struct options *op)
 	memset(&lo, 0, sizeof(lo));
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
-	lo.record = rec;
-	lo.record_name = o.record;
 	lo.msgs = stderr;
 	status = loop_batch(src, m, &out, &lo);
 out_rec:
-	if (rec && fclose(rec) && !status) {
-		fprintf(stderr, "pmctop: cannot write the recording '%s': %s\n", o.record,
-			strerror(errno));
-		status = 1;
+	/* a recording that lost snapshots is a failed run, even when the frames went on */
+	if (rec && (source_record_close(rec) || !source_record_ok(rec))) {
+		size_t n;
+		char **msg = source_take_messages(rec, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			fprintf(stderr, "pmctop: %s\n", msg[i]);
+			free(msg[i]);
+		}
+		free(msg);
+		if (!status)
+			status = 1;
 	}
 out_model:
 	model_free(m);

@@ -918,6 +918,9 @@ static int live_read(struct source *s, struct snapshot *snap)
 	n = proc_read_file(l->rootfd, "loadavg", buf, sizeof(buf));
 	if (n > 0)
 		proc_parse_loadavg(buf, (size_t)n, snap->load);
+	n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
+		snap->uptime = -1;
 	live_read_cpus(l, snap);
 	live_scan(l, snap);
 	/* tids of different processes interleave */
@@ -1112,6 +1115,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	bool any = false;
 
 	source_init(&l->base, &LIVE_OPS);
+	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS;
 	l->rootfd = -1;
 	l->o = *o;
 	if (o->npids) {

@@ -24,6 +24,7 @@ struct model *model_new(const struct evlist *ev)
 			m->raw_ev[m->nraw++] = (int)i;
 	snapshot_init(&m->prev, ev->n);
 	m->sort_col = COL_CPU;
+	m->uptime = -1;
 	m->page_shift = 12;
 	m->halflife = 2.0;
 	m->hp_cap = 4096;
@@ -400,6 +401,12 @@ bool model_update(struct model *m, const struct snapshot *s)
 	m->not_counted = 0;
 	m->not_counted_err = 0;
 	m->nmultiplexed = 0;
+	/* the header's facts are there from the first snapshot on */
+	m->wall = s->wall;
+	memcpy(m->load, s->load, sizeof(m->load));
+	m->uptime = s->uptime;
+	memcpy(m->host, s->host, sizeof(m->host));
+	memcpy(m->kernel, s->kernel, sizeof(m->kernel));
 	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
 		model_samples(m, s, 0);
 		snapshot_copy_counts(&m->prev, s);
@@ -408,8 +415,6 @@ bool model_update(struct model *m, const struct snapshot *s)
 	}
 	dt_ns = (double)(s->t_ns - m->prev.t_ns);
 	m->dt = dt_ns / 1e9;
-	m->wall = s->wall;
-	memcpy(m->load, s->load, sizeof(m->load));
 	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
 	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));

@@ -47,6 +47,9 @@ struct model {
 	double dt;		/* seconds covered by the rows */
 	double wall;
 	double load[3];
+	double uptime;		/* seconds since boot; < 0 when unknown */
+	char host[65];		/* where the counts come from */
+	char kernel[65];
 	struct model_row *rows;
 	size_t nrows, rcap;
 	struct model_row *threads;	/* per-thread rows, when the snapshot has them */

@@ -119,8 +119,11 @@ static void recording_write_counts(FILE *f, const struct snap_count *c, size_t n
 
 int recording_write_snapshot(FILE *f, const struct snapshot *s)
 {
-	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f\n", s->t_ns, s->wall, s->load[0],
+	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f", s->t_ns, s->wall, s->load[0],
 		s->load[1], s->load[2]);
+	if (s->uptime >= 0)
+		fprintf(f, " %.2f", s->uptime);
+	fputc('\n', f);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct snap_cpu *c = &s->cpus[i];
 
@@ -510,10 +513,10 @@ static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 			  struct snapshot *snap)
 {
 	unsigned long long t;
-	double wall, load[3];
+	double wall, load[3], up = -1;
 
-	if (ntok != 6)
-		return recording_fail(r, "expected 'tick NS WALL LOAD1 LOAD5 LOAD15'");
+	if (ntok != 6 && ntok != 7)
+		return recording_fail(r, "expected 'tick NS WALL LOAD1 LOAD5 LOAD15 [UPTIME]'");
 	if (recording_ull(tok[1], &t))
 		return recording_fail(r, "expected tick time in ns, found '%.20s'", tok[1]);
 	if (r->have_t && t <= r->last_t)
@@ -525,6 +528,8 @@ static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 		if (recording_double(tok[3 + i], &load[i]) || load[i] < 0)
 			return recording_fail(r, "expected a load average, found '%.20s'",
 					      tok[3 + i]);
+	if (ntok == 7 && (recording_double(tok[6], &up) || up < 0))
+		return recording_fail(r, "expected the uptime in seconds, found '%.20s'", tok[6]);
 	snapshot_release(snap);
 	snapshot_init(snap, r->ev.n);
 	r->last_t = t;
@@ -532,6 +537,9 @@ static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 	snap->t_ns = t;
 	snap->wall = wall;
 	memcpy(snap->load, load, sizeof(load));
+	snap->uptime = up;
+	snprintf(snap->host, sizeof(snap->host), "%s", r->host);
+	snprintf(snap->kernel, sizeof(snap->kernel), "%s", r->kernel);
 	return 0;
 }
 

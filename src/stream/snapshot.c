@@ -12,6 +12,7 @@ void snapshot_init(struct snapshot *s, size_t nev)
 {
 	memset(s, 0, sizeof(*s));
 	s->nev = nev;
+	s->uptime = -1;
 }
 
 static void snapshot_free_entries(struct snapshot *s)
@@ -54,6 +55,8 @@ void snapshot_clear(struct snapshot *s)
 	s->t_ns = 0;
 	s->wall = 0;
 	memset(s->load, 0, sizeof(s->load));
+	s->uptime = -1;
+	s->host[0] = s->kernel[0] = '\0';
 }
 
 static struct snap_count *snapshot_new_counts(size_t nev)
@@ -202,6 +205,9 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 	dst->t_ns = src->t_ns;
 	dst->wall = src->wall;
 	memcpy(dst->load, src->load, sizeof(dst->load));
+	dst->uptime = src->uptime;
+	memcpy(dst->host, src->host, sizeof(dst->host));
+	memcpy(dst->kernel, src->kernel, sizeof(dst->kernel));
 	for (size_t i = 0; i < src->ntasks + src->nthreads; i++) {
 		bool thr = i >= src->ntasks;
 		const struct snap_task *st = thr ? &src->threads[i - src->ntasks] : &src->tasks[i];

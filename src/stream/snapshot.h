@@ -64,6 +64,9 @@ struct snapshot {
 	uint64_t t_ns;		/* monotonic time of the read */
 	double wall;		/* seconds since the epoch, for display */
 	double load[3];
+	double uptime;		/* seconds since boot; < 0 when unknown */
+	char host[65];		/* where the counts come from */
+	char kernel[65];
 	size_t nev;		/* counts per task and per CPU */
 	size_t ntasks, tcap;
 	struct snap_task *tasks;	/* sorted by pid */

@@ -90,7 +90,29 @@ char **source_take_messages(struct source *s, size_t *n)
 
 int source_read(struct source *s, struct snapshot *snap)
 {
-	return s->ops->read(s, snap);
+	int r;
+
+	s->err[0] = '\0';
+	r = s->ops->read(s, snap);
+	if (r < 0 && !s->err[0])
+		snprintf(s->err, sizeof(s->err), "reading the counters failed: %s", strerror(-r));
+	if (r == 0) {
+		if (!snap->host[0])
+			memcpy(snap->host, s->host, sizeof(snap->host));
+		if (!snap->kernel[0])
+			memcpy(snap->kernel, s->kernel, sizeof(snap->kernel));
+	}
+	return r;
+}
+
+const char *source_error(const struct source *s)
+{
+	return s->err;
+}
+
+unsigned source_caps(const struct source *s)
+{
+	return s->caps;
 }
 
 void source_threads(struct source *s, int pid, bool all)

@@ -30,8 +30,16 @@ const char *sample_kind_name(enum sample_kind k);
 /* What the samples of a kind mean, for the pane's title line. */
 const char *sample_kind_meaning(enum sample_kind k);
 
+/* What a source can do, so callers never ask which kind of source it is. */
+#define SOURCE_CAP_PACED 0x1u	/* snapshots carry the times they were taken: wait by those */
+#define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
+#define SOURCE_CAP_THREADS 0x4u	/* can add per-thread entries on request */
+
 struct source_ops {
-	/* Fill snap with the next tick: 0, 1 at the end of the stream, or -errno. */
+	/*
+	 * Fill snap with the next tick: 0, 1 at the end of the stream, or
+	 * -errno with the reason in the source's err.
+	 */
 	int (*read)(struct source *s, struct snapshot *snap);
 	/*
 	 * Per-thread entries from the next read on: for pid (0 for none), and
@@ -56,7 +64,8 @@ struct source {
 	char mode[512];		/* one line: the event mode and, if degraded, why */
 	char host[65];		/* where the counts come from */
 	char kernel[65];
-	bool replay;		/* snapshots carry their recorded times */
+	unsigned caps;		/* SOURCE_CAP_* */
+	char err[512];		/* why the last read failed: "FILE:LINE: expected ..." */
 	char **msgs;		/* messages for the user since the last take */
 	size_t nmsgs, msgcap;
 };
@@ -70,8 +79,15 @@ void source_message(struct source *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Move queued messages to the caller, who frees each and the array. */
 char **source_take_messages(struct source *s, size_t *n);
-/* Read the next snapshot; see source_ops.read. */
+/*
+ * Read the next snapshot; see source_ops.read. The snapshot also gets the
+ * source's host and kernel. On -errno, source_error says why.
+ */
 int source_read(struct source *s, struct snapshot *snap);
+/* Why the last read failed, in one line for the user; "" when it did not. */
+const char *source_error(const struct source *s);
+/* SOURCE_CAP_* flags. */
+unsigned source_caps(const struct source *s);
 /* Ask for per-thread entries (see source_ops.threads); a no-op where unsupported. */
 void source_threads(struct source *s, int pid, bool all);
 /* See source_ops.sample; -EOPNOTSUPP where unsupported. */

@@ -60,6 +60,7 @@ static int replay_next(struct replay *r, struct snapshot *snap)
 static int replay_read(struct source *s, struct snapshot *snap)
 {
 	struct replay *r = (struct replay *)s;
+	int ret;
 
 	if (r->have_pending) {
 		r->have_pending = false;
@@ -67,9 +68,11 @@ static int replay_read(struct source *s, struct snapshot *snap)
 		snapshot_release(&r->pending);
 		return 0;
 	}
-	if (r->err[0])
-		return -EINVAL;
-	return replay_next(r, snap);
+	/* a malformed stream stays failed: what follows the bad line cannot be trusted */
+	ret = r->err[0] ? -EINVAL : replay_next(r, snap);
+	if (ret < 0)
+		snprintf(s->err, sizeof(s->err), "%s", r->err);
+	return ret;
 }
 
 static void replay_free(struct source *s)
@@ -97,7 +100,7 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	int ret;
 
 	source_init(&r->base, &REPLAY_OPS);
-	r->base.replay = true;
+	r->base.caps = SOURCE_CAP_PACED;
 	r->f = f;
 	r->name = xstrdup(name);
 	recording_reader_init(&r->rd);
@@ -118,9 +121,4 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	snprintf(r->base.host, sizeof(r->base.host), "%s", r->rd.host[0] ? r->rd.host : name);
 	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s", r->rd.kernel[0] ? r->rd.kernel : "?");
 	return &r->base;
-}
-
-const char *source_replay_error(const struct source *s)
-{
-	return ((const struct replay *)s)->err;
 }

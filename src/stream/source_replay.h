@@ -12,7 +12,5 @@
  * "NAME:LINE: expected ..." in err.
  */
 struct source *source_replay_new(FILE *f, const char *name, char *err, size_t errsize);
-/* Last error of a failed read (file:line: what was expected); "" if none. */
-const char *source_replay_error(const struct source *s);
 
 #endif
