@@ -64,4 +64,32 @@ check "a recording that fails part way ends with status 1" test $? = 1
 check "the failure is said once, with the file name" \
 	test "$(grep -c "cannot write the recording '$TMP/small.rec'" "$TMP/small.err")" = 1
 check "every frame is still printed" cmp "$TMP/hw.csv" "$TMP/small.csv"
+
+# A recording read from a pipe that stalls: signals still end the run at once, with status 0.
+mkfifo "$TMP/fifo"
+for sig in INT TERM; do
+	(head -n 200 "$REC"; sleep 60) >"$TMP/fifo" &
+	writer=$!
+	KILL_PIDS="$KILL_PIDS $writer"
+	"$PMCTOP" -b -d 0 --replay "$TMP/fifo" >"$TMP/fifo.out" 2>&1 &
+	reader=$!
+	# wait until it has read the header and is waiting for the rest
+	i=0
+	while [ $i -lt 100 ] && ! grep -q '^pmctop - ' "$TMP/fifo.out"; do sleep 0.1; i=$((i + 1)); done
+	kill -$sig $reader
+	i=0
+	while [ $i -lt 50 ] && kill -0 $reader 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	if kill -0 $reader 2>/dev/null; then
+		kill -KILL $reader
+		not_ok "SIG$sig ends a replay whose stream stalled"
+	else
+		wait $reader
+		check "SIG$sig ends a replay whose stream stalled, with status 0" test $? = 0
+	fi
+	kill $writer 2>/dev/null
+done
+# A stream with no line ends is rejected after one line's worth, not read without bound.
+timeout 10 "$PMCTOP" -b -d 0 --replay /dev/zero >/dev/null 2>"$TMP/zero.err"
+check "--replay /dev/zero stops with status 2" test $? = 2
+check "and names the overlong line" grep -q "/dev/zero:1: line longer than 65536 bytes" "$TMP/zero.err"
 done_testing

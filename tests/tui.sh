@@ -180,4 +180,25 @@ pkill -TERM -xf "$PMCTOP -d 0.5"
 check "SIGTERM leaves with status 0" wait_for "EXIT=0"
 keys "stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
 check "the terminal is restored after SIGTERM" wait_for "^\(echo icanon\|icanon echo\) *$"
+
+# Every signal that ends the run gives the terminal back, not only INT, TERM and HUP.
+for sig in QUIT USR1 USR2 ALRM; do
+	start "$PMCTOP -d 0.5"
+	wait_for "F1Help" >/dev/null
+	pkill -$sig -xf "$PMCTOP -d 0.5"
+	wait_for "EXIT=" >/dev/null
+	keys "clear; stty -a | tr ' ' '\\n' | grep -x -e echo -e icanon | tr '\\n' ' '; echo" Enter
+	check "SIG$sig leaves the alternate screen and restores the terminal" \
+		wait_for "^\(echo icanon\|icanon echo\) *$"
+done
+
+# A recording from a FIFO that stalls: the screen stays responsive, and q ends it.
+mkfifo "$TMP/stall"
+head -n 200 "$REC" >"$TMP/stall.head"
+(cat "$TMP/stall.head"; sleep 60) >"$TMP/stall" &
+KILL_PIDS="$KILL_PIDS $!"
+start "$PMCTOP --replay $TMP/stall"
+check "a stalled replay still draws its frame" wait_for "F1Help"
+keys q
+check "q ends a replay whose stream stalled" wait_for "EXIT=0"
 done_testing

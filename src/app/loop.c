@@ -180,6 +180,21 @@ static int loop_batch_wait(struct loop_io *io, struct source *src, double second
 	}
 }
 
+/*
+ * Batch: the next snapshot, waiting (and still noticing signals) while the
+ * stream of a source lags, as a recording read from a pipe can. 0, 1 at the
+ * end, -EINTR when a signal ends the run, or -errno.
+ */
+static int loop_batch_read(struct loop_io *io, struct source *src, struct snapshot *snap)
+{
+	int r;
+
+	while ((r = source_read(src, snap)) == -EAGAIN)
+		if (loop_io_wait(io, src, -1) & (LOOP_EV_STOP | LOOP_EV_ERROR))
+			return -EINTR;
+	return r;
+}
+
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o)
 {
 	bool paced = source_caps(src) & SOURCE_CAP_PACED;
@@ -196,8 +211,10 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		return 1;
 	}
 	snapshot_init(&snap, src->ev.n);
-	r = source_read(src, &snap);
+	r = loop_batch_read(&io, src, &snap);
 	loop_flush_messages(src, o->msgs);
+	if (r == -EINTR)
+		goto out_snap;
 	if (r) {
 		if (r < 0)
 			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
@@ -211,9 +228,9 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	while (o->iterations < 0 || frames < o->iterations) {
 		if (!paced && loop_batch_wait(&io, src, o->delay))
 			break;
-		r = source_read(src, &snap);
+		r = loop_batch_read(&io, src, &snap);
 		loop_flush_messages(src, o->msgs);
-		if (r > 0)
+		if (r > 0 || r == -EINTR)
 			break;
 		if (r < 0) {
 			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
@@ -262,6 +279,7 @@ struct loop_tui {
 	bool have_frame;
 	bool have_pending;	/* paced sources: the next snapshot, read ahead for its time */
 	bool fixed_pace;	/* paced sources: -d or the d key set the pace, not the snapshots */
+	bool starved;		/* paced sources: the stream lags; read again when it wakes */
 	uint64_t shown_t;	/* time of the last snapshot given to the model */
 	char **log;
 	size_t nlog, logcap;
@@ -293,6 +311,12 @@ static void loop_tui_next(struct loop_tui *t)
 	int r = source_read(t->src, &t->snap);
 
 	loop_tui_log(t);
+	t->starved = r == -EAGAIN;
+	if (t->starved) {
+		t->have_pending = false;
+		loop_io_arm(&t->io, -1, false);
+		return;
+	}
 	if (r) {
 		t->have_pending = false;
 		t->u.replay_ended = true;
@@ -490,6 +514,8 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 			run = loop_tui_keys(&t);
 		if (run && (ev & LOOP_EV_TICK))
 			loop_tui_tick(&t);
+		if (run && t.starved)
+			loop_tui_next(&t);
 	}
 	tui_end();
 	loop_io_close(&t.io);

@@ -13,7 +13,6 @@
 #include "util/xalloc.h"
 
 #define RECORDING_MAX_TOKENS 512
-#define RECORDING_MAX_LINE 65536
 
 void recording_escape(const char *s, char *out, size_t size)
 {

@@ -11,6 +11,7 @@
 
 #define RECORDING_MAGIC "pmctop-recording"
 #define RECORDING_VERSION 1
+#define RECORDING_MAX_LINE 65536	/* bytes; a longer line is malformed */
 
 /* Write the header: magic, host, mode line and events. 0 or -errno. */
 int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
