@@ -34,6 +34,18 @@ check "no terminal without -b" expect 2 "standard output is not a terminal: use 
 check "missing recording" expect 2 "cannot open the recording '$TMP/none.rec'" -b --replay "$TMP/none.rec"
 printf 'garbage\n' >"$TMP/bad.rec"
 check "malformed recording names file and line" expect 2 "$TMP/bad.rec:1: expected 'pmctop-recording 1'" -b --replay "$TMP/bad.rec"
+check "a pid beyond what Linux can give is refused, not wrapped" expect 2 "invalid pid '4294967297' for --sample" -b --sample 4294967297
+check "a pid list entry beyond the pid range is refused" expect 2 "invalid pid in '4294967297'" -b -p 4294967297
+cp "$top_srcdir/tests/data/hw.rec" "$TMP/keep.rec"
+ln -s "$TMP/keep.rec" "$TMP/link.rec"
+ln "$TMP/keep.rec" "$TMP/hard.rec"
+for spelling in "$TMP/keep.rec" "$TMP/./keep.rec" "$TMP/link.rec" "$TMP/hard.rec"; do
+	check "--record onto the replayed file as '$spelling' is refused" \
+		expect 2 "is the recording being replayed" -b -d 0 --replay "$TMP/keep.rec" --record "$spelling"
+done
+check "the replayed recording is intact" cmp "$TMP/keep.rec" "$top_srcdir/tests/data/hw.rec"
+check "--record - is refused, with the reason" expect 2 "'--record -' is not supported" -b -n 1 --record -
+check "and creates no file named '-'" sh -c 'cd "$1" && "$PMCTOP" -b -n 1 --record - 2>/dev/null; test ! -e ./-' _ "$TMP"
 check "-e with --replay" expect 2 "'-e' cannot be used with '--replay'" -b -e cycles --replay "$top_srcdir/tests/data/hw.rec"
 
 check "unknown sample source" expect 2 "unknown sample source 'magic': use auto, pebs, ibs or faults" -b --sample-source magic

@@ -60,7 +60,8 @@ static const struct {
 	{ __LINE__, "-u", "", NULL, "needs a user" },
 	{ __LINE__, "-d", NULL, NULL, "needs a value" },
 	{ __LINE__, "stray", NULL, NULL, "unexpected argument 'stray'" },
-	{ __LINE__, "--replay", "a", "--record=a", "same file" },
+	{ __LINE__, "--sample", "4294967297", NULL, "invalid pid" },
+	{ __LINE__, "-p", "2147483648", NULL, "invalid pid" },
 };
 
 START_TEST(test_bad_values_are_named)

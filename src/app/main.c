@@ -177,6 +177,34 @@ static struct source *main_source(const struct options *o, int *status)
 	}
 }
 
+/*
+ * --record must never destroy what is being replayed, whatever the
+ * spelling (./x, an absolute path, a symlink, a hard link): compare the
+ * files themselves. 0, or -1 after saying why.
+ */
+static int main_check_record(const struct options *o)
+{
+	struct stat rs, ps;
+
+	if (!o->record)
+		return 0;
+	if (!strcmp(o->record, "-")) {
+		main_usage_error("'--record -' is not supported: give a file name (standard output "
+				 "carries the frames)");
+		return -1;
+	}
+	if (!o->replay || stat(o->record, &rs) < 0)
+		return 0;
+	if (!strcmp(o->replay, "-") ? fstat(STDIN_FILENO, &ps) < 0 : stat(o->replay, &ps) < 0)
+		return 0;	/* the replay's own open says what is wrong with it */
+	if (rs.st_dev == ps.st_dev && rs.st_ino == ps.st_ino && S_ISREG(rs.st_mode)) {
+		main_usage_error("'--record %s' is the recording being replayed: writing it would "
+				 "destroy it; record to another file", o->record);
+		return -1;
+	}
+	return 0;
+}
+
 static int main_run(struct options *op);
 
 int main(int argc, char **argv)
@@ -251,6 +279,8 @@ static int main_run(struct options *op)
 		if (!o.replay && main_check_pids(&o))
 			return EXIT_USAGE;
 	}
+	if (main_check_record(&o))
+		return EXIT_USAGE;
 	if (o.replay && o.nevents) {
 		main_usage_error("'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;

@@ -129,12 +129,10 @@ int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t e
 		return -EINVAL;
 	}
 	while (*p) {
-		char *end;
-		long v;
+		const char *end;
+		int v;
 
-		errno = 0;
-		v = strtol(p, &end, 10);
-		if (end == p || errno || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+		if (parse_pid(p, &end, &v) || (*end && *end != ',')) {
 			snprintf(err, errsize,
 				 "invalid pid in '%s': give positive numbers separated by commas", s);
 			free(*pids);
@@ -143,7 +141,7 @@ int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t e
 			return -EINVAL;
 		}
 		*pids = xgrow(*pids, &cap, *n + 1, sizeof(**pids));
-		(*pids)[(*n)++] = (int)v;
+		(*pids)[(*n)++] = v;
 		p = *end ? end + 1 : end;
 		if (*end == ',' && !*p) {
 			snprintf(err, errsize, "invalid pid list '%s': it ends with a comma", s);
@@ -205,6 +203,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	optind = 0;	/* 0, not 1: glibc then also forgets a half-scanned "-abc" */
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
+		const char *pend;
 
 		switch (c) {
 		case 'b':
@@ -280,9 +279,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->no_cpus = true;
 			break;
 		case OPT_SAMPLE:
-			errno = 0;
-			o->sample_pid = (int)strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || o->sample_pid <= 0) {
+			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {
 				snprintf(err, errsize, "invalid pid '%s' for --sample: give one process id",
 					 optarg);
 				return -EINVAL;
@@ -370,10 +367,6 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			return -EINVAL;
 		}
 		o->delay_set = true;
-	}
-	if (o->replay && o->record && !strcmp(o->replay, o->record)) {
-		snprintf(err, errsize, "'--record' and '--replay' name the same file '%s'", o->record);
-		return -EINVAL;
 	}
 	return 0;
 }

@@ -6,6 +6,22 @@
 #include <math.h>
 #include <stdlib.h>
 
+int parse_pid(const char *s, const char **end, int *pid)
+{
+	char *e;
+	long long v;
+
+	if (*s < '0' || *s > '9')	/* no sign, no blanks: strtoll would take them */
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &e, 10);
+	if (e == s || errno || v < 1 || v > PARSE_PID_MAX)
+		return -EINVAL;
+	*end = e;
+	*pid = (int)v;
+	return 0;
+}
+
 int parse_delay(const char *s, bool allow_zero, double *out)
 {
 	char *end;

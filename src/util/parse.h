@@ -10,4 +10,10 @@
  */
 int parse_delay(const char *s, bool allow_zero, double *out);
 
+/* The largest pid Linux can give (PID_MAX_LIMIT on 64-bit kernels). */
+#define PARSE_PID_MAX 4194304
+
+/* Parse one pid, 1 to PARSE_PID_MAX, ending at end (',' or NUL); 0 or -EINVAL. Pure. */
+int parse_pid(const char *s, const char **end, int *pid);
+
 #endif
