@@ -47,6 +47,9 @@ START_TEST(test_counts_per_page_and_top)
 	ck_assert_int_eq(hotpage_dominant_level(&top[1]), MEM_LVL_LOCAL_RAM);
 	ck_assert_int_eq(hotpage_dominant_level(&top[2]), MEM_LVL_NA);
 	ck_assert(h->total == 18);
+	/* no room at all: nothing is written, not even before out */
+	ck_assert_uint_eq(hotpage_top(h, top + 1, 0), 0);
+	ck_assert_uint_eq(top[0].page, 0x10);
 	/* 2 MiB pages fold them all together */
 	hotpage_reset(h, 21);
 	add(h, 0x10000, 1, MEM_OP_NA, 0, 0);

@@ -159,6 +159,33 @@ START_TEST(test_every_size_draws_without_garbage)
 }
 END_TEST
 
+/* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
+START_TEST(test_drill_every_size_and_mode)
+{
+	static const enum ui_drill_mode MODES[] = { UI_DRILL_PAGES, UI_DRILL_MAPPINGS,
+						    UI_DRILL_THREADS };
+	struct ui u;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 202;
+	for (size_t k = 0; k < sizeof(MODES) / sizeof(MODES[0]); k++) {
+		u.drill_mode = MODES[k];
+		for (int w = 20; w <= 200; w += 20)
+			for (int h = 1; h <= 30; h++) {
+				char *s = draw(&u, w, h, k != 1);
+				size_t lines = 0;
+
+				for (char *p = s; *p; p++)
+					lines += *p == '\n';
+				ck_assert_msg(lines == (size_t)h, "%dx%d mode %zu: %zu lines", w, h, k,
+					      lines);
+				free(s);
+			}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -170,6 +197,7 @@ int main(void)
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
+	tcase_add_test(tc, test_drill_every_size_and_mode);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -181,6 +181,8 @@ size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n)
 {
 	size_t k = 0;
 
+	if (!n)	/* a pane with no room: out may have no element at all */
+		return 0;
 	/* keep out sorted while scanning: n is small (a screenful) */
 	for (size_t i = 0; i < h->size; i++) {
 		const struct hotpage_entry *e = &h->tab[i];

@@ -40,7 +40,7 @@ void hotpage_reset(struct hotpage *h, unsigned shift);
 void hotpage_add(struct hotpage *h, const struct snap_sample *s);
 /* Age every page by dt seconds: weights halve each half-life; faint pages go. */
 void hotpage_decay(struct hotpage *h, double dt);
-/* Copy the n hottest pages, hottest first, into out; returns how many. */
+/* Copy the n hottest pages, hottest first, into out; returns how many (0 when n is 0). */
 size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n);
 struct hotpage_cells {
 	char loads[24], stores[24], latency[24];
