@@ -192,6 +192,10 @@ for sig in QUIT USR1 USR2 ALRM; do
 		wait_for "^\(echo icanon\|icanon echo\) *$"
 done
 
+# -n on the screen: quit after that many frames, as top does
+start "$PMCTOP --replay $REC -d 0.2 -n 1"
+check "-n 1 on the screen draws one frame and leaves with status 0" wait_for "EXIT=0"
+
 # A recording from a FIFO that stalls: the screen stays responsive, and q ends it.
 mkfifo "$TMP/stall"
 head -n 200 "$REC" >"$TMP/stall.head"

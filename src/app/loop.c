@@ -281,6 +281,7 @@ struct loop_tui {
 	bool fixed_pace;	/* paced sources: -d or the d key set the pace, not the snapshots */
 	bool starved;		/* paced sources: the stream lags; read again when it wakes */
 	uint64_t shown_t;	/* time of the last snapshot given to the model */
+	long frames;		/* frames shown, for -n */
 	char **log;
 	size_t nlog, logcap;
 	int status;
@@ -337,8 +338,10 @@ static void loop_tui_next(struct loop_tui *t)
 
 static void loop_tui_take(struct loop_tui *t)
 {
-	if (model_update(t->m, &t->snap))
+	if (model_update(t->m, &t->snap)) {
 		t->have_frame = true;
+		t->frames++;
+	}
 	t->shown_t = t->snap.t_ns;
 	loop_tui_log(t);
 }
@@ -505,6 +508,9 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		unsigned ev;
 
 		loop_tui_render(&t);
+		/* -n N: the Nth frame has been drawn; leave as top does */
+		if (o->iterations > 0 && t.frames >= o->iterations)
+			break;
 		ev = loop_io_wait(&t.io, src, -1);
 		if (ev & LOOP_EV_WINCH)
 			tui_resize();
