@@ -94,7 +94,7 @@ static int open_sw_group(struct counters_group *g, int pid, int cpu, unsigned fl
 	a[0].config = PERF_COUNT_SW_TASK_CLOCK;
 	a[1].config = PERF_COUNT_SW_PAGE_FAULTS;
 	a[0].exclude_kernel = a[1].exclude_kernel = 1;
-	return counters_open_group(g, ap, ev, 2, pid, cpu, flags, &bad);
+	return counters_open_group(g, NULL, ap, ev, 2, pid, cpu, flags, &bad);
 }
 
 START_TEST(test_live_group_counts_page_faults)
