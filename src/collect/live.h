@@ -24,6 +24,7 @@
 #define LIVE_RETRY (-EAGAIN)
 #define LIVE_MAX_PENDING (1u << 21)	/* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
+#define LIVE_MAX_FACTS 256	/* facts kept for source_live_facts */
 
 struct live_gdef {
 	int nr;

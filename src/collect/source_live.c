@@ -18,6 +18,9 @@ void live_tell(struct live *l, const struct errmsg_fact *f)
 {
 	char msg[1024];
 
+	/* CPUs going on and off line can tell facts all run long: keep the latest */
+	if (l->nfacts == LIVE_MAX_FACTS)
+		memmove(l->facts, l->facts + 1, --l->nfacts * sizeof(*l->facts));
 	l->facts = xgrow(l->facts, &l->factcap, l->nfacts + 1, sizeof(*l->facts));
 	l->facts[l->nfacts++] = *f;
 	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));

@@ -34,7 +34,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 int source_live_paranoid(const struct source *s);
 /* The facts behind s->mode. */
 const struct errmsg_mode *source_live_mode(const struct source *s);
-/* Every fact told so far, oldest first (the messages are their sentences); *n gets the count. */
+/*
+ * The facts told so far (the latest 256), oldest first; the messages are
+ * their sentences. *n gets the count; the array is valid until the next read.
+ */
 const struct errmsg_fact *source_live_facts(const struct source *s, size_t *n);
 
 #endif
