@@ -94,7 +94,7 @@ static int open_sw_group(struct counters_group *g, int pid, int cpu, unsigned fl
 	a[0].config = PERF_COUNT_SW_TASK_CLOCK;
 	a[1].config = PERF_COUNT_SW_PAGE_FAULTS;
 	a[0].exclude_kernel = a[1].exclude_kernel = 1;
-	return counters_open_group(g, ap, ev, 2, pid, cpu, flags, &bad);
+	return counters_open_group(g, NULL, ap, ev, 2, pid, cpu, flags, &bad);
 }
 
 START_TEST(test_live_group_counts_page_faults)
@@ -168,6 +168,103 @@ START_TEST(test_open_gone_task_is_esrch)
 }
 END_TEST
 
+/* A fake kernel for counters_open_group: counts opens, fails reads with ECHILD on demand. */
+struct fake {
+	int opens, closes, echild;
+	int next;
+};
+
+static int fake_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
+		     unsigned long flags)
+{
+	struct fake *f = ctx;
+
+	ck_assert_uint_eq(flags, PERF_FLAG_FD_CLOEXEC);
+	f->opens++;
+	return 1000 + f->next++;
+}
+
+static long fake_read(void *ctx, int fd, void *buf, size_t size)
+{
+	struct fake *f = ctx;
+	/* the two fds opened last are the group's */
+	uint64_t v[] = { 2, 5, 5, 1, 998u + (unsigned)f->next, 2, 999u + (unsigned)f->next };
+
+	if (f->echild) {
+		f->echild--;
+		return -ECHILD;
+	}
+	ck_assert_uint_ge(size, sizeof(v));
+	memcpy(buf, v, sizeof(v));
+	return sizeof(v);
+}
+
+static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)arg = (uint64_t)fd;
+	return 0;
+}
+
+static int fake_close(void *ctx, int fd)
+{
+	((struct fake *)ctx)->closes++;
+	return 0;
+}
+
+static int fake_group_open(struct fake *f, struct counters_group *g, unsigned flags)
+{
+	struct sysops ops = { f, fake_open, fake_read, NULL, fake_ioctl, NULL, fake_close, NULL, NULL };
+	static struct sysops keep;	/* the group borrows the table */
+	struct perf_event_attr a[2];
+	const struct perf_event_attr *ap[2] = { &a[0], &a[1] };
+	int ev[2] = { 0, 1 }, bad;
+
+	keep = ops;
+	memset(a, 0, sizeof(a));
+	return counters_open_group(g, &keep, ap, ev, 2, 42, -1, flags, &bad);
+}
+
+START_TEST(test_echild_after_build_rebuilds_an_inherited_group)
+{
+	struct fake f = { 0, 0, 1, 0 };
+	struct counters_group g;
+	struct snap_count c[2];
+
+	ck_assert_int_eq(fake_group_open(&f, &g, COUNTERS_INHERIT), 0);
+	ck_assert_int_eq(f.opens, 4);
+	ck_assert_int_eq(f.closes, 2);
+	ck_assert_int_eq(counters_read_group(&g, c), 0);
+	ck_assert_uint_eq(c[1].value, 2);
+	counters_close_group(&g);
+	ck_assert_int_eq(f.closes, 4);
+}
+END_TEST
+
+START_TEST(test_echild_is_retried_a_bounded_number_of_times)
+{
+	struct fake f = { 0, 0, 100, 0 };
+	struct counters_group g;
+
+	ck_assert_int_eq(fake_group_open(&f, &g, COUNTERS_INHERIT), 0);
+	ck_assert_int_eq(f.opens, 2 * COUNTERS_ECHILD_TRIES);
+	counters_close_group(&g);
+	ck_assert_int_eq(f.closes, f.opens);
+}
+END_TEST
+
+START_TEST(test_group_without_inherit_is_not_read_at_build)
+{
+	struct fake f = { 0, 0, 1, 0 };
+	struct counters_group g;
+
+	ck_assert_int_eq(fake_group_open(&f, &g, 0), 0);
+	ck_assert_int_eq(f.opens, 2);
+	ck_assert_int_eq(f.echild, 1);
+	counters_close_group(&g);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("counters");
@@ -179,6 +276,9 @@ int main(void)
 	tcase_add_test(tc, test_live_group_counts_page_faults);
 	tcase_add_test(tc, test_live_counter_on_other_cpu_never_runs);
 	tcase_add_test(tc, test_open_gone_task_is_esrch);
+	tcase_add_test(tc, test_echild_after_build_rebuilds_an_inherited_group);
+	tcase_add_test(tc, test_echild_is_retried_a_bounded_number_of_times);
+	tcase_add_test(tc, test_group_without_inherit_is_not_read_at_build);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

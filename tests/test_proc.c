@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/cpumap.h"
 #include "collect/proc.h"
 #include "testutil.h"
 
@@ -191,6 +192,86 @@ START_TEST(test_live_self_stat)
 }
 END_TEST
 
+static const struct {
+	int line;
+	const char *text;
+	int ret;
+	const char *cpus;	/* the CPUs, comma-separated, when ret is 0 */
+} CPULIST_CASES[] = {
+	{ __LINE__, "0-3,5,7-8\n", 0, "0,1,2,3,5,7,8" },
+	{ __LINE__, "0\n", 0, "0" },
+	{ __LINE__, "0-1", 0, "0,1" },
+	{ __LINE__, "2,0-1\n", 0, "0,1,2" },
+	{ __LINE__, "0-2,1-3", 0, "0,1,2,3" },
+	{ __LINE__, "", 0, "" },
+	{ __LINE__, "\n", 0, "" },
+	{ __LINE__, "12-12\n", 0, "12" },
+	{ __LINE__, "3-1", -EINVAL, NULL },
+	{ __LINE__, "0-", -EINVAL, NULL },
+	{ __LINE__, "-1", -EINVAL, NULL },
+	{ __LINE__, "0,,1", -EINVAL, NULL },
+	{ __LINE__, "0,", -EINVAL, NULL },
+	{ __LINE__, "a", -EINVAL, NULL },
+	{ __LINE__, "0 1", -EINVAL, NULL },
+	{ __LINE__, "0-3:2/4", -EINVAL, NULL },
+	{ __LINE__, "99999999999999999999", -EINVAL, NULL },
+	{ __LINE__, "0-70000", -EINVAL, NULL },
+};
+
+START_TEST(test_parse_cpulist_table)
+{
+	struct cpumap m = { NULL, 0, 0 };
+	char got[256] = "";
+	size_t len = 0;
+
+	ck_assert_int_eq(cpumap_parse("9", 1, &m), 0);	/* parsing replaces what was there */
+	ck_assert_msg(cpumap_parse(CPULIST_CASES[_i].text, strlen(CPULIST_CASES[_i].text), &m) ==
+			      CPULIST_CASES[_i].ret,
+		      "line %d", CPULIST_CASES[_i].line);
+	if (CPULIST_CASES[_i].ret) {
+		ck_assert_uint_eq(m.n, 0);
+	} else {
+		for (size_t i = 0; i < m.n; i++)
+			len += (size_t)snprintf(got + len, sizeof(got) - len, "%s%d", i ? "," : "",
+						m.cpu[i]);
+		ck_assert_msg(!strcmp(got, CPULIST_CASES[_i].cpus), "line %d: got %s",
+			      CPULIST_CASES[_i].line, got);
+	}
+	cpumap_release(&m);
+}
+END_TEST
+
+START_TEST(test_online_cpus_from_the_sysfs_root_else_proc_stat)
+{
+	char dir[] = "/tmp/pmctop-cpumap-XXXXXX", path[512], cmd[600];
+	struct cpumap m = { NULL, 0, 0 };
+	int procfd = open(TEST_SRCDIR "/data/proc", O_RDONLY | O_DIRECTORY);
+	FILE *f;
+
+	ck_assert_int_ge(procfd, 0);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* no sysfs file: the cpuN lines of the fixture's /proc/stat */
+	ck_assert_int_eq(cpumap_online(&m, sysops_real(), dir, procfd), 0);
+	ck_assert_uint_eq(m.n, 2);
+	ck_assert_int_eq(m.cpu[1], 1);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/cpu", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("0,2-3\n", f);
+	fclose(f);
+	ck_assert_int_eq(cpumap_online(&m, sysops_real(), dir, procfd), 0);
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert(cpumap_has(&m, 2));
+	ck_assert(!cpumap_has(&m, 1));
+	cpumap_release(&m);
+	close(procfd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("proc");
@@ -205,6 +286,9 @@ int main(void)
 	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);
 	tcase_add_test(tc, test_fixture_reads_process);
 	tcase_add_test(tc, test_live_self_stat);
+	tcase_add_loop_test(tc, test_parse_cpulist_table, 0,
+			    sizeof(CPULIST_CASES) / sizeof(CPULIST_CASES[0]));
+	tcase_add_test(tc, test_online_cpus_from_the_sysfs_root_else_proc_stat);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -134,14 +134,14 @@ START_TEST(test_live_fault_samples_of_ourselves)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
-	char notes[256], err[256];
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	long page = sysconf(_SC_PAGESIZE);
 	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct seen c = { (uint64_t)(uintptr_t)p, 0, 0 };
 
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
 	ck_assert_int_eq(sampler_kind(smp), SAMPLE_FAULTS);
 	for (int i = 0; i < 50; i++) {
 		madvise(p, (size_t)page, MADV_DONTNEED);
@@ -191,7 +191,8 @@ START_TEST(test_threads_created_while_sampling_are_sampled)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
-	char notes[256], err[256];
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	struct toucher t;
 	struct by_tid b;
@@ -199,8 +200,7 @@ START_TEST(test_threads_created_while_sampling_are_sampled)
 
 	t.page_size = (size_t)sysconf(_SC_PAGESIZE);
 	t.page = mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
 	/* the thread is born after the events were opened: inheritance covers it */
 	ck_assert_int_eq(pthread_create(&th, NULL, touch_thread, &t), 0);
 	pthread_join(th, NULL);
@@ -217,13 +217,13 @@ START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
-	char notes[256], err[256];
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	int fds[16];
 	size_t n, n2;
 
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
 	n = sampler_poll_fds(smp, fds, 16);
 	ck_assert_uint_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
 	sampler_hangup(smp, fds[0]);
@@ -237,13 +237,17 @@ END_TEST
 START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false };
-	char notes[256], err[256];
+	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL };
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	char text[512];
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 
-	ck_assert_int_eq(sampler_open(&smp, root, 0x3ffffff0, &req, notes, sizeof(notes), err,
-				      sizeof(err)), -ESRCH);
-	ck_assert_ptr_nonnull(strstr(err, "no process with pid"));
+	ck_assert_int_eq(sampler_open(&smp, root, 0x3ffffff0, &req, &notes, &err), -ESRCH);
+	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_TASK);
+	ck_assert_int_eq(err.err, -ESRCH);
+	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
+				     "no process with pid"));
 	close(root);
 }
 END_TEST

@@ -4,18 +4,8 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #define COUNTERS_FMT (PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-
-static int counters_sys_open(struct perf_event_attr *a, int pid, int cpu, int group_fd)
-{
-	long r = syscall(SYS_perf_event_open, a, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
-
-	return r < 0 ? -errno : (int)r;
-}
 
 size_t counters_group_size(int nr)
 {
@@ -24,10 +14,12 @@ size_t counters_group_size(int nr)
 
 void counters_close_group(struct counters_group *g)
 {
+	const struct sysops *ops = sysops_or_real(g->ops);
+
 	/* members first: closing the leader first would orphan them briefly */
 	for (int i = g->nr - 1; i >= 0; i--)
 		if (g->fd[i] >= 0)
-			close(g->fd[i]);
+			ops->close(ops->ctx, g->fd[i]);
 	g->nr = 0;
 }
 
@@ -37,15 +29,15 @@ static int counters_try_open(struct counters_group *g, const struct perf_event_a
 {
 	for (int i = 0; i < nr; i++) {
 		struct perf_event_attr a = *attrs[i];
-		int fd;
+		int fd, r;
 
 		a.size = sizeof(a);
 		a.read_format = COUNTERS_FMT | (grouped ? PERF_FORMAT_GROUP : 0);
 		a.disabled = i == 0;
 		a.inherit = (flags & COUNTERS_INHERIT) ? 1 : 0;
-		a.inherit_thread = a.inherit;
+		perf_compat_set_inherit_thread(&a, a.inherit);
 		a.pinned = 0;
-		fd = counters_sys_open(&a, pid, cpu, i == 0 ? -1 : g->fd[0]);
+		fd = sysops_perf_open(g->ops, &a, pid, cpu, i == 0 ? -1 : g->fd[0]);
 		if (fd < 0) {
 			*bad = i;
 			counters_close_group(g);
@@ -54,26 +46,38 @@ static int counters_try_open(struct counters_group *g, const struct perf_event_a
 		g->fd[i] = fd;
 		g->ev[i] = ev[i];
 		g->nr = i + 1;
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &g->id[i]) < 0) {
-			int e = -errno;
-
+		r = g->ops->ioctl(g->ops->ctx, fd, PERF_EVENT_IOC_ID, (unsigned long)&g->id[i]);
+		if (r < 0) {
 			*bad = i;
 			counters_close_group(g);
-			return e;
+			return r;
 		}
 	}
 	return 0;
 }
 
-int counters_open_group(struct counters_group *g, const struct perf_event_attr *const *attrs,
-			const int *ev, int nr, int pid, int cpu, unsigned flags, int *bad)
+static int counters_read_fd(const struct counters_group *g, int fd, void *buf, size_t size,
+			    size_t *got);
+
+/* Read the group once, values unused: 0 or -errno. */
+static int counters_read_check(const struct counters_group *g)
+{
+	uint64_t buf[3 + 2 * COUNTERS_MAX_GROUP];
+	size_t got;
+	int r = 0;
+
+	if (!g->single)
+		return counters_read_fd(g, g->fd[0], buf, counters_group_size(g->nr), &got);
+	for (int i = 0; i < g->nr && !r; i++)
+		r = counters_read_fd(g, g->fd[i], buf, 4 * sizeof(uint64_t), &got);
+	return r;
+}
+
+static int counters_build(struct counters_group *g, const struct perf_event_attr *const *attrs,
+			  const int *ev, int nr, int pid, int cpu, unsigned flags, int *bad)
 {
 	int r;
 
-	memset(g, 0, sizeof(*g));
-	*bad = 0;
-	if (nr <= 0 || nr > COUNTERS_MAX_GROUP)
-		return -EINVAL;
 	r = counters_try_open(g, attrs, ev, nr, pid, cpu, flags, true, bad);
 	if (r == -EINVAL && (flags & COUNTERS_INHERIT)) {
 		/* kernels before inherit+GROUP support: read members one by one */
@@ -82,12 +86,38 @@ int counters_open_group(struct counters_group *g, const struct perf_event_attr *
 	}
 	if (r)
 		return r;
-	if (ioctl(g->fd[0], PERF_EVENT_IOC_ENABLE, 0) < 0) {
-		r = -errno;
+	r = g->ops->ioctl(g->ops->ctx, g->fd[0], PERF_EVENT_IOC_ENABLE, 0);
+	if (r < 0) {
 		counters_close_group(g);
 		return r;
 	}
 	return 0;
+}
+
+int counters_open_group(struct counters_group *g, const struct sysops *ops,
+			const struct perf_event_attr *const *attrs, const int *ev, int nr, int pid,
+			int cpu, unsigned flags, int *bad)
+{
+	int r;
+
+	memset(g, 0, sizeof(*g));
+	g->ops = sysops_or_real(ops);
+	*bad = 0;
+	if (nr <= 0 || nr > COUNTERS_MAX_GROUP)
+		return -EINVAL;
+	for (int tries = 0;; tries++) {
+		r = counters_build(g, attrs, ev, nr, pid, cpu, flags, bad);
+		if (r || !(flags & COUNTERS_INHERIT))
+			return r;
+		/*
+		 * A thread cloned while the group was being built leaves it
+		 * unreadable (ECHILD, since the CVE-2023-5717 fix): build it again.
+		 */
+		if (counters_read_check(g) != -ECHILD || tries + 1 >= COUNTERS_ECHILD_TRIES)
+			return 0;
+		counters_close_group(g);
+		g->ops = sysops_or_real(ops);
+	}
 }
 
 int counters_parse_group(const void *buf, size_t len, const struct counters_group *g,
@@ -138,15 +168,13 @@ int counters_parse_single(const void *buf, size_t len, const struct counters_gro
 	return 0;
 }
 
-static int counters_read_fd(int fd, void *buf, size_t size, size_t *got)
+static int counters_read_fd(const struct counters_group *g, int fd, void *buf, size_t size,
+			    size_t *got)
 {
-	ssize_t r;
+	long r = sysops_read(sysops_or_real(g->ops), fd, buf, size);
 
-	do
-		r = read(fd, buf, size);
-	while (r < 0 && errno == EINTR);
 	if (r < 0)
-		return -errno;
+		return (int)r;
 	if (r == 0)
 		return -ENODATA;
 	*got = (size_t)r;
@@ -156,14 +184,14 @@ static int counters_read_fd(int fd, void *buf, size_t size, size_t *got)
 int counters_read_group(const struct counters_group *g, struct snap_count *out)
 {
 	uint64_t buf[3 + 2 * COUNTERS_MAX_GROUP];
-	size_t got;
+	size_t got = 0;
 	int r;
 
 	if (g->nr <= 0)
 		return -EBADF;
 	if (g->single) {
 		for (int i = 0; i < g->nr; i++) {
-			r = counters_read_fd(g->fd[i], buf, 4 * sizeof(uint64_t), &got);
+			r = counters_read_fd(g, g->fd[i], buf, 4 * sizeof(uint64_t), &got);
 			if (!r)
 				r = counters_parse_single(buf, got, g, i, out);
 			if (r)
@@ -171,7 +199,7 @@ int counters_read_group(const struct counters_group *g, struct snap_count *out)
 		}
 		return 0;
 	}
-	r = counters_read_fd(g->fd[0], buf, counters_group_size(g->nr), &got);
+	r = counters_read_fd(g, g->fd[0], buf, counters_group_size(g->nr), &got);
 	if (r)
 		return r;
 	return counters_parse_group(buf, got, g, out);

@@ -2,18 +2,21 @@
 #ifndef PMCTOP_COUNTERS_H
 #define PMCTOP_COUNTERS_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/perf_compat.h"
+#include "collect/sysops.h"
 #include "stream/snapshot.h"
 
 #define COUNTERS_MAX_GROUP 16
 
 #define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
+#define COUNTERS_ECHILD_TRIES 3	/* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {
+	const struct sysops *ops;	/* borrowed: what opened the fds closes and reads them */
 	int nr;
 	bool single;			/* kernel refused GROUP reads: read members one by one */
 	int fd[COUNTERS_MAX_GROUP];	/* fd[0] leads */
@@ -23,12 +26,15 @@ struct counters_group {
 
 /*
  * Open nr events (attrs[i] for event index ev[i]) as one group on pid/cpu
+ * through ops (NULL: the real system calls, which must outlive the group)
  * and enable it once complete. attrs are copied and adjusted (read_format,
- * disabled, inherit). Returns 0 or -errno; on failure *bad is the member
- * that failed and nothing stays open.
+ * disabled, inherit). An inherited group is read once when built and built
+ * again when that read says a clone changed it (ECHILD). Returns 0 or
+ * -errno; on failure *bad is the member that failed and nothing stays open.
  */
-int counters_open_group(struct counters_group *g, const struct perf_event_attr *const *attrs,
-			const int *ev, int nr, int pid, int cpu, unsigned flags, int *bad);
+int counters_open_group(struct counters_group *g, const struct sysops *ops,
+			const struct perf_event_attr *const *attrs, const int *ev, int nr, int pid,
+			int cpu, unsigned flags, int *bad);
 /* Close every fd of the group; safe on a closed group. */
 void counters_close_group(struct counters_group *g);
 /*

@@ -2,10 +2,11 @@
 #ifndef PMCTOP_EVENTS_H
 #define PMCTOP_EVENTS_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "collect/perf_compat.h"
 
 /* Initialise libpfm4 once; 0 or -EIO when it cannot start. */
 int events_init(void);

@@ -3,10 +3,10 @@
 #include "collect/ring.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
+
+#include "collect/perf_compat.h"
 
 #define RING_MAX_RECORD 65536	/* header.size is a u16 */
 
@@ -258,16 +258,20 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 	*tail = t;
 }
 
-int ring_map(struct ring *r, int fd, unsigned order, uint64_t sample_type)
+int ring_map(struct ring *r, const struct sysops *ops, int fd, unsigned order,
+	     uint64_t sample_type)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
 	memset(r, 0, sizeof(*r));
+	ops = sysops_or_real(ops);
 	for (;;) {
 		size_t len = (size_t)page * ((1u << order) + 1);
-		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		void *p = NULL;
+		int e = ops->mmap(ops->ctx, fd, len, &p);
 
-		if (p != MAP_FAILED) {
+		if (!e) {
+			r->ops = ops;
 			r->fd = fd;
 			r->base = p;
 			r->len = len;
@@ -275,8 +279,8 @@ int ring_map(struct ring *r, int fd, unsigned order, uint64_t sample_type)
 			return 0;
 		}
 		/* over the per-user mlock budget: try a smaller ring */
-		if (errno != EPERM || order == 0)
-			return -errno;
+		if (e != -EPERM || order == 0)
+			return e;
 		order--;
 	}
 }
@@ -284,7 +288,7 @@ int ring_map(struct ring *r, int fd, unsigned order, uint64_t sample_type)
 void ring_unmap(struct ring *r)
 {
 	if (r->base)
-		munmap(r->base, r->len);
+		sysops_or_real(r->ops)->munmap(sysops_or_real(r->ops)->ctx, r->base, r->len);
 	r->base = NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/sysops.h"
 #include "stream/mem.h"
 
 struct ring_sample {
@@ -52,6 +53,7 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 
 /* A live ring: the mmap of one perf fd. */
 struct ring {
+	const struct sysops *ops;	/* borrowed: maps and unmaps */
 	int fd;			/* borrowed */
 	void *base;		/* the mmap: control page + data */
 	size_t len;
@@ -59,10 +61,11 @@ struct ring {
 };
 
 /*
- * Map the ring of fd with 2^order data pages, halving on EPERM (the mlock
- * budget) down to one page. 0 or -errno.
+ * Map the ring of fd through ops (NULL: the real mmap) with 2^order data
+ * pages, halving on EPERM (the mlock budget) down to one page. 0 or -errno.
  */
-int ring_map(struct ring *r, int fd, unsigned order, uint64_t sample_type);
+int ring_map(struct ring *r, const struct sysops *ops, int fd, unsigned order,
+	     uint64_t sample_type);
 void ring_unmap(struct ring *r);
 /* Read what the kernel wrote since the last drain (acquire head, release tail). */
 void ring_drain(struct ring *r, ring_sample_cb cb, void *arg, struct ring_stats *st);

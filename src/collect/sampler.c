@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "collect/cpumap.h"
 #include "collect/events.h"
 #include "collect/proc.h"
 #include "util/xalloc.h"
@@ -29,6 +28,7 @@ struct sampler_ring {
 };
 
 struct sampler {
+	const struct sysops *ops;	/* borrowed */
 	int pid;
 	enum sample_kind kind;
 	uint64_t period;
@@ -107,19 +107,12 @@ void sampler_fault_attrs(uint64_t period, bool kernel, struct sampler_attrs *out
 	out->n = 1;
 }
 
-static int sampler_sys_open(struct perf_event_attr *a, int pid, int cpu)
-{
-	long r = syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-
-	return r < 0 ? -errno : (int)r;
-}
-
 static void sampler_close_fds(struct sampler *s)
 {
 	for (size_t i = 0; i < s->nrings; i++)
 		ring_unmap(&s->rings[i].ring);
 	for (size_t i = 0; i < s->nfds; i++)
-		close(s->fds[i]);
+		s->ops->close(s->ops->ctx, s->fds[i]);
 	free(s->rings);
 	free(s->fds);
 	s->rings = NULL;
@@ -147,18 +140,18 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, co
 
 				a.size = sizeof(a);
 				a.inherit = 1;
-				a.inherit_thread = 1;
+				perf_compat_set_inherit_thread(&a, 1);
 				a.watermark = 1;
 				a.wakeup_watermark = (uint32_t)(page << SAMPLER_RING_ORDER) / 2;
 				a.sample_id_all = 1;
 				/* LOST records can undercount; the kernel's per-event count does not */
 				a.read_format = s->no_format_lost ? 0 : PERF_FORMAT_LOST;
-				fd = sampler_sys_open(&a, tids[t], cpus[c]);
+				fd = sysops_perf_open(s->ops, &a, tids[t], cpus[c], -1);
 				if (fd == -EINVAL && !s->no_format_lost) {
 					/* before Linux 6.0 */
 					s->no_format_lost = true;
 					a.read_format = 0;
-					fd = sampler_sys_open(&a, tids[t], cpus[c]);
+					fd = sysops_perf_open(s->ops, &a, tids[t], cpus[c], -1);
 				}
 				if (fd == -ESRCH)
 					continue;	/* the thread exited meanwhile */
@@ -167,17 +160,22 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, co
 				s->fds = xgrow(s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds));
 				s->fds[s->nfds++] = fd;
 				if (s->nids < 256) {
-					ioctl(fd, PERF_EVENT_IOC_ID, &s->ids[s->nids]);
+					s->ops->ioctl(s->ops->ctx, fd, PERF_EVENT_IOC_ID,
+						      (unsigned long)&s->ids[s->nids]);
 					s->id_attr[s->nids++] = (uint8_t)k;
 				}
 				if (!mapped) {
-					e = ring_map(&r->ring, fd, SAMPLER_RING_ORDER, a.sample_type);
+					e = ring_map(&r->ring, s->ops, fd, SAMPLER_RING_ORDER,
+						     a.sample_type);
 					if (e)
 						return e;
 					mapped = true;
 					s->nrings++;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->ring.fd) < 0) {
-					return -errno;
+				} else {
+					e = s->ops->ioctl(s->ops->ctx, fd, PERF_EVENT_IOC_SET_OUTPUT,
+							  (unsigned long)r->ring.fd);
+					if (e < 0)
+						return e;
 				}
 			}
 		}
@@ -195,57 +193,54 @@ static int sampler_try(struct sampler *s, const int *tids, size_t ntids, const i
 	return r;
 }
 
-static int sampler_read_int(const char *path, int *v)
+static int sampler_read_int(const struct sysops *ops, const char *path, int *v)
 {
-	FILE *f = fopen(path, "re");
-	int ok;
+	char buf[64];
+	long n;
+	int fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%d", v) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
+	if (fd < 0)
+		return fd;
+	n = ops->pread(ops->ctx, fd, buf, sizeof(buf) - 1, 0);
+	ops->close(ops->ctx, fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	return sscanf(buf, "%d", v) == 1 ? 0 : -EINVAL;
 }
 
-/* Append "WHAT: WHY (errno text); " to notes. */
-static void sampler_note(char *notes, size_t size, const char *what, const char *why, int err)
+static void sampler_note(struct errmsg_notes *notes, enum errmsg_what what, const char *name,
+			 int err)
 {
-	size_t len = strlen(notes);
+	struct errmsg_fact f;
 
-	snprintf(notes + len, size - len, "%s%s: %s (%s)", len ? "; " : "", what, why,
-		 strerror(-err));
+	errmsg_notes_add(notes, errmsg_fact_set(&f, what, err, name, -2, 0));
 }
 
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
-		 char *notes, size_t notesize, char *err, size_t errsize)
+		 struct errmsg_notes *notes, struct errmsg_fact *err)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
-	int *tids = NULL, *cpus = NULL;
-	size_t tcap = 0, ncpus = 0, cscap = 0;
-	struct proc_cpustat *cs = NULL;
-	char path[512], buf[65536];
-	long n, len;
+	int *tids = NULL;
+	size_t tcap = 0;
+	struct cpumap cpus = { NULL, 0, 0 };
+	char path[4096];
+	long n;
 	int r = -ENOENT;
 
-	notes[0] = '\0';
+	memset(notes, 0, sizeof(*notes));
+	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2, pid);
+	s->ops = sysops_or_real(req->ops);
 	s->pid = pid;
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(rootfd, path, &tids, &tcap);
 	if (n <= 0) {
-		snprintf(err, errsize, "no process with pid %d", pid);
+		errmsg_fact_set(err, ERRMSG_SAMPLE_TASK, -ESRCH, NULL, -2, pid);
 		r = -ESRCH;
 		goto out_fail;
 	}
-	len = proc_read_file(rootfd, "stat", buf, sizeof(buf));
-	if (len > 0) {
-		int nc = proc_parse_cpustat(buf, (size_t)len, &cs, &cscap);
-
-		cpus = xcalloc(nc > 0 ? (size_t)nc : 1, sizeof(*cpus));
-		for (int i = 0; i < nc; i++)
-			cpus[ncpus++] = cs[i].cpu;
-	}
-	if (!ncpus) {
-		snprintf(err, errsize, "cannot find the online CPUs in /proc/stat");
+	if (cpumap_online(&cpus, s->ops, req->sysfs, rootfd) || !cpus.n) {
+		errmsg_fact_set(err, ERRMSG_SAMPLE_CPUS, -ENOENT, NULL, -2, pid);
 		r = -ENOENT;
 		goto out_fail;
 	}
@@ -255,7 +250,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 			if (sampler_pebs_attrs(SAMPLER_PRECISE_ORDER[p], req->period, req->kernel,
 					       &s->a))
 				break;
-			r = sampler_try(s, tids, (size_t)n, cpus, ncpus);
+			r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
 			/* a precise level the PMU cannot do: try the next lower one */
 			if (r != -EINVAL && r != -EOPNOTSUPP)
 				break;
@@ -264,7 +259,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 			s->kind = SAMPLE_PEBS;
 			goto out_ok;
 		}
-		sampler_note(notes, notesize, "PEBS", "MEM_INST_RETIRED", r);
+		sampler_note(notes, ERRMSG_SAMPLE_PEBS, "MEM_INST_RETIRED", r);
 		if (req->kind == SAMPLE_PEBS)
 			goto out_err;
 	}
@@ -273,32 +268,30 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 
 		snprintf(path, sizeof(path), "%s/bus/event_source/devices/ibs_op/type",
 			 req->sysfs ? req->sysfs : "/sys");
-		r = sampler_read_int(path, &type);
+		r = sampler_read_int(s->ops, path, &type);
 		if (!r) {
 			sampler_ibs_attrs(type, req->period, &s->a);
-			r = sampler_try(s, tids, (size_t)n, cpus, ncpus);
+			r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
 		}
 		if (!r) {
 			s->kind = SAMPLE_IBS;
 			goto out_ok;
 		}
-		sampler_note(notes, notesize, "IBS", r == -ENOENT ? "no ibs_op PMU" : "ibs_op", r);
+		sampler_note(notes, ERRMSG_SAMPLE_IBS, "ibs_op", r);
 		if (req->kind == SAMPLE_IBS)
 			goto out_err;
 	}
 	sampler_fault_attrs(req->period, req->kernel, &s->a);
-	r = sampler_try(s, tids, (size_t)n, cpus, ncpus);
+	r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
 	if (!r) {
 		s->kind = SAMPLE_FAULTS;
 		goto out_ok;
 	}
 out_err:
-	snprintf(err, errsize, "cannot sample pid %d: %s%s: %s", pid, notes,
-		 s->a.name[0] ? s->a.name[0] : "no event", strerror(r < 0 ? -r : EINVAL));
+	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL, s->a.name[0], -2, pid);
 out_fail:
 	free(tids);
-	free(cpus);
-	free(cs);
+	cpumap_release(&cpus);
 	sampler_close_fds(s);
 	free(s);
 	*out = NULL;
@@ -306,8 +299,7 @@ out_fail:
 out_ok:
 	s->period = s->a.attr[0].sample_period;
 	free(tids);
-	free(cpus);
-	free(cs);
+	cpumap_release(&cpus);
 	*out = s;
 	return 0;
 }
@@ -384,7 +376,7 @@ uint64_t sampler_lost(const struct sampler *s)
 	for (size_t i = 0; i < s->nfds; i++) {
 		uint64_t v[2];	/* value, lost */
 
-		if (read(s->fds[i], v, sizeof(v)) == (ssize_t)sizeof(v))
+		if (sysops_read(s->ops, s->fds[i], v, sizeof(v)) == (long)sizeof(v))
 			total += v[1];
 	}
 	/* an exited thread's count is gone with it: never report less than the records said */

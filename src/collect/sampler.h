@@ -2,13 +2,15 @@
 #ifndef PMCTOP_SAMPLER_H
 #define PMCTOP_SAMPLER_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/perf_compat.h"
 #include "collect/ring.h"
+#include "collect/sysops.h"
 #include "stream/source.h"
+#include "util/errmsg.h"
 
 #define SAMPLER_MAX_ATTRS 2	/* PEBS: loads and stores */
 
@@ -40,15 +42,17 @@ struct sampler_req {
 	uint64_t period;	/* 0: the source's default */
 	const char *sysfs;	/* "/sys" unless testing */
 	bool kernel;		/* kernel-mode samples are permitted */
+	const struct sysops *ops;	/* borrowed, outlives the sampler; NULL: the real calls */
 };
 
 /*
  * Sample every thread of pid (threads created later are covered by
- * inheritance), one ring per online CPU. On success *out is set and
- * notes describes what was tried; on failure err says why. 0 or -errno.
+ * inheritance), one ring per online CPU. On success *out is set and notes
+ * holds what was tried and given up; on failure err is the fact of why
+ * (errmsg_sample_error turns both into text). 0 or -errno.
  */
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
-		 char *notes, size_t notesize, char *err, size_t errsize);
+		 struct errmsg_notes *notes, struct errmsg_fact *err);
 void sampler_close(struct sampler *s);
 enum sample_kind sampler_kind(const struct sampler *s);
 uint64_t sampler_period(const struct sampler *s);

@@ -5,11 +5,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collect/sysops.h"
 #include "stream/evlist.h"
 #include "stream/source.h"
+#include "util/errmsg.h"
 
 struct live_opts {
 	const char *proc_root;	/* "/proc" unless testing */
+	const char *sysfs_root;	/* "/sys" unless testing (NULL: "/sys") */
+	const struct sysops *ops;	/* borrowed, outlives the source; NULL: the real calls */
 	const int *pids;	/* borrowed; attach only to these when npids > 0 */
 	size_t npids;
 	bool by_uid;		/* attach only to processes of uid */
@@ -21,11 +25,19 @@ struct live_opts {
  * Probe which events of req this machine can count, then return a source
  * that counts them per process and per CPU. Events that cannot be counted
  * stay in the list with err set; the reasons are queued as messages.
- * Returns NULL with err filled when nothing at all can be counted.
+ * Returns NULL with err filled (errmsg's sentence) when nothing at all can
+ * be counted.
  */
 struct source *source_live_new(const struct evlist *req, const struct live_opts *o, char *err,
 			       size_t errsize);
 /* The perf_event_paranoid value read at start (-2 when unknown). */
 int source_live_paranoid(const struct source *s);
+/* The facts behind s->mode. */
+const struct errmsg_mode *source_live_mode(const struct source *s);
+/*
+ * The facts told so far (the latest 256), oldest first; the messages are
+ * their sentences. *n gets the count; the array is valid until the next read.
+ */
+const struct errmsg_fact *source_live_facts(const struct source *s, size_t *n);
 
 #endif

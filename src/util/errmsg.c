@@ -28,6 +28,7 @@ static const struct {
 	{ ENOSYS, "ENOSYS", "no perf_event_open" },
 	{ E2BIG, "E2BIG", "attribute size refused" },
 	{ EBADF, "EBADF", "not open" },
+	{ EAGAIN, "EAGAIN", "attaching" },
 };
 
 static int errmsg_abs(int err)
@@ -122,5 +123,173 @@ const char *errmsg_perf(char *buf, size_t size, int err, const char *subject, in
 		snprintf(buf, size, "'%s': %s", subject, strerror(err));
 		break;
 	}
+	return buf;
+}
+
+struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
+				    const char *name, int paranoid, long long n)
+{
+	memset(f, 0, sizeof(*f));
+	f->what = what;
+	f->err = err;
+	snprintf(f->name, sizeof(f->name), "%s", name ? name : "");
+	f->paranoid = paranoid;
+	f->n = n;
+	return f;
+}
+
+/* One note of what sampling tried: "PEBS: MEM_INST_RETIRED (No such file or directory)". */
+static void errmsg_note(char *buf, size_t size, const struct errmsg_fact *f)
+{
+	int err = errmsg_abs(f->err);
+
+	switch (f->what) {
+	case ERRMSG_SAMPLE_PEBS:
+		snprintf(buf, size, "PEBS: %s (%s)", f->name[0] ? f->name : "MEM_INST_RETIRED",
+			 strerror(err));
+		break;
+	case ERRMSG_SAMPLE_IBS:
+		snprintf(buf, size, "IBS: %s (%s)", err == ENOENT ? "no ibs_op PMU" : "ibs_op",
+			 strerror(err));
+		break;
+	default:
+		errmsg_fact(buf, size, f);
+		break;
+	}
+}
+
+const char *errmsg_notes(char *buf, size_t size, const struct errmsg_notes *notes)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < notes->n && len + 1 < size; i++) {
+		char one[512];
+
+		errmsg_note(one, sizeof(one), &notes->note[i]);
+		snprintf(buf + len, size - len, "%s%s", len ? "; " : "", one);
+		len = strlen(buf);
+	}
+	return buf;
+}
+
+void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f)
+{
+	if (notes->n < ERRMSG_MAX_NOTES)
+		notes->note[notes->n++] = *f;
+}
+
+const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
+{
+	char adv[320], why[400];
+	int err = errmsg_abs(f->err);
+
+	switch (f->what) {
+	case ERRMSG_EVENT:
+		return errmsg_perf(buf, size, f->err, f->name, f->paranoid);
+	case ERRMSG_NO_EVENT:
+		snprintf(buf, size, "no event can be counted on this machine: %s",
+			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid));
+		break;
+	case ERRMSG_ROOT:
+		snprintf(buf, size, "cannot open '%s': %s", f->name, strerror(err));
+		break;
+	case ERRMSG_TASKS:
+		if (err == EACCES || err == EPERM)
+			snprintf(buf, size, "some processes cannot be counted: permission denied; %s",
+				 errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		else if (err == EMFILE || err == ENFILE)
+			snprintf(buf, size,
+				 "out of file descriptors: some processes are not counted; raise "
+				 "'ulimit -n' or watch fewer processes with -p or -u");
+		else
+			snprintf(buf, size, "some processes cannot be counted: %s", errmsg_short(err));
+		break;
+	case ERRMSG_CPUS:
+		if (err == EACCES || err == EPERM)
+			snprintf(buf, size, "per-core counters: %s",
+				 errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		else
+			snprintf(buf, size, "per-core counters: %s", errmsg_short(err));
+		break;
+	case ERRMSG_CPU_OFFLINE:
+		snprintf(buf, size, "CPU %lld went offline", f->n);
+		break;
+	case ERRMSG_CPU_ONLINE:
+		snprintf(buf, size, "CPU %lld is online: counting it again", f->n);
+		break;
+	case ERRMSG_CPU_BACK:
+		snprintf(buf, size, "CPU %lld went offline and came back: counting it again", f->n);
+		break;
+	case ERRMSG_NO_PMU:
+		why[0] = '\0';
+		if (f->err)
+			errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid);
+		snprintf(buf, size,
+			 "no hardware PMU: counting software events only (%s); IPC, GHz and miss "
+			 "ratios need hardware counters (a VM without a virtual PMU has none)",
+			 why);
+		break;
+	case ERRMSG_SAMPLE_TASK:
+		snprintf(buf, size, "no process with pid %lld", f->n);
+		break;
+	case ERRMSG_SAMPLE_CPUS:
+		snprintf(buf, size, "cannot find the online CPUs");
+		break;
+	case ERRMSG_SAMPLE_PEBS:
+	case ERRMSG_SAMPLE_IBS:
+		errmsg_note(buf, size, f);
+		break;
+	case ERRMSG_SAMPLE:
+		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
+			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
+		break;
+	default:
+		snprintf(buf, size, "%s%s%s", f->name, f->name[0] ? ": " : "", strerror(err));
+		break;
+	}
+	return buf;
+}
+
+const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
+{
+	const char *user = m->kernel ? "" : ", user mode only";
+	char why[400] = "";
+
+	if (m->hw) {
+		snprintf(buf, size, "hardware events (%s)%s", m->pmu[0] ? m->pmu : "PMU", user);
+	} else if (m->hw_asked) {
+		if (m->why.err)
+			errmsg_perf(why, sizeof(why), m->why.err, m->why.name, m->why.paranoid);
+		snprintf(buf, size, "no hardware PMU: software events only (%s)%s", why, user);
+	} else {
+		snprintf(buf, size, "software events%s", user);
+	}
+	return buf;
+}
+
+const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
+				const struct errmsg_notes *notes)
+{
+	char tried[1100];
+	int err = errmsg_abs(f->err);
+
+	if (f->what != ERRMSG_SAMPLE || !notes || !notes->n)
+		return errmsg_fact(buf, size, f);
+	snprintf(buf, size, "cannot sample pid %lld: %s; %s: %s", f->n,
+		 errmsg_notes(tried, sizeof(tried), notes), f->name[0] ? f->name : "no event",
+		 strerror(err ? err : EINVAL));
+	return buf;
+}
+
+const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind,
+			    const char *meaning, const struct errmsg_notes *notes)
+{
+	char tried[1100];
+
+	errmsg_notes(tried, sizeof(tried), notes);
+	snprintf(buf, size, "sampling pid %d with %s: %s%s%s", pid, kind, meaning,
+		 tried[0] ? "; not used: " : "", tried);
 	return buf;
 }

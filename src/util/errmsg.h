@@ -2,7 +2,79 @@
 #ifndef PMCTOP_ERRMSG_H
 #define PMCTOP_ERRMSG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* What collection was doing when it met a fact worth telling the user. */
+enum errmsg_what {
+	ERRMSG_EVENT = 0,	/* opening the event NAME */
+	ERRMSG_NO_EVENT,	/* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,		/* opening the /proc root NAME */
+	ERRMSG_TASKS,		/* counting processes; n: how many are not counted */
+	ERRMSG_CPUS,		/* opening per-core counters */
+	ERRMSG_CPU_OFFLINE,	/* CPU n went offline */
+	ERRMSG_CPU_ONLINE,	/* CPU n came online: counted again */
+	ERRMSG_CPU_BACK,	/* CPU n went offline and came back between two ticks */
+	ERRMSG_NO_PMU,		/* hardware events asked, none opened; err and NAME of the first */
+	ERRMSG_SAMPLE_TASK,	/* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_CPUS,	/* sampling: no online CPU found */
+	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
+	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
+	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
+};
+
+/*
+ * A fact collection reports: what it tried, on what, and the errno. It holds
+ * no text of its own; errmsg_fact() writes the sentence.
+ */
+struct errmsg_fact {
+	enum errmsg_what what;
+	int err;		/* -errno (a positive errno is taken too); 0: no failure */
+	char name[256];		/* the event, PMU or path; "" when none */
+	int paranoid;		/* perf_event_paranoid, below -1 when unknown */
+	long long n;		/* the pid, CPU or count that what names */
+};
+
+#define ERRMSG_MAX_NOTES 2
+
+/* What was tried and given up before something worked (sampling: PEBS, IBS). */
+struct errmsg_notes {
+	size_t n;
+	struct errmsg_fact note[ERRMSG_MAX_NOTES];
+};
+
+/* How the counts are taken: the facts behind a source's mode line. */
+struct errmsg_mode {
+	bool hw;		/* hardware events are counted */
+	bool hw_asked;		/* hardware events were asked for */
+	bool kernel;		/* kernel-mode work is counted too */
+	char pmu[64];		/* the hardware PMU's name, "" when unknown */
+	struct errmsg_fact why;	/* the first hardware event that failed, err 0 if none */
+};
+
+/* Fill f; name may be NULL. Returns f. */
+struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
+				    const char *name, int paranoid, long long n);
+/* The sentence for f (lowercase, no full stop) in buf; returns buf. */
+const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f);
+/* The notes as "WHAT: WHY (errno text)", separated by "; "; "" for none. Returns buf. */
+const char *errmsg_notes(char *buf, size_t size, const struct errmsg_notes *notes);
+/* Add a note; the oldest are kept when full. */
+void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f);
+/*
+ * Why sampling failed: f (ERRMSG_SAMPLE) after the notes of what was tried
+ * before, or any other fact alone. Returns buf.
+ */
+const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
+				const struct errmsg_notes *notes);
+/*
+ * The notice that sampling started: pid, the source kind's name and what
+ * its samples mean, then the notes of what was tried first. Returns buf.
+ */
+const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind,
+			    const char *meaning, const struct errmsg_notes *notes);
+/* The one-line mode of a live source ("software events, user mode only"). Returns buf. */
+const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m);
 
 /*
  * Explain err (negative or positive errno) met while counting subject (an

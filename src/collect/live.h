@@ -1,0 +1,150 @@
+/* The live source's state, shared by its files (probe, tasks, CPUs, samples, glue); private. */
+#ifndef PMCTOP_LIVE_H
+#define PMCTOP_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/counters.h"
+#include "collect/cpumap.h"
+#include "collect/proc.h"
+#include "collect/sampler.h"
+#include "collect/source_live.h"
+#include "collect/sysops.h"
+#include "util/errmsg.h"
+
+#define LIVE_FD_RESERVE 24	/* descriptors counters leave for everything else */
+/*
+ * Found this tick, counters not open yet. A row never carries it: a
+ * process is attached within the tick that finds it.
+ */
+#define LIVE_UNATTACHED (-EINPROGRESS)
+/* Attach met a thread on its way out (ENODEV): try the process again next tick. */
+#define LIVE_RETRY (-EAGAIN)
+#define LIVE_MAX_PENDING (1u << 21)	/* samples kept between two ticks */
+#define LIVE_MAPS_MAX (4u << 20)
+#define LIVE_MAX_FACTS 256	/* facts kept for source_live_facts */
+
+struct live_gdef {
+	int nr;
+	int ev[COUNTERS_MAX_GROUP];
+};
+
+/*
+ * A thread's group set: with inheritance for the threads of a process at
+ * attach, without for per-thread rows (where start and err are kept too).
+ */
+struct live_thread {
+	int tid;
+	unsigned long long start;
+	int err;
+	struct counters_group *g;	/* one per task group definition */
+};
+
+struct live_proc {
+	int pid;
+	unsigned long long start;
+	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
+	struct proc_stat last;	/* the last stat read, for a tick that cannot read it */
+	bool skip;		/* a kernel thread, or filtered out: kept only to know it */
+	int err;
+	unsigned uid;
+	char user[33];
+	char comm[64];
+	char *cmdline;
+	size_t nthr;
+	struct live_thread *thr;
+	size_t ntt;
+	struct live_thread *tt;	/* sorted by tid; while per-thread rows are wanted */
+};
+
+struct live_cpu {
+	int cpu;
+	int err;
+	uint64_t last_enabled;	/* of the first group: stops growing once detached */
+	struct counters_group *g;	/* one per CPU group definition */
+	int *gerr;
+};
+
+struct live_user {
+	unsigned uid;
+	char name[33];
+};
+
+struct live {
+	struct source base;
+	struct live_opts o;
+	const struct sysops *ops;	/* borrowed from o, or the real calls */
+	int *pids_copy;
+	char *proc_copy, *sysfs_copy;
+	int rootfd;
+	int paranoid;
+	bool kernel;
+	struct errmsg_mode mode;	/* the facts behind base.mode */
+	struct errmsg_fact *facts;	/* every fact told, oldest first */
+	size_t nfacts, factcap;
+	struct perf_event_attr *attr;
+	size_t ntg;
+	struct live_gdef *tg;	/* groups for tasks */
+	size_t ncg;
+	struct live_gdef *cg;	/* groups for CPUs: task-clock means nothing there */
+	struct live_proc *procs;
+	size_t nprocs, pcap;
+	int *ids, *tids;
+	size_t idcap, tidcap;
+	struct live_cpu *cpus;
+	size_t ncpus, cpucap;
+	struct cpumap online;	/* the online CPUs, read each tick */
+	struct proc_cpustat *cs;
+	size_t cscap;
+	struct live_user *users;
+	size_t nusers, ucap;
+	struct snap_count *tmp;
+	bool told_perm, told_fds, told_cpu;
+	size_t set_fds;		/* descriptors one thread's group set takes */
+	size_t fds_open;	/* descriptors of counters and stat files */
+	size_t fd_budget;	/* what they may take: the limit less a reserve */
+	long nids;		/* pids found by the last good scan of /proc */
+	int focus;		/* pid whose threads get rows of their own, 0 for none */
+	bool all_threads;	/* every process's threads get rows */
+	struct sampler *smp;	/* data-address sampling of one process */
+	int smp_pid;
+	struct snap_sample *pend;	/* drained since the last read */
+	size_t npend, pendcap;
+	uint64_t dropped;	/* samples beyond the pending cap */
+	uint64_t maps_hash;
+	char *mapsbuf;
+};
+
+/* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
+void live_tell(struct live *l, const struct errmsg_fact *f);
+void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n);
+
+/*
+ * live_probe.c: encode the events, find which open and how they group,
+ * whether kernel mode is permitted, and the mode line. 0, or -errno with
+ * *why the fact when nothing at all can be counted.
+ */
+int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why);
+
+/* live_tasks.c: processes and threads. */
+void live_scan(struct live *l, struct snapshot *snap);
+/* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
+size_t live_fd_budget(void);
+void live_tasks_free(struct live *l);
+
+/* live_cpus.c: per-CPU groups that follow hotplug. */
+void live_open_cpus(struct live *l);
+void live_read_cpus(struct live *l, struct snapshot *snap);
+void live_cpus_free(struct live *l);
+
+/* live_samples.c: data-address sampling of one process. */
+int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
+		size_t errsize);
+size_t live_poll_fds(struct source *s, int *fds, size_t max);
+void live_wake(struct source *s, int fd, bool hup);
+void live_fill_samples(struct live *l, struct snapshot *snap);
+void live_samples_free(struct live *l);
+
+#endif

@@ -1,0 +1,166 @@
+/* Live source, CPUs: per-CPU groups on the online CPUs, following hotplug. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+/* Open the per-CPU groups of c->cpu; permission errors are said once. */
+static void live_open_cpu(struct live *l, struct live_cpu *c)
+{
+	c->err = 0;
+	c->last_enabled = 0;
+	if (!l->o.per_cpu) {
+		c->err = -ENOENT;
+		return;
+	}
+	c->g = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->g));
+	c->gerr = xcalloc(l->ncg ? l->ncg : 1, sizeof(*c->gerr));
+	for (size_t k = 0; k < l->ncg; k++) {
+		const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+		int bad;
+
+		for (int m = 0; m < l->cg[k].nr; m++)
+			a[m] = &l->attr[l->cg[k].ev[m]];
+		c->gerr[k] = counters_open_group(&c->g[k], l->ops, a, l->cg[k].ev, l->cg[k].nr, -1,
+						 c->cpu, 0, &bad);
+		if (c->gerr[k] == -EACCES || c->gerr[k] == -EPERM) {
+			for (size_t j = 0; j < k; j++)
+				if (!c->gerr[j])
+					counters_close_group(&c->g[j]);
+			c->err = c->gerr[k];
+			for (size_t j = 0; j < l->ncg; j++)
+				c->gerr[j] = c->err;
+			break;
+		}
+	}
+	if (c->err && !l->told_cpu) {
+		l->told_cpu = true;
+		live_tell_err(l, ERRMSG_CPUS, c->err, NULL, c->cpu);
+	}
+}
+
+static void live_close_cpu(struct live *l, struct live_cpu *c)
+{
+	if (c->g && !c->err)
+		for (size_t k = 0; k < l->ncg; k++)
+			if (!c->gerr[k])
+				counters_close_group(&c->g[k]);
+	free(c->g);
+	free(c->gerr);
+	c->g = NULL;
+	c->gerr = NULL;
+}
+
+static int live_cmp_cpu(const void *a, const void *b)
+{
+	const struct live_cpu *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/*
+ * Follow CPU hotplug through the online map. Events of a CPU that went
+ * offline are detached by the kernel and never come back, so a CPU that
+ * returns gets new ones.
+ */
+static void live_sync_cpus(struct live *l, bool quiet)
+{
+	const struct cpumap *on = &l->online;
+
+	for (size_t k = 0; k < l->ncpus; k++) {
+		if (cpumap_has(on, l->cpus[k].cpu))
+			continue;
+		live_tell_err(l, ERRMSG_CPU_OFFLINE, 0, NULL, l->cpus[k].cpu);
+		live_close_cpu(l, &l->cpus[k]);
+		l->cpus[k] = l->cpus[--l->ncpus];
+		k--;
+	}
+	for (size_t i = 0; i < on->n; i++) {
+		bool known = false;
+		struct live_cpu *c;
+
+		for (size_t k = 0; k < l->ncpus && !known; k++)
+			known = l->cpus[k].cpu == on->cpu[i];
+		if (known)
+			continue;
+		l->cpus = xgrow(l->cpus, &l->cpucap, l->ncpus + 1, sizeof(*l->cpus));
+		c = &l->cpus[l->ncpus++];
+		memset(c, 0, sizeof(*c));
+		c->cpu = on->cpu[i];
+		live_open_cpu(l, c);
+		if (!quiet)
+			live_tell_err(l, ERRMSG_CPU_ONLINE, 0, NULL, c->cpu);
+	}
+	if (l->ncpus > 1)
+		qsort(l->cpus, l->ncpus, sizeof(*l->cpus), live_cmp_cpu);
+}
+
+void live_open_cpus(struct live *l)
+{
+	if (!cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) && l->online.n)
+		live_sync_cpus(l, true);
+}
+
+void live_read_cpus(struct live *l, struct snapshot *snap)
+{
+	char buf[65536];
+	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
+	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : -EINVAL;
+
+	if (!cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) && l->online.n)
+		live_sync_cpus(l, false);
+	for (int i = 0; i < n; i++) {
+		struct snap_cpu *c = snapshot_add_cpu(snap, l->cs[i].cpu);
+		struct live_cpu *lc = NULL;
+
+		c->busy = l->cs[i].busy;
+		c->total = l->cs[i].total;
+		for (size_t k = 0; k < l->ncpus; k++)
+			if (l->cpus[k].cpu == c->cpu)
+				lc = &l->cpus[k];
+		for (size_t e = 0; e < l->base.ev.n; e++)
+			c->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
+			: lc && lc->err ? lc->err : -ENOENT;
+		if (!lc || lc->err)
+			continue;
+		for (size_t k = 0; k < l->ncg; k++) {
+			int r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
+
+			if (k == 0 && !r) {
+				uint64_t en = l->tmp[l->cg[0].ev[0]].enabled;
+
+				/* offline and back between two ticks: the old events are dead */
+				if (lc->last_enabled && en == lc->last_enabled) {
+					live_tell_err(l, ERRMSG_CPU_BACK, 0, NULL, lc->cpu);
+					live_close_cpu(l, lc);
+					live_open_cpu(l, lc);
+					for (int m = 0; m < l->cg[k].nr; m++)
+						c->c[l->cg[k].ev[m]].err = -ENODEV;
+					break;
+				}
+				lc->last_enabled = en;
+			}
+			for (int m = 0; m < l->cg[k].nr; m++) {
+				int e = l->cg[k].ev[m];
+
+				if (r)
+					c->c[e].err = r;
+				else
+					c->c[e] = l->tmp[e];
+			}
+		}
+	}
+}
+
+void live_cpus_free(struct live *l)
+{
+	for (size_t i = 0; i < l->ncpus; i++)
+		live_close_cpu(l, &l->cpus[i]);
+	free(l->cpus);
+	free(l->cs);
+	cpumap_release(&l->online);
+}

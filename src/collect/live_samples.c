@@ -1,0 +1,137 @@
+/* Live source, samples: data-address sampling of one process, drained into snapshots. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
+
+static void live_take_sample(const struct ring_sample *r, void *arg)
+{
+	struct live *l = arg;
+	struct snap_sample *x;
+
+	if (l->npend >= LIVE_MAX_PENDING) {
+		l->dropped++;
+		return;
+	}
+	l->pend = xgrow(l->pend, &l->pendcap, l->npend + 1, sizeof(*l->pend));
+	x = &l->pend[l->npend++];
+	x->addr = r->addr;
+	x->ip = r->ip;
+	x->weight = r->weight;
+	x->tid = r->tid;
+	x->cpu = r->cpu;
+	x->op = (uint8_t)r->op;
+	x->level = (uint8_t)r->level;
+}
+
+static uint64_t live_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Move the drained samples and, when they changed, the mappings into snap. */
+void live_fill_samples(struct live *l, struct snapshot *snap)
+{
+	const struct ring_stats *st;
+	char path[64];
+	long n;
+
+	if (!l->smp)
+		return;
+	sampler_drain(l->smp, live_take_sample, l);
+	st = sampler_stats(l->smp);
+	snap->smp.pid = l->smp_pid;
+	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s",
+		 sample_kind_name(sampler_kind(l->smp)));
+	snap->smp.period = sampler_period(l->smp);
+	snap->smp.lost = sampler_lost(l->smp) + l->dropped;
+	snap->smp.throttled = st->throttled;
+	for (size_t i = 0; i < l->npend; i++)
+		*snapshot_add_sample(snap) = l->pend[i];
+	l->npend = 0;
+	if (!l->mapsbuf)
+		l->mapsbuf = xmalloc(LIVE_MAPS_MAX);
+	snprintf(path, sizeof(path), "%d/maps", l->smp_pid);
+	n = proc_read_file(l->rootfd, path, l->mapsbuf, LIVE_MAPS_MAX);
+	if (n > 0) {
+		uint64_t h = live_hash(l->mapsbuf, (size_t)n);
+		struct mem_map *maps = NULL;
+		size_t cap = 0;
+		long nm;
+
+		if (h == l->maps_hash)
+			return;
+		nm = proc_parse_maps(l->mapsbuf, (size_t)n, &maps, &cap);
+		for (long i = 0; i < nm; i++)
+			*snapshot_add_map(snap) = maps[i];
+		free(maps);
+		snap->smp.maps_changed = nm >= 0;
+		l->maps_hash = h;
+	}
+}
+
+int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
+		size_t errsize)
+{
+	struct live *l = (struct live *)s;
+	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops };
+	struct errmsg_notes notes;
+	struct errmsg_fact why;
+	char msg[1600];
+	int r;
+
+	if (l->smp && pid == l->smp_pid && req->kind == SAMPLE_AUTO && !req->period)
+		return 0;
+	sampler_close(l->smp);
+	l->smp = NULL;
+	l->smp_pid = 0;
+	l->npend = 0;
+	l->dropped = 0;
+	l->maps_hash = 0;
+	if (!pid)
+		return 0;
+	r = sampler_open(&l->smp, l->rootfd, pid, &sr, &notes, &why);
+	if (r) {
+		errmsg_sample_error(err, errsize, &why, &notes);
+		return r;
+	}
+	l->smp_pid = pid;
+	source_message(s, "%s",
+		       errmsg_sampling(msg, sizeof(msg), pid, sample_kind_name(sampler_kind(l->smp)),
+				       sample_kind_meaning(sampler_kind(l->smp)), &notes));
+	return 0;
+}
+
+size_t live_poll_fds(struct source *s, int *fds, size_t max)
+{
+	struct live *l = (struct live *)s;
+
+	return l->smp ? sampler_poll_fds(l->smp, fds, max) : 0;
+}
+
+void live_wake(struct source *s, int fd, bool hup)
+{
+	struct live *l = (struct live *)s;
+
+	if (!l->smp)
+		return;
+	/* drain the ring that fired (a hangup comes without POLLIN: drain it too) */
+	sampler_drain(l->smp, live_take_sample, l);
+	if (hup)
+		sampler_hangup(l->smp, fd);
+}
+
+void live_samples_free(struct live *l)
+{
+	sampler_close(l->smp);
+	l->smp = NULL;
+	free(l->pend);
+	free(l->mapsbuf);
+}

@@ -1,0 +1,571 @@
+/* Live source, tasks: attach and detach per process and thread, rescans, the fd budget. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+static const char *live_user_name(struct live *l, unsigned uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	struct live_user *u;
+
+	for (size_t i = 0; i < l->nusers; i++)
+		if (l->users[i].uid == uid)
+			return l->users[i].name;
+	l->users = xgrow(l->users, &l->ucap, l->nusers + 1, sizeof(*l->users));
+	u = &l->users[l->nusers++];
+	u->uid = uid;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(u->name, sizeof(u->name), "%s", res->pw_name);
+	else
+		snprintf(u->name, sizeof(u->name), "%u", uid);
+	return u->name;
+}
+
+/* Close a thread's group set (as live_open_groups opened it) and free it. */
+static void live_close_groups(struct live *l, struct counters_group **g)
+{
+	if (!*g)
+		return;
+	for (size_t k = 0; k < l->ntg; k++)
+		counters_close_group(&(*g)[k]);
+	l->fds_open -= l->set_fds;
+	free(*g);
+	*g = NULL;
+}
+
+static void live_close_tthread(struct live *l, struct live_thread *t)
+{
+	live_close_groups(l, &t->g);
+}
+
+static void live_close_tthreads(struct live *l, struct live_proc *p)
+{
+	for (size_t i = 0; i < p->ntt; i++)
+		live_close_tthread(l, &p->tt[i]);
+	free(p->tt);
+	p->tt = NULL;
+	p->ntt = 0;
+}
+
+static void live_close_proc(struct live *l, struct live_proc *p)
+{
+	if (p->statfd >= 0) {
+		l->ops->close(l->ops->ctx, p->statfd);
+		l->fds_open--;
+	}
+	live_close_tthreads(l, p);
+	for (size_t i = 0; i < p->nthr; i++)
+		live_close_groups(l, &p->thr[i].g);
+	free(p->thr);
+	free(p->cmdline);
+	memset(p, 0, sizeof(*p));
+	p->statfd = -1;
+}
+
+/*
+ * Open every task group on one thread; 0 or -errno with nothing left open.
+ * -EMFILE without trying when the descriptors pmctop keeps for itself would
+ * be touched: scanning /proc must go on when counters run out.
+ */
+static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct counters_group *g;
+
+	*out = NULL;
+	if (l->fds_open + l->set_fds > l->fd_budget)
+		return -EMFILE;
+	g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
+	for (size_t k = 0; k < l->ntg; k++) {
+		int bad, r;
+
+		for (int i = 0; i < l->tg[k].nr; i++)
+			a[i] = &l->attr[l->tg[k].ev[i]];
+		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags,
+					&bad);
+		if (r) {
+			while (k-- > 0)
+				counters_close_group(&g[k]);
+			free(g);
+			return r;
+		}
+	}
+	l->fds_open += l->set_fds;
+	*out = g;
+	return 0;
+}
+
+/* Open the inherited group set of one thread that exists at attach. */
+static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+{
+	t->tid = tid;
+	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT);
+}
+
+/*
+ * Threads that exist now get a group set each; threads created later are
+ * counted by inheritance into their creator's set, so no rescans are needed.
+ * A thread that exits meanwhile gives ESRCH (skipped) or, caught halfway
+ * out, ENODEV: then nothing stays open and the caller tries next tick.
+ */
+static int live_attach(struct live *l, struct live_proc *p)
+{
+	char path[64];
+	long n;
+	int last = -ESRCH;
+
+	snprintf(path, sizeof(path), "%d/task", p->pid);
+	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	free(p->thr);	/* a retry after running out of descriptors */
+	p->nthr = 0;
+	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
+	for (long i = 0; i < n; i++) {
+		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i]);
+
+		if (r == 0) {
+			p->nthr++;
+			continue;
+		}
+		last = r;
+		if (r == -ESRCH)
+			continue;	/* the thread exited meanwhile */
+		for (size_t k = 0; k < p->nthr; k++)
+			live_close_groups(l, &p->thr[k].g);
+		p->nthr = 0;
+		return r;
+	}
+	return p->nthr ? 0 : last;
+}
+
+/*
+ * Tell the first permission error and the first time descriptors ran out,
+ * with how many processes are left uncounted (nfd) at the end of the tick.
+ */
+static void live_note_task_errors(struct live *l, int perm, size_t nfd)
+{
+	if (perm && !l->told_perm) {
+		l->told_perm = true;
+		live_tell_err(l, ERRMSG_TASKS, perm, NULL, 0);
+	}
+	if (nfd && !l->told_fds) {
+		l->told_fds = true;
+		live_tell_err(l, ERRMSG_TASKS, -EMFILE, NULL, (long long)nfd);
+	}
+}
+
+static bool live_wanted_pid(const struct live *l, int pid)
+{
+	if (!l->o.npids)
+		return true;
+	for (size_t i = 0; i < l->o.npids; i++)
+		if (l->o.pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void live_read_cmdline(struct live *l, struct live_proc *p)
+{
+	char buf[4096];
+
+	proc_read_cmdline(l->rootfd, p->pid, buf, sizeof(buf));
+	free(p->cmdline);
+	p->cmdline = xstrdup(buf);
+}
+
+/*
+ * Set up a process seen for the first time. Kernel threads and processes
+ * the filters exclude are kept as skip entries, so that they are not looked
+ * at again. Its counters are opened later (live_attach_pending). False
+ * when it vanished.
+ */
+static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = st->pid;
+	p->start = st->start;
+	p->statfd = -1;
+	p->last = *st;
+	if (st->flags & PROC_PF_KTHREAD) {
+		p->skip = true;
+		return true;
+	}
+	if (proc_read_uid(l->rootfd, st->pid, &p->uid)) {
+		live_close_proc(l, p);
+		return false;
+	}
+	if (l->o.by_uid && p->uid != l->o.uid) {
+		p->skip = true;
+		return true;
+	}
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
+	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
+	live_read_cmdline(l, p);
+	p->err = LIVE_UNATTACHED;	/* attached after the scan, busiest first */
+	return true;
+}
+
+/* Sum the group reads of every set in sets into counts c (one per event). */
+static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
+			    struct snap_count *c)
+{
+	for (size_t k = 0; k < l->ntg; k++) {
+		const struct live_gdef *gd = &l->tg[k];
+		int last = 0;
+		bool any = false;
+
+		for (int i = 0; i < gd->nr; i++) {
+			c[gd->ev[i]].value = 0;
+			c[gd->ev[i]].enabled = 0;
+			c[gd->ev[i]].running = 0;
+		}
+		for (size_t th = 0; th < nthr; th++) {
+			int r = counters_read_group(&thr[th].g[k], l->tmp);
+
+			if (r) {
+				last = r;
+				continue;
+			}
+			any = true;
+			for (int i = 0; i < gd->nr; i++) {
+				struct snap_count *dst = &c[gd->ev[i]];
+				const struct snap_count *src = &l->tmp[gd->ev[i]];
+
+				dst->value += src->value;
+				dst->enabled += src->enabled;
+				dst->running += src->running;
+			}
+		}
+		for (int i = 0; i < gd->nr; i++)
+			c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+	}
+}
+
+static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			   struct snapshot *snap)
+{
+	struct snap_task *t = snapshot_add_task(snap, p->pid);
+	size_t nev = l->base.ev.n;
+
+	t->ppid = st->ppid;
+	t->uid = p->uid;
+	snprintf(t->user, sizeof(t->user), "%s", p->user);
+	t->state = st->state;
+	t->threads = st->threads;
+	t->start = st->start;
+	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
+	snapshot_task_set_cmdline(t, p->cmdline);
+	t->err = p->err;
+	for (size_t e = 0; e < nev; e++)
+		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
+	if (p->err)
+		return;
+	live_sum_groups(l, p->thr, p->nthr, t->c);
+}
+
+/*
+ * Per-thread rows: every current thread of p gets a set of its own (no
+ * inheritance), kept across ticks and closed when the thread is gone.
+ */
+static void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	char path[64];
+	long n;
+	struct live_thread *next;
+	size_t nn = 0, old = 0;
+
+	snprintf(path, sizeof(path), "%d/task", p->pid);
+	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+	if (n < 0)
+		n = 0;
+	next = xcalloc((size_t)n + 1, sizeof(*next));
+	for (long i = 0; i < n; i++) {
+		int tid = l->tids[i];
+		struct proc_stat st;
+		struct live_thread *t = &next[nn];
+		struct snap_task *e;
+
+		while (old < p->ntt && p->tt[old].tid < tid)
+			live_close_tthread(l, &p->tt[old++]);
+		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
+			continue;
+		if (old < p->ntt && p->tt[old].tid == tid && p->tt[old].start == st.start) {
+			*t = p->tt[old];
+			memset(&p->tt[old++], 0, sizeof(*t));
+		} else {
+			if (old < p->ntt && p->tt[old].tid == tid)
+				live_close_tthread(l, &p->tt[old++]);
+			t->tid = tid;
+			t->start = st.start;
+			t->err = live_open_groups(l, &t->g, tid, 0);
+			/* gone, or on its way out: not shown; a thread still there is tried next tick */
+			if (t->err == -ESRCH || t->err == -ENODEV)
+				continue;
+		}
+		nn++;
+		e = snapshot_add_thread(snap, tid, p->pid);
+		e->uid = p->uid;
+		snprintf(e->user, sizeof(e->user), "%s", p->user);
+		e->state = st.state;
+		e->threads = 1;
+		e->start = st.start;
+		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
+		snapshot_task_set_cmdline(e, p->cmdline);
+		e->err = t->err;
+		for (size_t k = 0; k < l->base.ev.n; k++)
+			e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
+		if (!t->err)
+			live_sum_groups(l, t, 1, e->c);
+	}
+	while (old < p->ntt)
+		live_close_tthread(l, &p->tt[old++]);
+	free(p->tt);
+	p->tt = next;
+	p->ntt = nn;
+}
+
+static void live_maybe_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	if (l->all_threads || l->focus == p->pid)
+		live_fill_threads(l, p, snap);
+	else if (p->tt)
+		live_close_tthreads(l, p);
+}
+
+struct live_pend {
+	size_t idx;			/* into the new process list */
+	struct proc_stat st;
+	double busy;			/* CPU time over its lifetime: how busy it is */
+};
+
+static int live_cmp_pend(const void *a, const void *b)
+{
+	const struct live_pend *x = a, *y = b;
+
+	return (x->busy < y->busy) - (x->busy > y->busy);
+}
+
+/* Clock ticks since boot, from /proc/uptime; 0 when unknown. */
+static unsigned long long live_now_ticks(struct live *l)
+{
+	char buf[64];
+	long n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	double up;
+
+	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))
+		return 0;
+	return (unsigned long long)(up * (double)sysconf(_SC_CLK_TCK));
+}
+
+static int live_cmp_proc(const void *a, const void *b)
+{
+	const struct live_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static bool live_needs_attach(const struct live_proc *p)
+{
+	return p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY || p->err == -EMFILE ||
+	       p->err == -ENFILE;
+}
+
+/*
+ * Open the counters of processes found this tick, and retry those that
+ * found no descriptors, busiest first: when descriptors run out, the
+ * processes that matter most are the ones counted.
+ */
+static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
+				  struct live_pend *pend, size_t npend, struct snapshot *snap)
+{
+	size_t gone = 0, nfd = 0;
+	int perm = 0;
+
+	if (npend > 1) {
+		unsigned long long now = live_now_ticks(l);
+
+		for (size_t i = 0; i < npend; i++) {
+			unsigned long long age = now > pend[i].st.start ? now - pend[i].st.start : 1;
+
+			pend[i].busy = (double)pend[i].st.cpu / (double)age;
+		}
+		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
+	}
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+
+		p->err = live_attach(l, p);
+		if (p->err == -ESRCH) {
+			live_close_proc(l, p);
+			p->pid = 0;	/* dropped below */
+			gone++;
+			continue;
+		}
+		/* a thread exiting halfway through the attach: not the device, try again */
+		if (p->err == -ENODEV)
+			p->err = LIVE_RETRY;
+		if ((p->err == -EACCES || p->err == -EPERM) && !perm)
+			perm = p->err;
+		if (p->err == -EMFILE || p->err == -ENFILE)
+			nfd++;
+		live_fill_task(l, p, &pend[i].st, snap);
+		live_maybe_threads(l, p, snap);
+	}
+	live_note_task_errors(l, perm, nfd);
+	/*
+	 * Keep the stat file of each counted process open, to re-read it with one
+	 * pread; counters come first, so this waits until they have their fds.
+	 */
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+		char path[64];
+
+		if (!p->pid || p->err || p->statfd >= 0)
+			continue;
+		if (l->fds_open + 1 > l->fd_budget)
+			break;
+		snprintf(path, sizeof(path), "%d/stat", p->pid);
+		p->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (p->statfd >= 0)
+			l->fds_open++;
+		else
+			p->statfd = -1;
+	}
+	if (!gone)
+		return n;
+	/* close the gaps of processes that vanished; the list stays sorted by pid */
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].pid)
+			procs[k++] = procs[i];
+	qsort(procs, k, sizeof(*procs), live_cmp_proc);
+	return k;
+}
+
+/* Re-read a stat file kept open; 0 or -errno (-ESRCH when the process died). */
+static int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
+{
+	char buf[1024];
+	long n;
+
+	do
+		n = l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
+	while (n == -EINTR);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	if (n == 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	return proc_parse_stat(buf, (size_t)n, st);
+}
+
+void live_scan(struct live *l, struct snapshot *snap)
+{
+	long n = proc_list_ids(l->rootfd, ".", &l->ids, &l->idcap);
+	struct live_proc *next = NULL;
+	struct live_pend *pend = NULL;
+	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
+
+	/* a failed listing (no descriptor to open /proc with) keeps the last one */
+	if (n < 0)
+		n = l->nids;
+	l->nids = n;
+	for (long i = 0; i < n; i++) {
+		int pid = l->ids[i];
+		struct proc_stat st;
+		struct live_proc *p;
+
+		if (!live_wanted_pid(l, pid))
+			continue;
+		/* both lists are sorted: drop old processes that vanished */
+		while (old < l->nprocs && l->procs[old].pid < pid)
+			live_close_proc(l, &l->procs[old++]);
+		next = xgrow(next, &ncap, nnext + 1, sizeof(*next));
+		p = &next[nnext];
+		if (old < l->nprocs && l->procs[old].pid == pid) {
+			struct live_proc *o = &l->procs[old++];
+
+			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
+			int r = o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
+					       : proc_read_stat(l->rootfd, pid, 0, &st);
+
+			if (r == -EMFILE || r == -ENFILE) {
+				/* no descriptor to look with: it is not gone; show it as last seen */
+				st = o->last;
+				r = 0;
+			}
+			if (r == 0 && o->start == st.start) {
+				*p = *o;
+				memset(o, 0, sizeof(*o));
+				o->statfd = -1;
+				p->last = st;
+				nnext++;
+				if (p->skip)
+					continue;
+				if (strcmp(p->comm, st.comm)) {
+					/* exec or prctl: the command line may have changed too */
+					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+					live_read_cmdline(l, p);
+				}
+				if (live_needs_attach(p))
+					goto defer;
+				live_fill_task(l, p, &st, snap);
+				live_maybe_threads(l, p, snap);
+				continue;
+			}
+			live_close_proc(l, o);
+		}
+		if (proc_read_stat(l->rootfd, pid, 0, &st) || !live_new_proc(l, p, &st))
+			continue;
+		nnext++;
+		if (p->skip)
+			continue;
+defer:
+		pend = xgrow(pend, &pcap, npend + 1, sizeof(*pend));
+		pend[npend].idx = nnext - 1;
+		pend[npend++].st = st;
+	}
+	while (old < l->nprocs)
+		live_close_proc(l, &l->procs[old++]);
+	nnext = live_attach_pending(l, next, nnext, pend, npend, snap);
+	free(pend);
+	free(l->procs);
+	l->procs = next;
+	l->nprocs = nnext;
+	l->pcap = ncap;
+}
+
+size_t live_fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return (size_t)-1;
+	/* keep a reserve for /proc, the output, recordings and the screen */
+	return rl.rlim_cur > LIVE_FD_RESERVE ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE) : 0;
+}
+
+void live_tasks_free(struct live *l)
+{
+	for (size_t i = 0; i < l->nprocs; i++)
+		live_close_proc(l, &l->procs[i]);
+	free(l->procs);
+	free(l->ids);
+	free(l->tids);
+	free(l->users);
+}

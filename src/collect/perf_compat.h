@@ -1,0 +1,63 @@
+/* <linux/perf_event.h> with what headers older than pmctop's needs lack (Linux 5.10 and up). */
+#ifndef PMCTOP_PERF_COMPAT_H
+#define PMCTOP_PERF_COMPAT_H
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <string.h>
+
+/*
+ * configure says which names the installed header has (HAVE_DECL_* are 0
+ * or 1, HAVE_STRUCT_* defined or not). The values below are the kernel's,
+ * from include/uapi/linux/perf_event.h; the kernel the program runs on may
+ * still refuse them, which the callers probe for.
+ */
+
+/* enum perf_event_sample_format: 5.11 and 5.12 */
+#if defined(HAVE_DECL_PERF_SAMPLE_DATA_PAGE_SIZE) && !HAVE_DECL_PERF_SAMPLE_DATA_PAGE_SIZE
+#define PERF_SAMPLE_DATA_PAGE_SIZE (1U << 22)
+#endif
+#if defined(HAVE_DECL_PERF_SAMPLE_WEIGHT_STRUCT) && !HAVE_DECL_PERF_SAMPLE_WEIGHT_STRUCT
+#define PERF_SAMPLE_WEIGHT_STRUCT (1U << 24)
+#endif
+
+/* enum perf_event_read_format: 6.0 */
+#if defined(HAVE_DECL_PERF_FORMAT_LOST) && !HAVE_DECL_PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4)
+#endif
+
+/* memory levels of PERF_SAMPLE_DATA_SRC (macros): 6.1 */
+#ifndef PERF_MEM_LVLNUM_CXL
+#define PERF_MEM_LVLNUM_CXL 0x09
+#endif
+#ifndef PERF_MEM_LVLNUM_IO
+#define PERF_MEM_LVLNUM_IO 0x0a
+#endif
+
+/*
+ * attr.inherit_thread (5.13): bit 35 of the flag word that follows
+ * read_format, counted from the first bit-field the way the ABI lays them
+ * out. Older headers have no member to name it by.
+ */
+#define PERF_COMPAT_INHERIT_THREAD_BIT 35
+#define PERF_COMPAT_FLAGS_OFFSET 40	/* after type, size, config, period, sample_type, read_format */
+
+static inline void perf_compat_set_inherit_thread(struct perf_event_attr *a, unsigned v)
+{
+#ifdef HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD
+	a->inherit_thread = v ? 1 : 0;
+#else
+	uint64_t flags, bit;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	bit = 1ull << (63 - PERF_COMPAT_INHERIT_THREAD_BIT);
+#else
+	bit = 1ull << PERF_COMPAT_INHERIT_THREAD_BIT;
+#endif
+	memcpy(&flags, (unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, sizeof(flags));
+	flags = v ? flags | bit : flags & ~bit;
+	memcpy((unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, &flags, sizeof(flags));
+#endif
+}
+
+#endif

@@ -1,0 +1,104 @@
+/* The real system calls behind struct sysops, and the one perf_event_open wrapper. */
+#include "config.h"
+#include "collect/sysops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int sysops_real_perf_open(void *ctx, struct perf_event_attr *attr, int pid, int cpu,
+				 int group_fd, unsigned long flags)
+{
+	long r = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
+
+	return r < 0 ? -errno : (int)r;
+}
+
+static long sysops_real_read(void *ctx, int fd, void *buf, size_t size)
+{
+	ssize_t r = read(fd, buf, size);
+
+	return r < 0 ? -errno : (long)r;
+}
+
+static long sysops_real_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	ssize_t r = pread(fd, buf, size, (off_t)off);
+
+	return r < 0 ? -errno : (long)r;
+}
+
+static int sysops_real_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	int r = ioctl(fd, req, arg);
+
+	return r < 0 ? -errno : r;
+}
+
+static int sysops_real_openat(void *ctx, int dirfd, const char *path, int flags)
+{
+	int r = openat(dirfd, path, flags);
+
+	return r < 0 ? -errno : r;
+}
+
+static int sysops_real_close(void *ctx, int fd)
+{
+	return close(fd) < 0 ? -errno : 0;
+}
+
+static int sysops_real_mmap(void *ctx, int fd, size_t len, void **addr)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	*addr = p;
+	return 0;
+}
+
+static int sysops_real_munmap(void *ctx, void *addr, size_t len)
+{
+	return munmap(addr, len) < 0 ? -errno : 0;
+}
+
+static const struct sysops SYSOPS_REAL = {
+	.ctx = NULL,
+	.perf_open = sysops_real_perf_open,
+	.read = sysops_real_read,
+	.pread = sysops_real_pread,
+	.ioctl = sysops_real_ioctl,
+	.openat = sysops_real_openat,
+	.close = sysops_real_close,
+	.mmap = sysops_real_mmap,
+	.munmap = sysops_real_munmap,
+};
+
+const struct sysops *sysops_real(void)
+{
+	return &SYSOPS_REAL;
+}
+
+const struct sysops *sysops_or_real(const struct sysops *ops)
+{
+	return ops ? ops : &SYSOPS_REAL;
+}
+
+int sysops_perf_open(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
+		     int group_fd)
+{
+	return ops->perf_open(ops->ctx, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size)
+{
+	long r;
+
+	do
+		r = ops->read(ops->ctx, fd, buf, size);
+	while (r == -EINTR);
+	return r;
+}

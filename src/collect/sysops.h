@@ -1,0 +1,44 @@
+/* The system calls collection makes, in one table passed explicitly, so tests can fake them. */
+#ifndef PMCTOP_SYSOPS_H
+#define PMCTOP_SYSOPS_H
+
+#include <stddef.h>
+
+#include "collect/perf_compat.h"
+
+/*
+ * Every operation returns what the system call returns, or -errno instead
+ * of -1 (errno itself is left alone). ctx is handed back to each call: a
+ * fake keeps its state there. Tables are const and outlive their users.
+ */
+struct sysops {
+	void *ctx;
+	/* perf_event_open(2) with flags; the new fd or -errno. */
+	int (*perf_open)(void *ctx, struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+			 unsigned long flags);
+	long (*read)(void *ctx, int fd, void *buf, size_t size);
+	long (*pread)(void *ctx, int fd, void *buf, size_t size, long long off);
+	/* ioctl(2) with one integer or pointer argument; 0 (or its result) or -errno. */
+	int (*ioctl)(void *ctx, int fd, unsigned long req, unsigned long arg);
+	int (*openat)(void *ctx, int dirfd, const char *path, int flags);
+	int (*close)(void *ctx, int fd);
+	/* A shared read-write mapping of len bytes of fd into *addr; 0 or -errno. */
+	int (*mmap)(void *ctx, int fd, size_t len, void **addr);
+	int (*munmap)(void *ctx, void *addr, size_t len);
+};
+
+/* The real system calls (ctx unused). */
+const struct sysops *sysops_real(void);
+/* ops, or the real table when ops is NULL. */
+const struct sysops *sysops_or_real(const struct sysops *ops);
+
+/*
+ * The one perf_event_open, with PERF_FLAG_FD_CLOEXEC.
+ * The new fd or -errno.
+ */
+int sysops_perf_open(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
+		     int group_fd);
+/* read(2) restarted on EINTR; bytes or -errno. */
+long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size);
+
+#endif

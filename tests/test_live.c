@@ -1,0 +1,637 @@
+/* Tests of the live source on fixture /proc and sysfs trees, with the system calls faked. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/events.h"
+#include "collect/source_live.h"
+#include "collect/sysops.h"
+#include "stream/snapshot.h"
+#include "util/errmsg.h"
+#include "testutil.h"
+
+#define FAKE_FD0 10000	/* perf fds of the fake; lower ones are real files */
+#define FAKE_MAX 4096
+
+struct fake_ev {
+	int fd, leader, pid, cpu;
+	uint32_t type;
+	bool open;
+	unsigned reads;
+};
+
+/* A kernel with software events only, whose answers a test can bend. */
+struct fake {
+	struct sysops ops;
+	struct fake_ev ev[FAKE_MAX];
+	int nev, nopen;
+	int max_open;		/* perf fds open at once before EMFILE; 0: no limit */
+	int err_pid, err;	/* opens on err_pid (-1: none) fail with err */
+	int err_times;		/* how many times; 0: always */
+	int cpu_err;		/* opens with pid -1 fail with this */
+	bool deny_kernel;	/* exclude_kernel = 0 gives EACCES */
+	int echild_pid, echild_reads;	/* the first reads of echild_pid's groups give ECHILD */
+	int opens_of[64];	/* perf_event_open calls per pid below 64 */
+};
+
+static struct fake_ev *fake_find(struct fake *f, int fd)
+{
+	if (fd < FAKE_FD0 || fd >= FAKE_FD0 + f->nev)
+		return NULL;
+	return &f->ev[fd - FAKE_FD0];
+}
+
+static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
+			  unsigned long flags)
+{
+	struct fake *f = ctx;
+	struct fake_ev *e;
+
+	if (pid >= 0 && pid < 64)
+		f->opens_of[pid]++;
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return -ENOENT;
+	if (!a->exclude_kernel && f->deny_kernel)
+		return -EACCES;
+	if (pid == -1 && f->cpu_err)
+		return f->cpu_err;
+	if (pid == f->err_pid && f->err) {
+		int err = f->err;
+
+		if (f->err_times && --f->err_times == 0)
+			f->err = 0;
+		return err;
+	}
+	if (f->max_open && f->nopen >= f->max_open)
+		return -EMFILE;
+	ck_assert_int_lt(f->nev, FAKE_MAX);
+	e = &f->ev[f->nev];
+	memset(e, 0, sizeof(*e));
+	e->fd = FAKE_FD0 + f->nev++;
+	e->leader = group_fd < 0 ? e->fd : group_fd;
+	e->pid = pid;
+	e->cpu = cpu;
+	e->type = a->type;
+	e->open = true;
+	f->nopen++;
+	return e->fd;
+}
+
+static long fake_read(void *ctx, int fd, void *buf, size_t size)
+{
+	struct fake *f = ctx;
+	struct fake_ev *e = fake_find(f, fd);
+	uint64_t v[3 + 2 * 16];
+	size_t n = 3;
+
+	if (!e)
+		return sysops_real()->read(NULL, fd, buf, size);
+	ck_assert(e->open);
+	if (e->pid == f->echild_pid && f->echild_reads > 0) {
+		f->echild_reads--;
+		return -ECHILD;
+	}
+	e->reads++;
+	v[0] = 0;
+	v[1] = v[2] = 1000ull * e->reads;
+	for (int i = 0; i < f->nev; i++) {
+		if (!f->ev[i].open || f->ev[i].leader != fd)
+			continue;
+		v[n++] = 10ull * e->reads;
+		v[n++] = (uint64_t)f->ev[i].fd;
+		v[0]++;
+	}
+	ck_assert_uint_le(n * sizeof(uint64_t), size);
+	memcpy(buf, v, n * sizeof(uint64_t));
+	return (long)(n * sizeof(uint64_t));
+}
+
+static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	ck_assert_ptr_null(fake_find(ctx, fd));
+	return sysops_real()->pread(NULL, fd, buf, size, off);
+}
+
+static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	struct fake_ev *e = fake_find(ctx, fd);
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert(e->open);
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)arg = (uint64_t)fd;
+	return 0;
+}
+
+static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
+{
+	return sysops_real()->openat(NULL, dirfd, path, flags);
+}
+
+static int fake_close(void *ctx, int fd)
+{
+	struct fake *f = ctx;
+	struct fake_ev *e = fake_find(f, fd);
+
+	if (!e)
+		return sysops_real()->close(NULL, fd);
+	ck_assert_msg(e->open, "fd %d closed twice", fd);
+	e->open = false;
+	f->nopen--;
+	return 0;
+}
+
+static int fake_mmap(void *ctx, int fd, size_t len, void **addr)
+{
+	return -ENODEV;
+}
+
+static int fake_munmap(void *ctx, void *addr, size_t len)
+{
+	return 0;
+}
+
+static void fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ops = (struct sysops){ f, fake_perf_open, fake_read, fake_pread, fake_ioctl,
+				  fake_openat, fake_close, fake_mmap, fake_munmap };
+	f->err_pid = -1;
+	f->echild_pid = -1;
+}
+
+/* The fixture: a /proc tree and a sysfs tree in a temporary directory. */
+struct tree {
+	char dir[256], proc[300], sys[300];
+};
+
+static void put(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void tree_mkdir(const char *base, const char *sub, int pid, int tid)
+{
+	char path[512];
+
+	if (pid && tid)
+		snprintf(path, sizeof(path), "%s/%d/%s/%d", base, pid, sub, tid);
+	else if (pid)
+		snprintf(path, sizeof(path), "%s/%d%s", base, pid, sub);
+	else
+		snprintf(path, sizeof(path), "%s%s", base, sub);
+	ck_assert(mkdir(path, 0755) == 0 || errno == EEXIST);
+}
+
+/* A process pid with threads tids (the first is pid), start time and CPU ticks used. */
+static void tree_proc(struct tree *t, int pid, const int *tids, int ntids, unsigned long long start,
+		      unsigned long long ticks)
+{
+	char path[512], text[512];
+
+	tree_mkdir(t->proc, "", pid, 0);
+	tree_mkdir(t->proc, "/task", pid, 0);
+	for (int i = 0; i < ntids; i++)
+		tree_mkdir(t->proc, "task", pid, tids[i]);
+	snprintf(path, sizeof(path), "%s/%d/stat", t->proc, pid);
+	snprintf(text, sizeof(text),
+		 "%d (work%d) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 %d 0 %llu 1000 100 0\n",
+		 pid, pid, pid, pid, ticks, ntids, start);
+	put(path, text);
+	snprintf(path, sizeof(path), "%s/%d/status", t->proc, pid);
+	put(path, "Name:\twork\nUid:\t0\t0\t0\t0\n");
+	snprintf(path, sizeof(path), "%s/%d/cmdline", t->proc, pid);
+	put(path, "work");
+}
+
+static void tree_online(struct tree *t, const char *list)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", t->sys);
+	put(path, list);
+}
+
+static void tree_init(struct tree *t)
+{
+	char path[512];
+
+	snprintf(t->dir, sizeof(t->dir), "/tmp/pmctop-live-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(t->dir));
+	snprintf(t->proc, sizeof(t->proc), "%s/proc", t->dir);
+	snprintf(t->sys, sizeof(t->sys), "%s/sys", t->dir);
+	tree_mkdir(t->dir, "/proc", 0, 0);
+	tree_mkdir(t->dir, "/proc/sys", 0, 0);
+	tree_mkdir(t->dir, "/proc/sys/kernel", 0, 0);
+	tree_mkdir(t->dir, "/sys", 0, 0);
+	tree_mkdir(t->dir, "/sys/devices", 0, 0);
+	tree_mkdir(t->dir, "/sys/devices/system", 0, 0);
+	tree_mkdir(t->dir, "/sys/devices/system/cpu", 0, 0);
+	snprintf(path, sizeof(path), "%s/sys/kernel/perf_event_paranoid", t->proc);
+	put(path, "2\n");
+	snprintf(path, sizeof(path), "%s/stat", t->proc);
+	put(path, "cpu  300 0 100 1000 50 0 0 0 0 0\ncpu0 100 0 50 500 20 0 0 0 0 0\n"
+		  "cpu1 200 0 50 500 30 0 0 5 7 0\nctxt 999\n");
+	snprintf(path, sizeof(path), "%s/loadavg", t->proc);
+	put(path, "0.50 0.25 0.10 1/100 42\n");
+	snprintf(path, sizeof(path), "%s/uptime", t->proc);
+	put(path, "1000.00 1500.00\n");
+	tree_online(t, "0-1\n");
+}
+
+static void tree_free(struct tree *t)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A live source on the fixture counting task-clock and page-faults (and hw events when asked). */
+static struct source *live_new(struct tree *t, struct fake *f, bool hw, bool per_cpu)
+{
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512];
+
+	evlist_init(&ev);
+	if (hw)
+		evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &f->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+static const struct snap_task *find_task(const struct snapshot *snap, int pid)
+{
+	for (size_t i = 0; i < snap->ntasks; i++)
+		if (snap->tasks[i].pid == pid)
+			return &snap->tasks[i];
+	return NULL;
+}
+
+/* How many facts of what (and err, unless 0) were told. */
+static size_t count_facts(const struct source *s, enum errmsg_what what, int err,
+			  const struct errmsg_fact **last)
+{
+	size_t n, k = 0;
+	const struct errmsg_fact *f = source_live_facts(s, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (f[i].what == what && (!err || f[i].err == err)) {
+			k++;
+			if (last)
+				*last = &f[i];
+		}
+	return k;
+}
+
+/* Whether a queued message contains text; the messages are taken. */
+static bool said(struct source *s, const char *text)
+{
+	size_t n;
+	char **m = source_take_messages(s, &n);
+	bool found = false;
+
+	for (size_t i = 0; i < n; i++) {
+		found |= strstr(m[i], text) != NULL;
+		free(m[i]);
+	}
+	free(m);
+	return found;
+}
+
+static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 };
+
+static void four_procs(struct tree *t)
+{
+	/* busiest first: 10 used the most CPU time */
+	tree_proc(t, 10, T10, 1, 100, 800);
+	tree_proc(t, 11, T11, 1, 100, 400);
+	tree_proc(t, 12, T12, 1, 100, 200);
+	tree_proc(t, 13, T13, 1, 100, 100);
+}
+
+START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *fact = NULL;
+	int counted = 0, out = 0;
+
+	tree_init(&t);
+	four_procs(&t);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	f.max_open = 4;	/* two events a process: the two busiest fit */
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.ntasks, 4);
+	for (size_t i = 0; i < snap.ntasks; i++) {
+		counted += snap.tasks[i].err == 0;
+		out += snap.tasks[i].err == -EMFILE;
+	}
+	ck_assert_int_eq(counted, 2);
+	ck_assert_int_eq(out, 2);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_int_eq(find_task(&snap, 13)->err, -EMFILE);
+	ck_assert_int_eq(find_task(&snap, 13)->c[0].err, -EMFILE);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, &fact), 1);
+	ck_assert_int_eq(fact->n, 2);
+	ck_assert(said(s, "out of file descriptors: some processes are not counted"));
+	/* said once; retried each tick, and counted once descriptors are back */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, NULL), 1);
+	f.max_open = 0;
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
+	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
+	ck_assert_uint_gt(find_task(&snap, 13)->c[1].value, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_esrch_drops_a_vanished_task_without_error)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	size_t nfacts;
+
+	tree_init(&t);
+	four_procs(&t);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	source_live_facts(s, &nfacts);
+	f.err_pid = 11;
+	f.err = -ESRCH;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.ntasks, 3);
+	ck_assert_ptr_null(find_task(&snap, 11));
+	ck_assert_int_eq(find_task(&snap, 12)->err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *fact = NULL;
+
+	tree_init(&t);
+	four_procs(&t);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	ck_assert_int_eq(source_live_paranoid(s), 2);
+	f.err_pid = 12;
+	f.err = -EACCES;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EACCES, &fact), 1);
+	ck_assert_int_eq(fact->paranoid, 2);
+	ck_assert(said(s, "some processes cannot be counted: permission denied; "
+			  "kernel.perf_event_paranoid is 2"));
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	const struct errmsg_mode *m;
+	const struct errmsg_fact *fact = NULL;
+	char text[512];
+
+	tree_init(&t);
+	fake_init(&f);
+	f.deny_kernel = true;
+	s = live_new(&t, &f, true, false);
+	m = source_live_mode(s);
+	ck_assert(!m->hw);
+	ck_assert(m->hw_asked);
+	ck_assert(!m->kernel);
+	ck_assert_int_eq(m->why.err, -ENOENT);
+	ck_assert_str_eq(m->why.name, "cycles");
+	ck_assert_str_eq(s->mode, "no hardware PMU: software events only ('cycles': not supported "
+				  "by this PMU), user mode only");
+	ck_assert_str_eq(errmsg_mode(text, sizeof(text), m), s->mode);
+	ck_assert_int_eq(s->ev.ev[0].err, -ENOENT);
+	ck_assert_int_eq(s->ev.ev[1].err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_PMU, -ENOENT, &fact), 1);
+	ck_assert_str_eq(fact->name, "cycles");
+	ck_assert(said(s, "no hardware PMU: counting software events only"));
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_nothing_countable_fails_with_the_fact_of_the_first_event)
+{
+	struct tree t;
+	struct fake f;
+	struct evlist ev;
+	struct live_opts o;
+	char err[512];
+
+	tree_init(&t);
+	fake_init(&f);
+	evlist_init(&ev);
+	evlist_add(&ev, "cycles", 0, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f.ops;
+	ck_assert_ptr_null(source_live_new(&ev, &o, err, sizeof(err)));
+	ck_assert_str_eq(err, "no event can be counted on this machine: 'cycles': not supported by "
+			      "this PMU");
+	evlist_release(&ev);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_echild_on_the_first_group_read_reopens_the_group)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+
+	tree_init(&t);
+	tree_proc(&t, 10, T10, 1, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	f.echild_pid = 10;
+	f.echild_reads = 1;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* two members opened twice: the group read once after the build said ECHILD */
+	ck_assert_int_eq(f.opens_of[10], 4);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_int_eq(find_task(&snap, 10)->c[0].err, 0);
+	ck_assert_int_eq(f.nopen, 2);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
+{
+	static const int tids[] = { 13, 14 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char path[512];
+
+	tree_init(&t);
+	tree_proc(&t, 13, tids, 2, 100, 100);
+	fake_init(&f);
+	s = live_new(&t, &f, false, true);
+	f.err_pid = 14;
+	f.err = -ENODEV;
+	f.err_times = 1;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 13)->err, -EAGAIN);
+	ck_assert_str_eq(errmsg_short(find_task(&snap, 13)->err), "attaching");
+	ck_assert_int_eq(f.nopen, 2);	/* page-faults on each CPU; nothing of 13 left open */
+	/* the thread is gone by the next tick: the process is attached, no error left */
+	snprintf(path, sizeof(path), "%s/13/task/14", t.proc);
+	ck_assert_int_eq(rmdir(path), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
+	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_OFFLINE, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *fact = NULL;
+	int on1 = 0;
+
+	tree_init(&t);
+	fake_init(&f);
+	s = live_new(&t, &f, false, true);
+	for (int i = 0; i < f.nev; i++)
+		on1 += f.ev[i].open && f.ev[i].cpu == 1;
+	ck_assert_int_eq(on1, 1);	/* task-clock is not counted per CPU */
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.ncpus, 2);
+	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
+	tree_online(&t, "0\n");
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_OFFLINE, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, 1);
+	ck_assert(said(s, "CPU 1 went offline"));
+	ck_assert_int_eq(snap.cpus[1].c[1].err, -ENOENT);
+	tree_online(&t, "0-1\n");
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_ONLINE, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, 1);
+	ck_assert(said(s, "CPU 1 is online: counting it again"));
+	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+
+	tree_init(&t);
+	fake_init(&f);
+	f.cpu_err = -EACCES;
+	s = live_new(&t, &f, false, true);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CPUS, -EACCES, NULL), 1);
+	ck_assert(said(s, "per-core counters: kernel.perf_event_paranoid is 2"));
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(snap.cpus[0].c[1].err, -EACCES);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CPUS, 0, NULL), 1);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("live");
+	TCase *tc = tcase_create("faked");
+
+	if (events_init())
+		return 1;
+	tcase_add_test(tc, test_emfile_leaves_the_rest_not_counted_and_says_how_many);
+	tcase_add_test(tc, test_esrch_drops_a_vanished_task_without_error);
+	tcase_add_test(tc, test_eacces_gives_the_permission_fact_with_paranoid);
+	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);
+	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
+	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
+	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
+	tcase_add_test(tc, test_cpus_follow_the_online_map_of_the_sysfs_root);
+	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}
