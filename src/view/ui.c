@@ -11,12 +11,6 @@
 #include "util/parse.h"
 #include "util/xalloc.h"
 
-/* Table order of the numeric columns, shared with the views. */
-static const enum col_id UI_NUM_ORDER[] = {
-	COL_CPU, COL_GHZ, COL_IPC, COL_CPI, COL_CACHE, COL_L1D, COL_DTLB,
-	COL_BRMIS, COL_PF, COL_CS, COL_MIG, COL_COUNTED,
-};
-
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 {
 	memset(u, 0, sizeof(*u));
@@ -114,22 +108,7 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 
 size_t ui_sortable(const struct model *m, int *out, size_t max)
 {
-	size_t n = 0;
-
-	if (n < max)
-		out[n++] = COL_PID;
-	if (n < max)
-		out[n++] = COL_USER;
-	if (n < max)
-		out[n++] = COL_THR;
-	for (size_t i = 0; i < sizeof(UI_NUM_ORDER) / sizeof(UI_NUM_ORDER[0]) && n < max; i++)
-		if (model_column_shown(m, UI_NUM_ORDER[i]))
-			out[n++] = UI_NUM_ORDER[i];
-	for (size_t k = 0; k < m->nraw && n < max; k++)
-		out[n++] = COL_MAX + (int)k;
-	if (n < max)
-		out[n++] = COL_COMMAND;
-	return n;
+	return model_columns(m, out, max);
 }
 
 static void ui_move(struct ui *u, const struct ui_list *l, long delta)

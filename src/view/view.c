@@ -11,17 +11,8 @@
 #include "view/layout.h"
 #include "model/metrics.h"
 
-#define VIEW_RAW_WIDTH 12
 #define VIEW_CORE_MIN_W 24
-
-static const struct {
-	enum col_id col;
-	int prio;
-} VIEW_NUM_COLS[] = {
-	{ COL_CPU, 90 }, { COL_GHZ, 55 }, { COL_IPC, 85 }, { COL_CPI, 80 },
-	{ COL_CACHE, 60 }, { COL_L1D, 45 }, { COL_DTLB, 44 }, { COL_BRMIS, 50 },
-	{ COL_PF, 35 }, { COL_CS, 30 }, { COL_MIG, 10 }, { COL_COUNTED, 25 },
-};
+#define VIEW_MAX_COLS (COL_MAX + 64)
 
 static const struct {
 	const char *key;
@@ -52,52 +43,53 @@ static const struct {
 	{ "q F10", "quit" },
 };
 
+static enum col_rows view_rows(bool threads)
+{
+	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+}
+
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
 {
-	struct layout_col cand[COL_MAX + 64];
-	size_t n = 0;
+	struct layout_col cand[VIEW_MAX_COLS];
+	int ids[VIEW_MAX_COLS];
+	size_t n = model_columns(m, ids, VIEW_MAX_COLS), nc = 0;
+	int min_last = 0;
 
-	cand[n++] = (struct layout_col){ COL_PID, 7, 100 };
-	cand[n++] = (struct layout_col){ COL_USER, 9, 40 };
-	cand[n++] = (struct layout_col){ COL_THR, threads ? 7 : 4, 20 };
-	for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
-		const struct column *c = columns_get(VIEW_NUM_COLS[i].col);
+	for (size_t i = 0; i < n; i++) {
+		const struct column *col = model_column(m, ids[i]);
 
-		if (model_column_shown(m, c->id))
-			cand[n++] = (struct layout_col){ c->id, c->width, VIEW_NUM_COLS[i].prio };
+		/* the rest column is drawn after the others, in what is left of the line */
+		if (col->rest) {
+			min_last = col->width;
+			continue;
+		}
+		cand[nc++] = (struct layout_col){
+			.id = ids[i],
+			.width = columns_width(col, view_rows(threads)),
+			.prio = col->prio,
+		};
 	}
-	for (size_t k = 0; k < m->nraw && n < sizeof(cand) / sizeof(cand[0]); k++)
-		cand[n++] = (struct layout_col){ COL_MAX + (int)k, VIEW_RAW_WIDTH, 15 };
-	return layout_fit(cand, n, width, 8, out);
+	return layout_fit(cand, nc, width, min_last, out);
 }
 
-static const char *view_title(const struct model *m, int id, bool threads)
+/* The value of a numeric cell and whether its counter did not run. */
+static double view_value(const struct model_row *r, int id, bool *na)
 {
-	if (id >= COL_MAX)
-		return m->ev.ev[m->raw_ev[id - COL_MAX]].name;
-	if (id == COL_PID && threads)
-		return "TID";
-	if (id == COL_THR && threads)
-		return "PID";
-	return columns_get(id)->title;
-}
+	if (id >= COL_MAX) {
+		size_t k = (size_t)(id - COL_MAX);
 
-static int view_width(int id, bool threads)
-{
-	if (id >= COL_MAX)
-		return VIEW_RAW_WIDTH;
-	if (id == COL_THR && threads)
-		return 7;
-	return columns_get(id)->width;
+		*na = r->raw_fl[k] & MODEL_F_NA;
+		return r->raw[k];
+	}
+	*na = r->na & (1u << id);
+	return r->v[id];
 }
 
 static int view_cell_attr(const struct column *c, double v, bool na)
 {
 	if (na || isnan(v))
 		return CANVAS_DIM;
-	if (!c->severity)
-		return CANVAS_NORMAL;
-	switch (metrics_severity(c->kind, v)) {
+	switch (columns_severity(c, v)) {
 	case METRICS_SEV_GOOD:
 		return CANVAS_GOOD;
 	case METRICS_SEV_WARN:
@@ -159,8 +151,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->not_counted && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s", sc >= COL_MAX ? m->ev.ev[m->raw_ev[sc - COL_MAX]].name
-			: columns_get(sc)->title, u->reverse ? " (reversed)" : "");
+	snprintf(sort, sizeof(sort), "%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
+		 u->reverse ? " (reversed)" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return 3;
 }
@@ -170,6 +162,8 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 {
 	static const char *const EIGHTHS[] = { "", "\u258f", "\u258e", "\u258d", "\u258c",
 					       "\u258b", "\u258a", "\u2589" };
+	const struct column *cpu = columns_get(COL_CPU), *ipc = columns_get(COL_IPC);
+	const struct column *ghz = columns_get(COL_GHZ);
 	char label[16], text[48];
 	double busy = r->v[COL_CPU];
 	int lw, bw, fill8;
@@ -182,13 +176,16 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	if (isnan(busy))
 		snprintf(text, sizeof(text), "-");
 	else
-		snprintf(text, sizeof(text), "%.1f%%", busy);
+		snprintf(text, sizeof(text), "%.*f%s", cpu->prec, busy, cpu->unit);
 	if (model_column_shown(m, COL_IPC) && w >= 40) {
-		char ipc[16], ghz[16];
+		char vi[16], vg[16];
 
-		columns_format_num(ipc, sizeof(ipc), r->v[COL_IPC], 2, false, r->na & (1u << COL_IPC));
-		columns_format_num(ghz, sizeof(ghz), r->v[COL_GHZ], 2, false, r->na & (1u << COL_GHZ));
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), " IPC %s %sGHz", ipc, ghz);
+		columns_format_num(vi, sizeof(vi), r->v[COL_IPC], ipc->prec, false,
+				   r->na & (1u << COL_IPC));
+		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec, false,
+				   r->na & (1u << COL_GHZ));
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s", ipc->title,
+			 vi, vg, ghz->unit);
 	}
 	bw = w - lw - 3;	/* " [" and "]" */
 	if (bw < (int)strlen(text) + 2)
@@ -228,19 +225,21 @@ static int view_cores(struct canvas *c, int y, int max_rows, const struct view_c
 static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
 			      size_t n, bool threads, const struct ui *u)
 {
+	const struct column *rest = columns_get(COL_COMMAND);
 	int x = 0;
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < n; i++) {
-		int w = view_width(cols[i], threads);
-		const char *t = view_title(m, cols[i], threads);
+		const struct column *col = model_column(m, cols[i]);
+		int w = columns_width(col, view_rows(threads));
+		const char *t = model_column_title(m, cols[i], view_rows(threads));
 		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
-		bool left = cols[i] == COL_USER;
 
-		canvas_printf(c, x, y, attr, w, left ? "%-*.*s" : "%*.*s", w, w, t);
+		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
 		x += w + 1;
 	}
-	canvas_put(c, x, y, u->cmdline ? "COMMAND LINE" : threads ? "NAME" : "COMMAND",
+	canvas_put(c, x, y, u->cmdline && rest->cmdline_title ? rest->cmdline_title
+				: columns_title(rest, view_rows(threads)),
 		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
 }
 
@@ -251,36 +250,27 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 	int x = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int id = cols[i], w = view_width(id, threads);
-		char buf[64];
+		const struct column *col = model_column(m, cols[i]);
+		int w = columns_width(col, view_rows(threads));
+		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
-		if (id == COL_PID) {
-			snprintf(buf, sizeof(buf), "%*d", w, r->id);
-		} else if (id == COL_USER) {
-			snprintf(buf, sizeof(buf), "%-*.*s", w, w, r->user);
-		} else if (id == COL_THR) {
-			snprintf(buf, sizeof(buf), "%*d", w, threads ? r->tgid : r->threads);
-		} else if (r->err) {
-			snprintf(buf, sizeof(buf), "%*s", w, "-");
+		if (col->type == COL_TYPE_NUM && r->err) {
+			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
-		} else if (id >= COL_MAX) {
-			size_t k = (size_t)(id - COL_MAX);
-			char num[48];
-
-			columns_format_num(num, sizeof(num), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
-					  r->raw_fl[k] & MODEL_F_NA);
-			snprintf(buf, sizeof(buf), "%*s", w, num);
-			attr = isnan(r->raw[k]) ? CANVAS_DIM : CANVAS_NORMAL;
 		} else {
-			const struct column *col = columns_get(id);
-			char num[48];
-			bool na = r->na & (1u << id);
+			model_format_cell(m, r, cols[i], view_rows(threads), cell, sizeof(cell));
+			if (col->type == COL_TYPE_NUM) {
+				bool na;
+				double v = view_value(r, cols[i], &na);
 
-			columns_format_num(num, sizeof(num), r->v[id], col->prec, r->est & (1u << id), na);
-			snprintf(buf, sizeof(buf), "%*s", w, num);
-			attr = view_cell_attr(col, r->v[id], na);
+				attr = view_cell_attr(col, v, na);
+			}
 		}
+		if (col->left)
+			snprintf(buf, sizeof(buf), "%-*.*s", w, w, cell);
+		else
+			snprintf(buf, sizeof(buf), "%*s", w, cell);
 		canvas_put(c, x, y, buf, attr, w);
 		x += w + 1;
 	}
@@ -294,7 +284,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 /* Draw the list from y to y + h; sets the page size and syncs the selection. */
 static void view_list(struct canvas *c, int y, int h, struct view_ctx *v, bool threads)
 {
-	int cols[COL_MAX + 64];
+	int cols[VIEW_MAX_COLS];
 	size_t n = view_table_columns(v->m, c->w, threads, cols);
 	struct ui *u = v->u;
 
@@ -503,12 +493,15 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c", p->user,
 			      p->threads, p->threads == 1 ? "" : "s", p->state);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
+		int ids[VIEW_MAX_COLS];
+		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
+
 		x = 0;
-		for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
-			const struct column *col = columns_get(VIEW_NUM_COLS[i].col);
+		for (size_t i = 0; i < n; i++) {
+			const struct column *col = model_column(m, ids[i]);
 			char num[48];
 
-			if (!model_column_shown(m, col->id) || p->err)
+			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					  p->est & (1u << col->id), p->na & (1u << col->id));
