@@ -193,6 +193,75 @@ START_TEST(test_filter_search_and_user_prompts)
 }
 END_TEST
 
+/* The recording replayed through a model that filters as batch mode does (-u, a name). */
+static struct model *batch_model(const char *user, const char *name, struct source **bsrc)
+{
+	char path[512], err[256];
+	struct snapshot snap;
+	struct model *bm;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/data/hw.rec", TEST_SRCDIR);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*bsrc = source_replay_new(f, "hw.rec", err, sizeof(err));
+	ck_assert_msg(*bsrc != NULL, "%s", err);
+	bm = model_new(&(*bsrc)->ev);
+	bm->filter.user = user;
+	bm->filter.name = name;
+	snapshot_init(&snap, (*bsrc)->ev.n);
+	while (source_read(*bsrc, &snap) == 0)
+		model_update(bm, &snap);
+	snapshot_release(&snap);
+	return bm;
+}
+
+static const struct {
+	int line;
+	const char *user, *name;
+	const char *want;
+} FILTERS[] = {
+	{ __LINE__, "", "DB-", "101 " },		/* case-insensitive name */
+	{ __LINE__, "", "100000000", "202 " },		/* the command line matches too */
+	{ __LINE__, "alice", "", "101 505 " },
+	{ __LINE__, "1001", "", "202 " },		/* a uid */
+	{ __LINE__, "alice", "proc", "505 " },
+	{ __LINE__, "nobody", "", "" },
+	{ __LINE__, "", "", "101 202 303 404 505 " },
+};
+
+/* One filter, owned by the model: the same rows in batch output and on the screen. */
+START_TEST(test_filter_same_rows_in_batch_and_screen)
+{
+	struct source *bsrc;
+	struct model *bm = batch_model(FILTERS[_i].user, FILTERS[_i].name, &bsrc);
+	struct ui u;
+	struct ui_list l = { 0 };
+	char batch[128] = "", screen[128];
+	size_t o = 0;
+
+	model_sort(bm, COL_PID, false);
+	for (size_t i = 0; i < bm->nrows; i++)
+		o += (size_t)snprintf(batch + o, sizeof(batch) - o, "%d ", bm->rows[i].id);
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	press(&u, &l, 'u');
+	type(&u, &l, FILTERS[_i].user);
+	press(&u, &l, UI_KEY_ENTER);
+	press(&u, &l, '\\');
+	type(&u, &l, FILTERS[_i].name);
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, screen, sizeof(screen));
+	ck_assert_msg(!strcmp(batch, FILTERS[_i].want), "line %d: batch %s", FILTERS[_i].line,
+		      batch);
+	ck_assert_msg(!strcmp(screen, FILTERS[_i].want), "line %d: screen %s", FILTERS[_i].line,
+		      screen);
+	ui_list_release(&l);
+	model_free(bm);
+	source_free(bsrc);
+}
+END_TEST
+
 START_TEST(test_delay_prompt_validates)
 {
 	struct ui u;
@@ -325,6 +394,8 @@ int main(void)
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
+	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,
+			    sizeof(FILTERS) / sizeof(FILTERS[0]));
 	tcase_add_test(tc, test_delay_prompt_validates);
 	tcase_add_test(tc, test_views_enter_and_leave);
 	tcase_add_test(tc, test_drill_keys);

@@ -170,27 +170,37 @@ static bool model_contains(const char *hay, const char *needle)
 	return n == 0;
 }
 
-bool model_wanted(const struct model *m, const struct snap_task *t)
+bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, const char *user,
+			const char *comm, const char *cmdline)
 {
-	if (m->filter.npids) {
+	if (f->npids) {
 		bool hit = false;
 
-		for (size_t i = 0; i < m->filter.npids && !hit; i++)
-			hit = m->filter.pids[i] == t->tgid;
+		for (size_t i = 0; i < f->npids && !hit; i++)
+			hit = f->pids[i] == tgid;
 		if (!hit)
 			return false;
 	}
-	if (m->filter.user && *m->filter.user) {
+	if (f->user && *f->user) {
 		char *end;
-		unsigned long uid = strtoul(m->filter.user, &end, 10);
+		unsigned long n = strtoul(f->user, &end, 10);
 
-		if (strcmp(m->filter.user, t->user) && (*end || uid != t->uid))
+		if (strcmp(f->user, user) && (*end || n != uid))
 			return false;
 	}
-	if (m->filter.name && *m->filter.name && !model_contains(t->comm, m->filter.name) &&
-	    !model_contains(t->cmdline, m->filter.name))
+	if (f->name && *f->name && !model_contains(comm, f->name) && !model_contains(cmdline, f->name))
 		return false;
 	return true;
+}
+
+bool model_wanted(const struct model *m, const struct snap_task *t)
+{
+	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline);
+}
+
+bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
+{
+	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline);
 }
 
 static struct model_row *model_new_row(struct model *m, struct model_row **rows, size_t *n,

@@ -105,8 +105,17 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 /* Histogram settings; a new page size starts the histogram afresh. */
 void model_set_page_shift(struct model *m, unsigned shift);
 void model_set_halflife(struct model *m, double seconds);
-/* Whether a snapshot entry passes the model's filters. */
+/*
+ * Whether a process or thread passes f: its process among f's pids, its user by name or uid,
+ * its name or command line containing f's name, case-insensitively. Unset or empty parts pass
+ * everything. The one filter of batch output, the screen's lists and its search.
+ */
+bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, const char *user,
+			const char *comm, const char *cmdline);
+/* Whether a snapshot entry passes the model's filter (the rows model_update keeps). */
 bool model_wanted(const struct model *m, const struct snap_task *t);
+/* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */
+bool model_row_wanted(const struct model_filter *f, const struct model_row *r);
 /* Compare two rows by the model's sort settings (exported for tests). */
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
 

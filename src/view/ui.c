@@ -2,11 +2,9 @@
 #include "config.h"
 #include "view/ui.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -26,34 +24,9 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 	u->halflife = 2.0;
 }
 
-static bool ui_contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return true;
-	return n == 0;
-}
-
-static bool ui_row_matches(const struct model_row *r, const char *text)
-{
-	return ui_contains(r->comm, text) || ui_contains(r->cmdline, text);
-}
-
-static bool ui_user_matches(const struct model_row *r, const char *user)
-{
-	char *end;
-	unsigned long uid;
-
-	if (!*user || !strcmp(r->user, user))
-		return true;
-	uid = strtoul(user, &end, 10);
-	return !*end && uid == r->uid;
-}
-
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
+	const struct model_filter f = { .user = u->user, .name = u->filter };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
@@ -67,8 +40,7 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 
 		if (u->view == UI_VIEW_DRILL && r->tgid != u->drill)
 			continue;
-		if (u->view != UI_VIEW_DRILL &&
-		    (!ui_row_matches(r, u->filter) || !ui_user_matches(r, u->user)))
+		if (u->view != UI_VIEW_DRILL && !model_row_wanted(&f, r))
 			continue;
 		l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
 		l->v[l->n++] = r;
@@ -161,12 +133,14 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 
 static void ui_search(struct ui *u, const struct ui_list *l)
 {
+	const struct model_filter f = { .name = u->search };
+
 	if (!u->search[0] || !l->n)
 		return;
 	for (size_t k = 1; k <= l->n; k++) {
 		size_t i = (u->sel + k) % l->n;
 
-		if (ui_row_matches(l->v[i], u->search)) {
+		if (model_row_wanted(&f, l->v[i])) {
 			u->sel = i;
 			u->sel_id = l->v[i]->id;
 			ui_sync(u, l);
