@@ -31,8 +31,10 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	struct ui_list l = { 0 };
 	struct view_ctx v;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, page;
 	FILE *f = open_memstream(&buf, &len);
+	struct ui before;
+	bool list;
 
 	model_sort(m, u->sort_col, u->reverse);
 	ui_build_list(u, m, &l);
@@ -50,7 +52,12 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.nlog = 1;
 	v.utf8 = utf8;
 	v.sample_err = "";
+	page = view_page(&v, w, h, &list);
+	ui_set_page(u, &l, page, list);
+	memcpy(&before, u, sizeof(before));
 	view_render(c, &v);
+	/* drawing changes nothing of the interactive state */
+	ck_assert(!memcmp(&before, u, sizeof(before)));
 	canvas_dump(c, f);
 	fclose(f);
 	ui_list_release(&l);
@@ -159,6 +166,29 @@ START_TEST(test_every_size_draws_without_garbage)
 }
 END_TEST
 
+/* The page the layout gives is the rows drawn: the selection stays on screen at every size. */
+START_TEST(test_selection_on_screen_at_every_size)
+{
+	for (int h = 1; h <= 30; h++)
+		for (int cpus = 0; cpus < 2; cpus++) {
+			struct ui u;
+			struct ui_list l = { 0 };
+			char *s;
+
+			ui_init(&u, COL_PID, false, 1.0);
+			u.show_cpus = cpus;
+			model_sort(m, COL_PID, false);
+			ui_build_list(&u, m, &l);
+			ui_key(&u, UI_KEY_END, m, &l);
+			ui_list_release(&l);
+			s = draw(&u, 80, h, false);
+			if (u.page && h >= 6 + (cpus ? 4 : 0))
+				ck_assert_msg(strstr(s, "    505 alice") != NULL, "%d lines:\n%s", h, s);
+			free(s);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -170,6 +200,7 @@ int main(void)
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
+	tcase_add_test(tc, test_selection_on_screen_at_every_size);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

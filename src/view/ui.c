@@ -78,6 +78,14 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 		u->top = l->n > page ? l->n - page : 0;
 }
 
+void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list)
+{
+	if (page)
+		u->page = page;
+	if (list)
+		ui_sync(u, l);
+}
+
 size_t ui_sortable(const struct model *m, int *out, size_t max)
 {
 	return model_columns(m, out, max);

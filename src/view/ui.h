@@ -60,7 +60,7 @@ struct ui {
 	int sel_id;			/* selected row's pid (tid in thread lists) */
 	size_t sel;			/* its index in the visible list */
 	size_t top;			/* first visible list row */
-	size_t page;			/* list rows on screen, set by the view */
+	size_t page;			/* list rows on screen, from view_page */
 	size_t scroll;			/* first line of help or errors */
 	int sort_col;
 	bool reverse;
@@ -97,6 +97,8 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 void ui_list_release(struct ui_list *l);
 /* Keep the selection on the same process after rows moved; fix scrolling. */
 void ui_sync(struct ui *u, const struct ui_list *l);
+/* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
+void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
 /* Apply one key; returns UI_ACT_* flags. l is the list on screen. */
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */

@@ -12,6 +12,8 @@
 #include "model/metrics.h"
 
 #define VIEW_CORE_MIN_W 24
+#define VIEW_HEADER_LINES 3
+#define VIEW_DRILL_LINES 4	/* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
 
 static const struct {
@@ -154,7 +156,7 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	snprintf(sort, sizeof(sort), "%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
 		 u->reverse ? " (reversed)" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
-	return 3;
+	return VIEW_HEADER_LINES;
 }
 
 static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
@@ -202,24 +204,37 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	canvas_put(c, x + w - 1 - (int)strlen(text), y, text, CANVAS_NORMAL, -1);
 }
 
+/* How many core meters: the last row is the total, worth a meter only beside two or more CPUs. */
+static size_t view_meters(const struct model *m)
+{
+	return m->ncpus == 2 ? 1 : m->ncpus;
+}
+
+/* Lines the core meters take atop a body of body lines, with the blank after; 0 when hidden. */
+static int view_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc)
+{
+	size_t n = view_meters(m);
+
+	if (!n || layout_cores((int)n, w, (body - 4) / 3, VIEW_CORE_MIN_W, lc))
+		return 0;
+	return lc->rows + 1;
+}
+
 /* The per-core meters; returns the lines used. */
-static int view_cores(struct canvas *c, int y, int max_rows, const struct view_ctx *v)
+static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct layout_cores lc;
-	size_t n = m->ncpus;
+	int used = view_cores_fit(m, c->w, body, &lc);
 
-	/* the last row is the total: worth a meter only beside two or more CPUs */
-	if (n == 2)
-		n = 1;
-	if (!n || layout_cores((int)n, c->w, max_rows, VIEW_CORE_MIN_W, &lc))
+	if (!used)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < view_meters(m); i++) {
 		int col = (int)i / lc.rows, row = (int)i % lc.rows;
 
 		view_meter(c, col * (lc.cell_w + 1), y + row, lc.cell_w, &m->cpus[i], m, v->utf8);
 	}
-	return lc.rows + 1;
+	return used;
 }
 
 static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
@@ -281,18 +296,16 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 		canvas_attr(c, y, 0, c->w, CANVAS_SELECTED);
 }
 
-/* Draw the list from y to y + h; sets the page size and syncs the selection. */
-static void view_list(struct canvas *c, int y, int h, struct view_ctx *v, bool threads)
+/* Draw the list from y to y + h, from the first row the selection keeps on screen. */
+static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, bool threads)
 {
 	int cols[VIEW_MAX_COLS];
 	size_t n = view_table_columns(v->m, c->w, threads, cols);
-	struct ui *u = v->u;
+	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
 	view_table_titles(c, y, v->m, cols, n, threads, u);
-	u->page = h > 1 ? (size_t)(h - 1) : 1;
-	ui_sync(u, v->list);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
 		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, threads,
 			       u->cmdline, i == u->sel);
@@ -480,7 +493,7 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 		view_pages(c, y + 2, h - 2, v);
 }
 
-static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
+static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct model_row *p = view_find_row(m, v->u->drill);
@@ -516,8 +529,8 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 	} else {
 		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)", v->u->drill);
 	}
-	y += 4;
-	h -= 4;
+	y += VIEW_DRILL_LINES;
+	h -= VIEW_DRILL_LINES;
 	if (v->u->drill_mode != UI_DRILL_THREADS) {
 		view_samples(c, y, h, v);
 		return;
@@ -596,25 +609,47 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	}
 }
 
-void view_render(struct canvas *c, struct view_ctx *v)
+size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 {
-	struct ui *u = v->u;
+	const struct ui *u = v->u;
+	int body = h - VIEW_HEADER_LINES - 1;
+	struct layout_cores lc;
+
+	*list = false;
+	if (u->view == UI_VIEW_HELP || u->view == UI_VIEW_ERRORS)
+		return body > 1 ? (size_t)body : 1;
+	if (!v->have_frame)
+		return 0;
+	if (u->show_cpus && u->view == UI_VIEW_TABLE)
+		body -= view_cores_fit(v->m, w, body, &lc);
+	if (u->view == UI_VIEW_DRILL) {
+		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
+			return 0;
+		body -= VIEW_DRILL_LINES;
+	}
+	if (body < 1)
+		return 0;
+	*list = true;
+	return body > 1 ? (size_t)(body - 1) : 1;
+}
+
+void view_render(struct canvas *c, const struct view_ctx *v)
+{
+	const struct ui *u = v->u;
 	int y, body;
 
 	canvas_clear(c);
 	y = view_header(c, v);
 	body = c->h - y - 1;
 	if (u->view == UI_VIEW_HELP) {
-		u->page = body > 1 ? (size_t)body : 1;
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
-		u->page = body > 1 ? (size_t)body : 1;
 		view_log(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
 		if (u->show_cpus && u->view == UI_VIEW_TABLE) {
-			int used = view_cores(c, y, (body - 4) / 3, v);
+			int used = view_cores(c, y, body, v);
 
 			y += used;
 			body -= used;
