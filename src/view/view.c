@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,33 +17,14 @@
 #define VIEW_DRILL_LINES 4	/* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
 
+/* The help screen's sections of the key table: a binding goes in the first whose views it has. */
 static const struct {
-	const char *key;
-	const char *what;
-} VIEW_KEYS[] = {
-	{ "Up/Down PgUp/PgDn Home/End", "move the selection (it follows its process)" },
-	{ "Enter", "drill into the selected process: its hot pages (sampled) and threads" },
-	{ "t m", "in the drill-down: its threads; samples grouped per mapping" },
-	{ "+ -", "in the drill-down: double or halve the sample period" },
-	{ "[ ]", "in the drill-down: halve or double the histogram's half-life" },
-	{ "g", "in the drill-down: 4 KiB or 2 MiB pages" },
-	{ "Esc", "back to the table; on the table, clear the filters" },
-	{ "< > F6 Left Right", "sort by the previous or next column" },
-	{ "R I", "reverse the sort order" },
-	{ "C", "sort by cycles per instruction (CPI), highest first" },
-	{ "P", "sort by %CPU" },
-	{ "M", "sort by cache-miss %" },
-	{ "/", "search: select the next process whose name or command line matches" },
-	{ "\\", "filter: show only processes whose name or command line matches" },
-	{ "u", "show only one user's processes (name or uid; empty for all)" },
-	{ "H", "show threads as rows, each counted on its own" },
-	{ "c", "show command lines instead of names" },
-	{ "1", "show or hide the per-core meters" },
-	{ "d s", "set the refresh interval in seconds" },
-	{ "Space Z", "pause and resume (the counters keep counting)" },
-	{ "e", "the log: attach failures, permission problems, missing events" },
-	{ "h ? F1", "this help (Esc leaves it)" },
-	{ "q F10", "quit" },
+	unsigned in;
+	const char *title;
+} VIEW_HELP_SECTIONS[] = {
+	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
+	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
+	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -313,31 +295,16 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
 {
-	static const struct {
-		const char *key, *text;
-	} TABLE_KEYS[] = {
-		{ "F1", "Help" }, { "Enter", "Drill" }, { "/", "Search" }, { "\\", "Filter" },
-		{ "<>", "Sort" }, { "C", "CPI" }, { "H", "ThrRows" }, { "Space", "Pause" },
-		{ "e", "Log" }, { "q", "Quit" },
-	}, DRILL_KEYS[] = {
-		{ "Esc", "Back" }, { "t", "Threads" }, { "m", "Mappings" }, { "+-", "Period" },
-		{ "[]", "Half-life" }, { "g", "PageSize" }, { "Space", "Pause" }, { "F1", "Help" },
-		{ "q", "Quit" },
-	}, BACK_KEYS[] = {
-		{ "Esc", "Back" }, { "Up/Dn", "Scroll" }, { "q", "Quit" },
+	static const char *const LABEL[] = {
+		[UI_PROMPT_SEARCH] = "Search: ", [UI_PROMPT_FILTER] = "Filter: ",
+		[UI_PROMPT_USER] = "User: ", [UI_PROMPT_DELAY] = "Delay (seconds): ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
-	bool table = u->view == UI_VIEW_TABLE;
-	bool drill = u->view == UI_VIEW_DRILL;
-	size_t n = table ? sizeof(TABLE_KEYS) / sizeof(TABLE_KEYS[0])
-		   : drill ? sizeof(DRILL_KEYS) / sizeof(DRILL_KEYS[0])
-			   : sizeof(BACK_KEYS) / sizeof(BACK_KEYS[0]);
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
 
 	if (u->prompt != UI_PROMPT_NONE) {
-		static const char *const LABEL[] = { "", "Search: ", "Filter: ", "User: ",
-						     "Delay (seconds): " };
-
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
 		canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
@@ -348,10 +315,11 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
-		const char *k = table ? TABLE_KEYS[i].key : drill ? DRILL_KEYS[i].key : BACK_KEYS[i].key;
-		const char *t = table ? TABLE_KEYS[i].text : drill ? DRILL_KEYS[i].text : BACK_KEYS[i].text;
-		x += canvas_put(c, x, y, k, CANVAS_KEY, -1);
-		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(t) + 1, t);
+		if (!(b[i].footer_in & UI_IN(u->view)))
+			continue;
+		x += canvas_put(c, x, y, b[i].footer_key, CANVAS_KEY, -1);
+		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(b[i].footer) + 1,
+				   b[i].footer);
 	}
 	canvas_fill(c, y, x, c->w, ' ', CANVAS_KEYTEXT);
 }
@@ -547,40 +515,70 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 	view_list(c, y, h, v, true);
 }
 
+/* Help lines from line scroll on go to y0 .. y0 + h; lines before and after are counted only. */
+struct view_help_out {
+	struct canvas *c;
+	int y0, h;
+	size_t scroll, line;
+};
+
+static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+{
+	if (o->line >= o->scroll && o->line - o->scroll < (size_t)(o->h > 0 ? o->h : 0)) {
+		char line[256];
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		canvas_put(o->c, 0, o->y0 + (int)(o->line - o->scroll), line, attr, -1);
+	}
+	o->line++;
+}
+
+/* Whether binding b is listed in help section s: the first section with one of its views. */
+static bool view_help_in(const struct ui_binding *b, size_t s)
+{
+	for (size_t t = 0; t < s; t++)
+		if (b->in & VIEW_HELP_SECTIONS[t].in)
+			return false;
+	return b->in & VIEW_HELP_SECTIONS[s].in;
+}
+
 void view_help(struct canvas *c, int y0, int h, size_t scroll)
 {
-	char line[256];
-	size_t nk = sizeof(VIEW_KEYS) / sizeof(VIEW_KEYS[0]);
-	size_t total = 2 + nk + 2 + COL_MAX + 6;
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
 
-	for (size_t i = scroll, y = 0; i < total && (int)y < h; i++, y++) {
-		int attr = CANVAS_NORMAL;
+	for (size_t s = 0; s < sizeof(VIEW_HELP_SECTIONS) / sizeof(VIEW_HELP_SECTIONS[0]); s++) {
+		if (s)
+			view_help_line(&o, CANVAS_NORMAL, "%s", "");
+		view_help_line(&o, CANVAS_HEADER, "%s", VIEW_HELP_SECTIONS[s].title);
+		view_help_line(&o, CANVAS_NORMAL, "%s", "");
+		for (size_t i = 0; i < n; i++) {
+			char keys[64];
 
-		line[0] = '\0';
-		if (i == 0) {
-			snprintf(line, sizeof(line), "Keys");
-			attr = CANVAS_HEADER;
-		} else if (i >= 2 && i < 2 + nk) {
-			snprintf(line, sizeof(line), "  %-28s %s", VIEW_KEYS[i - 2].key,
-				 VIEW_KEYS[i - 2].what);
-		} else if (i == 2 + nk + 1) {
-			snprintf(line, sizeof(line), "Columns");
-			attr = CANVAS_HEADER;
-		} else if (i >= 2 + nk + 2 && i < 2 + nk + 2 + COL_MAX) {
-			const struct column *col = columns_get((enum col_id)(i - (2 + nk + 2)));
-
-			snprintf(line, sizeof(line), "  %-8s %s", col->title, col->help);
-		} else if (i == 2 + nk + 2 + COL_MAX + 1) {
-			snprintf(line, sizeof(line), "Marks: * estimated from a multiplexed counter;");
-		} else if (i == 2 + nk + 2 + COL_MAX + 2) {
-			snprintf(line, sizeof(line),
-				 "       n/a the counter did not run; - undefined (nothing to divide by)");
-		} else if (i == 2 + nk + 2 + COL_MAX + 3) {
-			snprintf(line, sizeof(line),
-				 "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
+			if (!view_help_in(&b[i], s))
+				continue;
+			ui_binding_keys(&b[i], keys, sizeof(keys));
+			view_help_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
 		}
-		canvas_put(c, 0, y0 + (int)y, line, attr, -1);
 	}
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_HEADER, "Columns");
+	for (int i = 0; i < COL_MAX; i++)
+		view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
+			       columns_get(i)->help);
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
+	view_help_line(&o, CANVAS_NORMAL,
+		       "       n/a the counter did not run; - undefined (nothing to divide by)");
+	view_help_line(&o, CANVAS_NORMAL,
+		       "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
 }
 
 static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
