@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app/options.h"
 #include "model/model.h"
 #include "testutil.h"
 
@@ -200,6 +201,50 @@ START_TEST(test_columns_in_table_order)
 	}
 	ck_assert_ptr_nonnull(strstr(keys, "or an -e event name"));
 	model_free(m);
+}
+END_TEST
+
+/* The text of path (relative to the source tree) from the first from to the next to. */
+static char *doc_part(const char *path, const char *from, const char *to)
+{
+	char full[512], *doc, *a, *b;
+
+	snprintf(full, sizeof(full), "%s/../%s", TEST_SRCDIR, path);
+	doc = testutil_slurp(full, NULL);
+	ck_assert_ptr_nonnull(doc);
+	a = strstr(doc, from);
+	ck_assert_msg(a != NULL, "%s: no %s", path, from);
+	b = strstr(a, to);
+	ck_assert_msg(b != NULL, "%s: no %s after %s", path, to, from);
+	*b = '\0';
+	memmove(doc, a, strlen(a) + 1);
+	return doc;
+}
+
+/* --help, the README and the man page offer every sort key of the table. */
+START_TEST(test_docs_list_every_sort_key)
+{
+	char *readme = doc_part("README", "-s, --sort COLUMN", "-r, --reverse");
+	char *man = doc_part("doc/pmctop.1", "\\-\\-sort", "\\-\\-reverse");
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+
+	options_usage(f);
+	fclose(f);
+	for (int i = 0; i < COL_MAX; i++) {
+		const char *k = columns_get(i)->key;
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s,", k);
+		ck_assert_msg(strstr(strstr(help, "--sort"), want) != NULL, "--help lacks %s", k);
+		ck_assert_msg(strstr(readme, want) != NULL, "README lacks %s", k);
+		snprintf(want, sizeof(want), ".BR %s ,", k);
+		ck_assert_msg(strstr(man, want) != NULL, "pmctop.1 lacks %s", k);
+	}
+	free(readme);
+	free(man);
+	free(help);
 }
 END_TEST
 
@@ -480,6 +525,7 @@ int main(void)
 	tcase_add_test(tc, test_metrics_from_one_second);
 	tcase_add_test(tc, test_every_computed_column_follows_the_table);
 	tcase_add_test(tc, test_columns_in_table_order);
+	tcase_add_test(tc, test_docs_list_every_sort_key);
 	tcase_add_test(tc, test_multiplexed_counts_are_scaled_and_marked);
 	tcase_add_test(tc, test_counter_that_never_ran_is_na_not_zero);
 	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);

@@ -462,10 +462,12 @@ START_TEST(test_every_footer_key_dispatches)
 				enter_view(&u, &l, VIEWS[v]);
 				memcpy(&before, &u, sizeof(u));
 				act = press(&u, &l, b[i].keys[k]);
-				ck_assert_msg(!strstr(u.status, "unknown key"), "%s", b[i].footer_key);
+				ck_assert_msg(!strstr(u.status, "unknown key"), "%s",
+					      b[i].footer_key);
 				changed = act || memcmp(&before, &u, sizeof(u));
 			}
-			ck_assert_msg(changed, "%s does nothing in view %d", b[i].footer_key, VIEWS[v]);
+			ck_assert_msg(changed, "%s does nothing in view %d", b[i].footer_key,
+				      VIEWS[v]);
 			ui_list_release(&l);
 		}
 		ck_assert_msg(shown >= 3, "view %d: a footer of %zu keys", VIEWS[v], shown);
@@ -522,8 +524,8 @@ START_TEST(test_docs_name_every_key)
 
 			if (!ui_key_name(b[i].keys[k], name, sizeof(name)))
 				continue;
-			ck_assert_msg(doc_has_key(man, name), "pmctop.1 does not name key %s", name);
-			ck_assert_msg(doc_has_key(readme, name), "README does not name key %s", name);
+			ck_assert_msg(doc_has_key(man, name), "pmctop.1 lacks key %s", name);
+			ck_assert_msg(doc_has_key(readme, name), "README lacks key %s", name);
 		}
 	/* Enter opens the drill-down of hot pages, not a list of threads */
 	ck_assert_ptr_nonnull(strstr(readme, "Enter        the drill-down"));

@@ -188,7 +188,7 @@ START_TEST(test_selection_on_screen_at_every_size)
 			ui_list_release(&l);
 			s = draw(&u, 80, h, false);
 			if (u.page && h >= 6 + (cpus ? 4 : 0))
-				ck_assert_msg(strstr(s, "    505 alice") != NULL, "%d lines:\n%s", h, s);
+				ck_assert_msg(strstr(s, "    505 alice") != NULL, "%d lines", h);
 			free(s);
 		}
 }

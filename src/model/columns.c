@@ -19,8 +19,8 @@ static const struct column COLUMNS[COL_MAX] = {
 		.help = "process id",
 	},
 	[COL_USER] = {
-		.id = COL_USER, .key = "user", .title = "USER", .unit = "", .width = 9, .left = true,
-		.type = COL_TYPE_TEXT, .prio = 40,
+		.id = COL_USER, .key = "user", .title = "USER", .unit = "", .width = 9,
+		.left = true, .type = COL_TYPE_TEXT, .prio = 40,
 		.help = "effective user",
 	},
 	[COL_THR] = {

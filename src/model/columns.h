@@ -45,7 +45,7 @@ enum col_calc {
 	COL_CALC_RATIO,		/* scale * num / den */
 	COL_CALC_WALL,		/* scale * num / ns of wall time */
 	COL_CALC_RATE,		/* num per second of wall time */
-	COL_CALC_RUN,		/* scale * num / ns the row ran: den for tasks, busy time for CPUs */
+	COL_CALC_RUN,		/* scale * num / ns the row ran: den for tasks, busy for CPUs */
 	COL_CALC_COUNTED,	/* scale * the lowest running/enabled share of hardware counters */
 };
 

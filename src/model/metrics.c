@@ -52,9 +52,13 @@ enum metrics_severity metrics_severity(const struct metrics_bands *b, double v)
 		return METRICS_SEV_NONE;
 	switch (b->dir) {
 	case METRICS_HIGH_BAD:
-		return v > b->bad ? METRICS_SEV_BAD : v > b->warn ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
+		return v > b->bad    ? METRICS_SEV_BAD
+		       : v > b->warn ? METRICS_SEV_WARN
+				     : METRICS_SEV_GOOD;
 	case METRICS_LOW_BAD:
-		return v < b->bad ? METRICS_SEV_BAD : v < b->warn ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
+		return v < b->bad    ? METRICS_SEV_BAD
+		       : v < b->warn ? METRICS_SEV_WARN
+				     : METRICS_SEV_GOOD;
 	case METRICS_NEUTRAL:
 		break;
 	}

@@ -130,7 +130,8 @@ static void model_metrics(const struct model *m, const struct model_deltas *d,
 							       model_role(m, d, col->den, f));
 			break;
 		case COL_CALC_WALL:
-			row->v[c] = col->scale * metrics_ratio(model_role(m, d, col->num, f), dt_ns);
+			row->v[c] = col->scale *
+				    metrics_ratio(model_role(m, d, col->num, f), dt_ns);
 			break;
 		case COL_CALC_RATE:
 			row->v[c] = metrics_rate(model_role(m, d, col->num, f), dt_ns / 1e9);
@@ -188,7 +189,8 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 		if (strcmp(f->user, user) && (*end || n != uid))
 			return false;
 	}
-	if (f->name && *f->name && !model_contains(comm, f->name) && !model_contains(cmdline, f->name))
+	if (f->name && *f->name && !model_contains(comm, f->name) &&
+	    !model_contains(cmdline, f->name))
 		return false;
 	return true;
 }

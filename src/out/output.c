@@ -368,8 +368,9 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		if (i)
 			fputc(',', f);
 		if (o->threads)
-			fprintf(f, "{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
-				r->id, columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
+			fprintf(f, "{\"%s\":%d,\"%s\":%d,\"%s\":",
+				columns_key(pid, COL_ROWS_THREADS), r->id,
+				columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
 		else
 			fprintf(f, "{\"%s\":%d,\"%s\":", pid->key, r->id, user->key);
 		output_json_str(f, r->user);

@@ -110,8 +110,8 @@ static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
 {
 	if (col < COL_MAX && columns_get(col)->type == COL_TYPE_NUM && !model_column_shown(m, col)) {
 		snprintf(u->status, sizeof(u->status),
-			 "sorting by %s needs hardware counters, which this machine does not provide",
-			 columns_get(col)->title);
+			 "sorting by %s needs hardware counters, which this machine does not "
+			 "provide", columns_get(col)->title);
 		return 0;
 	}
 	if (u->sort_col == col) {
@@ -490,7 +490,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->user[0] = '\0';
 		return 0;
 	case UI_DO_DRILL_THREADS:
-		u->drill_mode = u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES : UI_DRILL_THREADS;
+		u->drill_mode = u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES
+								  : UI_DRILL_THREADS;
 		return 0;
 	case UI_DO_DRILL_MAPPINGS:
 		u->drill_mode = u->drill_mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES

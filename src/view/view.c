@@ -168,8 +168,8 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 				   r->na & (1u << COL_IPC));
 		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec, false,
 				   r->na & (1u << COL_GHZ));
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s", ipc->title,
-			 vi, vg, ghz->unit);
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
+			 ipc->title, vi, vg, ghz->unit);
 	}
 	bw = w - lw - 3;	/* " [" and "]" */
 	if (bw < (int)strlen(text) + 2)
@@ -318,8 +318,8 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		if (!(b[i].footer_in & UI_IN(u->view)))
 			continue;
 		x += canvas_put(c, x, y, b[i].footer_key, CANVAS_KEY, -1);
-		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(b[i].footer) + 1,
-				   b[i].footer);
+		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s",
+				   (int)strlen(b[i].footer) + 1, b[i].footer);
 	}
 	canvas_fill(c, y, x, c->w, ' ', CANVAS_KEYTEXT);
 }
@@ -470,13 +470,13 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 	if (h < 3)
 		return;
 	if (p) {
+		int ids[VIEW_MAX_COLS];
+		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
+
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
 		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c", p->user,
 			      p->threads, p->threads == 1 ? "" : "s", p->state);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
-		int ids[VIEW_MAX_COLS];
-		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
-
 		x = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *col = model_column(m, ids[i]);
