@@ -1,9 +1,10 @@
-/* Tests of the pure metric functions: scaling, ratios, rates and severities. */
+/* Tests of the pure metric functions: scaling, ratios, rates and the colour bands. */
 #include "config.h"
 
 #include <check.h>
 #include <math.h>
 
+#include "model/columns.h"
 #include "model/metrics.h"
 #include "testutil.h"
 
@@ -55,28 +56,69 @@ START_TEST(test_ratios_are_nan_when_undefined)
 }
 END_TEST
 
+/* The colour bands of the column table, at and around their edges. */
 static const struct {
 	int line;
-	enum metrics_kind k;
+	enum col_id col;
 	double v;
 	enum metrics_severity want;
 } SEV_CASES[] = {
-	{ __LINE__, METRICS_IPC, 0.3, METRICS_SEV_BAD },
-	{ __LINE__, METRICS_IPC, 0.8, METRICS_SEV_WARN },
-	{ __LINE__, METRICS_IPC, 2.5, METRICS_SEV_GOOD },
-	{ __LINE__, METRICS_CPI, 3.0, METRICS_SEV_BAD },
-	{ __LINE__, METRICS_CPI, 0.5, METRICS_SEV_GOOD },
-	{ __LINE__, METRICS_MISS_PCT, 40, METRICS_SEV_BAD },
-	{ __LINE__, METRICS_MISS_PCT, 10, METRICS_SEV_WARN },
-	{ __LINE__, METRICS_MISS_PCT, 1, METRICS_SEV_GOOD },
-	{ __LINE__, METRICS_BRANCH_MISS_PCT, 8, METRICS_SEV_BAD },
-	{ __LINE__, METRICS_IPC, NAN, METRICS_SEV_NONE },
+	{ __LINE__, COL_IPC, 0.3, METRICS_SEV_BAD },
+	{ __LINE__, COL_IPC, 0.5, METRICS_SEV_WARN },	/* low is bad: strictly below the band */
+	{ __LINE__, COL_IPC, 0.8, METRICS_SEV_WARN },
+	{ __LINE__, COL_IPC, 2.5, METRICS_SEV_GOOD },
+	{ __LINE__, COL_CPI, 3.0, METRICS_SEV_BAD },
+	{ __LINE__, COL_CPI, 2.0, METRICS_SEV_WARN },	/* high is bad: strictly above the band */
+	{ __LINE__, COL_CPI, 0.5, METRICS_SEV_GOOD },
+	{ __LINE__, COL_CACHE, 40, METRICS_SEV_BAD },
+	{ __LINE__, COL_L1D, 10, METRICS_SEV_WARN },
+	{ __LINE__, COL_DTLB, 1, METRICS_SEV_GOOD },
+	{ __LINE__, COL_BRMIS, 8, METRICS_SEV_BAD },
+	{ __LINE__, COL_BRMIS, 2, METRICS_SEV_WARN },
+	{ __LINE__, COL_IPC, NAN, METRICS_SEV_NONE },
+	{ __LINE__, COL_CPU, 400, METRICS_SEV_NONE },	/* no bands: no judgement */
+	{ __LINE__, COL_PF, 1e6, METRICS_SEV_NONE },
 };
 
 START_TEST(test_severity_table)
 {
-	ck_assert_msg(metrics_severity(SEV_CASES[_i].k, SEV_CASES[_i].v) == SEV_CASES[_i].want,
-		      "line %d", SEV_CASES[_i].line);
+	const struct column *c = columns_get(SEV_CASES[_i].col);
+
+	ck_assert_msg(columns_severity(c, SEV_CASES[_i].v) == SEV_CASES[_i].want, "line %d",
+		      SEV_CASES[_i].line);
+}
+END_TEST
+
+START_TEST(test_bands_both_directions)
+{
+	const struct metrics_bands hi = { .dir = METRICS_HIGH_BAD, .warn = 1, .bad = 2 };
+	const struct metrics_bands lo = { .dir = METRICS_LOW_BAD, .warn = 2, .bad = 1 };
+	const struct metrics_bands none = { 0 };
+
+	ck_assert_int_eq(metrics_severity(&hi, 0.5), METRICS_SEV_GOOD);
+	ck_assert_int_eq(metrics_severity(&hi, 1.5), METRICS_SEV_WARN);
+	ck_assert_int_eq(metrics_severity(&hi, 2.5), METRICS_SEV_BAD);
+	ck_assert_int_eq(metrics_severity(&lo, 2.5), METRICS_SEV_GOOD);
+	ck_assert_int_eq(metrics_severity(&lo, 1.5), METRICS_SEV_WARN);
+	ck_assert_int_eq(metrics_severity(&lo, 0.5), METRICS_SEV_BAD);
+	ck_assert_int_eq(metrics_severity(&none, 0.5), METRICS_SEV_NONE);
+}
+END_TEST
+
+/* Every metric with bands is a ratio the model computes, and its bands are ordered. */
+START_TEST(test_banded_columns_are_sound)
+{
+	for (int i = 0; i < COL_MAX; i++) {
+		const struct column *c = columns_get(i);
+
+		if (c->sev.dir == METRICS_NEUTRAL)
+			continue;
+		ck_assert_msg(c->type == COL_TYPE_NUM && c->calc != COL_CALC_NONE, "%s", c->key);
+		if (c->sev.dir == METRICS_HIGH_BAD)
+			ck_assert_msg(c->sev.warn < c->sev.bad, "%s", c->key);
+		else
+			ck_assert_msg(c->sev.warn > c->sev.bad, "%s", c->key);
+	}
 }
 END_TEST
 
@@ -88,6 +130,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_scale_table, 0, sizeof(SCALE_CASES) / sizeof(SCALE_CASES[0]));
 	tcase_add_test(tc, test_ratios_are_nan_when_undefined);
 	tcase_add_loop_test(tc, test_severity_table, 0, sizeof(SEV_CASES) / sizeof(SEV_CASES[0]));
+	tcase_add_test(tc, test_bands_both_directions);
+	tcase_add_test(tc, test_banded_columns_are_sound);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "app/options.h"
 #include "model/model.h"
 #include "testutil.h"
 
@@ -122,6 +123,128 @@ START_TEST(test_metrics_from_one_second)
 	model_free(m);
 	snapshot_release(&a);
 	snapshot_release(&b);
+}
+END_TEST
+
+/* The model computes every ratio and rate column from the roles the column table names. */
+START_TEST(test_every_computed_column_follows_the_table)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+	const struct snap_count *c;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 3000000000;	/* two seconds: rates are per second, not per interval */
+	task(&a, 10, 5);
+	c = task(&b, 10, 5)->c;
+	fill_second((struct snap_count *)c, 500000000, 500000000);
+	m = two_ticks(&a, &b);
+	r = &m->rows[0];
+	for (int i = 0; i < COL_MAX; i++) {
+		const struct column *col = columns_get(i);
+		double num = col->num == EV_RAW ? NAN : (double)c[evs.role_idx[col->num]].value;
+		double den = col->den == EV_RAW ? NAN : (double)c[evs.role_idx[col->den]].value;
+
+		ck_assert_int_eq(col->id, i);	/* the table is indexed by its ids */
+		switch (col->calc) {
+		case COL_CALC_RATIO:
+		case COL_CALC_RUN:
+			NEAR(r->v[i], col->scale * num / den);
+			break;
+		case COL_CALC_WALL:
+			NEAR(r->v[i], col->scale * num / 2e9);
+			break;
+		case COL_CALC_RATE:
+			NEAR(r->v[i], num / 2);
+			break;
+		case COL_CALC_COUNTED:
+			NEAR(r->v[i], col->scale);
+			break;
+		case COL_CALC_NONE:
+			ck_assert_int_ne(col->type, COL_TYPE_NUM);
+			break;
+		}
+	}
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/* Display order is the table's, the -e events just before the command; -s knows every key. */
+START_TEST(test_columns_in_table_order)
+{
+	struct model *m = model_new(&evs);
+	int ids[COL_MAX + 8];
+	size_t n = model_columns(m, ids, COL_MAX + 8);
+	char keys[512];
+
+	ck_assert_uint_eq(n, COL_MAX + 1);
+	for (size_t i = 0, last = 0; i < n; i++)
+		if (ids[i] < COL_MAX) {
+			ck_assert(i == 0 || ids[i] > ids[last]);
+			last = i;
+		}
+	ck_assert_int_eq(ids[n - 2], COL_MAX);	/* LLC-load-misses */
+	ck_assert_int_eq(ids[n - 1], COL_COMMAND);
+	ck_assert(columns_get(COL_COMMAND)->rest);
+	ck_assert_str_eq(model_column_title(m, COL_MAX, COL_ROWS_PROCESSES), "LLC-load-misses");
+	ck_assert_int_eq(model_sort_key(m, "llc-load-misses"), COL_MAX);
+	columns_keys(keys, sizeof(keys));
+	for (int i = 0; i < COL_MAX; i++) {
+		ck_assert_int_eq(model_sort_key(m, columns_get(i)->key), i);
+		ck_assert_int_eq(model_sort_key(m, columns_get(i)->title), i);
+		ck_assert_ptr_nonnull(strstr(keys, columns_get(i)->key));
+	}
+	ck_assert_ptr_nonnull(strstr(keys, "or an -e event name"));
+	model_free(m);
+}
+END_TEST
+
+/* The text of path (relative to the source tree) from the first from to the next to. */
+static char *doc_part(const char *path, const char *from, const char *to)
+{
+	char full[512], *doc, *a, *b;
+
+	snprintf(full, sizeof(full), "%s/../%s", TEST_SRCDIR, path);
+	doc = testutil_slurp(full, NULL);
+	ck_assert_ptr_nonnull(doc);
+	a = strstr(doc, from);
+	ck_assert_msg(a != NULL, "%s: no %s", path, from);
+	b = strstr(a, to);
+	ck_assert_msg(b != NULL, "%s: no %s after %s", path, to, from);
+	*b = '\0';
+	memmove(doc, a, strlen(a) + 1);
+	return doc;
+}
+
+/* --help, the README and the man page offer every sort key of the table. */
+START_TEST(test_docs_list_every_sort_key)
+{
+	char *readme = doc_part("README", "-s, --sort COLUMN", "-r, --reverse");
+	char *man = doc_part("doc/pmctop.1", "\\-\\-sort", "\\-\\-reverse");
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&help, &len);
+
+	options_usage(f);
+	fclose(f);
+	for (int i = 0; i < COL_MAX; i++) {
+		const char *k = columns_get(i)->key;
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s,", k);
+		ck_assert_msg(strstr(strstr(help, "--sort"), want) != NULL, "--help lacks %s", k);
+		ck_assert_msg(strstr(readme, want) != NULL, "README lacks %s", k);
+		snprintf(want, sizeof(want), ".BR %s ,", k);
+		ck_assert_msg(strstr(man, want) != NULL, "pmctop.1 lacks %s", k);
+	}
+	free(readme);
+	free(man);
+	free(help);
 }
 END_TEST
 
@@ -400,6 +523,9 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_every_computed_column_follows_the_table);
+	tcase_add_test(tc, test_columns_in_table_order);
+	tcase_add_test(tc, test_docs_list_every_sort_key);
 	tcase_add_test(tc, test_multiplexed_counts_are_scaled_and_marked);
 	tcase_add_test(tc, test_counter_that_never_ran_is_na_not_zero);
 	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);

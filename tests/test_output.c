@@ -155,6 +155,59 @@ START_TEST(test_golden_sampling)
 }
 END_TEST
 
+/* Where each column's name comes in a header line; -1 when missing. */
+static long header_pos(const char *line, const char *name, char sep)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = line; *p && *p != '\n'; p++)
+		if ((p == line || p[-1] == sep) && !strncmp(p, name, n) &&
+		    (p[n] == sep || p[n] == '\n' || p[n] == '\0'))
+			return p - line;
+	return -1;
+}
+
+/* Every column of the table is in the CSV header, the text titles and JSON, in table order. */
+START_TEST(test_every_column_in_table_order)
+{
+	char *csv = render("hw.rec", OUTPUT_CSV, "pid", false);
+	char *txt = render("hw.rec", OUTPUT_TEXT, "pid", false);
+	char *json = render("hw.rec", OUTPUT_JSON, "pid", false);
+	const char *titles = strstr(txt, "    PID USER");
+	const char *proc = strstr(json, "\"processes\":[{");
+	long last_csv = -1, last_txt = -1;
+	const char *last_json = proc;
+
+	ck_assert_ptr_nonnull(titles);
+	ck_assert_ptr_nonnull(proc);
+	for (int i = 0; i < COL_MAX; i++) {
+		const struct column *c = columns_get(i);
+		char key[64];
+		long pc, pt;
+		const char *pj;
+
+		pt = header_pos(titles, c->title, ' ');
+		ck_assert_msg(pt > last_txt, "text title %s out of order", c->title);
+		last_txt = pt;
+		if (i == COL_PID)
+			continue;	/* CSV says id, as CPU rows share the column */
+		pc = header_pos(csv, c->key, ',');
+		ck_assert_msg(pc > last_csv, "CSV column %s out of order", c->key);
+		last_csv = pc;
+		snprintf(key, sizeof(key), "\"%s\":", c->key);
+		pj = strstr(last_json, key);
+		ck_assert_msg(pj != NULL, "JSON field %s out of order", c->key);
+		last_json = pj;
+	}
+	/* the -e event comes after the table's numbers and before the command */
+	ck_assert_int_gt(header_pos(csv, "LLC-load-misses", ','), header_pos(csv, "counted", ','));
+	ck_assert_int_lt(header_pos(csv, "LLC-load-misses", ','), header_pos(csv, "command", ','));
+	free(csv);
+	free(txt);
+	free(json);
+}
+END_TEST
+
 START_TEST(test_format_num)
 {
 	char b[32];
@@ -182,6 +235,7 @@ int main(void)
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
 	tcase_add_test(tc, test_golden_threads);
 	tcase_add_test(tc, test_golden_sampling);
+	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_format_num);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

@@ -193,6 +193,75 @@ START_TEST(test_filter_search_and_user_prompts)
 }
 END_TEST
 
+/* The recording replayed through a model that filters as batch mode does (-u, a name). */
+static struct model *batch_model(const char *user, const char *name, struct source **bsrc)
+{
+	char path[512], err[256];
+	struct snapshot snap;
+	struct model *bm;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/data/hw.rec", TEST_SRCDIR);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*bsrc = source_replay_new(f, "hw.rec", err, sizeof(err));
+	ck_assert_msg(*bsrc != NULL, "%s", err);
+	bm = model_new(&(*bsrc)->ev);
+	bm->filter.user = user;
+	bm->filter.name = name;
+	snapshot_init(&snap, (*bsrc)->ev.n);
+	while (source_read(*bsrc, &snap) == 0)
+		model_update(bm, &snap);
+	snapshot_release(&snap);
+	return bm;
+}
+
+static const struct {
+	int line;
+	const char *user, *name;
+	const char *want;
+} FILTERS[] = {
+	{ __LINE__, "", "DB-", "101 " },		/* case-insensitive name */
+	{ __LINE__, "", "100000000", "202 " },		/* the command line matches too */
+	{ __LINE__, "alice", "", "101 505 " },
+	{ __LINE__, "1001", "", "202 " },		/* a uid */
+	{ __LINE__, "alice", "proc", "505 " },
+	{ __LINE__, "nobody", "", "" },
+	{ __LINE__, "", "", "101 202 303 404 505 " },
+};
+
+/* One filter, owned by the model: the same rows in batch output and on the screen. */
+START_TEST(test_filter_same_rows_in_batch_and_screen)
+{
+	struct source *bsrc;
+	struct model *bm = batch_model(FILTERS[_i].user, FILTERS[_i].name, &bsrc);
+	struct ui u;
+	struct ui_list l = { 0 };
+	char batch[128] = "", screen[128];
+	size_t o = 0;
+
+	model_sort(bm, COL_PID, false);
+	for (size_t i = 0; i < bm->nrows; i++)
+		o += (size_t)snprintf(batch + o, sizeof(batch) - o, "%d ", bm->rows[i].id);
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	press(&u, &l, 'u');
+	type(&u, &l, FILTERS[_i].user);
+	press(&u, &l, UI_KEY_ENTER);
+	press(&u, &l, '\\');
+	type(&u, &l, FILTERS[_i].name);
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, screen, sizeof(screen));
+	ck_assert_msg(!strcmp(batch, FILTERS[_i].want), "line %d: batch %s", FILTERS[_i].line,
+		      batch);
+	ck_assert_msg(!strcmp(screen, FILTERS[_i].want), "line %d: screen %s", FILTERS[_i].line,
+		      screen);
+	ui_list_release(&l);
+	model_free(bm);
+	source_free(bsrc);
+}
+END_TEST
+
 START_TEST(test_delay_prompt_validates)
 {
 	struct ui u;
@@ -315,6 +384,156 @@ START_TEST(test_paging_keeps_selection_on_screen)
 }
 END_TEST
 
+static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP, UI_VIEW_ERRORS };
+
+/* Put u in view v as the keys would: the drill-down on pid 101, help and the log over it. */
+static void enter_view(struct ui *u, struct ui_list *l, enum ui_view v)
+{
+	ui_init(u, COL_CPU, false, 1.0);
+	model_sort(m, COL_PID, false);
+	ui_build_list(u, m, l);
+	ui_sync(u, l);
+	if (v != UI_VIEW_TABLE)
+		press(u, l, UI_KEY_ENTER);
+	if (v == UI_VIEW_HELP)
+		press(u, l, 'h');
+	if (v == UI_VIEW_ERRORS)
+		press(u, l, 'e');
+	ck_assert_int_eq(u->view, v);
+}
+
+/* No binding hides another: every key of a binding reaches it in every view it claims. */
+START_TEST(test_every_binding_reachable)
+{
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(b[i].keys[0] && b[i].help && b[i].in, "binding %zu", i);
+		ck_assert_msg(!(b[i].footer_in & ~b[i].in), "%s: a footer where it does nothing",
+			      b[i].help);
+		ck_assert_msg(!b[i].footer_in == !b[i].footer_key, "%s", b[i].help);
+		for (size_t v = 0; v < sizeof(VIEWS) / sizeof(VIEWS[0]); v++) {
+			if (!(b[i].in & UI_IN(VIEWS[v])))
+				continue;
+			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++)
+				ck_assert_msg(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i],
+					      "%s: key %d of view %d goes elsewhere", b[i].help,
+					      b[i].keys[k], VIEWS[v]);
+		}
+	}
+}
+END_TEST
+
+/* Every key the footer shows dispatches, in its view, to what the footer says. */
+START_TEST(test_every_footer_key_dispatches)
+{
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
+
+	for (size_t v = 0; v < sizeof(VIEWS) / sizeof(VIEWS[0]); v++) {
+		size_t shown = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			struct ui u;
+			struct ui_list l = { 0 };
+			char name[16];
+			unsigned act;
+			bool changed, named;
+
+			if (!(b[i].footer_in & UI_IN(VIEWS[v])))
+				continue;
+			shown++;
+			/* the footer's short name starts with the name of one of its keys */
+			named = false;
+			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
+				ui_key_name(b[i].keys[k], name, sizeof(name));
+				if (!strncmp(b[i].footer_key, name, strlen(name))) {
+					named = true;
+					ck_assert(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i]);
+				}
+			}
+			ck_assert_msg(named, "footer key %s is none of its keys", b[i].footer_key);
+			/* one of its keys, at least, does something there */
+			changed = false;
+			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k] && !changed; k++) {
+				struct ui before;
+
+				enter_view(&u, &l, VIEWS[v]);
+				memcpy(&before, &u, sizeof(u));
+				act = press(&u, &l, b[i].keys[k]);
+				ck_assert_msg(!strstr(u.status, "unknown key"), "%s",
+					      b[i].footer_key);
+				changed = act || memcmp(&before, &u, sizeof(u));
+			}
+			ck_assert_msg(changed, "%s does nothing in view %d", b[i].footer_key,
+				      VIEWS[v]);
+			ui_list_release(&l);
+		}
+		ck_assert_msg(shown >= 3, "view %d: a footer of %zu keys", VIEWS[v], shown);
+	}
+}
+END_TEST
+
+/* The man page and the README name every key the program binds. */
+static bool doc_has_key(const char *doc, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = doc; (p = strstr(p, name)); p++) {
+		bool before = p == doc || strchr(" \t\n\",", p[-1]);
+		bool after = strchr(" \t\n\",", p[n]) != NULL;
+
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+static char *doc_section(const char *file, const char *from, const char *to)
+{
+	char path[512];
+	char *doc, *a, *b;
+
+	snprintf(path, sizeof(path), "%s/../%s", TEST_SRCDIR, file);
+	doc = testutil_slurp(path, NULL);
+	ck_assert_ptr_nonnull(doc);
+	a = strstr(doc, from);
+	ck_assert_ptr_nonnull(a);
+	b = strstr(a, to);
+	ck_assert_ptr_nonnull(b);
+	*b = '\0';
+	memmove(doc, a, strlen(a) + 1);
+	/* roff escapes */
+	for (char *p = doc; *p; p++)
+		if (p[0] == '\\' && (p[1] == 'e' || p[1] == '-'))
+			memmove(p, p + 1, strlen(p + 1) + 1), *p = *p == 'e' ? '\\' : '-';
+	return doc;
+}
+
+START_TEST(test_docs_name_every_key)
+{
+	char *man = doc_section("doc/pmctop.1", ".SH KEYS", ".SH COLUMNS");
+	char *readme = doc_section("README", "The screen\n", "The samples come from");
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
+			char name[16];
+
+			if (!ui_key_name(b[i].keys[k], name, sizeof(name)))
+				continue;
+			ck_assert_msg(doc_has_key(man, name), "pmctop.1 lacks key %s", name);
+			ck_assert_msg(doc_has_key(readme, name), "README lacks key %s", name);
+		}
+	/* Enter opens the drill-down of hot pages, not a list of threads */
+	ck_assert_ptr_nonnull(strstr(readme, "Enter        the drill-down"));
+	free(man);
+	free(readme);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ui");
@@ -325,10 +544,15 @@ int main(void)
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
+	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,
+			    sizeof(FILTERS) / sizeof(FILTERS[0]));
 	tcase_add_test(tc, test_delay_prompt_validates);
 	tcase_add_test(tc, test_views_enter_and_leave);
 	tcase_add_test(tc, test_drill_keys);
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
+	tcase_add_test(tc, test_every_binding_reachable);
+	tcase_add_test(tc, test_every_footer_key_dispatches);
+	tcase_add_test(tc, test_docs_name_every_key);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -31,8 +31,10 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	struct ui_list l = { 0 };
 	struct view_ctx v;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, page;
 	FILE *f = open_memstream(&buf, &len);
+	struct ui before;
+	bool list;
 
 	model_sort(m, u->sort_col, u->reverse);
 	ui_build_list(u, m, &l);
@@ -50,7 +52,12 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.nlog = 1;
 	v.utf8 = utf8;
 	v.sample_err = "";
+	page = view_page(&v, w, h, &list);
+	ui_set_page(u, &l, page, list);
+	memcpy(&before, u, sizeof(before));
 	view_render(c, &v);
+	/* drawing changes nothing of the interactive state */
+	ck_assert(!memcmp(&before, u, sizeof(before)));
 	canvas_dump(c, f);
 	fclose(f);
 	ui_list_release(&l);
@@ -132,8 +139,13 @@ START_TEST(test_drill_and_help_and_log)
 	u.view = UI_VIEW_HELP;
 	s = draw(&u, 100, 40, true);
 	golden("screen-help.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
+	free(s);
+	u.scroll = 30;
+	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
+	u.scroll = 0;
 	u.view = UI_VIEW_ERRORS;
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
@@ -186,6 +198,79 @@ START_TEST(test_drill_every_size_and_mode)
 }
 END_TEST
 
+/* The page the layout gives is the rows drawn: the selection stays on screen at every size. */
+START_TEST(test_selection_on_screen_at_every_size)
+{
+	for (int h = 1; h <= 30; h++)
+		for (int cpus = 0; cpus < 2; cpus++) {
+			struct ui u;
+			struct ui_list l = { 0 };
+			char *s;
+
+			ui_init(&u, COL_PID, false, 1.0);
+			u.show_cpus = cpus;
+			model_sort(m, COL_PID, false);
+			ui_build_list(&u, m, &l);
+			ui_key(&u, UI_KEY_END, m, &l);
+			ui_list_release(&l);
+			s = draw(&u, 80, h, false);
+			if (u.page && h >= 6 + (cpus ? 4 : 0))
+				ck_assert_msg(strstr(s, "    505 alice") != NULL, "%d lines", h);
+			free(s);
+		}
+}
+END_TEST
+
+/* The footer and the help are the key table: every binding of a view, and nothing else. */
+START_TEST(test_footer_and_help_from_the_key_table)
+{
+	static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP,
+					      UI_VIEW_ERRORS };
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
+	struct canvas *c = canvas_new(100, 200);
+	char *help = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t v = 0; v < sizeof(VIEWS) / sizeof(VIEWS[0]); v++) {
+		struct ui u;
+		char want[512] = "", *s, *last;
+		size_t o = 0;
+
+		ui_init(&u, COL_CPU, false, 1.0);
+		u.view = VIEWS[v];
+		u.drill = 202;
+		for (size_t i = 0; i < n; i++)
+			if (b[i].footer_in & UI_IN(VIEWS[v]))
+				o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%s ",
+						      b[i].footer_key, b[i].footer);
+		want[o ? o - 1 : 0] = '\0';	/* the dump drops trailing blanks */
+		s = draw(&u, 300, 30, true);
+		last = s + strlen(s) - 1;	/* the footer is the last line */
+		*last = '\0';
+		last = strrchr(s, '\n') + 1;
+		ck_assert_msg(!strcmp(last, want), "view %d: %s", VIEWS[v], last);
+		free(s);
+	}
+	f = open_memstream(&help, &len);
+	view_help(c, 0, c->h, 0);
+	canvas_dump(c, f);
+	fclose(f);
+	for (size_t i = 0; i < n; i++) {
+		char keys[64], line[160];
+
+		ui_binding_keys(&b[i], keys, sizeof(keys));
+		snprintf(line, sizeof(line), "  %-28s %s\n", keys, b[i].help);
+		ck_assert_msg(strstr(help, line) != NULL, "help lacks: %s", line);
+	}
+	for (int i = 0; i < COL_MAX; i++)
+		ck_assert_ptr_nonnull(strstr(help, columns_get(i)->help));
+	free(help);
+	canvas_free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -198,6 +283,8 @@ int main(void)
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
+	tcase_add_test(tc, test_selection_on_screen_at_every_size);
+	tcase_add_test(tc, test_footer_and_help_from_the_key_table);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

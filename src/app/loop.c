@@ -372,6 +372,8 @@ static void loop_tui_render(struct loop_tui *t)
 {
 	struct view_ctx v;
 	int w, h;
+	size_t page;
+	bool list;
 
 	tui_size(&w, &h);
 	if (!t->canvas || t->canvas->w != w || t->canvas->h != h) {
@@ -395,6 +397,8 @@ static void loop_tui_render(struct loop_tui *t)
 	v.sample_err = t->sample_err;
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
+	page = view_page(&v, w, h, &list);
+	ui_set_page(&t->u, &t->list, page, list);
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
 }

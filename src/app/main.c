@@ -297,7 +297,10 @@ static int main_run(struct options *op)
 	m->filter.user = o.user;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
-		main_usage_error("unknown sort column '%s': use %s", o.sort, columns_keys());
+		char keys[256];
+
+		main_usage_error("unknown sort column '%s': use %s", o.sort,
+				 columns_keys(keys, sizeof(keys)));
 		status = EXIT_USAGE;
 		goto out_model;
 	}

@@ -1,4 +1,4 @@
-/* Column definitions: titles, widths, formats, sort order and the events each needs. */
+/* The column table: titles, widths, formats, computation, colour bands, sort order, help. */
 #include "config.h"
 
 #include "model/columns.h"
@@ -8,46 +8,134 @@
 #include <stdio.h>
 #include <strings.h>
 
+/* Bands of the ratios that say how well a task uses the core and its caches. */
+#define COLUMNS_MISS_BANDS { .dir = METRICS_HIGH_BAD, .warn = 5.0, .bad = 20.0 }
+
 static const struct column COLUMNS[COL_MAX] = {
-	{ COL_PID, "pid", "PID", 7, 0, COL_TYPE_INT, false, { EV_RAW, EV_RAW }, false, 0,
-	  "process id" },
-	{ COL_USER, "user", "USER", 9, 0, COL_TYPE_TEXT, false, { EV_RAW, EV_RAW }, false, 0,
-	  "effective user" },
-	{ COL_THR, "threads", "THR", 4, 0, COL_TYPE_INT, true, { EV_RAW, EV_RAW }, false, 0,
-	  "number of threads" },
-	{ COL_CPU, "cpu", "%CPU", 6, 1, COL_TYPE_NUM, true, { EV_TASK_CLOCK, EV_RAW }, false, 0,
-	  "CPU time over wall time (task-clock), 100 per busy core" },
-	{ COL_GHZ, "ghz", "GHZ", 5, 2, COL_TYPE_NUM, true, { EV_CYCLES, EV_TASK_CLOCK }, false,
-	  0, "cycles per ns of CPU time" },
-	{ COL_IPC, "ipc", "IPC", 5, 2, COL_TYPE_NUM, true, { EV_CYCLES, EV_INSTRUCTIONS }, true,
-	  METRICS_IPC, "instructions per cycle" },
-	{ COL_CPI, "cpi", "CPI", 5, 2, COL_TYPE_NUM, true, { EV_CYCLES, EV_INSTRUCTIONS }, true,
-	  METRICS_CPI, "cycles per instruction" },
-	{ COL_CACHE, "cache", "CACHE%", 6, 1, COL_TYPE_NUM, true,
-	  { EV_CACHE_REFS, EV_CACHE_MISSES }, true, METRICS_MISS_PCT,
-	  "cache misses per cache reference (last level)" },
-	{ COL_L1D, "l1d", "L1D%", 5, 1, COL_TYPE_NUM, true, { EV_L1D_LOADS, EV_L1D_MISSES }, true,
-	  METRICS_MISS_PCT, "L1 data cache load misses per load" },
-	{ COL_DTLB, "dtlb", "DTLB%", 5, 1, COL_TYPE_NUM, true, { EV_DTLB_LOADS, EV_DTLB_MISSES },
-	  true, METRICS_MISS_PCT, "data TLB load misses per load" },
-	{ COL_BRMIS, "brmis", "BRMIS%", 6, 1, COL_TYPE_NUM, true,
-	  { EV_BRANCHES, EV_BRANCH_MISSES }, true, METRICS_BRANCH_MISS_PCT,
-	  "mispredicted branches per branch" },
-	{ COL_PF, "pf", "PF/s", 7, 0, COL_TYPE_NUM, true, { EV_PAGE_FAULTS, EV_RAW }, false, 0,
-	  "page faults per second" },
-	{ COL_CS, "cs", "CS/s", 6, 0, COL_TYPE_NUM, true, { EV_CTX_SWITCHES, EV_RAW }, false, 0,
-	  "context switches per second" },
-	{ COL_MIG, "mig", "MIG/s", 5, 0, COL_TYPE_NUM, true, { EV_MIGRATIONS, EV_RAW }, false, 0,
-	  "CPU migrations per second" },
-	{ COL_COUNTED, "counted", "CNT%", 4, 0, COL_TYPE_NUM, false, { EV_RAW, EV_RAW }, false,
-	  0, "share of the time hardware counters ran (below 100: multiplexed, values estimated)" },
-	{ COL_COMMAND, "command", "COMMAND", 0, 0, COL_TYPE_TEXT, false, { EV_RAW, EV_RAW }, false,
-	  0, "process name" },
+	[COL_PID] = {
+		.id = COL_PID, .key = "pid", .title = "PID", .unit = "", .width = 7,
+		.type = COL_TYPE_INT, .prio = 100, .on_cpus = true,
+		.thread = { .key = "tid", .title = "TID" }, .cpu = { .key = "cpu", .title = "CPU" },
+		.help = "process id",
+	},
+	[COL_USER] = {
+		.id = COL_USER, .key = "user", .title = "USER", .unit = "", .width = 9,
+		.left = true, .type = COL_TYPE_TEXT, .prio = 40,
+		.help = "effective user",
+	},
+	[COL_THR] = {
+		.id = COL_THR, .key = "threads", .title = "THR", .unit = "", .width = 4,
+		.type = COL_TYPE_INT, .prio = 20, .sort_desc = true,
+		.thread = { .key = "pid", .title = "PID", .width = 7 },
+		.help = "number of threads",
+	},
+	[COL_CPU] = {
+		.id = COL_CPU, .key = "cpu", .title = "%CPU", .unit = "%", .width = 6, .prec = 1,
+		.data_prec = 2, .type = COL_TYPE_NUM, .prio = 90, .on_cpus = true,
+		.calc = COL_CALC_WALL, .num = EV_TASK_CLOCK, .den = EV_RAW, .scale = 100,
+		.sort_desc = true, .cpu = { .key = "busy", .title = "BUSY%" },
+		.help = "CPU time over wall time (task-clock), 100 per busy core",
+	},
+	[COL_GHZ] = {
+		.id = COL_GHZ, .key = "ghz", .title = "GHZ", .unit = "GHz", .width = 5, .prec = 2,
+		.data_prec = 3, .type = COL_TYPE_NUM, .prio = 55, .on_cpus = true,
+		.calc = COL_CALC_RUN, .num = EV_CYCLES, .den = EV_TASK_CLOCK, .scale = 1,
+		.sort_desc = true,
+		.help = "cycles per ns of CPU time",
+	},
+	[COL_IPC] = {
+		.id = COL_IPC, .key = "ipc", .title = "IPC", .unit = "", .width = 5, .prec = 2,
+		.data_prec = 3, .type = COL_TYPE_NUM, .prio = 85, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_INSTRUCTIONS, .den = EV_CYCLES, .scale = 1,
+		.sev = { .dir = METRICS_LOW_BAD, .warn = 1.0, .bad = 0.5 }, .sort_desc = true,
+		.help = "instructions per cycle",
+	},
+	[COL_CPI] = {
+		.id = COL_CPI, .key = "cpi", .title = "CPI", .unit = "", .width = 5, .prec = 2,
+		.data_prec = 3, .type = COL_TYPE_NUM, .prio = 80, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_CYCLES, .den = EV_INSTRUCTIONS, .scale = 1,
+		.sev = { .dir = METRICS_HIGH_BAD, .warn = 1.0, .bad = 2.0 }, .sort_desc = true,
+		.help = "cycles per instruction",
+	},
+	[COL_CACHE] = {
+		.id = COL_CACHE, .key = "cache", .title = "CACHE%", .unit = "%", .width = 6,
+		.prec = 1, .data_prec = 2, .type = COL_TYPE_NUM, .prio = 60, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_CACHE_MISSES, .den = EV_CACHE_REFS, .scale = 100,
+		.sev = COLUMNS_MISS_BANDS, .sort_desc = true,
+		.help = "cache misses per cache reference (last level)",
+	},
+	[COL_L1D] = {
+		.id = COL_L1D, .key = "l1d", .title = "L1D%", .unit = "%", .width = 5, .prec = 1,
+		.data_prec = 2, .type = COL_TYPE_NUM, .prio = 45, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_L1D_MISSES, .den = EV_L1D_LOADS, .scale = 100,
+		.sev = COLUMNS_MISS_BANDS, .sort_desc = true,
+		.help = "L1 data cache load misses per load",
+	},
+	[COL_DTLB] = {
+		.id = COL_DTLB, .key = "dtlb", .title = "DTLB%", .unit = "%", .width = 5, .prec = 1,
+		.data_prec = 2, .type = COL_TYPE_NUM, .prio = 44, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_DTLB_MISSES, .den = EV_DTLB_LOADS, .scale = 100,
+		.sev = COLUMNS_MISS_BANDS, .sort_desc = true,
+		.help = "data TLB load misses per load",
+	},
+	[COL_BRMIS] = {
+		.id = COL_BRMIS, .key = "brmis", .title = "BRMIS%", .unit = "%", .width = 6,
+		.prec = 1, .data_prec = 2, .type = COL_TYPE_NUM, .prio = 50, .on_cpus = true,
+		.calc = COL_CALC_RATIO, .num = EV_BRANCH_MISSES, .den = EV_BRANCHES, .scale = 100,
+		.sev = { .dir = METRICS_HIGH_BAD, .warn = 1.0, .bad = 5.0 }, .sort_desc = true,
+		.help = "mispredicted branches per branch",
+	},
+	[COL_PF] = {
+		.id = COL_PF, .key = "pf", .title = "PF/s", .unit = "/s", .width = 7, .prec = 0,
+		.data_prec = 1, .type = COL_TYPE_NUM, .prio = 35, .on_cpus = true,
+		.calc = COL_CALC_RATE, .num = EV_PAGE_FAULTS, .den = EV_RAW, .scale = 1,
+		.sort_desc = true,
+		.help = "page faults per second",
+	},
+	[COL_CS] = {
+		.id = COL_CS, .key = "cs", .title = "CS/s", .unit = "/s", .width = 6, .prec = 0,
+		.data_prec = 1, .type = COL_TYPE_NUM, .prio = 30, .on_cpus = true,
+		.calc = COL_CALC_RATE, .num = EV_CTX_SWITCHES, .den = EV_RAW, .scale = 1,
+		.sort_desc = true,
+		.help = "context switches per second",
+	},
+	[COL_MIG] = {
+		.id = COL_MIG, .key = "mig", .title = "MIG/s", .unit = "/s", .width = 5, .prec = 0,
+		.data_prec = 1, .type = COL_TYPE_NUM, .prio = 10, .on_cpus = true,
+		.calc = COL_CALC_RATE, .num = EV_MIGRATIONS, .den = EV_RAW, .scale = 1,
+		.sort_desc = true,
+		.help = "CPU migrations per second",
+	},
+	[COL_COUNTED] = {
+		.id = COL_COUNTED, .key = "counted", .title = "CNT%", .unit = "%", .width = 4,
+		.prec = 0, .data_prec = 1, .type = COL_TYPE_NUM, .prio = 25, .on_cpus = true,
+		.calc = COL_CALC_COUNTED, .num = EV_RAW, .den = EV_RAW, .scale = 100,
+		.help = "share of the time hardware counters ran (below 100: multiplexed, values "
+			"estimated)",
+	},
+	[COL_COMMAND] = {
+		.id = COL_COMMAND, .key = "command", .title = "COMMAND", .unit = "", .width = 8,
+		.left = true, .rest = true, .type = COL_TYPE_TEXT,
+		.cmdline_title = "COMMAND LINE",
+		.help = "process name",
+	},
+};
+
+/* Every -e event column: a count, biggest first, dropped early on narrow screens. */
+static const struct column COLUMNS_EVENT = {
+	.id = COL_MAX, .key = "", .title = "", .unit = "", .width = 12, .prec = 0, .data_prec = 0,
+	.on_cpus = true, .type = COL_TYPE_NUM, .prio = 15, .sort_desc = true,
+	.help = "an event given with -e: its count in the interval",
 };
 
 const struct column *columns_get(enum col_id id)
 {
 	return id < COL_MAX ? &COLUMNS[id] : NULL;
+}
+
+const struct column *columns_event(void)
+{
+	return &COLUMNS_EVENT;
 }
 
 const struct column *columns_find(const char *key)
@@ -61,18 +149,64 @@ const struct column *columns_find(const char *key)
 bool columns_available(const struct column *col, const struct evlist *ev)
 {
 	/* multiplexing only happens to hardware counters */
-	if (col->id == COL_COUNTED)
+	if (col->calc == COL_CALC_COUNTED)
 		return evlist_any_hw(ev);
-	for (int i = 0; i < 2; i++)
-		if (col->need[i] != EV_RAW && !evlist_has(ev, col->need[i]))
-			return false;
+	if (col->num != EV_RAW && !evlist_has(ev, col->num))
+		return false;
+	if (col->den != EV_RAW && !evlist_has(ev, col->den))
+		return false;
 	return true;
 }
 
-const char *columns_keys(void)
+static const struct col_variant *columns_variant(const struct column *col, enum col_rows rows)
 {
-	return "pid, user, threads, cpu, ghz, ipc, cpi, cache, l1d, dtlb, brmis, pf, cs, mig, "
-	       "counted, command, or an -e event name";
+	switch (rows) {
+	case COL_ROWS_THREADS:
+		return &col->thread;
+	case COL_ROWS_CPUS:
+		return &col->cpu;
+	case COL_ROWS_PROCESSES:
+		break;
+	}
+	return NULL;
+}
+
+const char *columns_key(const struct column *col, enum col_rows rows)
+{
+	const struct col_variant *v = columns_variant(col, rows);
+
+	return v && v->key ? v->key : col->key;
+}
+
+const char *columns_title(const struct column *col, enum col_rows rows)
+{
+	const struct col_variant *v = columns_variant(col, rows);
+
+	return v && v->title ? v->title : col->title;
+}
+
+int columns_width(const struct column *col, enum col_rows rows)
+{
+	const struct col_variant *v = columns_variant(col, rows);
+
+	return v && v->width ? v->width : col->width;
+}
+
+enum metrics_severity columns_severity(const struct column *col, double v)
+{
+	return metrics_severity(&col->sev, v);
+}
+
+char *columns_keys(char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < COL_MAX && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s, ", COLUMNS[i].key);
+	if (o < size)
+		snprintf(buf + o, size - o, "or an -e event name");
+	return buf;
 }
 
 void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bool na)

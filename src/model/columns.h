@@ -1,4 +1,4 @@
-/* The column table: one row per column of the process and core tables. */
+/* The column table: the one definition of every column of the tables, lists and batch output. */
 #ifndef PMCTOP_COLUMNS_H
 #define PMCTOP_COLUMNS_H
 
@@ -8,6 +8,11 @@
 #include "stream/evlist.h"
 #include "model/metrics.h"
 
+/*
+ * The enum order is the display order: the screen's tables, the batch text, CSV and JSON, the
+ * help screen and the sort-key cycle all follow it. The -e event columns go just before the
+ * column marked rest (the command).
+ */
 enum col_id {
 	COL_PID,
 	COL_USER,
@@ -34,28 +39,69 @@ enum col_type {
 	COL_TYPE_NUM,	/* metrics: double, NAN as "-" */
 };
 
+/* How the model computes a numeric column from the scaled deltas of the event roles. */
+enum col_calc {
+	COL_CALC_NONE,		/* not computed: identity and names */
+	COL_CALC_RATIO,		/* scale * num / den */
+	COL_CALC_WALL,		/* scale * num / ns of wall time */
+	COL_CALC_RATE,		/* num per second of wall time */
+	COL_CALC_RUN,		/* scale * num / ns the row ran: den for tasks, busy for CPUs */
+	COL_CALC_COUNTED,	/* scale * the lowest running/enabled share of hardware counters */
+};
+
+/* Which rows a table lists; some columns are named or sized differently for each. */
+enum col_rows {
+	COL_ROWS_PROCESSES,
+	COL_ROWS_THREADS,
+	COL_ROWS_CPUS,
+};
+
+/* A column's key, title and width on thread or CPU rows; NULL or 0 keeps the column's own. */
+struct col_variant {
+	const char *key;
+	const char *title;
+	int width;
+};
+
 struct column {
 	enum col_id id;
-	const char *key;	/* for -s and CSV/JSON: "cpi" */
+	const char *key;	/* -s, CSV header and JSON field: "cpi" */
 	const char *title;	/* table header: "CPI" */
-	int width;
-	int prec;		/* decimals for numbers */
+	const char *unit;	/* of the value: "%", "GHz", "/s"; "" for none */
+	int width;		/* cells; for the rest column, the least it needs */
+	int prec;		/* decimals on the screen and in batch text */
+	int data_prec;		/* decimals in CSV and JSON */
+	bool left;		/* left-aligned */
+	bool rest;		/* the last column, taking the rest of the line */
+	bool on_cpus;		/* also a column of the per-CPU rows */
 	enum col_type type;
+	int prio;		/* narrow screens drop the lowest first */
+	enum col_calc calc;
+	enum ev_role num, den;	/* the event roles computed from; EV_RAW for none */
+	double scale;		/* 100 for percentages */
+	struct metrics_bands sev;	/* colour bands; neutral for none */
 	bool sort_desc;		/* natural order: biggest first */
-	enum ev_role need[2];	/* roles the column needs; EV_RAW for none */
-	bool severity;		/* colour by metrics_severity */
-	enum metrics_kind kind;
+	struct col_variant thread, cpu;
+	const char *cmdline_title;	/* header when command lines are shown; NULL: title */
 	const char *help;
 };
 
-/* The column of id. */
+/* The column of id; NULL when id is not one (COL_MAX and up are -e events). */
 const struct column *columns_get(enum col_id id);
+/* The definition every -e event column shares (its title is the event's name). */
+const struct column *columns_event(void);
 /* Column by key or title, case-insensitive; NULL when none. */
 const struct column *columns_find(const char *key);
 /* Whether ev has the data col needs. */
 bool columns_available(const struct column *col, const struct evlist *ev);
-/* Comma-separated list of keys, for messages. */
-const char *columns_keys(void);
+/* Key, title and width of col on rows. */
+const char *columns_key(const struct column *col, enum col_rows rows);
+const char *columns_title(const struct column *col, enum col_rows rows);
+int columns_width(const struct column *col, enum col_rows rows);
+/* How good or bad v is in col; NONE for columns without bands. */
+enum metrics_severity columns_severity(const struct column *col, double v);
+/* "pid, user, ..., command, or an -e event name" into buf, for messages; returns buf. */
+char *columns_keys(char *buf, size_t size);
 /* Format v for a table cell: "-" for undefined, "n/a" when not counted, '*' if estimated. */
 void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bool na);
 

@@ -46,19 +46,21 @@ double metrics_ghz(double cycles, double run_ns)
 	return metrics_ratio(cycles, run_ns);
 }
 
-enum metrics_severity metrics_severity(enum metrics_kind k, double v)
+enum metrics_severity metrics_severity(const struct metrics_bands *b, double v)
 {
 	if (isnan(v))
 		return METRICS_SEV_NONE;
-	switch (k) {
-	case METRICS_IPC:
-		return v < 0.5 ? METRICS_SEV_BAD : v < 1.0 ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
-	case METRICS_CPI:
-		return v > 2.0 ? METRICS_SEV_BAD : v > 1.0 ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
-	case METRICS_MISS_PCT:
-		return v > 20.0 ? METRICS_SEV_BAD : v > 5.0 ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
-	case METRICS_BRANCH_MISS_PCT:
-		return v > 5.0 ? METRICS_SEV_BAD : v > 1.0 ? METRICS_SEV_WARN : METRICS_SEV_GOOD;
+	switch (b->dir) {
+	case METRICS_HIGH_BAD:
+		return v > b->bad    ? METRICS_SEV_BAD
+		       : v > b->warn ? METRICS_SEV_WARN
+				     : METRICS_SEV_GOOD;
+	case METRICS_LOW_BAD:
+		return v < b->bad    ? METRICS_SEV_BAD
+		       : v < b->warn ? METRICS_SEV_WARN
+				     : METRICS_SEV_GOOD;
+	case METRICS_NEUTRAL:
+		break;
 	}
 	return METRICS_SEV_NONE;
 }

@@ -29,13 +29,20 @@ double metrics_cpu_percent(double task_clock_ns, double dt_ns);
 /* GHz from cycles over the ns the task ran. */
 double metrics_ghz(double cycles, double run_ns);
 
-enum metrics_kind {
-	METRICS_IPC,
-	METRICS_CPI,
-	METRICS_MISS_PCT,	/* cache, L1d, dTLB miss ratios */
-	METRICS_BRANCH_MISS_PCT,
+/* Which way a metric gets worse. */
+enum metrics_dir {
+	METRICS_NEUTRAL = 0,	/* no judgement */
+	METRICS_HIGH_BAD,	/* CPI, miss ratios */
+	METRICS_LOW_BAD,	/* IPC */
 };
-/* How good or bad a value is, for colour; NONE for NAN. */
-enum metrics_severity metrics_severity(enum metrics_kind k, double v);
+
+/* Severity bands: beyond warn is fair, beyond bad is poor (strictly), in the direction dir. */
+struct metrics_bands {
+	enum metrics_dir dir;
+	double warn, bad;
+};
+
+/* How good or bad v is under bands b, for colour; NONE for NAN or a neutral metric. */
+enum metrics_severity metrics_severity(const struct metrics_bands *b, double v);
 
 #endif

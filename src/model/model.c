@@ -111,53 +111,43 @@ static double model_role(const struct model *m, const struct model_deltas *d, en
 	return d->v[i];
 }
 
-/* Fill the metric columns of row; run_ns is the time the row's tasks ran (NAN: task-clock). */
+/* Fill the metric columns of row from the column table; run_ns is the time the row's tasks ran
+ * (NAN: the den role, task-clock). */
 static void model_metrics(const struct model *m, const struct model_deltas *d,
 			  struct model_row *row, double dt_ns, double run_ns)
 {
-	static const struct {
-		enum col_id col;
-		enum ev_role num, den;
-		double scale;	/* 100 for percentages */
-	} RATIOS[] = {
-		{ COL_IPC, EV_INSTRUCTIONS, EV_CYCLES, 1 },
-		{ COL_CPI, EV_CYCLES, EV_INSTRUCTIONS, 1 },
-		{ COL_CACHE, EV_CACHE_MISSES, EV_CACHE_REFS, 100 },
-		{ COL_L1D, EV_L1D_MISSES, EV_L1D_LOADS, 100 },
-		{ COL_DTLB, EV_DTLB_MISSES, EV_DTLB_LOADS, 100 },
-		{ COL_BRMIS, EV_BRANCH_MISSES, EV_BRANCHES, 100 },
-	};
-	static const struct {
-		enum col_id col;
-		enum ev_role role;
-	} RATES[] = {
-		{ COL_PF, EV_PAGE_FAULTS },
-		{ COL_CS, EV_CTX_SWITCHES },
-		{ COL_MIG, EV_MIGRATIONS },
-	};
-	uint8_t fl[COL_MAX] = { 0 }, ftc = 0;
-	double tc;
+	uint8_t fl[COL_MAX] = { 0 };
 
-	tc = model_role(m, d, EV_TASK_CLOCK, &ftc);
-	row->v[COL_CPU] = metrics_cpu_percent(tc, dt_ns);
-	fl[COL_CPU] = ftc;
-	if (isnan(run_ns))
-		run_ns = tc;
-	else
-		ftc = 0;
-	row->v[COL_GHZ] = metrics_ghz(model_role(m, d, EV_CYCLES, &fl[COL_GHZ]), run_ns);
-	fl[COL_GHZ] |= ftc;
-	for (size_t i = 0; i < sizeof(RATIOS) / sizeof(RATIOS[0]); i++) {
-		uint8_t *f = &fl[RATIOS[i].col];
+	for (int c = 0; c < COL_MAX; c++) {
+		const struct column *col = columns_get(c);
+		uint8_t *f = &fl[c], frun = 0;
+		double run;
 
-		row->v[RATIOS[i].col] = RATIOS[i].scale *
-					metrics_ratio(model_role(m, d, RATIOS[i].num, f),
-						      model_role(m, d, RATIOS[i].den, f));
+		switch (col->calc) {
+		case COL_CALC_NONE:
+			break;
+		case COL_CALC_RATIO:
+			row->v[c] = col->scale * metrics_ratio(model_role(m, d, col->num, f),
+							       model_role(m, d, col->den, f));
+			break;
+		case COL_CALC_WALL:
+			row->v[c] = col->scale *
+				    metrics_ratio(model_role(m, d, col->num, f), dt_ns);
+			break;
+		case COL_CALC_RATE:
+			row->v[c] = metrics_rate(model_role(m, d, col->num, f), dt_ns / 1e9);
+			break;
+		case COL_CALC_RUN:
+			/* a task ran for its task-clock; a CPU for the time it was busy */
+			run = isnan(run_ns) ? model_role(m, d, col->den, &frun) : run_ns;
+			row->v[c] = col->scale * metrics_ratio(model_role(m, d, col->num, f), run);
+			*f |= frun;
+			break;
+		case COL_CALC_COUNTED:
+			row->v[c] = col->scale * d->counted;
+			break;
+		}
 	}
-	for (size_t i = 0; i < sizeof(RATES) / sizeof(RATES[0]); i++)
-		row->v[RATES[i].col] = metrics_rate(
-			model_role(m, d, RATES[i].role, &fl[RATES[i].col]), dt_ns / 1e9);
-	row->v[COL_COUNTED] = isnan(d->counted) ? NAN : 100.0 * d->counted;
 	row->est = row->na = 0;
 	for (int c = 0; c < COL_MAX; c++) {
 		if (fl[c] & MODEL_F_EST)
@@ -182,27 +172,38 @@ static bool model_contains(const char *hay, const char *needle)
 	return n == 0;
 }
 
-bool model_wanted(const struct model *m, const struct snap_task *t)
+bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, const char *user,
+			const char *comm, const char *cmdline)
 {
-	if (m->filter.npids) {
+	if (f->npids) {
 		bool hit = false;
 
-		for (size_t i = 0; i < m->filter.npids && !hit; i++)
-			hit = m->filter.pids[i] == t->tgid;
+		for (size_t i = 0; i < f->npids && !hit; i++)
+			hit = f->pids[i] == tgid;
 		if (!hit)
 			return false;
 	}
-	if (m->filter.user && *m->filter.user) {
+	if (f->user && *f->user) {
 		char *end;
-		unsigned long uid = strtoul(m->filter.user, &end, 10);
+		unsigned long n = strtoul(f->user, &end, 10);
 
-		if (strcmp(m->filter.user, t->user) && (*end || uid != t->uid))
+		if (strcmp(f->user, user) && (*end || n != uid))
 			return false;
 	}
-	if (m->filter.name && *m->filter.name && !model_contains(t->comm, m->filter.name) &&
-	    !model_contains(t->cmdline, m->filter.name))
+	if (f->name && *f->name && !model_contains(comm, f->name) &&
+	    !model_contains(cmdline, f->name))
 		return false;
 	return true;
+}
+
+bool model_wanted(const struct model *m, const struct snap_task *t)
+{
+	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline);
+}
+
+bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
+{
+	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline);
 }
 
 static struct model_row *model_new_row(struct model *m, struct model_row **rows, size_t *n,
@@ -460,11 +461,9 @@ static double model_num(const struct model *m, const struct model_row *r, int co
 	return r->v[col];
 }
 
-static bool model_natural_desc(int col)
+static bool model_natural_desc(const struct model *m, int col)
 {
-	if (col >= COL_MAX)
-		return true;
-	return columns_get(col)->sort_desc;
+	return model_column(m, col)->sort_desc;
 }
 
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
@@ -473,7 +472,7 @@ int model_compare(const struct model *m, const struct model_row *a, const struct
 	const char *sa = NULL, *sb = NULL;
 	double va = model_num(m, a, m->sort_col, &ta, &sa);
 	double vb = model_num(m, b, m->sort_col, &tb, &sb);
-	bool desc = model_natural_desc(m->sort_col) != m->sort_reverse;
+	bool desc = model_natural_desc(m, m->sort_col) != m->sort_reverse;
 	int c = 0;
 
 	if (ta) {
@@ -523,4 +522,66 @@ int model_sort_key(const struct model *m, const char *key)
 bool model_column_shown(const struct model *m, enum col_id col)
 {
 	return columns_available(columns_get(col), &m->ev);
+}
+
+size_t model_columns(const struct model *m, int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (int c = 0; c < COL_MAX; c++) {
+		if (columns_get(c)->rest)
+			for (size_t k = 0; k < m->nraw && n < max; k++)
+				out[n++] = COL_MAX + (int)k;
+		if (model_column_shown(m, c) && n < max)
+			out[n++] = c;
+	}
+	return n;
+}
+
+const struct column *model_column(const struct model *m, int id)
+{
+	(void)m;
+	return id >= COL_MAX ? columns_event() : columns_get(id);
+}
+
+const char *model_column_title(const struct model *m, int id, enum col_rows rows)
+{
+	if (id >= COL_MAX)
+		return m->ev.ev[m->raw_ev[id - COL_MAX]].name;
+	return columns_title(columns_get(id), rows);
+}
+
+void model_format_cell(const struct model *m, const struct model_row *r, int id,
+		       enum col_rows rows, char *buf, size_t size)
+{
+	const struct column *col = model_column(m, id);
+
+	if (id >= COL_MAX) {
+		size_t k = (size_t)(id - COL_MAX);
+
+		columns_format_num(buf, size, r->raw[k], col->prec, r->raw_fl[k] & MODEL_F_EST,
+				   r->raw_fl[k] & MODEL_F_NA);
+		return;
+	}
+	switch (id) {
+	case COL_PID:
+		if (rows == COL_ROWS_CPUS && r->id < 0)
+			snprintf(buf, size, "all");
+		else
+			snprintf(buf, size, "%d", r->id);
+		return;
+	case COL_USER:
+		snprintf(buf, size, "%s", r->user);
+		return;
+	case COL_THR:
+		snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
+		return;
+	case COL_COMMAND:
+		snprintf(buf, size, "%s", r->comm);
+		return;
+	default:
+		columns_format_num(buf, size, r->v[id], col->prec, r->est & (1u << id),
+				   r->na & (1u << id));
+		return;
+	}
 }

@@ -93,11 +93,32 @@ void model_sort(struct model *m, int col, bool reverse);
 int model_sort_key(const struct model *m, const char *key);
 /* Whether numeric column col has data in this event mode. */
 bool model_column_shown(const struct model *m, enum col_id col);
+/*
+ * The columns shown in this event mode, in display order (the column table's), the -e event
+ * columns (COL_MAX + k) before the rest column; writes at most max ids to out, returns how many.
+ */
+size_t model_columns(const struct model *m, int *out, size_t max);
+/* The definition of column id: the table's, or the -e event columns' for COL_MAX and up. */
+const struct column *model_column(const struct model *m, int id);
+/* The header of column id on rows: its title, or the event's name. */
+const char *model_column_title(const struct model *m, int id, enum col_rows rows);
+/* Row r's cell of column id as text, unpadded: numbers as columns_format_num gives them. */
+void model_format_cell(const struct model *m, const struct model_row *r, int id,
+		       enum col_rows rows, char *buf, size_t size);
 /* Histogram settings; a new page size starts the histogram afresh. */
 void model_set_page_shift(struct model *m, unsigned shift);
 void model_set_halflife(struct model *m, double seconds);
-/* Whether a snapshot entry passes the model's filters. */
+/*
+ * Whether a process or thread passes f: its process among f's pids, its user by name or uid,
+ * its name or command line containing f's name, case-insensitively. Unset or empty parts pass
+ * everything. The one filter of batch output, the screen's lists and its search.
+ */
+bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, const char *user,
+			const char *comm, const char *cmdline);
+/* Whether a snapshot entry passes the model's filter (the rows model_update keeps). */
 bool model_wanted(const struct model *m, const struct snap_task *t);
+/* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */
+bool model_row_wanted(const struct model_filter *f, const struct model_row *r);
 /* Compare two rows by the model's sort settings (exported for tests). */
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
 

@@ -11,7 +11,7 @@
 #include "util/errmsg.h"
 #include "util/utf8.h"
 
-#define OUTPUT_RAW_WIDTH 12
+#define OUTPUT_MAX_COLS (COL_MAX + 64)
 
 int output_parse_format(const char *s, enum output_format *fmt)
 {
@@ -26,55 +26,102 @@ int output_parse_format(const char *s, enum output_format *fmt)
 	return 0;
 }
 
-/* The numeric columns shown in this mode, in table order. */
+/* The numeric columns of the table shown in this mode, in display order; -e events apart. */
 static size_t output_num_cols(const struct model *m, enum col_id *out)
 {
-	static const enum col_id ORDER[] = {
-		COL_CPU, COL_GHZ, COL_IPC, COL_CPI, COL_CACHE, COL_L1D, COL_DTLB,
-		COL_BRMIS, COL_PF, COL_CS, COL_MIG, COL_COUNTED,
-	};
-	size_t n = 0;
+	int ids[OUTPUT_MAX_COLS];
+	size_t n = model_columns(m, ids, OUTPUT_MAX_COLS), k = 0;
 
-	for (size_t i = 0; i < sizeof(ORDER) / sizeof(ORDER[0]); i++)
-		if (model_column_shown(m, ORDER[i]))
-			out[n++] = ORDER[i];
-	return n;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] < COL_MAX && columns_get(ids[i])->type == COL_TYPE_NUM)
+			out[k++] = ids[i];
+	return k;
 }
 
 static const char *output_raw_name(const struct model *m, size_t k)
 {
-	return m->ev.ev[m->raw_ev[k]].name;
+	return model_column_title(m, COL_MAX + (int)k, COL_ROWS_PROCESSES);
 }
 
-static void output_cells(FILE *f, const struct model *m, const struct model_row *r,
-			 const enum col_id *cols, size_t ncols)
+static enum col_rows output_row_kind(const struct output *o)
 {
-	char buf[64];
-
-	for (size_t i = 0; i < ncols; i++) {
-		const struct column *c = columns_get(cols[i]);
-
-		columns_format_num(buf, sizeof(buf), r->v[c->id], c->prec, r->est & (1u << c->id),
-				  r->na & (1u << c->id));
-		fprintf(f, " %*s", c->width, buf);
-	}
-	for (size_t k = 0; k < m->nraw; k++) {
-		columns_format_num(buf, sizeof(buf), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
-				  r->raw_fl[k] & MODEL_F_NA);
-		fprintf(f, " %*s", OUTPUT_RAW_WIDTH, buf);
-	}
+	return o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
-static void output_titles(FILE *f, const struct model *m, const enum col_id *cols, size_t ncols,
-			  bool cpu_table)
+/* Text: the columns of rows in display order, each padded to its width; the rest column last. */
+static size_t output_text_cols(const struct model *m, enum col_rows rows, int *out)
 {
-	for (size_t i = 0; i < ncols; i++) {
-		const struct column *c = columns_get(cols[i]);
+	int ids[OUTPUT_MAX_COLS];
+	size_t n = model_columns(m, ids, OUTPUT_MAX_COLS), k = 0;
 
-		fprintf(f, " %*s", c->width, cpu_table && c->id == COL_CPU ? "BUSY%" : c->title);
+	for (size_t i = 0; i < n; i++)
+		if (rows != COL_ROWS_CPUS || model_column(m, ids[i])->on_cpus)
+			out[k++] = ids[i];
+	return k;
+}
+
+static void output_text_cell(FILE *f, const struct column *col, enum col_rows rows, bool first,
+			     const char *text)
+{
+	int w = columns_width(col, rows);
+
+	if (!first)
+		fputc(' ', f);
+	if (col->rest)
+		fputs(text, f);
+	else if (col->left)
+		fprintf(f, "%-*.*s", w, w, text);
+	else
+		fprintf(f, "%*s", w, text);
+}
+
+static void output_text_titles(FILE *f, const struct model *m, enum col_rows rows, bool cmdline)
+{
+	int ids[OUTPUT_MAX_COLS];
+	size_t n = output_text_cols(m, rows, ids);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct column *col = model_column(m, ids[i]);
+		const char *t = model_column_title(m, ids[i], rows);
+
+		if (col->rest && cmdline && col->cmdline_title)
+			t = col->cmdline_title;
+		if (ids[i] >= COL_MAX)
+			fprintf(f, " %*.*s", col->width, col->width, t);
+		else if (col->left && !col->rest)
+			fprintf(f, "%s%-*s", i ? " " : "", columns_width(col, rows), t);
+		else
+			output_text_cell(f, col, rows, i == 0, t);
 	}
-	for (size_t k = 0; k < m->nraw; k++)
-		fprintf(f, " %*.*s", OUTPUT_RAW_WIDTH, OUTPUT_RAW_WIDTH, output_raw_name(m, k));
+	fputc('\n', f);
+}
+
+/* One row of text; a row whose counters could not be opened says why instead of numbers. */
+static void output_text_row(FILE *f, const struct model *m, const struct model_row *r,
+			    enum col_rows rows, bool cmdline)
+{
+	int ids[OUTPUT_MAX_COLS];
+	size_t n = output_text_cols(m, rows, ids);
+	bool said = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct column *col = model_column(m, ids[i]);
+		char cell[64];
+
+		if (r->err && (col->type == COL_TYPE_NUM || col->rest) && !said) {
+			fprintf(f, "  not counted: %s", errmsg_short(r->err));
+			said = true;
+		}
+		if (r->err && col->type == COL_TYPE_NUM)
+			continue;
+		if (col->rest && cmdline && r->cmdline[0]) {
+			output_text_cell(f, col, rows, i == 0, r->cmdline);
+			continue;
+		}
+		model_format_cell(m, r, ids[i], rows, cell, sizeof(cell));
+		output_text_cell(f, col, rows, i == 0, cell);
+	}
+	fputc('\n', f);
 }
 
 static const struct model_row *output_rows(const struct output *o, const struct model *m)
@@ -101,8 +148,6 @@ static void output_time(char *buf, size_t size, double wall)
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
-	enum col_id cols[COL_MAX];
-	size_t ncols = output_num_cols(m, cols);
 	char when[64];
 
 	output_time(when, sizeof(when), m->wall);
@@ -115,39 +160,14 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 			errmsg_short(m->not_counted_err));
 	fputs("\n\n", f);
 	if (m->ncpus) {
-		fprintf(f, "%7s", "CPU");
-		output_titles(f, m, cols, ncols, true);
-		fputc('\n', f);
-		for (size_t i = 0; i < m->ncpus; i++) {
-			const struct model_row *r = &m->cpus[i];
-
-			if (r->id < 0)
-				fprintf(f, "%7s", "all");
-			else
-				fprintf(f, "%7d", r->id);
-			output_cells(f, m, r, cols, ncols);
-			fputc('\n', f);
-		}
+		output_text_titles(f, m, COL_ROWS_CPUS, false);
+		for (size_t i = 0; i < m->ncpus; i++)
+			output_text_row(f, m, &m->cpus[i], COL_ROWS_CPUS, false);
 		fputc('\n', f);
 	}
-	fprintf(f, "%7s %-9s %*s", o->threads ? "TID" : "PID", "USER", o->threads ? 7 : 4,
-		o->threads ? "PID" : "THR");
-	output_titles(f, m, cols, ncols, false);
-	fprintf(f, " %s\n", o->show_cmdline ? "COMMAND LINE" : "COMMAND");
-	for (size_t i = 0; i < output_nrows(o, m); i++) {
-		const struct model_row *r = &output_rows(o, m)[i];
-		const char *cmd = o->show_cmdline && r->cmdline[0] ? r->cmdline : r->comm;
-
-		fprintf(f, "%7d %-9.9s %*d", r->id, r->user, o->threads ? 7 : 4,
-			o->threads ? r->tgid : r->threads);
-		if (r->err) {
-			fprintf(f, "  not counted: %s", errmsg_short(r->err));
-			fprintf(f, " %s\n", cmd);
-			continue;
-		}
-		output_cells(f, m, r, cols, ncols);
-		fprintf(f, " %s\n", cmd);
-	}
+	output_text_titles(f, m, output_row_kind(o), o->show_cmdline);
+	for (size_t i = 0; i < output_nrows(o, m); i++)
+		output_text_row(f, m, &output_rows(o, m)[i], output_row_kind(o), o->show_cmdline);
 	fputc('\n', f);
 }
 
@@ -193,7 +213,7 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 		const struct column *c = columns_get(cols[i]);
 
 		fputc(',', f);
-		output_csv_num(f, r->v[c->id], c->prec + 1);
+		output_csv_num(f, r->v[c->id], c->data_prec);
 	}
 	for (size_t k = 0; k < m->nraw; k++) {
 		fputc(',', f);
@@ -224,7 +244,8 @@ static void output_csv(struct output *o, const struct model *m)
 	size_t ncols = output_num_cols(m, cols);
 
 	if (!o->csv_header_done) {
-		fprintf(f, "time,kind,id,user,%s,state", o->threads ? "pid" : "threads");
+		fprintf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
+			columns_key(columns_get(COL_THR), output_row_kind(o)));
 		for (size_t i = 0; i < ncols; i++)
 			fprintf(f, ",%s", columns_get(cols[i])->key);
 		for (size_t k = 0; k < m->nraw; k++) {
@@ -284,8 +305,8 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 		const struct column *c = columns_get(cols[i]);
 
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
-		fprintf(f, ",\"%s\":", cpu && c->id == COL_CPU ? "busy" : c->key);
-		output_json_num(f, r->v[c->id], c->prec + 1);
+		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
+		output_json_num(f, r->v[c->id], c->data_prec);
 	}
 	if (m->nraw) {
 		fputs(",\"events\":{", f);
@@ -298,6 +319,7 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 		}
 		fputc('}', f);
 	}
+	/* the marks name the columns by their plain keys, on CPU rows too */
 	fputs(",\"estimated\":[", f);
 	for (size_t i = 0; i < ncols; i++)
 		if (r->est & (1u << cols[i])) {
@@ -319,6 +341,8 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	FILE *f = o->f;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
+	const struct column *pid = columns_get(COL_PID), *user = columns_get(COL_USER);
+	const struct column *thr = columns_get(COL_THR), *cmd = columns_get(COL_COMMAND);
 
 	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
 		m->dt, m->load[0], m->load[1], m->load[2]);
@@ -331,9 +355,9 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		if (i)
 			fputc(',', f);
 		if (r->id < 0)
-			fputs("{\"cpu\":\"all\"", f);
+			fprintf(f, "{\"%s\":\"all\"", columns_key(pid, COL_ROWS_CPUS));
 		else
-			fprintf(f, "{\"cpu\":%d", r->id);
+			fprintf(f, "{\"%s\":%d", columns_key(pid, COL_ROWS_CPUS), r->id);
 		output_json_metrics(f, m, r, cols, ncols, true);
 		fputc('}', f);
 	}
@@ -344,12 +368,15 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		if (i)
 			fputc(',', f);
 		if (o->threads)
-			fprintf(f, "{\"tid\":%d,\"pid\":%d,\"user\":", r->id, r->tgid);
+			fprintf(f, "{\"%s\":%d,\"%s\":%d,\"%s\":",
+				columns_key(pid, COL_ROWS_THREADS), r->id,
+				columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
 		else
-			fprintf(f, "{\"pid\":%d,\"user\":", r->id);
+			fprintf(f, "{\"%s\":%d,\"%s\":", pid->key, r->id, user->key);
 		output_json_str(f, r->user);
-		fprintf(f, ",\"threads\":%d,\"state\":\"%c\",\"command\":", r->threads,
-			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?');
+		fprintf(f, ",\"%s\":%d,\"state\":\"%c\",\"%s\":", thr->key, r->threads,
+			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?',
+			cmd->key);
 		output_json_str(f, r->comm);
 		fputs(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);

@@ -47,6 +47,55 @@ enum ui_drill_mode {
 	UI_DRILL_THREADS,	/* its threads, counted one by one */
 };
 
+/* A set of views, for the key table. */
+#define UI_IN(view) (1u << (view))
+#define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL))
+#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS))
+#define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
+
+/* What a key binding does. */
+enum ui_do {
+	UI_DO_QUIT,
+	UI_DO_BACK,		/* help and log: back to the view before */
+	UI_DO_SCROLL,		/* help and log: by the key, a line, a page or to the top */
+	UI_DO_HELP,
+	UI_DO_LOG,
+	UI_DO_MOVE,		/* the selection, by the key: a row, a page, to an end */
+	UI_DO_SORT_CYCLE,	/* the previous (<, Left) or next column */
+	UI_DO_SORT_BY,		/* the binding's column; again: reverse */
+	UI_DO_REVERSE,
+	UI_DO_SEARCH,
+	UI_DO_FILTER,
+	UI_DO_USER,
+	UI_DO_DELAY,
+	UI_DO_THREADS,
+	UI_DO_CMDLINE,
+	UI_DO_CPUS,
+	UI_DO_PAUSE,
+	UI_DO_DRILL,		/* open the drill-down of the selected process */
+	UI_DO_LEAVE,		/* leave the drill-down */
+	UI_DO_CLEAR,		/* clear the filters */
+	UI_DO_DRILL_THREADS,
+	UI_DO_DRILL_MAPPINGS,
+	UI_DO_PERIOD,		/* + doubles, - halves the sample period */
+	UI_DO_HALFLIFE,		/* ] doubles, [ halves the half-life */
+	UI_DO_PAGE_SIZE,
+};
+
+#define UI_BINDING_KEYS 7
+
+/* One binding of the key table, which drives dispatch, the help screen and the footer. */
+struct ui_binding {
+	int keys[UI_BINDING_KEYS];	/* the keys, 0-terminated; the help lists them in order */
+	unsigned in;			/* UI_IN() of the views where the keys do this */
+	enum ui_do what;
+	int col;			/* UI_DO_SORT_BY: the column */
+	const char *help;
+	unsigned footer_in;		/* views whose footer shows it; a subset of in */
+	const char *footer_key;		/* the footer's short names for the keys: "<>" */
+	const char *footer;
+};
+
 /* What the loop must do after a key. */
 #define UI_ACT_QUIT 0x1
 #define UI_ACT_SORT 0x2		/* re-sort the model with sort_col/reverse */
@@ -60,7 +109,7 @@ struct ui {
 	int sel_id;			/* selected row's pid (tid in thread lists) */
 	size_t sel;			/* its index in the visible list */
 	size_t top;			/* first visible list row */
-	size_t page;			/* list rows on screen, set by the view */
+	size_t page;			/* list rows on screen, from view_page */
 	size_t scroll;			/* first line of help or errors */
 	int sort_col;
 	bool reverse;
@@ -97,8 +146,18 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 void ui_list_release(struct ui_list *l);
 /* Keep the selection on the same process after rows moved; fix scrolling. */
 void ui_sync(struct ui *u, const struct ui_list *l);
+/* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
+void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
 /* Apply one key; returns UI_ACT_* flags. l is the list on screen. */
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
+/* The key table, in footer order; *n gets its length. */
+const struct ui_binding *ui_bindings(size_t *n);
+/* The binding of key in view; NULL when the key does nothing there. */
+const struct ui_binding *ui_binding_find(enum ui_view view, int key);
+/* The name of key ("F1", "Space", "q") into buf; false for aliases the help leaves out. */
+bool ui_key_name(int key, char *buf, size_t size);
+/* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
+void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
 

@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,93 +12,68 @@
 #include "view/layout.h"
 #include "model/metrics.h"
 
-#define VIEW_RAW_WIDTH 12
 #define VIEW_CORE_MIN_W 24
+#define VIEW_HEADER_LINES 3
+#define VIEW_DRILL_LINES 4	/* the drilled process: name, command line, metrics, a blank */
+#define VIEW_MAX_COLS (COL_MAX + 64)
 
+/* The help screen's sections of the key table: a binding goes in the first whose views it has. */
 static const struct {
-	enum col_id col;
-	int prio;
-} VIEW_NUM_COLS[] = {
-	{ COL_CPU, 90 }, { COL_GHZ, 55 }, { COL_IPC, 85 }, { COL_CPI, 80 },
-	{ COL_CACHE, 60 }, { COL_L1D, 45 }, { COL_DTLB, 44 }, { COL_BRMIS, 50 },
-	{ COL_PF, 35 }, { COL_CS, 30 }, { COL_MIG, 10 }, { COL_COUNTED, 25 },
+	unsigned in;
+	const char *title;
+} VIEW_HELP_SECTIONS[] = {
+	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
+	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
+	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
 };
 
-static const struct {
-	const char *key;
-	const char *what;
-} VIEW_KEYS[] = {
-	{ "Up/Down PgUp/PgDn Home/End", "move the selection (it follows its process)" },
-	{ "Enter", "drill into the selected process: its hot pages (sampled) and threads" },
-	{ "t m", "in the drill-down: its threads; samples grouped per mapping" },
-	{ "+ -", "in the drill-down: double or halve the sample period" },
-	{ "[ ]", "in the drill-down: halve or double the histogram's half-life" },
-	{ "g", "in the drill-down: 4 KiB or 2 MiB pages" },
-	{ "Esc", "back to the table; on the table, clear the filters" },
-	{ "< > F6 Left Right", "sort by the previous or next column" },
-	{ "R I", "reverse the sort order" },
-	{ "C", "sort by cycles per instruction (CPI), highest first" },
-	{ "P", "sort by %CPU" },
-	{ "M", "sort by cache-miss %" },
-	{ "/", "search: select the next process whose name or command line matches" },
-	{ "\\", "filter: show only processes whose name or command line matches" },
-	{ "u", "show only one user's processes (name or uid; empty for all)" },
-	{ "H", "show threads as rows, each counted on its own" },
-	{ "c", "show command lines instead of names" },
-	{ "1", "show or hide the per-core meters" },
-	{ "d s", "set the refresh interval in seconds" },
-	{ "Space Z", "pause and resume (the counters keep counting)" },
-	{ "e", "the log: attach failures, permission problems, missing events" },
-	{ "h ? F1", "this help (Esc leaves it)" },
-	{ "q F10", "quit" },
-};
+static enum col_rows view_rows(bool threads)
+{
+	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+}
 
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
 {
-	struct layout_col cand[COL_MAX + 64];
-	size_t n = 0;
+	struct layout_col cand[VIEW_MAX_COLS];
+	int ids[VIEW_MAX_COLS];
+	size_t n = model_columns(m, ids, VIEW_MAX_COLS), nc = 0;
+	int min_last = 0;
 
-	cand[n++] = (struct layout_col){ COL_PID, 7, 100 };
-	cand[n++] = (struct layout_col){ COL_USER, 9, 40 };
-	cand[n++] = (struct layout_col){ COL_THR, threads ? 7 : 4, 20 };
-	for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
-		const struct column *c = columns_get(VIEW_NUM_COLS[i].col);
+	for (size_t i = 0; i < n; i++) {
+		const struct column *col = model_column(m, ids[i]);
 
-		if (model_column_shown(m, c->id))
-			cand[n++] = (struct layout_col){ c->id, c->width, VIEW_NUM_COLS[i].prio };
+		/* the rest column is drawn after the others, in what is left of the line */
+		if (col->rest) {
+			min_last = col->width;
+			continue;
+		}
+		cand[nc++] = (struct layout_col){
+			.id = ids[i],
+			.width = columns_width(col, view_rows(threads)),
+			.prio = col->prio,
+		};
 	}
-	for (size_t k = 0; k < m->nraw && n < sizeof(cand) / sizeof(cand[0]); k++)
-		cand[n++] = (struct layout_col){ COL_MAX + (int)k, VIEW_RAW_WIDTH, 15 };
-	return layout_fit(cand, n, width, 8, out);
+	return layout_fit(cand, nc, width, min_last, out);
 }
 
-static const char *view_title(const struct model *m, int id, bool threads)
+/* The value of a numeric cell and whether its counter did not run. */
+static double view_value(const struct model_row *r, int id, bool *na)
 {
-	if (id >= COL_MAX)
-		return m->ev.ev[m->raw_ev[id - COL_MAX]].name;
-	if (id == COL_PID && threads)
-		return "TID";
-	if (id == COL_THR && threads)
-		return "PID";
-	return columns_get(id)->title;
-}
+	if (id >= COL_MAX) {
+		size_t k = (size_t)(id - COL_MAX);
 
-static int view_width(int id, bool threads)
-{
-	if (id >= COL_MAX)
-		return VIEW_RAW_WIDTH;
-	if (id == COL_THR && threads)
-		return 7;
-	return columns_get(id)->width;
+		*na = r->raw_fl[k] & MODEL_F_NA;
+		return r->raw[k];
+	}
+	*na = r->na & (1u << id);
+	return r->v[id];
 }
 
 static int view_cell_attr(const struct column *c, double v, bool na)
 {
 	if (na || isnan(v))
 		return CANVAS_DIM;
-	if (!c->severity)
-		return CANVAS_NORMAL;
-	switch (metrics_severity(c->kind, v)) {
+	switch (columns_severity(c, v)) {
 	case METRICS_SEV_GOOD:
 		return CANVAS_GOOD;
 	case METRICS_SEV_WARN:
@@ -159,10 +135,10 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->not_counted && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s", sc >= COL_MAX ? m->ev.ev[m->raw_ev[sc - COL_MAX]].name
-			: columns_get(sc)->title, u->reverse ? " (reversed)" : "");
+	snprintf(sort, sizeof(sort), "%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
+		 u->reverse ? " (reversed)" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
-	return 3;
+	return VIEW_HEADER_LINES;
 }
 
 static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
@@ -170,6 +146,8 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 {
 	static const char *const EIGHTHS[] = { "", "\u258f", "\u258e", "\u258d", "\u258c",
 					       "\u258b", "\u258a", "\u2589" };
+	const struct column *cpu = columns_get(COL_CPU), *ipc = columns_get(COL_IPC);
+	const struct column *ghz = columns_get(COL_GHZ);
 	char label[16], text[48];
 	double busy = r->v[COL_CPU];
 	int lw, bw, fill8;
@@ -182,13 +160,16 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	if (isnan(busy))
 		snprintf(text, sizeof(text), "-");
 	else
-		snprintf(text, sizeof(text), "%.1f%%", busy);
+		snprintf(text, sizeof(text), "%.*f%s", cpu->prec, busy, cpu->unit);
 	if (model_column_shown(m, COL_IPC) && w >= 40) {
-		char ipc[16], ghz[16];
+		char vi[16], vg[16];
 
-		columns_format_num(ipc, sizeof(ipc), r->v[COL_IPC], 2, false, r->na & (1u << COL_IPC));
-		columns_format_num(ghz, sizeof(ghz), r->v[COL_GHZ], 2, false, r->na & (1u << COL_GHZ));
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), " IPC %s %sGHz", ipc, ghz);
+		columns_format_num(vi, sizeof(vi), r->v[COL_IPC], ipc->prec, false,
+				   r->na & (1u << COL_IPC));
+		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec, false,
+				   r->na & (1u << COL_GHZ));
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
+			 ipc->title, vi, vg, ghz->unit);
 	}
 	bw = w - lw - 3;	/* " [" and "]" */
 	if (bw < (int)strlen(text) + 2)
@@ -205,42 +186,57 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	canvas_put(c, x + w - 1 - (int)strlen(text), y, text, CANVAS_NORMAL, -1);
 }
 
+/* How many core meters: the last row is the total, worth a meter only beside two or more CPUs. */
+static size_t view_meters(const struct model *m)
+{
+	return m->ncpus == 2 ? 1 : m->ncpus;
+}
+
+/* Lines the core meters take atop a body of body lines, with the blank after; 0 when hidden. */
+static int view_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc)
+{
+	size_t n = view_meters(m);
+
+	if (!n || layout_cores((int)n, w, (body - 4) / 3, VIEW_CORE_MIN_W, lc))
+		return 0;
+	return lc->rows + 1;
+}
+
 /* The per-core meters; returns the lines used. */
-static int view_cores(struct canvas *c, int y, int max_rows, const struct view_ctx *v)
+static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct layout_cores lc;
-	size_t n = m->ncpus;
+	int used = view_cores_fit(m, c->w, body, &lc);
 
-	/* the last row is the total: worth a meter only beside two or more CPUs */
-	if (n == 2)
-		n = 1;
-	if (!n || layout_cores((int)n, c->w, max_rows, VIEW_CORE_MIN_W, &lc))
+	if (!used)
 		return 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < view_meters(m); i++) {
 		int col = (int)i / lc.rows, row = (int)i % lc.rows;
 
 		view_meter(c, col * (lc.cell_w + 1), y + row, lc.cell_w, &m->cpus[i], m, v->utf8);
 	}
-	return lc.rows + 1;
+	return used;
 }
 
 static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
 			      size_t n, bool threads, const struct ui *u)
 {
+	const struct column *rest = columns_get(COL_COMMAND);
 	int x = 0;
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < n; i++) {
-		int w = view_width(cols[i], threads);
-		const char *t = view_title(m, cols[i], threads);
+		const struct column *col = model_column(m, cols[i]);
+		int w = columns_width(col, view_rows(threads));
+		const char *t = model_column_title(m, cols[i], view_rows(threads));
 		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
-		bool left = cols[i] == COL_USER;
 
-		canvas_printf(c, x, y, attr, w, left ? "%-*.*s" : "%*.*s", w, w, t);
+		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
 		x += w + 1;
 	}
-	canvas_put(c, x, y, u->cmdline ? "COMMAND LINE" : threads ? "NAME" : "COMMAND",
+	canvas_put(c, x, y, u->cmdline && rest->cmdline_title ? rest->cmdline_title
+				: columns_title(rest, view_rows(threads)),
 		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
 }
 
@@ -251,36 +247,27 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 	int x = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int id = cols[i], w = view_width(id, threads);
-		char buf[64];
+		const struct column *col = model_column(m, cols[i]);
+		int w = columns_width(col, view_rows(threads));
+		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
-		if (id == COL_PID) {
-			snprintf(buf, sizeof(buf), "%*d", w, r->id);
-		} else if (id == COL_USER) {
-			snprintf(buf, sizeof(buf), "%-*.*s", w, w, r->user);
-		} else if (id == COL_THR) {
-			snprintf(buf, sizeof(buf), "%*d", w, threads ? r->tgid : r->threads);
-		} else if (r->err) {
-			snprintf(buf, sizeof(buf), "%*s", w, "-");
+		if (col->type == COL_TYPE_NUM && r->err) {
+			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
-		} else if (id >= COL_MAX) {
-			size_t k = (size_t)(id - COL_MAX);
-			char num[48];
-
-			columns_format_num(num, sizeof(num), r->raw[k], 0, r->raw_fl[k] & MODEL_F_EST,
-					  r->raw_fl[k] & MODEL_F_NA);
-			snprintf(buf, sizeof(buf), "%*s", w, num);
-			attr = isnan(r->raw[k]) ? CANVAS_DIM : CANVAS_NORMAL;
 		} else {
-			const struct column *col = columns_get(id);
-			char num[48];
-			bool na = r->na & (1u << id);
+			model_format_cell(m, r, cols[i], view_rows(threads), cell, sizeof(cell));
+			if (col->type == COL_TYPE_NUM) {
+				bool na;
+				double v = view_value(r, cols[i], &na);
 
-			columns_format_num(num, sizeof(num), r->v[id], col->prec, r->est & (1u << id), na);
-			snprintf(buf, sizeof(buf), "%*s", w, num);
-			attr = view_cell_attr(col, r->v[id], na);
+				attr = view_cell_attr(col, v, na);
+			}
 		}
+		if (col->left)
+			snprintf(buf, sizeof(buf), "%-*.*s", w, w, cell);
+		else
+			snprintf(buf, sizeof(buf), "%*s", w, cell);
 		canvas_put(c, x, y, buf, attr, w);
 		x += w + 1;
 	}
@@ -291,18 +278,16 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 		canvas_attr(c, y, 0, c->w, CANVAS_SELECTED);
 }
 
-/* Draw the list from y to y + h; sets the page size and syncs the selection. */
-static void view_list(struct canvas *c, int y, int h, struct view_ctx *v, bool threads)
+/* Draw the list from y to y + h, from the first row the selection keeps on screen. */
+static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, bool threads)
 {
-	int cols[COL_MAX + 64];
+	int cols[VIEW_MAX_COLS];
 	size_t n = view_table_columns(v->m, c->w, threads, cols);
-	struct ui *u = v->u;
+	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
 	view_table_titles(c, y, v->m, cols, n, threads, u);
-	u->page = h > 1 ? (size_t)(h - 1) : 1;
-	ui_sync(u, v->list);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
 		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, threads,
 			       u->cmdline, i == u->sel);
@@ -310,31 +295,16 @@ static void view_list(struct canvas *c, int y, int h, struct view_ctx *v, bool t
 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
 {
-	static const struct {
-		const char *key, *text;
-	} TABLE_KEYS[] = {
-		{ "F1", "Help" }, { "Enter", "Drill" }, { "/", "Search" }, { "\\", "Filter" },
-		{ "<>", "Sort" }, { "C", "CPI" }, { "H", "ThrRows" }, { "Space", "Pause" },
-		{ "e", "Log" }, { "q", "Quit" },
-	}, DRILL_KEYS[] = {
-		{ "Esc", "Back" }, { "t", "Threads" }, { "m", "Mappings" }, { "+-", "Period" },
-		{ "[]", "Half-life" }, { "g", "PageSize" }, { "Space", "Pause" }, { "F1", "Help" },
-		{ "q", "Quit" },
-	}, BACK_KEYS[] = {
-		{ "Esc", "Back" }, { "Up/Dn", "Scroll" }, { "q", "Quit" },
+	static const char *const LABEL[] = {
+		[UI_PROMPT_SEARCH] = "Search: ", [UI_PROMPT_FILTER] = "Filter: ",
+		[UI_PROMPT_USER] = "User: ", [UI_PROMPT_DELAY] = "Delay (seconds): ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
-	bool table = u->view == UI_VIEW_TABLE;
-	bool drill = u->view == UI_VIEW_DRILL;
-	size_t n = table ? sizeof(TABLE_KEYS) / sizeof(TABLE_KEYS[0])
-		   : drill ? sizeof(DRILL_KEYS) / sizeof(DRILL_KEYS[0])
-			   : sizeof(BACK_KEYS) / sizeof(BACK_KEYS[0]);
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
 
 	if (u->prompt != UI_PROMPT_NONE) {
-		static const char *const LABEL[] = { "", "Search: ", "Filter: ", "User: ",
-						     "Delay (seconds): " };
-
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
 		canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
@@ -345,10 +315,11 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
-		const char *k = table ? TABLE_KEYS[i].key : drill ? DRILL_KEYS[i].key : BACK_KEYS[i].key;
-		const char *t = table ? TABLE_KEYS[i].text : drill ? DRILL_KEYS[i].text : BACK_KEYS[i].text;
-		x += canvas_put(c, x, y, k, CANVAS_KEY, -1);
-		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s", (int)strlen(t) + 1, t);
+		if (!(b[i].footer_in & UI_IN(u->view)))
+			continue;
+		x += canvas_put(c, x, y, b[i].footer_key, CANVAS_KEY, -1);
+		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s",
+				   (int)strlen(b[i].footer) + 1, b[i].footer);
 	}
 	canvas_fill(c, y, x, c->w, ' ', CANVAS_KEYTEXT);
 }
@@ -490,7 +461,7 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 		view_pages(c, y + 2, h - 2, v);
 }
 
-static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
+static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct model_row *p = view_find_row(m, v->u->drill);
@@ -499,16 +470,19 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 	if (h < 3)
 		return;
 	if (p) {
+		int ids[VIEW_MAX_COLS];
+		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
+
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
 		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c", p->user,
 			      p->threads, p->threads == 1 ? "" : "s", p->state);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
 		x = 0;
-		for (size_t i = 0; i < sizeof(VIEW_NUM_COLS) / sizeof(VIEW_NUM_COLS[0]); i++) {
-			const struct column *col = columns_get(VIEW_NUM_COLS[i].col);
+		for (size_t i = 0; i < n; i++) {
+			const struct column *col = model_column(m, ids[i]);
 			char num[48];
 
-			if (!model_column_shown(m, col->id) || p->err)
+			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					  p->est & (1u << col->id), p->na & (1u << col->id));
@@ -523,8 +497,8 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 	} else {
 		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)", v->u->drill);
 	}
-	y += 4;
-	h -= 4;
+	y += VIEW_DRILL_LINES;
+	h -= VIEW_DRILL_LINES;
 	if (v->u->drill_mode != UI_DRILL_THREADS) {
 		view_samples(c, y, h, v);
 		return;
@@ -541,40 +515,70 @@ static void view_drill(struct canvas *c, int y, int h, struct view_ctx *v)
 	view_list(c, y, h, v, true);
 }
 
+/* Help lines from line scroll on go to y0 .. y0 + h; lines before and after are counted only. */
+struct view_help_out {
+	struct canvas *c;
+	int y0, h;
+	size_t scroll, line;
+};
+
+static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+{
+	if (o->line >= o->scroll && o->line - o->scroll < (size_t)(o->h > 0 ? o->h : 0)) {
+		char line[256];
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(line, sizeof(line), fmt, ap);
+		va_end(ap);
+		canvas_put(o->c, 0, o->y0 + (int)(o->line - o->scroll), line, attr, -1);
+	}
+	o->line++;
+}
+
+/* Whether binding b is listed in help section s: the first section with one of its views. */
+static bool view_help_in(const struct ui_binding *b, size_t s)
+{
+	for (size_t t = 0; t < s; t++)
+		if (b->in & VIEW_HELP_SECTIONS[t].in)
+			return false;
+	return b->in & VIEW_HELP_SECTIONS[s].in;
+}
+
 void view_help(struct canvas *c, int y0, int h, size_t scroll)
 {
-	char line[256];
-	size_t nk = sizeof(VIEW_KEYS) / sizeof(VIEW_KEYS[0]);
-	size_t total = 2 + nk + 2 + COL_MAX + 6;
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
+	size_t n;
+	const struct ui_binding *b = ui_bindings(&n);
 
-	for (size_t i = scroll, y = 0; i < total && (int)y < h; i++, y++) {
-		int attr = CANVAS_NORMAL;
+	for (size_t s = 0; s < sizeof(VIEW_HELP_SECTIONS) / sizeof(VIEW_HELP_SECTIONS[0]); s++) {
+		if (s)
+			view_help_line(&o, CANVAS_NORMAL, "%s", "");
+		view_help_line(&o, CANVAS_HEADER, "%s", VIEW_HELP_SECTIONS[s].title);
+		view_help_line(&o, CANVAS_NORMAL, "%s", "");
+		for (size_t i = 0; i < n; i++) {
+			char keys[64];
 
-		line[0] = '\0';
-		if (i == 0) {
-			snprintf(line, sizeof(line), "Keys");
-			attr = CANVAS_HEADER;
-		} else if (i >= 2 && i < 2 + nk) {
-			snprintf(line, sizeof(line), "  %-28s %s", VIEW_KEYS[i - 2].key,
-				 VIEW_KEYS[i - 2].what);
-		} else if (i == 2 + nk + 1) {
-			snprintf(line, sizeof(line), "Columns");
-			attr = CANVAS_HEADER;
-		} else if (i >= 2 + nk + 2 && i < 2 + nk + 2 + COL_MAX) {
-			const struct column *col = columns_get((enum col_id)(i - (2 + nk + 2)));
-
-			snprintf(line, sizeof(line), "  %-8s %s", col->title, col->help);
-		} else if (i == 2 + nk + 2 + COL_MAX + 1) {
-			snprintf(line, sizeof(line), "Marks: * estimated from a multiplexed counter;");
-		} else if (i == 2 + nk + 2 + COL_MAX + 2) {
-			snprintf(line, sizeof(line),
-				 "       n/a the counter did not run; - undefined (nothing to divide by)");
-		} else if (i == 2 + nk + 2 + COL_MAX + 3) {
-			snprintf(line, sizeof(line),
-				 "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
+			if (!view_help_in(&b[i], s))
+				continue;
+			ui_binding_keys(&b[i], keys, sizeof(keys));
+			view_help_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
 		}
-		canvas_put(c, 0, y0 + (int)y, line, attr, -1);
 	}
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_HEADER, "Columns");
+	for (int i = 0; i < COL_MAX; i++)
+		view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
+			       columns_get(i)->help);
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
+	view_help_line(&o, CANVAS_NORMAL,
+		       "       n/a the counter did not run; - undefined (nothing to divide by)");
+	view_help_line(&o, CANVAS_NORMAL,
+		       "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
 }
 
 static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
@@ -603,25 +607,47 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	}
 }
 
-void view_render(struct canvas *c, struct view_ctx *v)
+size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 {
-	struct ui *u = v->u;
+	const struct ui *u = v->u;
+	int body = h - VIEW_HEADER_LINES - 1;
+	struct layout_cores lc;
+
+	*list = false;
+	if (u->view == UI_VIEW_HELP || u->view == UI_VIEW_ERRORS)
+		return body > 1 ? (size_t)body : 1;
+	if (!v->have_frame)
+		return 0;
+	if (u->show_cpus && u->view == UI_VIEW_TABLE)
+		body -= view_cores_fit(v->m, w, body, &lc);
+	if (u->view == UI_VIEW_DRILL) {
+		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
+			return 0;
+		body -= VIEW_DRILL_LINES;
+	}
+	if (body < 1)
+		return 0;
+	*list = true;
+	return body > 1 ? (size_t)(body - 1) : 1;
+}
+
+void view_render(struct canvas *c, const struct view_ctx *v)
+{
+	const struct ui *u = v->u;
 	int y, body;
 
 	canvas_clear(c);
 	y = view_header(c, v);
 	body = c->h - y - 1;
 	if (u->view == UI_VIEW_HELP) {
-		u->page = body > 1 ? (size_t)body : 1;
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
-		u->page = body > 1 ? (size_t)body : 1;
 		view_log(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
 		if (u->show_cpus && u->view == UI_VIEW_TABLE) {
-			int used = view_cores(c, y, (body - 4) / 3, v);
+			int used = view_cores(c, y, body, v);
 
 			y += used;
 			body -= used;

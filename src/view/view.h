@@ -12,7 +12,7 @@
 struct view_ctx {
 	const struct model *m;
 	bool have_frame;		/* m holds rows (a second snapshot came) */
-	struct ui *u;			/* the view sets page and syncs the selection */
+	const struct ui *u;		/* the loop applies view_page to it before drawing */
 	const struct ui_list *list;
 	const char *mode;		/* the source's event mode line */
 	const char *host;
@@ -25,8 +25,14 @@ struct view_ctx {
 	const char *sample_err;		/* why the drilled process is not sampled; "" if it is */
 };
 
-/* Draw the current view of ctx on c (cleared first). */
-void view_render(struct canvas *c, struct view_ctx *ctx);
+/*
+ * Layout of the current view of ctx on a w x h screen, a pure function: the lines a page key
+ * moves (list rows on screen, or lines of help or log), 0 when nothing pages; *list is set
+ * when a list is on screen, whose selection ui_set_page must then keep in view.
+ */
+size_t view_page(const struct view_ctx *ctx, int w, int h, bool *list);
+/* Draw the current view of ctx on c (cleared first); changes nothing but c. */
+void view_render(struct canvas *c, const struct view_ctx *ctx);
 /* The table columns that fit width (ids; COL_MAX + k for raw event k); returns how many. */
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out);
 /* Draw help into c from line scroll on (exported for the help tests). */
