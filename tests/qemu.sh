@@ -95,6 +95,49 @@ check "pmctop cross-builds statically for arm64 (configure --host --with-sysroot
 [ "$status" = 0 ] || { done_testing; exit 1; }
 diag "build: $(($(date +%s) - start)) s"
 
+# the cross configure's other paths, on the copy of the sources build.sh made
+# xconf DIR ARGS...: run the cross configure in $WORK/DIR; its output in $WORK/DIR/out
+xconf() {
+	local dir=$WORK/$1
+	shift
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	(cd "$dir" && ../src/configure -q --host=aarch64-linux-gnu "$@" >out 2>&1)
+}
+check "cross configure: Check is not looked for (the unit tests cannot run)" sh -c \
+	"grep -q 'cross compiling: the Check unit tests are not built' '$WORK/build/config.log' &&
+	 ! grep -q 'checking for check' '$WORK/build/config.log'"
+no_pkg_config() {
+	! (unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR; xconf cfg-nopc) &&
+		grep -q "pkg-config found, .* is the build machine's: not using it" "$WORK/cfg-nopc/out" &&
+		grep -q 'set PKG_CONFIG_LIBDIR' "$WORK/cfg-nopc/out" && grep -q 'with-sysroot' "$WORK/cfg-nopc/out"
+}
+if command -v aarch64-linux-gnu-pkg-config >/dev/null; then
+	skip "cross configure without a target pkg-config: aarch64-linux-gnu-pkg-config is installed here"
+else
+	check "cross configure without a target pkg-config or sysroot stops and names PKG_CONFIG_LIBDIR and --with-sysroot" \
+		no_pkg_config
+fi
+sed 's/^/# /' "$WORK/cfg-nopc/out" 2>/dev/null | grep 'configure: error' | head -2
+no_pfm() {
+	! xconf cfg-nopfm NCURSESW_CFLAGS="-I$WORK/sysroot/usr/include" \
+		NCURSESW_LIBS="-L$WORK/sysroot/usr/lib/aarch64-linux-gnu -lncursesw -ltinfo" &&
+		grep -q 'libpfm4 not usable' "$WORK/cfg-nopfm/out" && grep -q "PFM_CFLAGS=''" "$WORK/cfg-nopfm/out" &&
+		grep -q "PFM_LIBS='-lpfm'" "$WORK/cfg-nopfm/out" && grep -q 'set PFM_CFLAGS and PFM_LIBS' "$WORK/cfg-nopfm/out"
+}
+check "cross configure without the target's libpfm4 says what it looked for and names PFM_CFLAGS and PFM_LIBS" no_pfm
+sed 's/^/# /' "$WORK/cfg-nopfm/out" | grep -A1 'configure: error' | head -2
+by_hand() {
+	local sr=$WORK/sysroot lib=$WORK/sysroot/usr/lib/aarch64-linux-gnu
+	xconf cfg-vars --enable-static-binary PFM_CFLAGS="-I$sr/usr/include" PFM_LIBS="-L$lib -lpfm" \
+		PKG_CONFIG_LIBDIR="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$sr" || return 1
+	grep -qx "PFM_LIBS = -L$lib -lpfm" "$WORK/cfg-vars/Makefile" &&
+		grep -q '^LDFLAGS = .*-static' "$WORK/cfg-vars/Makefile" &&
+		grep -q "^NCURSESW_LIBS = .*-lncursesw.*-ltinfo" "$WORK/cfg-vars/Makefile" &&
+		grep -q "^NCURSESW_CFLAGS = .*-I$sr/usr/include" "$WORK/cfg-vars/Makefile"
+}
+check "cross configure honours PFM_CFLAGS, PFM_LIBS, PKG_CONFIG_LIBDIR and PKG_CONFIG_SYSROOT_DIR without --with-sysroot" by_hand
+
 # split LOG DIR: one file per "@@@ BEGIN NAME" ... "@@@ END NAME" section of a console log
 split() {
 	rm -rf "$2"

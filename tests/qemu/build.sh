@@ -28,10 +28,15 @@ done
 # a clean copy of the sources, so that an in-place configured tree does not stop a VPATH build
 rm -rf "$WORK/src" "$WORK/build"
 mkdir -p "$WORK/src" "$WORK/build"
+[ -x "$SRCDIR/configure" ] || die "no configure in '$SRCDIR' (run autoreconf -fi there first)"
+copy=""
+for f in configure configure.ac Makefile.am Makefile.in aclocal.m4 config.h.in build-aux m4 src doc; do
+	[ -e "$SRCDIR/$f" ] && copy="$copy $f"
+done
+# shellcheck disable=SC2086 # the list is of known plain names
 (cd "$SRCDIR" && tar --exclude='*.o' --exclude='*.a' --exclude=.deps --exclude=.dirstamp \
-	--exclude=src/pmctop -cf - configure configure.ac Makefile.am Makefile.in aclocal.m4 \
-	config.h.in build-aux m4 src doc) | tar -C "$WORK/src" -xpf - ||
-	die "cannot copy the sources from '$SRCDIR' (run autoreconf -fi there first)"
+	--exclude=src/pmctop -cf - $copy) | tar -C "$WORK/src" -xpf - ||
+	die "cannot copy the sources from '$SRCDIR'"
 (cd "$WORK/build" && ../src/configure -q --host=$HOST --with-sysroot="$WORK/sysroot" \
 	--enable-static-binary CFLAGS="-O2 -g0" >configure.out 2>&1) ||
 	{ tail -20 "$WORK/build/configure.out" >&2; die "the cross configure failed (see $WORK/build/config.log)"; }
