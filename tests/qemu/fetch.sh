@@ -93,6 +93,7 @@ update() {
 		fi
 		die "apt-get update of '$1' failed"
 	fi
+	: >"$CACHE/apt/$1/updated"
 }
 
 # download SUITE PKG DEST: apt-get download PKG into the file DEST
@@ -129,8 +130,7 @@ for p in busybox-static $SYSROOT_PKGS; do
 	[ -s "$CACHE/debs/$p.deb" ] || need="$need $p"
 done
 if [ -n "$need" ]; then
-	[ -d "$CACHE/apt/$SYSROOT_SUITE/lists" ] && ls "$CACHE/apt/$SYSROOT_SUITE/lists" | grep -q Packages ||
-		update "$SYSROOT_SUITE"
+	[ -f "$CACHE/apt/$SYSROOT_SUITE/updated" ] || update "$SYSROOT_SUITE"
 	for p in $need; do
 		say "$SYSROOT_SUITE: $p"
 		download "$SYSROOT_SUITE" "$p" "$CACHE/debs/$p.deb"
