@@ -361,6 +361,9 @@ hw_cases() {
 		vals=$(csv_col "$d/starve.csv" process r08 | awk '{ print $3 }' | tr '\n' ' ')
 		diag "$tag: starve: r08 of the process per frame: $vals"
 		diag "$tag: starve: process rows: $(grep -E '^ +[0-9]+ .* wl$' "$d/starve.out" | sed -n 2p)"
+		# the recording's raw VALUE/ENABLED/RUNNING of r08 for the task at the last tick
+		diag "$tag: starve: recorded r08 of the task, last tick: $(awk '$1 == "event" && $NF == "r08" { e = $2 }
+			$1 == "task" { v = $(10 + e) } END { print v }' "$d/starve.rec")"
 		# counted after all (the group was split) or said so
 		csv_col "$d/starve.csv" process r08 | awk '$3 ~ /^[0-9.]+$/ && $3 > 1e6 { ok = 1 } END { exit !ok }' ||
 			grep -qiE 'starv|never ran|could not be scheduled|not scheduled' "$d/starve.out" "$d/starve.err"

@@ -40,7 +40,8 @@ if complete; then
 	exit 0
 fi
 
-# mirror: the first Debian archive URI of the host's apt sources (one-line or deb822 format)
+# mirror: the first Debian archive URI of the host's apt sources (one-line or deb822 format), a
+# snapshot.debian.org archive included
 mirror() {
 	local f
 	if [ -n "${PMCTOP_QEMU_MIRROR:-}" ]; then
@@ -57,7 +58,7 @@ mirror() {
 			awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) while (i <= NF && $i !~ /\]$/) i++;
 				if ($2 ~ /^\[/) i++; print $i }' "$f" ;;
 		esac
-	done | grep -E '^(https?|ftp)://[^ ]*/debian/?$' | head -1 | sed 's,/$,,'
+	done | grep -E '^(https?|ftp)://[^ ]*/debian(/[0-9]{8}T[0-9]{6}Z)?/?$' | head -1 | sed 's,/$,,'
 }
 MIRROR=$(mirror)
 [ -n "$MIRROR" ] ||
