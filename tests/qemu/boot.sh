@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Boot one arm64 kernel with the test bed's initramfs under QEMU and keep its console output.
+#
+#   tests/qemu/boot.sh KERNEL INITRD LOG [hw|nopmu]
+#
+# hw: -cpu max with its PMU (armv8_pmuv3, 7 counters) and -icount shift=0, so instructions are
+# counted exactly and cycles equal instructions; one CPU, so the counts are the guest's alone.
+# nopmu: -cpu max,pmu=off, the software-only path. The guest powers off when done; a timeout
+# ($PMCTOP_QEMU_TIMEOUT seconds, default 300) stops a guest that hangs. Exit status: QEMU's,
+# 124 on timeout.
+set -u
+KERNEL=${1:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
+INITRD=${2:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
+LOG=${3:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
+MODE=${4:-hw}
+
+case $MODE in
+hw) cpu="max,pauth-impdef=on" extra="" ;;
+nopmu) cpu="max,pauth-impdef=on,pmu=off" extra="pmctop.mode=nopmu" ;;
+*) echo "boot: unknown mode '$MODE'" >&2; exit 2 ;;
+esac
+timeout -k 10 "${PMCTOP_QEMU_TIMEOUT:-300}" qemu-system-aarch64 -machine virt -cpu "$cpu" \
+	-smp 1 -m 1024 -accel tcg -icount shift=0 -nographic -no-reboot -monitor none \
+	-serial stdio -nic none -kernel "$KERNEL" -initrd "$INITRD" \
+	-append "console=ttyAMA0 rdinit=/init panic=-1 quiet $extra" </dev/null 2>&1 |
+	tr -d '\r' >"$LOG"
+exit "${PIPESTATUS[0]}"
