@@ -18,19 +18,6 @@
 #include "view/view.h"
 #include "util/xalloc.h"
 
-static void loop_flush_messages(struct source *src, FILE *f)
-{
-	size_t n;
-	char **m = source_take_messages(src, &n);
-
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "pmctop: %s\n", m[i]);
-		free(m[i]);
-	}
-	free(m);
-	fflush(f);
-}
-
 /*
  * The tick machinery both loops share: the stop signals (and SIGWINCH on
  * the screen) are blocked and read through a signalfd, the tick is a
@@ -212,7 +199,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	}
 	snapshot_init(&snap, src->ev.n);
 	r = loop_batch_read(&io, src, &snap);
-	loop_flush_messages(src, o->msgs);
+	source_print_messages(src, o->msgs);
 	if (r == -EINTR)
 		goto out_snap;
 	if (r) {
@@ -229,7 +216,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		if (!paced && loop_batch_wait(&io, src, o->delay))
 			break;
 		r = loop_batch_read(&io, src, &snap);
-		loop_flush_messages(src, o->msgs);
+		source_print_messages(src, o->msgs);
 		if (r > 0 || r == -EINTR)
 			break;
 		if (r < 0) {

@@ -372,14 +372,7 @@ static int main_run(struct options *op)
 out_rec:
 	/* a recording that lost snapshots is a failed run, even when the frames went on */
 	if (rec && (source_record_close(rec) || !source_record_ok(rec))) {
-		size_t n;
-		char **msg = source_take_messages(rec, &n);
-
-		for (size_t i = 0; i < n; i++) {
-			fprintf(stderr, "pmctop: %s\n", msg[i]);
-			free(msg[i]);
-		}
-		free(msg);
+		source_print_messages(rec, stderr);
 		if (!status)
 			status = 1;
 	}

@@ -88,6 +88,31 @@ char **source_take_messages(struct source *s, size_t *n)
 	return m;
 }
 
+void source_print_messages(struct source *s, FILE *f)
+{
+	size_t n;
+	char **m = source_take_messages(s, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "pmctop: %s\n", m[i]);
+		free(m[i]);
+	}
+	free(m);
+	fflush(f);
+}
+
+void source_move_messages(struct source *to, struct source *from)
+{
+	size_t n;
+	char **m = source_take_messages(from, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		to->msgs = xgrow(to->msgs, &to->msgcap, to->nmsgs + 1, sizeof(*to->msgs));
+		to->msgs[to->nmsgs++] = m[i];
+	}
+	free(m);
+}
+
 int source_read(struct source *s, struct snapshot *snap)
 {
 	int r;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "stream/evlist.h"
 #include "stream/snapshot.h"
@@ -79,6 +80,10 @@ void source_message(struct source *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Move queued messages to the caller, who frees each and the array. */
 char **source_take_messages(struct source *s, size_t *n);
+/* Print the queued messages to f, one "pmctop: ..." line each, and flush it. */
+void source_print_messages(struct source *s, FILE *f);
+/* Move the messages queued on from to the end of to's queue. */
+void source_move_messages(struct source *to, struct source *from);
 /*
  * Read the next snapshot; see source_ops.read. The snapshot also gets the
  * source's host and kernel. On -errno, source_error says why.

@@ -20,15 +20,7 @@ struct record {
 /* Messages of the inner source reach the caller through the wrapper. */
 static void record_pass_messages(struct record *r)
 {
-	size_t n;
-	char **m = source_take_messages(r->inner, &n);
-
-	for (size_t i = 0; i < n; i++) {
-		r->base.msgs = xgrow(r->base.msgs, &r->base.msgcap, r->base.nmsgs + 1,
-				     sizeof(*r->base.msgs));
-		r->base.msgs[r->base.nmsgs++] = m[i];
-	}
-	free(m);
+	source_move_messages(&r->base, r->inner);
 }
 
 static void record_failed(struct record *r, int err)
