@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -191,8 +192,21 @@ static int workload_idle(int threads, double seconds)
 	return 0;
 }
 
+/* Name the process NAME (its comm, as prctl sets it: 15 bytes at most) and sleep. */
+static int workload_named(const char *name, double seconds)
+{
+	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
+
+	if (prctl(PR_SET_NAME, name, 0, 0, 0))
+		return 1;
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "named"))
+		return workload_named(argv[2], atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
 		return workload_idle(atoi(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "churn"))

@@ -5,11 +5,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/errmsg.h"
+#include "util/textsafe.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 #define OUTPUT_MAX_COLS (COL_MAX + 64)
 
@@ -60,19 +63,48 @@ static size_t output_text_cols(const struct model *m, enum col_rows rows, int *o
 	return k;
 }
 
+#define OUTPUT_SMALL 256
+
+/*
+ * Names, command lines and user names are the processes' own: a copy of
+ * at most maxcols characters (< 0: all) with controls, invalid UTF-8 and
+ * bidi overrides as '?', as ps shows them, in small (OUTPUT_SMALL bytes)
+ * or, when longer, on the heap (free it when it is not small). *cols is
+ * the characters kept.
+ */
+static char *output_safe(const char *text, char *small, int maxcols, int *cols)
+{
+	size_t len = strlen(text) + 1;
+	char *safe = len <= OUTPUT_SMALL ? small : xmalloc(len);
+
+	*cols = (int)textsafe_copy(text, safe, len, maxcols);
+	return safe;
+}
+
+static void output_puts_safe(FILE *f, const char *text)
+{
+	char small[OUTPUT_SMALL];
+	int cols;
+	char *safe = output_safe(text, small, -1, &cols);
+
+	fputs(safe, f);
+	if (safe != small)
+		free(safe);
+}
+
 static void output_text_cell(FILE *f, const struct column *col, enum col_rows rows, bool first,
 			     const char *text)
 {
-	int w = columns_width(col, rows);
+	int w = columns_width(col, rows), cols;
+	char small[OUTPUT_SMALL];
+	char *safe = output_safe(text, small, col->rest ? -1 : w, &cols);
+	int pad = col->rest || cols >= w ? 0 : w - cols;
 
 	if (!first)
 		fputc(' ', f);
-	if (col->rest)
-		fputs(text, f);
-	else if (col->left)
-		fprintf(f, "%-*.*s", w, w, text);
-	else
-		fprintf(f, "%*s", w, text);
+	fprintf(f, "%*s%s%*s", col->left ? 0 : pad, "", safe, col->left ? pad : 0, "");
+	if (safe != small)
+		free(safe);
 }
 
 static void output_text_titles(FILE *f, const struct model *m, enum col_rows rows, bool cmdline)
@@ -153,7 +185,9 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	output_time(when, sizeof(when), m->wall);
 	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
 		m->load[0], m->load[1], m->load[2]);
-	fprintf(f, "Events: %s\n", mode);
+	fputs("Events: ", f);
+	output_puts_safe(f, mode);
+	fputc('\n', f);
 	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
 	if (m->not_counted)
 		fprintf(f, ", %zu not counted (%s)", m->not_counted,
@@ -171,19 +205,27 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fputc('\n', f);
 }
 
-static void output_csv_str(FILE *f, const char *s)
+static void output_csv_str(FILE *f, const char *text)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	char small[OUTPUT_SMALL];
+	int cols;
+	/* controls, invalid UTF-8 and bidi overrides become '?', as in the text output */
+	char *safe = output_safe(text, small, -1, &cols);
+	const char *s = safe;
+
+	if (!strpbrk(s, ",\"")) {
 		fputs(s, f);
-		return;
+	} else {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	if (safe != small)
+		free(safe);
 }
 
 static void output_csv_num(FILE *f, double v, int prec)
@@ -269,6 +311,7 @@ static void output_json_str(FILE *f, const char *s)
 	fputc('"', f);
 	while (*p) {
 		size_t n;
+		int32_t cp;
 
 		if (*p == '"' || *p == '\\') {
 			fprintf(f, "\\%c", *p);
@@ -276,9 +319,12 @@ static void output_json_str(FILE *f, const char *s)
 		} else if (*p < 0x20 || *p == 0x7f) {
 			fprintf(f, "\\u%04x", *p);
 			n = 1;
-		} else if (utf8_decode(p, left, &n) < 0) {
+		} else if ((cp = utf8_decode(p, left, &n)) < 0) {
 			/* JSON must be UTF-8: replace a stray byte */
 			fputs("\\ufffd", f);
+		} else if (textsafe_unsafe(cp)) {
+			/* C1 and bidi controls: escaped, so a terminal showing the JSON is safe */
+			fprintf(f, "\\u%04x", (unsigned)cp);
 		} else {
 			fwrite(p, 1, n, f);
 		}

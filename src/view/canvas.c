@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/textsafe.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -44,7 +45,7 @@ int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int m
 		size_t len;
 		int32_t cp = utf8_decode(p, n, &len);
 
-		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0))
+		if (textsafe_unsafe(cp))
 			cp = '?';	/* never let a process name move the cursor */
 		if (x + cols >= c->w)
 			break;

@@ -1,0 +1,101 @@
+/* Tests of the helpers every layer shares: terminal-safe text and the small parsers. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "util/parse.h"
+#include "util/textsafe.h"
+
+static const struct {
+	int line;
+	const char *in;
+	int maxcols;
+	size_t size;
+	const char *want;
+	size_t cols;
+} SAFE[] = {
+	{ __LINE__, "plain name", -1, 64, "plain name", 10 },
+	{ __LINE__, "a\033]0;title\007b", -1, 64, "a?]0;title?b", 12 },
+	{ __LINE__, "line\nforged", -1, 64, "line?forged", 11 },
+	{ __LINE__, "del\177", -1, 64, "del?", 4 },
+	{ __LINE__, "c1 \302\233 csi", -1, 64, "c1 ? csi", 8 },		/* U+009B, the 8-bit CSI */
+	{ __LINE__, "rlo \342\200\256 txt", -1, 64, "rlo ? txt", 9 },	/* U+202E */
+	{ __LINE__, "isolate \342\201\246x", -1, 64, "isolate ?x", 10 },	/* U+2066 */
+	{ __LINE__, "bad \377 byte", -1, 64, "bad ? byte", 10 },
+	{ __LINE__, "cut \303\251t\303\251", 6, 64, "cut \303\251t", 6 },	/* never half a character */
+	{ __LINE__, "\303\251\303\251\303\251", -1, 5, "\303\251\303\251", 2 },	/* room for two */
+	{ __LINE__, "caf\303\251 \346\227\245\346\234\254", -1, 64, "caf\303\251 \346\227\245\346\234\254", 7 },
+	{ __LINE__, "", -1, 64, "", 0 },
+};
+
+START_TEST(test_textsafe_copies_as_ps_shows_names)
+{
+	for (size_t i = 0; i < sizeof(SAFE) / sizeof(SAFE[0]); i++) {
+		char out[64];
+		size_t cols = textsafe_copy(SAFE[i].in, out, SAFE[i].size, SAFE[i].maxcols);
+
+		ck_assert_msg(!strcmp(out, SAFE[i].want), "line %d: got '%s'", SAFE[i].line, out);
+		ck_assert_msg(cols == SAFE[i].cols, "line %d: %zu columns", SAFE[i].line, cols);
+	}
+}
+END_TEST
+
+START_TEST(test_textsafe_names_the_unsafe_code_points)
+{
+	ck_assert(textsafe_unsafe(0x1b));
+	ck_assert(textsafe_unsafe(0x9b));
+	ck_assert(textsafe_unsafe(0x202e));
+	ck_assert(textsafe_unsafe(0x2069));
+	ck_assert(textsafe_unsafe(0x200f));
+	ck_assert(!textsafe_unsafe('a'));
+	ck_assert(!textsafe_unsafe(0xe9));
+	ck_assert(!textsafe_unsafe(0x2070));
+	ck_assert(!textsafe_unsafe(0x65e5));
+}
+END_TEST
+
+START_TEST(test_parse_pid_takes_only_what_linux_can_give)
+{
+	static const struct {
+		int line;
+		const char *in;
+		int ok;
+		int pid;
+	} T[] = {
+		{ __LINE__, "1", 1, 1 },
+		{ __LINE__, "4194304", 1, 4194304 },
+		{ __LINE__, "4194305", 0, 0 },
+		{ __LINE__, "4294967297", 0, 0 },	/* wrapped to 1 in an int once */
+		{ __LINE__, "0", 0, 0 },
+		{ __LINE__, "-5", 0, 0 },
+		{ __LINE__, "+5", 0, 0 },
+		{ __LINE__, " 5", 0, 0 },
+		{ __LINE__, "x", 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		const char *end;
+		int pid = 0;
+		int r = parse_pid(T[i].in, &end, &pid);
+
+		ck_assert_msg((r == 0) == T[i].ok, "line %d: %d", T[i].line, r);
+		if (T[i].ok)
+			ck_assert_msg(pid == T[i].pid && !*end, "line %d", T[i].line);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+
+	tcase_add_test(tc, test_textsafe_copies_as_ps_shows_names);
+	tcase_add_test(tc, test_textsafe_names_the_unsafe_code_points);
+	tcase_add_test(tc, test_parse_pid_takes_only_what_linux_can_give);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}
