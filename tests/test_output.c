@@ -223,6 +223,42 @@ START_TEST(test_format_num)
 }
 END_TEST
 
+/* Numbers wider than their column are scaled as top does, never cut (PF/s 123456789 showed 1234567). */
+START_TEST(test_format_fit_scales_and_never_cuts)
+{
+	static const struct {
+		int line;
+		double v;
+		int prec, width;
+		bool est;
+		const char *want;
+	} T[] = {
+		{ __LINE__, 123456789, 0, 7, false, "123457K" },
+		{ __LINE__, 123456789, 0, 5, false, "123M" },
+		{ __LINE__, 1234567, 0, 7, false, "1234567" },
+		{ __LINE__, 12345678, 0, 7, false, "12346K" },
+		{ __LINE__, 12345678, 0, 4, false, "12M" },
+		{ __LINE__, 99999.5, 1, 7, false, "99999.5" },
+		{ __LINE__, 999999.5, 1, 7, false, "1000000" },
+		{ __LINE__, 123456.75, 2, 6, true, "123K*" },
+		{ __LINE__, 4.2e15, 0, 6, false, "4200T" },
+		{ __LINE__, 4.2e15, 0, 4, false, "4.2P" },
+		{ __LINE__, 3.5, 2, 6, false, "3.50" },
+		{ __LINE__, 123456789, 0, 0, false, "123456789" },	/* no limit: batch text */
+		{ __LINE__, NAN, 2, 3, false, "-" },
+	};
+
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		char b[32];
+
+		columns_format_fit(b, sizeof(b), T[i].v, T[i].prec, T[i].width, T[i].est, false);
+		ck_assert_msg(!strcmp(b, T[i].want), "line %d: got '%s'", T[i].line, b);
+		if (T[i].width > 0)
+			ck_assert_msg((int)strlen(b) <= T[i].width, "line %d", T[i].line);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("output");
@@ -237,6 +273,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_sampling);
 	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_format_num);
+	tcase_add_test(tc, test_format_fit_scales_and_never_cuts);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
 /* Bands of the ratios that say how well a task uses the core and its caches. */
@@ -220,4 +221,28 @@ void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bo
 		return;
 	}
 	snprintf(buf, size, "%.*f%s", prec, v, est ? "*" : "");
+}
+
+void columns_format_fit(char *buf, size_t size, double v, int prec, int width, bool est, bool na)
+{
+	static const char SUFFIX[] = " KMGTPE";
+
+	columns_format_num(buf, size, v, prec, est, na);
+	if (width <= 0 || (int)strlen(buf) <= width || na || !isfinite(v))
+		return;
+	/* as top does: fewer decimals first, then thousands with a suffix; never cut digits */
+	for (int s = 0; SUFFIX[s]; s++) {
+		double scaled = v / pow(1000.0, s);
+
+		for (int p = s ? 1 : prec; p >= 0; p--) {
+			char try[64];
+
+			snprintf(try, sizeof(try), "%.*f%.*s%s", p, scaled, s ? 1 : 0, SUFFIX + s,
+				 est ? "*" : "");
+			if ((int)strlen(try) <= width) {
+				snprintf(buf, size, "%s", try);
+				return;
+			}
+		}
+	}
 }

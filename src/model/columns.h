@@ -104,5 +104,12 @@ enum metrics_severity columns_severity(const struct column *col, double v);
 char *columns_keys(char *buf, size_t size);
 /* Format v for a table cell: "-" for undefined, "n/a" when not counted, '*' if estimated. */
 void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bool na);
+/*
+ * The same within width characters (<= 0: no limit): when the number is
+ * wider, fewer decimals, then K, M, G, T, P, E (powers of 1000), as top
+ * shows large numbers; never cut digits off. Only a number no suffix can
+ * fit stays wider than width.
+ */
+void columns_format_fit(char *buf, size_t size, double v, int prec, int width, bool est, bool na);
 
 #endif

@@ -552,15 +552,15 @@ const char *model_column_title(const struct model *m, int id, enum col_rows rows
 }
 
 void model_format_cell(const struct model *m, const struct model_row *r, int id,
-		       enum col_rows rows, char *buf, size_t size)
+		       enum col_rows rows, int width, char *buf, size_t size)
 {
 	const struct column *col = model_column(m, id);
 
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
 
-		columns_format_num(buf, size, r->raw[k], col->prec, r->raw_fl[k] & MODEL_F_EST,
-				   r->raw_fl[k] & MODEL_F_NA);
+		columns_format_fit(buf, size, r->raw[k], col->prec, width,
+				   r->raw_fl[k] & MODEL_F_EST, r->raw_fl[k] & MODEL_F_NA);
 		return;
 	}
 	switch (id) {
@@ -580,7 +580,7 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		snprintf(buf, size, "%s", r->comm);
 		return;
 	default:
-		columns_format_num(buf, size, r->v[id], col->prec, r->est & (1u << id),
+		columns_format_fit(buf, size, r->v[id], col->prec, width, r->est & (1u << id),
 				   r->na & (1u << id));
 		return;
 	}

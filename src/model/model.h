@@ -102,9 +102,12 @@ size_t model_columns(const struct model *m, int *out, size_t max);
 const struct column *model_column(const struct model *m, int id);
 /* The header of column id on rows: its title, or the event's name. */
 const char *model_column_title(const struct model *m, int id, enum col_rows rows);
-/* Row r's cell of column id as text, unpadded: numbers as columns_format_num gives them. */
+/*
+ * Row r's cell of column id as text, unpadded: numbers as columns_format_fit
+ * gives them within width (<= 0: exact, as batch output wants).
+ */
 void model_format_cell(const struct model *m, const struct model_row *r, int id,
-		       enum col_rows rows, char *buf, size_t size);
+		       enum col_rows rows, int width, char *buf, size_t size);
 /* Histogram settings; a new page size starts the histogram afresh. */
 void model_set_page_shift(struct model *m, unsigned shift);
 void model_set_halflife(struct model *m, double seconds);

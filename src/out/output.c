@@ -150,7 +150,7 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		model_format_cell(m, r, ids[i], rows, cell, sizeof(cell));
+		model_format_cell(m, r, ids[i], rows, 0, cell, sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);

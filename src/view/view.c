@@ -256,7 +256,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
-			model_format_cell(m, r, cols[i], view_rows(threads), cell, sizeof(cell));
+			model_format_cell(m, r, cols[i], view_rows(threads), w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
 				double v = view_value(r, cols[i], &na);
