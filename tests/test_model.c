@@ -88,6 +88,39 @@ static struct model *two_ticks(struct snapshot *a, struct snapshot *b)
 	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),     \
 		      "%.9g != %.9g", (double)(x), (double)(y))
 
+/* A CPU busier than the time that passed (a crafted replay) is not a 10^17 % CPU: it is unknown. */
+START_TEST(test_cpu_busier_than_its_time_is_unknown)
+{
+	struct snapshot a, b;
+	struct snap_cpu *c;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 2000000000;
+	c = snapshot_add_cpu(&a, 0);
+	c->busy = 0;
+	c->total = 1000000000000000ull;
+	c = snapshot_add_cpu(&b, 0);
+	c->busy = 1000000000000000ull;
+	c->total = 1000000000000001ull;
+	c = snapshot_add_cpu(&a, 1);
+	c->busy = 10;
+	c->total = 100;
+	c = snapshot_add_cpu(&b, 1);
+	c->busy = 60;
+	c->total = 200;
+	m = two_ticks(&a, &b);
+	ck_assert_uint_ge(m->ncpus, 2);
+	ck_assert(isnan(m->cpus[0].v[COL_CPU]));
+	NEAR(m->cpus[1].v[COL_CPU], 50.0);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 START_TEST(test_metrics_from_one_second)
 {
 	struct snapshot a, b;
@@ -523,6 +556,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_cpu_busier_than_its_time_is_unknown);
 	tcase_add_test(tc, test_every_computed_column_follows_the_table);
 	tcase_add_test(tc, test_columns_in_table_order);
 	tcase_add_test(tc, test_docs_list_every_sort_key);

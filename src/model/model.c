@@ -252,7 +252,8 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 		model_deltas(m, p->c, c->c, d);
 		/* on a CPU, GHz is cycles over the time it was busy */
 		model_metrics(m, d, r, dt_ns, dtot ? dt_ns * (double)db / (double)dtot : NAN);
-		r->v[COL_CPU] = dtot ? 100.0 * (double)db / (double)dtot : NAN;
+		/* busier than the time that passed: the data is wrong (a crafted replay), not 100 % */
+		r->v[COL_CPU] = dtot && db <= dtot ? 100.0 * (double)db / (double)dtot : NAN;
 		r->est &= ~(1u << COL_CPU);
 		r->na &= ~(1u << COL_CPU);
 		busy += db;

@@ -176,9 +176,9 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		return;
 	canvas_put(c, x + lw, y, " [", CANVAS_NORMAL, -1);
 	canvas_put(c, x + w - 1, y, "]", CANVAS_NORMAL, -1);
-	fill8 = isnan(busy) ? 0 : (int)lround(busy / 100.0 * (bw - (int)strlen(text) - 1) * 8);
-	if (fill8 < 0)
-		fill8 = 0;
+	/* the bar never leaves its box, whatever the value: a crafted one cannot stall a redraw */
+	fill8 = isfinite(busy) ? (int)lround(fmin(fmax(busy, 0.0), 100.0) / 100.0 *
+					    (bw - (int)strlen(text) - 1) * 8) : 0;
 	for (int i = 0; i < fill8 / 8; i++)
 		canvas_put(c, x + lw + 2 + i, y, utf8 ? "\u2588" : "|", CANVAS_BAR, -1);
 	if (utf8 && fill8 % 8)
@@ -335,7 +335,7 @@ static const struct model_row *view_find_row(const struct model *m, int pid)
 /* A share bar of w cells: blocks in UTF-8, '#' otherwise. */
 static void view_bar(struct canvas *c, int x, int y, int w, double frac, bool utf8)
 {
-	int fill = (int)lround(frac * w);
+	int fill = isfinite(frac) ? (int)lround(fmin(fmax(frac, 0.0), 1.0) * w) : 0;
 
 	for (int i = 0; i < w; i++)
 		canvas_put(c, x + i, y, i < fill ? (utf8 ? "\u2588" : "#") : " ", CANVAS_BAR, 1);
