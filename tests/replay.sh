@@ -65,6 +65,16 @@ check "the failure is said once, with the file name" \
 	test "$(grep -c "cannot write the recording '$TMP/small.rec'" "$TMP/small.err")" = 1
 check "every frame is still printed" cmp "$TMP/hw.csv" "$TMP/small.csv"
 
+# --sample PID on a recording that sampled another process: no pages, never the other's
+"$PMCTOP" -b -d 0 --replay "$REC" --sample 101 >"$TMP/s101.txt"
+check "--sample of a process the recording did not sample shows none of another's pages" \
+	sh -c 'grep -q "^Sampling pid 101: no samples of it" "$1" && ! grep -q "^RANK" "$1"' _ "$TMP/s101.txt"
+"$PMCTOP" -b -d 0 -o json --replay "$REC" --sample 101 >"$TMP/s101.json"
+check "and in JSON an empty page list for that pid" \
+	sh -c 'test "$(grep -c "\"pid\":101,\"source\":null,\"pages\":\[\]" "$1")" = 2' _ "$TMP/s101.json"
+"$PMCTOP" -b -d 0 --replay "$REC" --sample 202 >"$TMP/s202.txt"
+check "--sample of the sampled process shows its pages" grep -q "^Sampling pid 202: Intel PEBS" "$TMP/s202.txt"
+
 # A recording read from a pipe that stalls: signals still end the run at once, with status 0.
 mkfifo "$TMP/fifo"
 for sig in INT TERM; do

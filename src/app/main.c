@@ -344,6 +344,7 @@ static int main_run(struct options *op)
 	out.show_cmdline = o.cmdline;
 	out.threads = o.threads;
 	out.sampling = o.sample_pid != 0;
+	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
 	if (o.threads)
 		source_threads(src, 0, true);

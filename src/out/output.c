@@ -546,13 +546,19 @@ static void output_samples(struct output *o, const struct model *m)
 	struct hotpage_entry top[256];
 	size_t n = 0;
 
-	if (m->hp && m->sample_pid)
-		n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
-	if (!m->hp || !m->sample_pid) {
-		if (o->fmt == OUTPUT_TEXT)
+	if (!m->hp || !m->sample_pid || (o->sample_pid && m->sample_pid != o->sample_pid)) {
+		/* a recording may hold another process's samples: never show them as this one's */
+		if (o->fmt == OUTPUT_TEXT && o->sample_pid)
+			fprintf(o->f, "Sampling pid %d: no samples of it in this interval\n\n",
+				o->sample_pid);
+		else if (o->fmt == OUTPUT_TEXT)
 			fprintf(o->f, "Sampling: nothing sampled\n\n");
+		else if (o->fmt == OUTPUT_JSON)
+			fprintf(o->f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
+				"\"pages\":[]}\n", m->wall, m->dt, o->sample_pid);
 		return;
 	}
+	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
 		output_samples_text(o, m, top, n);

@@ -20,6 +20,7 @@ struct output {
 	bool show_cmdline;	/* text: full command line instead of the name */
 	bool threads;		/* rows are threads (model threads), not processes */
 	bool sampling;		/* frames are the hot pages of the sampled process */
+	int sample_pid;		/* that process: pages of any other are never shown as its */
 	size_t top;		/* pages per frame when sampling */
 };
 
