@@ -8,6 +8,7 @@
 
 #include "collect/counters.h"
 #include "collect/cpumap.h"
+#include "collect/pmu.h"
 #include "collect/proc.h"
 #include "collect/sampler.h"
 #include "collect/source_live.h"
@@ -29,6 +30,7 @@
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
+	int pmu;		/* the core PMU its generic events go to; -1: as encoded */
 };
 
 /*
@@ -85,6 +87,9 @@ struct live {
 	struct errmsg_fact *facts;	/* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
+	struct pmu_set pmus;	/* the core PMUs in sysfs */
+	bool hybrid;		/* several core PMUs, each given its own groups */
+	struct perf_event_attr *pattr;	/* when hybrid: per core PMU, one per event */
 	size_t ntg;
 	struct live_gdef *tg;	/* groups for tasks */
 	size_t ncg;
@@ -127,6 +132,9 @@ void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *n
  * *why the fact when nothing at all can be counted.
  */
 int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why);
+
+/* The attr of member m of group definition d (for d's PMU when hybrid). */
+const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m);
 
 /* live_tasks.c: processes and threads. */
 void live_scan(struct live *l, struct snapshot *snap);

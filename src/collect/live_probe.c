@@ -93,16 +93,92 @@ static void live_probe_groups(struct live *l)
 	}
 }
 
+const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m)
+{
+	int e = d->ev[m];
+
+	return d->pmu >= 0 ? &l->pattr[(size_t)d->pmu * l->base.ev.n + (size_t)e] : &l->attr[e];
+}
+
+/* A generic hardware event: one the extended type can steer to a core PMU. */
+static bool live_generic_hw(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE;
+}
+
+/*
+ * Several core PMUs (hybrid x86, big.LITTLE arm64): a legacy per-task event
+ * counts on one of them only, so each generic event gets a copy per PMU with
+ * its type in the upper config bits (the extended type, 5.13+ on x86). Kept
+ * when the kernel takes a cycles event so steered to each PMU.
+ */
+static void live_setup_hybrid(struct live *l)
+{
+	size_t nev = l->base.ev.n;
+	struct perf_event_attr a;
+	const struct perf_event_attr *ap = &a;
+	int ev = 0, bad;
+
+	if (l->pmus.n < 2)
+		return;
+	for (size_t p = 0; p < l->pmus.n; p++) {
+		struct counters_group g;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_CPU_CYCLES | (uint64_t)l->pmus.pmu[p].type << 32;
+		a.exclude_kernel = !l->kernel;
+		a.exclude_hv = 1;
+		if (counters_open_group(&g, l->ops, &ap, &ev, 1, 0, -1, 0, &bad))
+			return;
+		counters_close_group(&g);
+	}
+	l->hybrid = true;
+	l->pattr = xcalloc(l->pmus.n * (nev ? nev : 1), sizeof(*l->pattr));
+	for (size_t p = 0; p < l->pmus.n; p++) {
+		for (size_t e = 0; e < nev; e++) {
+			struct perf_event_attr *d = &l->pattr[p * nev + e];
+
+			*d = l->attr[e];
+			if (live_generic_hw(d))
+				d->config = (d->config & 0xffffffffull) |
+					    (uint64_t)l->pmus.pmu[p].type << 32;
+		}
+	}
+}
+
+/* Whether group g is to be opened once per core PMU: generic hardware events only. */
+static bool live_per_pmu(const struct live *l, int g)
+{
+	const struct evlist *ev = &l->base.ev;
+	bool any = false;
+
+	if (!l->hybrid)
+		return false;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->ev[i].group != g || ev->ev[i].err || l->attr[i].type == PERF_TYPE_SOFTWARE)
+			continue;
+		if (!live_generic_hw(&l->attr[i]))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nout, bool for_cpu)
 {
 	const struct evlist *ev = &l->base.ev;
+	size_t npmu = l->pmus.n ? l->pmus.n : 1;
 
-	*out = xcalloc((size_t)ev->ngroups + 1, sizeof(**out));
+	*out = xcalloc(((size_t)ev->ngroups + 1) * npmu, sizeof(**out));
 	*nout = 0;
 	for (int g = 0; g < ev->ngroups; g++) {
 		struct live_gdef *d = &(*out)[*nout];
+		int copies = live_per_pmu(l, g) ? (int)l->pmus.n : 1;
 
 		d->nr = 0;
+		d->pmu = -1;
 		for (size_t i = 0; i < ev->n && d->nr < COUNTERS_MAX_GROUP; i++) {
 			if (ev->ev[i].group != g || ev->ev[i].err)
 				continue;
@@ -110,8 +186,15 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 				continue;
 			d->ev[d->nr++] = (int)i;
 		}
-		if (d->nr)
-			(*nout)++;
+		if (!d->nr)
+			continue;
+		if (copies > 1)
+			d->pmu = 0;
+		(*nout)++;
+		for (int p = 1; p < copies; p++) {
+			(*out)[*nout] = *d;
+			(*out)[(*nout)++].pmu = p;
+		}
 	}
 }
 
@@ -119,12 +202,15 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 static void live_describe(struct live *l)
 {
 	const struct evlist *ev = &l->base.ev;
-	int pmu_counters = 0;
-	const char *pmu = events_hw_pmu(&pmu_counters);
+	const char *pmu = events_hw_pmu(NULL);
 
 	memset(&l->mode, 0, sizeof(l->mode));
 	l->mode.kernel = l->kernel;
-	snprintf(l->mode.pmu, sizeof(l->mode.pmu), "%s", pmu ? pmu : "");
+	/* the kernel's names first: libpfm4 may know no table for this CPU, or the wrong one */
+	if (l->pmus.n)
+		pmu_names(&l->pmus, l->mode.pmu, sizeof(l->mode.pmu));
+	else
+		snprintf(l->mode.pmu, sizeof(l->mode.pmu), "%s", pmu ? pmu : "");
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!ev->ev[i].hw)
 			continue;
@@ -165,6 +251,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 		/* time spent in a hypervisor is not the task's */
 		l->attr[i].exclude_hv = 1;
 	}
+	pmu_scan(&l->pmus, l->ops, l->o.sysfs_root);
+	live_setup_hybrid(l);
 	live_probe_groups(l);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;

@@ -91,7 +91,7 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 		int bad, r;
 
 		for (int i = 0; i < l->tg[k].nr; i++)
-			a[i] = &l->attr[l->tg[k].ev[i]];
+			a[i] = live_attr(l, &l->tg[k], i);
 		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags,
 					&bad);
 		if (r) {
@@ -217,40 +217,54 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	return true;
 }
 
-/* Sum the group reads of every set in sets into counts c (one per event). */
+/*
+ * Sum the group reads of every set in thr into counts c (one per event).
+ * An event opened once per core PMU is summed over the copies: a thread runs
+ * on one PMU at a time, so each copy's running time adds up to the thread's
+ * time and only a sum short of it is multiplexing; the copies' enabled times
+ * are each the thread's time and count once.
+ */
 static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
 			    struct snap_count *c)
 {
-	for (size_t k = 0; k < l->ntg; k++) {
-		const struct live_gdef *gd = &l->tg[k];
-		int last = 0;
-		bool any = false;
+	size_t nev = l->base.ev.n;
+	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
+	uint64_t *ok = en + nev;
 
-		for (int i = 0; i < gd->nr; i++) {
-			c[gd->ev[i]].value = 0;
-			c[gd->ev[i]].enabled = 0;
-			c[gd->ev[i]].running = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		for (int i = 0; i < l->tg[k].nr; i++) {
+			struct snap_count *d = &c[l->tg[k].ev[i]];
+
+			d->value = d->enabled = d->running = 0;
+			d->err = -ESRCH;
 		}
-		for (size_t th = 0; th < nthr; th++) {
+	for (size_t th = 0; th < nthr; th++) {
+		memset(en, 0, nev * sizeof(*en));
+		for (size_t k = 0; k < l->ntg; k++) {
+			const struct live_gdef *gd = &l->tg[k];
 			int r = counters_read_group(&thr[th].g[k], l->tmp);
 
-			if (r) {
-				last = r;
-				continue;
-			}
-			any = true;
 			for (int i = 0; i < gd->nr; i++) {
-				struct snap_count *dst = &c[gd->ev[i]];
-				const struct snap_count *src = &l->tmp[gd->ev[i]];
+				int e = gd->ev[i];
+				const struct snap_count *src = &l->tmp[e];
 
-				dst->value += src->value;
-				dst->enabled += src->enabled;
-				dst->running += src->running;
+				if (r) {
+					if (!ok[e])
+						c[e].err = r;
+					continue;
+				}
+				ok[e] = 1;
+				c[e].err = 0;
+				c[e].value += src->value;
+				c[e].running += src->running;
+				if (src->enabled > en[e])
+					en[e] = src->enabled;
 			}
 		}
-		for (int i = 0; i < gd->nr; i++)
-			c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+		for (size_t e = 0; e < nev; e++)
+			c[e].enabled += en[e];
 	}
+	free(en);
 }
 
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,

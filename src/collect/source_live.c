@@ -77,6 +77,8 @@ static void live_free(struct source *s)
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);
+	free(l->pattr);
+	pmu_set_release(&l->pmus);
 	free(l->tg);
 	free(l->cg);
 	free(l->facts);
