@@ -407,6 +407,144 @@ START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 }
 END_TEST
 
+/* The QEMU bed's PMU: armv8_pmuv3, 7 counters, on CPU 0. */
+static void hw_qemu(struct hw_kernel *k)
+{
+	hw_alderlake(k);
+	k->npmu = 1;
+	k->type[0] = 8;
+	k->last[0] = 0;
+	k->counters[0] = 7;
+}
+
+/* task-clock; {cycles, instructions}; six generic events asked for as one group. */
+static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+{
+	static const char *const MORE[] = { "cache-references", "cache-misses", "branches",
+					    "branch-misses", "bus-cycles", "ref-cycles" };
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	for (size_t i = 0; i < 6; i++)
+		evlist_add(&ev, MORE[i], 2, true, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/* The most hardware events in one open group of pid (-1: per CPU). */
+static int hw_largest_group(const struct hw_kernel *k, int pid)
+{
+	int most = 0;
+
+	for (int i = 0; i < k->nev; i++) {
+		int n = 0;
+
+		if (!k->ev[i].open || k->ev[i].leader != k->ev[i].fd || k->ev[i].pid != pid)
+			continue;
+		for (int j = 0; j < k->nev; j++)
+			n += k->ev[j].open && k->ev[j].leader == k->ev[i].fd && k->ev[j].pmu >= 0;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+static int hw_open_on_cpu(const struct hw_kernel *k, int cpu)
+{
+	int n = 0;
+
+	for (int i = 0; i < k->nev; i++)
+		n += k->ev[i].open && k->ev[i].pid == -1 && k->ev[i].cpu == cpu && k->ev[i].pmu >= 0;
+	return n;
+}
+
+START_TEST(test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	s = hw_live_many(&t, &k, true);
+	/* the per-CPU set keeps cycles and instructions; the processes get the other 5 */
+	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_le(hw_largest_group(&k, 100), 5);
+	ck_assert_int_gt(hw_largest_group(&k, 100), 0);
+	ck_assert_int_eq(snap.cpus[0].cpu, 0);
+	ck_assert_int_eq(snap.cpus[0].c[1].err, 0);
+	ck_assert_int_eq(snap.cpus[0].c[5].err, -EBUSY);
+	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes; "
+			     "8 events time-share them: * marks estimates") != NULL, "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_without_per_cpu_sets_task_groups_fit_all_counters)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	s = hw_live_many(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_le(hw_largest_group(&k, 100), 7);
+	ck_assert_msg(strstr(s->mode, "7 counters: 7 for processes; 8 events time-share") != NULL,
+		      "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	put(t.dir, "sys/kernel/nmi_watchdog", "1\n");
+	hw_qemu(&k);
+	k.free_counters = 6;
+	s = hw_live_many(&t, &k, true);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_msg(hw_largest_group(&k, 100) <= 4, "%d: %s", hw_largest_group(&k, 100), s->mode);
+	ck_assert_msg(strstr(s->mode, "7 counters, 1 taken by the NMI watchdog ('sysctl "
+			     "kernel.nmi_watchdog=0' frees it): 2 per core, 4 for processes")
+		      != NULL, "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live_pmu");
@@ -418,6 +556,9 @@ int main(void)
 	tcase_add_test(tc, test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus);
 	tcase_add_test(tc, test_the_header_names_the_core_pmus_as_the_kernel_does);
 	tcase_add_test(tc, test_without_the_extended_type_legacy_events_are_kept);
+	tcase_add_test(tc, test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups);
+	tcase_add_test(tc, test_without_per_cpu_sets_task_groups_fit_all_counters);
+	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

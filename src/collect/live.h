@@ -90,6 +90,11 @@ struct live {
 	struct pmu_set pmus;	/* the core PMUs in sysfs */
 	bool hybrid;		/* several core PMUs, each given its own groups */
 	struct perf_event_attr *pattr;	/* when hybrid: per core PMU, one per event */
+	int counters;		/* a group's most hardware events (probed), 0 unknown */
+	int counters_free;	/* of them, what a pinned group of ours got */
+	int watchdog;		/* /proc/sys/kernel/nmi_watchdog, -1 unknown */
+	int cpu_hw;		/* hardware events each per-CPU set takes */
+	int task_cap;		/* most hardware events in one task group, 0: no limit */
 	size_t ntg;
 	struct live_gdef *tg;	/* groups for tasks */
 	size_t ncg;

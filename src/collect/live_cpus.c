@@ -127,9 +127,11 @@ void live_read_cpus(struct live *l, struct snapshot *snap)
 		for (size_t k = 0; k < l->ncpus; k++)
 			if (l->cpus[k].cpu == c->cpu)
 				lc = &l->cpus[k];
+		/* hardware events left out of the per-CPU sets: the counters went to processes */
 		for (size_t e = 0; e < l->base.ev.n; e++)
 			c->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
-			: lc && lc->err ? lc->err : -ENOENT;
+			: lc && lc->err ? lc->err
+			: l->base.ev.ev[e].hw && l->counters_free ? -EBUSY : -ENOENT;
 		if (!lc || lc->err)
 			continue;
 		for (size_t k = 0; k < l->ncg; k++) {

@@ -252,13 +252,38 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 	return buf;
 }
 
+/* The counter budget of a mode: "; 7 counters: 2 per core, 5 for processes; ..." or "". */
+static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
+{
+	char taken[160] = "", share[96] = "";
+	int n = m->counters_free, left = m->counters_free - m->cpu_hw;
+
+	buf[0] = '\0';
+	if (m->counters <= 0)
+		return;
+	if (m->counters_free < m->counters)
+		snprintf(taken, sizeof(taken), ", %d taken%s", m->counters - m->counters_free,
+			 m->watchdog > 0 ? " by the NMI watchdog ('sysctl kernel.nmi_watchdog=0' "
+					   "frees it)" : " by other users");
+	if (m->task_hw > left)
+		snprintf(share, sizeof(share), "; %d events time-share them: * marks estimates",
+			 m->task_hw);
+	if (m->cpu_hw)
+		snprintf(buf, size, "; %d counters%s: %d per core, %d for processes%s", m->counters,
+			 taken, m->cpu_hw, left, share);
+	else
+		snprintf(buf, size, "; %d counters%s: %d for processes%s", m->counters, taken, n,
+			 share);
+}
+
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 {
 	const char *user = m->kernel ? "" : ", user mode only";
 	char why[400] = "";
 
 	if (m->hw) {
-		snprintf(buf, size, "hardware events (%s)%s", m->pmu[0] ? m->pmu : "PMU", user);
+		errmsg_budget(why, sizeof(why), m);
+		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why, user);
 	} else if (m->hw_asked) {
 		if (m->why.err)
 			errmsg_perf(why, sizeof(why), m->why.err, m->why.name, m->why.paranoid);
