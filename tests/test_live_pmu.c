@@ -15,6 +15,7 @@
 #include "collect/sysops.h"
 #include "stream/snapshot.h"
 #include "testutil.h"
+#include "util/errmsg.h"
 
 #define HW_FD0 20000
 #define HW_MAX 4096
@@ -43,6 +44,7 @@ struct hw_kernel {
 	bool no_ext;		/* the extended type is refused (kernels before 5.13) */
 	int wrong_cpu;		/* per-CPU opens refused for a CPU off the PMU */
 	int free_counters;	/* counters a task's pinned group finds free (0: all) */
+	int starve_over;	/* task groups with more hardware events never run (0: none) */
 };
 
 static struct hw_ev *hw_find(struct hw_kernel *k, int fd)
@@ -133,6 +135,8 @@ static long hw_read(void *ctx, int fd, void *buf, size_t size)
 	v[2] = e->pid == -1 || e->pmu < 0 ? 1000 * r : 500 * r;
 	/* a pinned group larger than what is free does not run */
 	if (e->pinned && k->free_counters && members > k->free_counters)
+		v[2] = 0;
+	if (!e->pinned && e->pid != -1 && k->starve_over && members > k->starve_over)
 		v[2] = 0;
 	for (int i = 0; i < k->nev; i++) {
 		const struct hw_ev *m = &k->ev[i];
@@ -545,6 +549,42 @@ START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 }
 END_TEST
 
+START_TEST(test_a_group_that_never_runs_is_split_and_said)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	size_t n;
+	const struct errmsg_fact *f;
+	bool told = false;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	k.counters[0] = 4;
+	k.starve_over = 2;	/* the 4-event group validates and never gets its counters */
+	s = hw_live_many(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	/* every group of the six events was cut down until it runs */
+	for (int e = 3; e <= 8; e++)
+		ck_assert_msg(task->c[e].err == 0 && task->c[e].running > 0, "event %d: err %d", e,
+			      task->c[e].err);
+	f = source_live_facts(s, &n);
+	for (size_t i = 0; i < n; i++)
+		told |= f[i].what == ERRMSG_STARVED;
+	ck_assert(told);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live_pmu");
@@ -559,6 +599,7 @@ int main(void)
 	tcase_add_test(tc, test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups);
 	tcase_add_test(tc, test_without_per_cpu_sets_task_groups_fit_all_counters);
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
+	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -344,6 +344,22 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 	}
 }
 
+void live_build_task_groups(struct live *l)
+{
+	free(l->tg);
+	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	l->set_fds = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		l->set_fds += (size_t)l->tg[k].nr;
+	free(l->tg_en);
+	l->tg_en = xcalloc(4 * l->ntg + 1, sizeof(*l->tg_en));
+	l->tg_run = l->tg_en + l->ntg;
+	l->tg_en0 = l->tg_run + l->ntg;
+	l->tg_run0 = l->tg_en0 + l->ntg;
+	free(l->tg_starved);
+	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
+}
+
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */
 static void live_describe(struct live *l)
 {
@@ -420,10 +436,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 				l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid, 0);
 		return why->err;
 	}
-	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_build_task_groups(l);
 	live_build_gdefs(l, &l->cg, &l->ncg, true);
-	for (size_t k = 0; k < l->ntg; k++)
-		l->set_fds += (size_t)l->tg[k].nr;
 	live_describe(l);
 	return 0;
 }

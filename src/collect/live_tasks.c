@@ -244,6 +244,10 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 			const struct live_gdef *gd = &l->tg[k];
 			int r = counters_read_group(&thr[th].g[k], l->tmp);
 
+			if (!r) {
+				l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
+				l->tg_run[k] += l->tmp[gd->ev[0]].running;
+			}
 			for (int i = 0; i < gd->nr; i++) {
 				int e = gd->ev[i];
 				const struct snap_count *src = &l->tmp[e];
@@ -560,6 +564,71 @@ defer:
 	l->procs = next;
 	l->nprocs = nnext;
 	l->pcap = ncap;
+}
+
+/* Split group g of the event list in two halves; the name of what was split in name. */
+static void live_split_group(struct live *l, int g, char *name, size_t size)
+{
+	struct evlist *ev = &l->base.ev;
+	int nr = 0, half, seen = 0, ng = ev->ngroups++;
+	size_t len = 0;
+
+	name[0] = '\0';
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && !ev->ev[i].err) {
+			nr++;
+			if (len < size)
+				len += (size_t)snprintf(name + len, size - len, "%s%s", len ? "," : "",
+							ev->ev[i].name);
+		}
+	half = nr / 2;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && !ev->ev[i].err && seen++ >= half)
+			ev->ev[i].group = ng;
+}
+
+void live_check_starved(struct live *l)
+{
+	int split = -1;
+	unsigned ticks = 0;
+	char name[256];
+
+	for (size_t k = 0; k < l->ntg; k++) {
+		bool ran = l->tg_run[k] > l->tg_run0[k], on = l->tg_en[k] > l->tg_en0[k];
+
+		l->tg_starved[k] = on && !ran ? l->tg_starved[k] + 1 : 0;
+		l->tg_en0[k] = l->tg_en[k];
+		l->tg_run0[k] = l->tg_run[k];
+		l->tg_en[k] = l->tg_run[k] = 0;
+		if (split < 0 && l->tg_starved[k] >= LIVE_STARVED_TICKS && l->tg[k].nr > 1) {
+			int g = l->base.ev.ev[l->tg[k].ev[0]].group;
+
+			for (int m = 0; m < l->tg[k].nr; m++)
+				if (l->base.ev.ev[l->tg[k].ev[m]].group != g)
+					g = -1;
+			if (g >= 0) {
+				split = g;
+				ticks = l->tg_starved[k];
+			}
+		}
+	}
+	if (split < 0)
+		return;
+	/* the sets are built from the group definitions: close them all, reattach next tick */
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->skip || p->err)
+			continue;
+		live_close_tthreads(l, p);
+		for (size_t t = 0; t < p->nthr; t++)
+			live_close_groups(l, &p->thr[t].g);
+		p->nthr = 0;
+		p->err = LIVE_RETRY;
+	}
+	live_split_group(l, split, name, sizeof(name));
+	live_build_task_groups(l);
+	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
 }
 
 size_t live_fd_budget(void)

@@ -245,6 +245,11 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
 			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
 		break;
+	case ERRMSG_STARVED:
+		snprintf(buf, size, "the group '%s' never got the counters it needs in %lld ticks "
+			 "while its processes ran (other users, the NMI watchdog or per-core counters "
+			 "hold them): split in two", f->name, f->n);
+		break;
 	default:
 		snprintf(buf, size, "%s%s%s", f->name, f->name[0] ? ": " : "", strerror(err));
 		break;

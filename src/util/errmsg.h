@@ -21,6 +21,7 @@ enum errmsg_what {
 	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
 	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
 	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED,		/* the group NAME never ran in n ticks of its tasks: split */
 };
 
 /*
