@@ -549,6 +549,26 @@ START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 }
 END_TEST
 
+START_TEST(test_a_group_validated_larger_than_what_runs_counts_what_runs)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+
+	/* arm_pmu on 6.1 validates 8 cycles events on 7 counters; no watchdog */
+	proc_tree_init(&t);
+	put(t.dir, "sys/kernel/nmi_watchdog", "0\n");
+	hw_qemu(&k);
+	k.counters[0] = 8;
+	k.free_counters = 7;
+	s = hw_live_many(&t, &k, true);
+	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes;") != NULL,
+		      "%s", s->mode);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_a_group_that_never_runs_is_split_and_said)
 {
 	struct proc_tree t;
@@ -599,6 +619,7 @@ int main(void)
 	tcase_add_test(tc, test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups);
 	tcase_add_test(tc, test_without_per_cpu_sets_task_groups_fit_all_counters);
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
+	tcase_add_test(tc, test_a_group_validated_larger_than_what_runs_counts_what_runs);
 	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
