@@ -13,6 +13,7 @@
 #define COUNTERS_MAX_GROUP 16
 
 #define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
+#define COUNTERS_PINNED 0x2u	/* the group always on the PMU, or in error state */
 #define COUNTERS_ECHILD_TRIES 3	/* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {

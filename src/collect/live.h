@@ -8,6 +8,7 @@
 
 #include "collect/counters.h"
 #include "collect/cpumap.h"
+#include "collect/pmu.h"
 #include "collect/proc.h"
 #include "collect/sampler.h"
 #include "collect/source_live.h"
@@ -29,6 +30,7 @@
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
+	int pmu;		/* the core PMU its generic events go to; -1: as encoded */
 };
 
 /*
@@ -85,6 +87,17 @@ struct live {
 	struct errmsg_fact *facts;	/* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
+	struct pmu_set pmus;	/* the core PMUs in sysfs */
+	bool hybrid;		/* several core PMUs, each given its own groups */
+	struct perf_event_attr *pattr;	/* when hybrid: per core PMU, one per event */
+	int counters;		/* a group's most hardware events (probed), 0 unknown */
+	int counters_free;	/* of them, what a pinned group of ours got */
+	int watchdog;		/* /proc/sys/kernel/nmi_watchdog, -1 unknown */
+	int cpu_hw;		/* hardware events each per-CPU set takes */
+	int task_cap;		/* most hardware events in one task group, 0: no limit */
+	uint64_t *tg_en, *tg_run;	/* per task group: enabled and running over all tasks */
+	uint64_t *tg_en0, *tg_run0;	/* the same at the last tick */
+	unsigned *tg_starved;	/* ticks in a row it was enabled and never ran */
 	size_t ntg;
 	struct live_gdef *tg;	/* groups for tasks */
 	size_t ncg;
@@ -128,11 +141,24 @@ void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *n
  */
 int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why);
 
+/* The attr of member m of group definition d (for d's PMU when hybrid). */
+const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m);
+
+/* Build the task group definitions (again, after a split) and what they take. */
+void live_build_task_groups(struct live *l);
+
+#define LIVE_STARVED_TICKS 3	/* ticks a group may go without a counter before a split */
+
 /* live_tasks.c: processes and threads. */
 void live_scan(struct live *l, struct snapshot *snap);
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(void);
 void live_tasks_free(struct live *l);
+/*
+ * After a tick: split a task group that was enabled and never ran for
+ * LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
+ */
+void live_check_starved(struct live *l);
 
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);

@@ -23,8 +23,13 @@ static void live_open_cpu(struct live *l, struct live_cpu *c)
 		const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
 		int bad;
 
+		/* a core PMU counts on its own CPUs only (elsewhere the kernel says ENOENT) */
+		if (l->cg[k].pmu >= 0 && !pmu_has_cpu(&l->pmus, (size_t)l->cg[k].pmu, c->cpu)) {
+			c->gerr[k] = -ENOENT;
+			continue;
+		}
 		for (int m = 0; m < l->cg[k].nr; m++)
-			a[m] = &l->attr[l->cg[k].ev[m]];
+			a[m] = live_attr(l, &l->cg[k], m);
 		c->gerr[k] = counters_open_group(&c->g[k], l->ops, a, l->cg[k].ev, l->cg[k].nr, -1,
 						 c->cpu, 0, &bad);
 		if (c->gerr[k] == -EACCES || c->gerr[k] == -EPERM) {
@@ -122,13 +127,19 @@ void live_read_cpus(struct live *l, struct snapshot *snap)
 		for (size_t k = 0; k < l->ncpus; k++)
 			if (l->cpus[k].cpu == c->cpu)
 				lc = &l->cpus[k];
+		/* hardware events left out of the per-CPU sets: the counters went to processes */
 		for (size_t e = 0; e < l->base.ev.n; e++)
 			c->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
-			: lc && lc->err ? lc->err : -ENOENT;
+			: lc && lc->err ? lc->err
+			: l->base.ev.ev[e].hw && l->counters_free ? -EBUSY : -ENOENT;
 		if (!lc || lc->err)
 			continue;
 		for (size_t k = 0; k < l->ncg; k++) {
-			int r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
+			int r;
+
+			if (l->cg[k].pmu >= 0 && !pmu_has_cpu(&l->pmus, (size_t)l->cg[k].pmu, lc->cpu))
+				continue;	/* its events are counted by the copy of this CPU's PMU */
+			r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
 
 			if (k == 0 && !r) {
 				uint64_t en = l->tmp[l->cg[0].ev[0]].enabled;

@@ -40,6 +40,133 @@ static bool live_kernel_permitted(struct live *l)
 	return true;
 }
 
+/* A cycles event, steered to core PMU p when hybrid. */
+static void live_cycles_attr(const struct live *l, size_t p, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = PERF_COUNT_HW_CPU_CYCLES;
+	if (l->hybrid)
+		a->config |= (uint64_t)l->pmus.pmu[p].type << 32;
+	a->exclude_kernel = !l->kernel;
+	a->exclude_hv = 1;
+}
+
+/*
+ * The most cycles events one group of ours takes: the kernel checks a new
+ * group against an empty PMU (x86 and arm_pmu validate_group) and refuses
+ * one that can never fit with EINVAL. 0 when cycles do not open at all or
+ * no limit shows (a PMU that does not validate).
+ */
+static int live_group_limit(struct live *l, size_t p)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct perf_event_attr cyc;
+	int ev[COUNTERS_MAX_GROUP] = { 0 }, bad;
+
+	live_cycles_attr(l, p, &cyc);
+	for (int i = 0; i < COUNTERS_MAX_GROUP; i++)
+		a[i] = &cyc;
+	for (int n = 1; n <= COUNTERS_MAX_GROUP; n++) {
+		struct counters_group g;
+
+		if (counters_open_group(&g, l->ops, a, ev, n, 0, -1, 0, &bad))
+			return n - 1;
+		counters_close_group(&g);
+	}
+	return 0;
+}
+
+/*
+ * Whether a pinned group of n cycles events gets onto the PMU while we run:
+ * validation ignores what others hold (the NMI watchdog keeps one counter
+ * pinned on every CPU), scheduling does not.
+ */
+static bool live_group_runs(struct live *l, size_t p, int n)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct perf_event_attr cyc;
+	int ev[COUNTERS_MAX_GROUP] = { 0 }, bad, r;
+	struct counters_group g;
+	volatile unsigned long spin = 0;
+
+	live_cycles_attr(l, p, &cyc);
+	for (int i = 0; i < n; i++)
+		a[i] = &cyc;
+	if (counters_open_group(&g, l->ops, a, ev, n, 0, -1, COUNTERS_PINNED, &bad))
+		return false;
+	/* run a little: a tick at least, so that the group is scheduled in */
+	for (unsigned long i = 0; i < 2000000; i++)
+		spin += i;
+	r = counters_read_group(&g, l->tmp);
+	counters_close_group(&g);
+	return !r && l->tmp[0].running > 0;
+}
+
+/*
+ * How many hardware counters a group of ours can have and how many are
+ * free of other users, the least over the core PMUs; then the budget: the
+ * per-CPU sets keep the cycles group (the core pane's GHz and IPC) when
+ * that leaves a ratio pair for the processes, and task groups are cut to
+ * what is left, since the kernel serves the per-CPU groups first.
+ */
+static void live_budget(struct live *l)
+{
+	const struct evlist *ev = &l->base.ev;
+	int cyc = -1;
+
+	l->counters = 0;
+	l->counters_free = 0;
+	for (size_t p = 0; p < (l->hybrid ? l->pmus.n : 1); p++) {
+		int n = live_group_limit(l, p), nf = n;
+
+		while (nf > 1 && !live_group_runs(l, p, nf))
+			nf--;
+		if (!l->counters || (n && n < l->counters))
+			l->counters = n;
+		if (!l->counters_free || (nf && nf < l->counters_free))
+			l->counters_free = nf;
+	}
+	l->cpu_hw = 0;
+	l->task_cap = l->counters_free;
+	if (!l->counters_free || !l->o.per_cpu)
+		return;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].role == EV_CYCLES && !ev->ev[i].err)
+			cyc = ev->ev[i].group;
+	if (cyc < 0)
+		return;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == cyc && ev->ev[i].hw && !ev->ev[i].err)
+			l->cpu_hw++;
+	if (l->counters_free - l->cpu_hw < 2)
+		l->cpu_hw = 0;
+	l->task_cap = l->counters_free - l->cpu_hw;
+}
+
+/* Cut hardware groups larger than the budget into groups that fit, in order. */
+static void live_fit_groups(struct live *l)
+{
+	struct evlist *ev = &l->base.ev;
+	int ngroups = ev->ngroups;
+
+	if (l->task_cap <= 0)
+		return;
+	for (int g = 0; g < ngroups; g++) {
+		int nhw = 0, cur = g;
+
+		for (size_t i = 0; i < ev->n; i++) {
+			if (ev->ev[i].group != g || ev->ev[i].err || !ev->ev[i].hw)
+				continue;
+			if (nhw && nhw % l->task_cap == 0)
+				cur = ev->ngroups++;
+			ev->ev[i].group = cur;
+			nhw++;
+		}
+	}
+}
+
 /* Try one group definition on ourselves; 0 or -errno with *bad the failing member. */
 static int live_try_group(struct live *l, const int *ev, int nr, int pid, int cpu, unsigned flags,
 			  int *bad)
@@ -93,16 +220,111 @@ static void live_probe_groups(struct live *l)
 	}
 }
 
+const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m)
+{
+	int e = d->ev[m];
+
+	return d->pmu >= 0 ? &l->pattr[(size_t)d->pmu * l->base.ev.n + (size_t)e] : &l->attr[e];
+}
+
+/* A generic hardware event: one the extended type can steer to a core PMU. */
+static bool live_generic_hw(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE;
+}
+
+/*
+ * Several core PMUs (hybrid x86, big.LITTLE arm64): a legacy per-task event
+ * counts on one of them only, so each generic event gets a copy per PMU with
+ * its type in the upper config bits (the extended type, 5.13+ on x86). Kept
+ * when the kernel takes a cycles event so steered to each PMU.
+ */
+static void live_setup_hybrid(struct live *l)
+{
+	size_t nev = l->base.ev.n;
+	struct perf_event_attr a;
+	const struct perf_event_attr *ap = &a;
+	int ev = 0, bad;
+
+	if (l->pmus.n < 2)
+		return;
+	for (size_t p = 0; p < l->pmus.n; p++) {
+		struct counters_group g;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_CPU_CYCLES | (uint64_t)l->pmus.pmu[p].type << 32;
+		a.exclude_kernel = !l->kernel;
+		a.exclude_hv = 1;
+		if (counters_open_group(&g, l->ops, &ap, &ev, 1, 0, -1, 0, &bad))
+			return;
+		counters_close_group(&g);
+	}
+	l->hybrid = true;
+	l->pattr = xcalloc(l->pmus.n * (nev ? nev : 1), sizeof(*l->pattr));
+	for (size_t p = 0; p < l->pmus.n; p++) {
+		for (size_t e = 0; e < nev; e++) {
+			struct perf_event_attr *d = &l->pattr[p * nev + e];
+
+			*d = l->attr[e];
+			if (live_generic_hw(d))
+				d->config = (d->config & 0xffffffffull) |
+					    (uint64_t)l->pmus.pmu[p].type << 32;
+		}
+	}
+}
+
+/* Whether group g is to be opened once per core PMU: generic hardware events only. */
+static bool live_per_pmu(const struct live *l, int g)
+{
+	const struct evlist *ev = &l->base.ev;
+	bool any = false;
+
+	if (!l->hybrid)
+		return false;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->ev[i].group != g || ev->ev[i].err || l->attr[i].type == PERF_TYPE_SOFTWARE)
+			continue;
+		if (!live_generic_hw(&l->attr[i]))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* Whether group g has hardware events beyond the per-CPU budget. */
+static bool live_cpu_over_budget(const struct live *l, int g)
+{
+	const struct evlist *ev = &l->base.ev;
+	bool hw = false, cyc = false;
+
+	if (!l->counters_free)
+		return false;
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->ev[i].group != g || ev->ev[i].err)
+			continue;
+		hw |= ev->ev[i].hw;
+		cyc |= ev->ev[i].role == EV_CYCLES;
+	}
+	return hw && (!cyc || !l->cpu_hw);
+}
+
 static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nout, bool for_cpu)
 {
 	const struct evlist *ev = &l->base.ev;
+	size_t npmu = l->pmus.n ? l->pmus.n : 1;
 
-	*out = xcalloc((size_t)ev->ngroups + 1, sizeof(**out));
+	*out = xcalloc(((size_t)ev->ngroups + 1) * npmu, sizeof(**out));
 	*nout = 0;
 	for (int g = 0; g < ev->ngroups; g++) {
 		struct live_gdef *d = &(*out)[*nout];
+		int copies = live_per_pmu(l, g) ? (int)l->pmus.n : 1;
 
 		d->nr = 0;
+		d->pmu = -1;
+		if (for_cpu && live_cpu_over_budget(l, g))
+			continue;
 		for (size_t i = 0; i < ev->n && d->nr < COUNTERS_MAX_GROUP; i++) {
 			if (ev->ev[i].group != g || ev->ev[i].err)
 				continue;
@@ -110,21 +332,47 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 				continue;
 			d->ev[d->nr++] = (int)i;
 		}
-		if (d->nr)
-			(*nout)++;
+		if (!d->nr)
+			continue;
+		if (copies > 1)
+			d->pmu = 0;
+		(*nout)++;
+		for (int p = 1; p < copies; p++) {
+			(*out)[*nout] = *d;
+			(*out)[(*nout)++].pmu = p;
+		}
 	}
+}
+
+void live_build_task_groups(struct live *l)
+{
+	free(l->tg);
+	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	l->set_fds = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		l->set_fds += (size_t)l->tg[k].nr;
+	free(l->tg_en);
+	l->tg_en = xcalloc(4 * l->ntg + 1, sizeof(*l->tg_en));
+	l->tg_run = l->tg_en + l->ntg;
+	l->tg_en0 = l->tg_run + l->ntg;
+	l->tg_run0 = l->tg_en0 + l->ntg;
+	free(l->tg_starved);
+	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */
 static void live_describe(struct live *l)
 {
 	const struct evlist *ev = &l->base.ev;
-	int pmu_counters = 0;
-	const char *pmu = events_hw_pmu(&pmu_counters);
+	const char *pmu = events_hw_pmu(NULL);
 
 	memset(&l->mode, 0, sizeof(l->mode));
 	l->mode.kernel = l->kernel;
-	snprintf(l->mode.pmu, sizeof(l->mode.pmu), "%s", pmu ? pmu : "");
+	/* the kernel's names first: libpfm4 may know no table for this CPU, or the wrong one */
+	if (l->pmus.n)
+		pmu_names(&l->pmus, l->mode.pmu, sizeof(l->mode.pmu));
+	else
+		snprintf(l->mode.pmu, sizeof(l->mode.pmu), "%s", pmu ? pmu : "");
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!ev->ev[i].hw)
 			continue;
@@ -134,6 +382,14 @@ static void live_describe(struct live *l)
 					l->paranoid, 0);
 	}
 	l->mode.hw = evlist_any_hw(ev);
+	l->mode.counters = l->counters;
+	l->mode.counters_free = l->counters_free;
+	l->mode.watchdog = l->watchdog;
+	l->mode.cpu_hw = l->cpu_hw;
+	for (size_t k = 0; k < l->ntg; k++)
+		for (int m = 0; m < l->tg[k].nr; m++)
+			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
+				l->mode.task_hw++;
 	errmsg_mode(l->base.mode, sizeof(l->base.mode), &l->mode);
 	if (!l->mode.hw && l->mode.hw_asked)
 		live_tell_err(l, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, 0);
@@ -153,6 +409,7 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	l->kernel = live_kernel_permitted(l);
 	evlist_copy(&l->base.ev, req);
 	l->attr = xcalloc(req->n ? req->n : 1, sizeof(*l->attr));
+	l->tmp = xcalloc(req->n ? req->n : 1, sizeof(*l->tmp));
 	for (size_t i = 0; i < req->n; i++) {
 		bool hw;
 		int r = events_encode(req->ev[i].name, l->kernel, &l->attr[i], &hw);
@@ -165,6 +422,12 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 		/* time spent in a hypervisor is not the task's */
 		l->attr[i].exclude_hv = 1;
 	}
+	pmu_scan(&l->pmus, l->ops, l->o.sysfs_root);
+	live_setup_hybrid(l);
+	if (live_read_int(l->rootfd, "sys/kernel/nmi_watchdog", &l->watchdog))
+		l->watchdog = -1;
+	live_budget(l);
+	live_fit_groups(l);
 	live_probe_groups(l);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;
@@ -173,11 +436,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 				l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid, 0);
 		return why->err;
 	}
-	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_build_task_groups(l);
 	live_build_gdefs(l, &l->cg, &l->ncg, true);
-	l->tmp = xcalloc(l->base.ev.n, sizeof(*l->tmp));
-	for (size_t k = 0; k < l->ntg; k++)
-		l->set_fds += (size_t)l->tg[k].nr;
 	live_describe(l);
 	return 0;
 }

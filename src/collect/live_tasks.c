@@ -91,7 +91,7 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 		int bad, r;
 
 		for (int i = 0; i < l->tg[k].nr; i++)
-			a[i] = &l->attr[l->tg[k].ev[i]];
+			a[i] = live_attr(l, &l->tg[k], i);
 		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags,
 					&bad);
 		if (r) {
@@ -217,40 +217,58 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	return true;
 }
 
-/* Sum the group reads of every set in sets into counts c (one per event). */
+/*
+ * Sum the group reads of every set in thr into counts c (one per event).
+ * An event opened once per core PMU is summed over the copies: a thread runs
+ * on one PMU at a time, so each copy's running time adds up to the thread's
+ * time and only a sum short of it is multiplexing; the copies' enabled times
+ * are each the thread's time and count once.
+ */
 static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
 			    struct snap_count *c)
 {
-	for (size_t k = 0; k < l->ntg; k++) {
-		const struct live_gdef *gd = &l->tg[k];
-		int last = 0;
-		bool any = false;
+	size_t nev = l->base.ev.n;
+	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
+	uint64_t *ok = en + nev;
 
-		for (int i = 0; i < gd->nr; i++) {
-			c[gd->ev[i]].value = 0;
-			c[gd->ev[i]].enabled = 0;
-			c[gd->ev[i]].running = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		for (int i = 0; i < l->tg[k].nr; i++) {
+			struct snap_count *d = &c[l->tg[k].ev[i]];
+
+			d->value = d->enabled = d->running = 0;
+			d->err = -ESRCH;
 		}
-		for (size_t th = 0; th < nthr; th++) {
+	for (size_t th = 0; th < nthr; th++) {
+		memset(en, 0, nev * sizeof(*en));
+		for (size_t k = 0; k < l->ntg; k++) {
+			const struct live_gdef *gd = &l->tg[k];
 			int r = counters_read_group(&thr[th].g[k], l->tmp);
 
-			if (r) {
-				last = r;
-				continue;
+			if (!r) {
+				l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
+				l->tg_run[k] += l->tmp[gd->ev[0]].running;
 			}
-			any = true;
 			for (int i = 0; i < gd->nr; i++) {
-				struct snap_count *dst = &c[gd->ev[i]];
-				const struct snap_count *src = &l->tmp[gd->ev[i]];
+				int e = gd->ev[i];
+				const struct snap_count *src = &l->tmp[e];
 
-				dst->value += src->value;
-				dst->enabled += src->enabled;
-				dst->running += src->running;
+				if (r) {
+					if (!ok[e])
+						c[e].err = r;
+					continue;
+				}
+				ok[e] = 1;
+				c[e].err = 0;
+				c[e].value += src->value;
+				c[e].running += src->running;
+				if (src->enabled > en[e])
+					en[e] = src->enabled;
 			}
 		}
-		for (int i = 0; i < gd->nr; i++)
-			c[gd->ev[i]].err = any ? 0 : (last ? last : -ESRCH);
+		for (size_t e = 0; e < nev; e++)
+			c[e].enabled += en[e];
 	}
+	free(en);
 }
 
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
@@ -546,6 +564,71 @@ defer:
 	l->procs = next;
 	l->nprocs = nnext;
 	l->pcap = ncap;
+}
+
+/* Split group g of the event list in two halves; the name of what was split in name. */
+static void live_split_group(struct live *l, int g, char *name, size_t size)
+{
+	struct evlist *ev = &l->base.ev;
+	int nr = 0, half, seen = 0, ng = ev->ngroups++;
+	size_t len = 0;
+
+	name[0] = '\0';
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && !ev->ev[i].err) {
+			nr++;
+			if (len < size)
+				len += (size_t)snprintf(name + len, size - len, "%s%s", len ? "," : "",
+							ev->ev[i].name);
+		}
+	half = nr / 2;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && !ev->ev[i].err && seen++ >= half)
+			ev->ev[i].group = ng;
+}
+
+void live_check_starved(struct live *l)
+{
+	int split = -1;
+	unsigned ticks = 0;
+	char name[256];
+
+	for (size_t k = 0; k < l->ntg; k++) {
+		bool ran = l->tg_run[k] > l->tg_run0[k], on = l->tg_en[k] > l->tg_en0[k];
+
+		l->tg_starved[k] = on && !ran ? l->tg_starved[k] + 1 : 0;
+		l->tg_en0[k] = l->tg_en[k];
+		l->tg_run0[k] = l->tg_run[k];
+		l->tg_en[k] = l->tg_run[k] = 0;
+		if (split < 0 && l->tg_starved[k] >= LIVE_STARVED_TICKS && l->tg[k].nr > 1) {
+			int g = l->base.ev.ev[l->tg[k].ev[0]].group;
+
+			for (int m = 0; m < l->tg[k].nr; m++)
+				if (l->base.ev.ev[l->tg[k].ev[m]].group != g)
+					g = -1;
+			if (g >= 0) {
+				split = g;
+				ticks = l->tg_starved[k];
+			}
+		}
+	}
+	if (split < 0)
+		return;
+	/* the sets are built from the group definitions: close them all, reattach next tick */
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->skip || p->err)
+			continue;
+		live_close_tthreads(l, p);
+		for (size_t t = 0; t < p->nthr; t++)
+			live_close_groups(l, &p->thr[t].g);
+		p->nthr = 0;
+		p->err = LIVE_RETRY;
+	}
+	live_split_group(l, split, name, sizeof(name));
+	live_build_task_groups(l);
+	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
 }
 
 size_t live_fd_budget(void)

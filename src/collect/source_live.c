@@ -54,6 +54,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 		snap->uptime = -1;
 	live_read_cpus(l, snap);
 	live_scan(l, snap);
+	live_check_starved(l);
 	/* tids of different processes interleave */
 	snapshot_sort(snap);
 	live_fill_samples(l, snap);
@@ -77,7 +78,11 @@ static void live_free(struct source *s)
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);
+	free(l->pattr);
+	pmu_set_release(&l->pmus);
 	free(l->tg);
+	free(l->tg_en);
+	free(l->tg_starved);
 	free(l->cg);
 	free(l->facts);
 	free(l->pids_copy);

@@ -245,11 +245,44 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
 			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
 		break;
+	case ERRMSG_STARVED:
+		snprintf(buf, size, "the group '%s' never got the counters it needs in %lld ticks "
+			 "while its processes ran (other users, the NMI watchdog or per-core counters "
+			 "hold them): split in two", f->name, f->n);
+		break;
 	default:
 		snprintf(buf, size, "%s%s%s", f->name, f->name[0] ? ": " : "", strerror(err));
 		break;
 	}
 	return buf;
+}
+
+/* The counter budget of a mode: "; 7 counters: 2 per core, 5 for processes; ..." or "". */
+static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
+{
+	char taken[160] = "", share[96] = "";
+	int n = m->counters_free, left = m->counters_free - m->cpu_hw, total = m->counters_free;
+
+	buf[0] = '\0';
+	if (m->counters <= 0)
+		return;
+	/*
+	 * Validation can take a group larger than what runs (arm_pmu in 6.1 takes 8 cycles
+	 * events on 7 counters): only the watchdog explains a counter short of it.
+	 */
+	if (m->counters_free < m->counters && m->watchdog > 0) {
+		total = m->counters;
+		snprintf(taken, sizeof(taken), ", %d taken by the NMI watchdog ('sysctl "
+			 "kernel.nmi_watchdog=0' frees it)", m->counters - m->counters_free);
+	}
+	if (m->task_hw > left)
+		snprintf(share, sizeof(share), "; %d events time-share them: * marks estimates",
+			 m->task_hw);
+	if (m->cpu_hw)
+		snprintf(buf, size, "; %d counters%s: %d per core, %d for processes%s", total, taken, m->cpu_hw, left, share);
+	else
+		snprintf(buf, size, "; %d counters%s: %d for processes%s", total, taken, n,
+			 share);
 }
 
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
@@ -258,7 +291,8 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 	char why[400] = "";
 
 	if (m->hw) {
-		snprintf(buf, size, "hardware events (%s)%s", m->pmu[0] ? m->pmu : "PMU", user);
+		errmsg_budget(why, sizeof(why), m);
+		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why, user);
 	} else if (m->hw_asked) {
 		if (m->why.err)
 			errmsg_perf(why, sizeof(why), m->why.err, m->why.name, m->why.paranoid);

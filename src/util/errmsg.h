@@ -21,6 +21,7 @@ enum errmsg_what {
 	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
 	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
 	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED,		/* the group NAME never ran in n ticks of its tasks: split */
 };
 
 /*
@@ -49,6 +50,11 @@ struct errmsg_mode {
 	bool hw_asked;		/* hardware events were asked for */
 	bool kernel;		/* kernel-mode work is counted too */
 	char pmu[64];		/* the hardware PMU's name, "" when unknown */
+	int counters;		/* hardware counters a group can have, 0 unknown */
+	int counters_free;	/* of them, free of other users (the NMI watchdog) */
+	int watchdog;		/* kernel.nmi_watchdog, -1 unknown */
+	int cpu_hw;		/* counters each CPU keeps for the core pane */
+	int task_hw;		/* hardware events counted per process */
 	struct errmsg_fact why;	/* the first hardware event that failed, err 0 if none */
 };
 

@@ -1,0 +1,626 @@
+/* Tests of the live source on machines with several core PMUs, against a fake kernel. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/events.h"
+#include "collect/source_live.h"
+#include "collect/sysops.h"
+#include "stream/snapshot.h"
+#include "testutil.h"
+#include "util/errmsg.h"
+
+#define HW_FD0 20000
+#define HW_MAX 4096
+#define HW_NPMU 2
+
+struct hw_ev {
+	int fd, leader, pid, cpu, pmu;	/* pmu: index into hw_kernel.pmu, -1 software */
+	bool open, pinned;
+	unsigned reads;
+};
+
+/*
+ * A kernel with the PMUs of a sysfs fixture: each counts on its CPUs only
+ * (per-CPU events elsewhere: ENOENT) and validates a group against its
+ * counters (EINVAL). A task runs half its time on each PMU; P-cores retire
+ * three times as much.
+ */
+struct hw_kernel {
+	struct sysops ops;
+	struct hw_ev ev[HW_MAX];
+	int nev, nopen;
+	int npmu;
+	uint32_t type[HW_NPMU];
+	int first[HW_NPMU], last[HW_NPMU];	/* its CPUs */
+	int counters[HW_NPMU];
+	bool no_ext;		/* the extended type is refused (kernels before 5.13) */
+	int wrong_cpu;		/* per-CPU opens refused for a CPU off the PMU */
+	int free_counters;	/* counters a task's pinned group finds free (0: all) */
+	int starve_over;	/* task groups with more hardware events never run (0: none) */
+};
+
+static struct hw_ev *hw_find(struct hw_kernel *k, int fd)
+{
+	if (fd < HW_FD0 || fd >= HW_FD0 + k->nev)
+		return NULL;
+	return &k->ev[fd - HW_FD0];
+}
+
+static int hw_pmu_of(struct hw_kernel *k, const struct perf_event_attr *a)
+{
+	uint32_t ext = (uint32_t)(a->config >> 32);
+
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return -1;
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
+		if (!ext)
+			return 0;	/* a legacy event lands on the first core PMU */
+		if (k->no_ext)
+			return -EINVAL;
+		for (int p = 0; p < k->npmu; p++)
+			if (k->type[p] == ext)
+				return p;
+		return -ENOENT;
+	}
+	for (int p = 0; p < k->npmu; p++)
+		if (k->type[p] == a->type)
+			return p;
+	return -ENOENT;
+}
+
+static int hw_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
+		   unsigned long flags)
+{
+	struct hw_kernel *k = ctx;
+	int pmu = hw_pmu_of(k, a);
+	struct hw_ev *e;
+
+	if (pmu < -1)
+		return pmu;
+	if (pid == -1 && cpu == -1)
+		return -EINVAL;
+	if (pmu >= 0 && pid == -1 && (cpu < k->first[pmu] || cpu > k->last[pmu])) {
+		k->wrong_cpu++;
+		return -ENOENT;
+	}
+	if (pmu >= 0 && group_fd >= 0) {
+		int n = 1;
+
+		for (int i = 0; i < k->nev; i++)
+			if (k->ev[i].open && k->ev[i].leader == group_fd && k->ev[i].pmu >= 0) {
+				if (k->ev[i].pmu != pmu)
+					return -EINVAL;
+				n++;
+			}
+		if (n > k->counters[pmu])
+			return -EINVAL;
+	}
+	ck_assert_int_lt(k->nev, HW_MAX);
+	e = &k->ev[k->nev];
+	memset(e, 0, sizeof(*e));
+	e->fd = HW_FD0 + k->nev++;
+	e->leader = group_fd < 0 ? e->fd : group_fd;
+	e->pid = pid;
+	e->cpu = cpu;
+	e->pmu = pmu;
+	e->pinned = a->pinned;
+	e->open = true;
+	k->nopen++;
+	return e->fd;
+}
+
+static long hw_read(void *ctx, int fd, void *buf, size_t size)
+{
+	struct hw_kernel *k = ctx;
+	struct hw_ev *e = hw_find(k, fd);
+	uint64_t v[3 + 2 * 16], r;
+	size_t n = 3;
+	int members = 0;
+
+	if (!e)
+		return sysops_real()->read(NULL, fd, buf, size);
+	r = ++e->reads;
+	for (int i = 0; i < k->nev; i++)
+		members += k->ev[i].open && k->ev[i].leader == fd && k->ev[i].pmu >= 0;
+	v[0] = 0;
+	v[1] = 1000 * r;
+	v[2] = e->pid == -1 || e->pmu < 0 ? 1000 * r : 500 * r;
+	/* a pinned group larger than what is free does not run */
+	if (e->pinned && k->free_counters && members > k->free_counters)
+		v[2] = 0;
+	if (!e->pinned && e->pid != -1 && k->starve_over && members > k->starve_over)
+		v[2] = 0;
+	for (int i = 0; i < k->nev; i++) {
+		const struct hw_ev *m = &k->ev[i];
+
+		if (!m->open || m->leader != fd)
+			continue;
+		v[n++] = !v[2] ? 0 : m->pid != -1 && m->pmu == 0 ? 30 * r : 10 * r;
+		v[n++] = (uint64_t)m->fd;
+		v[0]++;
+	}
+	ck_assert_uint_le(n * sizeof(uint64_t), size);
+	memcpy(buf, v, n * sizeof(uint64_t));
+	return (long)(n * sizeof(uint64_t));
+}
+
+static long hw_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	return sysops_real()->pread(NULL, fd, buf, size, off);
+}
+
+static int hw_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	struct hw_ev *e = hw_find(ctx, fd);
+
+	ck_assert_ptr_nonnull(e);
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)arg = (uint64_t)fd;
+	return 0;
+}
+
+static int hw_openat(void *ctx, int dirfd, const char *path, int flags)
+{
+	return sysops_real()->openat(NULL, dirfd, path, flags);
+}
+
+static int hw_close(void *ctx, int fd)
+{
+	struct hw_kernel *k = ctx;
+	struct hw_ev *e = hw_find(k, fd);
+
+	if (!e)
+		return sysops_real()->close(NULL, fd);
+	ck_assert_msg(e->open, "fd %d closed twice", fd);
+	e->open = false;
+	k->nopen--;
+	return 0;
+}
+
+static int hw_mmap(void *ctx, int fd, size_t len, void **addr)
+{
+	return -ENODEV;
+}
+
+static int hw_munmap(void *ctx, void *addr, size_t len)
+{
+	return 0;
+}
+
+/* Alder Lake as tests/data/sysfs/alderlake has it: cpu_core 0-15, cpu_atom 16-23. */
+static void hw_alderlake(struct hw_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->ops = (struct sysops){ k, hw_open, hw_read, hw_pread, hw_ioctl, hw_openat, hw_close,
+				  hw_mmap, hw_munmap };
+	k->npmu = 2;
+	k->type[0] = 4;
+	k->first[0] = 0;
+	k->last[0] = 15;
+	k->counters[0] = 9;	/* 8 general (HT off) + fixed cycles */
+	k->type[1] = 10;
+	k->first[1] = 16;
+	k->last[1] = 23;
+	k->counters[1] = 7;	/* 6 general + fixed cycles */
+}
+
+/* A /proc tree in a temporary directory with one process, 100, and CPUs 0 and 16. */
+struct proc_tree {
+	char dir[256];
+};
+
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	fp = fopen(path, "w");
+	ck_assert_msg(fp != NULL, "%s", path);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static void sub(const char *dir, const char *rel)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	ck_assert(mkdir(path, 0755) == 0);
+}
+
+static void proc_tree_init(struct proc_tree *t)
+{
+	snprintf(t->dir, sizeof(t->dir), "/tmp/pmctop-pmu-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(t->dir));
+	sub(t->dir, "sys");
+	sub(t->dir, "sys/kernel");
+	put(t->dir, "sys/kernel/perf_event_paranoid", "0\n");
+	put(t->dir, "stat", "cpu  300 0 100 1000 50 0 0 0 0 0\ncpu0 100 0 50 500 20 0 0 0 0 0\n"
+			    "cpu16 200 0 50 500 30 0 0 0 0 0\nctxt 999\n");
+	put(t->dir, "loadavg", "0.50 0.25 0.10 1/100 42\n");
+	put(t->dir, "uptime", "1000.00 1500.00\n");
+	sub(t->dir, "100");
+	sub(t->dir, "100/task");
+	sub(t->dir, "100/task/100");
+	put(t->dir, "100/stat",
+	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
+	put(t->dir, "100/task/100/stat",
+	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
+	put(t->dir, "100/status", "Name:\twork\nUid:\t0\t0\t0\t0\n");
+	put(t->dir, "100/cmdline", "work");
+}
+
+static void proc_tree_free(struct proc_tree *t)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* task-clock, then {cycles, instructions}: a live source on machine's sysfs fixture. */
+static struct source *hw_live(struct proc_tree *t, struct hw_kernel *k, const char *machine,
+			      bool per_cpu)
+{
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/%s", TEST_SRCDIR, machine);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+static const struct snap_task *task_of(const struct snapshot *snap, int pid)
+{
+	for (size_t i = 0; i < snap->ntasks; i++)
+		if (snap->tasks[i].pid == pid)
+			return &snap->tasks[i];
+	return NULL;
+}
+
+START_TEST(test_hybrid_task_counts_are_summed_over_the_core_pmus_and_not_estimates)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+
+	proc_tree_init(&t);
+	hw_alderlake(&k);
+	s = hw_live(&t, &k, "alderlake", false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	for (int e = 1; e <= 2; e++) {
+		const struct snap_count *c = &task->c[e];
+
+		ck_assert_int_eq(c->err, 0);
+		/* half the time on each PMU: the copies' running times add up to the task's time */
+		ck_assert_uint_eq(c->running, c->enabled);
+		/* 30 per read on cpu_core and 10 on cpu_atom, both read as often */
+		ck_assert_uint_eq(c->value * 1000, c->enabled * 40);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	hw_alderlake(&k);
+	s = hw_live(&t, &k, "alderlake", true);
+	ck_assert_int_eq(k.wrong_cpu, 0);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.ncpus, 2);
+	for (size_t i = 0; i < snap.ncpus; i++) {
+		ck_assert_msg(snap.cpus[i].c[1].err == 0, "CPU %d: %d", snap.cpus[i].cpu,
+			      snap.cpus[i].c[1].err);
+		ck_assert_uint_gt(snap.cpus[i].c[1].value, 0);
+		ck_assert_uint_eq(snap.cpus[i].c[1].running, snap.cpus[i].c[1].enabled);
+	}
+	ck_assert_int_eq(k.wrong_cpu, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_the_header_names_the_core_pmus_as_the_kernel_does)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+
+	proc_tree_init(&t);
+	hw_alderlake(&k);
+	s = hw_live(&t, &k, "alderlake", false);
+	ck_assert_str_eq(source_live_mode(s)->pmu, "cpu_core+cpu_atom");
+	ck_assert_msg(strstr(s->mode, "cpu_core+cpu_atom") != NULL, "%s", s->mode);
+	source_free(s);
+	/* one PMU: the QEMU bed's armv8_pmuv3, for which libpfm4 has no table */
+	hw_alderlake(&k);
+	k.npmu = 1;
+	k.type[0] = 8;
+	k.last[0] = 0;
+	k.counters[0] = 7;
+	s = hw_live(&t, &k, "qemu-virt", false);
+	ck_assert_msg(strstr(s->mode, "hardware events (armv8_pmuv3") != NULL, "%s", s->mode);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_without_the_extended_type_legacy_events_are_kept)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+
+	proc_tree_init(&t);
+	hw_alderlake(&k);
+	k.no_ext = true;
+	s = hw_live(&t, &k, "alderlake", false);
+	ck_assert_int_eq(s->ev.ev[1].err, 0);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_int_eq(task->c[1].err, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+/* The QEMU bed's PMU: armv8_pmuv3, 7 counters, on CPU 0. */
+static void hw_qemu(struct hw_kernel *k)
+{
+	hw_alderlake(k);
+	k->npmu = 1;
+	k->type[0] = 8;
+	k->last[0] = 0;
+	k->counters[0] = 7;
+}
+
+/* task-clock; {cycles, instructions}; six generic events asked for as one group. */
+static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+{
+	static const char *const MORE[] = { "cache-references", "cache-misses", "branches",
+					    "branch-misses", "bus-cycles", "ref-cycles" };
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	for (size_t i = 0; i < 6; i++)
+		evlist_add(&ev, MORE[i], 2, true, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/* The most hardware events in one open group of pid (-1: per CPU). */
+static int hw_largest_group(const struct hw_kernel *k, int pid)
+{
+	int most = 0;
+
+	for (int i = 0; i < k->nev; i++) {
+		int n = 0;
+
+		if (!k->ev[i].open || k->ev[i].leader != k->ev[i].fd || k->ev[i].pid != pid)
+			continue;
+		for (int j = 0; j < k->nev; j++)
+			n += k->ev[j].open && k->ev[j].leader == k->ev[i].fd && k->ev[j].pmu >= 0;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+static int hw_open_on_cpu(const struct hw_kernel *k, int cpu)
+{
+	int n = 0;
+
+	for (int i = 0; i < k->nev; i++)
+		n += k->ev[i].open && k->ev[i].pid == -1 && k->ev[i].cpu == cpu && k->ev[i].pmu >= 0;
+	return n;
+}
+
+START_TEST(test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	s = hw_live_many(&t, &k, true);
+	/* the per-CPU set keeps cycles and instructions; the processes get the other 5 */
+	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_le(hw_largest_group(&k, 100), 5);
+	ck_assert_int_gt(hw_largest_group(&k, 100), 0);
+	ck_assert_int_eq(snap.cpus[0].cpu, 0);
+	ck_assert_int_eq(snap.cpus[0].c[1].err, 0);
+	ck_assert_int_eq(snap.cpus[0].c[5].err, -EBUSY);
+	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes; "
+			     "8 events time-share them: * marks estimates") != NULL, "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_without_per_cpu_sets_task_groups_fit_all_counters)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	s = hw_live_many(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_le(hw_largest_group(&k, 100), 7);
+	ck_assert_msg(strstr(s->mode, "7 counters: 7 for processes; 8 events time-share") != NULL,
+		      "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+
+	proc_tree_init(&t);
+	put(t.dir, "sys/kernel/nmi_watchdog", "1\n");
+	hw_qemu(&k);
+	k.free_counters = 6;
+	s = hw_live_many(&t, &k, true);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_msg(hw_largest_group(&k, 100) <= 4, "%d: %s", hw_largest_group(&k, 100), s->mode);
+	ck_assert_msg(strstr(s->mode, "7 counters, 1 taken by the NMI watchdog ('sysctl "
+			     "kernel.nmi_watchdog=0' frees it): 2 per core, 4 for processes")
+		      != NULL, "%s", s->mode);
+	snapshot_release(&snap);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_group_validated_larger_than_what_runs_counts_what_runs)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+
+	/* arm_pmu on 6.1 validates 8 cycles events on 7 counters; no watchdog */
+	proc_tree_init(&t);
+	put(t.dir, "sys/kernel/nmi_watchdog", "0\n");
+	hw_qemu(&k);
+	k.counters[0] = 8;
+	k.free_counters = 7;
+	s = hw_live_many(&t, &k, true);
+	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes;") != NULL,
+		      "%s", s->mode);
+	source_free(s);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_group_that_never_runs_is_split_and_said)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	size_t n;
+	const struct errmsg_fact *f;
+	bool told = false;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	k.counters[0] = 4;
+	k.starve_over = 2;	/* the 4-event group validates and never gets its counters */
+	s = hw_live_many(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 6; i++)
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	/* every group of the six events was cut down until it runs */
+	for (int e = 3; e <= 8; e++)
+		ck_assert_msg(task->c[e].err == 0 && task->c[e].running > 0, "event %d: err %d", e,
+			      task->c[e].err);
+	f = source_live_facts(s, &n);
+	for (size_t i = 0; i < n; i++)
+		told |= f[i].what == ERRMSG_STARVED;
+	ck_assert(told);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("live_pmu");
+	TCase *tc = tcase_create("live_pmu");
+
+	if (events_init())
+		return 99;
+	tcase_add_test(tc, test_hybrid_task_counts_are_summed_over_the_core_pmus_and_not_estimates);
+	tcase_add_test(tc, test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus);
+	tcase_add_test(tc, test_the_header_names_the_core_pmus_as_the_kernel_does);
+	tcase_add_test(tc, test_without_the_extended_type_legacy_events_are_kept);
+	tcase_add_test(tc, test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups);
+	tcase_add_test(tc, test_without_per_cpu_sets_task_groups_fit_all_counters);
+	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
+	tcase_add_test(tc, test_a_group_validated_larger_than_what_runs_counts_what_runs);
+	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}
