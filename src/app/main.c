@@ -153,6 +153,8 @@ static struct source *main_source(const struct options *o, int *status)
 			.pids = o->pids,
 			.npids = o->npids,
 			.per_cpu = !o->no_cpus,
+			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
+			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};
 
 		if (o->user) {

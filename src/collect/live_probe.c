@@ -1,6 +1,7 @@
 /* Live source, probing: which events open here, how they group, kernel mode, the mode facts. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/virt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -391,8 +392,13 @@ static void live_describe(struct live *l)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
 				l->mode.task_hw++;
 	errmsg_mode(l->base.mode, sizeof(l->base.mode), &l->mode);
-	if (!l->mode.hw && l->mode.hw_asked)
-		live_tell_err(l, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, 0);
+	if (!l->mode.hw && l->mode.hw_asked) {
+		struct errmsg_fact f;
+
+		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid, 0);
+		virt_detect(l->ops, l->o.proc_root, l->o.sysfs_root, l->o.kmsg, &f.virt);
+		live_tell(l, &f);
+	}
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!ev->ev[i].err || (!ev->ev[i].user && ev->ev[i].hw))
 			continue;

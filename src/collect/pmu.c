@@ -9,22 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Read a small sysfs file into buf (NUL-terminated); bytes or -errno. */
-static long pmu_read(const struct sysops *ops, const char *path, char *buf, size_t size)
-{
-	int fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-	long n;
-
-	if (fd < 0)
-		return fd;
-	n = ops->pread(ops->ctx, fd, buf, size - 1, 0);
-	ops->close(ops->ctx, fd);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	return n;
-}
-
 static int pmu_cmp(const void *a, const void *b)
 {
 	const struct pmu_core *x = a, *y = b;
@@ -46,7 +30,7 @@ static void pmu_consider(struct pmu_set *s, const struct sysops *ops, const char
 		return;
 	if (snprintf(path, sizeof(path), "%s/%s/type", dir, name) >= (int)sizeof(path))
 		return;
-	if (pmu_read(ops, path, buf, sizeof(buf)) <= 0)
+	if (sysops_read_path(ops, path, 0, buf, sizeof(buf)) <= 0)
 		return;
 	errno = 0;
 	type = strtoul(buf, &end, 10);
@@ -56,7 +40,7 @@ static void pmu_consider(struct pmu_set *s, const struct sysops *ops, const char
 	memset(p, 0, sizeof(*p));
 	if (snprintf(path, sizeof(path), "%s/%s/cpus", dir, name) >= (int)sizeof(path))
 		return;
-	n = pmu_read(ops, path, buf, sizeof(buf));
+	n = sysops_read_path(ops, path, 0, buf, sizeof(buf));
 	if (n >= 0) {
 		if (cpumap_parse(buf, (size_t)n, &p->cpus) || !p->cpus.n) {
 			cpumap_release(&p->cpus);

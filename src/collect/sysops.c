@@ -102,3 +102,22 @@ long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size)
 	while (r == -EINTR);
 	return r;
 }
+
+long sysops_read_path(const struct sysops *ops, const char *path, int flags, char *buf,
+		      size_t size)
+{
+	int fd;
+	long n;
+
+	ops = sysops_or_real(ops);
+	fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC | flags);
+	if (fd < 0)
+		return fd;
+	n = size ? ops->pread(ops->ctx, fd, buf, size - 1, 0) : 0;
+	ops->close(ops->ctx, fd);
+	if (n < 0)
+		return n;
+	if (size)
+		buf[n] = '\0';
+	return n;
+}

@@ -40,5 +40,12 @@ int sysops_perf_open(const struct sysops *ops, struct perf_event_attr *attr, int
 		     int group_fd);
 /* read(2) restarted on EINTR; bytes or -errno. */
 long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size);
+/*
+ * Read the start of the small file at path (a sysfs or /proc file) into
+ * buf, NUL-terminated; flags are added to O_RDONLY | O_CLOEXEC. Bytes or
+ * -errno.
+ */
+long sysops_read_path(const struct sysops *ops, const char *path, int flags, char *buf,
+		      size_t size);
 
 #endif

@@ -180,6 +180,30 @@ void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f)
 		notes->note[notes->n++] = *f;
 }
 
+/* The no-PMU notice: what failed, why the machine has no PMU where it says so, and the way out. */
+static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct errmsg_virt *v)
+{
+	char where[320] = "";
+
+	if (v->vm || v->vendor[0])
+		snprintf(where, sizeof(where), "; this is a virtual machine%s%s%s%s",
+			 v->vendor[0] ? " (" : "", v->vendor, v->vendor[0] ? ")" : "",
+			 v->vm ? ", the CPU's hypervisor flag is set" : "");
+	if (v->kernel_said[0])
+		snprintf(where + strlen(where), sizeof(where) - strlen(where),
+			 "; the kernel said at boot: \"%s\"", v->kernel_said);
+	snprintf(buf, size,
+		 "no hardware PMU: counting software events only (%s)%s; IPC, GHz and miss ratios "
+		 "need hardware counters%s",
+		 why, where,
+		 v->vm || v->vendor[0] || v->kernel_said[0]
+			 ? ": give the virtual machine a virtual PMU (KVM/QEMU: -cpu host; libvirt: "
+			   "<cpu mode='host-passthrough'> with <pmu state='on'/>; VMware: \"Virtualize "
+			   "CPU performance counters\"; a cloud: a bare-metal or whole-host instance "
+			   "type)"
+			 : " (a VM without a virtual PMU has none)");
+}
+
 const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 {
 	char adv[320], why[400];
@@ -226,10 +250,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		why[0] = '\0';
 		if (f->err)
 			errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid);
-		snprintf(buf, size,
-			 "no hardware PMU: counting software events only (%s); IPC, GHz and miss "
-			 "ratios need hardware counters (a VM without a virtual PMU has none)",
-			 why);
+		errmsg_no_pmu(buf, size, why, &f->virt);
 		break;
 	case ERRMSG_SAMPLE_TASK:
 		snprintf(buf, size, "no process with pid %lld", f->n);

@@ -28,12 +28,20 @@ enum errmsg_what {
  * A fact collection reports: what it tried, on what, and the errno. It holds
  * no text of its own; errmsg_fact() writes the sentence.
  */
+/* Why there is no PMU, where the machine says: facts for ERRMSG_NO_PMU. */
+struct errmsg_virt {
+	bool vm;		/* the CPU's hypervisor flag is set */
+	char vendor[64];	/* the machine's vendor (DMI) or hypervisor type; "" unknown */
+	char kernel_said[160];	/* the kernel's boot line about its PMU; "" when not readable */
+};
+
 struct errmsg_fact {
 	enum errmsg_what what;
 	int err;		/* -errno (a positive errno is taken too); 0: no failure */
 	char name[256];		/* the event, PMU or path; "" when none */
 	int paranoid;		/* perf_event_paranoid, below -1 when unknown */
 	long long n;		/* the pid, CPU or count that what names */
+	struct errmsg_virt virt;	/* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
 #define ERRMSG_MAX_NOTES 2
