@@ -173,12 +173,6 @@ boot() {
 todo_for() {
 	local why
 	why=$(todo_for_any_kernel "$1")
-	case $kver in
-	5.10.*)
-		# every case needs pmctop to start; once it does, the reasons of the newer kernels remain
-		echo "on 5.10 pmctop stops at start: \"pmctop: no event can be counted on this machine: 'task-clock': the kernel refused the event attributes\" (attr.inherit_thread is set unconditionally; kernels before 5.13 reject it with EINVAL)${why:+; then: $why}"
-		return ;;
-	esac
 	echo "$why"
 }
 todo_for_any_kernel() {

@@ -13,6 +13,8 @@
 #define COUNTERS_MAX_GROUP 16
 
 #define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
+/* with INHERIT: leave attr.inherit_thread clear (kernels before 5.13 refuse it) */
+#define COUNTERS_NO_INHERIT_THREAD 0x2u
 #define COUNTERS_ECHILD_TRIES 3	/* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {

@@ -81,6 +81,8 @@ struct live {
 	int rootfd;
 	int paranoid;
 	bool kernel;
+	unsigned cflags;	/* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
+	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST (before 6.0) */
 	struct errmsg_mode mode;	/* the facts behind base.mode */
 	struct errmsg_fact *facts;	/* every fact told, oldest first */
 	size_t nfacts, factcap;

@@ -92,8 +92,8 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 
 		for (int i = 0; i < l->tg[k].nr; i++)
 			a[i] = &l->attr[l->tg[k].ev[i]];
-		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags,
-					&bad);
+		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1,
+					flags | l->cflags, &bad);
 		if (r) {
 			while (k-- > 0)
 				counters_close_group(&g[k]);

@@ -245,6 +245,12 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
 			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
 		break;
+	case ERRMSG_NO_INHERIT_THREAD:
+		snprintf(buf, size,
+			 "this kernel cannot count threads apart from forked processes "
+			 "(attr.inherit_thread needs Linux 5.13): a process's row includes the "
+			 "children it forks while pmctop watches");
+		break;
 	default:
 		snprintf(buf, size, "%s%s%s", f->name, f->name[0] ? ": " : "", strerror(err));
 		break;
