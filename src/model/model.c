@@ -77,8 +77,18 @@ static void model_deltas(const struct model *m, const struct snap_count *prev,
 			d->v[i] = NAN;
 			continue;
 		}
-		if (prev && cur[i].value >= prev[i].value && cur[i].enabled >= prev[i].enabled &&
-		    cur[i].running >= prev[i].running) {
+		if (prev && (cur[i].value < prev[i].value || cur[i].enabled < prev[i].enabled ||
+			     cur[i].running < prev[i].running)) {
+			/*
+			 * A cumulative count that fell was reopened or lost a
+			 * member: this tick's share is unknown, and the count
+			 * since attach is not this tick's.
+			 */
+			d->v[i] = NAN;
+			d->fl[i] = MODEL_F_NA;
+			continue;
+		}
+		if (prev) {
 			dv = cur[i].value - prev[i].value;
 			de = cur[i].enabled - prev[i].enabled;
 			dr = cur[i].running - prev[i].running;
