@@ -183,8 +183,6 @@ todo_for_any_kernel() {
 		echo "the CACHE%, L1D%, DTLB% and BRMIS% columns are silently hidden (header: \"PID USER THR %CPU GHZ IPC CPI PF/s CS/s MIG/s CNT% instructions COMMAND\") although the events failed with ENOENT" ;;
 	not-supported-csv)
 		echo "the CSV has no cache, l1d, dtlb or brmis columns at all (header: \"time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,pf,cs,mig,counted,instructions,...\")" ;;
-	threads|threads-total)
-		echo "a thread's counts of the interval in which it exits are dropped with its row: e.g. on 6.1 the frame in which both workers end has thread rows summing to 11259 instructions (the main thread alone) while the process row of the same recording has 187282012, and each worker totals about 407000000 of its 500000000" ;;
 	mux-csv)
 		echo "the CSV estimated field lists only built-in columns (\"ghz ipc cpi\"), never the multiplexed -e columns r08, r11, ..." ;;
 	mux-json)

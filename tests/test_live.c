@@ -620,6 +620,57 @@ START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
 }
 END_TEST
 
+/* With thread rows, a thread's counts of the interval in which it exits stay in that frame. */
+START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
+{
+	static const int tids[] = { 13, 14 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *e;
+	uint64_t before;
+	char path[512];
+
+	tree_init(&t);
+	tree_proc(&t, 13, tids, 2, 100, 100);
+	snprintf(path, sizeof(path), "%s/13/task/14/stat", t.proc);
+	put(path, "14 (worker) R 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
+	snprintf(path, sizeof(path), "%s/13/task/13/stat", t.proc);
+	put(path, "13 (work13) S 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	source_threads(s, 0, true);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.nthreads, 2);
+	e = snapshot_find_thread(&snap, 14);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->c[0].err, 0);
+	before = e->c[0].value;
+	/* 14 exits: its fds keep the final counts */
+	snprintf(path, sizeof(path), "rm -r '%s/13/task/14'", t.proc);
+	ck_assert_int_eq(system(path), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	e = snapshot_find_thread(&snap, 14);
+	ck_assert_msg(e != NULL, "the exiting thread's last counts were dropped");
+	ck_assert_int_eq(e->err, 0);
+	ck_assert_int_eq(e->c[0].err, 0);
+	ck_assert_uint_gt(e->c[0].value, before);
+	ck_assert_int_eq(e->state, 'X');
+	ck_assert_str_eq(e->comm, "worker");
+	ck_assert_int_eq(e->tgid, 13);
+	/* shown once, then gone with its descriptors */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_ptr_null(snapshot_find_thread(&snap, 14));
+	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 13));
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 {
 	struct tree t;
@@ -697,6 +748,7 @@ int main(void)
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);
+	tcase_add_test(tc, test_a_thread_that_exits_shows_its_final_counts_once);
 	tcase_add_test(tc, test_cpus_follow_the_online_map_of_the_sysfs_root);
 	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
 	suite_add_tcase(s, tc);

@@ -39,6 +39,8 @@ struct live_thread {
 	int tid;
 	unsigned long long start;
 	int err;
+	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	char comm[64];
 	struct counters_group *g;	/* one per task group definition */
 };
 
