@@ -179,14 +179,6 @@ todo_for_any_kernel() {
 	case $1 in
 	pmu-name)
 		echo "the header says \"Events: hardware events (PMU)\": libpfm4 knows no PMU for -cpu max and the kernel's name (/sys/bus/event_source/devices/armv8_pmuv3) is not used" ;;
-	not-supported-text)
-		echo "the CACHE%, L1D%, DTLB% and BRMIS% columns are silently hidden (header: \"PID USER THR %CPU GHZ IPC CPI PF/s CS/s MIG/s CNT% instructions COMMAND\") although the events failed with ENOENT" ;;
-	not-supported-csv)
-		echo "the CSV has no cache, l1d, dtlb or brmis columns at all (header: \"time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,pf,cs,mig,counted,instructions,...\")" ;;
-	mux-csv)
-		echo "the CSV estimated field lists only built-in columns (\"ghz ipc cpi\"), never the multiplexed -e columns r08, r11, ..." ;;
-	mux-json)
-		echo "JSON \"estimated\" lists only built-in columns ([\"ghz\",\"ipc\",\"cpi\"]), never the multiplexed -e events" ;;
 	starve)
 		echo "with per-CPU groups open the task's groups never run: every hardware column of the process row is n/a and CNT% 0 in every frame while the workload runs; no split, no message" ;;
 	esac

@@ -62,6 +62,16 @@ const char *errmsg_short(int err)
 	return "not counted";
 }
 
+const char *errmsg_columns(char *buf, size_t size, int err, const char *titles)
+{
+	err = errmsg_abs(err);
+	if (err == ENOENT || err == EOPNOTSUPP)
+		snprintf(buf, size, "not supported by this PMU: %s", titles);
+	else
+		snprintf(buf, size, "not counted (%s): %s", errmsg_short(err), titles);
+	return buf;
+}
+
 const char *errmsg_permission_advice(char *buf, size_t size, int paranoid)
 {
 	char level[32];

@@ -83,6 +83,11 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m);
  * a value below -1 when unknown. Writes into buf and returns it.
  */
 const char *errmsg_perf(char *buf, size_t size, int err, const char *subject, int paranoid);
+/*
+ * The columns (titles, space-separated) that cannot be counted for err:
+ * "not supported by this PMU: CACHE% L1D%". Returns buf.
+ */
+const char *errmsg_columns(char *buf, size_t size, int err, const char *titles);
 /* Short reason for a count that is missing, for headers: "not supported", ... */
 const char *errmsg_short(int err);
 /* Symbolic errno name ("EACCES"), or NULL when not one pmctop records. */
