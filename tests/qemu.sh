@@ -317,11 +317,13 @@ hw_cases() {
 	mux_text() {
 		# each busy frame's process row: every -e value and IPC carry the * of an estimate
 		local rows
-		# PID USER THR %CPU GHZ IPC CPI PF/s CS/s MIG/s CNT% r08 ... r10 COMMAND; busy: CNT% > 0
-		rows=$(grep -E '^ +[0-9]+ ' "$d/mux.out" | awk '$NF == "wl" && $11 + 0 > 0')
+		# the columns by their titles: GHZ IPC CPI, CNT% (busy: > 0), the -e events after it
+		rows=$(awk '$1 == "PID" { for (i = 1; i <= NF; i++) { if ($i == "GHZ") g = i; if ($i == "CNT%") c = i }; next }
+			$1 ~ /^[0-9]+$/ && $NF == "wl" && c && $c + 0 > 0 { print g, c, $0 }' "$d/mux.out")
 		diag "$tag: mux: busy process rows: $(echo "$rows" | sed -n 2p)"
-		[ -n "$rows" ] && ! echo "$rows" | awk '{ for (i = 5; i <= 7; i++) if ($i !~ /\*$/) bad = 1;
-			for (i = 12; i < NF; i++) if ($i !~ /\*$/) bad = 1 } END { exit !bad }'
+		[ -n "$rows" ] && ! echo "$rows" | awk '{ g = $1 + 2; c = $2 + 2
+			for (i = g; i <= g + 2; i++) if ($i !~ /\*$/) bad = 1
+			for (i = c + 1; i < NF; i++) if ($i !~ /\*$/) bad = 1 } END { exit !bad }'
 	}
 	todo_check "$(todo_for mux-text)" "$tag: mux: text marks every multiplexed value with * (IPC and each -e column)" mux_text
 	mux_csv() {
