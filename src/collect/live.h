@@ -59,6 +59,7 @@ struct live_proc {
 	struct live_thread *thr;
 	size_t ntt;
 	struct live_thread *tt;	/* sorted by tid; while per-thread rows are wanted */
+	struct live_ctxsw *ctxsw;	/* context switches from /proc, user mode only; owned */
 };
 
 struct live_cpu {
@@ -142,6 +143,14 @@ void live_tasks_free(struct live *l);
 void live_open_cpus(struct live *l);
 void live_read_cpus(struct live *l, struct snapshot *snap);
 void live_cpus_free(struct live *l);
+
+/*
+ * live_ctxsw.c: without kernel-mode counting, the context switches of p
+ * summed over its threads' /proc status into c, as a cumulative count whose
+ * running time stops in an interval in which a thread exited (not exact).
+ */
+void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
+void live_ctxsw_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,

@@ -209,10 +209,15 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 			continue;
 		}
 		l->base.ev.ev[i].hw = hw;
+		/* kernel registers only: read 0 in user mode, never a count */
+		if (!l->kernel && req->ev[i].role == EV_MIGRATIONS)
+			l->base.ev.ev[i].err = -EACCES;
 		/* time spent in a hypervisor is not the task's */
 		l->attr[i].exclude_hv = 1;
 	}
 	live_probe_groups(l);
+	if (!l->kernel && req->role_idx[EV_CTX_SWITCHES] >= 0)
+		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;
 	if (!any) {

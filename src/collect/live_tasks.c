@@ -69,6 +69,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
+	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
 }
@@ -273,6 +274,9 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	if (p->err)
 		return;
 	live_sum_groups(l, p->thr, p->nthr, t->c);
+	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
+	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
+		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
 }
 
 /* The snapshot entry of per-thread row t of p, with its counts read now. */

@@ -255,6 +255,13 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
 			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
 		break;
+	case ERRMSG_USER_SWITCHES:
+		snprintf(buf, size,
+			 "kernel-mode work cannot be counted (kernel.perf_event_paranoid is %d): "
+			 "context switches are read from /proc/PID/task/*/status (n/a in an interval "
+			 "in which a thread exits), CPU migrations cannot be counted",
+			 f->paranoid);
+		break;
 	case ERRMSG_NO_INHERIT_THREAD:
 		snprintf(buf, size,
 			 "this kernel cannot count threads apart from forked processes "

@@ -21,6 +21,7 @@ enum errmsg_what {
 	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
 	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
 	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
+	ERRMSG_USER_SWITCHES,	/* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD,	/* the kernel refused attr.inherit_thread (err): dropped */
 };
 
