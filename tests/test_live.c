@@ -38,6 +38,8 @@ struct fake {
 	int err_times;		/* how many times; 0: always */
 	int cpu_err;		/* opens with pid -1 fail with this */
 	bool deny_kernel;	/* exclude_kernel = 0 gives EACCES */
+	bool linux_5_10;	/* attr.inherit_thread and PERF_FORMAT_LOST give EINVAL */
+	int opens_inherit_thread;	/* opens that asked for inherit_thread */
 	int echild_pid, echild_reads;	/* the first reads of echild_pid's groups give ECHILD */
 	int opens_of[64];	/* perf_event_open calls per pid below 64 */
 };
@@ -63,6 +65,10 @@ static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu
 		return -ENOENT;
 	if (!a->exclude_kernel && f->deny_kernel)
 		return -EACCES;
+	if (perf_compat_inherit_thread(a))
+		f->opens_inherit_thread++;
+	if (f->linux_5_10 && (perf_compat_inherit_thread(a) || (a->read_format & PERF_FORMAT_LOST)))
+		return -EINVAL;
 	if (pid == -1 && f->cpu_err)
 		return f->cpu_err;
 	if (pid == f->err_pid && f->err) {
@@ -555,6 +561,116 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 }
 END_TEST
 
+START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *fact = NULL;
+	char text[512];
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	fake_init(&f);
+	f.linux_5_10 = true;
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_int_eq(find_task(&snap, 10)->c[0].err, 0);
+	ck_assert_int_eq(find_task(&snap, 10)->c[1].err, 0);
+	/* 2 events on each thread, none refused */
+	ck_assert_int_eq(f.opens_of[10], 2);
+	ck_assert_int_eq(f.opens_of[11], 2);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* said once, with what it costs */
+	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, &fact), 1);
+	errmsg_fact(text, sizeof(text), fact);
+	ck_assert_ptr_nonnull(strstr(text, "children it forks"));
+	ck_assert(said(s, "inherit_thread needs Linux 5.13"));
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+
+	tree_init(&t);
+	tree_proc(&t, 10, T10, 1, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	f.opens_inherit_thread = 0;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_int_eq(f.opens_inherit_thread, 2);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, NULL), 0);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+/* With thread rows, a thread's counts of the interval in which it exits stay in that frame. */
+START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
+{
+	static const int tids[] = { 13, 14 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *e;
+	uint64_t before;
+	char path[512];
+
+	tree_init(&t);
+	tree_proc(&t, 13, tids, 2, 100, 100);
+	snprintf(path, sizeof(path), "%s/13/task/14/stat", t.proc);
+	put(path, "14 (worker) R 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
+	snprintf(path, sizeof(path), "%s/13/task/13/stat", t.proc);
+	put(path, "13 (work13) S 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	source_threads(s, 0, true);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.nthreads, 2);
+	e = snapshot_find_thread(&snap, 14);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(e->c[0].err, 0);
+	before = e->c[0].value;
+	/* 14 exits: its fds keep the final counts */
+	snprintf(path, sizeof(path), "rm -r '%s/13/task/14'", t.proc);
+	ck_assert_int_eq(system(path), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	e = snapshot_find_thread(&snap, 14);
+	ck_assert_msg(e != NULL, "the exiting thread's last counts were dropped");
+	ck_assert_int_eq(e->err, 0);
+	ck_assert_int_eq(e->c[0].err, 0);
+	ck_assert_uint_gt(e->c[0].value, before);
+	ck_assert_int_eq(e->state, 'X');
+	ck_assert_str_eq(e->comm, "worker");
+	ck_assert_int_eq(e->tgid, 13);
+	/* shown once, then gone with its descriptors */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_ptr_null(snapshot_find_thread(&snap, 14));
+	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 13));
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 {
 	struct tree t;
@@ -630,6 +746,9 @@ int main(void)
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
+	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
+	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);
+	tcase_add_test(tc, test_a_thread_that_exits_shows_its_final_counts_once);
 	tcase_add_test(tc, test_cpus_follow_the_online_map_of_the_sysfs_root);
 	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
 	suite_add_tcase(s, tc);

@@ -339,6 +339,60 @@ START_TEST(test_counter_that_never_ran_is_na_not_zero)
 }
 END_TEST
 
+/* A count that falls (a reopened group, a member lost) is n/a for the tick, not the total. */
+START_TEST(test_a_cumulative_count_that_falls_is_na_for_that_tick)
+{
+	struct snapshot a, b, c;
+	struct model *m;
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	snapshot_init(&c, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	c.t_ns = 2000000001;
+	/* 9 s of task-clock since attach, on a 2-CPU machine */
+	fill_second(task(&a, 10, 5)->c, 9000000000, 9000000000);
+	set(a.tasks[0].c, E_TC, 9000000000, 9000000000, 9000000000);
+	fill_second(task(&b, 10, 5)->c, 9000000000, 9000000000);
+	set(b.tasks[0].c, E_TC, 9090000000, 9500000000, 9500000000);
+	/* the cycles group was reopened: its value, enabled and running start again */
+	set(b.tasks[0].c, E_CYC, 5000000, 100000000, 100000000);
+	set(b.tasks[0].c, E_INS, 10000000, 100000000, 100000000);
+	/* only the value fell (a member of the sum lost), times grew */
+	set(b.tasks[0].c, E_PF, 100, 9500000000, 9500000000);
+	/* only running fell */
+	set(b.tasks[0].c, E_CS, 30, 9500000000, 8000000000);
+	m = model_new(&evs);
+	ck_assert(!model_update(m, &a));
+	ck_assert(model_update(m, &b));
+	r = &m->rows[0];
+	NEAR(r->v[COL_CPU], 9.0);
+	ck_assert(isnan(r->v[COL_IPC]));
+	ck_assert(r->na & (1u << COL_IPC));
+	ck_assert(isnan(r->v[COL_GHZ]));
+	ck_assert(isnan(r->v[COL_PF]));
+	ck_assert(r->na & (1u << COL_PF));
+	ck_assert(isnan(r->v[COL_CS]));
+	ck_assert(r->na & (1u << COL_CS));
+	/* the next tick counts again from the reopened values */
+	fill_second(task(&c, 10, 5)->c, 10000000000, 10000000000);
+	set(c.tasks[0].c, E_TC, 9590000000, 10000000000, 10000000000);
+	set(c.tasks[0].c, E_CYC, 1005000000, 600000000, 600000000);
+	set(c.tasks[0].c, E_INS, 2010000000, 600000000, 600000000);
+	ck_assert(model_update(m, &c));
+	r = &m->rows[0];
+	NEAR(r->v[COL_CPU], 50.0);
+	NEAR(r->v[COL_IPC], 2.0);
+	ck_assert(!(r->na & (1u << COL_IPC)));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+	snapshot_release(&c);
+}
+END_TEST
+
 START_TEST(test_sleeping_task_is_zero_percent_but_has_no_ipc)
 {
 	struct snapshot a, b;
@@ -569,6 +623,7 @@ int main(void)
 	tcase_add_test(tc, test_filters_by_pid_and_user);
 	tcase_add_test(tc, test_cpu_total_is_sum_of_cores);
 	tcase_add_test(tc, test_uncounted_tasks_are_tallied);
+	tcase_add_test(tc, test_a_cumulative_count_that_falls_is_na_for_that_tick);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

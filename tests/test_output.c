@@ -124,6 +124,83 @@ START_TEST(test_software_recording_hides_hardware_columns)
 }
 END_TEST
 
+/* The first line of s that starts with prefix, copied into buf ("" when none). */
+static const char *line_of(const char *s, const char *prefix, char *buf, size_t size)
+{
+	const char *p = s;
+
+	buf[0] = '\0';
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!strncmp(p, prefix, strlen(prefix))) {
+			snprintf(buf, size, "%.*s", (int)n, p);
+			break;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return buf;
+}
+
+/* A real PMU (QEMU's) without cache, TLB and branch events: the columns stay and say so. */
+START_TEST(test_unsupported_columns_are_kept_and_said)
+{
+	char *t = render("qemu-6.1-basic.rec", OUTPUT_TEXT, "cpu", false);
+	char *c = render("qemu-6.1-basic.rec", OUTPUT_CSV, "cpu", false);
+	char *j = render("qemu-6.1-basic.rec", OUTPUT_JSON, "cpu", false);
+	char line[1024];
+
+	ck_assert_str_eq(line_of(t, "Columns ", line, sizeof(line)),
+			 "Columns not supported by this PMU: CACHE% L1D% DTLB% BRMIS%");
+	ck_assert_ptr_nonnull(strstr(line_of(t, "    PID ", line, sizeof(line)),
+				     "CPI CACHE%  L1D% DTLB% BRMIS%    PF/s"));
+	/* CSV: present and empty; JSON: null */
+	ck_assert_ptr_nonnull(strstr(line_of(c, "time,", line, sizeof(line)),
+				     ",cpi,cache,l1d,dtlb,brmis,pf,"));
+	ck_assert_ptr_nonnull(strstr(line_of(c, "1795328572.260,process,", line, sizeof(line)),
+				     ",1.000,1.000,1.000,,,,,0.0,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"cache\":null,\"l1d\":null,\"dtlb\":null,\"brmis\":null"));
+	ck_assert_ptr_null(strstr(j, "\"cache\":0"));
+	free(t);
+	free(c);
+	free(j);
+}
+END_TEST
+
+/* Without any PMU the hardware columns are hidden on text but CSV has the same columns. */
+START_TEST(test_csv_columns_are_the_same_with_or_without_a_pmu)
+{
+	char *sw = render("sw.rec", OUTPUT_CSV, "cpu", false);
+	char *hw = render("qemu-6.1-basic.rec", OUTPUT_CSV, "cpu", false);
+	char a[1024], b[1024];
+
+	line_of(sw, "time,", a, sizeof(a));
+	line_of(hw, "time,", b, sizeof(b));
+	/* the same but for the recording's -e event, instructions */
+	ck_assert_str_eq(a, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
+			    "pf,cs,mig,counted,estimated,not_counted,command,cmdline");
+	ck_assert_str_eq(b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
+			    "pf,cs,mig,counted,instructions,estimated,not_counted,command,cmdline");
+	free(sw);
+	free(hw);
+}
+END_TEST
+
+/* Multiplexed -e events are listed as estimated in CSV and JSON, as the text marks them with *. */
+START_TEST(test_multiplexed_event_columns_are_listed_as_estimated)
+{
+	char *c = render("qemu-6.1-mux.rec", OUTPUT_CSV, "cpu", false);
+	char *j = render("qemu-6.1-mux.rec", OUTPUT_JSON, "cpu", false);
+
+	ck_assert_ptr_nonnull(strstr(c, ",ghz;ipc;cpi;r08;r11;r23;r24;r3c;r03;r04;r10,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"estimated\":[\"ghz\",\"ipc\",\"cpi\",\"r08\",\"r11\","
+					"\"r23\",\"r24\",\"r3c\",\"r03\",\"r04\",\"r10\"]"));
+	free(c);
+	free(j);
+}
+END_TEST
+
 START_TEST(test_golden_threads)
 {
 	char *s = render_rows("hw.rec", OUTPUT_TEXT, "cpu", false, true);
@@ -270,6 +347,9 @@ int main(void)
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
 	tcase_add_test(tc, test_golden_threads);
+	tcase_add_test(tc, test_unsupported_columns_are_kept_and_said);
+	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
+	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);
 	tcase_add_test(tc, test_golden_sampling);
 	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_format_num);

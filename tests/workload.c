@@ -203,12 +203,59 @@ static int workload_named(const char *name, double seconds)
 	return 0;
 }
 
+static int workload_pipes[2][2];
+
+/* The other end of the ping-pong: send back every byte. */
+static void *workload_pong(void *arg)
+{
+	char c;
+
+	while (read(workload_pipes[0][0], &c, 1) == 1)
+		if (write(workload_pipes[1][1], &c, 1) != 1)
+			break;
+	return arg;
+}
+
+/*
+ * rate round trips per second through two pipes between two threads of the
+ * process: each blocks in read every trip, so both switch context (a known
+ * source of context switches for CS/s).
+ */
+static int workload_pingpong(long rate, double seconds)
+{
+	double start = workload_now();
+	long done = 0;
+	pthread_t t;
+	char c = 'x';
+
+	if (pipe(workload_pipes[0]) || pipe(workload_pipes[1]) ||
+	    pthread_create(&t, NULL, workload_pong, NULL))
+		return 1;
+	while (workload_now() - start < seconds) {
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			if (write(workload_pipes[0][1], &c, 1) != 1 ||
+			    read(workload_pipes[1][0], &c, 1) != 1)
+				return 1;
+			done++;
+		}
+		usleep(1000);
+	}
+	close(workload_pipes[0][1]);
+	pthread_join(t, NULL);
+	printf("%ld\n", done);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "named"))
 		return workload_named(argv[2], atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
 		return workload_idle(atoi(argv[2]), atof(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "pingpong"))
+		return workload_pingpong(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "churn"))
 		return workload_churn(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "hotpages"))
@@ -229,7 +276,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
 			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | churn RATE SECONDS | "
-			"idle THREADS SECONDS | "
+			"idle THREADS SECONDS | pingpong RATE SECONDS | "
 			"sleep SECONDS\n");
 	return 2;
 }

@@ -14,6 +14,8 @@
 
 #define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
 #define COUNTERS_PINNED 0x2u	/* the group always on the PMU, or in error state */
+/* with INHERIT: leave attr.inherit_thread clear (kernels before 5.13 refuse it) */
+#define COUNTERS_NO_INHERIT_THREAD 0x4u
 #define COUNTERS_ECHILD_TRIES 3	/* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {

@@ -41,6 +41,8 @@ struct live_thread {
 	int tid;
 	unsigned long long start;
 	int err;
+	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	char comm[64];
 	struct counters_group *g;	/* one per task group definition */
 };
 
@@ -59,6 +61,7 @@ struct live_proc {
 	struct live_thread *thr;
 	size_t ntt;
 	struct live_thread *tt;	/* sorted by tid; while per-thread rows are wanted */
+	struct live_ctxsw *ctxsw;	/* context switches from /proc, user mode only; owned */
 };
 
 struct live_cpu {
@@ -83,6 +86,8 @@ struct live {
 	int rootfd;
 	int paranoid;
 	bool kernel;
+	unsigned cflags;	/* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
+	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST (before 6.0) */
 	struct errmsg_mode mode;	/* the facts behind base.mode */
 	struct errmsg_fact *facts;	/* every fact told, oldest first */
 	size_t nfacts, factcap;
@@ -164,6 +169,14 @@ void live_check_starved(struct live *l);
 void live_open_cpus(struct live *l);
 void live_read_cpus(struct live *l, struct snapshot *snap);
 void live_cpus_free(struct live *l);
+
+/*
+ * live_ctxsw.c: without kernel-mode counting, the context switches of p
+ * summed over its threads' /proc status into c, as a cumulative count whose
+ * running time stops in an interval in which a thread exited (not exact).
+ */
+void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
+void live_ctxsw_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,

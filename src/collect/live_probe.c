@@ -168,6 +168,52 @@ static void live_fit_groups(struct live *l)
 	}
 }
 
+/* Open a with one change to a task-clock on ourselves; 0 or -errno. */
+static int live_try_attr(struct live *l, const struct perf_event_attr *base, unsigned inherit_thread,
+			 uint64_t read_format)
+{
+	struct perf_event_attr a = *base;
+	int fd;
+
+	perf_compat_set_inherit_thread(&a, inherit_thread);
+	a.read_format = read_format;
+	fd = sysops_perf_open(l->ops, &a, 0, -1, -1);
+	if (fd < 0)
+		return fd;
+	l->ops->close(l->ops->ctx, fd);
+	return 0;
+}
+
+/*
+ * Attributes newer than the oldest kernel pmctop runs on (5.10), probed
+ * once as perf does: one the kernel refuses while the same event opens
+ * without it is dropped, instead of failing every open later.
+ */
+static void live_probe_features(struct live *l)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.inherit = 1;
+	a.exclude_kernel = !l->kernel;
+	a.exclude_hv = 1;
+	if (live_try_attr(l, &a, 0, 0))
+		return;	/* nothing opens: the probes of the events say why */
+	/* inherit_thread (5.13): else forked children count in their parent's row */
+	if (live_try_attr(l, &a, 1, 0) == -EINVAL) {
+		l->cflags |= COUNTERS_NO_INHERIT_THREAD;
+		live_tell_err(l, ERRMSG_NO_INHERIT_THREAD, -EINVAL, "inherit_thread", 0);
+	}
+	/* PERF_FORMAT_LOST (6.0): the sampler's count of dropped samples */
+	a.inherit = 0;
+	if (live_try_attr(l, &a, 0, PERF_FORMAT_LOST) == -EINVAL)
+		l->no_format_lost = true;
+}
+
 /* Try one group definition on ourselves; 0 or -errno with *bad the failing member. */
 static int live_try_group(struct live *l, const int *ev, int nr, int pid, int cpu, unsigned flags,
 			  int *bad)
@@ -178,7 +224,7 @@ static int live_try_group(struct live *l, const int *ev, int nr, int pid, int cp
 
 	for (int i = 0; i < nr; i++)
 		a[i] = &l->attr[ev[i]];
-	r = counters_open_group(&g, l->ops, a, ev, nr, pid, cpu, flags, bad);
+	r = counters_open_group(&g, l->ops, a, ev, nr, pid, cpu, flags | l->cflags, bad);
 	if (!r)
 		counters_close_group(&g);
 	return r;
@@ -413,6 +459,7 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	if (live_read_int(l->rootfd, "sys/kernel/perf_event_paranoid", &l->paranoid))
 		l->paranoid = -2;
 	l->kernel = live_kernel_permitted(l);
+	live_probe_features(l);
 	evlist_copy(&l->base.ev, req);
 	l->attr = xcalloc(req->n ? req->n : 1, sizeof(*l->attr));
 	l->tmp = xcalloc(req->n ? req->n : 1, sizeof(*l->tmp));
@@ -425,6 +472,9 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 			continue;
 		}
 		l->base.ev.ev[i].hw = hw;
+		/* kernel registers only: read 0 in user mode, never a count */
+		if (!l->kernel && req->ev[i].role == EV_MIGRATIONS)
+			l->base.ev.ev[i].err = -EACCES;
 		/* time spent in a hypervisor is not the task's */
 		l->attr[i].exclude_hv = 1;
 	}
@@ -435,6 +485,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	live_budget(l);
 	live_fit_groups(l);
 	live_probe_groups(l);
+	if (!l->kernel && req->role_idx[EV_CTX_SWITCHES] >= 0)
+		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;
 	if (!any) {

@@ -81,7 +81,8 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 		size_t errsize)
 {
 	struct live *l = (struct live *)s;
-	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops };
+	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops,
+				  l->cflags & COUNTERS_NO_INHERIT_THREAD, l->no_format_lost };
 	struct errmsg_notes notes;
 	struct errmsg_fact why;
 	char msg[1600];

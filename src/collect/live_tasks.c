@@ -69,6 +69,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
+	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
 }
@@ -92,8 +93,8 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 
 		for (int i = 0; i < l->tg[k].nr; i++)
 			a[i] = live_attr(l, &l->tg[k], i);
-		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1, flags,
-					&bad);
+		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1,
+					flags | l->cflags, &bad);
 		if (r) {
 			while (k-- > 0)
 				counters_close_group(&g[k]);
@@ -291,6 +292,44 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	if (p->err)
 		return;
 	live_sum_groups(l, p->thr, p->nthr, t->c);
+	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
+	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
+		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
+}
+
+/* The snapshot entry of per-thread row t of p, with its counts read now. */
+static void live_thread_entry(struct live *l, const struct live_proc *p,
+			      const struct live_thread *t, struct snapshot *snap)
+{
+	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
+
+	e->uid = p->uid;
+	snprintf(e->user, sizeof(e->user), "%s", p->user);
+	e->state = t->state;
+	e->threads = 1;
+	e->start = t->start;
+	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+	snapshot_task_set_cmdline(e, p->cmdline);
+	e->err = t->err;
+	for (size_t k = 0; k < l->base.ev.n; k++)
+		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
+	if (!t->err)
+		live_sum_groups(l, t, 1, e->c);
+}
+
+/*
+ * A thread gone since the last tick: its counters keep their final counts,
+ * so its row is shown once more with what it counted before it exited (the
+ * thread rows then add up to the process row), then closed.
+ */
+static void live_end_tthread(struct live *l, const struct live_proc *p, struct live_thread *t,
+			     struct snapshot *snap)
+{
+	if (t->g && !t->err) {
+		t->state = 'X';
+		live_thread_entry(l, p, t, snap);
+	}
+	live_close_tthread(l, t);
 }
 
 /*
@@ -313,10 +352,9 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 		int tid = l->tids[i];
 		struct proc_stat st;
 		struct live_thread *t = &next[nn];
-		struct snap_task *e;
 
 		while (old < p->ntt && p->tt[old].tid < tid)
-			live_close_tthread(l, &p->tt[old++]);
+			live_end_tthread(l, p, &p->tt[old++], snap);
 		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
 			continue;
 		if (old < p->ntt && p->tt[old].tid == tid && p->tt[old].start == st.start) {
@@ -333,22 +371,12 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 				continue;
 		}
 		nn++;
-		e = snapshot_add_thread(snap, tid, p->pid);
-		e->uid = p->uid;
-		snprintf(e->user, sizeof(e->user), "%s", p->user);
-		e->state = st.state;
-		e->threads = 1;
-		e->start = st.start;
-		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
-		snapshot_task_set_cmdline(e, p->cmdline);
-		e->err = t->err;
-		for (size_t k = 0; k < l->base.ev.n; k++)
-			e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
-		if (!t->err)
-			live_sum_groups(l, t, 1, e->c);
+		t->state = st.state;
+		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+		live_thread_entry(l, p, t, snap);
 	}
 	while (old < p->ntt)
-		live_close_tthread(l, &p->tt[old++]);
+		live_end_tthread(l, p, &p->tt[old++], snap);
 	free(p->tt);
 	p->tt = next;
 	p->ntt = nn;

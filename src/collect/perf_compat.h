@@ -60,4 +60,21 @@ static inline void perf_compat_set_inherit_thread(struct perf_event_attr *a, uns
 #endif
 }
 
+static inline unsigned perf_compat_inherit_thread(const struct perf_event_attr *a)
+{
+#ifdef HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD
+	return a->inherit_thread;
+#else
+	uint64_t flags, bit;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	bit = 1ull << (63 - PERF_COMPAT_INHERIT_THREAD_BIT);
+#else
+	bit = 1ull << PERF_COMPAT_INHERIT_THREAD_BIT;
+#endif
+	memcpy(&flags, (const unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, sizeof(flags));
+	return (flags & bit) != 0;
+#endif
+}
+
 #endif

@@ -42,6 +42,7 @@ struct sampler {
 	size_t nrings;
 	struct ring_stats st;
 	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST */
+	bool no_inherit_thread;	/* nor attr.inherit_thread */
 	ring_sample_cb cb;	/* during a drain */
 	void *arg;
 };
@@ -140,7 +141,7 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, co
 
 				a.size = sizeof(a);
 				a.inherit = 1;
-				perf_compat_set_inherit_thread(&a, 1);
+				perf_compat_set_inherit_thread(&a, !s->no_inherit_thread);
 				a.watermark = 1;
 				a.wakeup_watermark = (uint32_t)(page << SAMPLER_RING_ORDER) / 2;
 				a.sample_id_all = 1;
@@ -232,6 +233,8 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2, pid);
 	s->ops = sysops_or_real(req->ops);
 	s->pid = pid;
+	s->no_inherit_thread = req->no_inherit_thread;
+	s->no_format_lost = req->no_format_lost;
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(rootfd, path, &tids, &tcap);
 	if (n <= 0) {

@@ -43,6 +43,8 @@ struct sampler_req {
 	const char *sysfs;	/* "/sys" unless testing */
 	bool kernel;		/* kernel-mode samples are permitted */
 	const struct sysops *ops;	/* borrowed, outlives the sampler; NULL: the real calls */
+	bool no_inherit_thread;	/* the kernel refuses attr.inherit_thread (before 5.13) */
+	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST (before 6.0) */
 };
 
 /*

@@ -3,6 +3,7 @@
 
 #include "model/columns.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -157,6 +158,39 @@ bool columns_available(const struct column *col, const struct evlist *ev)
 	if (col->den != EV_RAW && !evlist_has(ev, col->den))
 		return false;
 	return true;
+}
+
+static bool columns_role_requested(const struct evlist *ev, enum ev_role r, int *err)
+{
+	int i = ev->role_idx[r];
+
+	if (i < 0)
+		return false;
+	if (ev->ev[i].err && !*err)
+		*err = ev->ev[i].err;
+	return true;
+}
+
+bool columns_requested(const struct column *col, const struct evlist *ev, int *err)
+{
+	int e = 0;
+	bool any = false;
+
+	if (col->calc == COL_CALC_COUNTED) {
+		for (size_t i = 0; i < ev->n; i++)
+			any |= ev->ev[i].hw;
+		if (any && !evlist_any_hw(ev))
+			e = -ENOENT;
+	} else {
+		any = true;
+		if (col->num != EV_RAW)
+			any &= columns_role_requested(ev, col->num, &e);
+		if (col->den != EV_RAW)
+			any &= columns_role_requested(ev, col->den, &e);
+	}
+	if (err)
+		*err = any ? e : 0;
+	return any;
 }
 
 static const struct col_variant *columns_variant(const struct column *col, enum col_rows rows)

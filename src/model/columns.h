@@ -94,6 +94,12 @@ const struct column *columns_event(void);
 const struct column *columns_find(const char *key);
 /* Whether ev has the data col needs. */
 bool columns_available(const struct column *col, const struct evlist *ev);
+/*
+ * Whether the events col needs were asked for, countable or not: the
+ * columns of CSV and JSON, the same on every machine. When they cannot all be
+ * counted, *err (if not NULL) is the errno of the first that cannot, else 0.
+ */
+bool columns_requested(const struct column *col, const struct evlist *ev, int *err);
 /* Key, title and width of col on rows. */
 const char *columns_key(const struct column *col, enum col_rows rows);
 const char *columns_title(const struct column *col, enum col_rows rows);

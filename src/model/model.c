@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "model/metrics.h"
+#include "util/errmsg.h"
 #include "util/xalloc.h"
 
 struct model *model_new(const struct evlist *ev)
@@ -77,8 +78,18 @@ static void model_deltas(const struct model *m, const struct snap_count *prev,
 			d->v[i] = NAN;
 			continue;
 		}
-		if (prev && cur[i].value >= prev[i].value && cur[i].enabled >= prev[i].enabled &&
-		    cur[i].running >= prev[i].running) {
+		if (prev && (cur[i].value < prev[i].value || cur[i].enabled < prev[i].enabled ||
+			     cur[i].running < prev[i].running)) {
+			/*
+			 * A cumulative count that fell was reopened or lost a
+			 * member: this tick's share is unknown, and the count
+			 * since attach is not this tick's.
+			 */
+			d->v[i] = NAN;
+			d->fl[i] = MODEL_F_NA;
+			continue;
+		}
+		if (prev) {
 			dv = cur[i].value - prev[i].value;
 			de = cur[i].enabled - prev[i].enabled;
 			dr = cur[i].running - prev[i].running;
@@ -525,17 +536,92 @@ bool model_column_shown(const struct model *m, enum col_id col)
 	return columns_available(columns_get(col), &m->ev);
 }
 
+/* Whether column c is shown although it cannot be counted (see model_columns_unsupported). */
+static bool model_column_unsupported(const struct model *m, enum col_id c, int *err)
+{
+	const struct column *col = columns_get(c);
+
+	*err = 0;
+	return col->type == COL_TYPE_NUM && !model_column_shown(m, c) &&
+	       columns_requested(col, &m->ev, err) && *err && evlist_any_hw(&m->ev);
+}
+
 size_t model_columns(const struct model *m, int *out, size_t max)
 {
 	size_t n = 0;
 
 	for (int c = 0; c < COL_MAX; c++) {
+		int err;
+
 		if (columns_get(c)->rest)
 			for (size_t k = 0; k < m->nraw && n < max; k++)
 				out[n++] = COL_MAX + (int)k;
-		if (model_column_shown(m, c) && n < max)
+		if ((model_column_shown(m, c) || model_column_unsupported(m, c, &err)) && n < max)
 			out[n++] = c;
 	}
+	return n;
+}
+
+size_t model_columns_unsupported(const struct model *m, int *out, int *err, size_t max)
+{
+	size_t n = 0;
+
+	for (int c = 0; c < COL_MAX; c++) {
+		int e;
+
+		if (columns_get(c)->rest)
+			for (size_t k = 0; k < m->nraw && n < max; k++) {
+				e = m->ev.ev[m->raw_ev[k]].err;
+				if (e && evlist_any_hw(&m->ev)) {
+					err[n] = e;
+					out[n++] = COL_MAX + (int)k;
+				}
+			}
+		if (model_column_unsupported(m, c, &e) && n < max) {
+			err[n] = e;
+			out[n++] = c;
+		}
+	}
+	return n;
+}
+
+const char *model_unsupported_text(const struct model *m, enum col_rows rows, char *buf,
+				   size_t size)
+{
+	int ids[MODEL_MAX_COLS], err[MODEL_MAX_COLS];
+	size_t n = model_columns_unsupported(m, ids, err, MODEL_MAX_COLS), len = 0;
+	bool done[MODEL_MAX_COLS] = { false };
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		char titles[512], sentence[600];
+		size_t tl = 0;
+
+		if (done[i])
+			continue;
+		titles[0] = '\0';
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && err[j] == err[i] && tl < sizeof(titles)) {
+				tl += (size_t)snprintf(titles + tl, sizeof(titles) - tl, "%s%s",
+						       tl ? " " : "", model_column_title(m, ids[j], rows));
+				done[j] = true;
+			}
+		errmsg_columns(sentence, sizeof(sentence), err[i], titles);
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "; " : "",
+						sentence);
+	}
+	return buf;
+}
+
+size_t model_data_columns(const struct model *m, enum col_id *out, size_t max)
+{
+	size_t n = 0;
+
+	for (int c = 0; c < COL_MAX && n < max; c++)
+		if (columns_get(c)->type == COL_TYPE_NUM &&
+		    (model_column_shown(m, c) || columns_requested(columns_get(c), &m->ev, NULL)))
+			out[n++] = c;
 	return n;
 }
 

@@ -98,6 +98,26 @@ bool model_column_shown(const struct model *m, enum col_id col);
  * columns (COL_MAX + k) before the rest column; writes at most max ids to out, returns how many.
  */
 size_t model_columns(const struct model *m, int *out, size_t max);
+/*
+ * The columns whose events were asked for but cannot be counted (the -e
+ * events among them, as COL_MAX + k), in display order, with the errno of
+ * each in err; writes at most max, returns how many. model_columns shows
+ * them (as "-") when some hardware event counts; with none at all the mode
+ * line says why and they are left out.
+ */
+size_t model_columns_unsupported(const struct model *m, int *out, int *err, size_t max);
+#define MODEL_MAX_COLS (COL_MAX + 64)
+/*
+ * Those columns by their titles on rows, one sentence per reason, "; "
+ * between: "not supported by this PMU: CACHE% L1D%"; "" for none. Returns buf.
+ */
+const char *model_unsupported_text(const struct model *m, enum col_rows rows, char *buf,
+				   size_t size);
+/*
+ * The numeric columns of CSV and JSON: every one whose events were asked
+ * for, countable or not, so that the schema does not depend on the machine.
+ */
+size_t model_data_columns(const struct model *m, enum col_id *out, size_t max);
 /* The definition of column id: the table's, or the -e event columns' for COL_MAX and up. */
 const struct column *model_column(const struct model *m, int id);
 /* The header of column id on rows: its title, or the event's name. */

@@ -29,16 +29,13 @@ int output_parse_format(const char *s, enum output_format *fmt)
 	return 0;
 }
 
-/* The numeric columns of the table shown in this mode, in display order; -e events apart. */
+/*
+ * The numeric columns of CSV and JSON in display order, -e events apart:
+ * every one asked for, empty or null where it cannot be counted here.
+ */
 static size_t output_num_cols(const struct model *m, enum col_id *out)
 {
-	int ids[OUTPUT_MAX_COLS];
-	size_t n = model_columns(m, ids, OUTPUT_MAX_COLS), k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] < COL_MAX && columns_get(ids[i])->type == COL_TYPE_NUM)
-			out[k++] = ids[i];
-	return k;
+	return model_data_columns(m, out, COL_MAX);
 }
 
 static const char *output_raw_name(const struct model *m, size_t k)
@@ -180,7 +177,7 @@ static void output_time(char *buf, size_t size, double wall)
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
-	char when[64];
+	char when[64], unsup[1024];
 
 	output_time(when, sizeof(when), m->wall);
 	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
@@ -188,6 +185,8 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fputs("Events: ", f);
 	output_puts_safe(f, mode);
 	fputc('\n', f);
+	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
+		fprintf(f, "Columns %s\n", unsup);
 	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
 	if (m->not_counted)
 		fprintf(f, ", %zu not counted (%s)", m->not_counted,
@@ -234,11 +233,28 @@ static void output_csv_num(FILE *f, double v, int prec)
 		fprintf(f, "%.*f", prec, v);
 }
 
+/* The estimated field: the keys of multiplexed columns, then -e events, ';'-separated. */
+static void output_csv_est(FILE *f, const struct model *m, const struct model_row *r,
+			   const enum col_id *cols, size_t ncols)
+{
+	char buf[2048];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ncols; i++)
+		if (r->est & (1u << cols[i]) && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "",
+					      columns_get(cols[i])->key);
+	for (size_t k = 0; k < m->nraw; k++)
+		if ((r->raw_fl[k] & MODEL_F_EST) && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "",
+					      output_raw_name(m, k));
+	output_csv_str(f, buf);
+}
+
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
 			   const enum col_id *cols, size_t ncols, bool cpu, bool thread, double wall)
 {
-	bool first = true;
-
 	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
 	if (cpu && r->id < 0)
 		fputs("all", f);
@@ -262,11 +278,7 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 		output_csv_num(f, r->raw[k], 0);
 	}
 	fputc(',', f);
-	for (size_t i = 0; i < ncols; i++)
-		if (r->est & (1u << cols[i])) {
-			fprintf(f, "%s%s", first ? "" : ";", columns_get(cols[i])->key);
-			first = false;
-		}
+	output_csv_est(f, m, r, cols, ncols);
 	fputc(',', f);
 	if (r->err)
 		fputs(errmsg_short(r->err), f);
@@ -342,11 +354,29 @@ static void output_json_num(FILE *f, double v, int prec)
 		fprintf(f, "%.*f", prec, v);
 }
 
-static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
-				const enum col_id *cols, size_t ncols, bool cpu)
+/* The names of the columns marked in bits, then of the -e events marked with flag. */
+static void output_json_marks(FILE *f, const struct model *m, const struct model_row *r,
+			      const enum col_id *cols, size_t ncols, uint32_t bits, uint8_t flag)
 {
 	bool first = true;
 
+	for (size_t i = 0; i < ncols; i++)
+		if (bits & (1u << cols[i])) {
+			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			first = false;
+		}
+	for (size_t k = 0; k < m->nraw; k++)
+		if (r->raw_fl[k] & flag) {
+			if (!first)
+				fputc(',', f);
+			output_json_str(f, output_raw_name(m, k));
+			first = false;
+		}
+}
+
+static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
+				const enum col_id *cols, size_t ncols, bool cpu)
+{
 	for (size_t i = 0; i < ncols; i++) {
 		const struct column *c = columns_get(cols[i]);
 
@@ -367,18 +397,9 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 	}
 	/* the marks name the columns by their plain keys, on CPU rows too */
 	fputs(",\"estimated\":[", f);
-	for (size_t i = 0; i < ncols; i++)
-		if (r->est & (1u << cols[i])) {
-			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
-			first = false;
-		}
+	output_json_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
 	fputs("],\"not_running\":[", f);
-	first = true;
-	for (size_t i = 0; i < ncols; i++)
-		if (r->na & (1u << cols[i])) {
-			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
-			first = false;
-		}
+	output_json_marks(f, m, r, cols, ncols, r->na, MODEL_F_NA);
 	fputc(']', f);
 }
 

@@ -62,6 +62,16 @@ const char *errmsg_short(int err)
 	return "not counted";
 }
 
+const char *errmsg_columns(char *buf, size_t size, int err, const char *titles)
+{
+	err = errmsg_abs(err);
+	if (err == ENOENT || err == EOPNOTSUPP)
+		snprintf(buf, size, "not supported by this PMU: %s", titles);
+	else
+		snprintf(buf, size, "not counted (%s): %s", errmsg_short(err), titles);
+	return buf;
+}
+
 const char *errmsg_permission_advice(char *buf, size_t size, int paranoid)
 {
 	char level[32];
@@ -270,6 +280,19 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "the group '%s' never got the counters it needs in %lld ticks "
 			 "while its processes ran (other users, the NMI watchdog or per-core counters "
 			 "hold them): split in two", f->name, f->n);
+		break;
+	case ERRMSG_USER_SWITCHES:
+		snprintf(buf, size,
+			 "kernel-mode work cannot be counted (kernel.perf_event_paranoid is %d): "
+			 "context switches are read from /proc/PID/task/*/status (n/a in an interval "
+			 "in which a thread exits), CPU migrations cannot be counted",
+			 f->paranoid);
+		break;
+	case ERRMSG_NO_INHERIT_THREAD:
+		snprintf(buf, size,
+			 "this kernel cannot count threads apart from forked processes "
+			 "(attr.inherit_thread needs Linux 5.13): a process's row includes the "
+			 "children it forks while pmctop watches");
 		break;
 	default:
 		snprintf(buf, size, "%s%s%s", f->name, f->name[0] ? ": " : "", strerror(err));

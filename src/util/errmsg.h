@@ -22,6 +22,8 @@ enum errmsg_what {
 	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
 	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
 	ERRMSG_STARVED,		/* the group NAME never ran in n ticks of its tasks: split */
+	ERRMSG_USER_SWITCHES,	/* user mode only: switches from /proc, no migrations */
+	ERRMSG_NO_INHERIT_THREAD,	/* the kernel refused attr.inherit_thread (err): dropped */
 };
 
 /*
@@ -96,6 +98,11 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m);
  * a value below -1 when unknown. Writes into buf and returns it.
  */
 const char *errmsg_perf(char *buf, size_t size, int err, const char *subject, int paranoid);
+/*
+ * The columns (titles, space-separated) that cannot be counted for err:
+ * "not supported by this PMU: CACHE% L1D%". Returns buf.
+ */
+const char *errmsg_columns(char *buf, size_t size, int err, const char *titles);
 /* Short reason for a count that is missing, for headers: "not supported", ... */
 const char *errmsg_short(int err);
 /* Symbolic errno name ("EACCES"), or NULL when not one pmctop records. */

@@ -99,7 +99,7 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
-	char up[64] = "", sort[96];
+	char up[64] = "", sort[96], unsup[1024];
 	int x;
 	int sc = u->sort_col;
 
@@ -113,8 +113,11 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	x = canvas_put(c, 0, 1, "Events: ", CANVAS_LABEL, -1);
 	x += canvas_put(c, x, 1, v->mode, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, -1);
 	if (m->nmultiplexed)
-		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %zu event%s multiplexed (values marked *)",
-			      m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
+		x += canvas_printf(c, x, 1, CANVAS_WARN, -1,
+				   "; %zu event%s multiplexed (values marked *)", m->nmultiplexed,
+				   m->nmultiplexed == 1 ? "" : "s");
+	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup)))
+		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %s", unsup);
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
 		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
