@@ -88,6 +88,80 @@ static struct model *two_ticks(struct snapshot *a, struct snapshot *b)
 	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),     \
 		      "%.9g != %.9g", (double)(x), (double)(y))
 
+/*
+ * An event a hypervisor filters reads 0 while cycles and task-clock go on:
+ * once the work counted is past the threshold and it never counted, its 0
+ * is suspect; an event that has counted once is never suspect.
+ */
+START_TEST(test_a_zero_that_stays_while_cycles_advance_is_suspect)
+{
+	struct snapshot s[4];
+	struct model *m = model_new(&evs);
+	bool framed[4];
+
+	for (int k = 0; k < 4; k++) {
+		struct snap_task *t;
+
+		snapshot_init(&s[k], E_N);
+		s[k].t_ns = (uint64_t)(k + 1) * 1000000000ull;
+		t = task(&s[k], 101, 7);
+		/* a second a tick: 0.5 s of task-clock, 10^9 cycles */
+		fill_second(t->c, (uint64_t)k * 1000000000ull, (uint64_t)k * 1000000000ull);
+		for (int e = 0; e < E_N; e++)
+			t->c[e].value *= (uint64_t)k;
+		t->c[E_L1M].value = 0;	/* filtered: never counts */
+		t->c[E_BRM].value = k >= 1 ? 2000 : 0;	/* counted once, then nothing */
+		framed[k] = model_update(m, &s[k]);
+	}
+	ck_assert(!framed[0] && framed[1] && framed[2] && framed[3]);
+	ck_assert_uint_eq(m->nrows, 1);
+	/* L1D% rests on L1-dcache-load-misses: 0 % with the suspect mark, not a clean 0 */
+	ck_assert(m->rows[0].suspect & (1u << COL_L1D));
+	NEAR(m->rows[0].v[COL_L1D], 0.0);
+	ck_assert_uint_eq(model_cell_flags(&m->rows[0], COL_L1D) & MODEL_F_SUSPECT, MODEL_F_SUSPECT);
+	/* branch misses counted 2000 once: their later 0 is a real 0 */
+	ck_assert(!(m->rows[0].suspect & (1u << COL_BRMIS)));
+	ck_assert(!(m->rows[0].suspect & (1u << COL_IPC)));
+	{
+		char cell[32];
+
+		model_format_cell(m, &m->rows[0], COL_L1D, COL_ROWS_PROCESSES, 0, cell, sizeof(cell));
+		ck_assert_str_eq(cell, "0.0?");
+	}
+	model_free(m);
+	for (int k = 0; k < 4; k++)
+		snapshot_release(&s[k]);
+}
+END_TEST
+
+/* Below the threshold of work a 0 is just a 0. */
+START_TEST(test_a_zero_early_in_a_run_is_not_suspect)
+{
+	struct snapshot a, b;
+	struct snap_task *t;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 1010000000;
+	t = task(&a, 101, 7);
+	fill_second(t->c, 1000000, 1000000);
+	t->c[E_L1M].value = 0;
+	t = task(&b, 101, 7);
+	fill_second(t->c, 2000000, 2000000);
+	t->c[E_L1M].value = 0;
+	t->c[E_TC].value = 500010000;	/* 10 us more of task-clock */
+	t->c[E_CYC].value = 1000010000;
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->nrows, 1);
+	ck_assert(!(m->rows[0].suspect & (1u << COL_L1D)));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 /* A CPU busier than the time that passed (a crafted replay) is not a 10^17 % CPU: it is unknown. */
 START_TEST(test_cpu_busier_than_its_time_is_unknown)
 {
@@ -611,6 +685,8 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
 	tcase_add_test(tc, test_cpu_busier_than_its_time_is_unknown);
+	tcase_add_test(tc, test_a_zero_that_stays_while_cycles_advance_is_suspect);
+	tcase_add_test(tc, test_a_zero_early_in_a_run_is_not_suspect);
 	tcase_add_test(tc, test_every_computed_column_follows_the_table);
 	tcase_add_test(tc, test_columns_in_table_order);
 	tcase_add_test(tc, test_docs_list_every_sort_key);

@@ -179,9 +179,9 @@ START_TEST(test_csv_columns_are_the_same_with_or_without_a_pmu)
 	line_of(hw, "time,", b, sizeof(b));
 	/* the same but for the recording's -e event, instructions */
 	ck_assert_str_eq(a, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-			    "pf,cs,mig,counted,estimated,not_counted,command,cmdline");
+			    "pf,cs,mig,counted,estimated,suspect,not_counted,command,cmdline");
 	ck_assert_str_eq(b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-			    "pf,cs,mig,counted,instructions,estimated,not_counted,command,cmdline");
+			    "pf,cs,mig,counted,instructions,estimated,suspect,not_counted,command,cmdline");
 	free(sw);
 	free(hw);
 }
@@ -289,14 +289,16 @@ START_TEST(test_format_num)
 {
 	char b[32];
 
-	columns_format_num(b, sizeof(b), NAN, 2, false, false);
+	columns_format_num(b, sizeof(b), NAN, 2, 0);
 	ck_assert_str_eq(b, "-");
-	columns_format_num(b, sizeof(b), NAN, 2, false, true);
+	columns_format_num(b, sizeof(b), NAN, 2, COL_F_NA);
 	ck_assert_str_eq(b, "n/a");
-	columns_format_num(b, sizeof(b), 1.234, 2, true, false);
+	columns_format_num(b, sizeof(b), 1.234, 2, COL_F_EST);
 	ck_assert_str_eq(b, "1.23*");
-	columns_format_num(b, sizeof(b), 0, 1, false, false);
+	columns_format_num(b, sizeof(b), 0, 1, 0);
 	ck_assert_str_eq(b, "0.0");
+	columns_format_num(b, sizeof(b), 0, 0, COL_F_SUSPECT | COL_F_EST);
+	ck_assert_str_eq(b, "0?");
 }
 END_TEST
 
@@ -328,7 +330,8 @@ START_TEST(test_format_fit_scales_and_never_cuts)
 	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
 		char b[32];
 
-		columns_format_fit(b, sizeof(b), T[i].v, T[i].prec, T[i].width, T[i].est, false);
+		columns_format_fit(b, sizeof(b), T[i].v, T[i].prec, T[i].width,
+				   T[i].est ? COL_F_EST : 0);
 		ck_assert_msg(!strcmp(b, T[i].want), "line %d: got '%s'", T[i].line, b);
 		if (T[i].width > 0)
 			ck_assert_msg((int)strlen(b) <= T[i].width, "line %d", T[i].line);

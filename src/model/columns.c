@@ -244,9 +244,15 @@ char *columns_keys(char *buf, size_t size)
 	return buf;
 }
 
-void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bool na)
+/* The mark after a number: '*' estimated, '?' suspect. */
+static const char *columns_mark(unsigned fl)
 {
-	if (na) {
+	return fl & COL_F_SUSPECT ? "?" : fl & COL_F_EST ? "*" : "";
+}
+
+void columns_format_num(char *buf, size_t size, double v, int prec, unsigned fl)
+{
+	if (fl & COL_F_NA) {
 		snprintf(buf, size, "n/a");
 		return;
 	}
@@ -254,15 +260,15 @@ void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bo
 		snprintf(buf, size, "-");
 		return;
 	}
-	snprintf(buf, size, "%.*f%s", prec, v, est ? "*" : "");
+	snprintf(buf, size, "%.*f%s", prec, v, columns_mark(fl));
 }
 
-void columns_format_fit(char *buf, size_t size, double v, int prec, int width, bool est, bool na)
+void columns_format_fit(char *buf, size_t size, double v, int prec, int width, unsigned fl)
 {
 	static const char SUFFIX[] = " KMGTPE";
 
-	columns_format_num(buf, size, v, prec, est, na);
-	if (width <= 0 || (int)strlen(buf) <= width || na || !isfinite(v))
+	columns_format_num(buf, size, v, prec, fl);
+	if (width <= 0 || (int)strlen(buf) <= width || (fl & COL_F_NA) || !isfinite(v))
 		return;
 	/* as top does: fewer decimals first, then thousands with a suffix; never cut digits */
 	for (int s = 0; SUFFIX[s]; s++) {
@@ -272,7 +278,7 @@ void columns_format_fit(char *buf, size_t size, double v, int prec, int width, b
 			char try[64];
 
 			snprintf(try, sizeof(try), "%.*f%.*s%s", p, scaled, s ? 1 : 0, SUFFIX + s,
-				 est ? "*" : "");
+				 columns_mark(fl));
 			if ((int)strlen(try) <= width) {
 				snprintf(buf, size, "%s", try);
 				return;

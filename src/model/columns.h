@@ -108,14 +108,22 @@ int columns_width(const struct column *col, enum col_rows rows);
 enum metrics_severity columns_severity(const struct column *col, double v);
 /* "pid, user, ..., command, or an -e event name" into buf, for messages; returns buf. */
 char *columns_keys(char *buf, size_t size);
-/* Format v for a table cell: "-" for undefined, "n/a" when not counted, '*' if estimated. */
-void columns_format_num(char *buf, size_t size, double v, int prec, bool est, bool na);
+/* How sure a value is: marks of a cell. */
+#define COL_F_EST 0x1u		/* scaled from a multiplexed count: '*' */
+#define COL_F_NA 0x2u		/* a counter it needs did not run: "n/a" */
+#define COL_F_SUSPECT 0x4u	/* an event that has never counted while the CPU worked: '?' */
+
+/*
+ * Format v for a table cell with its COL_F_* flags: "-" for undefined,
+ * "n/a" when not counted, '*' when estimated, '?' when suspect.
+ */
+void columns_format_num(char *buf, size_t size, double v, int prec, unsigned fl);
 /*
  * The same within width characters (<= 0: no limit): when the number is
  * wider, fewer decimals, then K, M, G, T, P, E (powers of 1000), as top
  * shows large numbers; never cut digits off. Only a number no suffix can
  * fit stays wider than width.
  */
-void columns_format_fit(char *buf, size_t size, double v, int prec, int width, bool est, bool na);
+void columns_format_fit(char *buf, size_t size, double v, int prec, int width, unsigned fl);
 
 #endif

@@ -24,6 +24,7 @@ struct model *model_new(const struct evlist *ev)
 		if (ev->ev[i].user)
 			m->raw_ev[m->nraw++] = (int)i;
 	snapshot_init(&m->prev, ev->n);
+	m->counted_once = xcalloc(ev->n ? ev->n : 1, sizeof(*m->counted_once));
 	m->sort_col = COL_CPU;
 	m->uptime = -1;
 	m->page_shift = 12;
@@ -52,6 +53,7 @@ void model_free(struct model *m)
 	free(m->threads);
 	free(m->cpus);
 	free(m->raw_ev);
+	free(m->counted_once);
 	hotpage_free(m->hp);
 	free(m->maps);
 	snapshot_release(&m->prev);
@@ -65,6 +67,47 @@ struct model_deltas {
 	uint8_t *fl;		/* MODEL_F_* per event */
 	double counted;		/* lowest running/enabled of hardware events; NAN if none */
 };
+
+/*
+ * Whether event i is a hardware event that has never counted anything while
+ * the work counted so far says it should have: cycles and task-clock went
+ * on, it stayed at 0 (cycles itself is judged by task-clock alone).
+ */
+static bool model_suspect(const struct model *m, size_t i)
+{
+	const struct ev *e = &m->ev.ev[i];
+
+	if (!e->hw || e->err || m->counted_once[i])
+		return false;
+	if (e->role == EV_CYCLES)
+		return m->work_ns >= MODEL_SUSPECT_NS;
+	return m->work_ns >= MODEL_SUSPECT_NS && m->work_cycles >= MODEL_SUSPECT_CYCLES;
+}
+
+/* Which events have counted anything, and how much work was counted, from prev to s. */
+static void model_watch_work(struct model *m, const struct snapshot *s)
+{
+	int cyc = m->ev.role_idx[EV_CYCLES], tc = m->ev.role_idx[EV_TASK_CLOCK];
+
+	for (size_t t = 0; t < s->ntasks; t++) {
+		const struct snap_task *cur = &s->tasks[t];
+		const struct snap_task *p = snapshot_find_task(&m->prev, cur->pid);
+
+		if (!p || p->start != cur->start)
+			continue;
+		for (size_t i = 0; i < m->ev.n; i++) {
+			const struct snap_count *a = &p->c[i], *b = &cur->c[i];
+
+			if (a->err || b->err || b->value <= a->value)
+				continue;
+			m->counted_once[i] = true;
+			if ((int)i == cyc)
+				m->work_cycles += (double)(b->value - a->value);
+			if ((int)i == tc)
+				m->work_ns += (double)(b->value - a->value);
+		}
+	}
+}
 
 static void model_deltas(const struct model *m, const struct snap_count *prev,
 			 const struct snap_count *cur, struct model_deltas *d)
@@ -102,6 +145,8 @@ static void model_deltas(const struct model *m, const struct snap_count *prev,
 
 		d->v[i] = metrics_scale(dv, de, dr, &est);
 		d->fl[i] = (est ? MODEL_F_EST : 0) | (de > 0 && dr == 0 ? MODEL_F_NA : 0);
+		if (model_suspect(m, i) && dv == 0 && dr > 0)
+			d->fl[i] |= MODEL_F_SUSPECT;
 		if (m->ev.ev[i].hw && de > 0) {
 			double frac = (double)dr / (double)de;
 
@@ -159,12 +204,14 @@ static void model_metrics(const struct model *m, const struct model_deltas *d,
 			break;
 		}
 	}
-	row->est = row->na = 0;
+	row->est = row->na = row->suspect = 0;
 	for (int c = 0; c < COL_MAX; c++) {
 		if (fl[c] & MODEL_F_EST)
 			row->est |= 1u << c;
 		if (fl[c] & MODEL_F_NA)
 			row->na |= 1u << c;
+		if (fl[c] & MODEL_F_SUSPECT)
+			row->suspect |= 1u << c;
 	}
 	for (size_t k = 0; k < m->nraw; k++) {
 		row->raw[k] = d->v[m->raw_ev[k]];
@@ -230,6 +277,9 @@ static struct model_row *model_new_row(struct model *m, struct model_row **rows,
 	r->raw_fl = xcalloc(m->nraw ? m->nraw : 1, sizeof(*r->raw_fl));
 	for (int c = 0; c < COL_MAX; c++)
 		r->v[c] = NAN;
+	/* nothing measured yet: a row that is never counted shows no number, not 0 */
+	for (size_t k = 0; k < m->nraw; k++)
+		r->raw[k] = NAN;
 	return r;
 }
 
@@ -428,6 +478,7 @@ bool model_update(struct model *m, const struct snapshot *s)
 	}
 	dt_ns = (double)(s->t_ns - m->prev.t_ns);
 	m->dt = dt_ns / 1e9;
+	model_watch_work(m, s);
 	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
 	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
@@ -638,6 +689,14 @@ const char *model_column_title(const struct model *m, int id, enum col_rows rows
 	return columns_title(columns_get(id), rows);
 }
 
+unsigned model_cell_flags(const struct model_row *r, int id)
+{
+	uint32_t bit = 1u << id;
+
+	return (r->est & bit ? MODEL_F_EST : 0) | (r->na & bit ? MODEL_F_NA : 0) |
+	       (r->suspect & bit ? MODEL_F_SUSPECT : 0);
+}
+
 void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		       enum col_rows rows, int width, char *buf, size_t size)
 {
@@ -646,8 +705,7 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
 
-		columns_format_fit(buf, size, r->raw[k], col->prec, width,
-				   r->raw_fl[k] & MODEL_F_EST, r->raw_fl[k] & MODEL_F_NA);
+		columns_format_fit(buf, size, r->raw[k], col->prec, width, r->raw_fl[k]);
 		return;
 	}
 	switch (id) {
@@ -667,8 +725,7 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		snprintf(buf, size, "%s", r->comm);
 		return;
 	default:
-		columns_format_fit(buf, size, r->v[id], col->prec, width, r->est & (1u << id),
-				   r->na & (1u << id));
+		columns_format_fit(buf, size, r->v[id], col->prec, width, model_cell_flags(r, id));
 		return;
 	}
 }

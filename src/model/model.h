@@ -11,8 +11,17 @@
 #include "model/hotpage.h"
 #include "stream/snapshot.h"
 
-#define MODEL_F_EST 0x1	/* scaled from a multiplexed count */
-#define MODEL_F_NA 0x2	/* the counter did not run at all */
+#define MODEL_F_EST COL_F_EST	/* scaled from a multiplexed count */
+#define MODEL_F_NA COL_F_NA	/* the counter did not run at all */
+/*
+ * A hardware event that has never counted anything in any row while the
+ * counted work reached MODEL_SUSPECT_CYCLES cycles or MODEL_SUSPECT_NS of
+ * task-clock: a hypervisor that filters events leaves them at 0 instead
+ * of failing them. Its 0 is marked, never shown clean.
+ */
+#define MODEL_F_SUSPECT COL_F_SUSPECT
+#define MODEL_SUSPECT_CYCLES 100000000.0
+#define MODEL_SUSPECT_NS 100000000.0
 
 struct model_row {
 	int id;			/* pid (tid for threads), or CPU number (-1 for the total) */
@@ -27,6 +36,7 @@ struct model_row {
 	double v[COL_MAX];	/* numeric columns; NAN when undefined */
 	uint32_t est;		/* bit per column: value is a multiplexing estimate */
 	uint32_t na;		/* bit per column: a counter it needs did not run */
+	uint32_t suspect;	/* bit per column: it rests on a suspect event (MODEL_F_SUSPECT) */
 	double *raw;		/* one per raw (-e) event, scaled delta; owned */
 	uint8_t *raw_fl;	/* MODEL_F_* per raw event; owned */
 };
@@ -44,6 +54,9 @@ struct model {
 	int *raw_ev;		/* event index of each raw column */
 	struct snapshot prev;
 	bool have_prev;
+	bool *counted_once;	/* per event: some row has counted something since the start */
+	double work_cycles;	/* cycles counted so far, over every process (for suspects) */
+	double work_ns;		/* task-clock counted so far */
 	double dt;		/* seconds covered by the rows */
 	double wall;
 	double load[3];
@@ -122,6 +135,8 @@ size_t model_data_columns(const struct model *m, enum col_id *out, size_t max);
 const struct column *model_column(const struct model *m, int id);
 /* The header of column id on rows: its title, or the event's name. */
 const char *model_column_title(const struct model *m, int id, enum col_rows rows);
+/* The MODEL_F_* marks of row r's built-in column id (< COL_MAX). */
+unsigned model_cell_flags(const struct model_row *r, int id);
 /*
  * Row r's cell of column id as text, unpadded: numbers as columns_format_fit
  * gives them within width (<= 0: exact, as batch output wants).

@@ -94,7 +94,8 @@ static void output_text_cell(FILE *f, const struct column *col, enum col_rows ro
 {
 	int w = columns_width(col, rows), cols;
 	char small[OUTPUT_SMALL];
-	char *safe = output_safe(text, small, col->rest ? -1 : w, &cols);
+	/* left-aligned text (user names) is cut to its column; numbers are never cut */
+	char *safe = output_safe(text, small, col->left && !col->rest ? w : -1, &cols);
 	int pad = col->rest || cols >= w ? 0 : w - cols;
 
 	if (!first)
@@ -233,20 +234,23 @@ static void output_csv_num(FILE *f, double v, int prec)
 		fprintf(f, "%.*f", prec, v);
 }
 
-/* The estimated field: the keys of multiplexed columns, then -e events, ';'-separated. */
-static void output_csv_est(FILE *f, const struct model *m, const struct model_row *r,
-			   const enum col_id *cols, size_t ncols)
+/*
+ * A marks field (estimated, suspect): the keys of the columns whose bit is
+ * in bits, then the -e events with flag, ';'-separated.
+ */
+static void output_csv_marks(FILE *f, const struct model *m, const struct model_row *r,
+			     const enum col_id *cols, size_t ncols, uint32_t bits, uint8_t flag)
 {
 	char buf[2048];
 	size_t n = 0;
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < ncols; i++)
-		if (r->est & (1u << cols[i]) && n < sizeof(buf))
+		if (bits & (1u << cols[i]) && n < sizeof(buf))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "",
 					      columns_get(cols[i])->key);
 	for (size_t k = 0; k < m->nraw; k++)
-		if ((r->raw_fl[k] & MODEL_F_EST) && n < sizeof(buf))
+		if ((r->raw_fl[k] & flag) && n < sizeof(buf))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ";" : "",
 					      output_raw_name(m, k));
 	output_csv_str(f, buf);
@@ -278,7 +282,9 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 		output_csv_num(f, r->raw[k], 0);
 	}
 	fputc(',', f);
-	output_csv_est(f, m, r, cols, ncols);
+	output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
+	fputc(',', f);
+	output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
 	fputc(',', f);
 	if (r->err)
 		fputs(errmsg_short(r->err), f);
@@ -306,7 +312,7 @@ static void output_csv(struct output *o, const struct model *m)
 			fputc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
-		fputs(",estimated,not_counted,command,cmdline\n", f);
+		fputs(",estimated,suspect,not_counted,command,cmdline\n", f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < m->ncpus; i++)
@@ -400,6 +406,8 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 	output_json_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
 	fputs("],\"not_running\":[", f);
 	output_json_marks(f, m, r, cols, ncols, r->na, MODEL_F_NA);
+	fputs("],\"suspect\":[", f);
+	output_json_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
 	fputc(']', f);
 }
 

@@ -305,28 +305,27 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 {
 	char taken[160] = "", share[96] = "";
-	int n = m->counters_free, left = m->counters_free - m->cpu_hw, total = m->counters_free;
+	int n = m->counters_free, left = m->counters_free - m->cpu_hw;
 
 	buf[0] = '\0';
 	if (m->counters <= 0)
 		return;
 	/*
-	 * Validation can take a group larger than what runs (arm_pmu in 6.1 takes 8 cycles
-	 * events on 7 counters): only the watchdog explains a counter short of it.
+	 * What runs is what counts. Validation can take a group larger than that (arm_pmu
+	 * takes 8 cycles events on 7 counters, with the watchdog on or off), so a shortfall
+	 * is only a hint that the NMI watchdog holds a counter, never proof.
 	 */
-	if (m->counters_free < m->counters && m->watchdog > 0) {
-		total = m->counters;
-		snprintf(taken, sizeof(taken), ", %d taken by the NMI watchdog ('sysctl "
-			 "kernel.nmi_watchdog=0' frees it)", m->counters - m->counters_free);
-	}
+	if (m->counters_free < m->counters && m->watchdog > 0)
+		snprintf(taken, sizeof(taken), " (the NMI watchdog is on and may hold one: "
+			 "'sysctl kernel.nmi_watchdog=0' frees it)");
 	if (m->task_hw > left)
 		snprintf(share, sizeof(share), "; %d events time-share them: * marks estimates",
 			 m->task_hw);
 	if (m->cpu_hw)
-		snprintf(buf, size, "; %d counters%s: %d per core, %d for processes%s", total, taken, m->cpu_hw, left, share);
+		snprintf(buf, size, "; %d counters%s: %d per core, %d for processes%s", n, taken,
+			 m->cpu_hw, left, share);
 	else
-		snprintf(buf, size, "; %d counters%s: %d for processes%s", total, taken, n,
-			 share);
+		snprintf(buf, size, "; %d counters%s: %d for processes%s", n, taken, n, share);
 }
 
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)

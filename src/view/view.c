@@ -167,10 +167,11 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	if (model_column_shown(m, COL_IPC) && w >= 40) {
 		char vi[16], vg[16];
 
-		columns_format_num(vi, sizeof(vi), r->v[COL_IPC], ipc->prec, false,
-				   r->na & (1u << COL_IPC));
-		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec, false,
-				   r->na & (1u << COL_GHZ));
+		/* a meter has no room for the estimate mark; n/a and suspect stay */
+		columns_format_num(vi, sizeof(vi), r->v[COL_IPC], ipc->prec,
+				   model_cell_flags(r, COL_IPC) & ~MODEL_F_EST);
+		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec,
+				   model_cell_flags(r, COL_GHZ) & ~MODEL_F_EST);
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
 			 ipc->title, vi, vg, ghz->unit);
 	}
@@ -488,7 +489,7 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
-					  p->est & (1u << col->id), p->na & (1u << col->id));
+					   model_cell_flags(p, col->id));
 			x += canvas_printf(c, x, y + 2, CANVAS_LABEL, -1, "%s ", col->title);
 			x += canvas_printf(c, x, y + 2,
 					   view_cell_attr(col, p->v[col->id], p->na & (1u << col->id)),
