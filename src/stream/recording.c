@@ -495,8 +495,8 @@ static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 	if (recording_xnum(tok[3], &addr) || recording_xnum(tok[4], &ip))
 		return recording_fail(r, "expected hexadecimal ADDR and IP");
 	if (recording_ull(tok[5], &w) || recording_ull(tok[6], &op) || op > 3 ||
-	    recording_ull(tok[7], &lvl) || lvl > 8)
-		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-8");
+	    recording_ull(tok[7], &lvl) || lvl >= MEM_LVL_MAX)
+		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-%d", MEM_LVL_MAX - 1);
 	x = snapshot_add_sample(snap);
 	x->tid = (uint32_t)tid;
 	x->cpu = (uint32_t)cpu;

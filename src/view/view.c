@@ -386,8 +386,8 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				   e->page << m->hp->shift, 100 * share, cl.loads, cl.stores,
 				   cl.latency);
 		x += canvas_printf(c, x, row,
-				   hotpage_dominant_level(e) >= MEM_LVL_LOCAL_RAM ? CANVAS_HOT
-										   : CANVAS_NORMAL,
+				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
+									    : CANVAS_NORMAL,
 				   -1, "%-7.7s ", mem_level_name(hotpage_dominant_level(e)));
 		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
