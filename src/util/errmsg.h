@@ -21,6 +21,7 @@ enum errmsg_what {
 	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
 	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
 	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
+	ERRMSG_SAMPLE_FDS,	/* sampling needs n descriptors, more than the budget leaves */
 };
 
 /*
@@ -62,8 +63,9 @@ const char *errmsg_notes(char *buf, size_t size, const struct errmsg_notes *note
 /* Add a note; the oldest are kept when full. */
 void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f);
 /*
- * Why sampling failed: f (ERRMSG_SAMPLE) after the notes of what was tried
- * before, or any other fact alone. Returns buf.
+ * Why sampling failed: the reason the last source (f, ERRMSG_SAMPLE) gave,
+ * in plain words with the way out, then what was tried before it (the
+ * notes); any other fact alone. Returns buf.
  */
 const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
 				const struct errmsg_notes *notes);
