@@ -60,9 +60,10 @@ check "the recording holds sample and map lines" \
 	sh -c 'grep -q "^sample " "$1" && grep -q "^map .*memfd:pmctop-hot" "$1"' _ "$TMP/s.rec"
 
 # the rings overflow while pmctop is stopped: the drops are counted and shown, sampling goes on
+# (a fixed period of 1: left to itself the period would rise to keep the rate down)
 background "$WORKLOAD" hotpages 40000 8 >/dev/null
 sleep 0.3
-"$PMCTOP" -b --sample "$BG" -n 8 -d 0.5 -o json >"$TMP/o.json" 2>"$TMP/o.err" &
+"$PMCTOP" -b --sample "$BG" --sample-period 1 -n 8 -d 0.5 -o json >"$TMP/o.json" 2>"$TMP/o.err" &
 p=$!
 sleep 1.2
 kill -STOP $p

@@ -212,6 +212,15 @@ START_TEST(test_short_and_unsupported_samples)
 }
 END_TEST
 
+#define LOAD ((uint64_t)PERF_MEM_OP_LOAD << PERF_MEM_OP_SHIFT)
+#define STORE ((uint64_t)PERF_MEM_OP_STORE << PERF_MEM_OP_SHIFT)
+#define LVL(x) ((uint64_t)PERF_MEM_LVL_##x << PERF_MEM_LVL_SHIFT)
+#define NUM(x) ((uint64_t)PERF_MEM_LVLNUM_##x << PERF_MEM_LVLNUM_SHIFT)
+#define SNOOP(x) ((uint64_t)PERF_MEM_SNOOP_##x << PERF_MEM_SNOOP_SHIFT)
+#define SNOOPX(x) ((uint64_t)PERF_MEM_SNOOPX_##x << PERF_MEM_SNOOPX_SHIFT)
+#define HOPS(x) ((uint64_t)PERF_MEM_HOPS_##x << PERF_MEM_HOPS_SHIFT)
+#define REMOTE ((uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT)
+
 static const struct {
 	int line;
 	uint64_t src;
@@ -237,6 +246,46 @@ static const struct {
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_L3 << PERF_MEM_LVLNUM_SHIFT,
 	  MEM_LVL_L3, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_NA, MEM_LVL_NA, MEM_OP_NA },
+	/* a store that missed L1 (Skylake's 0x82d0 says only hit or miss): never "L1" */
+	{ __LINE__, STORE | LVL(L1) | LVL(MISS), MEM_LVL_L1_MISS, MEM_OP_STORE },
+	{ __LINE__, STORE | LVL(L1) | LVL(HIT), MEM_LVL_L1, MEM_OP_STORE },
+	{ __LINE__, STORE | LVL(L1) | LVL(MISS) | NUM(L1), MEM_LVL_L1_MISS, MEM_OP_STORE },
+	{ __LINE__, LOAD | LVL(L2) | LVL(MISS), MEM_LVL_L2_MISS, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(MISS) | NUM(L3), MEM_LVL_L3_MISS, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(L4) | LVL(MISS), MEM_LVL_L3_MISS, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(L4) | LVL(HIT), MEM_LVL_L4, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(L2) | LVL(HIT), MEM_LVL_L2, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(L1) | LVL(HIT), MEM_LVL_L1, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(LFB) | LVL(HIT), MEM_LVL_LFB, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(CXL), MEM_LVL_CXL, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(IO) | LVL(IO), MEM_LVL_IO, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(PMEM), MEM_LVL_PMEM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(RAM) | LVL(LOC_RAM) | LVL(HIT), MEM_LVL_LOCAL_RAM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(ANY_CACHE) | LVL(HIT), MEM_LVL_CACHE, MEM_OP_LOAD },
+	/* LVLNUM NA: the older bits decide */
+	{ __LINE__, LOAD | NUM(NA) | LVL(L2) | LVL(HIT), MEM_LVL_L2, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(UNC) | LVL(HIT), MEM_LVL_UNCACHED, MEM_OP_LOAD },
+	/* snoops: a modified line in another core's cache; a clean one forwarded */
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(HITM), MEM_LVL_HITM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(HIT), MEM_LVL_PEER_CACHE, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOPX(FWD), MEM_LVL_PEER_CACHE,
+	  MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(NONE), MEM_LVL_L3, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(REM_CCE1) | LVL(HIT) | SNOOP(HITM), MEM_LVL_HITM, MEM_OP_LOAD },
+	/* AMD IBS (the kernel's table): a near CCX is HOPS_0, not remote; a far one is */
+	{ __LINE__, LOAD | LVL(REM_CCE1) | LVL(HIT) | NUM(ANY_CACHE) | REMOTE | HOPS(0),
+	  MEM_LVL_PEER_CACHE, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(REM_CCE2) | LVL(HIT) | NUM(ANY_CACHE) | REMOTE | HOPS(1),
+	  MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(REM_CCE1) | LVL(HIT) | NUM(ANY_CACHE) | HOPS(0),
+	  MEM_LVL_PEER_CACHE, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3), MEM_LVL_L3, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(REM_RAM1) | LVL(HIT) | NUM(RAM) | REMOTE | HOPS(1),
+	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(RAM) | HOPS(2), MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(L2) | LVL(HIT) | HOPS(3), MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
+	/* the older remote cache bit without hops: another node */
+	{ __LINE__, LOAD | LVL(REM_CCE1) | LVL(HIT), MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
 };
 
 START_TEST(test_data_source_table)
@@ -244,6 +293,18 @@ START_TEST(test_data_source_table)
 	ck_assert_msg(ring_data_level(SRC[_i].src) == SRC[_i].lvl, "line %d: level %d", SRC[_i].line,
 		      ring_data_level(SRC[_i].src));
 	ck_assert_msg(ring_data_op(SRC[_i].src) == SRC[_i].op, "line %d", SRC[_i].line);
+}
+END_TEST
+
+START_TEST(test_every_level_has_a_name_and_misses_are_not_hits)
+{
+	for (int l = 0; l < MEM_LVL_MAX; l++)
+		ck_assert_msg(mem_level_name((enum mem_level)l)[0], "level %d", l);
+	ck_assert_str_eq(mem_level_name(MEM_LVL_L1_MISS), "L1 miss");
+	ck_assert_str_eq(mem_level_name(MEM_LVL_PEER_CACHE), "peer cache");
+	ck_assert(mem_level_far(MEM_LVL_REMOTE_CACHE));
+	ck_assert(!mem_level_far(MEM_LVL_PEER_CACHE));
+	ck_assert(!mem_level_far(MEM_LVL_L4));
 }
 END_TEST
 
@@ -258,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, test_zero_size_header_does_not_loop);
 	tcase_add_test(tc, test_short_and_unsupported_samples);
 	tcase_add_loop_test(tc, test_data_source_table, 0, sizeof(SRC) / sizeof(SRC[0]));
+	tcase_add_test(tc, test_every_level_has_a_name_and_misses_are_not_hits);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

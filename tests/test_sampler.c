@@ -133,7 +133,7 @@ static void count(const struct ring_sample *s, void *arg)
 START_TEST(test_live_fault_samples_of_ourselves)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -190,7 +190,7 @@ static void count_tid(const struct ring_sample *s, void *arg)
 START_TEST(test_threads_created_while_sampling_are_sampled)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -216,7 +216,7 @@ END_TEST
 START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -237,7 +237,7 @@ END_TEST
 START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL };
+	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[512];
@@ -249,6 +249,465 @@ START_TEST(test_missing_pid_is_esrch)
 	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
 				     "no process with pid"));
 	close(root);
+}
+END_TEST
+
+
+/* ---- the seam: fake perf_event_open, ioctl and mmap over sysfs fixture trees ---- */
+
+#define FAKE_FD0 10000
+#define FAKE_MAX 64
+
+struct fake_open {
+	struct perf_event_attr a;
+	int pid, cpu, group, fd;
+};
+
+struct fake {
+	/* -errno for this open, or 0 to let it through */
+	int (*rule)(const struct perf_event_attr *a, int group);
+	size_t nopen;
+	struct fake_open open[FAKE_MAX];
+	size_t refuse_mmap_above;	/* bytes; 0: map anything */
+	void *map[FAKE_MAX];
+	size_t maplen[FAKE_MAX];
+	size_t nmap;
+	uint64_t period_set[FAKE_MAX];
+	int period_fd[FAKE_MAX];
+	size_t nperiod;
+};
+
+static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group,
+			  unsigned long flags)
+{
+	struct fake *f = ctx;
+	int e = f->rule ? f->rule(a, group) : 0;
+	struct fake_open *o;
+
+	(void)flags;
+	if (e)
+		return e;
+	ck_assert_uint_lt(f->nopen, FAKE_MAX);
+	o = &f->open[f->nopen];
+	o->a = *a;
+	o->pid = pid;
+	o->cpu = cpu;
+	o->group = group;
+	o->fd = FAKE_FD0 + (int)f->nopen++;
+	return o->fd;
+}
+
+static long fake_read(void *ctx, int fd, void *buf, size_t size)
+{
+	(void)ctx;
+	if (fd >= FAKE_FD0)
+		return -EIO;
+	return read(fd, buf, size);
+}
+
+static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	long n;
+
+	(void)ctx;
+	n = pread(fd, buf, size, off);
+	return n < 0 ? -errno : n;
+}
+
+static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
+{
+	struct fake *f = ctx;
+
+	if (req == PERF_EVENT_IOC_ID)
+		*(uint64_t *)arg = (uint64_t)fd;
+	if (req == PERF_EVENT_IOC_PERIOD && f->nperiod < FAKE_MAX) {
+		f->period_set[f->nperiod] = *(uint64_t *)arg;
+		f->period_fd[f->nperiod++] = fd;
+	}
+	return 0;
+}
+
+static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
+{
+	int fd = openat(dirfd, path, flags);
+
+	(void)ctx;
+	return fd < 0 ? -errno : fd;
+}
+
+static int fake_close(void *ctx, int fd)
+{
+	(void)ctx;
+	return fd >= FAKE_FD0 ? 0 : close(fd);
+}
+
+static int fake_mmap(void *ctx, int fd, size_t len, void **addr)
+{
+	struct fake *f = ctx;
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *pc;
+
+	(void)fd;
+	if (f->refuse_mmap_above && len - (size_t)page > f->refuse_mmap_above)
+		return -EPERM;
+	ck_assert_uint_lt(f->nmap, FAKE_MAX);
+	pc = aligned_alloc((size_t)page, len);
+	memset(pc, 0, len);
+	pc->data_offset = (uint64_t)page;
+	pc->data_size = len - (size_t)page;
+	f->map[f->nmap] = pc;
+	f->maplen[f->nmap++] = len;
+	*addr = pc;
+	return 0;
+}
+
+static int fake_munmap(void *ctx, void *addr, size_t len)
+{
+	(void)ctx;
+	(void)len;
+	free(addr);
+	return 0;
+}
+
+static struct sysops fake_ops(struct fake *f)
+{
+	struct sysops o = { f, fake_perf_open, fake_read, fake_pread, fake_ioctl, fake_openat,
+			    fake_close, fake_mmap, fake_munmap };
+
+	return o;
+}
+
+static const char *fixture(const char *name)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/data/sysfs/%s", TEST_SRCDIR, name);
+	return path;
+}
+
+/* Open our own process under a fixture tree with the fake; the result of sampler_open. */
+static int fake_sample(struct fake *f, const char *tree, enum sample_kind kind, size_t max_fds,
+		       struct sampler **smp, struct errmsg_notes *notes, struct errmsg_fact *err)
+{
+	struct sysops ops = fake_ops(f);
+	static struct sysops keep;	/* the sampler borrows the table past this call */
+	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds };
+	int root = open("/proc", O_RDONLY | O_DIRECTORY);
+	int r;
+
+	keep = ops;
+	r = sampler_open(smp, root, getpid(), &req, notes, err);
+	close(root);
+	return r;
+}
+
+static const struct fake_open *fake_find(const struct fake *f, uint32_t type, uint64_t config,
+					 size_t nth)
+{
+	for (size_t i = 0; i < f->nopen; i++)
+		if (f->open[i].a.type == type && f->open[i].a.config == config && !nth--)
+			return &f->open[i];
+	return NULL;
+}
+
+/* The kernel's rule on Sapphire Rapids: mem-loads with a data source must have the aux leader. */
+static int spr_rule(const struct perf_event_attr *a, int group)
+{
+	if (a->type == 4 && a->config == 0x1cd && (a->sample_type & PERF_SAMPLE_DATA_SRC) &&
+	    group < 0)
+		return -ENODATA;
+	return 0;
+}
+
+START_TEST(test_sapphire_rapids_loads_are_led_by_mem_loads_aux)
+{
+	struct fake f = { .rule = spr_rule };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	const struct fake_open *aux, *ld, *st;
+
+	ck_assert_int_eq(fake_sample(&f, "spr", SAMPLE_AUTO, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(sampler_kind(smp), SAMPLE_PEBS);
+	aux = fake_find(&f, 4, 0x8203, 0);
+	ld = fake_find(&f, 4, 0x1cd, 0);
+	st = fake_find(&f, 4, 0x2cd, 0);
+	ck_assert_ptr_nonnull(aux);
+	ck_assert_ptr_nonnull(ld);
+	ck_assert_ptr_nonnull(st);
+	/* the leader only counts; mem-loads samples in its group, above perf's threshold */
+	ck_assert_uint_eq(aux->a.sample_period, 0);
+	ck_assert_int_eq(aux->group, -1);
+	ck_assert_int_eq(ld->group, aux->fd);
+	ck_assert_uint_eq(ld->a.config1, SAMPLER_LDLAT);
+	ck_assert_uint_eq(ld->a.precise_ip, 3);
+	ck_assert(ld->a.sample_type & PERF_SAMPLE_WEIGHT);
+	ck_assert(ld->a.sample_type & PERF_SAMPLE_DATA_SRC);
+	ck_assert_int_eq(st->group, -1);
+	/* latency and data source come with these events */
+	ck_assert_uint_eq(sampler_flags(smp), 0);
+	/* 2 CPUs x 1 thread x 3 events; one ring per CPU */
+	ck_assert_uint_eq(sampler_nfds(smp), 6);
+	ck_assert_uint_eq(f.nmap, 2);
+	sampler_close(smp);
+}
+END_TEST
+
+START_TEST(test_skylake_takes_the_sysfs_aliases_without_a_leader)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	const struct fake_open *ld;
+
+	ck_assert_int_eq(fake_sample(&f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	ld = fake_find(&f, 4, 0x1cd, 0);
+	ck_assert_ptr_nonnull(ld);
+	ck_assert_int_eq(ld->group, -1);
+	ck_assert_uint_eq(ld->a.config1, 30);
+	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x82d0, 0));
+	ck_assert_ptr_null(fake_find(&f, 4, 0x8203, 0));
+	sampler_close(smp);
+}
+END_TEST
+
+START_TEST(test_hybrid_pmus_sample_only_on_their_own_cpus)
+{
+	struct fake f = { .rule = spr_rule };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+
+	ck_assert_int_eq(fake_sample(&f, "adl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	for (size_t i = 0; i < f.nopen; i++) {
+		/* cpu_core (type 4) lists CPU 0, cpu_atom (type 8) CPU 1 */
+		ck_assert_int_eq(f.open[i].cpu, f.open[i].a.type == 4 ? 0 : 1);
+		ck_assert(f.open[i].a.type == 4 || f.open[i].a.type == 8);
+	}
+	ck_assert_ptr_nonnull(fake_find(&f, 8, 0x5d0, 0));	/* the E-core loads */
+	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x8203, 0));	/* the P-core aux leader */
+	ck_assert_ptr_null(fake_find(&f, 8, 0x8203, 0));
+	ck_assert_uint_eq(f.nmap, 2);
+	sampler_close(smp);
+}
+END_TEST
+
+/* No load-latency facility: mem-loads and mem-stores refused at every precise level. */
+static int no_ldlat_rule(const struct perf_event_attr *a, int group)
+{
+	(void)group;
+	if (a->type == 4 && a->config == 0x1cd)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+START_TEST(test_fallback_to_all_loads_says_latency_and_source_are_not_available)
+{
+	struct fake f = { .rule = no_ldlat_rule };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	char text[1200];
+
+	force("skl");
+	ck_assert_int_eq(fake_sample(&f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	ck_assert_ptr_nonnull(fake_find(&f, PERF_TYPE_RAW, 0x81d0, 0));
+	ck_assert_uint_eq(sampler_flags(smp), SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE);
+	ck_assert_ptr_nonnull(strstr(errmsg_notes(text, sizeof(text), &notes),
+				     "PEBS: mem-loads: not supported"));
+	sampler_close(smp);
+	events_fini();
+}
+END_TEST
+
+/* Write one IBS sample (BASE | DATA_SRC | WEIGHT_STRUCT) at the head of a mapped ring. */
+static void put_ibs_sample(void *map, uint64_t addr, uint64_t src)
+{
+	struct perf_event_mmap_page *pc = map;
+	uint8_t *data = (uint8_t *)map + pc->data_offset;
+	uint64_t body[9] = { 1, 0x401000, 0, 1, addr, 0, 5, src };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 8 * 8 };
+
+	/* identifier ip pid/tid time addr cpu weight data_src */
+	memcpy(data + pc->data_head, &h, sizeof(h));
+	memcpy(data + pc->data_head + 8, body, 64);
+	pc->data_head += 72;
+}
+
+struct levels {
+	size_t n;
+	uint64_t addr[8];
+	enum mem_level lvl[8];
+};
+
+static void take_level(const struct ring_sample *s, void *arg)
+{
+	struct levels *l = arg;
+
+	if (l->n < 8) {
+		l->addr[l->n] = s->addr;
+		l->lvl[l->n++] = s->level;
+	}
+}
+
+START_TEST(test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	struct levels got = { 0 };
+	uint64_t near = (uint64_t)PERF_MEM_OP_LOAD |
+			(uint64_t)(PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT |
+			(uint64_t)PERF_MEM_LVLNUM_ANY_CACHE << PERF_MEM_LVLNUM_SHIFT |
+			(uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT |
+			(uint64_t)PERF_MEM_HOPS_0 << PERF_MEM_HOPS_SHIFT;
+
+	ck_assert_int_eq(fake_sample(&f, "zen4", SAMPLE_IBS, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(sampler_kind(smp), SAMPLE_IBS);
+	ck_assert_ptr_nonnull(fake_find(&f, 10, 0, 0));	/* ibs_op is type 10 in the zen4 tree */
+	put_ibs_sample(f.map[0], 0, 0);	/* a branch: no memory touched */
+	put_ibs_sample(f.map[0], 0, 0);
+	put_ibs_sample(f.map[0], 0x7f0000001000, near);
+	sampler_drain(smp, take_level, &got);
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_uint_eq(got.addr[0], 0x7f0000001000);
+	ck_assert_int_eq(got.lvl[0], MEM_LVL_PEER_CACHE);
+	ck_assert_uint_eq(sampler_nonmem(smp), 2);
+	sampler_close(smp);
+}
+END_TEST
+
+START_TEST(test_sampling_fds_come_out_of_the_budget)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	char text[1200];
+
+	/* page faults on 2 CPUs for 1 thread take 2 descriptors; 1 is left */
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 1, &smp, &notes, &err), -EMFILE);
+	ck_assert_uint_eq(f.nopen, 0);
+	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_FDS);
+	ck_assert_int_eq(err.n, 2);
+	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
+				     "needs 2 file descriptors"));
+	ck_assert_ptr_nonnull(strstr(text, "ulimit -n"));
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 2, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(sampler_nfds(smp), 2);
+	sampler_close(smp);
+}
+END_TEST
+
+START_TEST(test_rings_are_512_kib_and_halve_under_the_mlock_budget)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(sampler_ring_bytes(smp), 512u << 10);
+	sampler_close(smp);
+	memset(&f, 0, sizeof(f));
+	f.refuse_mmap_above = 200u << 10;
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(sampler_ring_bytes(smp), 128u << 10);
+	sampler_close(smp);
+}
+END_TEST
+
+static const struct {
+	int line;
+	uint64_t period;
+	double rate;
+	uint64_t want;
+} STEER[] = {
+	{ __LINE__, 1, 2000, 1 },		/* inside the band: kept */
+	{ __LINE__, 1, 40000, 8 },		/* 16 times too many: at most 8 times a step */
+	{ __LINE__, 10, 5000, 20 },		/* twice the middle (2500) */
+	{ __LINE__, 100, 500, 20 },		/* a fifth of it */
+	{ __LINE__, 100, 0, 100 },		/* an idle process says nothing */
+	{ __LINE__, 2, 600, 1 },		/* never below the minimum */
+	{ __LINE__, 1u << 20, 1e9, 1u << 20 },	/* nor above the maximum */
+	{ __LINE__, 1, 4500, 2 },		/* a period of 1 still grows */
+};
+
+START_TEST(test_period_steers_to_the_target_rate)
+{
+	struct sampler_rate r = { 1000, 4000, 1, 1u << 20 };
+
+	ck_assert_msg(sampler_next_period(STEER[_i].period, STEER[_i].rate, &r) == STEER[_i].want,
+		      "line %d: got %llu", STEER[_i].line,
+		      (unsigned long long)sampler_next_period(STEER[_i].period, STEER[_i].rate, &r));
+}
+END_TEST
+
+/* Page-fault samples written straight into a ring, as the kernel would. */
+static void put_fault_sample(void *map, uint64_t addr)
+{
+	struct perf_event_mmap_page *pc = map;
+	uint8_t *data = (uint8_t *)map + pc->data_offset;
+	uint64_t body[6] = { 1, 0x401000, 0, 1, addr, 0 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 6 * 8 };
+
+	memcpy(data + pc->data_head, &h, sizeof(h));
+	memcpy(data + pc->data_head + 8, body, 48);
+	pc->data_head += 56;
+}
+
+START_TEST(test_adapt_sets_the_period_on_every_sampling_fd)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(sampler_period(smp), 1);
+	for (int i = 0; i < 1000; i++)
+		put_fault_sample(f.map[i % 2], 0x1000 * (uint64_t)i);
+	sampler_drain(smp, NULL, NULL);
+	/* 1000 samples in 0.1 s: 10000/s, four times the middle of 1000-4000 */
+	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
+	ck_assert_uint_eq(sampler_period(smp), 4);
+	ck_assert_uint_eq(f.nperiod, 2);
+	ck_assert_uint_eq(f.period_set[0], 4);
+	/* nothing new in the next interval: kept */
+	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
+	sampler_close(smp);
+}
+END_TEST
+
+/* Every source refused: permission for page faults, after PEBS and IBS were not there. */
+static int deny_all(const struct perf_event_attr *a, int group)
+{
+	(void)a;
+	(void)group;
+	return -EACCES;
+}
+
+START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
+{
+	struct fake f = { .rule = deny_all };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	char text[1600];
+	char want[64];
+
+	ck_assert_int_eq(fake_sample(&f, "zen4", SAMPLE_AUTO, 0, &smp, &notes, &err), -EACCES);
+	err.paranoid = 2;
+	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	snprintf(want, sizeof(want), "cannot sample pid %d: 'page-faults': permission denied; ",
+		 getpid());
+	ck_assert_msg(!strncmp(text, want, strlen(want)), "%s", text);
+	ck_assert_ptr_nonnull(strstr(text, "perf_event_paranoid is 2"));
+	ck_assert_ptr_nonnull(strstr(text, "(tried before: PEBS:"));
+	ck_assert_ptr_nonnull(strstr(text, "IBS: permission denied"));
+	ck_assert_ptr_null(strstr(text, "Permission denied"));	/* plain words, not strerror */
 }
 END_TEST
 
@@ -267,6 +726,17 @@ int main(void)
 	tcase_add_test(tc, test_threads_created_while_sampling_are_sampled);
 	tcase_add_test(tc, test_hung_up_rings_are_not_polled_but_drained);
 	tcase_add_test(tc, test_missing_pid_is_esrch);
+	tcase_add_test(tc, test_sapphire_rapids_loads_are_led_by_mem_loads_aux);
+	tcase_add_test(tc, test_skylake_takes_the_sysfs_aliases_without_a_leader);
+	tcase_add_test(tc, test_hybrid_pmus_sample_only_on_their_own_cpus);
+	tcase_add_test(tc, test_fallback_to_all_loads_says_latency_and_source_are_not_available);
+	tcase_add_test(tc, test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote);
+	tcase_add_test(tc, test_sampling_fds_come_out_of_the_budget);
+	tcase_add_test(tc, test_rings_are_512_kib_and_halve_under_the_mlock_budget);
+	tcase_add_loop_test(tc, test_period_steers_to_the_target_rate, 0,
+			    sizeof(STEER) / sizeof(STEER[0]));
+	tcase_add_test(tc, test_adapt_sets_the_period_on_every_sampling_fd);
+	tcase_add_test(tc, test_error_gives_the_last_sources_reason_first_with_the_way_out);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -28,6 +28,7 @@ struct loop_io {
 	sigset_t mask;
 	int sfd, tfd;
 	int keyfd;		/* the terminal, or -1 in batch mode */
+	struct loop_rings rings;
 };
 
 /* Signals that end the run; the terminal is given back first. */
@@ -42,7 +43,47 @@ static const int LOOP_STOP_SIGNALS[] = {
 #define LOOP_EV_GONE 0x10u	/* the terminal went away */
 #define LOOP_EV_ERROR 0x20u	/* poll or the timer failed */
 
-#define LOOP_MAX_SAMPLE_FDS 256
+size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base,
+			  size_t nbase)
+{
+	size_t want = r->cap > nbase ? r->cap - nbase : 0, n;
+
+	/* ask for more than room: a full answer means there may be more */
+	for (;;) {
+		if (want < 16)
+			want = 16;
+		if (nbase + want > r->cap) {
+			r->cap = nbase + want;
+			r->pfd = xrealloc(r->pfd, r->cap * sizeof(*r->pfd));
+			r->fds = xrealloc(r->fds, r->cap * sizeof(*r->fds));
+		}
+		n = source_poll_fds(src, r->fds, want);
+		if (n < want)
+			break;
+		want *= 2;
+	}
+	for (size_t i = 0; i < nbase; i++)
+		r->pfd[i] = (struct pollfd){ .fd = base[i], .events = POLLIN };
+	for (size_t i = 0; i < n; i++)
+		r->pfd[nbase + i] = (struct pollfd){ .fd = r->fds[i], .events = POLLIN };
+	r->base = nbase;
+	r->n = n;
+	return nbase + n;
+}
+
+void loop_rings_wake(struct loop_rings *r, struct source *src)
+{
+	for (size_t i = r->base; i < r->base + r->n; i++)
+		if (r->pfd[i].revents & (POLLIN | POLLHUP | POLLERR))
+			source_wake(src, r->pfd[i].fd, r->pfd[i].revents & (POLLHUP | POLLERR));
+}
+
+void loop_rings_release(struct loop_rings *r)
+{
+	free(r->pfd);
+	free(r->fds);
+	memset(r, 0, sizeof(*r));
+}
 
 /*
  * Block the signals first: one arriving between taking the terminal and
@@ -60,6 +101,7 @@ static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
 		sigaddset(&io->mask, SIGWINCH);
 	sigprocmask(SIG_BLOCK, &io->mask, NULL);
 	io->keyfd = keyfd;
+	memset(&io->rings, 0, sizeof(io->rings));
 	io->sfd = signalfd(-1, &io->mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	io->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (io->sfd >= 0 && io->tfd >= 0)
@@ -77,6 +119,7 @@ static void loop_io_close(struct loop_io *io)
 {
 	close(io->sfd);
 	close(io->tfd);
+	loop_rings_release(&io->rings);
 	sigprocmask(SIG_UNBLOCK, &io->mask, NULL);
 }
 
@@ -107,27 +150,19 @@ static void loop_io_arm(struct loop_io *io, double seconds, bool periodic)
  */
 static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout_ms)
 {
-	struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS];
-	int fds[LOOP_MAX_SAMPLE_FDS];
-	size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS), base = 0;
+	int own[3] = { io->sfd, io->tfd, io->keyfd };
+	size_t total = loop_rings_collect(&io->rings, src, own, io->keyfd >= 0 ? 3 : 2);
+	struct pollfd *pfd;
 	unsigned ev = 0;
 	int r;
 
-	pfd[base++] = (struct pollfd){ .fd = io->sfd, .events = POLLIN };
-	pfd[base++] = (struct pollfd){ .fd = io->tfd, .events = POLLIN };
-	if (io->keyfd >= 0)
-		pfd[base++] = (struct pollfd){ .fd = io->keyfd, .events = POLLIN };
-	for (size_t i = 0; i < nf; i++)
-		pfd[base + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	pfd = io->rings.pfd;
 	do
-		r = poll(pfd, base + nf, timeout_ms);
+		r = poll(pfd, total, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return LOOP_EV_ERROR;
-	for (size_t i = 0; i < nf; i++)
-		if (pfd[base + i].revents & (POLLIN | POLLHUP | POLLERR))
-			source_wake(src, pfd[base + i].fd,
-				    pfd[base + i].revents & (POLLHUP | POLLERR));
+	loop_rings_wake(&io->rings, src);
 	if (pfd[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
 

@@ -2,12 +2,33 @@
 #ifndef PMCTOP_LOOP_H
 #define PMCTOP_LOOP_H
 
+#include <poll.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "model/model.h"
 #include "out/output.h"
 #include "stream/source.h"
+
+/* The pollfds of one wait: the loop's own fds first, then every sampling ring, however many. */
+struct loop_rings {
+	struct pollfd *pfd;
+	int *fds;
+	size_t cap;
+	size_t base;		/* the loop's own fds at the front of pfd */
+	size_t n;		/* rings after them */
+};
+
+/*
+ * Fill r with the base fds (each polled for POLLIN) and then all of the
+ * source's sampling fds; the arrays grow as needed. Returns base + rings.
+ */
+size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base,
+			  size_t nbase);
+/* After a poll of r->pfd: wake (drain) each ring that fired, hangups included. */
+void loop_rings_wake(struct loop_rings *r, struct source *src);
+void loop_rings_release(struct loop_rings *r);
 
 struct loop_opts {
 	long iterations;	/* -1: until the source ends or a signal comes */

@@ -133,6 +133,7 @@ struct live {
 	uint64_t dropped;	/* samples beyond the pending cap */
 	uint64_t maps_hash;
 	char *mapsbuf;
+	uint64_t smp_last_t;	/* time of the last snapshot that drained the rings */
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */

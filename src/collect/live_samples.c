@@ -50,7 +50,12 @@ void live_fill_samples(struct live *l, struct snapshot *snap)
 	snap->smp.pid = l->smp_pid;
 	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s",
 		 sample_kind_name(sampler_kind(l->smp)));
-	snap->smp.period = sampler_period(l->smp);
+	snap->smp.period = sampler_adapt(l->smp, l->smp_last_t && snap->t_ns > l->smp_last_t
+							  ? (double)(snap->t_ns - l->smp_last_t) / 1e9
+							  : 0);
+	l->smp_last_t = snap->t_ns;
+	snap->smp.flags = sampler_flags(l->smp);
+	snap->smp.nonmem = sampler_nonmem(l->smp);
 	snap->smp.lost = sampler_lost(l->smp) + l->dropped;
 	snap->smp.throttled = st->throttled;
 	for (size_t i = 0; i < l->npend; i++)
@@ -77,11 +82,29 @@ void live_fill_samples(struct live *l, struct snapshot *snap)
 	}
 }
 
+/*
+ * Sampling and counting share one descriptor budget: what sampling may
+ * take is what counting has left, and what it takes counts as open, so
+ * counting sees the room shrink. Never 0, which would mean no limit.
+ */
+static size_t live_sample_fds_left(const struct live *l)
+{
+	return l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 1;
+}
+
+static void live_sample_stop(struct live *l)
+{
+	if (l->smp)
+		l->fds_open -= sampler_nfds(l->smp);
+	sampler_close(l->smp);
+	l->smp = NULL;
+}
+
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
 		size_t errsize)
 {
 	struct live *l = (struct live *)s;
-	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops,
+	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops, 0,
 				  l->cflags & COUNTERS_NO_INHERIT_THREAD, l->no_format_lost };
 	struct errmsg_notes notes;
 	struct errmsg_fact why;
@@ -90,19 +113,22 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 
 	if (l->smp && pid == l->smp_pid && req->kind == SAMPLE_AUTO && !req->period)
 		return 0;
-	sampler_close(l->smp);
-	l->smp = NULL;
+	live_sample_stop(l);
 	l->smp_pid = 0;
 	l->npend = 0;
 	l->dropped = 0;
 	l->maps_hash = 0;
+	l->smp_last_t = 0;
 	if (!pid)
 		return 0;
+	sr.max_fds = live_sample_fds_left(l);
 	r = sampler_open(&l->smp, l->rootfd, pid, &sr, &notes, &why);
 	if (r) {
+		why.paranoid = l->paranoid;
 		errmsg_sample_error(err, errsize, &why, &notes);
 		return r;
 	}
+	l->fds_open += sampler_nfds(l->smp);
 	l->smp_pid = pid;
 	source_message(s, "%s",
 		       errmsg_sampling(msg, sizeof(msg), pid, sample_kind_name(sampler_kind(l->smp)),
@@ -131,8 +157,7 @@ void live_wake(struct source *s, int fd, bool hup)
 
 void live_samples_free(struct live *l)
 {
-	sampler_close(l->smp);
-	l->smp = NULL;
+	live_sample_stop(l);
 	free(l->pend);
 	free(l->mapsbuf);
 }

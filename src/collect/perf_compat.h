@@ -34,6 +34,31 @@
 #define PERF_MEM_LVLNUM_IO 0x0a
 #endif
 
+/* snoop extension and hops of PERF_SAMPLE_DATA_SRC: 4.14, 5.16 and 5.17 */
+#ifndef PERF_MEM_SNOOPX_FWD
+#define PERF_MEM_SNOOPX_FWD 0x01
+#define PERF_MEM_SNOOPX_SHIFT 38
+#endif
+#ifndef PERF_MEM_SNOOPX_PEER
+#define PERF_MEM_SNOOPX_PEER 0x02
+#endif
+#ifndef PERF_MEM_HOPS_0
+#define PERF_MEM_HOPS_0 0x01
+#define PERF_MEM_HOPS_SHIFT 43
+#endif
+#ifndef PERF_MEM_HOPS_1
+#define PERF_MEM_HOPS_1 0x02
+#define PERF_MEM_HOPS_2 0x03
+#define PERF_MEM_HOPS_3 0x04
+#endif
+#ifndef PERF_MEM_LVLNUM_ANY_CACHE
+#define PERF_MEM_LVLNUM_ANY_CACHE 0x0b
+#define PERF_MEM_LVLNUM_LFB 0x0c
+#define PERF_MEM_LVLNUM_RAM 0x0d
+#define PERF_MEM_LVLNUM_PMEM 0x0e
+#define PERF_MEM_LVLNUM_NA 0x0f
+#endif
+
 /*
  * attr.inherit_thread (5.13): bit 35 of the flag word that follows
  * read_format, counted from the first bit-field the way the ABI lays them

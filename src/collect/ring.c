@@ -3,6 +3,7 @@
 #include "collect/ring.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -121,52 +122,122 @@ enum mem_op ring_data_op(uint64_t src)
 	return MEM_OP_OTHER;
 }
 
-enum mem_level ring_data_level(uint64_t src)
-{
-	uint64_t lvl = (src >> PERF_MEM_LVL_SHIFT) & 0x3fff;
-	uint64_t num = (src >> PERF_MEM_LVLNUM_SHIFT) & 0xf;
-	bool remote = (src >> PERF_MEM_REMOTE_SHIFT) & 1;
+/* The fields of a data source the level depends on, taken apart once. */
+struct ring_src {
+	uint64_t lvl, num, snoop, snoopx, hops;
+	bool hit, miss, remote;
+};
 
-	if (!src)
-		return MEM_LVL_NA;
-	/* the newer level-number field wins where the PMU fills it */
-	switch (num) {
+/*
+ * A cache hit, placed by who holds the line: a modified line in another
+ * core's cache is HITM; hops say how far (HOPS_0, another core of this
+ * node, is near: AMD's near-CCX cache comes with the remote bit and
+ * HOPS_0); the remote bit alone, with no hops, means another node.
+ */
+static enum mem_level ring_cache(const struct ring_src *d, enum mem_level here)
+{
+	if (d->snoop & PERF_MEM_SNOOP_HITM)
+		return MEM_LVL_HITM;
+	if (d->hops >= PERF_MEM_HOPS_1)
+		return MEM_LVL_REMOTE_CACHE;
+	if (d->hops == PERF_MEM_HOPS_0)
+		return MEM_LVL_PEER_CACHE;
+	if (d->remote)
+		return MEM_LVL_REMOTE_CACHE;
+	if ((d->snoop & PERF_MEM_SNOOP_HIT) || (d->snoopx & (PERF_MEM_SNOOPX_FWD | PERF_MEM_SNOOPX_PEER)))
+		return MEM_LVL_PEER_CACHE;
+	return here;
+}
+
+static bool ring_far(const struct ring_src *d)
+{
+	return d->hops >= PERF_MEM_HOPS_1 || (d->remote && d->hops != PERF_MEM_HOPS_0);
+}
+
+/* The level-number field (4.14+): one level, hit or miss. */
+static enum mem_level ring_level_num(const struct ring_src *d)
+{
+	switch (d->num) {
 	case PERF_MEM_LVLNUM_L1:
-		return MEM_LVL_L1;
+		return d->miss ? MEM_LVL_L1_MISS : MEM_LVL_L1;
 	case PERF_MEM_LVLNUM_LFB:
+		/* a fill buffer hit is a line already on its way from beyond L1 */
 		return MEM_LVL_LFB;
 	case PERF_MEM_LVLNUM_L2:
-		return remote ? MEM_LVL_REMOTE_CACHE : MEM_LVL_L2;
+		return d->miss ? MEM_LVL_L2_MISS : ring_cache(d, MEM_LVL_L2);
 	case PERF_MEM_LVLNUM_L3:
+		return d->miss ? MEM_LVL_L3_MISS : ring_cache(d, MEM_LVL_L3);
 	case PERF_MEM_LVLNUM_L4:
+		/* missing L4 means L3 was missed too */
+		return d->miss ? MEM_LVL_L3_MISS : ring_cache(d, MEM_LVL_L4);
 	case PERF_MEM_LVLNUM_ANY_CACHE:
-		return remote ? MEM_LVL_REMOTE_CACHE : MEM_LVL_L3;
+		return d->miss ? MEM_LVL_NA : ring_cache(d, MEM_LVL_CACHE);
 	case PERF_MEM_LVLNUM_RAM:
+		return ring_far(d) ? MEM_LVL_REMOTE_RAM : MEM_LVL_LOCAL_RAM;
 	case PERF_MEM_LVLNUM_PMEM:
+		return MEM_LVL_PMEM;
 	case PERF_MEM_LVLNUM_CXL:
-		return remote ? MEM_LVL_REMOTE_RAM : MEM_LVL_LOCAL_RAM;
+		return MEM_LVL_CXL;
 	case PERF_MEM_LVLNUM_IO:
 		return MEM_LVL_IO;
 	default:
-		break;
+		return MEM_LVL_NA;
 	}
-	if (lvl & PERF_MEM_LVL_L1)
-		return MEM_LVL_L1;
-	if (lvl & PERF_MEM_LVL_LFB)
+}
+
+/* The older level bits: the first level named, with HIT or MISS beside it. */
+static enum mem_level ring_level_bits(const struct ring_src *d)
+{
+	uint64_t l = d->lvl;
+
+	if (l & PERF_MEM_LVL_L1)
+		return d->miss ? MEM_LVL_L1_MISS : MEM_LVL_L1;
+	if (l & PERF_MEM_LVL_LFB)
 		return MEM_LVL_LFB;
-	if (lvl & PERF_MEM_LVL_L2)
-		return MEM_LVL_L2;
-	if (lvl & PERF_MEM_LVL_L3)
-		return MEM_LVL_L3;
-	if (lvl & PERF_MEM_LVL_LOC_RAM)
-		return MEM_LVL_LOCAL_RAM;
-	if (lvl & (PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2))
+	if (l & PERF_MEM_LVL_L2)
+		return d->miss ? MEM_LVL_L2_MISS : ring_cache(d, MEM_LVL_L2);
+	if (l & PERF_MEM_LVL_L3)
+		return d->miss ? MEM_LVL_L3_MISS : ring_cache(d, MEM_LVL_L3);
+	if (l & PERF_MEM_LVL_LOC_RAM)
+		return ring_far(d) ? MEM_LVL_REMOTE_RAM : MEM_LVL_LOCAL_RAM;
+	if (l & (PERF_MEM_LVL_REM_RAM1 | PERF_MEM_LVL_REM_RAM2))
 		return MEM_LVL_REMOTE_RAM;
-	if (lvl & (PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_REM_CCE2))
-		return MEM_LVL_REMOTE_CACHE;
-	if (lvl & (PERF_MEM_LVL_IO | PERF_MEM_LVL_UNC))
+	if (l & PERF_MEM_LVL_REM_CCE1) {
+		/* one hop: another core's cache when the hops field says so */
+		if (d->hops == PERF_MEM_HOPS_0)
+			return MEM_LVL_PEER_CACHE;
+		return (d->snoop & PERF_MEM_SNOOP_HITM) ? MEM_LVL_HITM : MEM_LVL_REMOTE_CACHE;
+	}
+	if (l & PERF_MEM_LVL_REM_CCE2)
+		return (d->snoop & PERF_MEM_SNOOP_HITM) ? MEM_LVL_HITM : MEM_LVL_REMOTE_CACHE;
+	if (l & PERF_MEM_LVL_IO)
 		return MEM_LVL_IO;
+	if (l & PERF_MEM_LVL_UNC)
+		return MEM_LVL_UNCACHED;
 	return MEM_LVL_NA;
+}
+
+enum mem_level ring_data_level(uint64_t src)
+{
+	struct ring_src d;
+	enum mem_level l;
+
+	if (!src)
+		return MEM_LVL_NA;
+	d.lvl = (src >> PERF_MEM_LVL_SHIFT) & 0x3fff;
+	d.num = (src >> PERF_MEM_LVLNUM_SHIFT) & 0xf;
+	d.snoop = (src >> PERF_MEM_SNOOP_SHIFT) & 0x1f;
+	d.snoopx = (src >> PERF_MEM_SNOOPX_SHIFT) & 0x3;
+	d.hops = (src >> PERF_MEM_HOPS_SHIFT) & 0x7;
+	d.remote = (src >> PERF_MEM_REMOTE_SHIFT) & 1;
+	d.hit = d.lvl & PERF_MEM_LVL_HIT;
+	/* a miss at a level says where the access was not served, never where it was */
+	d.miss = (d.lvl & PERF_MEM_LVL_MISS) && !d.hit;
+	if (d.lvl & PERF_MEM_LVL_NA)
+		d.lvl = 0;
+	/* the level-number field wins where the PMU fills it (0 and NA: it does not) */
+	l = d.num && d.num != PERF_MEM_LVLNUM_NA ? ring_level_num(&d) : MEM_LVL_NA;
+	return l != MEM_LVL_NA ? l : ring_level_bits(&d);
 }
 
 void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail,

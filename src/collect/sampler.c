@@ -14,12 +14,17 @@
 #include "collect/proc.h"
 #include "util/xalloc.h"
 
-#define SAMPLER_RING_ORDER 5	/* 32 data pages per CPU */
 #define SAMPLER_BASE_TYPE                                                                   \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
+#define SAMPLER_PEBS_PERIOD 10007	/* prime: no lockstep with loops */
+#define SAMPLER_IBS_PERIOD 100000
+#define SAMPLER_IBS_MAX 0xffff0		/* IbsOpMaxCnt without the extended bits, x16 */
 
 const unsigned SAMPLER_PRECISE_ORDER[4] = { 3, 2, 1, 0 };
+
+/* The PMUs whose sysfs aliases may name load-latency events; hybrid ones list their CPUs. */
+static const char *const SAMPLER_PEBS_PMUS[] = { "cpu", "cpu_core", "cpu_atom" };
 
 struct sampler_ring {
 	int cpu;
@@ -27,25 +32,54 @@ struct sampler_ring {
 	bool hup;
 };
 
+/* Events of one PMU and the CPUs they may run on. */
+struct sampler_set {
+	struct sampler_attrs a;
+	char pmu[32];
+	bool own_cpus;		/* the PMU has a cpus file: open on those only */
+	struct cpumap cpus;
+};
+
+/* A sampling fd: which attr it is, for the op of PEBS samples and for period changes. */
+struct sampler_fd {
+	int fd;
+	uint64_t id;
+	enum mem_op op;
+	bool counts_only;
+};
+
 struct sampler {
 	const struct sysops *ops;	/* borrowed */
 	int pid;
 	enum sample_kind kind;
 	uint64_t period;
-	struct sampler_attrs a;
-	uint64_t ids[256];	/* event id -> which attr, for the op of PEBS samples */
-	uint8_t id_attr[256];
-	size_t nids;
-	int *fds;
+	bool fixed;		/* the caller chose the period: never steer it */
+	struct sampler_rate rate;
+	uint64_t last_samples;
+	size_t nsets;
+	struct sampler_set set[SAMPLER_MAX_SETS];
+	struct sampler_fd *fds;
 	size_t nfds, fdcap;
 	struct sampler_ring *rings;
-	size_t nrings;
+	size_t nrings, ringcap;
+	size_t ring_bytes;
 	struct ring_stats st;
+	uint64_t nonmem;
 	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST */
 	bool no_inherit_thread;	/* nor attr.inherit_thread */
 	ring_sample_cb cb;	/* during a drain */
 	void *arg;
 };
+
+/* ---- attributes ---- */
+
+static void sampler_pebs_common(struct perf_event_attr *a, unsigned precise, uint64_t period)
+{
+	a->precise_ip = precise;
+	a->sample_period = period ? period : SAMPLER_PEBS_PERIOD;
+	a->sample_type = SAMPLER_BASE_TYPE | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	a->exclude_hv = 1;
+}
 
 int sampler_pebs_attrs(unsigned precise, uint64_t period, bool kernel, struct sampler_attrs *out)
 {
@@ -64,13 +98,171 @@ int sampler_pebs_attrs(unsigned precise, uint64_t period, bool kernel, struct sa
 
 		if (events_encode(EV[i].name, kernel, a, &hw))
 			continue;
-		a->precise_ip = precise;
-		a->sample_period = period ? period : 10007;	/* prime: no lockstep with loops */
-		a->sample_type = SAMPLER_BASE_TYPE | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
-		a->exclude_hv = 1;
+		sampler_pebs_common(a, precise, period);
 		out->op[out->n] = EV[i].op;
 		out->name[out->n] = EV[i].name;
 		out->n++;
+	}
+	/* the kernel marks these "datala": addresses without the load-latency facility */
+	out->flags = SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE;
+	return out->n ? 0 : -ENOENT;
+}
+
+/* A small sysfs file into buf, trailing newline cut. Length or -errno. */
+static long sampler_read_file(const struct sysops *ops, const char *path, char *buf, size_t size)
+{
+	long n;
+	int fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return fd;
+	n = ops->pread(ops->ctx, fd, buf, size - 1, 0);
+	ops->close(ops->ctx, fd);
+	if (n < 0)
+		return n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return n;
+}
+
+static int sampler_read_int(const struct sysops *ops, const char *path, int *v)
+{
+	char buf[64];
+	long n = sampler_read_file(ops, path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return sscanf(buf, "%d", v) == 1 ? 0 : -EINVAL;
+}
+
+/* Put value into the field a format file names: "config:0-7", "config1:0-15", "config:21". */
+static int sampler_set_field(struct perf_event_attr *a, const char *format, uint64_t value)
+{
+	char word[16];
+	unsigned lo, hi;
+	__u64 *field;
+	uint64_t mask;
+	int n;
+
+	n = sscanf(format, "%15[a-z0-9]:%u-%u", word, &lo, &hi);
+	if (n == 2)
+		hi = lo;
+	else if (n != 3)
+		return -EINVAL;	/* split fields ("config:0-7,32-35") are not needed here */
+	if (hi < lo || hi > 63)
+		return -EINVAL;
+	if (!strcmp(word, "config"))
+		field = &a->config;
+	else if (!strcmp(word, "config1"))
+		field = &a->config1;
+	else if (!strcmp(word, "config2"))
+		field = &a->config2;
+	else
+		return -EINVAL;
+	mask = hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1);
+	if (value & ~mask)
+		return -EINVAL;
+	*field = (*field & ~(mask << lo)) | value << lo;
+	return 0;
+}
+
+int sampler_apply_terms(const struct sysops *ops, const char *dir, const char *terms,
+			struct perf_event_attr *a)
+{
+	char copy[256], path[4096], format[64];
+	char *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", terms);
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t v = 1;	/* a bare term is a flag */
+		char *end;
+		int r;
+
+		if (eq) {
+			*eq = '\0';
+			v = strtoull(eq + 1, &end, 0);
+			if (end == eq + 1 || *end)
+				return -EINVAL;
+		}
+		snprintf(path, sizeof(path), "%s/format/%s", dir, t);
+		if (sampler_read_file(ops, path, format, sizeof(format)) < 0)
+			return -EINVAL;
+		r = sampler_set_field(a, format, v);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* One alias of dir/events into a; 0, -ENOENT when absent, -EINVAL when not understood. */
+static int sampler_alias(const struct sysops *ops, const char *dir, int type, const char *name,
+			 struct perf_event_attr *a)
+{
+	char path[4096], terms[256];
+
+	snprintf(path, sizeof(path), "%s/events/%s", dir, name);
+	if (sampler_read_file(ops, path, terms, sizeof(terms)) < 0)
+		return -ENOENT;
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = (uint32_t)type;
+	return sampler_apply_terms(ops, dir, terms, a);
+}
+
+int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *pmu,
+		       unsigned precise, uint64_t period, bool kernel, struct sampler_attrs *out)
+{
+	char dir[4096], path[4200];
+	struct perf_event_attr *a;
+	int type, r;
+
+	ops = sysops_or_real(ops);
+	memset(out, 0, sizeof(*out));
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/%s", sysfs ? sysfs : "/sys", pmu);
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if (sampler_read_int(ops, path, &type))
+		return -ENOENT;
+	/* Sapphire Rapids and later, hybrid P-cores: mem-loads must be led by mem-loads-aux */
+	a = &out->attr[out->n];
+	r = sampler_alias(ops, dir, type, "mem-loads-aux", a);
+	if (r == -EINVAL)
+		return r;
+	if (!r) {
+		a->exclude_kernel = !kernel;
+		a->exclude_hv = 1;
+		out->leader[out->n] = true;
+		out->name[out->n] = "mem-loads-aux";
+		out->op[out->n++] = MEM_OP_NA;
+	}
+	a = &out->attr[out->n];
+	r = sampler_alias(ops, dir, type, "mem-loads", a);
+	if (r == -EINVAL)
+		return r;
+	if (!r) {
+		char ldlat[32];
+
+		/* the alias's own threshold (3) samples nearly every load: use perf's */
+		snprintf(ldlat, sizeof(ldlat), "ldlat=%d", SAMPLER_LDLAT);
+		if (sampler_apply_terms(ops, dir, ldlat, a))
+			return -EINVAL;
+		sampler_pebs_common(a, precise, period);
+		a->exclude_kernel = !kernel;
+		out->name[out->n] = "mem-loads";
+		out->op[out->n++] = MEM_OP_LOAD;
+	} else if (out->n) {
+		out->n = 0;	/* a leader with nothing to lead */
+	}
+	a = &out->attr[out->n];
+	r = sampler_alias(ops, dir, type, "mem-stores", a);
+	if (r == -EINVAL)
+		return r;
+	if (!r) {
+		sampler_pebs_common(a, precise, period);
+		a->exclude_kernel = !kernel;
+		out->name[out->n] = "mem-stores";
+		out->op[out->n++] = MEM_OP_STORE;
 	}
 	return out->n ? 0 : -ENOENT;
 }
@@ -78,7 +270,7 @@ int sampler_pebs_attrs(unsigned precise, uint64_t period, bool kernel, struct sa
 void sampler_ibs_attrs(int ibs_type, uint64_t period, struct sampler_attrs *out)
 {
 	struct perf_event_attr *a = &out->attr[0];
-	uint64_t p = period ? period : 100000;
+	uint64_t p = period ? period : SAMPLER_IBS_PERIOD;
 
 	memset(out, 0, sizeof(*out));
 	a->size = sizeof(*a);
@@ -105,78 +297,167 @@ void sampler_fault_attrs(uint64_t period, bool kernel, struct sampler_attrs *out
 	a->exclude_hv = 1;
 	out->op[0] = MEM_OP_NA;
 	out->name[0] = "page-faults";
+	out->flags = SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE;
 	out->n = 1;
 }
+
+uint64_t sampler_next_period(uint64_t period, double rate, const struct sampler_rate *r)
+{
+	double mid = (r->lo + r->hi) / 2, f, p;
+
+	if (!(rate > 0) || (rate >= r->lo && rate <= r->hi))
+		return period < r->min ? r->min : period > r->max ? r->max : period;
+	f = rate / mid;
+	if (f > 8)
+		f = 8;
+	if (f < 1.0 / 8)
+		f = 1.0 / 8;
+	p = (double)period * f;
+	if (p < (double)r->min)
+		return r->min;
+	if (p > (double)r->max)
+		return r->max;
+	/* a step must move the period at least by one, else a period of 1 never grows */
+	if ((uint64_t)p == period)
+		return rate > r->hi ? (period < r->max ? period + 1 : period)
+				    : (period > r->min ? period - 1 : period);
+	return (uint64_t)p;
+}
+
+/* ---- opening ---- */
 
 static void sampler_close_fds(struct sampler *s)
 {
 	for (size_t i = 0; i < s->nrings; i++)
 		ring_unmap(&s->rings[i].ring);
 	for (size_t i = 0; i < s->nfds; i++)
-		s->ops->close(s->ops->ctx, s->fds[i]);
+		s->ops->close(s->ops->ctx, s->fds[i].fd);
 	free(s->rings);
 	free(s->fds);
 	s->rings = NULL;
 	s->fds = NULL;
-	s->nrings = s->nfds = s->fdcap = 0;
-	s->nids = 0;
+	s->nrings = s->ringcap = s->nfds = s->fdcap = 0;
 }
 
-/* Open every attr on every thread and CPU; the first fd per CPU owns that CPU's ring. */
-static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, const int *cpus,
-			    size_t ncpus)
+static void sampler_release_sets(struct sampler *s)
+{
+	for (size_t i = 0; i < s->nsets; i++)
+		cpumap_release(&s->set[i].cpus);
+	s->nsets = 0;
+}
+
+static struct sampler_ring *sampler_ring_of(struct sampler *s, int cpu)
+{
+	for (size_t i = 0; i < s->nrings; i++)
+		if (s->rings[i].cpu == cpu)
+			return &s->rings[i];
+	return NULL;
+}
+
+static unsigned sampler_ring_order(size_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	unsigned order = 0;
 
-	s->rings = xcalloc(ncpus, sizeof(*s->rings));
-	for (size_t c = 0; c < ncpus; c++) {
-		struct sampler_ring *r = &s->rings[s->nrings];
-		bool mapped = false;
+	while (((size_t)page << (order + 1)) <= bytes)
+		order++;
+	return order;
+}
 
-		r->cpu = cpus[c];
-		for (size_t k = 0; k < s->a.n; k++) {
+/* Descriptors the sets would take for ntids threads. */
+static size_t sampler_fds_needed(const struct sampler *s, size_t ntids)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nsets; i++)
+		n += s->set[i].cpus.n * s->set[i].a.n * ntids;
+	return n;
+}
+
+static int sampler_open_one(struct sampler *s, struct perf_event_attr *a, int tid, int cpu,
+			    int group)
+{
+	int fd;
+
+	a->read_format = s->no_format_lost ? 0 : PERF_FORMAT_LOST;
+	fd = sysops_perf_open(s->ops, a, tid, cpu, group);
+	if (fd == -EINVAL && !s->no_format_lost) {
+		/* before Linux 6.0 */
+		s->no_format_lost = true;
+		a->read_format = 0;
+		fd = sysops_perf_open(s->ops, a, tid, cpu, group);
+	}
+	return fd;
+}
+
+/* Open every attr of every set on every thread and its CPUs; one ring per CPU. */
+static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
+{
+	size_t data = SAMPLER_RING_BYTES;
+
+	for (size_t si = 0; si < s->nsets; si++) {
+		struct sampler_set *set = &s->set[si];
+
+		for (size_t c = 0; c < set->cpus.n; c++) {
+			int cpu = set->cpus.cpu[c];
+
 			for (size_t t = 0; t < ntids; t++) {
-				struct perf_event_attr a = s->a.attr[k];
-				int fd, e;
+				int leader = -1;
 
-				a.size = sizeof(a);
-				a.inherit = 1;
-				perf_compat_set_inherit_thread(&a, !s->no_inherit_thread);
-				a.watermark = 1;
-				a.wakeup_watermark = (uint32_t)(page << SAMPLER_RING_ORDER) / 2;
-				a.sample_id_all = 1;
-				/* LOST records can undercount; the kernel's per-event count does not */
-				a.read_format = s->no_format_lost ? 0 : PERF_FORMAT_LOST;
-				fd = sysops_perf_open(s->ops, &a, tids[t], cpus[c], -1);
-				if (fd == -EINVAL && !s->no_format_lost) {
-					/* before Linux 6.0 */
-					s->no_format_lost = true;
-					a.read_format = 0;
-					fd = sysops_perf_open(s->ops, &a, tids[t], cpus[c], -1);
-				}
-				if (fd == -ESRCH)
-					continue;	/* the thread exited meanwhile */
-				if (fd < 0)
-					return fd;
-				s->fds = xgrow(s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds));
-				s->fds[s->nfds++] = fd;
-				if (s->nids < 256) {
+				for (size_t k = 0; k < set->a.n; k++) {
+					struct perf_event_attr a = set->a.attr[k];
+					struct sampler_ring *r;
+					struct sampler_fd *f;
+					int fd, e;
+
+					a.size = sizeof(a);
+					a.inherit = 1;
+					perf_compat_set_inherit_thread(&a, !s->no_inherit_thread);
+					if (!set->a.leader[k]) {
+						a.watermark = 1;
+						a.wakeup_watermark = (uint32_t)(data / 2);
+						a.sample_id_all = 1;
+					}
+					fd = sampler_open_one(s, &a, tids[t], cpu,
+							      k && set->a.leader[k - 1] ? leader : -1);
+					if (fd == -ESRCH)
+						break;	/* the thread exited meanwhile */
+					if (fd < 0)
+						return fd;
+					s->fds = xgrow(s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds));
+					f = &s->fds[s->nfds++];
+					memset(f, 0, sizeof(*f));
+					f->fd = fd;
+					f->op = set->a.op[k];
+					f->counts_only = set->a.leader[k];
+					if (set->a.leader[k]) {
+						leader = fd;
+						continue;
+					}
 					s->ops->ioctl(s->ops->ctx, fd, PERF_EVENT_IOC_ID,
-						      (unsigned long)&s->ids[s->nids]);
-					s->id_attr[s->nids++] = (uint8_t)k;
-				}
-				if (!mapped) {
-					e = ring_map(&r->ring, s->ops, fd, SAMPLER_RING_ORDER,
-						     a.sample_type);
-					if (e)
-						return e;
-					mapped = true;
-					s->nrings++;
-				} else {
-					e = s->ops->ioctl(s->ops->ctx, fd, PERF_EVENT_IOC_SET_OUTPUT,
-							  (unsigned long)r->ring.fd);
-					if (e < 0)
-						return e;
+						      (unsigned long)&f->id);
+					r = sampler_ring_of(s, cpu);
+					if (!r) {
+						s->rings = xgrow(s->rings, &s->ringcap, s->nrings + 1,
+								 sizeof(*s->rings));
+						r = &s->rings[s->nrings];
+						memset(r, 0, sizeof(*r));
+						r->cpu = cpu;
+						e = ring_map(&r->ring, s->ops, fd,
+							     sampler_ring_order(data), a.sample_type);
+						if (e)
+							return e;
+						s->nrings++;
+						/* the next rings start at the size this one got */
+						data = r->ring.len - (size_t)sysconf(_SC_PAGESIZE);
+						s->ring_bytes = data;
+					} else {
+						e = s->ops->ioctl(s->ops->ctx, fd,
+								  PERF_EVENT_IOC_SET_OUTPUT,
+								  (unsigned long)r->ring.fd);
+						if (e < 0)
+							return e;
+					}
 				}
 			}
 		}
@@ -184,30 +465,16 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids, co
 	return s->nrings ? 0 : -ESRCH;
 }
 
-static int sampler_try(struct sampler *s, const int *tids, size_t ntids, const int *cpus,
-		       size_t ncpus)
+static int sampler_try(struct sampler *s, const int *tids, size_t ntids, size_t max_fds)
 {
-	int r = sampler_open_all(s, tids, ntids, cpus, ncpus);
+	int r;
 
+	if (max_fds && sampler_fds_needed(s, ntids) > max_fds)
+		return -EMFILE;
+	r = sampler_open_all(s, tids, ntids);
 	if (r)
 		sampler_close_fds(s);
 	return r;
-}
-
-static int sampler_read_int(const struct sysops *ops, const char *path, int *v)
-{
-	char buf[64];
-	long n;
-	int fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return fd;
-	n = ops->pread(ops->ctx, fd, buf, sizeof(buf) - 1, 0);
-	ops->close(ops->ctx, fd);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	return sscanf(buf, "%d", v) == 1 ? 0 : -EINVAL;
 }
 
 static void sampler_note(struct errmsg_notes *notes, enum errmsg_what what, const char *name,
@@ -218,6 +485,102 @@ static void sampler_note(struct errmsg_notes *notes, enum errmsg_what what, cons
 	errmsg_notes_add(notes, errmsg_fact_set(&f, what, err, name, -2, 0));
 }
 
+/* One set of events on every online CPU. */
+static void sampler_set_all(struct sampler *s, const struct sampler_attrs *a,
+			    const struct cpumap *online)
+{
+	struct sampler_set *set = &s->set[0];
+
+	sampler_release_sets(s);
+	memset(set, 0, sizeof(*set));
+	set->a = *a;
+	for (size_t i = 0; i < online->n; i++) {
+		set->cpus.cpu = xgrow(set->cpus.cpu, &set->cpus.cap, set->cpus.n + 1, sizeof(int));
+		set->cpus.cpu[set->cpus.n++] = online->cpu[i];
+	}
+	s->nsets = 1;
+}
+
+/*
+ * The load-latency sets from sysfs at one precise level: one per PMU that
+ * lists them, each on its own CPUs (hybrid) or all of them. 0 or -ENOENT.
+ */
+static int sampler_sysfs_sets(struct sampler *s, const struct sampler_req *req, unsigned precise,
+			      const struct cpumap *online)
+{
+	sampler_release_sets(s);
+	for (size_t p = 0; p < sizeof(SAMPLER_PEBS_PMUS) / sizeof(SAMPLER_PEBS_PMUS[0]); p++) {
+		struct sampler_set *set = &s->set[s->nsets];
+		char path[4096], buf[1024];
+		long n;
+
+		if (s->nsets == SAMPLER_MAX_SETS)
+			break;
+		memset(set, 0, sizeof(*set));
+		if (sampler_pebs_sysfs(s->ops, req->sysfs, SAMPLER_PEBS_PMUS[p], precise, req->period,
+				       req->kernel, &set->a))
+			continue;
+		snprintf(set->pmu, sizeof(set->pmu), "%s", SAMPLER_PEBS_PMUS[p]);
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus",
+			 req->sysfs ? req->sysfs : "/sys", SAMPLER_PEBS_PMUS[p]);
+		n = sampler_read_file(s->ops, path, buf, sizeof(buf));
+		set->own_cpus = n >= 0;
+		if (set->own_cpus) {
+			struct cpumap own = { NULL, 0, 0 };
+
+			if (cpumap_parse(buf, (size_t)n, &own))
+				continue;
+			for (size_t i = 0; i < own.n; i++)
+				if (cpumap_has(online, own.cpu[i])) {
+					set->cpus.cpu = xgrow(set->cpus.cpu, &set->cpus.cap,
+							      set->cpus.n + 1, sizeof(int));
+					set->cpus.cpu[set->cpus.n++] = own.cpu[i];
+				}
+			cpumap_release(&own);
+		} else {
+			for (size_t i = 0; i < online->n; i++) {
+				set->cpus.cpu = xgrow(set->cpus.cpu, &set->cpus.cap, set->cpus.n + 1,
+						      sizeof(int));
+				set->cpus.cpu[set->cpus.n++] = online->cpu[i];
+			}
+		}
+		s->nsets++;
+	}
+	return s->nsets ? 0 : -ENOENT;
+}
+
+/* PEBS: the kernel's load-latency events first, then MEM_INST_RETIRED through libpfm4. */
+static int sampler_open_pebs(struct sampler *s, const struct sampler_req *req, const int *tids,
+			     size_t ntids, const struct cpumap *online, struct errmsg_notes *notes)
+{
+	int r = -ENOENT;
+
+	for (size_t p = 0; p < 3; p++) {
+		if (sampler_sysfs_sets(s, req, SAMPLER_PRECISE_ORDER[p], online))
+			break;
+		r = sampler_try(s, tids, ntids, req->max_fds);
+		/* a precise level the PMU cannot do: try the next lower one */
+		if (r != -EINVAL && r != -EOPNOTSUPP)
+			break;
+	}
+	if (!r || r == -EMFILE)
+		return r;
+	if (s->nsets)
+		sampler_note(notes, ERRMSG_SAMPLE_PEBS, "mem-loads", r);
+	r = -ENOENT;
+	for (size_t p = 0; p < 3; p++) {
+		struct sampler_attrs a;
+
+		if (sampler_pebs_attrs(SAMPLER_PRECISE_ORDER[p], req->period, req->kernel, &a))
+			break;
+		sampler_set_all(s, &a, online);
+		r = sampler_try(s, tids, ntids, req->max_fds);
+		if (r != -EINVAL && r != -EOPNOTSUPP)
+			break;
+	}
+	return r;
+}
+
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
 		 struct errmsg_notes *notes, struct errmsg_fact *err)
 {
@@ -225,6 +588,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	int *tids = NULL;
 	size_t tcap = 0;
 	struct cpumap cpus = { NULL, 0, 0 };
+	struct sampler_attrs a;
 	char path[4096];
 	long n;
 	int r = -ENOENT;
@@ -235,6 +599,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	s->pid = pid;
 	s->no_inherit_thread = req->no_inherit_thread;
 	s->no_format_lost = req->no_format_lost;
+	s->fixed = req->period != 0;
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(rootfd, path, &tids, &tcap);
 	if (n <= 0) {
@@ -248,20 +613,14 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 		goto out_fail;
 	}
 	if (req->kind == SAMPLE_AUTO || req->kind == SAMPLE_PEBS) {
-		r = -ENOENT;
-		for (size_t p = 0; p < 3; p++) {
-			if (sampler_pebs_attrs(SAMPLER_PRECISE_ORDER[p], req->period, req->kernel,
-					       &s->a))
-				break;
-			r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
-			/* a precise level the PMU cannot do: try the next lower one */
-			if (r != -EINVAL && r != -EOPNOTSUPP)
-				break;
-		}
+		r = sampler_open_pebs(s, req, tids, (size_t)n, &cpus, notes);
 		if (!r) {
 			s->kind = SAMPLE_PEBS;
+			s->rate = (struct sampler_rate){ 1000, 4000, 1000, 1ull << 30 };
 			goto out_ok;
 		}
+		if (r == -EMFILE)
+			goto out_fds;
 		sampler_note(notes, ERRMSG_SAMPLE_PEBS, "MEM_INST_RETIRED", r);
 		if (req->kind == SAMPLE_PEBS)
 			goto out_err;
@@ -273,34 +632,50 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 			 req->sysfs ? req->sysfs : "/sys");
 		r = sampler_read_int(s->ops, path, &type);
 		if (!r) {
-			sampler_ibs_attrs(type, req->period, &s->a);
-			r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
+			sampler_ibs_attrs(type, req->period, &a);
+			sampler_set_all(s, &a, &cpus);
+			r = sampler_try(s, tids, (size_t)n, req->max_fds);
+		} else {
+			r = -ENOENT;
 		}
 		if (!r) {
 			s->kind = SAMPLE_IBS;
+			s->rate = (struct sampler_rate){ 1000, 4000, 4096, SAMPLER_IBS_MAX };
 			goto out_ok;
 		}
+		if (r == -EMFILE)
+			goto out_fds;
 		sampler_note(notes, ERRMSG_SAMPLE_IBS, "ibs_op", r);
 		if (req->kind == SAMPLE_IBS)
 			goto out_err;
 	}
-	sampler_fault_attrs(req->period, req->kernel, &s->a);
-	r = sampler_try(s, tids, (size_t)n, cpus.cpu, cpus.n);
+	sampler_fault_attrs(req->period, req->kernel, &a);
+	sampler_set_all(s, &a, &cpus);
+	r = sampler_try(s, tids, (size_t)n, req->max_fds);
 	if (!r) {
 		s->kind = SAMPLE_FAULTS;
+		s->rate = (struct sampler_rate){ 1000, 4000, 1, 1u << 20 };
 		goto out_ok;
 	}
+	if (r == -EMFILE)
+		goto out_fds;
 out_err:
-	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL, s->a.name[0], -2, pid);
+	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL,
+			s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2, pid);
+	goto out_fail;
+out_fds:
+	errmsg_fact_set(err, ERRMSG_SAMPLE_FDS, -EMFILE, NULL, -2,
+			(long long)sampler_fds_needed(s, (size_t)n));
 out_fail:
 	free(tids);
 	cpumap_release(&cpus);
 	sampler_close_fds(s);
+	sampler_release_sets(s);
 	free(s);
 	*out = NULL;
 	return r ? r : -EINVAL;
 out_ok:
-	s->period = s->a.attr[0].sample_period;
+	s->period = s->set[0].a.attr[s->set[0].a.leader[0] ? 1 : 0].sample_period;
 	free(tids);
 	cpumap_release(&cpus);
 	*out = s;
@@ -312,6 +687,7 @@ void sampler_close(struct sampler *s)
 	if (!s)
 		return;
 	sampler_close_fds(s);
+	sampler_release_sets(s);
 	free(s);
 }
 
@@ -323,6 +699,21 @@ enum sample_kind sampler_kind(const struct sampler *s)
 uint64_t sampler_period(const struct sampler *s)
 {
 	return s->period;
+}
+
+unsigned sampler_flags(const struct sampler *s)
+{
+	return s->nsets ? s->set[0].a.flags : 0;
+}
+
+size_t sampler_nfds(const struct sampler *s)
+{
+	return s->nfds;
+}
+
+size_t sampler_ring_bytes(const struct sampler *s)
+{
+	return s->ring_bytes;
 }
 
 size_t sampler_poll_fds(const struct sampler *s, int *fds, size_t max)
@@ -342,19 +733,28 @@ void sampler_hangup(struct sampler *s, int fd)
 			s->rings[i].hup = true;
 }
 
-/* PEBS events say nothing of the op unless DATA_SRC does: take it from the event. */
+/*
+ * PEBS events say nothing of the op unless DATA_SRC does: take it from the
+ * event. IBS samples every op: those that touch no memory come with address
+ * 0 and would make page 0 the hottest: count and drop them.
+ */
 static void sampler_fix_op(const struct ring_sample *in, void *arg)
 {
 	struct sampler *s = arg;
 	struct ring_sample smp = *in;
 
-	if (smp.op == MEM_OP_NA && s->a.n > 1)
-		for (size_t i = 0; i < s->nids; i++)
-			if (s->ids[i] == smp.id) {
-				smp.op = s->a.op[s->id_attr[i]];
+	if (s->kind == SAMPLE_IBS && !smp.addr) {
+		s->nonmem++;
+		return;
+	}
+	if (smp.op == MEM_OP_NA && s->kind == SAMPLE_PEBS)
+		for (size_t i = 0; i < s->nfds; i++)
+			if (!s->fds[i].counts_only && s->fds[i].id == smp.id) {
+				smp.op = s->fds[i].op;
 				break;
 			}
-	s->cb(&smp, s->arg);
+	if (s->cb)
+		s->cb(&smp, s->arg);
 }
 
 void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
@@ -370,6 +770,11 @@ const struct ring_stats *sampler_stats(const struct sampler *s)
 	return &s->st;
 }
 
+uint64_t sampler_nonmem(const struct sampler *s)
+{
+	return s->nonmem;
+}
+
 uint64_t sampler_lost(const struct sampler *s)
 {
 	uint64_t total = 0;
@@ -379,9 +784,32 @@ uint64_t sampler_lost(const struct sampler *s)
 	for (size_t i = 0; i < s->nfds; i++) {
 		uint64_t v[2];	/* value, lost */
 
-		if (sysops_read(s->ops, s->fds[i], v, sizeof(v)) == (long)sizeof(v))
+		if (s->fds[i].counts_only)
+			continue;
+		if (sysops_read(s->ops, s->fds[i].fd, v, sizeof(v)) == (long)sizeof(v))
 			total += v[1];
 	}
 	/* an exited thread's count is gone with it: never report less than the records said */
 	return total > s->st.lost ? total : s->st.lost;
+}
+
+uint64_t sampler_adapt(struct sampler *s, double dt)
+{
+	uint64_t got = s->st.samples - s->last_samples, next;
+
+	s->last_samples = s->st.samples;
+	if (s->fixed || !(dt > 0))
+		return s->period;
+	next = sampler_next_period(s->period, (double)got / dt, &s->rate);
+	if (s->kind == SAMPLE_IBS)
+		next &= ~(uint64_t)15;
+	if (next == s->period)
+		return s->period;
+	/* existing inherited children keep the old period; the parents and new children take it */
+	for (size_t i = 0; i < s->nfds; i++)
+		if (!s->fds[i].counts_only)
+			s->ops->ioctl(s->ops->ctx, s->fds[i].fd, PERF_EVENT_IOC_PERIOD,
+				      (unsigned long)&next);
+	s->period = next;
+	return next;
 }

@@ -216,6 +216,21 @@ void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t l
 		snprintf(out->latency, sizeof(out->latency), "%.0f", (double)lat_sum / (double)lat_n);
 }
 
+void hotpage_cells_na(struct hotpage_cells *c, unsigned flags)
+{
+	if ((flags & SNAP_SMP_NO_LATENCY) && !strcmp(c->latency, "-"))
+		snprintf(c->latency, sizeof(c->latency), "n/a");
+}
+
+const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags)
+{
+	enum mem_level l = hotpage_dominant_level(e);
+
+	if (l == MEM_LVL_NA && (flags & SNAP_SMP_NO_SOURCE))
+		return "n/a";
+	return mem_level_name(l);
+}
+
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e)
 {
 	enum mem_level best = MEM_LVL_NA;

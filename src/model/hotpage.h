@@ -53,6 +53,13 @@ struct hotpage_cells {
  */
 void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t lat_n,
 		   struct hotpage_cells *out);
+/*
+ * Mark the cells a source cannot fill (flags SNAP_SMP_NO_*) "n/a" instead
+ * of "-", so an absent latency is not taken for a missing sample.
+ */
+void hotpage_cells_na(struct hotpage_cells *c, unsigned flags);
+/* The SOURCE cell of e: its dominant level, "n/a" when the source gives none, else "-". */
+const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags);
 /* The level most samples of e came from, or MEM_LVL_NA. */
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
 

@@ -381,6 +381,8 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
 	m->sample_pid = p->pid;
 	snprintf(m->sample_source, sizeof(m->sample_source), "%s", p->source);
 	m->sample_period = p->period;
+	m->sample_flags = p->flags;
+	m->sample_nonmem = p->nonmem;
 	m->lost_tick = p->lost >= m->lost ? p->lost - m->lost : 0;
 	m->lost = p->lost;
 	m->throttled = p->throttled;

@@ -82,6 +82,8 @@ struct model {
 	int sample_pid;		/* 0 when nothing is sampled */
 	char sample_source[32];
 	uint64_t sample_period;
+	unsigned sample_flags;	/* SNAP_SMP_NO_*: cells the source cannot fill show n/a */
+	uint64_t sample_nonmem;	/* IBS ops without an address, dropped (cumulative) */
 	double sample_rate;	/* samples per second in the last interval */
 	uint64_t lost, throttled;	/* cumulative, as the source reports them */
 	uint64_t lost_tick;	/* lost in the last interval */

@@ -480,6 +480,7 @@ static void output_page_fields(const struct model *m, const struct hotpage_entry
 {
 	*share = m->hp->total > 0 ? 100.0 * e->weight / m->hp->total : 0;
 	hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, cells);
+	hotpage_cells_na(cells, m->sample_flags);
 }
 
 static void output_samples_text(struct output *o, const struct model *m,
@@ -491,6 +492,11 @@ static void output_samples_text(struct output *o, const struct model *m,
 		   " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
 		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
 		m->lost, m->throttled);
+	if (m->sample_nonmem)
+		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
+	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
+		fputs("LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
+		      "addresses only\n", f);
 	fprintf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
 		m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
 	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
@@ -502,8 +508,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 		output_page_fields(m, &top[i], &share, &cl);
 		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
 			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
-			cl.latency,
-			mem_level_name(hotpage_dominant_level(&top[i])),
+			cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
 			output_map_name(m, top[i].page));
 	}
 	fputc('\n', f);
@@ -528,7 +533,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 		output_csv_str(f, m->sample_source);
 		fprintf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
 			top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "",
+			top[i].stores, top[i].lat_n ? cl.latency : "",
 			hotpage_dominant_level(&top[i]) == MEM_LVL_NA
 				? ""
 				: mem_level_name(hotpage_dominant_level(&top[i])));
@@ -546,8 +551,16 @@ static void output_samples_json(struct output *o, const struct model *m,
 		m->sample_pid);
 	output_json_str(f, m->sample_source);
 	fprintf(f, ",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
-		   ",\"throttled\":%" PRIu64 ",\"page_size\":%u,\"pages\":[",
+		   ",\"throttled\":%" PRIu64 ",\"page_size\":%u",
 		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+	/* keys only when they say something, so older consumers see the frames they knew */
+	if (m->sample_nonmem)
+		fprintf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
+	if (m->sample_flags & SNAP_SMP_NO_LATENCY)
+		fputs(",\"latency_na\":true", f);
+	if (m->sample_flags & SNAP_SMP_NO_SOURCE)
+		fputs(",\"data_source_na\":true", f);
+	fputs(",\"pages\":[", f);
 	for (size_t i = 0; i < n; i++) {
 		double share;
 		struct hotpage_cells cl;
@@ -558,7 +571,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 			   "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
 			   "\"data_source\":",
 			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, strcmp(cl.latency, "-") ? cl.latency : "null");
+			top[i].stores, top[i].lat_n ? cl.latency : "null");
 		if (l == MEM_LVL_NA)
 			fputs("null", f);
 		else

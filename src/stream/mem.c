@@ -6,10 +6,46 @@
 const char *mem_level_name(enum mem_level l)
 {
 	static const char *const NAMES[MEM_LVL_MAX] = {
-		"-", "L1", "LFB", "L2", "L3", "DRAM", "remote DRAM", "remote cache", "I/O",
+		[MEM_LVL_NA] = "-",
+		[MEM_LVL_L1] = "L1",
+		[MEM_LVL_LFB] = "LFB",
+		[MEM_LVL_L2] = "L2",
+		[MEM_LVL_L3] = "L3",
+		[MEM_LVL_LOCAL_RAM] = "DRAM",
+		[MEM_LVL_REMOTE_RAM] = "remote DRAM",
+		[MEM_LVL_REMOTE_CACHE] = "remote cache",
+		[MEM_LVL_IO] = "I/O",
+		[MEM_LVL_L4] = "L4",
+		[MEM_LVL_CXL] = "CXL",
+		[MEM_LVL_PMEM] = "PMEM",
+		[MEM_LVL_CACHE] = "cache",
+		[MEM_LVL_PEER_CACHE] = "peer cache",
+		[MEM_LVL_HITM] = "HITM",
+		[MEM_LVL_L1_MISS] = "L1 miss",
+		[MEM_LVL_L2_MISS] = "L2 miss",
+		[MEM_LVL_L3_MISS] = "L3 miss",
+		[MEM_LVL_UNCACHED] = "uncached",
 	};
 
 	return l < MEM_LVL_MAX ? NAMES[l] : "-";
+}
+
+bool mem_level_far(enum mem_level l)
+{
+	switch (l) {
+	case MEM_LVL_LOCAL_RAM:
+	case MEM_LVL_REMOTE_RAM:
+	case MEM_LVL_REMOTE_CACHE:
+	case MEM_LVL_IO:
+	case MEM_LVL_CXL:
+	case MEM_LVL_PMEM:
+	case MEM_LVL_HITM:
+	case MEM_LVL_L3_MISS:
+	case MEM_LVL_UNCACHED:
+		return true;
+	default:
+		return false;
+	}
 }
 
 const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n,

@@ -2,9 +2,13 @@
 #ifndef PMCTOP_MEM_H
 #define PMCTOP_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-/* Where a sampled access was served from, coarsened from PERF_SAMPLE_DATA_SRC. */
+/*
+ * Where a sampled access was served from, coarsened from PERF_SAMPLE_DATA_SRC.
+ * The numbers are written to recordings: new levels go at the end.
+ */
 enum mem_level {
 	MEM_LVL_NA = 0,
 	MEM_LVL_L1,
@@ -13,8 +17,18 @@ enum mem_level {
 	MEM_LVL_L3,
 	MEM_LVL_LOCAL_RAM,
 	MEM_LVL_REMOTE_RAM,
-	MEM_LVL_REMOTE_CACHE,
+	MEM_LVL_REMOTE_CACHE,	/* a cache one hop or more away: another node, socket or board */
 	MEM_LVL_IO,
+	MEM_LVL_L4,
+	MEM_LVL_CXL,
+	MEM_LVL_PMEM,
+	MEM_LVL_CACHE,		/* some cache, the PMU does not say which */
+	MEM_LVL_PEER_CACHE,	/* another core's cache on this node (a near CCX on AMD) */
+	MEM_LVL_HITM,		/* a line modified in another core's cache */
+	MEM_LVL_L1_MISS,	/* missed L1, no more is known: never shown as L1 */
+	MEM_LVL_L2_MISS,
+	MEM_LVL_L3_MISS,
+	MEM_LVL_UNCACHED,
 	MEM_LVL_MAX
 };
 
@@ -27,6 +41,8 @@ enum mem_op {
 
 /* Short name of a level: "L1", "LFB", "L2", "L3", "DRAM", "remote DRAM", ...; "-" when not known. */
 const char *mem_level_name(enum mem_level l);
+/* Whether l lies beyond this core's caches (memory, another node, a modified peer line). */
+bool mem_level_far(enum mem_level l);
 
 struct mem_map {
 	unsigned long long start, end;

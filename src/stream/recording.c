@@ -154,8 +154,12 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		char src[100];
 
 		recording_escape(p->source, src, sizeof(src));
-		fprintf(f, "sampling %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s\n", p->pid, p->period,
+		fprintf(f, "sampling %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %s", p->pid, p->period,
 			p->lost, p->throttled, src);
+		/* the two later fields only when set: older readers take the line as before */
+		if (p->flags || p->nonmem)
+			fprintf(f, " %u %" PRIu64, p->flags, p->nonmem);
+		fputc('\n', f);
 		for (size_t i = 0; p->maps_changed && i < p->nmaps; i++) {
 			char name[300];
 
@@ -435,11 +439,15 @@ static int recording_xnum(const char *s, unsigned long long *v)
 static int recording_sampling(struct recording_reader *r, char **tok, size_t ntok,
 			      struct snapshot *snap)
 {
-	unsigned long long period, lost, thr;
+	unsigned long long period, lost, thr, flags = 0, nonmem = 0;
 	int pid;
 
-	if (ntok != 6)
-		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE'");
+	if (ntok != 6 && ntok != 8)
+		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE "
+					 "[FLAGS NONMEM]'");
+	if (ntok == 8 && (recording_ull(tok[6], &flags) || flags > 3 ||
+			  recording_ull(tok[7], &nonmem)))
+		return recording_fail(r, "expected FLAGS 0-3 and NONMEM as numbers");
 	if (recording_int(tok[1], &pid) || pid <= 0)
 		return recording_fail(r, "expected the sampled pid, found '%.20s'", tok[1]);
 	if (recording_ull(tok[2], &period) || recording_ull(tok[3], &lost) ||
@@ -451,6 +459,8 @@ static int recording_sampling(struct recording_reader *r, char **tok, size_t nto
 	snap->smp.period = period;
 	snap->smp.lost = lost;
 	snap->smp.throttled = thr;
+	snap->smp.flags = (unsigned)flags;
+	snap->smp.nonmem = nonmem;
 	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s", tok[5]);
 	return 0;
 }
@@ -495,8 +505,8 @@ static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 	if (recording_xnum(tok[3], &addr) || recording_xnum(tok[4], &ip))
 		return recording_fail(r, "expected hexadecimal ADDR and IP");
 	if (recording_ull(tok[5], &w) || recording_ull(tok[6], &op) || op > 3 ||
-	    recording_ull(tok[7], &lvl) || lvl > 8)
-		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-8");
+	    recording_ull(tok[7], &lvl) || lvl >= MEM_LVL_MAX)
+		return recording_fail(r, "expected WEIGHT, OP 0-3 and LEVEL 0-%d", MEM_LVL_MAX - 1);
 	x = snapshot_add_sample(snap);
 	x->tid = (uint32_t)tid;
 	x->cpu = (uint32_t)cpu;

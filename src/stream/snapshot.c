@@ -36,6 +36,8 @@ static void snapshot_free_entries(struct snapshot *s)
 	s->smp.pid = 0;
 	s->smp.source[0] = '\0';
 	s->smp.lost = s->smp.throttled = s->smp.period = 0;
+	s->smp.flags = 0;
+	s->smp.nonmem = 0;
 }
 
 void snapshot_release(struct snapshot *s)

@@ -47,12 +47,18 @@ struct snap_sample {
 	uint8_t level;		/* enum mem_level */
 };
 
+/* What the samples of a source do not carry, so they are shown as n/a and not blank. */
+#define SNAP_SMP_NO_LATENCY 0x1u	/* MEM_INST_RETIRED.ALL_*: no load-latency facility */
+#define SNAP_SMP_NO_SOURCE 0x2u		/* no data source (level) either */
+
 /* Samples of the process being sampled, drained during one tick. */
 struct snap_sampling {
 	int pid;		/* 0 when nothing is sampled */
 	char source[32];	/* "page faults", "Intel PEBS", ... */
-	uint64_t period;
+	uint64_t period;	/* in use at the end of the tick */
 	uint64_t lost, throttled;	/* cumulative since sampling began */
+	unsigned flags;		/* SNAP_SMP_NO_* */
+	uint64_t nonmem;	/* IBS ops without a data address, dropped; cumulative */
 	size_t n, cap;
 	struct snap_sample *v;
 	bool maps_changed;	/* maps holds a new /proc/PID/maps */

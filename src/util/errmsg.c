@@ -136,6 +136,60 @@ const char *errmsg_perf(char *buf, size_t size, int err, const char *subject, in
 	return buf;
 }
 
+/* Why a sampling event did not open, in plain words with the way out. */
+static const char *errmsg_sample_reason(char *buf, size_t size, int err, const char *name,
+					int paranoid)
+{
+	char adv[320];
+
+	err = errmsg_abs(err);
+	switch (err) {
+	case ENOENT:
+	case EOPNOTSUPP:
+		snprintf(buf, size, "not supported by this PMU or kernel");
+		break;
+	case EACCES:
+		snprintf(buf, size, "permission denied; %s",
+			 errmsg_permission_advice(adv, sizeof(adv), paranoid));
+		break;
+	case EPERM:
+		snprintf(buf, size,
+			 "not permitted: the locked memory for sampling rings is used up, or the "
+			 "events are denied; raise 'ulimit -l' or kernel.perf_event_mlock_kb, "
+			 "or %s",
+			 errmsg_permission_advice(adv, sizeof(adv), paranoid));
+		break;
+	case EINVAL:
+		if (!strcmp(name, "ibs_op"))
+			snprintf(buf, size, "the kernel refused the IBS event: sampling one "
+					    "process with IBS needs Linux 6.2 or later; use --sample-source faults");
+		else
+			snprintf(buf, size, "the kernel refused the event attributes");
+		break;
+	case ENODATA:
+		snprintf(buf, size, "the kernel wants mem-loads led by mem-loads-aux, and this "
+				    "kernel lists no such event");
+		break;
+	case EMFILE:
+	case ENFILE:
+		snprintf(buf, size, "out of file descriptors; raise 'ulimit -n'");
+		break;
+	case ESRCH:
+		snprintf(buf, size, "the process exited");
+		break;
+	case EBUSY:
+		snprintf(buf, size, "the PMU is held exclusively by another user");
+		break;
+	case ENOSYS:
+		snprintf(buf, size, "this kernel or sandbox has no perf_event_open");
+		break;
+	default:
+		snprintf(buf, size, "%s", strerror(err ? err : EINVAL));
+		break;
+	}
+	return buf;
+}
+
 struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
 				    const char *name, int paranoid, long long n)
 {
@@ -148,19 +202,23 @@ struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what
 	return f;
 }
 
-/* One note of what sampling tried: "PEBS: MEM_INST_RETIRED (No such file or directory)". */
+/* One note of what sampling tried: "PEBS: mem-loads: not supported". */
 static void errmsg_note(char *buf, size_t size, const struct errmsg_fact *f)
 {
 	int err = errmsg_abs(f->err);
 
 	switch (f->what) {
 	case ERRMSG_SAMPLE_PEBS:
-		snprintf(buf, size, "PEBS: %s (%s)", f->name[0] ? f->name : "MEM_INST_RETIRED",
-			 strerror(err));
+		snprintf(buf, size, "PEBS: %s: %s", f->name[0] ? f->name : "MEM_INST_RETIRED",
+			 errmsg_short(err));
 		break;
 	case ERRMSG_SAMPLE_IBS:
-		snprintf(buf, size, "IBS: %s (%s)", err == ENOENT ? "no ibs_op PMU" : "ibs_op",
-			 strerror(err));
+		if (err == ENOENT)
+			snprintf(buf, size, "IBS: no ibs_op PMU");
+		else if (err == EINVAL)
+			snprintf(buf, size, "IBS: refused (per-task IBS needs Linux 6.2)");
+		else
+			snprintf(buf, size, "IBS: %s", errmsg_short(err));
 		break;
 	default:
 		errmsg_fact(buf, size, f);
@@ -216,7 +274,7 @@ static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct 
 
 const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 {
-	char adv[320], why[400];
+	char adv[320], why[800];
 	int err = errmsg_abs(f->err);
 
 	switch (f->what) {
@@ -273,8 +331,16 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		errmsg_note(buf, size, f);
 		break;
 	case ERRMSG_SAMPLE:
-		snprintf(buf, size, "cannot sample pid %lld: %s: %s", f->n,
-			 f->name[0] ? f->name : "no event", strerror(err ? err : EINVAL));
+		snprintf(buf, size, "cannot sample pid %lld: '%s': %s", f->n,
+			 f->name[0] ? f->name : "no event",
+			 errmsg_sample_reason(why, sizeof(why), f->err, f->name, f->paranoid));
+		break;
+	case ERRMSG_SAMPLE_FDS:
+		snprintf(buf, size,
+			 "cannot sample: it needs %lld file descriptors (threads x CPUs x events), "
+			 "more than the limit leaves after counting; raise 'ulimit -n', or watch "
+			 "fewer processes with -p or -u",
+			 f->n);
 		break;
 	case ERRMSG_STARVED:
 		snprintf(buf, size, "the group '%s' never got the counters it needs in %lld ticks "
@@ -349,14 +415,13 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
 				const struct errmsg_notes *notes)
 {
-	char tried[1100];
-	int err = errmsg_abs(f->err);
+	char tried[1100], last[1100];
 
 	if (f->what != ERRMSG_SAMPLE || !notes || !notes->n)
 		return errmsg_fact(buf, size, f);
-	snprintf(buf, size, "cannot sample pid %lld: %s; %s: %s", f->n,
-		 errmsg_notes(tried, sizeof(tried), notes), f->name[0] ? f->name : "no event",
-		 strerror(err ? err : EINVAL));
+	/* the last source's reason first: it is the one the way out is for */
+	snprintf(buf, size, "%s (tried before: %s)", errmsg_fact(last, sizeof(last), f),
+		 errmsg_notes(tried, sizeof(tried), notes));
 	return buf;
 }
 

@@ -24,6 +24,7 @@ enum errmsg_what {
 	ERRMSG_STARVED,		/* the group NAME never ran in n ticks of its tasks: split */
 	ERRMSG_USER_SWITCHES,	/* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD,	/* the kernel refused attr.inherit_thread (err): dropped */
+	ERRMSG_SAMPLE_FDS,	/* sampling needs n descriptors, more than the budget leaves */
 };
 
 /*
@@ -78,8 +79,9 @@ const char *errmsg_notes(char *buf, size_t size, const struct errmsg_notes *note
 /* Add a note; the oldest are kept when full. */
 void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f);
 /*
- * Why sampling failed: f (ERRMSG_SAMPLE) after the notes of what was tried
- * before, or any other fact alone. Returns buf.
+ * Why sampling failed: the reason the last source (f, ERRMSG_SAMPLE) gave,
+ * in plain words with the way out, then what was tried before it (the
+ * notes); any other fact alone. Returns buf.
  */
 const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
 				const struct errmsg_notes *notes);

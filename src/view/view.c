@@ -380,6 +380,7 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		int row = y + 1 + (int)i;
 
 		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
+		hotpage_cells_na(&cl, m->sample_flags);
 		x = 0;
 		if (barw) {
 			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
@@ -390,9 +391,9 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				   e->page << m->hp->shift, 100 * share, cl.loads, cl.stores,
 				   cl.latency);
 		x += canvas_printf(c, x, row,
-				   hotpage_dominant_level(e) >= MEM_LVL_LOCAL_RAM ? CANVAS_HOT
-										   : CANVAS_NORMAL,
-				   -1, "%-7.7s ", mem_level_name(hotpage_dominant_level(e)));
+				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
+									    : CANVAS_NORMAL,
+				   -1, "%-7.7s ", hotpage_source_cell(e, m->sample_flags));
 		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
 	}
@@ -415,6 +416,7 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 		int row = y + 1 + (int)i, x = 0;
 
 		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
+		hotpage_cells_na(&cl, m->sample_flags);
 		if (barw) {
 			view_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
 				 v->utf8);
@@ -452,12 +454,20 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			   ", dropped %" PRIu64, m->lost);
 	if (m->throttled)
 		x += canvas_printf(c, x, y, CANVAS_WARN, -1, ", throttled %" PRIu64, m->throttled);
+	if (m->sample_nonmem)
+		x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, ", non-memory ops dropped %" PRIu64,
+				   m->sample_nonmem);
 	canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
 		      m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
 		      u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
 	if (!strcmp(m->sample_source, "page faults"))
 		canvas_put(c, 0, y + 1,
 			   "page faults show first touches, copy-on-write and refaults, not access frequency",
+			   CANVAS_DIM, -1);
+	else if (m->sample_flags & SNAP_SMP_NO_LATENCY)
+		canvas_put(c, 0, y + 1,
+			   "LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
+			   "addresses only",
 			   CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
 		view_mappings(c, y + 2, h - 2, v);
