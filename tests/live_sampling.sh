@@ -61,13 +61,19 @@ check "the recording holds sample and map lines" \
 
 # the rings overflow while pmctop is stopped: the drops are counted and shown, sampling goes on
 # (a fixed period of 1: left to itself the period would rise to keep the rate down)
-background "$WORKLOAD" hotpages 40000 8 >/dev/null
+background "$WORKLOAD" hotpages 40000 30 >/dev/null
 sleep 0.3
 "$PMCTOP" -b --sample "$BG" --sample-period 1 -n 8 -d 0.5 -o json >"$TMP/o.json" 2>"$TMP/o.err" &
 p=$!
 sleep 1.2
 kill -STOP $p
-sleep 1.5
+# stay stopped until the workload has faulted far more than the rings hold (2 x 512 KiB of
+# samples of about 50 bytes: about 21000), however slowly a loaded machine lets it run
+minflt() { awk '{ print $10 }' "/proc/$BG/stat" 2>/dev/null || echo 0; }
+start_flt=$(minflt)
+i=0
+while [ $i -lt 200 ] && [ $(($(minflt) - start_flt)) -lt 80000 ]; do sleep 0.1; i=$((i + 1)); done
+diag "faults while pmctop was stopped: $(($(minflt) - start_flt))"
 kill -CONT $p
 wait $p
 st=$?

@@ -50,6 +50,8 @@ check "the recording has a header and ticks" sh -c 'head -1 "$1" | grep -qx "pmc
 "$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" >"$TMP/replayed.txt"
 "$PMCTOP" -b -d 0 -o text --replay "$TMP/live.rec" --record "$TMP/again.rec" >/dev/null
 check "recording a replay writes the same stream" cmp "$TMP/live.rec" "$TMP/again.rec"
+check "a live recording keeps the mode as facts, not as sentences" \
+	sh -c 'grep -q "^modefacts hw=0 asked=1 " "$1" && ! grep -q "^mode " "$1"' _ "$TMP/live.rec"
 check "the live recording carries the uptime on its ticks" \
 	sh -c 'grep "^tick " "$1" | awk "NF != 7 || \$7 <= 0 { exit 1 }"' _ "$TMP/live.rec"
 

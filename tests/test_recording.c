@@ -129,7 +129,7 @@ static const struct {
 	{ __LINE__, "pmctop-recording 1\nevent 1 0 sw default ok x\n", 2, "event index 0" },
 	{ __LINE__, "pmctop-recording 1\nevent 0 0 xx default ok x\n", 2, "'hw' or 'sw'" },
 	{ __LINE__, "pmctop-recording 1\nevent 0 0 sw default EWHAT x\n", 2, "errno name" },
-	{ __LINE__, "pmctop-recording 1\nbogus line\n", 2, "'mode', 'event' or 'tick'" },
+	{ __LINE__, "pmctop-recording 1\nbogus line\n", 2, "'modefacts', 'event' or 'tick'" },
 	{ __LINE__, HDR "task 1 0 0 root S 1 1 ok 1/1/1 a a\n", 3, "or 'tick', found 'task'" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a\n", 4, "fields" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/2 a a\n", 4, "running <= enabled" },
@@ -260,7 +260,7 @@ START_TEST(test_write_then_read_is_identity)
 	snprintf(s[0].tasks[0].comm, sizeof(s[0].tasks[0].comm), "a b%%c");
 	snapshot_task_set_cmdline(&s[0].tasks[0], "");
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, "my host", "6.1.0"), 0);
+	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, NULL, "my host", "6.1.0"), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(recording_write_snapshot(f, &s[i]), 0);
 	fclose(f);

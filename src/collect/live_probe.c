@@ -497,5 +497,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	live_build_task_groups(l);
 	live_build_gdefs(l, &l->cg, &l->ncg, true);
 	live_describe(l);
+	/* recordings keep the facts, not this pmctop's sentence about them */
+	l->base.facts = l->mode;
+	l->base.have_facts = true;
 	return 0;
 }

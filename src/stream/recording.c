@@ -80,8 +80,22 @@ static int recording_ferr(FILE *f)
 	return 0;
 }
 
-int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
-			   const char *kernel)
+/* The mode as facts: KEY=VALUE fields, strings escaped; a reader skips keys it does not know. */
+static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
+{
+	char pmu[200], ev[800];
+	const char *en = m->why.err ? errmsg_errno_name(m->why.err) : "ok";
+
+	recording_escape(m->pmu, pmu, sizeof(pmu));
+	recording_escape(m->why.name, ev, sizeof(ev));
+	fprintf(f, "modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
+		   "cpu_hw=%d task_hw=%d why=%s event=%s paranoid=%d\n",
+		m->hw, m->hw_asked, m->kernel, pmu, m->counters, m->counters_free, m->watchdog,
+		m->cpu_hw, m->task_hw, en ? en : "EINVAL", ev, m->why.paranoid);
+}
+
+int recording_write_header(FILE *f, const struct evlist *ev, const char *mode,
+			   const struct errmsg_mode *facts, const char *host, const char *kernel)
 {
 	char h[200], k[200];
 
@@ -89,7 +103,10 @@ int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, c
 	recording_escape(kernel, k, sizeof(k));
 	fprintf(f, "%s %d\n", RECORDING_MAGIC, RECORDING_VERSION);
 	fprintf(f, "host %s %s\n", h, k);
-	fprintf(f, "mode %s\n", mode);
+	if (facts)
+		recording_write_facts(f, facts);
+	else
+		fprintf(f, "mode %s\n", mode);
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct ev *e = &ev->ev[i];
 		const char *en = e->err ? errmsg_errno_name(e->err) : "ok";
@@ -301,8 +318,67 @@ static int recording_counts(struct recording_reader *r, char **tok, size_t ntok,
 	return 0;
 }
 
+/* A modefacts line: the facts, then the mode text in this pmctop's words. */
+static int recording_modefacts(struct recording_reader *r, char **tok, size_t ntok)
+{
+	struct errmsg_mode *m = &r->facts;
+
+	memset(m, 0, sizeof(*m));
+	m->watchdog = -1;
+	m->why.paranoid = -2;
+	for (size_t i = 1; i < ntok; i++) {
+		char *v = strchr(tok[i], '=');
+		int *num = NULL;
+		bool *flag = NULL;
+		int n;
+
+		if (!v)
+			return recording_fail(r, "expected KEY=VALUE in 'modefacts', found '%.20s'",
+					      tok[i]);
+		*v++ = '\0';
+		if (!strcmp(tok[i], "pmu") || !strcmp(tok[i], "event")) {
+			if (recording_unescape(v))
+				return recording_fail(r, "expected an escaped %s name", tok[i]);
+			if (!strcmp(tok[i], "pmu"))
+				snprintf(m->pmu, sizeof(m->pmu), "%s", v);
+			else
+				snprintf(m->why.name, sizeof(m->why.name), "%s", v);
+			continue;
+		}
+		if (!strcmp(tok[i], "why")) {
+			if (recording_errname(v, &m->why.err))
+				return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'",
+						      v);
+			m->why.what = ERRMSG_EVENT;
+			continue;
+		}
+		flag = !strcmp(tok[i], "hw") ? &m->hw : !strcmp(tok[i], "asked") ? &m->hw_asked
+		       : !strcmp(tok[i], "kernel") ? &m->kernel : NULL;
+		num = !strcmp(tok[i], "counters") ? &m->counters
+		      : !strcmp(tok[i], "free") ? &m->counters_free
+		      : !strcmp(tok[i], "watchdog") ? &m->watchdog
+		      : !strcmp(tok[i], "cpu_hw") ? &m->cpu_hw
+		      : !strcmp(tok[i], "task_hw") ? &m->task_hw
+		      : !strcmp(tok[i], "paranoid") ? &m->why.paranoid : NULL;
+		if (!flag && !num)
+			continue;	/* a fact of a newer pmctop: its text is not ours to guess */
+		if (recording_int(v, &n) || n < -2 || n > 4096 || (flag && n != 0 && n != 1))
+			return recording_fail(r, "expected a number for '%s', found '%.20s'", tok[i],
+					      v);
+		if (flag)
+			*flag = n;
+		else
+			*num = n;
+	}
+	r->have_facts = true;
+	errmsg_mode(r->mode, sizeof(r->mode), m);
+	return 0;
+}
+
 static int recording_header_line(struct recording_reader *r, char **tok, size_t ntok)
 {
+	if (!strcmp(tok[0], "modefacts"))
+		return recording_modefacts(r, tok, ntok);
 	if (!strcmp(tok[0], "host")) {
 		if (ntok != 3 || recording_unescape(tok[1]) || recording_unescape(tok[2]))
 			return recording_fail(r, "expected 'host NAME KERNEL'");
@@ -340,7 +416,8 @@ static int recording_header_line(struct recording_reader *r, char **tok, size_t 
 		r->ev.ev[idx].err = err;
 		return 0;
 	}
-	return recording_fail(r, "expected 'host', 'mode', 'event' or 'tick', found '%.20s'", tok[0]);
+	return recording_fail(r, "expected 'host', 'mode', 'modefacts', 'event' or 'tick', found '%.20s'",
+			      tok[0]);
 }
 
 static int recording_task(struct recording_reader *r, char **tok, size_t ntok,

@@ -8,14 +8,19 @@
 
 #include "stream/evlist.h"
 #include "stream/snapshot.h"
+#include "util/errmsg.h"
 
 #define RECORDING_MAGIC "pmctop-recording"
 #define RECORDING_VERSION 1
 #define RECORDING_MAX_LINE 65536	/* bytes; a longer line is malformed */
 
-/* Write the header: magic, host, mode line and events. 0 or -errno. */
-int recording_write_header(FILE *f, const struct evlist *ev, const char *mode, const char *host,
-			   const char *kernel);
+/*
+ * Write the header: magic, host, the mode and the events. The mode goes in
+ * as its facts (a modefacts line) where facts is not NULL, so a replay says
+ * it in the words of the pmctop that reads it; else as the text. 0 or -errno.
+ */
+int recording_write_header(FILE *f, const struct evlist *ev, const char *mode,
+			   const struct errmsg_mode *facts, const char *host, const char *kernel);
 /* Write one snapshot as tick/cpu/task lines and "end". 0 or -errno. */
 int recording_write_snapshot(FILE *f, const struct snapshot *s);
 
@@ -26,7 +31,9 @@ int recording_unescape(char *s);
 
 struct recording_reader {
 	struct evlist ev;	/* from the header */
-	char mode[512];
+	char mode[512];		/* the mode line, or the text of the mode facts */
+	struct errmsg_mode facts;	/* from a modefacts line, where have_facts */
+	bool have_facts;
 	char host[65];
 	char kernel[65];
 	bool header_done;

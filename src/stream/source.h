@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "stream/evlist.h"
+#include "util/errmsg.h"
 #include "stream/snapshot.h"
 
 struct source;
@@ -63,6 +64,8 @@ struct source {
 	const struct source_ops *ops;
 	struct evlist ev;	/* what is counted; err set for what cannot be */
 	char mode[512];		/* one line: the event mode and, if degraded, why */
+	struct errmsg_mode facts;	/* the facts mode says, where have_facts */
+	bool have_facts;
 	char host[65];		/* where the counts come from */
 	char kernel[65];
 	unsigned caps;		/* SOURCE_CAP_* */

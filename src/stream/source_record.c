@@ -113,7 +113,11 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	memcpy(r->base.kernel, inner->kernel, sizeof(r->base.kernel));
 	r->base.caps = inner->caps;
 	errno = 0;
-	if (recording_write_header(f, &inner->ev, inner->mode, inner->host, inner->kernel) ||
+	r->base.facts = inner->facts;
+	r->base.have_facts = inner->have_facts;
+	if (recording_write_header(f, &inner->ev, inner->mode,
+				   inner->have_facts ? &inner->facts : NULL, inner->host,
+				   inner->kernel) ||
 	    fflush(f) || ferror(f)) {
 		snprintf(err, errsize, "cannot write the recording '%s': %s", name,
 			 strerror(errno ? errno : EIO));

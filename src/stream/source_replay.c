@@ -210,6 +210,8 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	r->have_pending = true;
 	evlist_copy(&r->base.ev, &r->rd.ev);
 	snprintf(r->base.mode, sizeof(r->base.mode), "%s", r->rd.mode);
+	r->base.facts = r->rd.facts;
+	r->base.have_facts = r->rd.have_facts;
 	snprintf(r->base.host, sizeof(r->base.host), "%s", r->rd.host[0] ? r->rd.host : name);
 	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s", r->rd.kernel[0] ? r->rd.kernel : "?");
 	return &r->base;
