@@ -28,6 +28,7 @@ struct loop_io {
 	sigset_t mask;
 	int sfd, tfd;
 	int keyfd;		/* the terminal, or -1 in batch mode */
+	struct exporter *ex;	/* borrowed; its sockets are polled too; NULL for none */
 };
 
 /* Signals that end the run; the terminal is given back first. */
@@ -60,6 +61,7 @@ static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
 		sigaddset(&io->mask, SIGWINCH);
 	sigprocmask(SIG_BLOCK, &io->mask, NULL);
 	io->keyfd = keyfd;
+	io->ex = NULL;
 	io->sfd = signalfd(-1, &io->mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	io->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (io->sfd >= 0 && io->tfd >= 0)
@@ -107,9 +109,9 @@ static void loop_io_arm(struct loop_io *io, double seconds, bool periodic)
  */
 static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout_ms)
 {
-	struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS];
+	struct pollfd pfd[3 + LOOP_MAX_SAMPLE_FDS + EXPORTER_MAX_FDS];
 	int fds[LOOP_MAX_SAMPLE_FDS];
-	size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS), base = 0;
+	size_t nf = source_poll_fds(src, fds, LOOP_MAX_SAMPLE_FDS), base = 0, nx = 0;
 	unsigned ev = 0;
 	int r;
 
@@ -119,11 +121,21 @@ static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout
 		pfd[base++] = (struct pollfd){ .fd = io->keyfd, .events = POLLIN };
 	for (size_t i = 0; i < nf; i++)
 		pfd[base + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	if (io->ex) {
+		/* the exporter's clients wake the loop too, and time out on its clock */
+		int t = exporter_timeout(io->ex);
+
+		nx = exporter_poll_fds(io->ex, pfd + base + nf, EXPORTER_MAX_FDS);
+		if (t >= 0 && (timeout_ms < 0 || t < timeout_ms))
+			timeout_ms = t;
+	}
 	do
-		r = poll(pfd, base + nf, timeout_ms);
+		r = poll(pfd, base + nf + nx, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return LOOP_EV_ERROR;
+	if (io->ex)
+		exporter_handle(io->ex, pfd + base + nf, nx);
 	for (size_t i = 0; i < nf; i++)
 		if (pfd[base + i].revents & (POLLIN | POLLHUP | POLLERR))
 			source_wake(src, pfd[base + i].fd,
@@ -182,6 +194,20 @@ static int loop_batch_read(struct loop_io *io, struct source *src, struct snapsh
 	return r;
 }
 
+/* The exporter serves the snapshot the model just took. */
+static void loop_export(const struct loop_opts *o, const struct model *m)
+{
+	if (o->ex)
+		exporter_update(o->ex, m, o->export_info);
+}
+
+/* Exporter: the recording ended; serve its last snapshot until a signal comes. */
+static void loop_batch_serve(struct loop_io *io, struct source *src)
+{
+	while (!(loop_io_wait(io, src, -1) & (LOOP_EV_STOP | LOOP_EV_ERROR)))
+		;
+}
+
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o)
 {
 	bool paced = source_caps(src) & SOURCE_CAP_PACED;
@@ -197,6 +223,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		return 1;
 	}
+	io.ex = o->ex;
 	snapshot_init(&snap, src->ev.n);
 	r = loop_batch_read(&io, src, &snap);
 	source_print_messages(src, o->msgs);
@@ -211,12 +238,15 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		goto out_snap;
 	}
 	model_update(m, &snap);
+	loop_export(o, m);
 	last_t = snap.t_ns;
 	while (o->iterations < 0 || frames < o->iterations) {
 		if (!paced && loop_batch_wait(&io, src, o->delay))
 			break;
 		r = loop_batch_read(&io, src, &snap);
 		source_print_messages(src, o->msgs);
+		if (r > 0 && o->ex)
+			loop_batch_serve(&io, src);
 		if (r > 0 || r == -EINTR)
 			break;
 		if (r < 0) {
@@ -233,9 +263,12 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 				break;
 		}
 		last_t = snap.t_ns;
-		if (!model_update(m, &snap))
+		if (!model_update(m, &snap)) {
+			loop_export(o, m);
 			continue;
-		r = output_frame(out, m, src->mode);
+		}
+		loop_export(o, m);
+		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break;	/* "| head": the reader has what it wanted */
 		if (r) {
