@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "out/exporter.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -343,13 +344,15 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -EINVAL;
 			}
 			break;
-		case OPT_LISTEN:
-			if (!*optarg) {
-				snprintf(err, errsize, "'--listen' needs [ADDR:]PORT, e.g. 10185");
+		case OPT_LISTEN: {
+			struct sockaddr_storage ss;
+			socklen_t len;
+
+			if (exporter_parse_listen(optarg, &ss, &len, err, errsize))
 				return -EINVAL;
-			}
 			options_set(&o->listen, optarg);
 			break;
+		}
 		case OPT_EXPORT_PROCESSES:
 			errno = 0;
 			o->export_processes = strtol(optarg, &end, 10);

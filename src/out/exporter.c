@@ -47,12 +47,12 @@ struct exporter_conn {
 	uint64_t seq;		/* accept order: the oldest reader is evicted first */
 	uint64_t deadline;	/* monotonic ms */
 	size_t reqlen;
-	char req[EXPORTER_MAX_REQUEST];
 	char head[256];		/* the status line and headers of the answer */
 	size_t headlen, headoff;
 	struct exporter_body *body;	/* a reference, NULL for none */
 	size_t bodylen, bodyoff;	/* 0 for HEAD and errors without a body */
 	size_t dropped;		/* bytes read while lingering */
+	char req[EXPORTER_MAX_REQUEST];	/* last: only the part read is ever looked at */
 };
 
 struct exporter {
