@@ -89,6 +89,15 @@ else
 	not_ok "pmctop -b --listen"
 fi
 
+# --- contrib/ ---
+if command -v promtool >/dev/null; then
+	check "contrib/pmctop.rules.yml passes promtool check rules" \
+		sh -c 'promtool check rules "$1" >&2' _ "$top_srcdir/contrib/pmctop.rules.yml"
+else
+	skip "promtool check rules: promtool is not installed"
+fi
+check "contrib/grafana-pmctop.json is JSON" python3 -m json.tool "$top_srcdir/contrib/grafana-pmctop.json" /dev/null
+
 # --- the command line ---
 check "a bad --listen address is a usage error" \
 	sh -c '"$1" --listen ::1:80 >/dev/null 2>"$2"; test $? = 2 && grep -q "invalid address" "$2"' \
