@@ -88,7 +88,8 @@ START_TEST(test_golden_prometheus_text_of_the_hardware_recording)
 
 	testutil_golden("hw.prom", s);
 	/* the raw cumulative counts of the last tick, as recorded */
-	has(s, "\npmctop_cpu_event_count_total{cpu=\"0\",pmu=\"skl\",event=\"cycles\"} 5600000000\n");
+	has(s, "\npmctop_cpu_event_count_total{cpu=\"0\",pmu=\"skl\",event=\"cycles\"} "
+	       "5600000000\n");
 	has(s, "\npmctop_cpu_event_enabled_seconds_total{cpu=\"1\",pmu=\"software\","
 	       "event=\"page-faults\"} 2.000000000\n");
 	has(s, "\n# TYPE pmctop_cpu_event_count_total counter\n");
@@ -108,7 +109,8 @@ START_TEST(test_golden_openmetrics_of_the_hardware_recording)
 	testutil_golden("hw.om", s);
 	/* families are named without _total; samples keep it; info is a type of its own */
 	has(s, "\n# TYPE pmctop_cpu_event_count counter\n");
-	has(s, "\npmctop_cpu_event_count_total{cpu=\"0\",pmu=\"skl\",event=\"cycles\"} 5600000000\n");
+	has(s, "\npmctop_cpu_event_count_total{cpu=\"0\",pmu=\"skl\",event=\"cycles\"} "
+	       "5600000000\n");
 	has(s, "# TYPE pmctop_build info\npmctop_build_info{version=\"9.9\"} 1\n");
 	has(s, "\n# UNIT pmctop_cpu_event_running_seconds seconds\n");
 	ck_assert(n > 6 && !strcmp(s + n - 6, "# EOF\n"));
@@ -151,7 +153,8 @@ START_TEST(test_software_recording_says_hardware_events_are_not_supported)
 {
 	char *s = render_rec("sw.rec", EXPOSITION_PROMETHEUS, 0);
 
-	has(s, "pmctop_event_status{event=\"page-faults\",pmu=\"software\",status=\"counted\"} 1\n");
+	has(s, "pmctop_event_status{event=\"page-faults\",pmu=\"software\","
+	       "status=\"counted\"} 1\n");
 	has(s, "pmctop_event_status{event=\"cycles\",pmu=\"skl\",status=\"not_supported\","
 	       "reason=\"not supported\"} 1\n");
 	/* no series for what was never counted, and none per process unless asked */
@@ -188,7 +191,8 @@ START_TEST(test_statuses_of_the_last_interval)
 	has(s, "{event=\"cycles\",pmu=\"skl\",status=\"multiplexed\"} 1\n");
 	has(s, "{event=\"instructions\",pmu=\"skl\",status=\"suspect_zero\",reason=");
 	has(s, "{event=\"cache-misses\",pmu=\"skl\",status=\"never_ran\",reason=");
-	has(s, "{event=\"branches\",pmu=\"skl\",status=\"not_supported\",reason=\"not supported\"}");
+	has(s, "{event=\"branches\",pmu=\"skl\",status=\"not_supported\","
+	       "reason=\"not supported\"}");
 	/* the times that let PromQL scale: cycles ran half the time it was enabled */
 	has(s, "pmctop_cpu_event_enabled_seconds_total{cpu=\"0\",pmu=\"skl\",event=\"cycles\"} "
 	       "1.000000000\n");
@@ -250,6 +254,9 @@ START_TEST(test_label_values_are_escaped_and_safe)
 }
 END_TEST
 
+#define TEXT EXPOSITION_PROMETHEUS
+#define OM EXPOSITION_OPENMETRICS
+
 START_TEST(test_requests)
 {
 	static const char PROM_ACCEPT[] =
@@ -261,34 +268,33 @@ START_TEST(test_requests)
 		int status;
 		enum exposition_format fmt;
 	} cases[] = {
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 200, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "HEAD /metrics HTTP/1.0\r\n\r\n", 200, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics?x=1 HTTP/1.1\n\n", 200, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nHost: x\r\n", 0, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metr", 0, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "POST /metrics HTTP/1.1\r\n\r\n", 405, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET / HTTP/1.1\r\n\r\n", 404, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metricsx HTTP/1.1\r\n\r\n", 404, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/2.0\r\n\r\n", 505, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics\r\n\r\n", 400, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET  /metrics HTTP/1.1\r\n\r\n", 400, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\n folded\r\n\r\n", 400, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nNo colon\r\n\r\n", 400, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "G\x01T /metrics HTTP/1.1\r\n\r\n", 400, EXPOSITION_PROMETHEUS },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 200, TEXT },
+		{ __LINE__, "HEAD /metrics HTTP/1.0\r\n\r\n", 200, TEXT },
+		{ __LINE__, "GET /metrics?x=1 HTTP/1.1\n\n", 200, TEXT },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nHost: x\r\n", 0, TEXT },
+		{ __LINE__, "GET /metr", 0, TEXT },
+		{ __LINE__, "POST /metrics HTTP/1.1\r\n\r\n", 405, TEXT },
+		{ __LINE__, "GET / HTTP/1.1\r\n\r\n", 404, TEXT },
+		{ __LINE__, "GET /metricsx HTTP/1.1\r\n\r\n", 404, TEXT },
+		{ __LINE__, "GET /metrics HTTP/2.0\r\n\r\n", 505, TEXT },
+		{ __LINE__, "GET /metrics\r\n\r\n", 400, TEXT },
+		{ __LINE__, "GET  /metrics HTTP/1.1\r\n\r\n", 400, TEXT },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\n folded\r\n\r\n", 400, TEXT },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nNo colon\r\n\r\n", 400, TEXT },
+		{ __LINE__, "G\x01T /metrics HTTP/1.1\r\n\r\n", 400, TEXT },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text\r\n\r\n",
-		  200, EXPOSITION_OPENMETRICS },
+		  200, OM },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\naccept: Application/OpenMetrics-Text; "
-			    "version=1.0.0\r\n\r\n", 200, EXPOSITION_OPENMETRICS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: */*\r\n\r\n", 200,
-		  EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;q=0\r\n\r\n",
-		  200, EXPOSITION_PROMETHEUS },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: text/plain;q=0.5, "
-			    "application/openmetrics-text;q=0.4\r\n\r\n", 200, EXPOSITION_PROMETHEUS },
+			    "version=1.0.0\r\n\r\n", 200, OM },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: */*\r\n\r\n", 200, TEXT },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
-			    "version=9.9\r\n\r\n", 200, EXPOSITION_PROMETHEUS },
+			    "q=0\r\n\r\n", 200, TEXT },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: text/plain;q=0.5, "
+			    "application/openmetrics-text;q=0.4\r\n\r\n", 200, TEXT },
+		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
+			    "version=9.9\r\n\r\n", 200, TEXT },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/json\r\n"
-			    "Accept: application/openmetrics-text\r\n\r\n", 200, EXPOSITION_OPENMETRICS },
+			    "Accept: application/openmetrics-text\r\n\r\n", 200, OM },
 	};
 	char prom[512];
 	struct exporter_request req;
@@ -310,6 +316,9 @@ START_TEST(test_requests)
 	ck_assert_int_eq(exporter_parse_request("GET /\0", 6, &req), 400);
 }
 END_TEST
+
+#undef TEXT
+#undef OM
 
 START_TEST(test_listen_addresses)
 {

@@ -62,7 +62,7 @@ struct exporter {
 	size_t nconns;
 	uint64_t seq;
 	uint64_t accept_after;	/* monotonic ms; 0: accepting */
-	struct exporter_body *body[2];	/* per enum exposition_format; NULL before the first tick */
+	struct exporter_body *body[2];	/* per format; NULL before the first tick */
 	struct exposition *expo;	/* NULL until the first update */
 };
 
@@ -115,9 +115,10 @@ int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen
 	} else if ((colon = strrchr(spec, ':'))) {
 		if (colon == spec || (size_t)(colon - spec) >= sizeof(host) ||
 		    memchr(spec, ':', (size_t)(colon - spec))) {
-			snprintf(err, errsize, "invalid address '%s' for --listen: give [ADDR:]PORT, "
-				 "e.g. %d, 127.0.0.1:%d or [::1]:%d (0.0.0.0:PORT for every "
-				 "interface)", spec, EXPORTER_PORT, EXPORTER_PORT, EXPORTER_PORT);
+			snprintf(err, errsize,
+				 "invalid address '%s' for --listen: give [ADDR:]PORT, e.g. %d, "
+				 "127.0.0.1:%d or [::1]:%d (0.0.0.0:PORT for every interface)",
+				 spec, EXPORTER_PORT, EXPORTER_PORT, EXPORTER_PORT);
 			return -EINVAL;
 		}
 		memcpy(host, spec, (size_t)(colon - spec));
@@ -147,8 +148,9 @@ int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen
 		struct sockaddr_in *a = (struct sockaddr_in *)ss;
 
 		if (inet_pton(AF_INET, host, &a->sin_addr) != 1) {
-			snprintf(err, errsize, "invalid address '%s' for --listen: give a numeric "
-				 "IPv4 address, localhost, or [IPv6]; names are not looked up", host);
+			snprintf(err, errsize,
+				 "invalid address '%s' for --listen: give a numeric IPv4 address, "
+				 "localhost, or [IPv6]; names are not looked up", host);
 			return -EINVAL;
 		}
 		a->sin_family = AF_INET;
@@ -203,8 +205,11 @@ static double exporter_range_q(const char *p, const char *end, bool *version_ok,
 		} else if (exporter_ieq(n, (size_t)(nend - n), "version")) {
 			size_t l = (size_t)(vend - v);
 
-			*version_ok = om ? exporter_ieq(v, l, "1.0.0") || exporter_ieq(v, l, "0.0.1")
-					 : exporter_ieq(v, l, "0.0.4");
+			if (om)
+				*version_ok = exporter_ieq(v, l, "1.0.0") ||
+					      exporter_ieq(v, l, "0.0.1");
+			else
+				*version_ok = exporter_ieq(v, l, "0.0.4");
 		}
 		p = semi ? semi + 1 : end;
 	}
@@ -572,8 +577,8 @@ static void exporter_answer(struct exporter *x, struct exporter_conn *c, int sta
 		len = strlen(text);
 	}
 	c->headlen = (size_t)snprintf(c->head, sizeof(c->head),
-				      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-				      "%sConnection: close\r\n\r\n",
+				      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
+				      "Content-Length: %zu\r\n%sConnection: close\r\n\r\n",
 				      status, exporter_reason(status), type, len,
 				      status == 405 ? "Allow: GET, HEAD\r\n" : "");
 	if (status != 200 && req->method != EXPORTER_HEAD &&
@@ -684,8 +689,10 @@ static void exporter_accept(struct exporter *x)
 
 			if (old < 0) {
 				/* every slot is answering: this one is told to come back */
-				if (send(fd, BUSY, sizeof(BUSY) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-					(void)0;
+				ssize_t sent = send(fd, BUSY, sizeof(BUSY) - 1,
+						    MSG_NOSIGNAL | MSG_DONTWAIT);
+
+				(void)sent;	/* best effort: it is closed either way */
 				close(fd);
 				continue;
 			}

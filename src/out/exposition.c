@@ -55,8 +55,8 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_BUILD] = { "pmctop_build", EXPOSITION_INFO, NULL,
 				 "The version of pmctop serving these metrics." },
 	[EXPOSITION_F_SOURCE] = { "pmctop_source", EXPOSITION_INFO, NULL,
-				  "Where the counts come from: the event mode, host, kernel and core "
-				  "PMU." },
+				  "Where the counts come from: the event mode, host, kernel and "
+				  "core PMU." },
 	[EXPOSITION_F_TICKS] = { "pmctop_ticks", EXPOSITION_COUNTER, NULL,
 				 "Snapshots of the counters pmctop has taken." },
 	[EXPOSITION_F_INTERVAL] = { "pmctop_interval_seconds", EXPOSITION_GAUGE, "seconds",
@@ -66,9 +66,9 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_NOT_COUNTED] = { "pmctop_tasks_not_counted", EXPOSITION_GAUGE, NULL,
 				       "Processes whose counters could not be opened." },
 	[EXPOSITION_F_STATUS] = { "pmctop_event_status", EXPOSITION_GAUGE, NULL,
-				  "What each event did in the last interval on the CPUs: counted, "
-				  "not_supported, multiplexed, never_ran or suspect_zero; 1 for the "
-				  "status it has." },
+				  "What each event did in the last interval on the CPUs: "
+				  "counted, not_supported, multiplexed, never_ran or "
+				  "suspect_zero; 1 for the status it has." },
 	[EXPOSITION_F_CPU_COUNT] = { "pmctop_cpu_event_count", EXPOSITION_COUNTER, NULL,
 				     "Raw count of an event on a CPU since pmctop opened it, not "
 				     "scaled for multiplexing." },
@@ -174,7 +174,7 @@ void exposition_update(struct exposition *x, const struct model *m)
 			continue;
 		}
 		d = sum;
-		/* a CPU that went away makes the sums fall: judge the counts since the start then */
+		/* a CPU that went away makes the sums fall: judge the counts since the start */
 		if (x->have_last && sum.value >= x->last[e].value &&
 		    sum.enabled >= x->last[e].enabled && sum.running >= x->last[e].running) {
 			d.value -= x->last[e].value;

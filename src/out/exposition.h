@@ -18,7 +18,7 @@ enum exposition_format {
 enum exposition_status {
 	EXPOSITION_COUNTED,
 	EXPOSITION_NOT_SUPPORTED,	/* could not be opened: the reason says why */
-	EXPOSITION_MULTIPLEXED,		/* ran part of the time it was enabled: counts are scaled */
+	EXPOSITION_MULTIPLEXED,		/* ran part of its enabled time: counts are scaled */
 	EXPOSITION_NEVER_RAN,		/* enabled, never on the PMU */
 	EXPOSITION_SUSPECT_ZERO,	/* a hardware counter that ran and counted nothing */
 };
