@@ -215,6 +215,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	struct snapshot snap;
 	int status = 0;
 	long frames = 0;
+	bool shown;
 	uint64_t last_t;
 	int r;
 
@@ -263,11 +264,10 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 				break;
 		}
 		last_t = snap.t_ns;
-		if (!model_update(m, &snap)) {
-			loop_export(o, m);
-			continue;
-		}
+		shown = model_update(m, &snap);
 		loop_export(o, m);
+		if (!shown)
+			continue;
 		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break;	/* "| head": the reader has what it wanted */
