@@ -29,6 +29,7 @@ struct loop_io {
 	int sfd, tfd;
 	int keyfd;		/* the terminal, or -1 in batch mode */
 	struct loop_rings rings;
+	struct exporter *ex;	/* borrowed; its sockets are polled too; NULL for none */
 };
 
 /* Signals that end the run; the terminal is given back first. */
@@ -102,6 +103,7 @@ static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
 	sigprocmask(SIG_BLOCK, &io->mask, NULL);
 	io->keyfd = keyfd;
 	memset(&io->rings, 0, sizeof(io->rings));
+	io->ex = NULL;
 	io->sfd = signalfd(-1, &io->mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	io->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	if (io->sfd >= 0 && io->tfd >= 0)
@@ -151,17 +153,32 @@ static void loop_io_arm(struct loop_io *io, double seconds, bool periodic)
 static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout_ms)
 {
 	int own[3] = { io->sfd, io->tfd, io->keyfd };
-	size_t total = loop_rings_collect(&io->rings, src, own, io->keyfd >= 0 ? 3 : 2);
+	size_t total = loop_rings_collect(&io->rings, src, own, io->keyfd >= 0 ? 3 : 2), nx = 0;
 	struct pollfd *pfd;
 	unsigned ev = 0;
 	int r;
 
+	if (io->ex) {
+		/* the exporter's clients wake the loop too, and time out on its clock */
+		int t = exporter_timeout(io->ex);
+
+		if (io->rings.cap < total + EXPORTER_MAX_FDS) {
+			io->rings.cap = total + EXPORTER_MAX_FDS;
+			io->rings.pfd = xrealloc(io->rings.pfd, io->rings.cap * sizeof(*io->rings.pfd));
+			io->rings.fds = xrealloc(io->rings.fds, io->rings.cap * sizeof(*io->rings.fds));
+		}
+		nx = exporter_poll_fds(io->ex, io->rings.pfd + total, EXPORTER_MAX_FDS);
+		if (t >= 0 && (timeout_ms < 0 || t < timeout_ms))
+			timeout_ms = t;
+	}
 	pfd = io->rings.pfd;
 	do
-		r = poll(pfd, total, timeout_ms);
+		r = poll(pfd, total + nx, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		return LOOP_EV_ERROR;
+	if (io->ex)
+		exporter_handle(io->ex, pfd + total, nx);
 	loop_rings_wake(&io->rings, src);
 	if (pfd[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
@@ -217,6 +234,20 @@ static int loop_batch_read(struct loop_io *io, struct source *src, struct snapsh
 	return r;
 }
 
+/* The exporter serves the snapshot the model just took. */
+static void loop_export(const struct loop_opts *o, const struct model *m)
+{
+	if (o->ex)
+		exporter_update(o->ex, m, o->export_info);
+}
+
+/* Exporter: the recording ended; serve its last snapshot until a signal comes. */
+static void loop_batch_serve(struct loop_io *io, struct source *src)
+{
+	while (!(loop_io_wait(io, src, -1) & (LOOP_EV_STOP | LOOP_EV_ERROR)))
+		;
+}
+
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o)
 {
 	bool paced = source_caps(src) & SOURCE_CAP_PACED;
@@ -224,6 +255,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	struct snapshot snap;
 	int status = 0;
 	long frames = 0;
+	bool shown;
 	uint64_t last_t;
 	int r;
 
@@ -232,6 +264,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		return 1;
 	}
+	io.ex = o->ex;
 	snapshot_init(&snap, src->ev.n);
 	r = loop_batch_read(&io, src, &snap);
 	source_print_messages(src, o->msgs);
@@ -246,12 +279,15 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		goto out_snap;
 	}
 	model_update(m, &snap);
+	loop_export(o, m);
 	last_t = snap.t_ns;
 	while (o->iterations < 0 || frames < o->iterations) {
 		if (!paced && loop_batch_wait(&io, src, o->delay))
 			break;
 		r = loop_batch_read(&io, src, &snap);
 		source_print_messages(src, o->msgs);
+		if (r > 0 && o->ex)
+			loop_batch_serve(&io, src);
 		if (r > 0 || r == -EINTR)
 			break;
 		if (r < 0) {
@@ -268,9 +304,11 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 				break;
 		}
 		last_t = snap.t_ns;
-		if (!model_update(m, &snap))
+		shown = model_update(m, &snap);
+		loop_export(o, m);
+		if (!shown)
 			continue;
-		r = output_frame(out, m, src->mode);
+		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break;	/* "| head": the reader has what it wanted */
 		if (r) {

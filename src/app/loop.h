@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "out/exporter.h"
 #include "out/output.h"
 #include "stream/source.h"
 
@@ -34,10 +35,14 @@ struct loop_opts {
 	long iterations;	/* -1: until the source ends or a signal comes */
 	double delay;		/* seconds; for paced sources, < 0 means the recorded pace */
 	FILE *msgs;		/* where messages for the user go (stderr) */
+	struct exporter *ex;	/* borrowed; serves /metrics from each snapshot, NULL for none */
+	const struct exposition_info *export_info;	/* borrowed; with ex */
 };
 
 /*
- * Run frames until done. Returns 0 (finished, interrupted, or the reader of
+ * Run frames until done; out may be NULL when only the exporter serves
+ * them. With an exporter, the end of a recording does not end the run:
+ * its last snapshot is served until a signal comes. Returns 0 (finished, interrupted, or the reader of
  * the output went away), or a positive exit status after printing why.
  */
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);

@@ -17,6 +17,7 @@
 #include "app/loop.h"
 #include "model/model.h"
 #include "app/options.h"
+#include "out/exporter.h"
 #include "out/output.h"
 #include "stream/source_record.h"
 #include "collect/source_live.h"
@@ -235,6 +236,8 @@ static int main_run(struct options *op)
 	struct output out;
 	struct loop_opts lo;
 	struct source *rec = NULL;	/* src itself when recording */
+	struct exporter *ex = NULL;
+	struct exposition_info xi;
 	int status, col;
 
 	if (o.help) {
@@ -259,7 +262,7 @@ static int main_run(struct options *op)
 		}
 		return 0;
 	}
-	if (!o.batch && !isatty(STDOUT_FILENO)) {
+	if (!o.batch && !o.listen && !isatty(STDOUT_FILENO)) {
 		main_usage_error("standard output is not a terminal: use -b for batch mode");
 		return EXIT_USAGE;
 	}
@@ -350,7 +353,25 @@ static int main_run(struct options *op)
 	out.top = (size_t)o.top;
 	if (o.threads)
 		source_threads(src, 0, true);
-	if (!o.batch) {
+	if (o.listen) {
+		char xerr[512];
+
+		ex = exporter_new(o.listen, xerr, sizeof(xerr));
+		if (!ex) {
+			fprintf(stderr, "pmctop: %s\n", xerr);
+			status = 1;
+			goto out_rec;
+		}
+		memset(&xi, 0, sizeof(xi));
+		xi.version = PACKAGE_VERSION;
+		xi.mode = src->mode;
+		xi.hw_pmu = o.replay || !evlist_any_hw(&src->ev) ? NULL : events_hw_pmu(NULL);
+		xi.top_processes = (size_t)o.export_processes;
+		/* the port may have been 0: say where the metrics are */
+		fprintf(stderr, "pmctop: serving metrics on http://%s/metrics\n",
+			exporter_address(ex));
+	}
+	if (!o.batch && !o.listen) {
 		struct loop_tui_opts to = {
 			.delay = o.replay && !o.delay_set ? -1 : o.delay,
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
@@ -371,7 +392,11 @@ static int main_run(struct options *op)
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
 	lo.msgs = stderr;
-	status = loop_batch(src, m, &out, &lo);
+	if (ex) {
+		lo.ex = ex;
+		lo.export_info = &xi;
+	}
+	status = loop_batch(src, m, o.batch ? &out : NULL, &lo);
 out_rec:
 	/* a recording that lost snapshots is a failed run, even when the frames went on */
 	if (rec && (source_record_close(rec) || !source_record_ok(rec))) {
@@ -380,6 +405,7 @@ out_rec:
 			status = 1;
 	}
 out_model:
+	exporter_free(ex);
 	model_free(m);
 	source_free(src);
 	return status;

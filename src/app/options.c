@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "out/exporter.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -24,6 +25,8 @@ enum {
 	OPT_PAGE_SIZE,
 	OPT_HALF_LIFE,
 	OPT_TOP,
+	OPT_LISTEN,
+	OPT_EXPORT_PROCESSES,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -49,6 +52,8 @@ static const struct option OPTIONS_LONG[] = {
 	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
 	{ "half-life", required_argument, NULL, OPT_HALF_LIFE },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "export-processes", required_argument, NULL, OPT_EXPORT_PROCESSES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -84,6 +89,9 @@ void options_usage(FILE *f)
 	      "      --page-size SIZE    hot-page size: 4k (default) or 2m\n"
 	      "      --half-life SECONDS how fast old samples fade from the histogram (default 2)\n"
 	      "      --top N             hot pages per batch frame (default 20)\n"
+	      "      --listen [ADDR:]PORT serve /metrics for Prometheus on ADDR (default\n"
+	      "                          127.0.0.1; [::1]:PORT for IPv6), with no terminal\n"
+	      "      --export-processes K with --listen, also the top K processes by CPU\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -115,6 +123,7 @@ void options_release(struct options *o)
 	free(o->replay);
 	free(o->proc_root);
 	free(o->sample_source);
+	free(o->listen);
 	options_init(o);
 }
 
@@ -335,6 +344,26 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -EINVAL;
 			}
 			break;
+		case OPT_LISTEN: {
+			struct sockaddr_storage ss;
+			socklen_t len;
+
+			if (exporter_parse_listen(optarg, &ss, &len, err, errsize))
+				return -EINVAL;
+			options_set(&o->listen, optarg);
+			break;
+		}
+		case OPT_EXPORT_PROCESSES:
+			errno = 0;
+			o->export_processes = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->export_processes <= 0 ||
+			    o->export_processes > 1000) {
+				snprintf(err, errsize,
+					 "invalid process count '%s' for --export-processes: give 1 "
+					 "to 1000", optarg);
+				return -EINVAL;
+			}
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -357,6 +386,10 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (optind < argc) {
 		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->export_processes && !o->listen) {
+		snprintf(err, errsize, "'--export-processes' needs '--listen'");
 		return -EINVAL;
 	}
 	if (delay_arg) {

@@ -35,6 +35,8 @@ struct options {
 	unsigned page_shift;	/* 12 or 21 */
 	double halflife;
 	long top;		/* pages per frame */
+	char *listen;		/* --listen [ADDR:]PORT: serve /metrics; NULL for none */
+	long export_processes;	/* --export-processes K: per-process series; 0 for none */
 	bool help;
 	bool version;
 };
