@@ -3,9 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -132,16 +130,6 @@ START_TEST(test_live_counter_on_other_cpu_never_runs)
 	volatile unsigned long x = 0;
 	bool est;
 
-	/* the hotplug test takes CPU 1 away for a moment: not while this runs */
-	if (getenv("top_builddir")) {
-		char lock[4096];
-		int fd;
-
-		snprintf(lock, sizeof(lock), "%s/tests/.live-lock", getenv("top_builddir"));
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			flock(fd, LOCK_EX);	/* released when the test process exits */
-	}
 	ck_assert_int_ge(sysconf(_SC_NPROCESSORS_ONLN), 2);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -180,5 +168,6 @@ int main(void)
 	tcase_add_test(tc, test_live_counter_on_other_cpu_never_runs);
 	tcase_add_test(tc, test_open_gone_task_is_esrch);
 	suite_add_tcase(s, tc);
+	testutil_hold_hotplug_lock();
 	return testutil_run(s);
 }
