@@ -60,7 +60,7 @@ def main():
     frames = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
     tids, rows = load_log(sys.argv[2])
     what = sys.argv[3]
-    pid = int(sys.argv[4]) if len(sys.argv) > 4 else None
+    pid = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
     for f in frames:
         if what in ("cpu", "pf"):
             row = [p for p in f["processes"] if p["pid"] == pid]
