@@ -65,6 +65,7 @@ nap() {
 isolate() {
 	if [ "${PMCTOP_TEST_PIDNS:-}" = 1 ]; then
 		ISOLATED=yes
+		diag "in a PID namespace of its own: pmctop sees only this test's processes"
 		return 0
 	fi
 	if unshare --pid --fork --mount-proc true 2>/dev/null; then
