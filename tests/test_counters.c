@@ -24,7 +24,7 @@ static struct counters_group fake_group(int nr)
 	for (int i = 0; i < nr; i++) {
 		g.fd[i] = -1;
 		g.id[i] = 100 + (uint64_t)i;
-		g.ev[i] = 2 * i;	/* members map to sparse event indexes */
+		g.ev[i] = 2 * i; /* members map to sparse event indexes */
 	}
 	return g;
 }

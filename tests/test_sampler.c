@@ -29,8 +29,8 @@ START_TEST(test_pebs_attrs_on_skylake)
 	ck_assert_int_eq(sampler_pebs_attrs(3, 0, false, &a), 0);
 	ck_assert_uint_eq(a.n, 2);
 	ck_assert_uint_eq(a.attr[0].type, PERF_TYPE_RAW);
-	ck_assert_uint_eq(a.attr[0].config, 0x81d0);	/* MEM_INST_RETIRED.ALL_LOADS */
-	ck_assert_uint_eq(a.attr[1].config, 0x82d0);	/* MEM_INST_RETIRED.ALL_STORES */
+	ck_assert_uint_eq(a.attr[0].config, 0x81d0); /* MEM_INST_RETIRED.ALL_LOADS */
+	ck_assert_uint_eq(a.attr[1].config, 0x82d0); /* MEM_INST_RETIRED.ALL_STORES */
 	ck_assert_int_eq(a.op[0], RING_OP_LOAD);
 	ck_assert_int_eq(a.op[1], RING_OP_STORE);
 	ck_assert_uint_eq(a.attr[0].precise_ip, 3);
@@ -128,11 +128,13 @@ START_TEST(test_live_fault_samples_of_ourselves)
 	char notes[256], err[256];
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	struct seen c = { (uint64_t)(uintptr_t)p, 0, 0 };
 
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	ck_assert_int_eq(
+		sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err, sizeof(err)),
+		0);
 	ck_assert_int_eq(sampler_kind(smp), SAMPLE_FAULTS);
 	for (int i = 0; i < 50; i++) {
 		madvise(p, (size_t)page, MADV_DONTNEED);
@@ -189,9 +191,11 @@ START_TEST(test_threads_created_while_sampling_are_sampled)
 	pthread_t th;
 
 	t.page_size = (size_t)sysconf(_SC_PAGESIZE);
-	t.page = mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	t.page =
+		mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_int_eq(
+		sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err, sizeof(err)),
+		0);
 	/* the thread is born after the events were opened: inheritance covers it */
 	ck_assert_int_eq(pthread_create(&th, NULL, touch_thread, &t), 0);
 	pthread_join(th, NULL);
@@ -214,13 +218,15 @@ START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 	size_t max = (size_t)(ncpus > 0 ? ncpus : 1) + 1, n;
 	int *fds = calloc(max, sizeof(*fds));
 	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	struct seen c = { (uint64_t)(uintptr_t)p, 0, 0 };
 
 	ck_assert_ptr_nonnull(fds);
 	ck_assert(p != MAP_FAILED);
-	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err,
-				      sizeof(err)), 0);
+	ck_assert_int_eq(
+		sampler_open(&smp, root, getpid(), &req, notes, sizeof(notes), err, sizeof(err)),
+		0);
 	/* one ring per online CPU, all polled at first */
 	n = sampler_poll_fds(smp, fds, max);
 	ck_assert_uint_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
@@ -253,8 +259,9 @@ START_TEST(test_missing_pid_is_esrch)
 	char notes[256], err[256];
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 
-	ck_assert_int_eq(sampler_open(&smp, root, 0x3ffffff0, &req, notes, sizeof(notes), err,
-				      sizeof(err)), -ESRCH);
+	ck_assert_int_eq(
+		sampler_open(&smp, root, 0x3ffffff0, &req, notes, sizeof(notes), err, sizeof(err)),
+		-ESRCH);
 	ck_assert_ptr_nonnull(strstr(err, "no process with pid"));
 	close(root);
 }

@@ -85,7 +85,7 @@ START_TEST(test_table_200x50_ascii)
 	ui_init(&u, COL_CPU, false, 1.0);
 	s = draw(&u, 200, 50, false);
 	golden("screen-200x50.txt", s);
-	ck_assert_ptr_null(strstr(s, "\u2588"));	/* ASCII bars outside UTF-8 locales */
+	ck_assert_ptr_null(strstr(s, "\u2588")); /* ASCII bars outside UTF-8 locales */
 	ck_assert_ptr_nonnull(strstr(s, "LLC-load-mis"));
 	free(s);
 }
@@ -157,7 +157,8 @@ static void assert_clean_lines(const char *s, int w, int h)
 
 			ck_assert_msg(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
 			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
-				      "%dx%d line %d: control character %#x", w, h, lines, (unsigned)cp);
+				      "%dx%d line %d: control character %#x", w, h, lines,
+				      (unsigned)cp);
 			cells++;
 			p += len;
 		}
@@ -183,12 +184,15 @@ START_TEST(test_every_size_draws_without_garbage)
 			assert_clean_lines(s, w, h);
 			/* above the footer line, the header comes first, cut to the width */
 			if (h >= 2)
-				ck_assert_msg(first > 0 && !strncmp(s, "pmctop", first < 6 ? first : 6),
+				ck_assert_msg(first > 0 &&
+						      !strncmp(s, "pmctop", first < 6 ? first : 6),
 					      "%dx%d: the header is '%.*s'", w, h, (int)first, s);
 			/* from 40 columns and 10 lines on, the table is there with the busiest first */
 			if (w >= 40 && h >= 10) {
-				ck_assert_msg(strstr(s, "PID") != NULL, "%dx%d: no column titles", w, h);
-				ck_assert_msg(strstr(s, " 202 ") != NULL, "%dx%d: no row of pid 202", w, h);
+				ck_assert_msg(strstr(s, "PID") != NULL, "%dx%d: no column titles",
+					      w, h);
+				ck_assert_msg(strstr(s, " 202 ") != NULL,
+					      "%dx%d: no row of pid 202", w, h);
 			}
 			free(s);
 		}

@@ -277,7 +277,7 @@ static int workload_churn(long rate, double seconds, bool hold)
 	sigset_t usr1;
 	int sig;
 
-	signal(SIGCHLD, SIG_IGN);	/* children reap themselves */
+	signal(SIGCHLD, SIG_IGN); /* children reap themselves */
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	if (hold) {
