@@ -21,6 +21,11 @@ nap 0.01	# creates the fifo nap reads, before the first count
 "$WORKLOAD" churn "$RATE" "$SECS" hold >"$TMP/churned" &
 w=$!
 KILL_PIDS="$KILL_PIDS $w"
+# until it says it holds: a SIGUSR1 before that would kill it
+for _ in $(seq 300); do
+	grep -q held "$TMP/churned" && break
+	nap 0.1
+done
 only=""
 [ "$ISOLATED" = yes ] || only="-p $$,$w"
 # shellcheck disable=SC2086
@@ -37,7 +42,7 @@ nap $((SECS / 2))
 rss2=$(rss $p)
 # the workload prints its count when the churn is over, then waits to be killed
 for _ in $(seq $((SECS * 20))); do
-	[ -s "$TMP/churned" ] && break
+	[ "$(grep -c . "$TMP/churned")" -ge 2 ] && break
 	nap 0.1
 done
 # four ticks with the same processes as at the start
@@ -49,7 +54,7 @@ kill -0 $p 2>/dev/null && alive=yes
 kill -TERM $p
 wait $p
 st=$?
-churned=$(cat "$TMP/churned")
+churned=$(grep -v held "$TMP/churned")
 diag "${churned:-no} processes and as many threads in $SECS s; fds $fd0 -> $fd1; RSS ${rss1} KiB -> ${rss2} KiB"
 check "pmctop survived the churn" test "$alive" = yes
 check "and ended with status 0" test "$st" = 0

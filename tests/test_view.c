@@ -146,6 +146,7 @@ END_TEST
 static void assert_clean_lines(const char *s, int w, int h)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 	int lines = 0;
 
 	while (*p) {
@@ -153,7 +154,7 @@ static void assert_clean_lines(const char *s, int w, int h)
 
 		while (*p && *p != '\n') {
 			size_t len;
-			int32_t cp = utf8_decode(p, strlen((const char *)p), &len);
+			int32_t cp = utf8_decode(p, (size_t)(end - p), &len);
 
 			ck_assert_msg(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
 			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),

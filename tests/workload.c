@@ -267,7 +267,7 @@ static void *workload_nothing(void *arg)
 
 /*
  * rate short-lived processes and as many short-lived threads per second, then print how many.
- * With hold, the churn waits for SIGUSR1 before it starts and, once it has printed, stays
+ * With hold, it prints "held" and waits for SIGUSR1 before it starts and, once it has printed, stays
  * until it is killed, so a test can look at pmctop before and after with the same processes.
  */
 static int workload_churn(long rate, double seconds, bool hold)
@@ -282,6 +282,9 @@ static int workload_churn(long rate, double seconds, bool hold)
 	sigaddset(&usr1, SIGUSR1);
 	if (hold) {
 		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		/* a SIGUSR1 before this line would have killed it: say when it is safe */
+		printf("held\n");
+		fflush(stdout);
 		sigwait(&usr1, &sig);
 	}
 	start = workload_now();
