@@ -58,9 +58,10 @@ churned=$(grep -v held "$TMP/churned")
 diag "${churned:-no} processes and as many threads in $SECS s; fds $fd0 -> $fd1; RSS ${rss1} KiB -> ${rss2} KiB"
 check "pmctop survived the churn" test "$alive" = yes
 check "and ended with status 0" test "$st" = 0
-# under load the workload may fall short of its rate; a tenth of it is still a churn
+# starved of CPU the workload falls far short of its rate (75 processes/s beside stress-ng
+# --cpu 2 on 2 CPUs); 10 processes and 10 threads a second over the run is still a churn
 check "the churn really ran (${churned:-0} of $((RATE * SECS)) processes)" \
-	test "${churned:-0}" -ge $((RATE * SECS / 10))
+	test "${churned:-0}" -ge $((SECS * 10))
 check "open descriptors back to the baseline ($fd0 -> $fd1)" within "$fd1" $((fd0 - 2)) $((fd0 + 2))
 if [ -n "${PMCTOP_SANITIZERS:-}" ]; then
 	# ASan keeps freed memory in quarantine; LeakSanitizer checks for leaks at the exit above

@@ -158,13 +158,14 @@ case $mode in
 	not_ok "pmctop reports an unknown mode: $mode"
 	;;
 esac
-# busy_shown: the %CPU on screen is what the workload logged over some 0.5 s frame that ended
-# in the 2 s before the capture (the screen shows one of those frames)
+# busy_shown: once the busy process is on screen with some %CPU (up to 30 s on a loaded host),
+# that %CPU is what the workload logged over some 0.5 s frame that ended in the 5 s before the
+# capture (the screen shows one of those frames)
 busy_shown() {
-	for _ in $(seq 30); do
+	for _ in $(seq 150); do
 		now=$(date +%s.%N)
 		v=$(tmux capture-pane -p -t $S | awk -v p="$BG" '$1 == p {print $4}')
-		if [ -n "$v" ]; then
+		if [ -n "$v" ] && [ "$v" != 0.0 ]; then
 			python3 - "$TMP/spin.log" "$now" "$v" <<'PY' && return 0
 import sys
 rows = [[float(x) for x in l.split()] for l in open(sys.argv[1]) if not l.startswith("tids")]
@@ -179,11 +180,12 @@ def at(t):
         prev = r
     return rows[-1][1]
 # only frames the workload's log covers whole
-rates = [200 * (at(now - k / 20) - at(now - k / 20 - 0.5)) for k in range(41)
+rates = [200 * (at(now - k / 20) - at(now - k / 20 - 0.5)) for k in range(101)
          if now - k / 20 - 0.5 >= rows[0][0]]
-if len(rates) < 41:
+if len(rates) < 10:
     sys.exit(1)
-print("# %%CPU on screen %.1f, logged over the last 2 s: %.1f to %.1f" % (v, min(rates), max(rates)))
+print("# %%CPU on screen %.1f, logged over frames ending in the last %.1f s: %.1f to %.1f"
+      % (v, len(rates) / 20, min(rates), max(rates)))
 sys.exit(not (min(rates) * 0.9 - 5 <= v <= max(rates) * 1.1 + 5))
 PY
 		fi
