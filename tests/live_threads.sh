@@ -33,7 +33,7 @@ wait "$BG" 2>/dev/null
 
 # threads created after pmctop attached are counted by inheritance
 late() {
-	sh -c 'sleep 1; exec "$1" spin 2 3 "$2"' _ "$WORKLOAD" "$TMP/late.log" &
+	sh -c 'sleep 1; exec "$1" spin 2 6 "$2"' _ "$WORKLOAD" "$TMP/late.log" &
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.3
@@ -47,7 +47,7 @@ check "threads created after attach are counted" late
 # threads that exit keep their counts: the row follows the CPU time, drops to about 0 once
 # they are gone, never below, and there is no error
 burst() {
-	"$WORKLOAD" burst 2 1.5 3 "$TMP/burst.log" &
+	"$WORKLOAD" burst 2 1.5 8 "$TMP/burst.log" &
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.2
@@ -62,7 +62,7 @@ check "threads that exit keep their counts and the row goes on" burst
 # -H: each thread is counted on its own: each busy thread shows the CPU time it got, the main
 # thread, which only logs, about 0
 per_thread() {
-	"$WORKLOAD" spin 2 4 "$TMP/h.log" &
+	"$WORKLOAD" spin 2 8 "$TMP/h.log" &
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.2
