@@ -14,13 +14,15 @@ fi
 # fuzzing keeps a core busy: keep it apart from the tests that measure CPU time
 exclusive
 src=$top_srcdir/src
-objs=$(ls "$src"/*/*.c | grep -v '/main\.c$')
+# the sources wherever they are under src/, and every directory of headers
+objs=$(find "$src" -name '*.c' ! -name main.c | sort)
+incs=$(find "$src" -name '*.h' -exec dirname {} + | sort -u | sed 's/^/-I/')
 libs="$(pkg-config --libs ncursesw) -lpfm -lm"
 crashes=$top_builddir/tests/fuzz-crashes
 for h in $HARNESSES; do
 	bin=$TMP/fuzz_$h
 	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-D_GNU_SOURCE -I"$top_builddir" -I"$src" $(pkg-config --cflags ncursesw) \
+		-D_GNU_SOURCE -I"$top_builddir" -I"$src" $incs $(pkg-config --cflags ncursesw) \
 		-o "$bin" "$top_srcdir/tests/fuzz/fuzz_$h.c" $objs $libs 2>"$TMP/build-$h.log"; then
 		sed 's/^/# /' "$TMP/build-$h.log" | head -20
 		not_ok "fuzz_$h builds with clang -fsanitize=fuzzer (install libclang-rt-dev)"

@@ -37,3 +37,43 @@ exclusive() {
 	exec 9>"${top_builddir:-.}/tests/.live-lock"
 	flock 9
 }
+# agree REPORTED EXPECTED REL ABS: |REPORTED - EXPECTED| <= REL * EXPECTED + ABS
+agree() {
+	awk -v r="$1" -v e="$2" -v rel="$3" -v abs="$4" \
+		'BEGIN { d = r - e; if (d < 0) d = -d; exit !(r != "" && r != "missing" && d <= rel * e + abs) }'
+}
+# oracle FRAMES.json LOG WHAT [PID]: "TIME REPORTED EXPECTED" per frame (see tests/oracle.py)
+oracle() {
+	python3 "$top_srcdir/tests/oracle.py" "$@"
+}
+# pmctop_mode: the event mode pmctop reports on this machine (the "mode" of a JSON frame)
+pmctop_mode() {
+	"$PMCTOP" -b -n 1 -d 0.2 -o json -p $$ 2>/dev/null |
+		python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["mode"])'
+}
+# nap SECONDS: sleep without starting a process (a read that times out on a fifo nobody writes),
+# so a test that counts processes sees none come and go
+nap() {
+	[ -p "$TMP/.nap" ] || mkfifo "$TMP/.nap"
+	read -r -t "$1" _ <>"$TMP/.nap"
+	return 0
+}
+# isolate: run the rest of the test in a PID namespace of its own with its own /proc, so pmctop,
+# which watches every process it can see, sees only this test's processes and none of the
+# other tests running beside it. Sets ISOLATED=yes there. Where a PID namespace is not
+# permitted, ISOLATED=no: the test must then restrict pmctop to its own pids with -p.
+isolate() {
+	if [ "${PMCTOP_TEST_PIDNS:-}" = 1 ]; then
+		ISOLATED=yes
+		diag "in a PID namespace of its own: pmctop sees only this test's processes"
+		return 0
+	fi
+	if unshare --pid --fork --mount-proc true 2>/dev/null; then
+		shell=$(readlink /proc/$$/exe)
+		rm -rf "$TMP"
+		trap - EXIT
+		PMCTOP_TEST_PIDNS=1 exec unshare --pid --fork --mount-proc "$shell" "$0" "$@"
+	fi
+	ISOLATED=no
+	diag "no PID namespace here (unshare --pid --fork --mount-proc failed): pmctop is restricted to this test's pids with -p"
+}

@@ -11,6 +11,8 @@ trace() {
 	strace -f -qq -o "$TMP/trace" -e trace=socket,connect,bind,execve,execveat,fork,vfork,clone,clone3,openat,creat,unlink,unlinkat,rename,renameat2 "$@" >/dev/null 2>&1
 }
 trace "$PMCTOP" -b -n 2 -d 0.3 -o json
+# the checks below look for what is absent: first make sure the trace saw pmctop at work
+check "the trace shows pmctop reading /proc" grep -q 'openat(.*"/proc' "$TMP/trace"
 # the C library's user-name lookups may ask nscd over a local socket, as for ps and top
 check "no network socket is opened" \
 	sh -c '! grep -E "^[0-9]+ +socket\(" "$1" | grep -v "socket(AF_UNIX"' _ "$TMP/trace"

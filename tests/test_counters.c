@@ -3,9 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/file.h>
 #include <math.h>
 #include <sched.h>
 #include <stdint.h>
@@ -26,7 +24,7 @@ static struct counters_group fake_group(int nr)
 	for (int i = 0; i < nr; i++) {
 		g.fd[i] = -1;
 		g.id[i] = 100 + (uint64_t)i;
-		g.ev[i] = 2 * i;	/* members map to sparse event indexes */
+		g.ev[i] = 2 * i; /* members map to sparse event indexes */
 	}
 	return g;
 }
@@ -132,16 +130,6 @@ START_TEST(test_live_counter_on_other_cpu_never_runs)
 	volatile unsigned long x = 0;
 	bool est;
 
-	/* the hotplug test takes CPU 1 away for a moment: not while this runs */
-	if (getenv("top_builddir")) {
-		char lock[4096];
-		int fd;
-
-		snprintf(lock, sizeof(lock), "%s/tests/.live-lock", getenv("top_builddir"));
-		fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd >= 0)
-			flock(fd, LOCK_EX);	/* released when the test process exits */
-	}
 	ck_assert_int_ge(sysconf(_SC_NPROCESSORS_ONLN), 2);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -280,5 +268,6 @@ int main(void)
 	tcase_add_test(tc, test_echild_is_retried_a_bounded_number_of_times);
 	tcase_add_test(tc, test_group_without_inherit_is_not_read_at_build);
 	suite_add_tcase(s, tc);
+	testutil_hold_hotplug_lock();
 	return testutil_run(s);
 }

@@ -21,15 +21,6 @@ static void force(const char *pmu)
 	ck_assert_int_eq(events_init(), 0);
 }
 
-START_TEST(test_precise_levels_are_tried_from_the_top)
-{
-	ck_assert_uint_eq(SAMPLER_PRECISE_ORDER[0], 3);
-	ck_assert_uint_eq(SAMPLER_PRECISE_ORDER[1], 2);
-	ck_assert_uint_eq(SAMPLER_PRECISE_ORDER[2], 1);
-	ck_assert_uint_eq(SAMPLER_PRECISE_ORDER[3], 0);
-}
-END_TEST
-
 START_TEST(test_pebs_attrs_on_skylake)
 {
 	struct sampler_attrs a;
@@ -133,12 +124,13 @@ static void count(const struct ring_sample *s, void *arg)
 START_TEST(test_live_fault_samples_of_ourselves)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	long page = sysconf(_SC_PAGESIZE);
-	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	struct seen c = { (uint64_t)(uintptr_t)p, 0, 0 };
 
 	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
@@ -190,7 +182,7 @@ static void count_tid(const struct ring_sample *s, void *arg)
 START_TEST(test_threads_created_while_sampling_are_sampled)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -216,20 +208,42 @@ END_TEST
 START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0 };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
-	int fds[16];
-	size_t n, n2;
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t max = (size_t)(ncpus > 0 ? ncpus : 1) + 1, n;
+	int *fds = calloc(max, sizeof(*fds));
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+	struct seen c = { (uint64_t)(uintptr_t)p, 0, 0 };
 
+	ck_assert_ptr_nonnull(fds);
+	ck_assert(p != MAP_FAILED);
 	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
-	n = sampler_poll_fds(smp, fds, 16);
+	/* one ring per online CPU, all polled at first */
+	n = sampler_poll_fds(smp, fds, max);
 	ck_assert_uint_eq(n, (size_t)sysconf(_SC_NPROCESSORS_ONLN));
+	/* one hangup takes exactly that ring out of the poll set */
 	sampler_hangup(smp, fds[0]);
-	n2 = sampler_poll_fds(smp, fds, 16);
-	ck_assert_uint_eq(n2, n - 1);
+	ck_assert_uint_eq(sampler_poll_fds(smp, fds, max), n - 1);
+	/* hang up every ring, whichever CPU the faults below land on */
+	for (size_t i = 0; i < n - 1; i++)
+		sampler_hangup(smp, fds[i]);
+	ck_assert_uint_eq(sampler_poll_fds(smp, fds, max), 0);
+	for (int i = 0; i < 40; i++) {
+		madvise(p, (size_t)page, MADV_DONTNEED);
+		p[0] = (char)i;
+	}
+	/* not polled any more, but the samples are still drained */
+	sampler_drain(smp, count, &c);
+	ck_assert_uint_eq(c.hits, 40);
+	ck_assert_uint_eq(sampler_stats(smp)->lost, 0);
 	sampler_close(smp);
+	munmap(p, (size_t)page);
+	free(fds);
 	close(root);
 }
 END_TEST
@@ -237,7 +251,7 @@ END_TEST
 START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0 };
+	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0, false, false };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[512];
@@ -391,7 +405,7 @@ static int fake_sample(struct fake *f, const char *tree, enum sample_kind kind, 
 {
 	struct sysops ops = fake_ops(f);
 	static struct sysops keep;	/* the sampler borrows the table past this call */
-	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds };
+	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds, false, false };
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	int r;
 
@@ -716,7 +730,6 @@ int main(void)
 	Suite *s = suite_create("sampler");
 	TCase *tc = tcase_create("attrs");
 
-	tcase_add_test(tc, test_precise_levels_are_tried_from_the_top);
 	tcase_add_test(tc, test_pebs_attrs_on_skylake);
 	tcase_add_test(tc, test_pebs_attrs_on_icelake_and_sapphire_rapids);
 	tcase_add_test(tc, test_no_pebs_on_amd);

@@ -9,6 +9,7 @@
 #include "stream/source_replay.h"
 #include "testutil.h"
 #include "view/view.h"
+#include "util/utf8.h"
 
 static struct model *m;
 static struct source *src;
@@ -91,7 +92,7 @@ START_TEST(test_table_200x50_ascii)
 	ui_init(&u, COL_CPU, false, 1.0);
 	s = draw(&u, 200, 50, false);
 	golden("screen-200x50.txt", s);
-	ck_assert_ptr_null(strstr(s, "\u2588"));	/* ASCII bars outside UTF-8 locales */
+	ck_assert_ptr_null(strstr(s, "\u2588")); /* ASCII bars outside UTF-8 locales */
 	ck_assert_ptr_nonnull(strstr(s, "LLC-load-mis"));
 	free(s);
 }
@@ -153,6 +154,35 @@ START_TEST(test_drill_and_help_and_log)
 }
 END_TEST
 
+/* Each line of a dump: at most w cells, valid UTF-8, nothing that could move a terminal's cursor. */
+static void assert_clean_lines(const char *s, int w, int h)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
+	int lines = 0;
+
+	while (*p) {
+		int cells = 0;
+
+		while (*p && *p != '\n') {
+			size_t len;
+			int32_t cp = utf8_decode(p, (size_t)(end - p), &len);
+
+			ck_assert_msg(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
+			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
+				      "%dx%d line %d: control character %#x", w, h, lines,
+				      (unsigned)cp);
+			cells++;
+			p += len;
+		}
+		ck_assert_msg(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
+		ck_assert_msg(*p == '\n', "%dx%d: the last line is not terminated", w, h);
+		p++;
+		lines++;
+	}
+	ck_assert_msg(lines == h, "%dx%d: %d lines", w, h, lines);
+}
+
 START_TEST(test_every_size_draws_without_garbage)
 {
 	struct ui u;
@@ -161,11 +191,22 @@ START_TEST(test_every_size_draws_without_garbage)
 	for (int w = 1; w <= 120; w += 7)
 		for (int h = 1; h <= 40; h += 3) {
 			char *s = draw(&u, w, h, true);
-			size_t lines = 0;
+			char *nl = strchr(s, '\n');
+			size_t first = nl ? (size_t)(nl - s) : strlen(s);
 
-			for (char *p = s; *p; p++)
-				lines += *p == '\n';
-			ck_assert_uint_eq(lines, (size_t)h);
+			assert_clean_lines(s, w, h);
+			/* above the footer line, the header comes first, cut to the width */
+			if (h >= 2)
+				ck_assert_msg(first > 0 &&
+						      !strncmp(s, "pmctop", first < 6 ? first : 6),
+					      "%dx%d: the header is '%.*s'", w, h, (int)first, s);
+			/* from 40 columns and 10 lines on, the table is there with the busiest first */
+			if (w >= 40 && h >= 10) {
+				ck_assert_msg(strstr(s, "PID") != NULL, "%dx%d: no column titles",
+					      w, h);
+				ck_assert_msg(strstr(s, " 202 ") != NULL,
+					      "%dx%d: no row of pid 202", w, h);
+			}
 			free(s);
 		}
 }

@@ -1,14 +1,21 @@
-/* Test workloads with known behaviour: page faults at a set rate, busy threads, early exit. */
+/*
+ * Test workloads with known behaviour: page faults at a set rate, busy threads, early exit.
+ * Under load a workload may not reach its nominal rate, so most of them can log what they really
+ * did: lines of "WALL COUNT..." (CLOCK_REALTIME seconds, then cumulative counts) that the tests
+ * compare with pmctop's frames over the same interval (tests/oracle.py).
+ */
 #include "config.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,8 +27,39 @@ static double workload_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double workload_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The log named by path, line-buffered; NULL (no log) when path is NULL. */
+static FILE *workload_log_open(const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	return f;
+}
+
+/* One "WALL COUNT" line: how many events the workload had caused by now. */
+static void workload_log_count(FILE *log, long count)
+{
+	if (log)
+		fprintf(log, "%.6f %ld\n", workload_wall(), count);
+}
+
 /* Fault rate pages per second: each step drops a page with MADV_DONTNEED and touches it again. */
-static int workload_faults(long rate, double seconds)
+static int workload_faults(long rate, double seconds, FILE *log)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	const long npages = 64;
@@ -34,16 +72,27 @@ static int workload_faults(long rate, double seconds)
 	if (buf == MAP_FAILED)
 		return 1;
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	workload_log_count(log, 0);
 	while (workload_now() - start < seconds) {
 		long want = (long)((workload_now() - start) * (double)rate);
 
+		/* a line before and after each burst: between bursts nothing faults */
+		if (done < want)
+			workload_log_count(log, done);
 		while (done < want) {
 			char *p = buf + (done % npages) * page;
 
 			madvise(p, (size_t)page, MADV_DONTNEED);
 			*(volatile char *)p = 1;
 			done++;
+			/* a long catch-up burst: log as it goes, and stop on time */
+			if (done % 64 == 0) {
+				workload_log_count(log, done);
+				if (workload_now() - start >= seconds)
+					break;
+			}
 		}
+		workload_log_count(log, done);
 		next.tv_nsec += (long)(step * 1e9);
 		while (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;
@@ -58,41 +107,102 @@ struct workload_spin {
 	double until;
 };
 
+struct workload_thread {
+	const struct workload_spin *spin;
+	pid_t tid;
+};
+
 static void *workload_spin_thread(void *arg)
 {
-	const struct workload_spin *s = arg;
+	struct workload_thread *t = arg;
 	volatile unsigned long x = 0;
 
-	while (workload_now() < s->until)
+	t->tid = (pid_t)syscall(SYS_gettid);
+	while (workload_now() < t->spin->until)
 		for (int i = 0; i < 100000; i++)
 			x += (unsigned long)i;
 	return NULL;
 }
 
-/* Busy threads beside a sleeping main thread. */
-static int workload_spin(int threads, double seconds)
+static double workload_cputime(clockid_t c)
+{
+	struct timespec ts;
+
+	if (clock_gettime(c, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Until the monotonic time until, every 10 ms a line "WALL PROCESS THREAD..." of CPU seconds used
+ * so far by the whole process and by each of the n threads of clocks (none when n is 0).
+ */
+static void workload_log_cpu(FILE *log, const clockid_t *clocks, int n, double until)
+{
+	struct timespec ts = { 0, 10000000 };
+
+	do {
+		if (log) {
+			fprintf(log, "%.6f %.6f", workload_wall(),
+				workload_cputime(CLOCK_PROCESS_CPUTIME_ID));
+			for (int i = 0; i < n; i++)
+				fprintf(log, " %.6f", workload_cputime(clocks[i]));
+			fputc('\n', log);
+		}
+		nanosleep(&ts, NULL);
+	} while (workload_now() < until);
+}
+
+/*
+ * Busy threads beside a main thread that sleeps or, with a log, wakes every 10 ms to log the CPU
+ * time used; the log opens with "tids TID..." of the busy threads.
+ */
+static int workload_spin(int threads, double seconds, FILE *log)
 {
 	pthread_t t[64];
+	struct workload_thread w[64];
+	clockid_t clocks[64];
 	struct workload_spin s = { workload_now() + seconds };
 
 	if (threads < 1 || threads > 64)
 		return 2;
-	for (int i = 0; i < threads; i++)
-		if (pthread_create(&t[i], NULL, workload_spin_thread, &s))
+	for (int i = 0; i < threads; i++) {
+		w[i].spin = &s;
+		w[i].tid = 0;
+		if (pthread_create(&t[i], NULL, workload_spin_thread, &w[i]) ||
+		    pthread_getcpuclockid(t[i], &clocks[i]))
 			return 1;
+	}
+	if (log) {
+		bool all;
+
+		do {
+			all = true;
+			for (int i = 0; i < threads; i++)
+				all = all && __atomic_load_n(&w[i].tid, __ATOMIC_ACQUIRE) != 0;
+		} while (!all && workload_now() < s.until);
+		fprintf(log, "tids");
+		for (int i = 0; i < threads; i++)
+			fprintf(log, " %d", (int)__atomic_load_n(&w[i].tid, __ATOMIC_ACQUIRE));
+		fputc('\n', log);
+		workload_log_cpu(log, clocks, threads, s.until);
+	}
 	for (int i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	return 0;
 }
 
 /* Busy threads that exit, then an idle main thread: counts must not go backwards. */
-static int workload_burst(int threads, double spin, double idle)
+static int workload_burst(int threads, double spin, double idle, FILE *log)
 {
 	struct timespec ts = { (time_t)idle, (long)((idle - (double)(time_t)idle) * 1e9) };
-	int r = workload_spin(threads, spin);
+	int r = workload_spin(threads, spin, log);
 
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	if (log)
+		workload_log_cpu(log, NULL, 0, workload_now() + idle);
+	else
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 	return r;
 }
 
@@ -101,7 +211,7 @@ static int workload_burst(int threads, double spin, double idle)
  * again in turn, so each touch is a fault; one cold page now and then. Prints
  * the four page addresses first.
  */
-static int workload_hotpages(long rate, double seconds)
+static int workload_hotpages(long rate, double seconds, FILE *log)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	const long npages = 32;
@@ -120,9 +230,12 @@ static int workload_hotpages(long rate, double seconds)
 		printf("%p\n", (void *)(buf + (3 + 5 * i) * page));
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	workload_log_count(log, 0);
 	while (workload_now() - start < seconds) {
 		long want = (long)((workload_now() - start) * (double)rate);
 
+		if (done < want)
+			workload_log_count(log, done);
 		while (done < want) {
 			/* every eighth touch goes to one of the cold pages */
 			long k = done % 8 == 7 ? 25 + done / 8 % 6 : 3 + 5 * (hot++ % 4);
@@ -131,7 +244,13 @@ static int workload_hotpages(long rate, double seconds)
 			madvise(p, (size_t)page, MADV_DONTNEED);
 			*(volatile char *)p = 1;
 			done++;
+			if (done % 64 == 0) {
+				workload_log_count(log, done);
+				if (workload_now() - start >= seconds)
+					break;
+			}
 		}
+		workload_log_count(log, done);
 		next.tv_nsec += 5000000;
 		while (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;
@@ -147,13 +266,29 @@ static void *workload_nothing(void *arg)
 	return arg;
 }
 
-/* rate short-lived processes and as many short-lived threads per second. */
-static int workload_churn(long rate, double seconds)
+/*
+ * rate short-lived processes and as many short-lived threads per second, then print how many.
+ * With hold, it prints "held" and waits for SIGUSR1 before it starts and, once it has printed, stays
+ * until it is killed, so a test can look at pmctop before and after with the same processes.
+ */
+static int workload_churn(long rate, double seconds, bool hold)
 {
-	double start = workload_now();
+	double start;
 	long done = 0;
+	sigset_t usr1;
+	int sig;
 
-	signal(SIGCHLD, SIG_IGN);	/* children reap themselves */
+	signal(SIGCHLD, SIG_IGN); /* children reap themselves */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	if (hold) {
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+		/* a SIGUSR1 before this line would have killed it: say when it is safe */
+		printf("held\n");
+		fflush(stdout);
+		sigwait(&usr1, &sig);
+	}
+	start = workload_now();
 	while (workload_now() - start < seconds) {
 		long want = (long)((workload_now() - start) * (double)rate);
 
@@ -166,10 +301,17 @@ static int workload_churn(long rate, double seconds)
 			if (pthread_create(&t, NULL, workload_nothing, NULL) == 0)
 				pthread_join(t, NULL);
 			done++;
+			/* starved, it would catch up for ever: stop on time */
+			if (done % 16 == 0 && workload_now() - start >= seconds)
+				break;
 		}
 		usleep(2000);
 	}
 	printf("%ld\n", done);
+	fflush(stdout);
+	if (hold)
+		for (;;)
+			pause();
 	return 0;
 }
 
@@ -250,22 +392,31 @@ static int workload_pingpong(long rate, double seconds)
 
 int main(int argc, char **argv)
 {
+	/* an optional last argument names the log of what the workload really did */
+	const char *log = NULL;
+
 	if (argc == 4 && !strcmp(argv[1], "named"))
 		return workload_named(argv[2], atof(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "idle"))
-		return workload_idle(atoi(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "pingpong"))
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "churn"))
-		return workload_churn(atol(argv[2]), atof(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "hotpages"))
-		return workload_hotpages(atol(argv[2]), atof(argv[3]));
-	if (argc == 5 && !strcmp(argv[1], "burst"))
-		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]));
-	if (argc == 4 && !strcmp(argv[1], "faults"))
-		return workload_faults(atol(argv[2]), atof(argv[3]));
-	if (argc == 4 && !strcmp(argv[1], "spin"))
-		return workload_spin(atoi(argv[2]), atof(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "idle"))
+		return workload_idle(atoi(argv[2]), atof(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "churn"))
+		return workload_churn(atol(argv[2]), atof(argv[3]),
+				      argc == 5 && !strcmp(argv[4], "hold"));
+	if (argc == 5 && strcmp(argv[1], "burst"))
+		log = argv[4];
+	if (argc == 6 && !strcmp(argv[1], "burst"))
+		log = argv[5];
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "hotpages"))
+		return workload_hotpages(atol(argv[2]), atof(argv[3]), workload_log_open(log));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burst"))
+		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]),
+				      workload_log_open(log));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "faults"))
+		return workload_faults(atol(argv[2]), atof(argv[3]), workload_log_open(log));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "spin"))
+		return workload_spin(atoi(argv[2]), atof(argv[3]), workload_log_open(log));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		double s = atof(argv[2]);
 		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -274,9 +425,9 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
-	fprintf(stderr, "usage: workload faults RATE SECONDS | spin THREADS SECONDS | "
-			"burst THREADS SPIN IDLE | hotpages RATE SECONDS | churn RATE SECONDS | "
-			"idle THREADS SECONDS | pingpong RATE SECONDS | "
-			"sleep SECONDS\n");
+	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
+			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
+			"churn RATE SECONDS [hold] | idle THREADS SECONDS | pingpong RATE SECONDS | "
+			"named NAME SECONDS | sleep SECONDS\n");
 	return 2;
 }
