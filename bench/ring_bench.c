@@ -10,10 +10,10 @@
 #include "model/hotpage.h"
 #include "collect/ring.h"
 
-#define BENCH_TYPE                                                                          \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
+#define BENCH_TYPE                                                                                 \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
-#define BENCH_REC 72	/* header + 8 fields */
+#define BENCH_REC 72 /* header + 8 fields */
 
 static double bench_now(void)
 {

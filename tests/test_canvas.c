@@ -73,11 +73,11 @@ static const struct {
 	{ __LINE__, "\xc3\xa9", 0xe9, 2 },
 	{ __LINE__, "\xe2\x96\x88", 0x2588, 3 },
 	{ __LINE__, "\xf0\x9f\x98\x80", 0x1f600, 4 },
-	{ __LINE__, "\xc0\xaf", -1, 1 },		/* overlong '/' */
-	{ __LINE__, "\xed\xa0\x80", -1, 1 },	/* a surrogate */
-	{ __LINE__, "\xe2\x96", -1, 1 },		/* truncated */
+	{ __LINE__, "\xc0\xaf", -1, 1 },     /* overlong '/' */
+	{ __LINE__, "\xed\xa0\x80", -1, 1 }, /* a surrogate */
+	{ __LINE__, "\xe2\x96", -1, 1 },     /* truncated */
 	{ __LINE__, "\xff", -1, 1 },
-	{ __LINE__, "\x80", -1, 1 },		/* a lone continuation byte */
+	{ __LINE__, "\x80", -1, 1 }, /* a lone continuation byte */
 };
 
 START_TEST(test_utf8_table)
@@ -85,8 +85,8 @@ START_TEST(test_utf8_table)
 	size_t len;
 	int32_t cp = utf8_decode((const unsigned char *)UTF8[_i].s, strlen(UTF8[_i].s), &len);
 
-	ck_assert_msg(cp == UTF8[_i].cp && len == UTF8[_i].len, "line %d: %d/%zu", UTF8[_i].line, cp,
-		      len);
+	ck_assert_msg(cp == UTF8[_i].cp && len == UTF8[_i].len, "line %d: %d/%zu", UTF8[_i].line,
+		      cp, len);
 }
 END_TEST
 

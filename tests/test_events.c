@@ -45,8 +45,8 @@ START_TEST(test_skl_encodings)
 	ck_assert_msg(events_encode(SKL_CASES[_i].name, false, &a, &hw) == 0, "line %d: %s",
 		      SKL_CASES[_i].line, SKL_CASES[_i].name);
 	ck_assert_msg(a.type == SKL_CASES[_i].type, "line %d: type %u", SKL_CASES[_i].line, a.type);
-	ck_assert_msg(a.config == SKL_CASES[_i].config, "line %d: config %#llx",
-		      SKL_CASES[_i].line, (unsigned long long)a.config);
+	ck_assert_msg(a.config == SKL_CASES[_i].config, "line %d: config %#llx", SKL_CASES[_i].line,
+		      (unsigned long long)a.config);
 	ck_assert_uint_eq(a.config1, SKL_CASES[_i].config1);
 	ck_assert_int_eq(hw, SKL_CASES[_i].hw);
 	ck_assert_uint_eq(a.size, sizeof(a));

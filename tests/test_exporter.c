@@ -134,7 +134,7 @@ START_TEST(test_every_family_has_help_and_type_before_its_samples)
 			if (!strcmp(kind, "HELP"))
 				snprintf(last, sizeof(last), "%s", name);
 			else
-				ck_assert_str_eq(name, last);	/* TYPE right after its HELP */
+				ck_assert_str_eq(name, last); /* TYPE right after its HELP */
 			continue;
 		}
 		ck_assert(len < sizeof(name));
@@ -142,8 +142,9 @@ START_TEST(test_every_family_has_help_and_type_before_its_samples)
 		name[len] = '\0';
 		ck_assert_msg(!strcmp(name, last), "sample %s after the HELP of %s", name, last);
 		/* name{labels} value: no timestamp */
-		ck_assert_msg(!strchr(strrchr(line, '}') ? strrchr(line, '}') + 2 : line + len + 1,
-				      ' '), "a timestamp or extra field: %s", line);
+		ck_assert_msg(
+			!strchr(strrchr(line, '}') ? strrchr(line, '}') + 2 : line + len + 1, ' '),
+			"a timestamp or extra field: %s", line);
 	}
 	free(s);
 }
@@ -284,17 +285,27 @@ START_TEST(test_requests)
 		{ __LINE__, "G\x01T /metrics HTTP/1.1\r\n\r\n", 400, TEXT },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text\r\n\r\n",
 		  200, OM },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\naccept: Application/OpenMetrics-Text; "
-			    "version=1.0.0\r\n\r\n", 200, OM },
+		{ __LINE__,
+		  "GET /metrics HTTP/1.1\r\naccept: Application/OpenMetrics-Text; "
+		  "version=1.0.0\r\n\r\n",
+		  200, OM },
 		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: */*\r\n\r\n", 200, TEXT },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
-			    "q=0\r\n\r\n", 200, TEXT },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: text/plain;q=0.5, "
-			    "application/openmetrics-text;q=0.4\r\n\r\n", 200, TEXT },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
-			    "version=9.9\r\n\r\n", 200, TEXT },
-		{ __LINE__, "GET /metrics HTTP/1.1\r\nAccept: application/json\r\n"
-			    "Accept: application/openmetrics-text\r\n\r\n", 200, OM },
+		{ __LINE__,
+		  "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
+		  "q=0\r\n\r\n",
+		  200, TEXT },
+		{ __LINE__,
+		  "GET /metrics HTTP/1.1\r\nAccept: text/plain;q=0.5, "
+		  "application/openmetrics-text;q=0.4\r\n\r\n",
+		  200, TEXT },
+		{ __LINE__,
+		  "GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;"
+		  "version=9.9\r\n\r\n",
+		  200, TEXT },
+		{ __LINE__,
+		  "GET /metrics HTTP/1.1\r\nAccept: application/json\r\n"
+		  "Accept: application/openmetrics-text\r\n\r\n",
+		  200, OM },
 	};
 	char prom[512];
 	struct exporter_request req;
@@ -325,7 +336,7 @@ START_TEST(test_listen_addresses)
 	static const struct {
 		int line;
 		const char *spec;
-		int family;	/* 0: rejected */
+		int family; /* 0: rejected */
 		const char *ip;
 		unsigned port;
 	} cases[] = {

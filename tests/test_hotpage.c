@@ -32,7 +32,7 @@ START_TEST(test_counts_per_page_and_top)
 	size_t n;
 
 	add(h, 0x10000, 5, MEM_OP_LOAD, 100, MEM_LVL_L1);
-	add(h, 0x10fff, 5, MEM_OP_STORE, 300, MEM_LVL_L1);	/* same 4 KiB page */
+	add(h, 0x10fff, 5, MEM_OP_STORE, 300, MEM_LVL_L1); /* same 4 KiB page */
 	add(h, 0x20000, 7, MEM_OP_LOAD, 0, MEM_LVL_LOCAL_RAM);
 	add(h, 0x30000, 1, MEM_OP_NA, 0, MEM_LVL_NA);
 	n = hotpage_top(h, top, 4);
@@ -107,13 +107,12 @@ START_TEST(test_memory_is_bounded_and_the_coldest_go)
 }
 END_TEST
 
-static const char MAPS[] =
-	"55d0c0000000-55d0c0002000 r--p 00000000 fe:00 123  /usr/bin/app\n"
-	"55d0c0002000-55d0c0008000 r-xp 00002000 fe:00 123  /usr/bin/app\n"
-	"55d0c1000000-55d0c1100000 rw-p 00000000 00:00 0    [heap]\n"
-	"7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \n"
-	"7f0000200000-7f0000300000 r-xp 00000000 fe:00 77   /usr/lib/libc.so.6\n"
-	"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0    [stack]\n";
+static const char MAPS[] = "55d0c0000000-55d0c0002000 r--p 00000000 fe:00 123  /usr/bin/app\n"
+			   "55d0c0002000-55d0c0008000 r-xp 00002000 fe:00 123  /usr/bin/app\n"
+			   "55d0c1000000-55d0c1100000 rw-p 00000000 00:00 0    [heap]\n"
+			   "7f0000000000-7f0000100000 rw-p 00000000 00:00 0 \n"
+			   "7f0000200000-7f0000300000 r-xp 00000000 fe:00 77   /usr/lib/libc.so.6\n"
+			   "7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0    [stack]\n";
 
 START_TEST(test_maps_parse_and_lookup)
 {
@@ -128,7 +127,7 @@ START_TEST(test_maps_parse_and_lookup)
 	ck_assert_str_eq(mem_find_map(m, 6, 0x55d0c10fffffull)->name, "[heap]");
 	ck_assert_str_eq(mem_find_map(m, 6, 0x7f0000000123ull)->name, "[anon]");
 	ck_assert_str_eq(mem_find_map(m, 6, 0x7ffc00020fffull)->name, "[stack]");
-	ck_assert_ptr_null(mem_find_map(m, 6, 0x7f0000100000ull));	/* end is exclusive */
+	ck_assert_ptr_null(mem_find_map(m, 6, 0x7f0000100000ull)); /* end is exclusive */
 	ck_assert_ptr_null(mem_find_map(m, 6, 0x1000));
 	ck_assert_int_eq(proc_parse_maps("garbage\n", 8, &m, &cap), -EINVAL);
 	ck_assert_int_eq(proc_parse_maps("2000-1000 r--p 0 0:0 0\n", 23, &m, &cap), -EINVAL);

@@ -19,7 +19,7 @@ static const struct {
 	{ __LINE__, 200, 5, { 1, 2, 3, 4, 5 } },
 	/* 8+10+7+6+7 = 38 plus 8 for the command */
 	{ __LINE__, 46, 5, { 1, 2, 3, 4, 5 } },
-	{ __LINE__, 45, 4, { 1, 3, 4, 5 } },	/* USER (prio 40) goes first */
+	{ __LINE__, 45, 4, { 1, 3, 4, 5 } }, /* USER (prio 40) goes first */
 	{ __LINE__, 35, 3, { 1, 3, 4 } },
 	{ __LINE__, 29, 3, { 1, 3, 4 } },
 	{ __LINE__, 28, 2, { 1, 3 } },
@@ -44,10 +44,10 @@ static const struct {
 	int ret, cols, rows;
 } CORES[] = {
 	{ __LINE__, 2, 80, 4, 0, 1, 2 },
-	{ __LINE__, 2, 200, 4, 0, 2, 1 },	/* wide screens put meters side by side */
+	{ __LINE__, 2, 200, 4, 0, 2, 1 }, /* wide screens put meters side by side */
 	{ __LINE__, 3, 120, 4, 0, 2, 2 },
-	{ __LINE__, 64, 200, 8, 0, 8, 8 },	/* fold into several columns */
-	{ __LINE__, 64, 100, 8, -1, 0, 0 },	/* 8 columns of 24 do not fit 100 */
+	{ __LINE__, 64, 200, 8, 0, 8, 8 },  /* fold into several columns */
+	{ __LINE__, 64, 100, 8, -1, 0, 0 }, /* 8 columns of 24 do not fit 100 */
 	{ __LINE__, 4, 80, 0, -1, 0, 0 },
 	{ __LINE__, 1, 20, 2, -1, 0, 0 },
 };
@@ -60,8 +60,8 @@ START_TEST(test_core_meters_fold)
 	ck_assert_msg(r == CORES[_i].ret, "line %d: ret %d", CORES[_i].line, r);
 	if (r)
 		return;
-	ck_assert_msg(lc.cols == CORES[_i].cols && lc.rows == CORES[_i].rows,
-		      "line %d: %d x %d", CORES[_i].line, lc.cols, lc.rows);
+	ck_assert_msg(lc.cols == CORES[_i].cols && lc.rows == CORES[_i].rows, "line %d: %d x %d",
+		      CORES[_i].line, lc.cols, lc.rows);
 	ck_assert_int_le(lc.cols * lc.cell_w + lc.cols - 1, CORES[_i].width);
 	ck_assert_int_ge(lc.cell_w, 24);
 }
@@ -72,7 +72,8 @@ int main(void)
 	Suite *s = suite_create("layout");
 	TCase *tc = tcase_create("fit");
 
-	tcase_add_loop_test(tc, test_fit_drops_lowest_priority_first, 0, sizeof(FIT) / sizeof(FIT[0]));
+	tcase_add_loop_test(tc, test_fit_drops_lowest_priority_first, 0,
+			    sizeof(FIT) / sizeof(FIT[0]));
 	tcase_add_loop_test(tc, test_core_meters_fold, 0, sizeof(CORES) / sizeof(CORES[0]));
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

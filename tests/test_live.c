@@ -18,7 +18,7 @@
 #include "util/errmsg.h"
 #include "testutil.h"
 
-#define FAKE_FD0 10000	/* perf fds of the fake; lower ones are real files */
+#define FAKE_FD0 10000 /* perf fds of the fake; lower ones are real files */
 #define FAKE_MAX 4096
 
 struct fake_ev {
@@ -33,15 +33,15 @@ struct fake {
 	struct sysops ops;
 	struct fake_ev ev[FAKE_MAX];
 	int nev, nopen;
-	int max_open;		/* perf fds open at once before EMFILE; 0: no limit */
-	int err_pid, err;	/* opens on err_pid (-1: none) fail with err */
-	int err_times;		/* how many times; 0: always */
-	int cpu_err;		/* opens with pid -1 fail with this */
-	bool deny_kernel;	/* exclude_kernel = 0 gives EACCES */
-	bool linux_5_10;	/* attr.inherit_thread and PERF_FORMAT_LOST give EINVAL */
-	int opens_inherit_thread;	/* opens that asked for inherit_thread */
-	int echild_pid, echild_reads;	/* the first reads of echild_pid's groups give ECHILD */
-	int opens_of[64];	/* perf_event_open calls per pid below 64 */
+	int max_open;		      /* perf fds open at once before EMFILE; 0: no limit */
+	int err_pid, err;	      /* opens on err_pid (-1: none) fail with err */
+	int err_times;		      /* how many times; 0: always */
+	int cpu_err;		      /* opens with pid -1 fail with this */
+	bool deny_kernel;	      /* exclude_kernel = 0 gives EACCES */
+	bool linux_5_10;	      /* attr.inherit_thread and PERF_FORMAT_LOST give EINVAL */
+	int opens_inherit_thread;     /* opens that asked for inherit_thread */
+	int echild_pid, echild_reads; /* the first reads of echild_pid's groups give ECHILD */
+	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -170,8 +170,8 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){ f, fake_perf_open, fake_read, fake_pread, fake_ioctl,
-				  fake_openat, fake_close, fake_mmap, fake_munmap };
+	f->ops = (struct sysops){ f,	       fake_perf_open, fake_read, fake_pread, fake_ioctl,
+				  fake_openat, fake_close,     fake_mmap, fake_munmap };
 	f->err_pid = -1;
 	f->echild_pid = -1;
 }
@@ -214,9 +214,10 @@ static void tree_proc(struct tree *t, int pid, const int *tids, int ntids, unsig
 	for (int i = 0; i < ntids; i++)
 		tree_mkdir(t->proc, "task", pid, tids[i]);
 	snprintf(path, sizeof(path), "%s/%d/stat", t->proc, pid);
-	snprintf(text, sizeof(text),
-		 "%d (work%d) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 %d 0 %llu 1000 100 0\n",
-		 pid, pid, pid, pid, ticks, ntids, start);
+	snprintf(
+		text, sizeof(text),
+		"%d (work%d) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 %d 0 %llu 1000 100 0\n",
+		pid, pid, pid, pid, ticks, ntids, start);
 	put(path, text);
 	snprintf(path, sizeof(path), "%s/%d/status", t->proc, pid);
 	put(path, "Name:\twork\nUid:\t0\t0\t0\t0\n");
@@ -354,7 +355,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	four_procs(&t);
 	fake_init(&f);
 	s = live_new(&t, &f, false, false);
-	f.max_open = 4;	/* two events a process: the two busiest fit */
+	f.max_open = 4; /* two events a process: the two busiest fit */
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.ntasks, 4);
@@ -545,7 +546,7 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 13)->err, -EAGAIN);
 	ck_assert_str_eq(errmsg_short(find_task(&snap, 13)->err), "attaching");
-	ck_assert_int_eq(f.nopen, 2);	/* page-faults on each CPU; nothing of 13 left open */
+	ck_assert_int_eq(f.nopen, 2); /* page-faults on each CPU; nothing of 13 left open */
 	/* the thread is gone by the next tick: the process is attached, no error left */
 	snprintf(path, sizeof(path), "%s/13/task/14", t.proc);
 	ck_assert_int_eq(rmdir(path), 0);
@@ -685,7 +686,7 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	s = live_new(&t, &f, false, true);
 	for (int i = 0; i < f.nev; i++)
 		on1 += f.ev[i].open && f.ev[i].cpu == 1;
-	ck_assert_int_eq(on1, 1);	/* task-clock is not counted per CPU */
+	ck_assert_int_eq(on1, 1); /* task-clock is not counted per CPU */
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.ncpus, 2);

@@ -22,7 +22,7 @@
 #define HW_NPMU 2
 
 struct hw_ev {
-	int fd, leader, pid, cpu, pmu;	/* pmu: index into hw_kernel.pmu, -1 software */
+	int fd, leader, pid, cpu, pmu; /* pmu: index into hw_kernel.pmu, -1 software */
 	bool open, pinned;
 	unsigned reads;
 };
@@ -39,12 +39,12 @@ struct hw_kernel {
 	int nev, nopen;
 	int npmu;
 	uint32_t type[HW_NPMU];
-	int first[HW_NPMU], last[HW_NPMU];	/* its CPUs */
+	int first[HW_NPMU], last[HW_NPMU]; /* its CPUs */
 	int counters[HW_NPMU];
-	bool no_ext;		/* the extended type is refused (kernels before 5.13) */
-	int wrong_cpu;		/* per-CPU opens refused for a CPU off the PMU */
-	int free_counters;	/* counters a task's pinned group finds free (0: all) */
-	int starve_over;	/* task groups with more hardware events never run (0: none) */
+	bool no_ext;	   /* the extended type is refused (kernels before 5.13) */
+	int wrong_cpu;	   /* per-CPU opens refused for a CPU off the PMU */
+	int free_counters; /* counters a task's pinned group finds free (0: all) */
+	int starve_over;   /* task groups with more hardware events never run (0: none) */
 };
 
 static struct hw_ev *hw_find(struct hw_kernel *k, int fd)
@@ -62,7 +62,7 @@ static int hw_pmu_of(struct hw_kernel *k, const struct perf_event_attr *a)
 		return -1;
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
 		if (!ext)
-			return 0;	/* a legacy event lands on the first core PMU */
+			return 0; /* a legacy event lands on the first core PMU */
 		if (k->no_ext)
 			return -EINVAL;
 		for (int p = 0; p < k->npmu; p++)
@@ -199,17 +199,17 @@ static int hw_munmap(void *ctx, void *addr, size_t len)
 static void hw_alderlake(struct hw_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->ops = (struct sysops){ k, hw_open, hw_read, hw_pread, hw_ioctl, hw_openat, hw_close,
-				  hw_mmap, hw_munmap };
+	k->ops = (struct sysops){ k,	     hw_open,  hw_read, hw_pread, hw_ioctl,
+				  hw_openat, hw_close, hw_mmap, hw_munmap };
 	k->npmu = 2;
 	k->type[0] = 4;
 	k->first[0] = 0;
 	k->last[0] = 15;
-	k->counters[0] = 9;	/* 8 general (HT off) + fixed cycles */
+	k->counters[0] = 9; /* 8 general (HT off) + fixed cycles */
 	k->type[1] = 10;
 	k->first[1] = 16;
 	k->last[1] = 23;
-	k->counters[1] = 7;	/* 6 general + fixed cycles */
+	k->counters[1] = 7; /* 6 general + fixed cycles */
 }
 
 /* A /proc tree in a temporary directory with one process, 100, and CPUs 0 and 16. */
@@ -244,8 +244,9 @@ static void proc_tree_init(struct proc_tree *t)
 	sub(t->dir, "sys");
 	sub(t->dir, "sys/kernel");
 	put(t->dir, "sys/kernel/perf_event_paranoid", "0\n");
-	put(t->dir, "stat", "cpu  300 0 100 1000 50 0 0 0 0 0\ncpu0 100 0 50 500 20 0 0 0 0 0\n"
-			    "cpu16 200 0 50 500 30 0 0 0 0 0\nctxt 999\n");
+	put(t->dir, "stat",
+	    "cpu  300 0 100 1000 50 0 0 0 0 0\ncpu0 100 0 50 500 20 0 0 0 0 0\n"
+	    "cpu16 200 0 50 500 30 0 0 0 0 0\nctxt 999\n");
 	put(t->dir, "loadavg", "0.50 0.25 0.10 1/100 42\n");
 	put(t->dir, "uptime", "1000.00 1500.00\n");
 	sub(t->dir, "100");
@@ -425,7 +426,7 @@ static void hw_qemu(struct hw_kernel *k)
 static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
 {
 	static const char *const MORE[] = { "cache-references", "cache-misses", "branches",
-					    "branch-misses", "bus-cycles", "ref-cycles" };
+					    "branch-misses",	"bus-cycles",	"ref-cycles" };
 	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
@@ -472,7 +473,8 @@ static int hw_open_on_cpu(const struct hw_kernel *k, int cpu)
 	int n = 0;
 
 	for (int i = 0; i < k->nev; i++)
-		n += k->ev[i].open && k->ev[i].pid == -1 && k->ev[i].cpu == cpu && k->ev[i].pmu >= 0;
+		n += k->ev[i].open && k->ev[i].pid == -1 && k->ev[i].cpu == cpu &&
+		     k->ev[i].pmu >= 0;
 	return n;
 }
 
@@ -496,7 +498,8 @@ START_TEST(test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups)
 	ck_assert_int_eq(snap.cpus[0].c[1].err, 0);
 	ck_assert_int_eq(snap.cpus[0].c[5].err, -EBUSY);
 	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes; "
-			     "8 events time-share them: * marks estimates") != NULL, "%s", s->mode);
+				      "8 events time-share them: * marks estimates") != NULL,
+		      "%s", s->mode);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(k.nopen, 0);
@@ -541,9 +544,12 @@ START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_msg(hw_largest_group(&k, 100) <= 4, "%d: %s", hw_largest_group(&k, 100), s->mode);
 	/* 6 run beside the watchdog: the budget is what runs, the watchdog only a hint */
-	ck_assert_msg(strstr(s->mode, "6 counters (the NMI watchdog is on and may hold one: "
-			     "'sysctl kernel.nmi_watchdog=0' frees it): 2 per core, 4 for processes")
-		      != NULL, "%s", s->mode);
+	ck_assert_msg(
+		strstr(s->mode,
+		       "6 counters (the NMI watchdog is on and may hold one: "
+		       "'sysctl kernel.nmi_watchdog=0' frees it): 2 per core, 4 for processes") !=
+			NULL,
+		"%s", s->mode);
 	snapshot_release(&snap);
 	source_free(s);
 	proc_tree_free(&t);
@@ -563,7 +569,8 @@ START_TEST(test_a_group_validated_larger_than_what_runs_counts_what_runs)
 	k.counters[0] = 8;
 	k.free_counters = 7;
 	s = hw_live_many(&t, &k, true);
-	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes;") != NULL,
+	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes;") !=
+			      NULL,
 		      "%s", s->mode);
 	source_free(s);
 	proc_tree_free(&t);
@@ -584,7 +591,7 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	proc_tree_init(&t);
 	hw_qemu(&k);
 	k.counters[0] = 4;
-	k.starve_over = 2;	/* the 4-event group validates and never gets its counters */
+	k.starve_over = 2; /* the 4-event group validates and never gets its counters */
 	s = hw_live_many(&t, &k, false);
 	snapshot_init(&snap, s->ev.n);
 	for (int i = 0; i < 6; i++)

@@ -11,7 +11,7 @@
 #include "app/loop.h"
 #include "testutil.h"
 
-#define NFDS 300	/* more than the 256 rings the loop once stopped at */
+#define NFDS 300 /* more than the 256 rings the loop once stopped at */
 
 struct fake_src {
 	struct source base;

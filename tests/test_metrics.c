@@ -11,16 +11,16 @@
 static const struct {
 	int line;
 	uint64_t dv, de, dr;
-	double want;	/* NAN: undefined */
+	double want; /* NAN: undefined */
 	bool est;
 } SCALE_CASES[] = {
-	{ __LINE__, 1000, 100, 100, 1000, false },	/* ran all the time */
-	{ __LINE__, 1000, 100, 50, 2000, true },	/* multiplexed half the time */
+	{ __LINE__, 1000, 100, 100, 1000, false }, /* ran all the time */
+	{ __LINE__, 1000, 100, 50, 2000, true },   /* multiplexed half the time */
 	{ __LINE__, 300, 400, 100, 1200, true },
-	{ __LINE__, 0, 100, 0, NAN, false },		/* enabled but never ran: n/a */
-	{ __LINE__, 0, 0, 0, 0, false },		/* the task never ran: a true zero */
-	{ __LINE__, 5, 0, 0, NAN, false },		/* inconsistent: never invent a value */
-	{ __LINE__, 7, 10, 20, 7, false },		/* running > enabled (rounding): no scaling */
+	{ __LINE__, 0, 100, 0, NAN, false }, /* enabled but never ran: n/a */
+	{ __LINE__, 0, 0, 0, 0, false },     /* the task never ran: a true zero */
+	{ __LINE__, 5, 0, 0, NAN, false },   /* inconsistent: never invent a value */
+	{ __LINE__, 7, 10, 20, 7, false },   /* running > enabled (rounding): no scaling */
 };
 
 START_TEST(test_scale_table)
@@ -64,11 +64,11 @@ static const struct {
 	enum metrics_severity want;
 } SEV_CASES[] = {
 	{ __LINE__, COL_IPC, 0.3, METRICS_SEV_BAD },
-	{ __LINE__, COL_IPC, 0.5, METRICS_SEV_WARN },	/* low is bad: strictly below the band */
+	{ __LINE__, COL_IPC, 0.5, METRICS_SEV_WARN }, /* low is bad: strictly below the band */
 	{ __LINE__, COL_IPC, 0.8, METRICS_SEV_WARN },
 	{ __LINE__, COL_IPC, 2.5, METRICS_SEV_GOOD },
 	{ __LINE__, COL_CPI, 3.0, METRICS_SEV_BAD },
-	{ __LINE__, COL_CPI, 2.0, METRICS_SEV_WARN },	/* high is bad: strictly above the band */
+	{ __LINE__, COL_CPI, 2.0, METRICS_SEV_WARN }, /* high is bad: strictly above the band */
 	{ __LINE__, COL_CPI, 0.5, METRICS_SEV_GOOD },
 	{ __LINE__, COL_CACHE, 40, METRICS_SEV_BAD },
 	{ __LINE__, COL_L1D, 10, METRICS_SEV_WARN },
@@ -76,7 +76,7 @@ static const struct {
 	{ __LINE__, COL_BRMIS, 8, METRICS_SEV_BAD },
 	{ __LINE__, COL_BRMIS, 2, METRICS_SEV_WARN },
 	{ __LINE__, COL_IPC, NAN, METRICS_SEV_NONE },
-	{ __LINE__, COL_CPU, 400, METRICS_SEV_NONE },	/* no bands: no judgement */
+	{ __LINE__, COL_CPU, 400, METRICS_SEV_NONE }, /* no bands: no judgement */
 	{ __LINE__, COL_PF, 1e6, METRICS_SEV_NONE },
 };
 

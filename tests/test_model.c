@@ -11,8 +11,22 @@
 #include "testutil.h"
 
 enum {
-	E_TC, E_PF, E_CS, E_MIG, E_CYC, E_INS, E_CREF, E_CMISS, E_L1, E_L1M, E_TLB, E_TLBM, E_BR,
-	E_BRM, E_RAW, E_N
+	E_TC,
+	E_PF,
+	E_CS,
+	E_MIG,
+	E_CYC,
+	E_INS,
+	E_CREF,
+	E_CMISS,
+	E_L1,
+	E_L1M,
+	E_TLB,
+	E_TLBM,
+	E_BR,
+	E_BRM,
+	E_RAW,
+	E_N
 };
 
 static struct evlist evs;
@@ -84,8 +98,8 @@ static struct model *two_ticks(struct snapshot *a, struct snapshot *b)
 	return m;
 }
 
-#define NEAR(x, y)                                                                   \
-	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),     \
+#define NEAR(x, y)                                                                                 \
+	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),            \
 		      "%.9g != %.9g", (double)(x), (double)(y))
 
 /*
@@ -109,8 +123,8 @@ START_TEST(test_a_zero_that_stays_while_cycles_advance_is_suspect)
 		fill_second(t->c, (uint64_t)k * 1000000000ull, (uint64_t)k * 1000000000ull);
 		for (int e = 0; e < E_N; e++)
 			t->c[e].value *= (uint64_t)k;
-		t->c[E_L1M].value = 0;	/* filtered: never counts */
-		t->c[E_BRM].value = k >= 1 ? 2000 : 0;	/* counted once, then nothing */
+		t->c[E_L1M].value = 0;		       /* filtered: never counts */
+		t->c[E_BRM].value = k >= 1 ? 2000 : 0; /* counted once, then nothing */
 		framed[k] = model_update(m, &s[k]);
 	}
 	ck_assert(!framed[0] && framed[1] && framed[2] && framed[3]);
@@ -118,14 +132,16 @@ START_TEST(test_a_zero_that_stays_while_cycles_advance_is_suspect)
 	/* L1D% rests on L1-dcache-load-misses: 0 % with the suspect mark, not a clean 0 */
 	ck_assert(m->rows[0].suspect & (1u << COL_L1D));
 	NEAR(m->rows[0].v[COL_L1D], 0.0);
-	ck_assert_uint_eq(model_cell_flags(&m->rows[0], COL_L1D) & MODEL_F_SUSPECT, MODEL_F_SUSPECT);
+	ck_assert_uint_eq(model_cell_flags(&m->rows[0], COL_L1D) & MODEL_F_SUSPECT,
+			  MODEL_F_SUSPECT);
 	/* branch misses counted 2000 once: their later 0 is a real 0 */
 	ck_assert(!(m->rows[0].suspect & (1u << COL_BRMIS)));
 	ck_assert(!(m->rows[0].suspect & (1u << COL_IPC)));
 	{
 		char cell[32];
 
-		model_format_cell(m, &m->rows[0], COL_L1D, COL_ROWS_PROCESSES, 0, cell, sizeof(cell));
+		model_format_cell(m, &m->rows[0], COL_L1D, COL_ROWS_PROCESSES, 0, cell,
+				  sizeof(cell));
 		ck_assert_str_eq(cell, "0.0?");
 	}
 	model_free(m);
@@ -151,7 +167,7 @@ START_TEST(test_a_zero_early_in_a_run_is_not_suspect)
 	t = task(&b, 101, 7);
 	fill_second(t->c, 2000000, 2000000);
 	t->c[E_L1M].value = 0;
-	t->c[E_TC].value = 500010000;	/* 10 us more of task-clock */
+	t->c[E_TC].value = 500010000; /* 10 us more of task-clock */
 	t->c[E_CYC].value = 1000010000;
 	m = two_ticks(&a, &b);
 	ck_assert_uint_eq(m->nrows, 1);
@@ -244,7 +260,7 @@ START_TEST(test_every_computed_column_follows_the_table)
 	snapshot_init(&a, E_N);
 	snapshot_init(&b, E_N);
 	a.t_ns = 1000000000;
-	b.t_ns = 3000000000;	/* two seconds: rates are per second, not per interval */
+	b.t_ns = 3000000000; /* two seconds: rates are per second, not per interval */
 	task(&a, 10, 5);
 	c = task(&b, 10, 5)->c;
 	fill_second((struct snap_count *)c, 500000000, 500000000);
@@ -255,7 +271,7 @@ START_TEST(test_every_computed_column_follows_the_table)
 		double num = col->num == EV_RAW ? NAN : (double)c[evs.role_idx[col->num]].value;
 		double den = col->den == EV_RAW ? NAN : (double)c[evs.role_idx[col->den]].value;
 
-		ck_assert_int_eq(col->id, i);	/* the table is indexed by its ids */
+		ck_assert_int_eq(col->id, i); /* the table is indexed by its ids */
 		switch (col->calc) {
 		case COL_CALC_RATIO:
 		case COL_CALC_RUN:
@@ -295,7 +311,7 @@ START_TEST(test_columns_in_table_order)
 			ck_assert(i == 0 || ids[i] > ids[last]);
 			last = i;
 		}
-	ck_assert_int_eq(ids[n - 2], COL_MAX);	/* LLC-load-misses */
+	ck_assert_int_eq(ids[n - 2], COL_MAX); /* LLC-load-misses */
 	ck_assert_int_eq(ids[n - 1], COL_COMMAND);
 	ck_assert(columns_get(COL_COMMAND)->rest);
 	ck_assert_str_eq(model_column_title(m, COL_MAX, COL_ROWS_PROCESSES), "LLC-load-misses");
@@ -533,7 +549,7 @@ END_TEST
 
 static struct model *sort_fixture(struct snapshot *a, struct snapshot *b)
 {
-	static const double cpi[] = { 2.0, 0.5, -1, 1.0 };	/* -1: no instructions (NAN) */
+	static const double cpi[] = { 2.0, 0.5, -1, 1.0 }; /* -1: no instructions (NAN) */
 
 	snapshot_init(a, E_N);
 	snapshot_init(b, E_N);
@@ -557,10 +573,10 @@ START_TEST(test_sort_by_cpi_puts_undefined_last_both_ways)
 	struct model *m = sort_fixture(&a, &b);
 
 	model_sort(m, model_sort_key(m, "cpi"), false);
-	ck_assert_int_eq(m->rows[0].id, 100);	/* CPI 2.0 first: worst first */
+	ck_assert_int_eq(m->rows[0].id, 100); /* CPI 2.0 first: worst first */
 	ck_assert_int_eq(m->rows[1].id, 103);
 	ck_assert_int_eq(m->rows[2].id, 101);
-	ck_assert_int_eq(m->rows[3].id, 102);	/* "-" last */
+	ck_assert_int_eq(m->rows[3].id, 102); /* "-" last */
 	model_sort(m, COL_CPI, true);
 	ck_assert_int_eq(m->rows[0].id, 101);
 	ck_assert_int_eq(m->rows[1].id, 103);
@@ -597,7 +613,7 @@ START_TEST(test_filters_by_pid_and_user)
 	m->filter.npids = 0;
 	m->filter.user = "bob";
 	model_update(m, &b);
-	ck_assert_uint_eq(m->nrows, 0);	/* same time twice: a new baseline, no rows */
+	ck_assert_uint_eq(m->nrows, 0); /* same time twice: a new baseline, no rows */
 	b.t_ns += 1000;
 	model_update(m, &b);
 	ck_assert_uint_eq(m->nrows, 2);

@@ -20,8 +20,9 @@ START_TEST(test_batch_options)
 {
 	struct options o;
 	char err[256];
-	char *argv[] = { "pmctop", "-b", "-n", "3", "-d", "0.5", "-p", "1,22", "-s", "cpi",
-			 "-o", "json", "-e", "cycles,instructions:u", "-u", "root", NULL };
+	char *argv[] = { "pmctop", "-b",   "-n",  "3",	"-d",	"0.5", "-p",
+			 "1,22",   "-s",   "cpi", "-o", "json", "-e",  "cycles,instructions:u",
+			 "-u",	   "root", NULL };
 
 	ck_assert_int_eq(options_parse(&o, 16, argv, err, sizeof(err)), 0);
 	ck_assert(o.batch);
@@ -41,7 +42,7 @@ END_TEST
 static const struct {
 	int line;
 	const char *a1, *a2, *a3;
-	const char *want;	/* substring of the message */
+	const char *want; /* substring of the message */
 } BAD[] = {
 	{ __LINE__, "-x", NULL, NULL, "unknown option '-x'" },
 	{ __LINE__, "--bogus", NULL, NULL, "unknown option '--bogus'" },

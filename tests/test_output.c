@@ -106,7 +106,7 @@ START_TEST(test_golden_json)
 	golden("hw.json", s);
 	for (const char *p = s; *p; p++)
 		lines += *p == '\n';
-	ck_assert_uint_eq(lines, 2);	/* one object per frame */
+	ck_assert_uint_eq(lines, 2); /* one object per frame */
 	free(s);
 }
 END_TEST
@@ -156,11 +156,12 @@ START_TEST(test_unsupported_columns_are_kept_and_said)
 	ck_assert_ptr_nonnull(strstr(line_of(t, "    PID ", line, sizeof(line)),
 				     "CPI CACHE%  L1D% DTLB% BRMIS%    PF/s"));
 	/* CSV: present and empty; JSON: null */
-	ck_assert_ptr_nonnull(strstr(line_of(c, "time,", line, sizeof(line)),
-				     ",cpi,cache,l1d,dtlb,brmis,pf,"));
+	ck_assert_ptr_nonnull(
+		strstr(line_of(c, "time,", line, sizeof(line)), ",cpi,cache,l1d,dtlb,brmis,pf,"));
 	ck_assert_ptr_nonnull(strstr(line_of(c, "1795328572.260,process,", line, sizeof(line)),
 				     ",1.000,1.000,1.000,,,,,0.0,"));
-	ck_assert_ptr_nonnull(strstr(j, "\"cache\":null,\"l1d\":null,\"dtlb\":null,\"brmis\":null"));
+	ck_assert_ptr_nonnull(
+		strstr(j, "\"cache\":null,\"l1d\":null,\"dtlb\":null,\"brmis\":null"));
 	ck_assert_ptr_null(strstr(j, "\"cache\":0"));
 	free(t);
 	free(c);
@@ -180,8 +181,9 @@ START_TEST(test_csv_columns_are_the_same_with_or_without_a_pmu)
 	/* the same but for the recording's -e event, instructions */
 	ck_assert_str_eq(a, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
 			    "pf,cs,mig,counted,estimated,suspect,not_counted,command,cmdline");
-	ck_assert_str_eq(b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-			    "pf,cs,mig,counted,instructions,estimated,suspect,not_counted,command,cmdline");
+	ck_assert_str_eq(
+		b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
+		   "pf,cs,mig,counted,instructions,estimated,suspect,not_counted,command,cmdline");
 	free(sw);
 	free(hw);
 }
@@ -267,7 +269,7 @@ START_TEST(test_every_column_in_table_order)
 		ck_assert_msg(pt > last_txt, "text title %s out of order", c->title);
 		last_txt = pt;
 		if (i == COL_PID)
-			continue;	/* CSV says id, as CPU rows share the column */
+			continue; /* CSV says id, as CPU rows share the column */
 		pc = header_pos(csv, c->key, ',');
 		ck_assert_msg(pc > last_csv, "CSV column %s out of order", c->key);
 		last_csv = pc;
@@ -323,7 +325,7 @@ START_TEST(test_format_fit_scales_and_never_cuts)
 		{ __LINE__, 4.2e15, 0, 6, false, "4200T" },
 		{ __LINE__, 4.2e15, 0, 4, false, "4.2P" },
 		{ __LINE__, 3.5, 2, 6, false, "3.50" },
-		{ __LINE__, 123456789, 0, 0, false, "123456789" },	/* no limit: batch text */
+		{ __LINE__, 123456789, 0, 0, false, "123456789" }, /* no limit: batch text */
 		{ __LINE__, NAN, 2, 3, false, "-" },
 	};
 

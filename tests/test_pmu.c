@@ -11,9 +11,9 @@
 struct pmu_want {
 	int line;
 	const char *machine;
-	const char *names;	/* pmu_names() */
+	const char *names; /* pmu_names() */
 	uint32_t type0, type1;
-	int cpu, pmu_of;	/* pmu_of_cpu(cpu) */
+	int cpu, pmu_of; /* pmu_of_cpu(cpu) */
 	int cpu2, pmu_of2;
 };
 

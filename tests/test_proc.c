@@ -35,8 +35,8 @@ static const struct {
 	{ __LINE__, "10 noparen S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL,
 	  0, 0, 0, 0 },
 	{ __LINE__, "", -EINVAL, 0, NULL, 0, 0, 0, 0 },
-	{ __LINE__, "11 (x) 5 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL, 0,
-	  0, 0, 0 },
+	{ __LINE__, "11 (x) 5 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 10 0 0", -EINVAL, 0, NULL, 0, 0,
+	  0, 0 },
 };
 
 START_TEST(test_parse_stat_table)
@@ -196,7 +196,7 @@ static const struct {
 	int line;
 	const char *text;
 	int ret;
-	const char *cpus;	/* the CPUs, comma-separated, when ret is 0 */
+	const char *cpus; /* the CPUs, comma-separated, when ret is 0 */
 } CPULIST_CASES[] = {
 	{ __LINE__, "0-3,5,7-8\n", 0, "0,1,2,3,5,7,8" },
 	{ __LINE__, "0\n", 0, "0" },
@@ -224,7 +224,7 @@ START_TEST(test_parse_cpulist_table)
 	char got[256] = "";
 	size_t len = 0;
 
-	ck_assert_int_eq(cpumap_parse("9", 1, &m), 0);	/* parsing replaces what was there */
+	ck_assert_int_eq(cpumap_parse("9", 1, &m), 0); /* parsing replaces what was there */
 	ck_assert_msg(cpumap_parse(CPULIST_CASES[_i].text, strlen(CPULIST_CASES[_i].text), &m) ==
 			      CPULIST_CASES[_i].ret,
 		      "line %d", CPULIST_CASES[_i].line);
@@ -277,7 +277,8 @@ int main(void)
 	Suite *s = suite_create("proc");
 	TCase *tc = tcase_create("parse");
 
-	tcase_add_loop_test(tc, test_parse_stat_table, 0, sizeof(STAT_CASES) / sizeof(STAT_CASES[0]));
+	tcase_add_loop_test(tc, test_parse_stat_table, 0,
+			    sizeof(STAT_CASES) / sizeof(STAT_CASES[0]));
 	tcase_add_test(tc, test_parse_stat_long_comm_is_truncated);
 	tcase_add_test(tc, test_parse_status_uid_takes_effective);
 	tcase_add_test(tc, test_parse_cpustat_busy_excludes_idle_and_iowait);

@@ -38,8 +38,8 @@ static long feed_all(struct recording_reader *r, const char *text, struct snapsh
 
 START_TEST(test_escape_round_trip)
 {
-	static const char *const CASES[] = { "plain", "with space", "100%", "", "tab\there",
-					     "new\nline", "ünïcode", "%20" };
+	static const char *const CASES[] = { "plain",	  "with space", "100%",	   "",
+					     "tab\there", "new\nline",	"ünïcode", "%20" };
 	char enc[128], dec[128];
 
 	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
@@ -135,8 +135,9 @@ static const struct {
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/2 a a\n", 4, "running <= enabled" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/x/1 a a\n", 4, "value/enabled/running" },
 	{ __LINE__, HDR TICK "task 0 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "expected a pid" },
-	{ __LINE__, HDR TICK "task 5 0 0 root S 1 1 ok 1/1/1 a a\ntask 3 0 0 root S 1 1 ok 1/1/1 a a\n",
-	  5, "increasing pid" },
+	{ __LINE__,
+	  HDR TICK "task 5 0 0 root S 1 1 ok 1/1/1 a a\ntask 3 0 0 root S 1 1 ok 1/1/1 a a\n", 5,
+	  "increasing pid" },
 	{ __LINE__, HDR TICK "task 1 0 0 root SS 1 1 ok 1/1/1 a a\n", 4, "one-letter state" },
 	{ __LINE__, HDR TICK "cpu 0 5 4 1/1/1\n", 4, "BUSY <= TOTAL" },
 	{ __LINE__, HDR TICK "cpu 0 1 4\n", 4, "counts" },
@@ -146,12 +147,15 @@ static const struct {
 	{ __LINE__, HDR TICK "task  1 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "single spaces" },
 	{ __LINE__, HDR "tick x 1 0 0 0\n", 3, "tick time" },
 	{ __LINE__, HDR "tick 1 1 0 0\n", 3, "tick NS WALL" },
-	{ __LINE__, HDR TICK "thread 5 0 0 root S 1 1 ok 1/1/1 a a\n", 4, "the pid the thread belongs to" },
-	{ __LINE__, HDR TICK "thread 5 1 0 root S 1 1 ok 1/1/1 a a\nthread 4 1 0 root S 1 1 ok 1/1/1 a a\n",
+	{ __LINE__, HDR TICK "thread 5 0 0 root S 1 1 ok 1/1/1 a a\n", 4,
+	  "the pid the thread belongs to" },
+	{ __LINE__,
+	  HDR TICK "thread 5 1 0 root S 1 1 ok 1/1/1 a a\nthread 4 1 0 root S 1 1 ok 1/1/1 a a\n",
 	  5, "increasing tid" },
 	{ __LINE__, HDR TICK "sample 1 0 1000 2000 0 1 1\n", 4, "a 'sampling' line before" },
 	{ __LINE__, HDR TICK "map 1000 2000 x\n", 4, "a 'sampling' line before" },
-	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 zz 2000 0 1 1\n", 5, "hexadecimal ADDR" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 zz 2000 0 1 1\n", 5,
+	  "hexadecimal ADDR" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 10 20 0 9 1\n", 5, "OP 0-3" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 2000 1000 x\n", 5, "START <= END" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 1000 3000 a\nmap 2000 4000 b\n", 6,
@@ -194,7 +198,8 @@ START_TEST(test_replay_source_reports_file_and_line)
 	ck_assert_int_eq(source_read(src, &s), 0);
 	ck_assert_uint_eq(s.ntasks, 1);
 	ck_assert_int_eq(source_read(src, &s), -EINVAL);
-	ck_assert_str_eq(source_error(src), "x.rec:6: expected tick times to increase, found 1000 after 1000");
+	ck_assert_str_eq(source_error(src),
+			 "x.rec:6: expected tick times to increase, found 1000 after 1000");
 	source_free(src);
 	snapshot_release(&s);
 
@@ -234,7 +239,8 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_int_eq(a->threads[i].pid, b->threads[i].pid);
 		ck_assert_int_eq(a->threads[i].tgid, b->threads[i].tgid);
 		ck_assert_str_eq(a->threads[i].comm, b->threads[i].comm);
-		ck_assert_mem_eq(a->threads[i].c, b->threads[i].c, a->nev * sizeof(*a->threads[i].c));
+		ck_assert_mem_eq(a->threads[i].c, b->threads[i].c,
+				 a->nev * sizeof(*a->threads[i].c));
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		ck_assert_uint_eq(a->cpus[i].busy, b->cpus[i].busy);

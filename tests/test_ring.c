@@ -10,8 +10,8 @@
 #include "collect/ring.h"
 #include "testutil.h"
 
-#define TYPE                                                                                \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
+#define TYPE                                                                                       \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
 
 /* A ring image: writes records at head, wrapping like the kernel does. */
@@ -47,10 +47,10 @@ static void put_sample(struct image *im, uint64_t addr, uint32_t tid, uint64_t w
 	uint32_t cpu[2] = { 1, 0 };
 
 	put_header(im, PERF_RECORD_SAMPLE, 8 + 8 * 8);
-	put_u64(im, 42);		/* identifier */
-	put_u64(im, 0x401000);		/* ip */
+	put_u64(im, 42);       /* identifier */
+	put_u64(im, 0x401000); /* ip */
 	put(im, pidtid, 8);
-	put_u64(im, 123456789);		/* time */
+	put_u64(im, 123456789); /* time */
 	put_u64(im, addr);
 	put(im, cpu, 8);
 	put_u64(im, weight);
@@ -196,8 +196,9 @@ START_TEST(test_short_and_unsupported_samples)
 	ck_assert_int_eq(ring_parse_sample(body, 64, TYPE, &s), 0);
 	ck_assert_int_eq(ring_parse_sample(body, 56, TYPE, &s), -EINVAL);
 	ck_assert_int_eq(ring_parse_sample(body, 64, TYPE | PERF_SAMPLE_READ, &s), -ENOTSUP);
-	ck_assert_int_eq(ring_parse_sample(body, 64, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, &s),
-			 -EINVAL);
+	ck_assert_int_eq(
+		ring_parse_sample(body, 64, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, &s),
+		-EINVAL);
 	/* WEIGHT_STRUCT keeps the latency in the low 32 bits */
 	body[0] = 0x0000beef00000123ull;
 	ck_assert_int_eq(ring_parse_sample(body, 8, PERF_SAMPLE_WEIGHT_STRUCT, &s), 0);
@@ -205,9 +206,11 @@ START_TEST(test_short_and_unsupported_samples)
 	/* a callchain is skipped by its length */
 	body[0] = 2;
 	body[3] = 0x5000;
-	ck_assert_int_eq(ring_parse_sample(body, 16, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s),
-			 -EINVAL);
-	ck_assert_int_eq(ring_parse_sample(body, 32, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s), 0);
+	ck_assert_int_eq(
+		ring_parse_sample(body, 16, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s),
+		-EINVAL);
+	ck_assert_int_eq(
+		ring_parse_sample(body, 32, PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_DATA_SRC, &s), 0);
 	ck_assert_uint_eq(s.data_src, 0x5000);
 }
 END_TEST
@@ -228,22 +231,29 @@ static const struct {
 	enum mem_op op;
 } SRC[] = {
 	{ __LINE__, 0, MEM_LVL_NA, MEM_OP_NA },
-	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)(PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT,
+	{ __LINE__,
+	  (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)(PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT)
+					       << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_L1, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LFB << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_LFB, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_L2 << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_L2, MEM_OP_LOAD },
-	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LOC_RAM << PERF_MEM_LVL_SHIFT,
+	{ __LINE__,
+	  (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_LOC_RAM << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_LOCAL_RAM, MEM_OP_LOAD },
-	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_REM_RAM1 << PERF_MEM_LVL_SHIFT,
+	{ __LINE__,
+	  (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVL_REM_RAM1 << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_STORE | (uint64_t)PERF_MEM_LVL_L1 << PERF_MEM_LVL_SHIFT,
 	  MEM_LVL_L1, MEM_OP_STORE },
 	/* the level-number field wins: RAM with the remote bit is remote DRAM */
-	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_RAM << PERF_MEM_LVLNUM_SHIFT |
-	  (uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT, MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
-	{ __LINE__, (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_L3 << PERF_MEM_LVLNUM_SHIFT,
+	{ __LINE__,
+	  (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_RAM << PERF_MEM_LVLNUM_SHIFT |
+		  (uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT,
+	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
+	{ __LINE__,
+	  (uint64_t)PERF_MEM_OP_LOAD | (uint64_t)PERF_MEM_LVLNUM_L3 << PERF_MEM_LVLNUM_SHIFT,
 	  MEM_LVL_L3, MEM_OP_LOAD },
 	{ __LINE__, (uint64_t)PERF_MEM_OP_NA, MEM_LVL_NA, MEM_OP_NA },
 	/* a store that missed L1 (Skylake's 0x82d0 says only hit or miss): never "L1" */
@@ -267,7 +277,8 @@ static const struct {
 	{ __LINE__, LOAD | LVL(UNC) | LVL(HIT), MEM_LVL_UNCACHED, MEM_OP_LOAD },
 	/* snoops: a modified line in another core's cache; a clean one forwarded */
 	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(HITM), MEM_LVL_HITM, MEM_OP_LOAD },
-	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(HIT), MEM_LVL_PEER_CACHE, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(HIT), MEM_LVL_PEER_CACHE,
+	  MEM_OP_LOAD },
 	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOPX(FWD), MEM_LVL_PEER_CACHE,
 	  MEM_OP_LOAD },
 	{ __LINE__, LOAD | LVL(L3) | LVL(HIT) | NUM(L3) | SNOOP(NONE), MEM_LVL_L3, MEM_OP_LOAD },
@@ -290,8 +301,8 @@ static const struct {
 
 START_TEST(test_data_source_table)
 {
-	ck_assert_msg(ring_data_level(SRC[_i].src) == SRC[_i].lvl, "line %d: level %d", SRC[_i].line,
-		      ring_data_level(SRC[_i].src));
+	ck_assert_msg(ring_data_level(SRC[_i].src) == SRC[_i].lvl, "line %d: level %d",
+		      SRC[_i].line, ring_data_level(SRC[_i].src));
 	ck_assert_msg(ring_data_op(SRC[_i].src) == SRC[_i].op, "line %d", SRC[_i].line);
 }
 END_TEST

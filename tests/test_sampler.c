@@ -29,8 +29,8 @@ START_TEST(test_pebs_attrs_on_skylake)
 	ck_assert_int_eq(sampler_pebs_attrs(3, 0, false, &a), 0);
 	ck_assert_uint_eq(a.n, 2);
 	ck_assert_uint_eq(a.attr[0].type, PERF_TYPE_RAW);
-	ck_assert_uint_eq(a.attr[0].config, 0x81d0);	/* MEM_INST_RETIRED.ALL_LOADS */
-	ck_assert_uint_eq(a.attr[1].config, 0x82d0);	/* MEM_INST_RETIRED.ALL_STORES */
+	ck_assert_uint_eq(a.attr[0].config, 0x81d0); /* MEM_INST_RETIRED.ALL_LOADS */
+	ck_assert_uint_eq(a.attr[1].config, 0x82d0); /* MEM_INST_RETIRED.ALL_STORES */
 	ck_assert_int_eq(a.op[0], MEM_OP_LOAD);
 	ck_assert_int_eq(a.op[1], MEM_OP_STORE);
 	ck_assert_uint_eq(a.attr[0].precise_ip, 3);
@@ -191,7 +191,8 @@ START_TEST(test_threads_created_while_sampling_are_sampled)
 	pthread_t th;
 
 	t.page_size = (size_t)sysconf(_SC_PAGESIZE);
-	t.page = mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	t.page =
+		mmap(NULL, t.page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ck_assert_int_eq(sampler_open(&smp, root, getpid(), &req, &notes, &err), 0);
 	/* the thread is born after the events were opened: inheritance covers it */
 	ck_assert_int_eq(pthread_create(&th, NULL, touch_thread, &t), 0);
@@ -266,7 +267,6 @@ START_TEST(test_missing_pid_is_esrch)
 }
 END_TEST
 
-
 /* ---- the seam: fake perf_event_open, ioctl and mmap over sysfs fixture trees ---- */
 
 #define FAKE_FD0 10000
@@ -282,7 +282,7 @@ struct fake {
 	int (*rule)(const struct perf_event_attr *a, int group);
 	size_t nopen;
 	struct fake_open open[FAKE_MAX];
-	size_t refuse_mmap_above;	/* bytes; 0: map anything */
+	size_t refuse_mmap_above; /* bytes; 0: map anything */
 	void *map[FAKE_MAX];
 	size_t maplen[FAKE_MAX];
 	size_t nmap;
@@ -385,8 +385,8 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 
 static struct sysops fake_ops(struct fake *f)
 {
-	struct sysops o = { f, fake_perf_open, fake_read, fake_pread, fake_ioctl, fake_openat,
-			    fake_close, fake_mmap, fake_munmap };
+	struct sysops o = { f,		 fake_perf_open, fake_read, fake_pread, fake_ioctl,
+			    fake_openat, fake_close,	 fake_mmap, fake_munmap };
 
 	return o;
 }
@@ -404,7 +404,7 @@ static int fake_sample(struct fake *f, const char *tree, enum sample_kind kind, 
 		       struct sampler **smp, struct errmsg_notes *notes, struct errmsg_fact *err)
 {
 	struct sysops ops = fake_ops(f);
-	static struct sysops keep;	/* the sampler borrows the table past this call */
+	static struct sysops keep; /* the sampler borrows the table past this call */
 	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds, false, false };
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	int r;
@@ -499,8 +499,8 @@ START_TEST(test_hybrid_pmus_sample_only_on_their_own_cpus)
 		ck_assert_int_eq(f.open[i].cpu, f.open[i].a.type == 4 ? 0 : 1);
 		ck_assert(f.open[i].a.type == 4 || f.open[i].a.type == 8);
 	}
-	ck_assert_ptr_nonnull(fake_find(&f, 8, 0x5d0, 0));	/* the E-core loads */
-	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x8203, 0));	/* the P-core aux leader */
+	ck_assert_ptr_nonnull(fake_find(&f, 8, 0x5d0, 0));  /* the E-core loads */
+	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x8203, 0)); /* the P-core aux leader */
 	ck_assert_ptr_null(fake_find(&f, 8, 0x8203, 0));
 	ck_assert_uint_eq(f.nmap, 2);
 	sampler_close(smp);
@@ -528,8 +528,8 @@ START_TEST(test_fallback_to_all_loads_says_latency_and_source_are_not_available)
 	ck_assert_int_eq(fake_sample(&f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
 	ck_assert_ptr_nonnull(fake_find(&f, PERF_TYPE_RAW, 0x81d0, 0));
 	ck_assert_uint_eq(sampler_flags(smp), SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE);
-	ck_assert_ptr_nonnull(strstr(errmsg_notes(text, sizeof(text), &notes),
-				     "PEBS: mem-loads: not supported"));
+	ck_assert_ptr_nonnull(
+		strstr(errmsg_notes(text, sizeof(text), &notes), "PEBS: mem-loads: not supported"));
 	sampler_close(smp);
 	events_fini();
 }
@@ -580,8 +580,8 @@ START_TEST(test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote)
 
 	ck_assert_int_eq(fake_sample(&f, "zen4", SAMPLE_IBS, 0, &smp, &notes, &err), 0);
 	ck_assert_int_eq(sampler_kind(smp), SAMPLE_IBS);
-	ck_assert_ptr_nonnull(fake_find(&f, 10, 0, 0));	/* ibs_op is type 10 in the zen4 tree */
-	put_ibs_sample(f.map[0], 0, 0);	/* a branch: no memory touched */
+	ck_assert_ptr_nonnull(fake_find(&f, 10, 0, 0)); /* ibs_op is type 10 in the zen4 tree */
+	put_ibs_sample(f.map[0], 0, 0);			/* a branch: no memory touched */
 	put_ibs_sample(f.map[0], 0, 0);
 	put_ibs_sample(f.map[0], 0x7f0000001000, near);
 	sampler_drain(smp, take_level, &got);
@@ -639,23 +639,24 @@ static const struct {
 	double rate;
 	uint64_t want;
 } STEER[] = {
-	{ __LINE__, 1, 2000, 1 },		/* inside the band: kept */
-	{ __LINE__, 1, 40000, 8 },		/* 16 times too many: at most 8 times a step */
-	{ __LINE__, 10, 5000, 20 },		/* twice the middle (2500) */
-	{ __LINE__, 100, 500, 20 },		/* a fifth of it */
-	{ __LINE__, 100, 0, 100 },		/* an idle process says nothing */
-	{ __LINE__, 2, 600, 1 },		/* never below the minimum */
-	{ __LINE__, 1u << 20, 1e9, 1u << 20 },	/* nor above the maximum */
-	{ __LINE__, 1, 4500, 2 },		/* a period of 1 still grows */
+	{ __LINE__, 1, 2000, 1 },	       /* inside the band: kept */
+	{ __LINE__, 1, 40000, 8 },	       /* 16 times too many: at most 8 times a step */
+	{ __LINE__, 10, 5000, 20 },	       /* twice the middle (2500) */
+	{ __LINE__, 100, 500, 20 },	       /* a fifth of it */
+	{ __LINE__, 100, 0, 100 },	       /* an idle process says nothing */
+	{ __LINE__, 2, 600, 1 },	       /* never below the minimum */
+	{ __LINE__, 1u << 20, 1e9, 1u << 20 }, /* nor above the maximum */
+	{ __LINE__, 1, 4500, 2 },	       /* a period of 1 still grows */
 };
 
 START_TEST(test_period_steers_to_the_target_rate)
 {
 	struct sampler_rate r = { 1000, 4000, 1, 1u << 20 };
 
-	ck_assert_msg(sampler_next_period(STEER[_i].period, STEER[_i].rate, &r) == STEER[_i].want,
-		      "line %d: got %llu", STEER[_i].line,
-		      (unsigned long long)sampler_next_period(STEER[_i].period, STEER[_i].rate, &r));
+	ck_assert_msg(
+		sampler_next_period(STEER[_i].period, STEER[_i].rate, &r) == STEER[_i].want,
+		"line %d: got %llu", STEER[_i].line,
+		(unsigned long long)sampler_next_period(STEER[_i].period, STEER[_i].rate, &r));
 }
 END_TEST
 
@@ -721,7 +722,7 @@ START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
 	ck_assert_ptr_nonnull(strstr(text, "perf_event_paranoid is 2"));
 	ck_assert_ptr_nonnull(strstr(text, "(tried before: PEBS:"));
 	ck_assert_ptr_nonnull(strstr(text, "IBS: permission denied"));
-	ck_assert_ptr_null(strstr(text, "Permission denied"));	/* plain words, not strerror */
+	ck_assert_ptr_null(strstr(text, "Permission denied")); /* plain words, not strerror */
 }
 END_TEST
 

@@ -109,8 +109,8 @@ START_TEST(test_a_bad_line_is_the_source_error)
 	snapshot_init(&s, src->ev.n);
 	ck_assert_int_eq(source_read(src, &s), 0);
 	ck_assert_int_eq(source_read(src, &s), -EINVAL);
-	ck_assert_msg(strstr(source_error(src), "bad.rec:5: expected tick times to increase"),
-		      "%s", source_error(src));
+	ck_assert_msg(strstr(source_error(src), "bad.rec:5: expected tick times to increase"), "%s",
+		      source_error(src));
 	/* it stays failed */
 	ck_assert_int_eq(source_read(src, &s), -EINVAL);
 	ck_assert_str_ne(source_error(src), "");

@@ -97,7 +97,7 @@ START_TEST(test_sort_keys)
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	ck_assert(!u.reverse);
 	press(&u, &l, 'P');
-	ck_assert(u.reverse);	/* the same key again flips the order */
+	ck_assert(u.reverse); /* the same key again flips the order */
 	press(&u, &l, '>');
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	ck_assert(!u.reverse);
@@ -146,7 +146,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	type(&u, &l, "DB-");
 	press(&u, &l, UI_KEY_ENTER);
 	list_ids(&l, ids, sizeof(ids));
-	ck_assert_str_eq(ids, "101 ");	/* case-insensitive */
+	ck_assert_str_eq(ids, "101 "); /* case-insensitive */
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_uint_eq(l.n, 5);
 	/* the command line matches too */
@@ -221,10 +221,10 @@ static const struct {
 	const char *user, *name;
 	const char *want;
 } FILTERS[] = {
-	{ __LINE__, "", "DB-", "101 " },		/* case-insensitive name */
-	{ __LINE__, "", "100000000", "202 " },		/* the command line matches too */
+	{ __LINE__, "", "DB-", "101 " },       /* case-insensitive name */
+	{ __LINE__, "", "100000000", "202 " }, /* the command line matches too */
 	{ __LINE__, "alice", "", "101 505 " },
-	{ __LINE__, "1001", "", "202 " },		/* a uid */
+	{ __LINE__, "1001", "", "202 " }, /* a uid */
 	{ __LINE__, "alice", "proc", "505 " },
 	{ __LINE__, "nobody", "", "" },
 	{ __LINE__, "", "", "101 202 303 404 505 " },
@@ -301,14 +301,14 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ck_assert_int_eq(u.sel_id, 101);	/* back on the process we came from */
+	ck_assert_int_eq(u.sel_id, 101); /* back on the process we came from */
 	press(&u, &l, 'e');
 	ck_assert_int_eq(u.view, UI_VIEW_ERRORS);
 	press(&u, &l, 'e');
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_uint_eq(press(&u, &l, 'H'), UI_ACT_THREADS);
 	ck_assert(u.threads);
-	ck_assert_uint_eq(l.n, 4);	/* the recording has thread lines of pid 101 only */
+	ck_assert_uint_eq(l.n, 4); /* the recording has thread lines of pid 101 only */
 	press(&u, &l, ' ');
 	ck_assert(u.paused);
 	press(&u, &l, 'Z');

@@ -21,13 +21,15 @@ static const struct {
 	{ __LINE__, "a\033]0;title\007b", -1, 64, "a?]0;title?b", 12 },
 	{ __LINE__, "line\nforged", -1, 64, "line?forged", 11 },
 	{ __LINE__, "del\177", -1, 64, "del?", 4 },
-	{ __LINE__, "c1 \302\233 csi", -1, 64, "c1 ? csi", 8 },		/* U+009B, the 8-bit CSI */
-	{ __LINE__, "rlo \342\200\256 txt", -1, 64, "rlo ? txt", 9 },	/* U+202E */
-	{ __LINE__, "isolate \342\201\246x", -1, 64, "isolate ?x", 10 },	/* U+2066 */
+	{ __LINE__, "c1 \302\233 csi", -1, 64, "c1 ? csi", 8 },		 /* U+009B, the 8-bit CSI */
+	{ __LINE__, "rlo \342\200\256 txt", -1, 64, "rlo ? txt", 9 },	 /* U+202E */
+	{ __LINE__, "isolate \342\201\246x", -1, 64, "isolate ?x", 10 }, /* U+2066 */
 	{ __LINE__, "bad \377 byte", -1, 64, "bad ? byte", 10 },
-	{ __LINE__, "cut \303\251t\303\251", 6, 64, "cut \303\251t", 6 },	/* never half a character */
-	{ __LINE__, "\303\251\303\251\303\251", -1, 5, "\303\251\303\251", 2 },	/* room for two */
-	{ __LINE__, "caf\303\251 \346\227\245\346\234\254", -1, 64, "caf\303\251 \346\227\245\346\234\254", 7 },
+	{ __LINE__, "cut \303\251t\303\251", 6, 64, "cut \303\251t",
+	  6 }, /* never half a character */
+	{ __LINE__, "\303\251\303\251\303\251", -1, 5, "\303\251\303\251", 2 }, /* room for two */
+	{ __LINE__, "caf\303\251 \346\227\245\346\234\254", -1, 64,
+	  "caf\303\251 \346\227\245\346\234\254", 7 },
 	{ __LINE__, "", -1, 64, "", 0 },
 };
 
@@ -68,7 +70,7 @@ START_TEST(test_parse_pid_takes_only_what_linux_can_give)
 		{ __LINE__, "1", 1, 1 },
 		{ __LINE__, "4194304", 1, 4194304 },
 		{ __LINE__, "4194305", 0, 0 },
-		{ __LINE__, "4294967297", 0, 0 },	/* wrapped to 1 in an int once */
+		{ __LINE__, "4294967297", 0, 0 }, /* wrapped to 1 in an int once */
 		{ __LINE__, "0", 0, 0 },
 		{ __LINE__, "-5", 0, 0 },
 		{ __LINE__, "+5", 0, 0 },

@@ -231,8 +231,8 @@ START_TEST(test_drill_every_size_and_mode)
 
 				for (char *p = s; *p; p++)
 					lines += *p == '\n';
-				ck_assert_msg(lines == (size_t)h, "%dx%d mode %zu: %zu lines", w, h, k,
-					      lines);
+				ck_assert_msg(lines == (size_t)h, "%dx%d mode %zu: %zu lines", w, h,
+					      k, lines);
 				free(s);
 			}
 	}
@@ -286,9 +286,9 @@ START_TEST(test_footer_and_help_from_the_key_table)
 			if (b[i].footer_in & UI_IN(VIEWS[v]))
 				o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%s ",
 						      b[i].footer_key, b[i].footer);
-		want[o ? o - 1 : 0] = '\0';	/* the dump drops trailing blanks */
+		want[o ? o - 1 : 0] = '\0'; /* the dump drops trailing blanks */
 		s = draw(&u, 300, 30, true);
-		last = s + strlen(s) - 1;	/* the footer is the last line */
+		last = s + strlen(s) - 1; /* the footer is the last line */
 		*last = '\0';
 		last = strrchr(s, '\n') + 1;
 		ck_assert_msg(!strcmp(last, want), "view %d: %s", VIEWS[v], last);

@@ -425,9 +425,10 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
-	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
-			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
-			"churn RATE SECONDS [hold] | idle THREADS SECONDS | pingpong RATE SECONDS | "
-			"named NAME SECONDS | sleep SECONDS\n");
+	fprintf(stderr,
+		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
+		"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
+		"churn RATE SECONDS [hold] | idle THREADS SECONDS | pingpong RATE SECONDS | "
+		"named NAME SECONDS | sleep SECONDS\n");
 	return 2;
 }

@@ -27,9 +27,9 @@
 struct loop_io {
 	sigset_t mask;
 	int sfd, tfd;
-	int keyfd;		/* the terminal, or -1 in batch mode */
+	int keyfd; /* the terminal, or -1 in batch mode */
 	struct loop_rings rings;
-	struct exporter *ex;	/* borrowed; its sockets are polled too; NULL for none */
+	struct exporter *ex; /* borrowed; its sockets are polled too; NULL for none */
 };
 
 /* Signals that end the run; the terminal is given back first. */
@@ -37,15 +37,14 @@ static const int LOOP_STOP_SIGNALS[] = {
 	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
 };
 
-#define LOOP_EV_TICK 0x1u	/* the timer fired */
-#define LOOP_EV_STOP 0x2u	/* a stop signal came */
-#define LOOP_EV_WINCH 0x4u	/* the terminal changed size */
-#define LOOP_EV_KEY 0x8u	/* the keyboard has input */
-#define LOOP_EV_GONE 0x10u	/* the terminal went away */
-#define LOOP_EV_ERROR 0x20u	/* poll or the timer failed */
+#define LOOP_EV_TICK 0x1u   /* the timer fired */
+#define LOOP_EV_STOP 0x2u   /* a stop signal came */
+#define LOOP_EV_WINCH 0x4u  /* the terminal changed size */
+#define LOOP_EV_KEY 0x8u    /* the keyboard has input */
+#define LOOP_EV_GONE 0x10u  /* the terminal went away */
+#define LOOP_EV_ERROR 0x20u /* poll or the timer failed */
 
-size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base,
-			  size_t nbase)
+size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base, size_t nbase)
 {
 	size_t want = r->cap > nbase ? r->cap - nbase : 0, n;
 
@@ -164,8 +163,10 @@ static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout
 
 		if (io->rings.cap < total + EXPORTER_MAX_FDS) {
 			io->rings.cap = total + EXPORTER_MAX_FDS;
-			io->rings.pfd = xrealloc(io->rings.pfd, io->rings.cap * sizeof(*io->rings.pfd));
-			io->rings.fds = xrealloc(io->rings.fds, io->rings.cap * sizeof(*io->rings.fds));
+			io->rings.pfd =
+				xrealloc(io->rings.pfd, io->rings.cap * sizeof(*io->rings.pfd));
+			io->rings.fds =
+				xrealloc(io->rings.fds, io->rings.cap * sizeof(*io->rings.fds));
 		}
 		nx = exporter_poll_fds(io->ex, io->rings.pfd + total, EXPORTER_MAX_FDS);
 		if (t >= 0 && (timeout_ms < 0 || t < timeout_ms))
@@ -206,7 +207,7 @@ static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout
 /* Batch: wait seconds; 1 when the run must end (a signal, a failed timer), 0 when they passed. */
 static int loop_batch_wait(struct loop_io *io, struct source *src, double seconds)
 {
-	if (seconds <= 0)	/* still notice a signal between frames */
+	if (seconds <= 0) /* still notice a signal between frames */
 		return loop_io_wait(io, src, 0) & (LOOP_EV_STOP | LOOP_EV_ERROR) ? 1 : 0;
 	loop_io_arm(io, seconds, false);
 	for (;;) {
@@ -274,7 +275,8 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		if (r < 0)
 			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
 		else
-			fprintf(o->msgs, "pmctop: the recording has a single tick: nothing to show\n");
+			fprintf(o->msgs,
+				"pmctop: the recording has a single tick: nothing to show\n");
 		status = paced ? 2 : 1;
 		goto out_snap;
 	}
@@ -296,9 +298,9 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 			break;
 		}
 		if (paced) {
-			double pace = o->delay >= 0 ? o->delay
-					  : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
-					  : 0;
+			double pace = o->delay >= 0	   ? o->delay
+				      : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
+							   : 0;
 
 			if (loop_batch_wait(&io, src, pace))
 				break;
@@ -310,7 +312,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 			continue;
 		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
-			break;	/* "| head": the reader has what it wanted */
+			break; /* "| head": the reader has what it wanted */
 		if (r) {
 			fprintf(o->msgs, "pmctop: cannot write the output: %s\n", strerror(-r));
 			status = 1;
@@ -330,22 +332,22 @@ struct loop_tui {
 	struct source *src;
 	struct model *m;
 	const struct loop_tui_opts *o;
-	bool paced;		/* the source's snapshots carry their own times */
+	bool paced; /* the source's snapshots carry their own times */
 	struct loop_io io;
 	struct ui u;
 	struct ui_list list;
 	struct canvas *canvas;
 	struct snapshot snap;
 	bool have_frame;
-	bool have_pending;	/* paced sources: the next snapshot, read ahead for its time */
-	bool fixed_pace;	/* paced sources: -d or the d key set the pace, not the snapshots */
-	bool starved;		/* paced sources: the stream lags; read again when it wakes */
-	uint64_t shown_t;	/* time of the last snapshot given to the model */
-	long frames;		/* frames shown, for -n */
+	bool have_pending; /* paced sources: the next snapshot, read ahead for its time */
+	bool fixed_pace;   /* paced sources: -d or the d key set the pace, not the snapshots */
+	bool starved;	   /* paced sources: the stream lags; read again when it wakes */
+	uint64_t shown_t;  /* time of the last snapshot given to the model */
+	long frames;	   /* frames shown, for -n */
 	char **log;
 	size_t nlog, logcap;
 	int status;
-	char sample_err[512];	/* why the drilled process cannot be sampled */
+	char sample_err[512]; /* why the drilled process cannot be sampled */
 };
 
 static void loop_tui_log_line(struct loop_tui *t, const char *line)
@@ -392,8 +394,10 @@ static void loop_tui_next(struct loop_tui *t)
 	if (t->fixed_pace)
 		loop_io_arm(&t->io, t->u.delay, false);
 	else
-		loop_io_arm(&t->io, t->snap.t_ns > t->shown_t
-					    ? (double)(t->snap.t_ns - t->shown_t) / 1e9 : 0, false);
+		loop_io_arm(&t->io,
+			    t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
+						      : 0,
+			    false);
 }
 
 static void loop_tui_take(struct loop_tui *t)
@@ -473,7 +477,7 @@ static void loop_tui_sample(struct loop_tui *t)
 
 	t->sample_err[0] = '\0';
 	if (!(source_caps(t->src) & SOURCE_CAP_SAMPLE))
-		return;	/* recordings: the recorded samples are all there is */
+		return; /* recordings: the recorded samples are all there is */
 	r = source_sample(t->src, pid, &req, err, sizeof(err));
 	if (r) {
 		snprintf(t->sample_err, sizeof(t->sample_err), "%s", err);
@@ -539,8 +543,9 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
 	if (source_read(src, &t.snap)) {
-		fprintf(stderr, "pmctop: %s\n", source_error(src)[0] ? source_error(src)
-				 : "the recording has a single tick: nothing to show");
+		fprintf(stderr, "pmctop: %s\n",
+			source_error(src)[0] ? source_error(src)
+					     : "the recording has a single tick: nothing to show");
 		snapshot_release(&t.snap);
 		return t.paced ? 2 : 1;
 	}

@@ -17,26 +17,25 @@ struct loop_rings {
 	struct pollfd *pfd;
 	int *fds;
 	size_t cap;
-	size_t base;		/* the loop's own fds at the front of pfd */
-	size_t n;		/* rings after them */
+	size_t base; /* the loop's own fds at the front of pfd */
+	size_t n;    /* rings after them */
 };
 
 /*
  * Fill r with the base fds (each polled for POLLIN) and then all of the
  * source's sampling fds; the arrays grow as needed. Returns base + rings.
  */
-size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base,
-			  size_t nbase);
+size_t loop_rings_collect(struct loop_rings *r, struct source *src, const int *base, size_t nbase);
 /* After a poll of r->pfd: wake (drain) each ring that fired, hangups included. */
 void loop_rings_wake(struct loop_rings *r, struct source *src);
 void loop_rings_release(struct loop_rings *r);
 
 struct loop_opts {
-	long iterations;	/* -1: until the source ends or a signal comes */
-	double delay;		/* seconds; for paced sources, < 0 means the recorded pace */
-	FILE *msgs;		/* where messages for the user go (stderr) */
-	struct exporter *ex;	/* borrowed; serves /metrics from each snapshot, NULL for none */
-	const struct exposition_info *export_info;	/* borrowed; with ex */
+	long iterations;     /* -1: until the source ends or a signal comes */
+	double delay;	     /* seconds; for paced sources, < 0 means the recorded pace */
+	FILE *msgs;	     /* where messages for the user go (stderr) */
+	struct exporter *ex; /* borrowed; serves /metrics from each snapshot, NULL for none */
+	const struct exposition_info *export_info; /* borrowed; with ex */
 };
 
 /*
@@ -48,14 +47,14 @@ struct loop_opts {
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);
 
 struct loop_tui_opts {
-	double delay;		/* seconds between ticks; paced sources: < 0 keeps their pace */
-	bool color;		/* colours allowed (NO_COLOR not set) */
-	bool threads;		/* start with threads as rows */
+	double delay; /* seconds between ticks; paced sources: < 0 keeps their pace */
+	bool color;   /* colours allowed (NO_COLOR not set) */
+	bool threads; /* start with threads as rows */
 	bool cmdline;
-	long iterations;	/* -n: quit after this many frames, as top does; -1 for never */
-	enum sample_kind sample_kind;	/* --sample-source for the drill-down */
+	long iterations; /* -n: quit after this many frames, as top does; -1 for never */
+	enum sample_kind sample_kind; /* --sample-source for the drill-down */
 	unsigned long long sample_period;
-	int drill;		/* --sample PID: open on that process's drill-down */
+	int drill; /* --sample PID: open on that process's drill-down */
 };
 
 /*

@@ -64,8 +64,8 @@ static int main_events(const struct options *o, struct evlist *ev)
 			char sug[3][128];
 			size_t ns = events_suggest(o->events[i], sug, 3);
 
-			fprintf(stderr, "pmctop: %s event '%s'", r == -ENOENT ? "unknown" : "invalid",
-				o->events[i]);
+			fprintf(stderr, "pmctop: %s event '%s'",
+				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
 			if (r == -EINVAL)
 				fprintf(stderr, " (check its modifiers)");
 			for (size_t s = 0; s < ns; s++)
@@ -199,10 +199,11 @@ static int main_check_record(const struct options *o)
 	if (!o->replay || stat(o->record, &rs) < 0)
 		return 0;
 	if (!strcmp(o->replay, "-") ? fstat(STDIN_FILENO, &ps) < 0 : stat(o->replay, &ps) < 0)
-		return 0;	/* the replay's own open says what is wrong with it */
+		return 0; /* the replay's own open says what is wrong with it */
 	if (rs.st_dev == ps.st_dev && rs.st_ino == ps.st_ino && S_ISREG(rs.st_mode)) {
 		main_usage_error("'--record %s' is the recording being replayed: writing it would "
-				 "destroy it; record to another file", o->record);
+				 "destroy it; record to another file",
+				 o->record);
 		return -1;
 	}
 	return 0;
@@ -235,7 +236,7 @@ static int main_run(struct options *op)
 	struct model *m;
 	struct output out;
 	struct loop_opts lo;
-	struct source *rec = NULL;	/* src itself when recording */
+	struct source *rec = NULL; /* src itself when recording */
 	struct exporter *ex = NULL;
 	struct exposition_info xi;
 	int status, col;
@@ -287,7 +288,8 @@ static int main_run(struct options *op)
 	if (main_check_record(&o))
 		return EXIT_USAGE;
 	if (o.replay && o.nevents) {
-		main_usage_error("'-e' cannot be used with '--replay': the recording fixes the events");
+		main_usage_error(
+			"'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;
 	}
 	main_raise_nofile();
@@ -335,7 +337,7 @@ static int main_run(struct options *op)
 			goto out_model;
 		}
 		rec = source_record_new(src, f, o.record, rerr, sizeof(rerr));
-		src = NULL;	/* the wrapper owns it, and frees it on failure */
+		src = NULL; /* the wrapper owns it, and frees it on failure */
 		if (!rec) {
 			fprintf(stderr, "pmctop: %s\n", rerr);
 			status = 1;

@@ -75,7 +75,8 @@ void options_usage(FILE *f)
 	      "  -r, --reverse           reverse the sort order\n"
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
-	      "                          e.g. cycles, LLC-load-misses, MEM_INST_RETIRED:ALL_LOADS:u)\n"
+	      "                          e.g. cycles, LLC-load-misses, "
+	      "MEM_INST_RETIRED:ALL_LOADS:u)\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
 	      "  -H, --threads           show threads as rows, each counted on its own\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
@@ -83,7 +84,8 @@ void options_usage(FILE *f)
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
-	      "      --sample PID        sample PID's data addresses; with -b, print its hot pages\n"
+	      "      --sample PID        sample PID's data addresses; with -b, print its hot "
+	      "pages\n"
 	      "      --sample-source SRC auto (default), pebs, ibs or faults\n"
 	      "      --sample-period N   events per sample (default: 1 fault, 10007 PEBS events)\n"
 	      "      --page-size SIZE    hot-page size: 4k (default) or 2m\n"
@@ -143,7 +145,8 @@ int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t e
 
 		if (parse_pid(p, &end, &v) || (*end && *end != ',')) {
 			snprintf(err, errsize,
-				 "invalid pid in '%s': give positive numbers separated by commas", s);
+				 "invalid pid in '%s': give positive numbers separated by commas",
+				 s);
 			free(*pids);
 			*pids = NULL;
 			*n = 0;
@@ -209,7 +212,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 
 	options_init(o);
 	opterr = 0;
-	optind = 0;	/* 0, not 1: glibc then also forgets a half-scanned "-abc" */
+	optind = 0; /* 0, not 1: glibc then also forgets a half-scanned "-abc" */
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
 		const char *pend;
@@ -223,7 +226,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->iterations = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno || o->iterations <= 0) {
 				snprintf(err, errsize,
-					 "invalid frame count '%s' for -n: give a positive whole number",
+					 "invalid frame count '%s' for -n: give a positive whole "
+					 "number",
 					 optarg);
 				return -EINVAL;
 			}
@@ -253,7 +257,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case 'o':
 			if (output_parse_format(optarg, &o->format)) {
 				snprintf(err, errsize,
-					 "unknown output format '%s': use text, csv or json", optarg);
+					 "unknown output format '%s': use text, csv or json",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -289,17 +294,19 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_SAMPLE:
 			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {
-				snprintf(err, errsize, "invalid pid '%s' for --sample: give one process id",
+				snprintf(err, errsize,
+					 "invalid pid '%s' for --sample: give one process id",
 					 optarg);
 				return -EINVAL;
 			}
 			break;
 		case OPT_SAMPLE_SOURCE:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "pebs") && strcmp(optarg, "ibs") &&
-			    strcmp(optarg, "faults")) {
-				snprintf(err, errsize,
-					 "unknown sample source '%s': use auto, pebs, ibs or faults",
-					 optarg);
+			if (strcmp(optarg, "auto") && strcmp(optarg, "pebs") &&
+			    strcmp(optarg, "ibs") && strcmp(optarg, "faults")) {
+				snprintf(
+					err, errsize,
+					"unknown sample source '%s': use auto, pebs, ibs or faults",
+					optarg);
 				return -EINVAL;
 			}
 			options_set(&o->sample_source, optarg);
@@ -307,10 +314,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_SAMPLE_PERIOD:
 			errno = 0;
 			o->sample_period = strtoull(optarg, &end, 10);
-			if (end == optarg || *end || errno || !o->sample_period || optarg[0] == '-' ||
-			    o->sample_period > 1000000000ull) {
+			if (end == optarg || *end || errno || !o->sample_period ||
+			    optarg[0] == '-' || o->sample_period > 1000000000ull) {
 				snprintf(err, errsize,
-					 "invalid sample period '%s': give a whole number from 1 to 1000000000",
+					 "invalid sample period '%s': give a whole number from 1 "
+					 "to 1000000000",
 					 optarg);
 				return -EINVAL;
 			}
@@ -321,7 +329,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			} else if (!strcasecmp(optarg, "2m")) {
 				o->page_shift = 21;
 			} else {
-				snprintf(err, errsize, "unknown page size '%s': use 4k or 2m", optarg);
+				snprintf(err, errsize, "unknown page size '%s': use 4k or 2m",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -331,7 +340,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (end == optarg || *end || errno || !(o->halflife >= 0.1) ||
 			    o->halflife > 3600) {
 				snprintf(err, errsize,
-					 "invalid half-life '%s': give seconds from 0.1 to 3600", optarg);
+					 "invalid half-life '%s': give seconds from 0.1 to 3600",
+					 optarg);
 				return -EINVAL;
 			}
 			break;
@@ -339,7 +349,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			errno = 0;
 			o->top = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno || o->top <= 0 || o->top > 256) {
-				snprintf(err, errsize, "invalid page count '%s' for --top: give 1 to 256",
+				snprintf(err, errsize,
+					 "invalid page count '%s' for --top: give 1 to 256",
 					 optarg);
 				return -EINVAL;
 			}
@@ -358,9 +369,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->export_processes = strtol(optarg, &end, 10);
 			if (end == optarg || *end || errno || o->export_processes <= 0 ||
 			    o->export_processes > 1000) {
-				snprintf(err, errsize,
-					 "invalid process count '%s' for --export-processes: give 1 "
-					 "to 1000", optarg);
+				snprintf(
+					err, errsize,
+					"invalid process count '%s' for --export-processes: give 1 "
+					"to 1000",
+					optarg);
 				return -EINVAL;
 			}
 			break;
@@ -374,7 +387,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (optopt)
 				snprintf(err, errsize, "option '-%c' needs a value", optopt);
 			else
-				snprintf(err, errsize, "option '%s' needs a value", argv[optind - 1]);
+				snprintf(err, errsize, "option '%s' needs a value",
+					 argv[optind - 1]);
 			return -EINVAL;
 		default:
 			if (optopt)

@@ -10,8 +10,8 @@
 
 struct options {
 	bool batch;
-	long iterations;	/* -1: until stopped */
-	double delay;		/* seconds between frames */
+	long iterations; /* -1: until stopped */
+	double delay;	 /* seconds between frames */
 	bool delay_set;
 	int *pids;
 	size_t npids;
@@ -20,23 +20,23 @@ struct options {
 	bool sort_reverse;
 	enum output_format format;
 	bool cmdline;
-	bool threads;		/* -H: threads as rows */
-	char **events;		/* -e names, split at commas */
+	bool threads;  /* -H: threads as rows */
+	char **events; /* -e names, split at commas */
 	size_t nevents;
 	bool list_events;
 	char *list_pattern;
 	char *record;
 	char *replay;
-	char *proc_root;	/* --proc-root, for tests */
+	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	int sample_pid;		/* --sample: 0 when not sampling */
-	char *sample_source;	/* auto, pebs, ibs, faults */
-	unsigned long long sample_period;	/* 0: the source's default */
-	unsigned page_shift;	/* 12 or 21 */
+	int sample_pid;			  /* --sample: 0 when not sampling */
+	char *sample_source;		  /* auto, pebs, ibs, faults */
+	unsigned long long sample_period; /* 0: the source's default */
+	unsigned page_shift;		  /* 12 or 21 */
 	double halflife;
-	long top;		/* pages per frame */
-	char *listen;		/* --listen [ADDR:]PORT: serve /metrics; NULL for none */
-	long export_processes;	/* --export-processes K: per-process series; 0 for none */
+	long top;	       /* pages per frame */
+	char *listen;	       /* --listen [ADDR:]PORT: serve /metrics; NULL for none */
+	long export_processes; /* --export-processes K: per-process series; 0 for none */
 	bool help;
 	bool version;
 };

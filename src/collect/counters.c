@@ -5,7 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
-#define COUNTERS_FMT (PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define COUNTERS_FMT                                                                               \
+	(PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 size_t counters_group_size(int nr)
 {
@@ -35,7 +36,8 @@ static int counters_try_open(struct counters_group *g, const struct perf_event_a
 		a.read_format = COUNTERS_FMT | (grouped ? PERF_FORMAT_GROUP : 0);
 		a.disabled = i == 0;
 		a.inherit = (flags & COUNTERS_INHERIT) ? 1 : 0;
-		perf_compat_set_inherit_thread(&a, a.inherit && !(flags & COUNTERS_NO_INHERIT_THREAD));
+		perf_compat_set_inherit_thread(&a,
+					       a.inherit && !(flags & COUNTERS_NO_INHERIT_THREAD));
 		/* only a leader can be pinned: the group stays on the PMU or goes to error */
 		a.pinned = (flags & COUNTERS_PINNED) && i == 0;
 		fd = sysops_perf_open(g->ops, &a, pid, cpu, i == 0 ? -1 : g->fd[0]);

@@ -12,19 +12,19 @@
 
 #define COUNTERS_MAX_GROUP 16
 
-#define COUNTERS_INHERIT 0x1u	/* count threads the task creates later */
-#define COUNTERS_PINNED 0x2u	/* the group always on the PMU, or in error state */
+#define COUNTERS_INHERIT 0x1u /* count threads the task creates later */
+#define COUNTERS_PINNED 0x2u  /* the group always on the PMU, or in error state */
 /* with INHERIT: leave attr.inherit_thread clear (kernels before 5.13 refuse it) */
 #define COUNTERS_NO_INHERIT_THREAD 0x4u
-#define COUNTERS_ECHILD_TRIES 3	/* builds of an inherited group a clone may spoil in a row */
+#define COUNTERS_ECHILD_TRIES 3 /* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {
-	const struct sysops *ops;	/* borrowed: what opened the fds closes and reads them */
+	const struct sysops *ops; /* borrowed: what opened the fds closes and reads them */
 	int nr;
-	bool single;			/* kernel refused GROUP reads: read members one by one */
-	int fd[COUNTERS_MAX_GROUP];	/* fd[0] leads */
+	bool single;		    /* kernel refused GROUP reads: read members one by one */
+	int fd[COUNTERS_MAX_GROUP]; /* fd[0] leads */
 	uint64_t id[COUNTERS_MAX_GROUP];
-	int ev[COUNTERS_MAX_GROUP];	/* event index of each member */
+	int ev[COUNTERS_MAX_GROUP]; /* event index of each member */
 };
 
 /*

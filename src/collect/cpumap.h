@@ -7,10 +7,10 @@
 
 #include "collect/sysops.h"
 
-#define CPUMAP_MAX_CPU 65535	/* larger numbers are taken for garbage */
+#define CPUMAP_MAX_CPU 65535 /* larger numbers are taken for garbage */
 
 struct cpumap {
-	int *cpu;		/* ascending, no repeats */
+	int *cpu; /* ascending, no repeats */
 	size_t n, cap;
 };
 

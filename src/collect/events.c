@@ -11,14 +11,42 @@
 
 /* Names users type that are perf's, not libpfm4's, spellings. */
 static const char *const EVENTS_PERF_NAMES[] = {
-	"cycles", "cpu-cycles", "instructions", "cache-references", "cache-misses",
-	"branches", "branch-instructions", "branch-misses", "bus-cycles", "ref-cycles",
-	"stalled-cycles-frontend", "stalled-cycles-backend", "task-clock", "cpu-clock",
-	"page-faults", "faults", "minor-faults", "major-faults", "context-switches", "cs",
-	"cpu-migrations", "migrations", "L1-dcache-loads", "L1-dcache-load-misses",
-	"L1-dcache-stores", "L1-icache-load-misses", "LLC-loads", "LLC-load-misses",
-	"LLC-stores", "dTLB-loads", "dTLB-load-misses", "dTLB-stores", "iTLB-loads",
-	"iTLB-load-misses", "branch-loads", "branch-load-misses",
+	"cycles",
+	"cpu-cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-instructions",
+	"branch-misses",
+	"bus-cycles",
+	"ref-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"task-clock",
+	"cpu-clock",
+	"page-faults",
+	"faults",
+	"minor-faults",
+	"major-faults",
+	"context-switches",
+	"cs",
+	"cpu-migrations",
+	"migrations",
+	"L1-dcache-loads",
+	"L1-dcache-load-misses",
+	"L1-dcache-stores",
+	"L1-icache-load-misses",
+	"LLC-loads",
+	"LLC-load-misses",
+	"LLC-stores",
+	"dTLB-loads",
+	"dTLB-load-misses",
+	"dTLB-stores",
+	"iTLB-loads",
+	"iTLB-load-misses",
+	"branch-loads",
+	"branch-load-misses",
 };
 
 int events_init(void)
@@ -112,7 +140,7 @@ static void events_each(bool generic, events_visit_cb cb, void *arg)
 {
 	pfm_pmu_t p;
 
-	pfm_for_all_pmus(p) {
+	pfm_for_all_pmus (p) {
 		pfm_pmu_info_t pi;
 
 		if (!events_pmu_info(p, &pi))
@@ -222,7 +250,8 @@ static void events_list_one(const pfm_pmu_info_t *pi, const pfm_event_info_t *ei
 	char full[256];
 
 	snprintf(full, sizeof(full), "%s::%s", pi->name, ei->name);
-	if (!events_match(full, ls->pattern) && !events_match(ei->desc ? ei->desc : "", ls->pattern))
+	if (!events_match(full, ls->pattern) &&
+	    !events_match(ei->desc ? ei->desc : "", ls->pattern))
 		return;
 	fprintf(ls->f, "%-48s %s\n", full, ei->desc ? ei->desc : "");
 	ls->n++;
@@ -240,7 +269,7 @@ const char *events_hw_pmu(int *counters)
 {
 	pfm_pmu_t p;
 
-	pfm_for_all_pmus(p) {
+	pfm_for_all_pmus (p) {
 		pfm_pmu_info_t pi;
 
 		if (!events_pmu_info(p, &pi) || pi.type != PFM_PMU_TYPE_CORE)

@@ -15,7 +15,7 @@
 #include "collect/sysops.h"
 #include "util/errmsg.h"
 
-#define LIVE_FD_RESERVE 24	/* descriptors counters leave for everything else */
+#define LIVE_FD_RESERVE 24 /* descriptors counters leave for everything else */
 /*
  * Found this tick, counters not open yet. A row never carries it: a
  * process is attached within the tick that finds it.
@@ -23,14 +23,14 @@
 #define LIVE_UNATTACHED (-EINPROGRESS)
 /* Attach met a thread on its way out (ENODEV): try the process again next tick. */
 #define LIVE_RETRY (-EAGAIN)
-#define LIVE_MAX_PENDING (1u << 21)	/* samples kept between two ticks */
+#define LIVE_MAX_PENDING (1u << 21) /* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
-#define LIVE_MAX_FACTS 256	/* facts kept for source_live_facts */
+#define LIVE_MAX_FACTS 256 /* facts kept for source_live_facts */
 
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
-	int pmu;		/* the core PMU its generic events go to; -1: as encoded */
+	int pmu; /* the core PMU its generic events go to; -1: as encoded */
 };
 
 /*
@@ -41,17 +41,17 @@ struct live_thread {
 	int tid;
 	unsigned long long start;
 	int err;
-	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	char state; /* per-thread rows: the last stat read, for the row after exit */
 	char comm[64];
-	struct counters_group *g;	/* one per task group definition */
+	struct counters_group *g; /* one per task group definition */
 };
 
 struct live_proc {
 	int pid;
 	unsigned long long start;
-	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
-	struct proc_stat last;	/* the last stat read, for a tick that cannot read it */
-	bool skip;		/* a kernel thread, or filtered out: kept only to know it */
+	int statfd;	       /* /proc/PID/stat, re-read each tick without a path walk */
+	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
+	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -60,15 +60,15 @@ struct live_proc {
 	size_t nthr;
 	struct live_thread *thr;
 	size_t ntt;
-	struct live_thread *tt;	/* sorted by tid; while per-thread rows are wanted */
-	struct live_ctxsw *ctxsw;	/* context switches from /proc, user mode only; owned */
+	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
+	struct live_ctxsw *ctxsw; /* context switches from /proc, user mode only; owned */
 };
 
 struct live_cpu {
 	int cpu;
 	int err;
-	uint64_t last_enabled;	/* of the first group: stops growing once detached */
-	struct counters_group *g;	/* one per CPU group definition */
+	uint64_t last_enabled;	  /* of the first group: stops growing once detached */
+	struct counters_group *g; /* one per CPU group definition */
 	int *gerr;
 };
 
@@ -80,60 +80,60 @@ struct live_user {
 struct live {
 	struct source base;
 	struct live_opts o;
-	const struct sysops *ops;	/* borrowed from o, or the real calls */
+	const struct sysops *ops; /* borrowed from o, or the real calls */
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
 	int paranoid;
 	bool kernel;
-	unsigned cflags;	/* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
-	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST (before 6.0) */
-	struct errmsg_mode mode;	/* the facts behind base.mode */
-	struct errmsg_fact *facts;	/* every fact told, oldest first */
+	unsigned cflags;	   /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
+	bool no_format_lost;	   /* the kernel has no PERF_FORMAT_LOST (before 6.0) */
+	struct errmsg_mode mode;   /* the facts behind base.mode */
+	struct errmsg_fact *facts; /* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
-	struct pmu_set pmus;	/* the core PMUs in sysfs */
-	bool hybrid;		/* several core PMUs, each given its own groups */
-	struct perf_event_attr *pattr;	/* when hybrid: per core PMU, one per event */
-	int counters;		/* a group's most hardware events (probed), 0 unknown */
-	int counters_free;	/* of them, what a pinned group of ours got */
-	int watchdog;		/* /proc/sys/kernel/nmi_watchdog, -1 unknown */
-	int cpu_hw;		/* hardware events each per-CPU set takes */
-	int task_cap;		/* most hardware events in one task group, 0: no limit */
-	uint64_t *tg_en, *tg_run;	/* per task group: enabled and running over all tasks */
-	uint64_t *tg_en0, *tg_run0;	/* the same at the last tick */
-	unsigned *tg_starved;	/* ticks in a row it was enabled and never ran */
+	struct pmu_set pmus;	       /* the core PMUs in sysfs */
+	bool hybrid;		       /* several core PMUs, each given its own groups */
+	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
+	int counters;		       /* a group's most hardware events (probed), 0 unknown */
+	int counters_free;	       /* of them, what a pinned group of ours got */
+	int watchdog;		       /* /proc/sys/kernel/nmi_watchdog, -1 unknown */
+	int cpu_hw;		       /* hardware events each per-CPU set takes */
+	int task_cap;		       /* most hardware events in one task group, 0: no limit */
+	uint64_t *tg_en, *tg_run;      /* per task group: enabled and running over all tasks */
+	uint64_t *tg_en0, *tg_run0;    /* the same at the last tick */
+	unsigned *tg_starved;	       /* ticks in a row it was enabled and never ran */
 	size_t ntg;
-	struct live_gdef *tg;	/* groups for tasks */
+	struct live_gdef *tg; /* groups for tasks */
 	size_t ncg;
-	struct live_gdef *cg;	/* groups for CPUs: task-clock means nothing there */
+	struct live_gdef *cg; /* groups for CPUs: task-clock means nothing there */
 	struct live_proc *procs;
 	size_t nprocs, pcap;
 	int *ids, *tids;
 	size_t idcap, tidcap;
 	struct live_cpu *cpus;
 	size_t ncpus, cpucap;
-	struct cpumap online;	/* the online CPUs, read each tick */
+	struct cpumap online; /* the online CPUs, read each tick */
 	struct proc_cpustat *cs;
 	size_t cscap;
 	struct live_user *users;
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu;
-	size_t set_fds;		/* descriptors one thread's group set takes */
-	size_t fds_open;	/* descriptors of counters and stat files */
-	size_t fd_budget;	/* what they may take: the limit less a reserve */
-	long nids;		/* pids found by the last good scan of /proc */
-	int focus;		/* pid whose threads get rows of their own, 0 for none */
-	bool all_threads;	/* every process's threads get rows */
-	struct sampler *smp;	/* data-address sampling of one process */
+	size_t set_fds;	     /* descriptors one thread's group set takes */
+	size_t fds_open;     /* descriptors of counters and stat files */
+	size_t fd_budget;    /* what they may take: the limit less a reserve */
+	long nids;	     /* pids found by the last good scan of /proc */
+	int focus;	     /* pid whose threads get rows of their own, 0 for none */
+	bool all_threads;    /* every process's threads get rows */
+	struct sampler *smp; /* data-address sampling of one process */
 	int smp_pid;
-	struct snap_sample *pend;	/* drained since the last read */
+	struct snap_sample *pend; /* drained since the last read */
 	size_t npend, pendcap;
-	uint64_t dropped;	/* samples beyond the pending cap */
+	uint64_t dropped; /* samples beyond the pending cap */
 	uint64_t maps_hash;
 	char *mapsbuf;
-	uint64_t smp_last_t;	/* time of the last snapshot that drained the rings */
+	uint64_t smp_last_t; /* time of the last snapshot that drained the rings */
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
@@ -153,7 +153,7 @@ const struct perf_event_attr *live_attr(const struct live *l, const struct live_
 /* Build the task group definitions (again, after a split) and what they take. */
 void live_build_task_groups(struct live *l);
 
-#define LIVE_STARVED_TICKS 3	/* ticks a group may go without a counter before a split */
+#define LIVE_STARVED_TICKS 3 /* ticks a group may go without a counter before a split */
 
 /* live_tasks.c: processes and threads. */
 void live_scan(struct live *l, struct snapshot *snap);
@@ -180,8 +180,7 @@ void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct 
 void live_ctxsw_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
-int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
-		size_t errsize);
+int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);
 size_t live_poll_fds(struct source *s, int *fds, size_t max);
 void live_wake(struct source *s, int fd, bool hup);
 void live_fill_samples(struct live *l, struct snapshot *snap);

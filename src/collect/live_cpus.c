@@ -130,15 +130,17 @@ void live_read_cpus(struct live *l, struct snapshot *snap)
 		/* hardware events left out of the per-CPU sets: the counters went to processes */
 		for (size_t e = 0; e < l->base.ev.n; e++)
 			c->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
-			: lc && lc->err ? lc->err
-			: l->base.ev.ev[e].hw && l->counters_free ? -EBUSY : -ENOENT;
+				      : lc && lc->err	   ? lc->err
+				      : l->base.ev.ev[e].hw && l->counters_free ? -EBUSY
+										: -ENOENT;
 		if (!lc || lc->err)
 			continue;
 		for (size_t k = 0; k < l->ncg; k++) {
 			int r;
 
-			if (l->cg[k].pmu >= 0 && !pmu_has_cpu(&l->pmus, (size_t)l->cg[k].pmu, lc->cpu))
-				continue;	/* its events are counted by the copy of this CPU's PMU */
+			if (l->cg[k].pmu >= 0 &&
+			    !pmu_has_cpu(&l->pmus, (size_t)l->cg[k].pmu, lc->cpu))
+				continue; /* its events are counted by the copy of this CPU's PMU */
 			r = lc->gerr[k] ? lc->gerr[k] : counters_read_group(&lc->g[k], l->tmp);
 
 			if (k == 0 && !r) {

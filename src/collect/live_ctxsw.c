@@ -23,12 +23,12 @@ struct live_ctxsw_thr {
 };
 
 struct live_ctxsw {
-	uint64_t t0;		/* ns of the first read */
-	uint64_t sum;		/* switches counted since */
-	uint64_t lost_ns;	/* intervals in which a thread exited */
+	uint64_t t0;	  /* ns of the first read */
+	uint64_t sum;	  /* switches counted since */
+	uint64_t lost_ns; /* intervals in which a thread exited */
 	uint64_t last_ns;
 	size_t nthr;
-	struct live_ctxsw_thr *thr;	/* sorted by tid */
+	struct live_ctxsw_thr *thr; /* sorted by tid */
 };
 
 /* voluntary + nonvoluntary switches of one status file; 0 or -errno. */
@@ -73,18 +73,18 @@ void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct 
 		snprintf(path, sizeof(path), "%d/task/%d/status", p->pid, tid);
 		got = proc_read_file(l->rootfd, path, buf, sizeof(buf) - 1);
 		if (got <= 0)
-			continue;	/* exited between the listing and the read */
+			continue; /* exited between the listing and the read */
 		buf[got] = '\0';
 		if (live_ctxsw_parse(buf, &v))
 			continue;
 		while (old < cs->nthr && cs->thr[old].tid < tid)
-			old++, exact = false;	/* gone, with its last switches */
+			old++, exact = false; /* gone, with its last switches */
 		if (old < cs->nthr && cs->thr[old].tid == tid) {
 			/* a tid reused within one interval starts lower: count it from 0 */
 			cs->sum += v >= cs->thr[old].n ? v - cs->thr[old].n : v;
 			old++;
 		} else if (!first) {
-			cs->sum += v;	/* created since the last read */
+			cs->sum += v; /* created since the last read */
 		}
 		next[nn].tid = tid;
 		next[nn++].n = v;

@@ -169,8 +169,8 @@ static void live_fit_groups(struct live *l)
 }
 
 /* Open a with one change to a task-clock on ourselves; 0 or -errno. */
-static int live_try_attr(struct live *l, const struct perf_event_attr *base, unsigned inherit_thread,
-			 uint64_t read_format)
+static int live_try_attr(struct live *l, const struct perf_event_attr *base,
+			 unsigned inherit_thread, uint64_t read_format)
 {
 	struct perf_event_attr a = *base;
 	int fd;
@@ -202,7 +202,7 @@ static void live_probe_features(struct live *l)
 	a.exclude_kernel = !l->kernel;
 	a.exclude_hv = 1;
 	if (live_try_attr(l, &a, 0, 0))
-		return;	/* nothing opens: the probes of the events say why */
+		return; /* nothing opens: the probes of the events say why */
 	/* inherit_thread (5.13): else forked children count in their parent's row */
 	if (live_try_attr(l, &a, 1, 0) == -EINVAL) {
 		l->cflags |= COUNTERS_NO_INHERIT_THREAD;
@@ -441,7 +441,8 @@ static void live_describe(struct live *l)
 	if (!l->mode.hw && l->mode.hw_asked) {
 		struct errmsg_fact f;
 
-		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid, 0);
+		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid,
+				0);
 		virt_detect(l->ops, l->o.proc_root, l->o.sysfs_root, l->o.kmsg, &f.virt);
 		live_tell(l, &f);
 	}

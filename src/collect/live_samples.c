@@ -50,9 +50,10 @@ void live_fill_samples(struct live *l, struct snapshot *snap)
 	snap->smp.pid = l->smp_pid;
 	snprintf(snap->smp.source, sizeof(snap->smp.source), "%s",
 		 sample_kind_name(sampler_kind(l->smp)));
-	snap->smp.period = sampler_adapt(l->smp, l->smp_last_t && snap->t_ns > l->smp_last_t
-							  ? (double)(snap->t_ns - l->smp_last_t) / 1e9
-							  : 0);
+	snap->smp.period =
+		sampler_adapt(l->smp, l->smp_last_t && snap->t_ns > l->smp_last_t
+					      ? (double)(snap->t_ns - l->smp_last_t) / 1e9
+					      : 0);
 	l->smp_last_t = snap->t_ns;
 	snap->smp.flags = sampler_flags(l->smp);
 	snap->smp.nonmem = sampler_nonmem(l->smp);
@@ -100,12 +101,17 @@ static void live_sample_stop(struct live *l)
 	l->smp = NULL;
 }
 
-int live_sample(struct source *s, int pid, const struct sample_req *req, char *err,
-		size_t errsize)
+int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize)
 {
 	struct live *l = (struct live *)s;
-	struct sampler_req sr = { req->kind, req->period, l->o.sysfs_root, l->kernel, l->ops, 0,
-				  l->cflags & COUNTERS_NO_INHERIT_THREAD, l->no_format_lost };
+	struct sampler_req sr = { req->kind,
+				  req->period,
+				  l->o.sysfs_root,
+				  l->kernel,
+				  l->ops,
+				  0,
+				  l->cflags & COUNTERS_NO_INHERIT_THREAD,
+				  l->no_format_lost };
 	struct errmsg_notes notes;
 	struct errmsg_fact why;
 	char msg[1600];
@@ -131,7 +137,8 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 	l->fds_open += sampler_nfds(l->smp);
 	l->smp_pid = pid;
 	source_message(s, "%s",
-		       errmsg_sampling(msg, sizeof(msg), pid, sample_kind_name(sampler_kind(l->smp)),
+		       errmsg_sampling(msg, sizeof(msg), pid,
+				       sample_kind_name(sampler_kind(l->smp)),
 				       sample_kind_meaning(sampler_kind(l->smp)), &notes));
 	return 0;
 }

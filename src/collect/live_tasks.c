@@ -130,7 +130,7 @@ static int live_attach(struct live *l, struct live_proc *p)
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
-	free(p->thr);	/* a retry after running out of descriptors */
+	free(p->thr); /* a retry after running out of descriptors */
 	p->nthr = 0;
 	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
 	for (long i = 0; i < n; i++) {
@@ -142,7 +142,7 @@ static int live_attach(struct live *l, struct live_proc *p)
 		}
 		last = r;
 		if (r == -ESRCH)
-			continue;	/* the thread exited meanwhile */
+			continue; /* the thread exited meanwhile */
 		for (size_t k = 0; k < p->nthr; k++)
 			live_close_groups(l, &p->thr[k].g);
 		p->nthr = 0;
@@ -214,7 +214,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
 	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
 	live_read_cmdline(l, p);
-	p->err = LIVE_UNATTACHED;	/* attached after the scan, busiest first */
+	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
 	return true;
 }
 
@@ -391,9 +391,9 @@ static void live_maybe_threads(struct live *l, struct live_proc *p, struct snaps
 }
 
 struct live_pend {
-	size_t idx;			/* into the new process list */
+	size_t idx; /* into the new process list */
 	struct proc_stat st;
-	double busy;			/* CPU time over its lifetime: how busy it is */
+	double busy; /* CPU time over its lifetime: how busy it is */
 };
 
 static int live_cmp_pend(const void *a, const void *b)
@@ -443,7 +443,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		unsigned long long now = live_now_ticks(l);
 
 		for (size_t i = 0; i < npend; i++) {
-			unsigned long long age = now > pend[i].st.start ? now - pend[i].st.start : 1;
+			unsigned long long age =
+				now > pend[i].st.start ? now - pend[i].st.start : 1;
 
 			pend[i].busy = (double)pend[i].st.cpu / (double)age;
 		}
@@ -455,7 +456,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		p->err = live_attach(l, p);
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
-			p->pid = 0;	/* dropped below */
+			p->pid = 0; /* dropped below */
 			gone++;
 			continue;
 		}
@@ -579,7 +580,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 		nnext++;
 		if (p->skip)
 			continue;
-defer:
+	defer:
 		pend = xgrow(pend, &pcap, npend + 1, sizeof(*pend));
 		pend[npend].idx = nnext - 1;
 		pend[npend++].st = st;
@@ -606,8 +607,8 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 		if (ev->ev[i].group == g && !ev->ev[i].err) {
 			nr++;
 			if (len < size)
-				len += (size_t)snprintf(name + len, size - len, "%s%s", len ? "," : "",
-							ev->ev[i].name);
+				len += (size_t)snprintf(name + len, size - len, "%s%s",
+							len ? "," : "", ev->ev[i].name);
 		}
 	half = nr / 2;
 	for (size_t i = 0; i < ev->n; i++)

@@ -65,7 +65,7 @@
  * out. Older headers have no member to name it by.
  */
 #define PERF_COMPAT_INHERIT_THREAD_BIT 35
-#define PERF_COMPAT_FLAGS_OFFSET 40	/* after type, size, config, period, sample_type, read_format */
+#define PERF_COMPAT_FLAGS_OFFSET 40 /* after type, size, config, period, sample_type, read_format */
 
 static inline void perf_compat_set_inherit_thread(struct perf_event_attr *a, unsigned v)
 {

@@ -9,7 +9,7 @@
 #include "collect/cpumap.h"
 #include "collect/sysops.h"
 
-#define PMU_MAX 8	/* core PMUs kept; more are ignored */
+#define PMU_MAX 8 /* core PMUs kept; more are ignored */
 
 /*
  * A core PMU: one that counts on CPUs (a directory with a "cpus" file, as
@@ -18,14 +18,14 @@
  */
 struct pmu_core {
 	char name[64];
-	uint32_t type;		/* perf_event_attr.type of its events */
-	bool all_cpus;		/* no cpus file: it counts on every CPU */
-	struct cpumap cpus;	/* its CPUs when !all_cpus */
+	uint32_t type;	    /* perf_event_attr.type of its events */
+	bool all_cpus;	    /* no cpus file: it counts on every CPU */
+	struct cpumap cpus; /* its CPUs when !all_cpus */
 };
 
 struct pmu_set {
 	size_t n;
-	struct pmu_core pmu[PMU_MAX];	/* by type, lowest first */
+	struct pmu_core pmu[PMU_MAX]; /* by type, lowest first */
 };
 
 /*

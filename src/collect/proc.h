@@ -6,7 +6,7 @@
 
 #include "stream/mem.h"
 
-#define PROC_PF_KTHREAD 0x00200000u	/* from the kernel's sched.h */
+#define PROC_PF_KTHREAD 0x00200000u /* from the kernel's sched.h */
 
 struct proc_stat {
 	int pid;
@@ -15,13 +15,13 @@ struct proc_stat {
 	int ppid;
 	unsigned flags;
 	int threads;
-	unsigned long long start;	/* clock ticks after boot */
-	unsigned long long cpu;		/* utime + stime, clock ticks */
+	unsigned long long start; /* clock ticks after boot */
+	unsigned long long cpu;	  /* utime + stime, clock ticks */
 };
 
 struct proc_cpustat {
 	int cpu;
-	unsigned long long busy;	/* clock ticks not idle or iowait */
+	unsigned long long busy; /* clock ticks not idle or iowait */
 	unsigned long long total;
 };
 

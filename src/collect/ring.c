@@ -9,7 +9,7 @@
 
 #include "collect/perf_compat.h"
 
-#define RING_MAX_RECORD 65536	/* header.size is a u16 */
+#define RING_MAX_RECORD 65536 /* header.size is a u16 */
 
 struct ring_cursor {
 	const uint8_t *p;
@@ -47,7 +47,7 @@ int ring_parse_sample(const void *body, size_t len, uint64_t t, struct ring_samp
 	if (t & unsupported)
 		return -ENOTSUP;
 	if ((t & PERF_SAMPLE_WEIGHT) && (t & PERF_SAMPLE_WEIGHT_STRUCT))
-		return -EINVAL;	/* the kernel refuses both */
+		return -EINVAL; /* the kernel refuses both */
 	if ((t & PERF_SAMPLE_IDENTIFIER) && ring_u64(&c, &s->id))
 		return -EINVAL;
 	if ((t & PERF_SAMPLE_IP) && ring_u64(&c, &s->ip))
@@ -144,7 +144,8 @@ static enum mem_level ring_cache(const struct ring_src *d, enum mem_level here)
 		return MEM_LVL_PEER_CACHE;
 	if (d->remote)
 		return MEM_LVL_REMOTE_CACHE;
-	if ((d->snoop & PERF_MEM_SNOOP_HIT) || (d->snoopx & (PERF_MEM_SNOOPX_FWD | PERF_MEM_SNOOPX_PEER)))
+	if ((d->snoop & PERF_MEM_SNOOP_HIT) ||
+	    (d->snoopx & (PERF_MEM_SNOOPX_FWD | PERF_MEM_SNOOPX_PEER)))
 		return MEM_LVL_PEER_CACHE;
 	return here;
 }
@@ -284,7 +285,8 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 		case PERF_RECORD_SAMPLE: {
 			struct ring_sample s;
 
-			if (ring_parse_sample(rec + sizeof(h), h.size - sizeof(h), sample_type, &s) == 0) {
+			if (ring_parse_sample(rec + sizeof(h), h.size - sizeof(h), sample_type,
+					      &s) == 0) {
 				st->samples++;
 				if (cb)
 					cb(&s, arg);
@@ -294,7 +296,7 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 			break;
 		}
 		case PERF_RECORD_LOST: {
-			uint64_t v[2];	/* id, lost */
+			uint64_t v[2]; /* id, lost */
 
 			if (h.size >= sizeof(h) + sizeof(v)) {
 				memcpy(v, rec + sizeof(h), sizeof(v));
@@ -329,8 +331,7 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 	*tail = t;
 }
 
-int ring_map(struct ring *r, const struct sysops *ops, int fd, unsigned order,
-	     uint64_t sample_type)
+int ring_map(struct ring *r, const struct sysops *ops, int fd, unsigned order, uint64_t sample_type)
 {
 	long page = sysconf(_SC_PAGESIZE);
 

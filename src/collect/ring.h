@@ -11,8 +11,8 @@
 
 struct ring_sample {
 	uint64_t ip, addr, time, id, period;
-	uint64_t weight;	/* latency in cycles, 0 when not given */
-	uint64_t data_src;	/* raw PERF_SAMPLE_DATA_SRC, 0 when not given */
+	uint64_t weight;   /* latency in cycles, 0 when not given */
+	uint64_t data_src; /* raw PERF_SAMPLE_DATA_SRC, 0 when not given */
 	uint64_t phys_addr, page_size;
 	uint32_t pid, tid, cpu;
 	enum mem_op op;
@@ -21,12 +21,12 @@ struct ring_sample {
 
 struct ring_stats {
 	uint64_t samples;
-	uint64_t lost;		/* from PERF_RECORD_LOST and LOST_SAMPLES */
-	uint64_t throttled;	/* THROTTLE records */
+	uint64_t lost;	    /* from PERF_RECORD_LOST and LOST_SAMPLES */
+	uint64_t throttled; /* THROTTLE records */
 	uint64_t unthrottled;
 	uint64_t exits;
-	uint64_t other;		/* records of other types, skipped by size */
-	uint64_t corrupt;	/* records with a bad size: the rest of the data was dropped */
+	uint64_t other;	  /* records of other types, skipped by size */
+	uint64_t corrupt; /* records with a bad size: the rest of the data was dropped */
 };
 
 typedef void (*ring_sample_cb)(const struct ring_sample *s, void *arg);
@@ -36,8 +36,7 @@ typedef void (*ring_sample_cb)(const struct ring_sample *s, void *arg);
  * sample_type. Pure. 0, -EINVAL when the record is too short, -ENOTSUP for
  * sample fields pmctop never asks for.
  */
-int ring_parse_sample(const void *body, size_t len, uint64_t sample_type,
-		      struct ring_sample *out);
+int ring_parse_sample(const void *body, size_t len, uint64_t sample_type, struct ring_sample *out);
 /* Coarse level and operation of a PERF_SAMPLE_DATA_SRC value. Pure. */
 enum mem_level ring_data_level(uint64_t data_src);
 enum mem_op ring_data_op(uint64_t data_src);
@@ -53,9 +52,9 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 
 /* A live ring: the mmap of one perf fd. */
 struct ring {
-	const struct sysops *ops;	/* borrowed: maps and unmaps */
-	int fd;			/* borrowed */
-	void *base;		/* the mmap: control page + data */
+	const struct sysops *ops; /* borrowed: maps and unmaps */
+	int fd;			  /* borrowed */
+	void *base;		  /* the mmap: control page + data */
 	size_t len;
 	uint64_t sample_type;
 };

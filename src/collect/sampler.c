@@ -14,12 +14,12 @@
 #include "collect/proc.h"
 #include "util/xalloc.h"
 
-#define SAMPLER_BASE_TYPE                                                                   \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
+#define SAMPLER_BASE_TYPE                                                                          \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
-#define SAMPLER_PEBS_PERIOD 10007	/* prime: no lockstep with loops */
+#define SAMPLER_PEBS_PERIOD 10007 /* prime: no lockstep with loops */
 #define SAMPLER_IBS_PERIOD 100000
-#define SAMPLER_IBS_MAX 0xffff0		/* IbsOpMaxCnt without the extended bits, x16 */
+#define SAMPLER_IBS_MAX 0xffff0 /* IbsOpMaxCnt without the extended bits, x16 */
 
 const unsigned SAMPLER_PRECISE_ORDER[4] = { 3, 2, 1, 0 };
 
@@ -36,7 +36,7 @@ struct sampler_ring {
 struct sampler_set {
 	struct sampler_attrs a;
 	char pmu[32];
-	bool own_cpus;		/* the PMU has a cpus file: open on those only */
+	bool own_cpus; /* the PMU has a cpus file: open on those only */
 	struct cpumap cpus;
 };
 
@@ -49,11 +49,11 @@ struct sampler_fd {
 };
 
 struct sampler {
-	const struct sysops *ops;	/* borrowed */
+	const struct sysops *ops; /* borrowed */
 	int pid;
 	enum sample_kind kind;
 	uint64_t period;
-	bool fixed;		/* the caller chose the period: never steer it */
+	bool fixed; /* the caller chose the period: never steer it */
 	struct sampler_rate rate;
 	uint64_t last_samples;
 	size_t nsets;
@@ -66,7 +66,7 @@ struct sampler {
 	struct ring_stats st;
 	uint64_t nonmem;
 	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST */
-	bool no_inherit_thread;	/* nor attr.inherit_thread */
+	bool no_inherit_thread; /* nor attr.inherit_thread */
 	ring_sample_cb cb;	/* during a drain */
 	void *arg;
 };
@@ -149,7 +149,7 @@ static int sampler_set_field(struct perf_event_attr *a, const char *format, uint
 	if (n == 2)
 		hi = lo;
 	else if (n != 3)
-		return -EINVAL;	/* split fields ("config:0-7,32-35") are not needed here */
+		return -EINVAL; /* split fields ("config:0-7,32-35") are not needed here */
 	if (hi < lo || hi > 63)
 		return -EINVAL;
 	if (!strcmp(word, "config"))
@@ -176,7 +176,7 @@ int sampler_apply_terms(const struct sysops *ops, const char *dir, const char *t
 	snprintf(copy, sizeof(copy), "%s", terms);
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(t, '=');
-		uint64_t v = 1;	/* a bare term is a flag */
+		uint64_t v = 1; /* a bare term is a flag */
 		char *end;
 		int r;
 
@@ -252,7 +252,7 @@ int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *
 		out->name[out->n] = "mem-loads";
 		out->op[out->n++] = MEM_OP_LOAD;
 	} else if (out->n) {
-		out->n = 0;	/* a leader with nothing to lead */
+		out->n = 0; /* a leader with nothing to lead */
 	}
 	a = &out->attr[out->n];
 	r = sampler_alias(ops, dir, type, "mem-stores", a);
@@ -419,12 +419,14 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
 						a.sample_id_all = 1;
 					}
 					fd = sampler_open_one(s, &a, tids[t], cpu,
-							      k && set->a.leader[k - 1] ? leader : -1);
+							      k && set->a.leader[k - 1] ? leader
+											: -1);
 					if (fd == -ESRCH)
-						break;	/* the thread exited meanwhile */
+						break; /* the thread exited meanwhile */
 					if (fd < 0)
 						return fd;
-					s->fds = xgrow(s->fds, &s->fdcap, s->nfds + 1, sizeof(*s->fds));
+					s->fds = xgrow(s->fds, &s->fdcap, s->nfds + 1,
+						       sizeof(*s->fds));
 					f = &s->fds[s->nfds++];
 					memset(f, 0, sizeof(*f));
 					f->fd = fd;
@@ -438,13 +440,14 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
 						      (unsigned long)&f->id);
 					r = sampler_ring_of(s, cpu);
 					if (!r) {
-						s->rings = xgrow(s->rings, &s->ringcap, s->nrings + 1,
-								 sizeof(*s->rings));
+						s->rings = xgrow(s->rings, &s->ringcap,
+								 s->nrings + 1, sizeof(*s->rings));
 						r = &s->rings[s->nrings];
 						memset(r, 0, sizeof(*r));
 						r->cpu = cpu;
 						e = ring_map(&r->ring, s->ops, fd,
-							     sampler_ring_order(data), a.sample_type);
+							     sampler_ring_order(data),
+							     a.sample_type);
 						if (e)
 							return e;
 						s->nrings++;
@@ -517,8 +520,8 @@ static int sampler_sysfs_sets(struct sampler *s, const struct sampler_req *req, 
 		if (s->nsets == SAMPLER_MAX_SETS)
 			break;
 		memset(set, 0, sizeof(*set));
-		if (sampler_pebs_sysfs(s->ops, req->sysfs, SAMPLER_PEBS_PMUS[p], precise, req->period,
-				       req->kernel, &set->a))
+		if (sampler_pebs_sysfs(s->ops, req->sysfs, SAMPLER_PEBS_PMUS[p], precise,
+				       req->period, req->kernel, &set->a))
 			continue;
 		snprintf(set->pmu, sizeof(set->pmu), "%s", SAMPLER_PEBS_PMUS[p]);
 		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpus",
@@ -539,8 +542,8 @@ static int sampler_sysfs_sets(struct sampler *s, const struct sampler_req *req, 
 			cpumap_release(&own);
 		} else {
 			for (size_t i = 0; i < online->n; i++) {
-				set->cpus.cpu = xgrow(set->cpus.cpu, &set->cpus.cap, set->cpus.n + 1,
-						      sizeof(int));
+				set->cpus.cpu = xgrow(set->cpus.cpu, &set->cpus.cap,
+						      set->cpus.n + 1, sizeof(int));
 				set->cpus.cpu[set->cpus.n++] = online->cpu[i];
 			}
 		}
@@ -782,7 +785,7 @@ uint64_t sampler_lost(const struct sampler *s)
 	if (s->no_format_lost)
 		return s->st.lost;
 	for (size_t i = 0; i < s->nfds; i++) {
-		uint64_t v[2];	/* value, lost */
+		uint64_t v[2]; /* value, lost */
 
 		if (s->fds[i].counts_only)
 			continue;

@@ -12,20 +12,20 @@
 #include "stream/source.h"
 #include "util/errmsg.h"
 
-#define SAMPLER_MAX_ATTRS 3	/* PEBS: the mem-loads-aux leader, loads and stores */
-#define SAMPLER_MAX_SETS 2	/* hybrid: P-cores and E-cores */
-#define SAMPLER_RING_BYTES (512u << 10)	/* per CPU, halved while the mlock budget refuses */
-#define SAMPLER_LDLAT 30	/* load-latency threshold in cycles, as perf mem uses */
+#define SAMPLER_MAX_ATTRS 3		/* PEBS: the mem-loads-aux leader, loads and stores */
+#define SAMPLER_MAX_SETS 2		/* hybrid: P-cores and E-cores */
+#define SAMPLER_RING_BYTES (512u << 10) /* per CPU, halved while the mlock budget refuses */
+#define SAMPLER_LDLAT 30		/* load-latency threshold in cycles, as perf mem uses */
 
 /* What one source opens: up to three events and the op each one's samples are. */
 struct sampler_attrs {
 	size_t n;
 	struct perf_event_attr attr[SAMPLER_MAX_ATTRS];
 	enum mem_op op[SAMPLER_MAX_ATTRS];
-	const char *name[SAMPLER_MAX_ATTRS];	/* static strings */
+	const char *name[SAMPLER_MAX_ATTRS]; /* static strings */
 	/* counts only and leads the next attr's group (the kernel wants mem-loads-aux there) */
 	bool leader[SAMPLER_MAX_ATTRS];
-	unsigned flags;		/* SNAP_SMP_NO_* : what these samples do not carry */
+	unsigned flags; /* SNAP_SMP_NO_* : what these samples do not carry */
 };
 
 /*
@@ -58,7 +58,7 @@ extern const unsigned SAMPLER_PRECISE_ORDER[4];
 
 /* The sample rate the period is steered to, per process, and the period's bounds. */
 struct sampler_rate {
-	double lo, hi;		/* samples per second */
+	double lo, hi; /* samples per second */
 	uint64_t min, max;
 };
 
@@ -73,13 +73,13 @@ struct sampler;
 
 struct sampler_req {
 	enum sample_kind kind;
-	uint64_t period;	/* 0: the source's default, steered to the target rate */
-	const char *sysfs;	/* "/sys" unless testing */
-	bool kernel;		/* kernel-mode samples are permitted */
-	const struct sysops *ops;	/* borrowed, outlives the sampler; NULL: the real calls */
-	size_t max_fds;		/* descriptors sampling may take; 0: no limit */
-	bool no_inherit_thread;	/* the kernel refuses attr.inherit_thread (before 5.13) */
-	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST (before 6.0) */
+	uint64_t period;	  /* 0: the source's default, steered to the target rate */
+	const char *sysfs;	  /* "/sys" unless testing */
+	bool kernel;		  /* kernel-mode samples are permitted */
+	const struct sysops *ops; /* borrowed, outlives the sampler; NULL: the real calls */
+	size_t max_fds;		  /* descriptors sampling may take; 0: no limit */
+	bool no_inherit_thread;	  /* the kernel refuses attr.inherit_thread (before 5.13) */
+	bool no_format_lost;	  /* the kernel has no PERF_FORMAT_LOST (before 6.0) */
 };
 
 /*

@@ -11,15 +11,15 @@
 #include "util/errmsg.h"
 
 struct live_opts {
-	const char *proc_root;	/* "/proc" unless testing */
-	const char *sysfs_root;	/* "/sys" unless testing (NULL: "/sys") */
-	const struct sysops *ops;	/* borrowed, outlives the source; NULL: the real calls */
-	const char *kmsg;	/* the kernel log, for its PMU line ("/dev/kmsg"); NULL: not read */
-	const int *pids;	/* borrowed; attach only to these when npids > 0 */
+	const char *proc_root;	  /* "/proc" unless testing */
+	const char *sysfs_root;	  /* "/sys" unless testing (NULL: "/sys") */
+	const struct sysops *ops; /* borrowed, outlives the source; NULL: the real calls */
+	const char *kmsg; /* the kernel log, for its PMU line ("/dev/kmsg"); NULL: not read */
+	const int *pids;  /* borrowed; attach only to these when npids > 0 */
 	size_t npids;
-	bool by_uid;		/* attach only to processes of uid */
+	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
-	bool per_cpu;		/* try per-CPU counters */
+	bool per_cpu; /* try per-CPU counters */
 };
 
 /*

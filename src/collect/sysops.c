@@ -103,8 +103,7 @@ long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size)
 	return r;
 }
 
-long sysops_read_path(const struct sysops *ops, const char *path, int flags, char *buf,
-		      size_t size)
+long sysops_read_path(const struct sysops *ops, const char *path, int flags, char *buf, size_t size)
 {
 	int fd;
 	long n;

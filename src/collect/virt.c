@@ -19,7 +19,8 @@ bool virt_parse_cpuinfo(const char *buf, size_t len)
 		if ((size_t)(eol - p) > 5 && !strncmp(p, "flags", 5)) {
 			/* " hypervisor" as a whole word in the flags line */
 			for (const char *q = p; q + 11 <= eol; q++)
-				if (!strncmp(q, " hypervisor", 11) && (q + 11 == eol || q[11] == ' '))
+				if (!strncmp(q, " hypervisor", 11) &&
+				    (q + 11 == eol || q[11] == ' '))
 					return true;
 			return false;
 		}
@@ -45,7 +46,8 @@ bool virt_parse_kmsg(const char *buf, size_t len, char *out, size_t size)
 				size_t n = (size_t)(eol - (msg + 1 + kl));
 
 				/* the kernel's words, kept printable: they go into a message */
-				snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), msg + 1 + kl);
+				snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1),
+					 msg + 1 + kl);
 				for (char *c = out; *c; c++)
 					if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
 						*c = '?';
@@ -65,16 +67,16 @@ static void virt_read_kmsg(const struct sysops *ops, const char *kmsg, struct er
 	int fd = ops->openat(ops->ctx, AT_FDCWD, kmsg, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
 	if (fd < 0)
-		return;	/* no permission (dmesg_restrict) or no such device: unknown */
+		return; /* no permission (dmesg_restrict) or no such device: unknown */
 	for (int i = 0; i < 4096; i++) {
 		long r = ops->read(ops->ctx, fd, rec, sizeof(rec));
 
 		if (r == -EPIPE)
-			continue;	/* records overwritten while reading: go on */
+			continue; /* records overwritten while reading: go on */
 		if (r <= 0)
 			break;
 		if (n + (size_t)r + 1 > sizeof(all))
-			break;	/* the PMU line comes early in the boot: enough */
+			break; /* the PMU line comes early in the boot: enough */
 		memcpy(all + n, rec, (size_t)r);
 		n += (size_t)r;
 		if (all[n - 1] != '\n')
@@ -96,7 +98,8 @@ void virt_detect(const struct sysops *ops, const char *proc, const char *sysfs, 
 	snprintf(path, sizeof(path), "%s/cpuinfo", proc ? proc : "/proc");
 	n = sysops_read_path(ops, path, 0, buf, sizeof(buf));
 	v->vm = n > 0 && virt_parse_cpuinfo(buf, (size_t)n);
-	for (size_t i = 0; i < sizeof(VENDOR_FILES) / sizeof(VENDOR_FILES[0]) && !v->vendor[0]; i++) {
+	for (size_t i = 0; i < sizeof(VENDOR_FILES) / sizeof(VENDOR_FILES[0]) && !v->vendor[0];
+	     i++) {
 		snprintf(path, sizeof(path), "%s/%s", sysfs ? sysfs : "/sys", VENDOR_FILES[i]);
 		n = sysops_read_path(ops, path, 0, buf, sizeof(v->vendor));
 		if (n <= 0)

@@ -11,7 +11,10 @@
 #include <strings.h>
 
 /* Bands of the ratios that say how well a task uses the core and its caches. */
-#define COLUMNS_MISS_BANDS { .dir = METRICS_HIGH_BAD, .warn = 5.0, .bad = 20.0 }
+#define COLUMNS_MISS_BANDS                                                                         \
+	{                                                                                          \
+		.dir = METRICS_HIGH_BAD, .warn = 5.0, .bad = 20.0                                  \
+	}
 
 static const struct column COLUMNS[COL_MAX] = {
 	[COL_PID] = {
@@ -125,8 +128,17 @@ static const struct column COLUMNS[COL_MAX] = {
 
 /* Every -e event column: a count, biggest first, dropped early on narrow screens. */
 static const struct column COLUMNS_EVENT = {
-	.id = COL_MAX, .key = "", .title = "", .unit = "", .width = 12, .prec = 0, .data_prec = 0,
-	.on_cpus = true, .type = COL_TYPE_NUM, .prio = 15, .sort_desc = true,
+	.id = COL_MAX,
+	.key = "",
+	.title = "",
+	.unit = "",
+	.width = 12,
+	.prec = 0,
+	.data_prec = 0,
+	.on_cpus = true,
+	.type = COL_TYPE_NUM,
+	.prio = 15,
+	.sort_desc = true,
 	.help = "an event given with -e: its count in the interval",
 };
 

@@ -34,19 +34,19 @@ enum col_id {
 };
 
 enum col_type {
-	COL_TYPE_INT,	/* pid, threads */
-	COL_TYPE_TEXT,	/* user, command */
-	COL_TYPE_NUM,	/* metrics: double, NAN as "-" */
+	COL_TYPE_INT,  /* pid, threads */
+	COL_TYPE_TEXT, /* user, command */
+	COL_TYPE_NUM,  /* metrics: double, NAN as "-" */
 };
 
 /* How the model computes a numeric column from the scaled deltas of the event roles. */
 enum col_calc {
-	COL_CALC_NONE,		/* not computed: identity and names */
-	COL_CALC_RATIO,		/* scale * num / den */
-	COL_CALC_WALL,		/* scale * num / ns of wall time */
-	COL_CALC_RATE,		/* num per second of wall time */
-	COL_CALC_RUN,		/* scale * num / ns the row ran: den for tasks, busy for CPUs */
-	COL_CALC_COUNTED,	/* scale * the lowest running/enabled share of hardware counters */
+	COL_CALC_NONE,	  /* not computed: identity and names */
+	COL_CALC_RATIO,	  /* scale * num / den */
+	COL_CALC_WALL,	  /* scale * num / ns of wall time */
+	COL_CALC_RATE,	  /* num per second of wall time */
+	COL_CALC_RUN,	  /* scale * num / ns the row ran: den for tasks, busy for CPUs */
+	COL_CALC_COUNTED, /* scale * the lowest running/enabled share of hardware counters */
 };
 
 /* Which rows a table lists; some columns are named or sized differently for each. */
@@ -65,24 +65,24 @@ struct col_variant {
 
 struct column {
 	enum col_id id;
-	const char *key;	/* -s, CSV header and JSON field: "cpi" */
-	const char *title;	/* table header: "CPI" */
-	const char *unit;	/* of the value: "%", "GHz", "/s"; "" for none */
-	int width;		/* cells; for the rest column, the least it needs */
-	int prec;		/* decimals on the screen and in batch text */
-	int data_prec;		/* decimals in CSV and JSON */
-	bool left;		/* left-aligned */
-	bool rest;		/* the last column, taking the rest of the line */
-	bool on_cpus;		/* also a column of the per-CPU rows */
+	const char *key;   /* -s, CSV header and JSON field: "cpi" */
+	const char *title; /* table header: "CPI" */
+	const char *unit;  /* of the value: "%", "GHz", "/s"; "" for none */
+	int width;	   /* cells; for the rest column, the least it needs */
+	int prec;	   /* decimals on the screen and in batch text */
+	int data_prec;	   /* decimals in CSV and JSON */
+	bool left;	   /* left-aligned */
+	bool rest;	   /* the last column, taking the rest of the line */
+	bool on_cpus;	   /* also a column of the per-CPU rows */
 	enum col_type type;
-	int prio;		/* narrow screens drop the lowest first */
+	int prio; /* narrow screens drop the lowest first */
 	enum col_calc calc;
-	enum ev_role num, den;	/* the event roles computed from; EV_RAW for none */
-	double scale;		/* 100 for percentages */
-	struct metrics_bands sev;	/* colour bands; neutral for none */
-	bool sort_desc;		/* natural order: biggest first */
+	enum ev_role num, den;	  /* the event roles computed from; EV_RAW for none */
+	double scale;		  /* 100 for percentages */
+	struct metrics_bands sev; /* colour bands; neutral for none */
+	bool sort_desc;		  /* natural order: biggest first */
 	struct col_variant thread, cpu;
-	const char *cmdline_title;	/* header when command lines are shown; NULL: title */
+	const char *cmdline_title; /* header when command lines are shown; NULL: title */
 	const char *help;
 };
 
@@ -109,9 +109,9 @@ enum metrics_severity columns_severity(const struct column *col, double v);
 /* "pid, user, ..., command, or an -e event name" into buf, for messages; returns buf. */
 char *columns_keys(char *buf, size_t size);
 /* How sure a value is: marks of a cell. */
-#define COL_F_EST 0x1u		/* scaled from a multiplexed count: '*' */
-#define COL_F_NA 0x2u		/* a counter it needs did not run: "n/a" */
-#define COL_F_SUSPECT 0x4u	/* an event that has never counted while the CPU worked: '?' */
+#define COL_F_EST 0x1u	   /* scaled from a multiplexed count: '*' */
+#define COL_F_NA 0x2u	   /* a counter it needs did not run: "n/a" */
+#define COL_F_SUSPECT 0x4u /* an event that has never counted while the CPU worked: '?' */
 
 /*
  * Format v for a table cell with its COL_F_* flags: "-" for undefined,

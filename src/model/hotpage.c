@@ -10,7 +10,7 @@
 
 #include "util/xalloc.h"
 
-#define HOTPAGE_FAINT 0.01	/* weights below this are forgotten at decay */
+#define HOTPAGE_FAINT 0.01 /* weights below this are forgotten at decay */
 
 static size_t hotpage_slots(size_t cap)
 {
@@ -181,7 +181,7 @@ size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n)
 {
 	size_t k = 0;
 
-	if (!n)	/* a pane with no room: out may have no element at all */
+	if (!n) /* a pane with no room: out may have no element at all */
 		return 0;
 	/* keep out sorted while scanning: n is small (a screenful) */
 	for (size_t i = 0; i < h->size; i++) {
@@ -213,7 +213,8 @@ void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t l
 		snprintf(out->stores, sizeof(out->stores), "%" PRIu64, stores);
 	}
 	if (lat_n)
-		snprintf(out->latency, sizeof(out->latency), "%.0f", (double)lat_sum / (double)lat_n);
+		snprintf(out->latency, sizeof(out->latency), "%.0f",
+			 (double)lat_sum / (double)lat_n);
 }
 
 void hotpage_cells_na(struct hotpage_cells *c, unsigned flags)

@@ -10,25 +10,25 @@
 #include "stream/snapshot.h"
 
 struct hotpage_entry {
-	uint64_t page;		/* address >> shift */
-	double weight;		/* decayed sample count */
-	uint64_t samples;	/* samples ever seen on the page */
+	uint64_t page;	  /* address >> shift */
+	double weight;	  /* decayed sample count */
+	uint64_t samples; /* samples ever seen on the page */
 	uint64_t loads, stores;
-	uint64_t lat_sum, lat_n;	/* latency in cycles, where the source gives it */
+	uint64_t lat_sum, lat_n; /* latency in cycles, where the source gives it */
 	uint32_t level[MEM_LVL_MAX];
 	bool used;
 };
 
 struct hotpage {
-	unsigned shift;		/* 12 for 4 KiB pages, 21 for 2 MiB */
-	double halflife;	/* seconds */
-	size_t cap;		/* pages kept after eviction */
+	unsigned shift;	 /* 12 for 4 KiB pages, 21 for 2 MiB */
+	double halflife; /* seconds */
+	size_t cap;	 /* pages kept after eviction */
 	struct hotpage_entry *tab;
-	size_t size;		/* slots, a power of two, 4 x cap */
+	size_t size; /* slots, a power of two, 4 x cap */
 	size_t count;
-	double total;		/* sum of the weights */
-	uint64_t samples;	/* samples added */
-	uint64_t evicted;	/* pages dropped to keep the cap */
+	double total;	  /* sum of the weights */
+	uint64_t samples; /* samples added */
+	uint64_t evicted; /* pages dropped to keep the cap */
 };
 
 /* A histogram of pages of 1 << shift bytes keeping about cap pages. Never NULL. */
@@ -64,7 +64,7 @@ const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags);
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
 
 struct hotpage_group {
-	const char *name;	/* borrowed from the maps; "[unmapped]" when none */
+	const char *name; /* borrowed from the maps; "[unmapped]" when none */
 	double weight;
 	uint64_t loads, stores, lat_sum, lat_n;
 	size_t pages;

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 enum metrics_severity {
-	METRICS_SEV_NONE = 0,	/* no judgement: undefined or neutral */
+	METRICS_SEV_NONE = 0, /* no judgement: undefined or neutral */
 	METRICS_SEV_GOOD,
 	METRICS_SEV_WARN,
 	METRICS_SEV_BAD,
@@ -31,9 +31,9 @@ double metrics_ghz(double cycles, double run_ns);
 
 /* Which way a metric gets worse. */
 enum metrics_dir {
-	METRICS_NEUTRAL = 0,	/* no judgement */
-	METRICS_HIGH_BAD,	/* CPI, miss ratios */
-	METRICS_LOW_BAD,	/* IPC */
+	METRICS_NEUTRAL = 0, /* no judgement */
+	METRICS_HIGH_BAD,    /* CPI, miss ratios */
+	METRICS_LOW_BAD,     /* IPC */
 };
 
 /* Severity bands: beyond warn is fair, beyond bad is poor (strictly), in the direction dir. */

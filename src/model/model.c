@@ -64,8 +64,8 @@ void model_free(struct model *m)
 /* Scaled deltas of every event between two count arrays (prev may be NULL). */
 struct model_deltas {
 	double *v;
-	uint8_t *fl;		/* MODEL_F_* per event */
-	double counted;		/* lowest running/enabled of hardware events; NAN if none */
+	uint8_t *fl;	/* MODEL_F_* per event */
+	double counted; /* lowest running/enabled of hardware events; NAN if none */
 };
 
 /*
@@ -187,8 +187,8 @@ static void model_metrics(const struct model *m, const struct model_deltas *d,
 							       model_role(m, d, col->den, f));
 			break;
 		case COL_CALC_WALL:
-			row->v[c] = col->scale *
-				    metrics_ratio(model_role(m, d, col->num, f), dt_ns);
+			row->v[c] =
+				col->scale * metrics_ratio(model_role(m, d, col->num, f), dt_ns);
 			break;
 		case COL_CALC_RATE:
 			row->v[c] = metrics_rate(model_role(m, d, col->num, f), dt_ns / 1e9);
@@ -337,7 +337,8 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 		/* the total row: counts summed over CPUs, utilisation averaged */
 		r = model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, -1);
 		model_deltas(m, sum_prev, sum_cur, d);
-		model_metrics(m, d, r, dt_ns, total ? dt_ns * (double)used * (double)busy / (double)total : NAN);
+		model_metrics(m, d, r, dt_ns,
+			      total ? dt_ns * (double)used * (double)busy / (double)total : NAN);
 		r->v[COL_CPU] = total ? 100.0 * (double)busy / (double)total : NAN;
 		r->est &= ~(1u << COL_CPU);
 		r->na &= ~(1u << COL_CPU);
@@ -486,8 +487,8 @@ bool model_update(struct model *m, const struct snapshot *s)
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
 	model_task_rows(m, s->tasks, s->ntasks, false, &m->rows, &m->nrows, &m->rcap, &d, dt_ns,
 			mux);
-	model_task_rows(m, s->threads, s->nthreads, true, &m->threads, &m->nthreads, &m->thcap,
-			&d, dt_ns, mux);
+	model_task_rows(m, s->threads, s->nthreads, true, &m->threads, &m->nthreads, &m->thcap, &d,
+			dt_ns, mux);
 	for (size_t e = 0; e < m->ev.n; e++)
 		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
@@ -656,7 +657,8 @@ const char *model_unsupported_text(const struct model *m, enum col_rows rows, ch
 		for (size_t j = i; j < n; j++)
 			if (!done[j] && err[j] == err[i] && tl < sizeof(titles)) {
 				tl += (size_t)snprintf(titles + tl, sizeof(titles) - tl, "%s%s",
-						       tl ? " " : "", model_column_title(m, ids[j], rows));
+						       tl ? " " : "",
+						       model_column_title(m, ids[j], rows));
 				done[j] = true;
 			}
 		errmsg_columns(sentence, sizeof(sentence), err[i], titles);
@@ -699,8 +701,8 @@ unsigned model_cell_flags(const struct model_row *r, int id)
 	       (r->suspect & bit ? MODEL_F_SUSPECT : 0);
 }
 
-void model_format_cell(const struct model *m, const struct model_row *r, int id,
-		       enum col_rows rows, int width, char *buf, size_t size)
+void model_format_cell(const struct model *m, const struct model_row *r, int id, enum col_rows rows,
+		       int width, char *buf, size_t size)
 {
 	const struct column *col = model_column(m, id);
 

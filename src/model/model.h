@@ -11,8 +11,8 @@
 #include "model/hotpage.h"
 #include "stream/snapshot.h"
 
-#define MODEL_F_EST COL_F_EST	/* scaled from a multiplexed count */
-#define MODEL_F_NA COL_F_NA	/* the counter did not run at all */
+#define MODEL_F_EST COL_F_EST /* scaled from a multiplexed count */
+#define MODEL_F_NA COL_F_NA   /* the counter did not run at all */
 /*
  * A hardware event that has never counted anything in any row while the
  * counted work reached MODEL_SUSPECT_CYCLES cycles or MODEL_SUSPECT_NS of
@@ -24,74 +24,74 @@
 #define MODEL_SUSPECT_NS 100000000.0
 
 struct model_row {
-	int id;			/* pid (tid for threads), or CPU number (-1 for the total) */
-	int tgid;		/* the process of a thread row; id for process rows */
+	int id;	  /* pid (tid for threads), or CPU number (-1 for the total) */
+	int tgid; /* the process of a thread row; id for process rows */
 	unsigned uid;
 	char user[33];
 	int threads;
 	char state;
 	char comm[64];
-	char *cmdline;		/* owned */
-	int err;		/* 0, or -errno: why the row is not counted */
-	double v[COL_MAX];	/* numeric columns; NAN when undefined */
-	uint32_t est;		/* bit per column: value is a multiplexing estimate */
-	uint32_t na;		/* bit per column: a counter it needs did not run */
-	uint32_t suspect;	/* bit per column: it rests on a suspect event (MODEL_F_SUSPECT) */
-	double *raw;		/* one per raw (-e) event, scaled delta; owned */
-	uint8_t *raw_fl;	/* MODEL_F_* per raw event; owned */
+	char *cmdline;	   /* owned */
+	int err;	   /* 0, or -errno: why the row is not counted */
+	double v[COL_MAX]; /* numeric columns; NAN when undefined */
+	uint32_t est;	   /* bit per column: value is a multiplexing estimate */
+	uint32_t na;	   /* bit per column: a counter it needs did not run */
+	uint32_t suspect;  /* bit per column: it rests on a suspect event (MODEL_F_SUSPECT) */
+	double *raw;	   /* one per raw (-e) event, scaled delta; owned */
+	uint8_t *raw_fl;   /* MODEL_F_* per raw event; owned */
 };
 
 struct model_filter {
-	const int *pids;	/* borrowed; only these when npids > 0 */
+	const int *pids; /* borrowed; only these when npids > 0 */
 	size_t npids;
-	const char *user;	/* borrowed; user name or numeric uid, NULL for all */
-	const char *name;	/* borrowed; substring of the name or command line */
+	const char *user; /* borrowed; user name or numeric uid, NULL for all */
+	const char *name; /* borrowed; substring of the name or command line */
 };
 
 struct model {
-	struct evlist ev;	/* copy of the source's events */
+	struct evlist ev; /* copy of the source's events */
 	size_t nraw;
-	int *raw_ev;		/* event index of each raw column */
+	int *raw_ev; /* event index of each raw column */
 	struct snapshot prev;
 	bool have_prev;
-	bool *counted_once;	/* per event: some row has counted something since the start */
-	double work_cycles;	/* cycles counted so far, over every process (for suspects) */
-	double work_ns;		/* task-clock counted so far */
-	double dt;		/* seconds covered by the rows */
+	bool *counted_once; /* per event: some row has counted something since the start */
+	double work_cycles; /* cycles counted so far, over every process (for suspects) */
+	double work_ns;	    /* task-clock counted so far */
+	double dt;	    /* seconds covered by the rows */
 	double wall;
 	double load[3];
-	double uptime;		/* seconds since boot; < 0 when unknown */
-	char host[65];		/* where the counts come from */
+	double uptime; /* seconds since boot; < 0 when unknown */
+	char host[65]; /* where the counts come from */
 	char kernel[65];
 	struct model_row *rows;
 	size_t nrows, rcap;
-	struct model_row *threads;	/* per-thread rows, when the snapshot has them */
+	struct model_row *threads; /* per-thread rows, when the snapshot has them */
 	size_t nthreads, thcap;
-	struct model_row *cpus;	/* per CPU, then one total row with id -1 */
+	struct model_row *cpus; /* per CPU, then one total row with id -1 */
 	size_t ncpus, ccap;
-	size_t nmultiplexed;	/* events scaled from multiplexed counts in some row */
-	size_t ntasks_seen;	/* tasks in the snapshot before filtering */
-	size_t not_counted;	/* rows whose counters could not be opened */
-	int not_counted_err;	/* the most common reason */
+	size_t nmultiplexed; /* events scaled from multiplexed counts in some row */
+	size_t ntasks_seen;  /* tasks in the snapshot before filtering */
+	size_t not_counted;  /* rows whose counters could not be opened */
+	int not_counted_err; /* the most common reason */
 	struct model_filter filter;
-	int sort_col;		/* enum col_id, or COL_MAX + raw index */
+	int sort_col; /* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
 
 	/* the hot-page histogram of the sampled process */
-	struct hotpage *hp;	/* NULL until samples come */
-	int sample_pid;		/* 0 when nothing is sampled */
+	struct hotpage *hp; /* NULL until samples come */
+	int sample_pid;	    /* 0 when nothing is sampled */
 	char sample_source[32];
 	uint64_t sample_period;
-	unsigned sample_flags;	/* SNAP_SMP_NO_*: cells the source cannot fill show n/a */
-	uint64_t sample_nonmem;	/* IBS ops without an address, dropped (cumulative) */
-	double sample_rate;	/* samples per second in the last interval */
-	uint64_t lost, throttled;	/* cumulative, as the source reports them */
-	uint64_t lost_tick;	/* lost in the last interval */
-	struct mem_map *maps;	/* the sampled process's mappings */
+	unsigned sample_flags;	  /* SNAP_SMP_NO_*: cells the source cannot fill show n/a */
+	uint64_t sample_nonmem;	  /* IBS ops without an address, dropped (cumulative) */
+	double sample_rate;	  /* samples per second in the last interval */
+	uint64_t lost, throttled; /* cumulative, as the source reports them */
+	uint64_t lost_tick;	  /* lost in the last interval */
+	struct mem_map *maps;	  /* the sampled process's mappings */
 	size_t nmaps, mapcap;
-	unsigned page_shift;	/* 12 or 21 */
-	double halflife;	/* seconds */
-	size_t hp_cap;		/* pages kept */
+	unsigned page_shift; /* 12 or 21 */
+	double halflife;     /* seconds */
+	size_t hp_cap;	     /* pages kept */
 };
 
 /* A model over the events of ev (copied). Never NULL. */
@@ -143,8 +143,8 @@ unsigned model_cell_flags(const struct model_row *r, int id);
  * Row r's cell of column id as text, unpadded: numbers as columns_format_fit
  * gives them within width (<= 0: exact, as batch output wants).
  */
-void model_format_cell(const struct model *m, const struct model_row *r, int id,
-		       enum col_rows rows, int width, char *buf, size_t size);
+void model_format_cell(const struct model *m, const struct model_row *r, int id, enum col_rows rows,
+		       int width, char *buf, size_t size);
 /* Histogram settings; a new page size starts the histogram afresh. */
 void model_set_page_shift(struct model *m, unsigned shift);
 void model_set_halflife(struct model *m, double seconds);

@@ -32,27 +32,27 @@
 struct exporter_body {
 	unsigned refs;
 	size_t len;
-	char *data;	/* owned */
+	char *data; /* owned */
 };
 
 enum exporter_state {
-	EXPORTER_READING,	/* the request head */
-	EXPORTER_WRITING,	/* the answer */
-	EXPORTER_LINGERING,	/* answered; dropping what the client still sends */
+	EXPORTER_READING,   /* the request head */
+	EXPORTER_WRITING,   /* the answer */
+	EXPORTER_LINGERING, /* answered; dropping what the client still sends */
 };
 
 struct exporter_conn {
 	int fd;
 	enum exporter_state state;
-	uint64_t seq;		/* accept order: the oldest reader is evicted first */
-	uint64_t deadline;	/* monotonic ms */
+	uint64_t seq;	   /* accept order: the oldest reader is evicted first */
+	uint64_t deadline; /* monotonic ms */
 	size_t reqlen;
-	char head[256];		/* the status line and headers of the answer */
+	char head[256]; /* the status line and headers of the answer */
 	size_t headlen, headoff;
 	struct exporter_body *body;	/* a reference, NULL for none */
 	size_t bodylen, bodyoff;	/* 0 for HEAD and errors without a body */
-	size_t dropped;		/* bytes read while lingering */
-	char req[EXPORTER_MAX_REQUEST];	/* last: only the part read is ever looked at */
+	size_t dropped;			/* bytes read while lingering */
+	char req[EXPORTER_MAX_REQUEST]; /* last: only the part read is ever looked at */
 };
 
 struct exporter {
@@ -61,9 +61,9 @@ struct exporter {
 	struct exporter_conn *conns[EXPORTER_MAX_CONNS];
 	size_t nconns;
 	uint64_t seq;
-	uint64_t accept_after;	/* monotonic ms; 0: accepting */
-	struct exporter_body *body[2];	/* per format; NULL before the first tick */
-	struct exposition *expo;	/* NULL until the first update */
+	uint64_t accept_after;	       /* monotonic ms; 0: accepting */
+	struct exporter_body *body[2]; /* per format; NULL before the first tick */
+	struct exposition *expo;       /* NULL until the first update */
 };
 
 static uint64_t exporter_now(void)
@@ -105,8 +105,10 @@ int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen
 		const char *close = strchr(spec, ']');
 
 		if (!close || close[1] != ':' || (size_t)(close - spec - 1) >= sizeof(host)) {
-			snprintf(err, errsize, "invalid address '%s' for --listen: write an IPv6 "
-				 "address as [ADDR]:PORT, e.g. [::1]:%d", spec, EXPORTER_PORT);
+			snprintf(err, errsize,
+				 "invalid address '%s' for --listen: write an IPv6 "
+				 "address as [ADDR]:PORT, e.g. [::1]:%d",
+				 spec, EXPORTER_PORT);
 			return -EINVAL;
 		}
 		memcpy(host, spec + 1, (size_t)(close - spec - 1));
@@ -150,7 +152,8 @@ int exporter_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen
 		if (inet_pton(AF_INET, host, &a->sin_addr) != 1) {
 			snprintf(err, errsize,
 				 "invalid address '%s' for --listen: give a numeric IPv4 address, "
-				 "localhost, or [IPv6]; names are not looked up", host);
+				 "localhost, or [IPv6]; names are not looked up",
+				 host);
 			return -EINVAL;
 		}
 		a->sin_family = AF_INET;
@@ -206,8 +209,8 @@ static double exporter_range_q(const char *p, const char *end, bool *version_ok,
 			size_t l = (size_t)(vend - v);
 
 			if (om)
-				*version_ok = exporter_ieq(v, l, "1.0.0") ||
-					      exporter_ieq(v, l, "0.0.1");
+				*version_ok =
+					exporter_ieq(v, l, "1.0.0") || exporter_ieq(v, l, "0.0.1");
 			else
 				*version_ok = exporter_ieq(v, l, "0.0.4");
 		}
@@ -290,7 +293,7 @@ int exporter_parse_request(const char *buf, size_t len, struct exporter_request 
 	}
 	if (memchr(buf, '\0', len))
 		return 400;
-	while (p < end && (*p == '\r' || *p == '\n'))	/* empty lines before it are allowed */
+	while (p < end && (*p == '\r' || *p == '\n')) /* empty lines before it are allowed */
 		p++;
 	lend = exporter_line(p, end, &next);
 	if (!lend)
@@ -325,7 +328,7 @@ int exporter_parse_request(const char *buf, size_t len, struct exporter_request 
 		const char *colon = memchr(p, ':', (size_t)(lend - p)), *v, *vend = lend;
 
 		if (!colon || colon == p)
-			return 400;	/* no name, or an obsolete folded line */
+			return 400; /* no name, or an obsolete folded line */
 		for (const char *c = p; c < colon; c++)
 			if (!exporter_tchar(*c))
 				return 400;
@@ -474,7 +477,7 @@ void exporter_self(struct exposition_self *s)
 		while ((e = readdir(d)))
 			if (e->d_name[0] != '.')
 				n++;
-		s->open_fds = n - 1;	/* not the directory's own */
+		s->open_fds = n - 1; /* not the directory's own */
 		closedir(d);
 	}
 	if (!getrlimit(RLIMIT_NOFILE, &rl))
@@ -495,7 +498,7 @@ void exporter_update(struct exporter *x, const struct model *m, const struct exp
 
 		if (!f) {
 			free(b);
-			continue;	/* the last tick's stays */
+			continue; /* the last tick's stays */
 		}
 		exposition_render(x->expo, f, (enum exposition_format)fmt, m, &in);
 		if (fclose(f)) {
@@ -543,14 +546,22 @@ int exporter_timeout(const struct exporter *x)
 static const char *exporter_reason(int status)
 {
 	switch (status) {
-	case 200: return "OK";
-	case 400: return "Bad Request";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 431: return "Request Header Fields Too Large";
-	case 503: return "Service Unavailable";
-	case 505: return "HTTP Version Not Supported";
-	default: return "Error";
+	case 200:
+		return "OK";
+	case 400:
+		return "Bad Request";
+	case 404:
+		return "Not Found";
+	case 405:
+		return "Method Not Allowed";
+	case 431:
+		return "Request Header Fields Too Large";
+	case 503:
+		return "Service Unavailable";
+	case 505:
+		return "HTTP Version Not Supported";
+	default:
+		return "Error";
 	}
 }
 
@@ -565,7 +576,7 @@ static void exporter_answer(struct exporter *x, struct exporter_conn *c, int sta
 	size_t len;
 
 	if (status == 200 && !b)
-		status = 503;	/* no snapshot yet */
+		status = 503; /* no snapshot yet */
 	if (status == 200) {
 		type = EXPORTER_CONTENT_TYPES[req->fmt];
 		len = b->len;
@@ -581,8 +592,7 @@ static void exporter_answer(struct exporter *x, struct exporter_conn *c, int sta
 				      "Content-Length: %zu\r\n%sConnection: close\r\n\r\n",
 				      status, exporter_reason(status), type, len,
 				      status == 405 ? "Allow: GET, HEAD\r\n" : "");
-	if (status != 200 && req->method != EXPORTER_HEAD &&
-	    c->headlen + len < sizeof(c->head)) {
+	if (status != 200 && req->method != EXPORTER_HEAD && c->headlen + len < sizeof(c->head)) {
 		memcpy(c->head + c->headlen, text, len);
 		c->headlen += len;
 	}
@@ -623,21 +633,21 @@ static bool exporter_recv(struct exporter *x, struct exporter_conn *c)
 	for (;;) {
 		char sink[4096];
 		char *p = c->state == EXPORTER_READING ? c->req + c->reqlen : sink;
-		size_t room = c->state == EXPORTER_READING ? sizeof(c->req) - c->reqlen
-							      : sizeof(sink);
+		size_t room =
+			c->state == EXPORTER_READING ? sizeof(c->req) - c->reqlen : sizeof(sink);
 		ssize_t n;
 		struct exporter_request req;
 		int status;
 
 		if (!room)
-			return true;	/* a full head is answered below, never read further */
+			return true; /* a full head is answered below, never read further */
 		n = recv(c->fd, p, room, MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK;
 		if (n == 0)
-			return false;	/* the client closed: nothing to answer */
+			return false; /* the client closed: nothing to answer */
 		if (c->state == EXPORTER_LINGERING) {
 			c->dropped += (size_t)n;
 			if (c->dropped > EXPORTER_LINGER_BYTES)
@@ -692,7 +702,7 @@ static void exporter_accept(struct exporter *x)
 				ssize_t sent = send(fd, BUSY, sizeof(BUSY) - 1,
 						    MSG_NOSIGNAL | MSG_DONTWAIT);
 
-				(void)sent;	/* best effort: it is closed either way */
+				(void)sent; /* best effort: it is closed either way */
 				close(fd);
 				continue;
 			}
@@ -731,7 +741,7 @@ void exporter_handle(struct exporter *x, const struct pollfd *pfd, size_t n)
 			continue;
 		}
 		if (x->conns[i]->state == EXPORTER_WRITING ? !exporter_send(x->conns[i])
-							     : !exporter_recv(x, x->conns[i]))
+							   : !exporter_recv(x, x->conns[i]))
 			exporter_close(x, i);
 	}
 	now = exporter_now();

@@ -31,8 +31,8 @@ enum exporter_method {
 /* What a request head asks for. */
 struct exporter_request {
 	enum exporter_method method;
-	bool metrics;			/* the path is /metrics (any query is ignored) */
-	enum exposition_format fmt;	/* from the Accept header */
+	bool metrics;		    /* the path is /metrics (any query is ignored) */
+	enum exposition_format fmt; /* from the Accept header */
 };
 
 struct exporter;

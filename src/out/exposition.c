@@ -14,9 +14,9 @@
 #include "util/xalloc.h"
 
 enum exposition_type {
-	EXPOSITION_COUNTER,	/* samples end in _total */
+	EXPOSITION_COUNTER, /* samples end in _total */
 	EXPOSITION_GAUGE,
-	EXPOSITION_INFO,	/* samples end in _info, value 1; a gauge in the 0.0.4 text */
+	EXPOSITION_INFO, /* samples end in _info, value 1; a gauge in the 0.0.4 text */
 };
 
 /*
@@ -82,11 +82,10 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_PROC_COUNT] = { "pmctop_process_event_count", EXPOSITION_COUNTER, NULL,
 				      "Raw count of an event in a process since pmctop opened it, "
 				      "for the processes using the most CPU." },
-	[EXPOSITION_F_PROC_ENABLED] = { "pmctop_process_event_enabled_seconds",
-					EXPOSITION_COUNTER, "seconds",
-					"Time the process's event was enabled." },
-	[EXPOSITION_F_PROC_RUNNING] = { "pmctop_process_event_running_seconds",
-					EXPOSITION_COUNTER, "seconds",
+	[EXPOSITION_F_PROC_ENABLED] = { "pmctop_process_event_enabled_seconds", EXPOSITION_COUNTER,
+					"seconds", "Time the process's event was enabled." },
+	[EXPOSITION_F_PROC_RUNNING] = { "pmctop_process_event_running_seconds", EXPOSITION_COUNTER,
+					"seconds",
 					"Time the process's event was on the PMU, counting." },
 	[EXPOSITION_F_PROC_OMITTED] = { "pmctop_processes_omitted", EXPOSITION_GAUGE, NULL,
 					"Processes shown by pmctop but left out of the per-process "
@@ -102,10 +101,8 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 };
 
 static const char *const EXPOSITION_STATUS_NAMES[] = {
-	[EXPOSITION_COUNTED] = "counted",
-	[EXPOSITION_NOT_SUPPORTED] = "not_supported",
-	[EXPOSITION_MULTIPLEXED] = "multiplexed",
-	[EXPOSITION_NEVER_RAN] = "never_ran",
+	[EXPOSITION_COUNTED] = "counted",	    [EXPOSITION_NOT_SUPPORTED] = "not_supported",
+	[EXPOSITION_MULTIPLEXED] = "multiplexed",   [EXPOSITION_NEVER_RAN] = "never_ran",
 	[EXPOSITION_SUSPECT_ZERO] = "suspect_zero",
 };
 
@@ -137,7 +134,7 @@ void exposition_free(struct exposition *x)
 static enum exposition_status exposition_judge(const struct ev *e, const struct snap_count *d)
 {
 	if (d->enabled == 0)
-		return EXPOSITION_COUNTED;	/* no time passed: nothing to say against it */
+		return EXPOSITION_COUNTED; /* no time passed: nothing to say against it */
 	if (d->running == 0)
 		return EXPOSITION_NEVER_RAN;
 	if (e->hw && d->value == 0)
@@ -149,7 +146,7 @@ static enum exposition_status exposition_judge(const struct ev *e, const struct 
 
 void exposition_update(struct exposition *x, const struct model *m)
 {
-	const struct snapshot *s = &m->prev;	/* after model_update: the latest counts */
+	const struct snapshot *s = &m->prev; /* after model_update: the latest counts */
 
 	x->ticks++;
 	for (size_t e = 0; e < x->nev && e < m->ev.n; e++) {
@@ -224,7 +221,7 @@ void exposition_label_value(FILE *f, const char *s)
 		else if (*p == '\n')
 			fputs("\\n", f);
 		else if (cp < 0)
-			fputs("\xef\xbf\xbd", f);	/* U+FFFD: the formats are UTF-8 */
+			fputs("\xef\xbf\xbd", f); /* U+FFFD: the formats are UTF-8 */
 		else if (textsafe_unsafe(cp))
 			fputc('?', f);
 		else
@@ -375,7 +372,9 @@ static void exposition_cpus(FILE *f, enum exposition_format fmt, const struct mo
 			    const struct exposition_info *info)
 {
 	static const size_t fams[] = {
-		EXPOSITION_F_CPU_COUNT, EXPOSITION_F_CPU_ENABLED, EXPOSITION_F_CPU_RUNNING,
+		EXPOSITION_F_CPU_COUNT,
+		EXPOSITION_F_CPU_ENABLED,
+		EXPOSITION_F_CPU_RUNNING,
 	};
 	const struct snapshot *s = &m->prev;
 
@@ -416,7 +415,9 @@ static void exposition_processes(FILE *f, enum exposition_format fmt, const stru
 				 const struct exposition_info *info)
 {
 	static const size_t fams[] = {
-		EXPOSITION_F_PROC_COUNT, EXPOSITION_F_PROC_ENABLED, EXPOSITION_F_PROC_RUNNING,
+		EXPOSITION_F_PROC_COUNT,
+		EXPOSITION_F_PROC_ENABLED,
+		EXPOSITION_F_PROC_RUNNING,
 	};
 	const struct model_row **top = xcalloc(m->nrows ? m->nrows : 1, sizeof(*top));
 	size_t n = 0;

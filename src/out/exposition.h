@@ -11,31 +11,31 @@
 
 enum exposition_format {
 	EXPOSITION_PROMETHEUS,	/* text/plain; version=0.0.4 */
-	EXPOSITION_OPENMETRICS,	/* application/openmetrics-text; version=1.0.0 */
+	EXPOSITION_OPENMETRICS, /* application/openmetrics-text; version=1.0.0 */
 };
 
 /* What an event did in the last interval, summed over the CPUs. */
 enum exposition_status {
 	EXPOSITION_COUNTED,
-	EXPOSITION_NOT_SUPPORTED,	/* could not be opened: the reason says why */
-	EXPOSITION_MULTIPLEXED,		/* ran part of its enabled time: counts are scaled */
-	EXPOSITION_NEVER_RAN,		/* enabled, never on the PMU */
-	EXPOSITION_SUSPECT_ZERO,	/* a hardware counter that ran and counted nothing */
+	EXPOSITION_NOT_SUPPORTED, /* could not be opened: the reason says why */
+	EXPOSITION_MULTIPLEXED,	  /* ran part of its enabled time: counts are scaled */
+	EXPOSITION_NEVER_RAN,	  /* enabled, never on the PMU */
+	EXPOSITION_SUSPECT_ZERO,  /* a hardware counter that ran and counted nothing */
 };
 
 /* pmctop's own costs, for the process_* families; NAN for what is unknown. */
 struct exposition_self {
-	double cpu_seconds;	/* user and system */
+	double cpu_seconds; /* user and system */
 	double rss_bytes;
 	double open_fds;
-	double max_fds;		/* the soft RLIMIT_NOFILE: the fd budget */
+	double max_fds; /* the soft RLIMIT_NOFILE: the fd budget */
 };
 
 struct exposition_info {
-	const char *version;	/* borrowed; pmctop's */
-	const char *mode;	/* borrowed; the source's one-line event mode */
-	const char *hw_pmu;	/* borrowed; the core PMU's name, NULL when unknown ("cpu") */
-	size_t top_processes;	/* per-process series for the top K by CPU; 0 for none */
+	const char *version;  /* borrowed; pmctop's */
+	const char *mode;     /* borrowed; the source's one-line event mode */
+	const char *hw_pmu;   /* borrowed; the core PMU's name, NULL when unknown ("cpu") */
+	size_t top_processes; /* per-process series for the top K by CPU; 0 for none */
 	struct exposition_self self;
 };
 
@@ -45,9 +45,9 @@ struct exposition_info {
  */
 struct exposition {
 	size_t nev;
-	struct snap_count *last;	/* owned; per event, summed over the CPUs */
+	struct snap_count *last; /* owned; per event, summed over the CPUs */
 	bool have_last;
-	enum exposition_status *status;	/* owned; per event */
+	enum exposition_status *status; /* owned; per event */
 	uint64_t ticks;			/* snapshots taken */
 };
 

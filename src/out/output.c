@@ -257,7 +257,8 @@ static void output_csv_marks(FILE *f, const struct model *m, const struct model_
 }
 
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
-			   const enum col_id *cols, size_t ncols, bool cpu, bool thread, double wall)
+			   const enum col_id *cols, size_t ncols, bool cpu, bool thread,
+			   double wall)
 {
 	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
 	if (cpu && r->id < 0)
@@ -318,7 +319,8 @@ static void output_csv(struct output *o, const struct model *m)
 	for (size_t i = 0; i < m->ncpus; i++)
 		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, false, m->wall);
 	for (size_t i = 0; i < output_nrows(o, m); i++)
-		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads, m->wall);
+		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads,
+			       m->wall);
 }
 
 static void output_json_str(FILE *f, const char *s)
@@ -443,9 +445,9 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		if (i)
 			fputc(',', f);
 		if (o->threads)
-			fprintf(f, "{\"%s\":%d,\"%s\":%d,\"%s\":",
-				columns_key(pid, COL_ROWS_THREADS), r->id,
-				columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
+			fprintf(f,
+				"{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
+				r->id, columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
 		else
 			fprintf(f, "{\"%s\":%d,\"%s\":", pid->key, r->id, user->key);
 		output_json_str(f, r->user);
@@ -469,14 +471,14 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 /* The mapping name of a page, shortened to its file name for tables. */
 static const char *output_map_name(const struct model *m, uint64_t page)
 {
-	const struct mem_map *p = mem_find_map(m->maps, m->nmaps,
-						 (unsigned long long)(page << m->hp->shift));
+	const struct mem_map *p =
+		mem_find_map(m->maps, m->nmaps, (unsigned long long)(page << m->hp->shift));
 
 	return p ? p->name : "[unmapped]";
 }
 
-static void output_page_fields(const struct model *m, const struct hotpage_entry *e,
-			       double *share, struct hotpage_cells *cells)
+static void output_page_fields(const struct model *m, const struct hotpage_entry *e, double *share,
+			       struct hotpage_cells *cells)
 {
 	*share = m->hp->total > 0 ? 100.0 * e->weight / m->hp->total : 0;
 	hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, cells);
@@ -488,15 +490,17 @@ static void output_samples_text(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
-	fprintf(f, "Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
-		   " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
+	fprintf(f,
+		"Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		" lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
 		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
 		m->lost, m->throttled);
 	if (m->sample_nonmem)
 		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
 		fputs("LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
-		      "addresses only\n", f);
+		      "addresses only\n",
+		      f);
 	fprintf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
 		m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
 	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
@@ -521,7 +525,8 @@ static void output_samples_csv(struct output *o, const struct model *m,
 
 	if (!o->csv_header_done) {
 		fputs("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
-		      "mapping\n", f);
+		      "mapping\n",
+		      f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -550,8 +555,9 @@ static void output_samples_json(struct output *o, const struct model *m,
 	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
 		m->sample_pid);
 	output_json_str(f, m->sample_source);
-	fprintf(f, ",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
-		   ",\"throttled\":%" PRIu64 ",\"page_size\":%u",
+	fprintf(f,
+		",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		",\"throttled\":%" PRIu64 ",\"page_size\":%u",
 		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
 	/* keys only when they say something, so older consumers see the frames they knew */
 	if (m->sample_nonmem)
@@ -567,11 +573,12 @@ static void output_samples_json(struct output *o, const struct model *m,
 		enum mem_level l = hotpage_dominant_level(&top[i]);
 
 		output_page_fields(m, &top[i], &share, &cl);
-		fprintf(f, "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
-			   "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
-			   "\"data_source\":",
-			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, top[i].lat_n ? cl.latency : "null");
+		fprintf(f,
+			"%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
+			"\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
+			"\"data_source\":",
+			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight,
+			top[i].loads, top[i].stores, top[i].lat_n ? cl.latency : "null");
 		if (l == MEM_LVL_NA)
 			fputs("null", f);
 		else
@@ -596,8 +603,10 @@ static void output_samples(struct output *o, const struct model *m)
 		else if (o->fmt == OUTPUT_TEXT)
 			fprintf(o->f, "Sampling: nothing sampled\n\n");
 		else if (o->fmt == OUTPUT_JSON)
-			fprintf(o->f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
-				"\"pages\":[]}\n", m->wall, m->dt, o->sample_pid);
+			fprintf(o->f,
+				"{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
+				"\"pages\":[]}\n",
+				m->wall, m->dt, o->sample_pid);
 		return;
 	}
 	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);

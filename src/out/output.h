@@ -14,14 +14,14 @@ enum output_format {
 };
 
 struct output {
-	FILE *f;		/* borrowed */
+	FILE *f; /* borrowed */
 	enum output_format fmt;
 	bool csv_header_done;
-	bool show_cmdline;	/* text: full command line instead of the name */
-	bool threads;		/* rows are threads (model threads), not processes */
-	bool sampling;		/* frames are the hot pages of the sampled process */
-	int sample_pid;		/* that process: pages of any other are never shown as its */
-	size_t top;		/* pages per frame when sampling */
+	bool show_cmdline; /* text: full command line instead of the name */
+	bool threads;	   /* rows are threads (model threads), not processes */
+	bool sampling;	   /* frames are the hot pages of the sampled process */
+	int sample_pid;	   /* that process: pages of any other are never shown as its */
+	size_t top;	   /* pages per frame when sampling */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */

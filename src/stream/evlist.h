@@ -26,19 +26,19 @@ enum ev_role {
 };
 
 struct ev {
-	char *name;	/* as the user or the default set spells it */
-	int group;	/* events of one group are scheduled together */
+	char *name; /* as the user or the default set spells it */
+	int group;  /* events of one group are scheduled together */
 	enum ev_role role;
-	bool hw;	/* needs a hardware PMU */
-	bool user;	/* asked for with -e: gets a raw-count column */
-	int err;	/* 0, or -errno: why it cannot be counted at all */
+	bool hw;   /* needs a hardware PMU */
+	bool user; /* asked for with -e: gets a raw-count column */
+	int err;   /* 0, or -errno: why it cannot be counted at all */
 };
 
 struct evlist {
 	struct ev *ev;
 	size_t n, cap;
 	int ngroups;
-	int role_idx[EV_ROLE_MAX];	/* index into ev, -1 when absent */
+	int role_idx[EV_ROLE_MAX]; /* index into ev, -1 when absent */
 };
 
 void evlist_init(struct evlist *l);

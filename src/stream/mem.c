@@ -48,8 +48,7 @@ bool mem_level_far(enum mem_level l)
 	}
 }
 
-const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n,
-				   unsigned long long addr)
+const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n, unsigned long long addr)
 {
 	size_t lo = 0, hi = n;
 

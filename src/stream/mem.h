@@ -17,15 +17,15 @@ enum mem_level {
 	MEM_LVL_L3,
 	MEM_LVL_LOCAL_RAM,
 	MEM_LVL_REMOTE_RAM,
-	MEM_LVL_REMOTE_CACHE,	/* a cache one hop or more away: another node, socket or board */
+	MEM_LVL_REMOTE_CACHE, /* a cache one hop or more away: another node, socket or board */
 	MEM_LVL_IO,
 	MEM_LVL_L4,
 	MEM_LVL_CXL,
 	MEM_LVL_PMEM,
-	MEM_LVL_CACHE,		/* some cache, the PMU does not say which */
-	MEM_LVL_PEER_CACHE,	/* another core's cache on this node (a near CCX on AMD) */
-	MEM_LVL_HITM,		/* a line modified in another core's cache */
-	MEM_LVL_L1_MISS,	/* missed L1, no more is known: never shown as L1 */
+	MEM_LVL_CACHE,	    /* some cache, the PMU does not say which */
+	MEM_LVL_PEER_CACHE, /* another core's cache on this node (a near CCX on AMD) */
+	MEM_LVL_HITM,	    /* a line modified in another core's cache */
+	MEM_LVL_L1_MISS,    /* missed L1, no more is known: never shown as L1 */
 	MEM_LVL_L2_MISS,
 	MEM_LVL_L3_MISS,
 	MEM_LVL_UNCACHED,
@@ -46,11 +46,10 @@ bool mem_level_far(enum mem_level l);
 
 struct mem_map {
 	unsigned long long start, end;
-	char name[96];	/* path, [heap], [stack], [vdso] ..., or [anon] */
+	char name[96]; /* path, [heap], [stack], [vdso] ..., or [anon] */
 };
 
 /* The mapping that holds addr, or NULL. maps must be sorted by address. */
-const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n,
-				   unsigned long long addr);
+const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n, unsigned long long addr);
 
 #endif

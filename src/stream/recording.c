@@ -88,8 +88,9 @@ static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
 
 	recording_escape(m->pmu, pmu, sizeof(pmu));
 	recording_escape(m->why.name, ev, sizeof(ev));
-	fprintf(f, "modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
-		   "cpu_hw=%d task_hw=%d why=%s event=%s paranoid=%d\n",
+	fprintf(f,
+		"modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
+		"cpu_hw=%d task_hw=%d why=%s event=%s paranoid=%d\n",
 		m->hw, m->hw_asked, m->kernel, pmu, m->counters, m->counters_free, m->watchdog,
 		m->cpu_hw, m->task_hw, en ? en : "EINVAL", ev, m->why.paranoid);
 }
@@ -135,8 +136,8 @@ static void recording_write_counts(FILE *f, const struct snap_count *c, size_t n
 
 int recording_write_snapshot(FILE *f, const struct snapshot *s)
 {
-	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f", s->t_ns, s->wall, s->load[0],
-		s->load[1], s->load[2]);
+	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f", s->t_ns, s->wall, s->load[0], s->load[1],
+		s->load[2]);
 	if (s->uptime >= 0)
 		fprintf(f, " %.2f", s->uptime);
 	fputc('\n', f);
@@ -186,8 +187,8 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		for (size_t i = 0; i < p->n; i++) {
 			const struct snap_sample *x = &p->v[i];
 
-			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u\n", x->tid,
-				x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
+			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u\n",
+				x->tid, x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
 		}
 	}
 	fputs("end\n", f);
@@ -206,7 +207,7 @@ void recording_reader_release(struct recording_reader *r)
 }
 
 __attribute__((format(printf, 2, 3))) static int recording_fail(struct recording_reader *r,
-								 const char *fmt, ...)
+								const char *fmt, ...)
 {
 	va_list ap;
 
@@ -347,24 +348,27 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 		}
 		if (!strcmp(tok[i], "why")) {
 			if (recording_errname(v, &m->why.err))
-				return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'",
-						      v);
+				return recording_fail(
+					r, "expected 'ok' or an errno name, found '%.20s'", v);
 			m->why.what = ERRMSG_EVENT;
 			continue;
 		}
-		flag = !strcmp(tok[i], "hw") ? &m->hw : !strcmp(tok[i], "asked") ? &m->hw_asked
-		       : !strcmp(tok[i], "kernel") ? &m->kernel : NULL;
-		num = !strcmp(tok[i], "counters") ? &m->counters
-		      : !strcmp(tok[i], "free") ? &m->counters_free
+		flag = !strcmp(tok[i], "hw")	   ? &m->hw
+		       : !strcmp(tok[i], "asked")  ? &m->hw_asked
+		       : !strcmp(tok[i], "kernel") ? &m->kernel
+						   : NULL;
+		num = !strcmp(tok[i], "counters")   ? &m->counters
+		      : !strcmp(tok[i], "free")	    ? &m->counters_free
 		      : !strcmp(tok[i], "watchdog") ? &m->watchdog
-		      : !strcmp(tok[i], "cpu_hw") ? &m->cpu_hw
-		      : !strcmp(tok[i], "task_hw") ? &m->task_hw
-		      : !strcmp(tok[i], "paranoid") ? &m->why.paranoid : NULL;
+		      : !strcmp(tok[i], "cpu_hw")   ? &m->cpu_hw
+		      : !strcmp(tok[i], "task_hw")  ? &m->task_hw
+		      : !strcmp(tok[i], "paranoid") ? &m->why.paranoid
+						    : NULL;
 		if (!flag && !num)
-			continue;	/* a fact of a newer pmctop: its text is not ours to guess */
+			continue; /* a fact of a newer pmctop: its text is not ours to guess */
 		if (recording_int(v, &n) || n < -2 || n > 4096 || (flag && n != 0 && n != 1))
-			return recording_fail(r, "expected a number for '%s', found '%.20s'", tok[i],
-					      v);
+			return recording_fail(r, "expected a number for '%s', found '%.20s'",
+					      tok[i], v);
 		if (flag)
 			*flag = n;
 		else
@@ -416,8 +420,9 @@ static int recording_header_line(struct recording_reader *r, char **tok, size_t 
 		r->ev.ev[idx].err = err;
 		return 0;
 	}
-	return recording_fail(r, "expected 'host', 'mode', 'modefacts', 'event' or 'tick', found '%.20s'",
-			      tok[0]);
+	return recording_fail(
+		r, "expected 'host', 'mode', 'modefacts', 'event' or 'tick', found '%.20s'",
+		tok[0]);
 }
 
 static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
@@ -428,12 +433,13 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	unsigned long long uid, start;
 
 	if (ntok != 9 + r->ev.n + 2)
-		return recording_fail(r,
-				      "expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
-				      "found %zu",
-				      thread ? "thread TID PID UID USER STATE THREADS START ERR"
-					     : "task PID PPID UID USER STATE THREADS START ERR",
-				      r->ev.n, 11 + r->ev.n, ntok);
+		return recording_fail(
+			r,
+			"expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
+			"found %zu",
+			thread ? "thread TID PID UID USER STATE THREADS START ERR"
+			       : "task PID PPID UID USER STATE THREADS START ERR",
+			r->ev.n, 11 + r->ev.n, ntok);
 	if (recording_int(tok[1], &pid) || pid <= 0)
 		return recording_fail(r, "expected a pid, found '%.20s'", tok[1]);
 	if (recording_int(tok[2], &ppid) || ppid < 0)
@@ -452,11 +458,11 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 		return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'", tok[8]);
 	if (thread) {
 		if (ppid <= 0)
-			return recording_fail(r, "expected the pid the thread belongs to, found '%.20s'",
-					      tok[2]);
+			return recording_fail(
+				r, "expected the pid the thread belongs to, found '%.20s'", tok[2]);
 		if (snap->nthreads && snap->threads[snap->nthreads - 1].pid >= pid)
-			return recording_fail(r, "expected threads in increasing tid order, found %d",
-					      pid);
+			return recording_fail(
+				r, "expected threads in increasing tid order, found %d", pid);
 		t = snapshot_add_thread(snap, pid, ppid);
 	} else {
 		if (snap->ntasks && snap->tasks[snap->ntasks - 1].pid >= pid)
@@ -481,8 +487,7 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	return 0;
 }
 
-static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok,
-			 struct snapshot *snap)
+static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok, struct snapshot *snap)
 {
 	struct snap_cpu *c;
 	int cpu;
@@ -522,8 +527,8 @@ static int recording_sampling(struct recording_reader *r, char **tok, size_t nto
 	if (ntok != 6 && ntok != 8)
 		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE "
 					 "[FLAGS NONMEM]'");
-	if (ntok == 8 && (recording_ull(tok[6], &flags) || flags > 3 ||
-			  recording_ull(tok[7], &nonmem)))
+	if (ntok == 8 &&
+	    (recording_ull(tok[6], &flags) || flags > 3 || recording_ull(tok[7], &nonmem)))
 		return recording_fail(r, "expected FLAGS 0-3 and NONMEM as numbers");
 	if (recording_int(tok[1], &pid) || pid <= 0)
 		return recording_fail(r, "expected the sampled pid, found '%.20s'", tok[1]);
@@ -542,8 +547,7 @@ static int recording_sampling(struct recording_reader *r, char **tok, size_t nto
 	return 0;
 }
 
-static int recording_map(struct recording_reader *r, char **tok, size_t ntok,
-			 struct snapshot *snap)
+static int recording_map(struct recording_reader *r, char **tok, size_t ntok, struct snapshot *snap)
 {
 	unsigned long long a, b;
 	struct mem_map *m;
@@ -606,8 +610,8 @@ static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 	if (recording_ull(tok[1], &t))
 		return recording_fail(r, "expected tick time in ns, found '%.20s'", tok[1]);
 	if (r->have_t && t <= r->last_t)
-		return recording_fail(r, "expected tick times to increase, found %llu after %llu", t,
-				      r->last_t);
+		return recording_fail(r, "expected tick times to increase, found %llu after %llu",
+				      t, r->last_t);
 	if (recording_double(tok[2], &wall) || wall < 0)
 		return recording_fail(r, "expected wall-clock seconds, found '%.20s'", tok[2]);
 	for (int i = 0; i < 3; i++)
@@ -629,8 +633,7 @@ static int recording_tick(struct recording_reader *r, char **tok, size_t ntok,
 	return 0;
 }
 
-int recording_feed(struct recording_reader *r, const char *line, size_t len,
-		   struct snapshot *snap)
+int recording_feed(struct recording_reader *r, const char *line, size_t len, struct snapshot *snap)
 {
 	char *buf, *tok[RECORDING_MAX_TOKENS];
 	size_t ntok = 0;
@@ -723,8 +726,11 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len,
 			ret = 1;
 		}
 	} else {
-		ret = recording_fail(r, "expected 'cpu', 'task', 'thread', 'sampling', 'map', 'sample' or 'end', "
-				     "found '%.20s'", tok[0]);
+		ret = recording_fail(
+			r,
+			"expected 'cpu', 'task', 'thread', 'sampling', 'map', 'sample' or 'end', "
+			"found '%.20s'",
+			tok[0]);
 	}
 out_free:
 	free(buf);

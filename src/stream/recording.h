@@ -12,7 +12,7 @@
 
 #define RECORDING_MAGIC "pmctop-recording"
 #define RECORDING_VERSION 1
-#define RECORDING_MAX_LINE 65536	/* bytes; a longer line is malformed */
+#define RECORDING_MAX_LINE 65536 /* bytes; a longer line is malformed */
 
 /*
  * Write the header: magic, host, the mode and the events. The mode goes in
@@ -30,9 +30,9 @@ void recording_escape(const char *s, char *out, size_t size);
 int recording_unescape(char *s);
 
 struct recording_reader {
-	struct evlist ev;	/* from the header */
-	char mode[512];		/* the mode line, or the text of the mode facts */
-	struct errmsg_mode facts;	/* from a modefacts line, where have_facts */
+	struct evlist ev;	  /* from the header */
+	char mode[512];		  /* the mode line, or the text of the mode facts */
+	struct errmsg_mode facts; /* from a modefacts line, where have_facts */
 	bool have_facts;
 	char host[65];
 	char kernel[65];
@@ -40,9 +40,9 @@ struct recording_reader {
 	bool in_tick;
 	bool seen_magic;
 	unsigned long line;
-	unsigned long long last_t;	/* time of the previous tick */
+	unsigned long long last_t; /* time of the previous tick */
 	bool have_t;
-	char err[256];		/* what was expected, when a call fails */
+	char err[256]; /* what was expected, when a call fails */
 };
 
 void recording_reader_init(struct recording_reader *r);
@@ -53,7 +53,6 @@ void recording_reader_release(struct recording_reader *r);
  * count). Returns 1 when "end" completed snap, 0 when more lines are
  * needed, -EINVAL with r->err set when the line is malformed.
  */
-int recording_feed(struct recording_reader *r, const char *line, size_t len,
-		   struct snapshot *snap);
+int recording_feed(struct recording_reader *r, const char *line, size_t len, struct snapshot *snap);
 
 #endif

@@ -11,73 +11,73 @@
 /* A cumulative count as the kernel reports it. */
 struct snap_count {
 	uint64_t value;
-	uint64_t enabled;	/* ns the counter was enabled */
-	uint64_t running;	/* ns it was actually on the PMU */
-	int err;		/* 0, or -errno: why it is not counted */
+	uint64_t enabled; /* ns the counter was enabled */
+	uint64_t running; /* ns it was actually on the PMU */
+	int err;	  /* 0, or -errno: why it is not counted */
 };
 
 struct snap_task {
-	int pid;		/* the tid for thread entries */
-	int tgid;		/* the process a thread belongs to; pid for processes */
+	int pid;  /* the tid for thread entries */
+	int tgid; /* the process a thread belongs to; pid for processes */
 	int ppid;
 	unsigned uid;
 	char user[33];
 	char state;
 	int threads;
-	unsigned long long start;	/* start time in clock ticks since boot */
+	unsigned long long start; /* start time in clock ticks since boot */
 	char comm[64];
-	char *cmdline;			/* owned; "" when unknown */
-	int err;			/* 0, or -errno: why the task is not counted */
-	struct snap_count *c;		/* owned; one per event */
+	char *cmdline;	      /* owned; "" when unknown */
+	int err;	      /* 0, or -errno: why the task is not counted */
+	struct snap_count *c; /* owned; one per event */
 };
 
 struct snap_cpu {
 	int cpu;
-	unsigned long long busy;	/* /proc/stat clock ticks not idle */
-	unsigned long long total;	/* all /proc/stat clock ticks */
-	struct snap_count *c;		/* owned; one per event */
+	unsigned long long busy;  /* /proc/stat clock ticks not idle */
+	unsigned long long total; /* all /proc/stat clock ticks */
+	struct snap_count *c;	  /* owned; one per event */
 };
 
 /* One data-address sample, as drained from a ring or read from a recording. */
 struct snap_sample {
 	uint64_t addr, ip;
-	uint64_t weight;	/* latency in cycles, 0 when not given */
+	uint64_t weight; /* latency in cycles, 0 when not given */
 	uint32_t tid, cpu;
-	uint8_t op;		/* enum mem_op */
-	uint8_t level;		/* enum mem_level */
+	uint8_t op;    /* enum mem_op */
+	uint8_t level; /* enum mem_level */
 };
 
 /* What the samples of a source do not carry, so they are shown as n/a and not blank. */
-#define SNAP_SMP_NO_LATENCY 0x1u	/* MEM_INST_RETIRED.ALL_*: no load-latency facility */
-#define SNAP_SMP_NO_SOURCE 0x2u		/* no data source (level) either */
+#define SNAP_SMP_NO_LATENCY 0x1u /* MEM_INST_RETIRED.ALL_*: no load-latency facility */
+#define SNAP_SMP_NO_SOURCE 0x2u	 /* no data source (level) either */
 
 /* Samples of the process being sampled, drained during one tick. */
 struct snap_sampling {
-	int pid;		/* 0 when nothing is sampled */
-	char source[32];	/* "page faults", "Intel PEBS", ... */
-	uint64_t period;	/* in use at the end of the tick */
-	uint64_t lost, throttled;	/* cumulative since sampling began */
-	unsigned flags;		/* SNAP_SMP_NO_* */
-	uint64_t nonmem;	/* IBS ops without a data address, dropped; cumulative */
+	int pid;		  /* 0 when nothing is sampled */
+	char source[32];	  /* "page faults", "Intel PEBS", ... */
+	uint64_t period;	  /* in use at the end of the tick */
+	uint64_t lost, throttled; /* cumulative since sampling began */
+	unsigned flags;		  /* SNAP_SMP_NO_* */
+	uint64_t nonmem;	  /* IBS ops without a data address, dropped; cumulative */
 	size_t n, cap;
 	struct snap_sample *v;
-	bool maps_changed;	/* maps holds a new /proc/PID/maps */
+	bool maps_changed; /* maps holds a new /proc/PID/maps */
 	size_t nmaps, mcap;
 	struct mem_map *maps;
 };
 
 struct snapshot {
-	uint64_t t_ns;		/* monotonic time of the read */
-	double wall;		/* seconds since the epoch, for display */
+	uint64_t t_ns; /* monotonic time of the read */
+	double wall;   /* seconds since the epoch, for display */
 	double load[3];
-	double uptime;		/* seconds since boot; < 0 when unknown */
-	char host[65];		/* where the counts come from */
+	double uptime; /* seconds since boot; < 0 when unknown */
+	char host[65]; /* where the counts come from */
 	char kernel[65];
-	size_t nev;		/* counts per task and per CPU */
+	size_t nev; /* counts per task and per CPU */
 	size_t ntasks, tcap;
-	struct snap_task *tasks;	/* sorted by pid */
+	struct snap_task *tasks; /* sorted by pid */
 	size_t nthreads, thcap;
-	struct snap_task *threads;	/* per-thread entries when asked for; sorted by tid */
+	struct snap_task *threads; /* per-thread entries when asked for; sorted by tid */
 	size_t ncpus, ccap;
 	struct snap_cpu *cpus;
 	struct snap_sampling smp;

@@ -15,7 +15,7 @@ struct source;
 
 /* Where data-address samples come from. */
 enum sample_kind {
-	SAMPLE_AUTO = 0,	/* PEBS, then IBS, then page faults */
+	SAMPLE_AUTO = 0, /* PEBS, then IBS, then page faults */
 	SAMPLE_PEBS,
 	SAMPLE_IBS,
 	SAMPLE_FAULTS,
@@ -23,7 +23,7 @@ enum sample_kind {
 
 struct sample_req {
 	enum sample_kind kind;
-	uint64_t period;	/* 0: the source's default */
+	uint64_t period; /* 0: the source's default */
 };
 
 /* "auto", "pebs", "ibs", "faults" -> kind; 0 or -EINVAL. */
@@ -35,7 +35,7 @@ const char *sample_kind_meaning(enum sample_kind k);
 /* What a source can do, so callers never ask which kind of source it is. */
 #define SOURCE_CAP_PACED 0x1u	/* snapshots carry the times they were taken: wait by those */
 #define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
-#define SOURCE_CAP_THREADS 0x4u	/* can add per-thread entries on request */
+#define SOURCE_CAP_THREADS 0x4u /* can add per-thread entries on request */
 
 struct source_ops {
 	/*
@@ -62,15 +62,15 @@ struct source_ops {
 
 struct source {
 	const struct source_ops *ops;
-	struct evlist ev;	/* what is counted; err set for what cannot be */
-	char mode[512];		/* one line: the event mode and, if degraded, why */
-	struct errmsg_mode facts;	/* the facts mode says, where have_facts */
+	struct evlist ev;	  /* what is counted; err set for what cannot be */
+	char mode[512];		  /* one line: the event mode and, if degraded, why */
+	struct errmsg_mode facts; /* the facts mode says, where have_facts */
 	bool have_facts;
-	char host[65];		/* where the counts come from */
+	char host[65]; /* where the counts come from */
 	char kernel[65];
-	unsigned caps;		/* SOURCE_CAP_* */
-	char err[512];		/* why the last read failed: "FILE:LINE: expected ..." */
-	char **msgs;		/* messages for the user since the last take */
+	unsigned caps; /* SOURCE_CAP_* */
+	char err[512]; /* why the last read failed: "FILE:LINE: expected ..." */
+	char **msgs;   /* messages for the user since the last take */
 	size_t nmsgs, msgcap;
 };
 
@@ -79,8 +79,7 @@ void source_init(struct source *s, const struct source_ops *ops);
 /* Release the common part (for implementations' free). */
 void source_release(struct source *s);
 /* Queue a message for the user (printf-style). */
-void source_message(struct source *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void source_message(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Move queued messages to the caller, who frees each and the array. */
 char **source_take_messages(struct source *s, size_t *n);
 /* Print the queued messages to f, one "pmctop: ..." line each, and flush it. */

@@ -11,10 +11,10 @@
 
 struct record {
 	struct source base;
-	struct source *inner;	/* owned */
-	FILE *f;		/* owned; NULL once closed */
+	struct source *inner; /* owned */
+	FILE *f;	      /* owned; NULL once closed */
 	char *name;
-	bool ok;		/* no write has failed */
+	bool ok; /* no write has failed */
 };
 
 /* Messages of the inner source reach the caller through the wrapper. */
@@ -26,8 +26,10 @@ static void record_pass_messages(struct record *r)
 static void record_failed(struct record *r, int err)
 {
 	r->ok = false;
-	source_message(&r->base, "cannot write the recording '%s': %s; recording stopped, "
-		       "the frames go on", r->name, strerror(err ? err : EIO));
+	source_message(&r->base,
+		       "cannot write the recording '%s': %s; recording stopped, "
+		       "the frames go on",
+		       r->name, strerror(err ? err : EIO));
 	fclose(r->f);
 	r->f = NULL;
 }

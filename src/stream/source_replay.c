@@ -21,15 +21,15 @@
  */
 struct replay {
 	struct source base;
-	FILE *f;		/* owned: closed with the source */
-	int fd;			/* fileno(f); -1 for a stream in memory */
+	FILE *f; /* owned: closed with the source */
+	int fd;	 /* fileno(f); -1 for a stream in memory */
 	char *name;
-	char *buf;		/* bytes read and not yet fed */
+	char *buf; /* bytes read and not yet fed */
 	size_t len, cap;
 	bool eof;
-	bool starved;		/* the last read found no complete line waiting */
+	bool starved; /* the last read found no complete line waiting */
 	struct recording_reader rd;
-	struct snapshot pending;	/* the first tick, read with the header */
+	struct snapshot pending; /* the first tick, read with the header */
 	bool have_pending;
 	char err[512];
 };
@@ -80,7 +80,8 @@ static int replay_feed_lines(struct replay *r, struct snapshot *snap)
 			/* a line too long to be one: feed its start so the reader names it */
 			if (r->len - off <= RECORDING_MAX_LINE && !(r->eof && r->len > off))
 				break;
-			n = r->len - off > RECORDING_MAX_LINE ? RECORDING_MAX_LINE + 1 : r->len - off;
+			n = r->len - off > RECORDING_MAX_LINE ? RECORDING_MAX_LINE + 1
+							      : r->len - off;
 			ret = recording_feed(&r->rd, r->buf + off, n, snap);
 			off = r->len;
 			if (ret == 0 && !r->eof)
@@ -122,8 +123,8 @@ static int replay_next(struct replay *r, struct snapshot *snap, bool block)
 			r->eof = true;
 	}
 	if (r->rd.in_tick) {
-		snprintf(r->err, sizeof(r->err), "%s:%lu: expected 'end', found the end of the file",
-			 r->name, r->rd.line);
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%lu: expected 'end', found the end of the file", r->name, r->rd.line);
 		return -EINVAL;
 	}
 	if (!r->rd.header_done) {
@@ -201,8 +202,9 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	ret = replay_next(r, &r->pending, true);
 	if (ret) {
 		if (ret == 1)
-			snprintf(r->err, sizeof(r->err), "%s:%lu: expected a 'tick', found the end of the file",
-				 name, r->rd.line);
+			snprintf(r->err, sizeof(r->err),
+				 "%s:%lu: expected a 'tick', found the end of the file", name,
+				 r->rd.line);
 		snprintf(err, errsize, "%s", r->err);
 		replay_free(&r->base);
 		return NULL;
@@ -213,6 +215,7 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	r->base.facts = r->rd.facts;
 	r->base.have_facts = r->rd.have_facts;
 	snprintf(r->base.host, sizeof(r->base.host), "%s", r->rd.host[0] ? r->rd.host : name);
-	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s", r->rd.kernel[0] ? r->rd.kernel : "?");
+	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s",
+		 r->rd.kernel[0] ? r->rd.kernel : "?");
 	return &r->base;
 }

@@ -161,14 +161,17 @@ static const char *errmsg_sample_reason(char *buf, size_t size, int err, const c
 		break;
 	case EINVAL:
 		if (!strcmp(name, "ibs_op"))
-			snprintf(buf, size, "the kernel refused the IBS event: sampling one "
-					    "process with IBS needs Linux 6.2 or later; use --sample-source faults");
+			snprintf(buf, size,
+				 "the kernel refused the IBS event: sampling one "
+				 "process with IBS needs Linux 6.2 or later; use --sample-source "
+				 "faults");
 		else
 			snprintf(buf, size, "the kernel refused the event attributes");
 		break;
 	case ENODATA:
-		snprintf(buf, size, "the kernel wants mem-loads led by mem-loads-aux, and this "
-				    "kernel lists no such event");
+		snprintf(buf, size,
+			 "the kernel wants mem-loads led by mem-loads-aux, and this "
+			 "kernel lists no such event");
 		break;
 	case EMFILE:
 	case ENFILE:
@@ -260,16 +263,19 @@ static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct 
 	if (v->kernel_said[0])
 		snprintf(where + strlen(where), sizeof(where) - strlen(where),
 			 "; the kernel said at boot: \"%s\"", v->kernel_said);
-	snprintf(buf, size,
-		 "no hardware PMU: counting software events only (%s)%s; IPC, GHz and miss ratios "
-		 "need hardware counters%s",
-		 why, where,
-		 v->vm || v->vendor[0] || v->kernel_said[0]
-			 ? ": give the virtual machine a virtual PMU (KVM/QEMU: -cpu host; libvirt: "
-			   "<cpu mode='host-passthrough'> with <pmu state='on'/>; VMware: \"Virtualize "
-			   "CPU performance counters\"; a cloud: a bare-metal or whole-host instance "
-			   "type)"
-			 : " (a VM without a virtual PMU has none)");
+	snprintf(
+		buf, size,
+		"no hardware PMU: counting software events only (%s)%s; IPC, GHz and miss ratios "
+		"need hardware counters%s",
+		why, where,
+		v->vm || v->vendor[0] || v->kernel_said[0]
+			? ": give the virtual machine a virtual PMU (KVM/QEMU: -cpu host; libvirt: "
+			  "<cpu mode='host-passthrough'> with <pmu state='on'/>; VMware: "
+			  "\"Virtualize "
+			  "CPU performance counters\"; a cloud: a bare-metal or whole-host "
+			  "instance "
+			  "type)"
+			: " (a VM without a virtual PMU has none)");
 }
 
 const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
@@ -289,14 +295,16 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		break;
 	case ERRMSG_TASKS:
 		if (err == EACCES || err == EPERM)
-			snprintf(buf, size, "some processes cannot be counted: permission denied; %s",
+			snprintf(buf, size,
+				 "some processes cannot be counted: permission denied; %s",
 				 errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
 		else if (err == EMFILE || err == ENFILE)
 			snprintf(buf, size,
 				 "out of file descriptors: some processes are not counted; raise "
 				 "'ulimit -n' or watch fewer processes with -p or -u");
 		else
-			snprintf(buf, size, "some processes cannot be counted: %s", errmsg_short(err));
+			snprintf(buf, size, "some processes cannot be counted: %s",
+				 errmsg_short(err));
 		break;
 	case ERRMSG_CPUS:
 		if (err == EACCES || err == EPERM)
@@ -343,14 +351,18 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 f->n);
 		break;
 	case ERRMSG_STARVED:
-		snprintf(buf, size, "the group '%s' never got the counters it needs in %lld ticks "
-			 "while its processes ran (other users, the NMI watchdog or per-core counters "
-			 "hold them): split in two", f->name, f->n);
+		snprintf(buf, size,
+			 "the group '%s' never got the counters it needs in %lld ticks "
+			 "while its processes ran (other users, the NMI watchdog or per-core "
+			 "counters "
+			 "hold them): split in two",
+			 f->name, f->n);
 		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,
 			 "kernel-mode work cannot be counted (kernel.perf_event_paranoid is %d): "
-			 "context switches are read from /proc/PID/task/*/status (n/a in an interval "
+			 "context switches are read from /proc/PID/task/*/status (n/a in an "
+			 "interval "
 			 "in which a thread exits), CPU migrations cannot be counted",
 			 f->paranoid);
 		break;
@@ -382,7 +394,8 @@ static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 	 * is only a hint that the NMI watchdog holds a counter, never proof.
 	 */
 	if (m->counters_free < m->counters && m->watchdog > 0)
-		snprintf(taken, sizeof(taken), " (the NMI watchdog is on and may hold one: "
+		snprintf(taken, sizeof(taken),
+			 " (the NMI watchdog is on and may hold one: "
 			 "'sysctl kernel.nmi_watchdog=0' frees it)");
 	if (m->task_hw > left)
 		snprintf(share, sizeof(share), "; %d events time-share them: * marks estimates",
@@ -401,7 +414,8 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 
 	if (m->hw) {
 		errmsg_budget(why, sizeof(why), m);
-		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why, user);
+		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why,
+			 user);
 	} else if (m->hw_asked) {
 		if (m->why.err)
 			errmsg_perf(why, sizeof(why), m->why.err, m->why.name, m->why.paranoid);
@@ -425,8 +439,8 @@ const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact
 	return buf;
 }
 
-const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind,
-			    const char *meaning, const struct errmsg_notes *notes)
+const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, const char *meaning,
+			    const struct errmsg_notes *notes)
 {
 	char tried[1100];
 

@@ -7,24 +7,24 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0,	/* opening the event NAME */
-	ERRMSG_NO_EVENT,	/* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,		/* opening the /proc root NAME */
-	ERRMSG_TASKS,		/* counting processes; n: how many are not counted */
-	ERRMSG_CPUS,		/* opening per-core counters */
-	ERRMSG_CPU_OFFLINE,	/* CPU n went offline */
-	ERRMSG_CPU_ONLINE,	/* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,	/* CPU n went offline and came back between two ticks */
-	ERRMSG_NO_PMU,		/* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK,	/* sampling pid n: no threads found */
-	ERRMSG_SAMPLE_CPUS,	/* sampling: no online CPU found */
-	ERRMSG_SAMPLE_PEBS,	/* sampling with PEBS event NAME failed with err */
-	ERRMSG_SAMPLE_IBS,	/* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,		/* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED,		/* the group NAME never ran in n ticks of its tasks: split */
-	ERRMSG_USER_SWITCHES,	/* user mode only: switches from /proc, no migrations */
-	ERRMSG_NO_INHERIT_THREAD,	/* the kernel refused attr.inherit_thread (err): dropped */
-	ERRMSG_SAMPLE_FDS,	/* sampling needs n descriptors, more than the budget leaves */
+	ERRMSG_EVENT = 0,     /* opening the event NAME */
+	ERRMSG_NO_EVENT,      /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	      /* opening the /proc root NAME */
+	ERRMSG_TASKS,	      /* counting processes; n: how many are not counted */
+	ERRMSG_CPUS,	      /* opening per-core counters */
+	ERRMSG_CPU_OFFLINE,   /* CPU n went offline */
+	ERRMSG_CPU_ONLINE,    /* CPU n came online: counted again */
+	ERRMSG_CPU_BACK,      /* CPU n went offline and came back between two ticks */
+	ERRMSG_NO_PMU,	      /* hardware events asked, none opened; err and NAME of the first */
+	ERRMSG_SAMPLE_TASK,   /* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_CPUS,   /* sampling: no online CPU found */
+	ERRMSG_SAMPLE_PEBS,   /* sampling with PEBS event NAME failed with err */
+	ERRMSG_SAMPLE_IBS,    /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
+	ERRMSG_SAMPLE,	      /* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED,	      /* the group NAME never ran in n ticks of its tasks: split */
+	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
+	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
+	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
 };
 
 /*
@@ -33,18 +33,18 @@ enum errmsg_what {
  */
 /* Why there is no PMU, where the machine says: facts for ERRMSG_NO_PMU. */
 struct errmsg_virt {
-	bool vm;		/* the CPU's hypervisor flag is set */
-	char vendor[64];	/* the machine's vendor (DMI) or hypervisor type; "" unknown */
-	char kernel_said[160];	/* the kernel's boot line about its PMU; "" when not readable */
+	bool vm;	       /* the CPU's hypervisor flag is set */
+	char vendor[64];       /* the machine's vendor (DMI) or hypervisor type; "" unknown */
+	char kernel_said[160]; /* the kernel's boot line about its PMU; "" when not readable */
 };
 
 struct errmsg_fact {
 	enum errmsg_what what;
-	int err;		/* -errno (a positive errno is taken too); 0: no failure */
-	char name[256];		/* the event, PMU or path; "" when none */
-	int paranoid;		/* perf_event_paranoid, below -1 when unknown */
-	long long n;		/* the pid, CPU or count that what names */
-	struct errmsg_virt virt;	/* ERRMSG_NO_PMU: what the machine says of itself */
+	int err;		 /* -errno (a positive errno is taken too); 0: no failure */
+	char name[256];		 /* the event, PMU or path; "" when none */
+	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
+	long long n;		 /* the pid, CPU or count that what names */
+	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
 #define ERRMSG_MAX_NOTES 2
@@ -66,7 +66,7 @@ struct errmsg_mode {
 	int watchdog;		/* kernel.nmi_watchdog, -1 unknown */
 	int cpu_hw;		/* counters each CPU keeps for the core pane */
 	int task_hw;		/* hardware events counted per process */
-	struct errmsg_fact why;	/* the first hardware event that failed, err 0 if none */
+	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 
 /* Fill f; name may be NULL. Returns f. */
@@ -89,8 +89,8 @@ const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact
  * The notice that sampling started: pid, the source kind's name and what
  * its samples mean, then the notes of what was tried first. Returns buf.
  */
-const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind,
-			    const char *meaning, const struct errmsg_notes *notes);
+const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, const char *meaning,
+			    const struct errmsg_notes *notes);
 /* The one-line mode of a live source ("software events, user mode only"). Returns buf. */
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m);
 

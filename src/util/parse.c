@@ -11,7 +11,7 @@ int parse_pid(const char *s, const char **end, int *pid)
 	char *e;
 	long long v;
 
-	if (*s < '0' || *s > '9')	/* no sign, no blanks: strtoll would take them */
+	if (*s < '0' || *s > '9') /* no sign, no blanks: strtoll would take them */
 		return -EINVAL;
 	errno = 0;
 	v = strtoll(s, &e, 10);

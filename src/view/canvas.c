@@ -46,11 +46,12 @@ int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int m
 		int32_t cp = utf8_decode(p, n, &len);
 
 		if (textsafe_unsafe(cp))
-			cp = '?';	/* never let a process name move the cursor */
+			cp = '?'; /* never let a process name move the cursor */
 		if (x + cols >= c->w)
 			break;
 		if (x + cols >= 0) {
-			struct canvas_cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)(x + cols)];
+			struct canvas_cell *cell =
+				&c->cells[(size_t)y * (size_t)c->w + (size_t)(x + cols)];
 
 			cell->ch = (uint32_t)cp;
 			cell->attr = (uint8_t)attr;

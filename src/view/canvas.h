@@ -9,24 +9,24 @@
 
 enum canvas_attr {
 	CANVAS_NORMAL = 0,
-	CANVAS_HEADER,		/* header text */
-	CANVAS_LABEL,		/* header labels */
-	CANVAS_TITLE,		/* column titles */
-	CANVAS_TITLE_SORT,	/* the sort column's title */
-	CANVAS_SELECTED,	/* the highlighted row */
-	CANVAS_DIM,		/* "-", "n/a", not counted */
+	CANVAS_HEADER,	   /* header text */
+	CANVAS_LABEL,	   /* header labels */
+	CANVAS_TITLE,	   /* column titles */
+	CANVAS_TITLE_SORT, /* the sort column's title */
+	CANVAS_SELECTED,   /* the highlighted row */
+	CANVAS_DIM,	   /* "-", "n/a", not counted */
 	CANVAS_GOOD,
 	CANVAS_WARN,
-	CANVAS_HOT,		/* bad values: low IPC, high miss ratios */
-	CANVAS_BAR,		/* meter bars */
-	CANVAS_KEY,		/* footer keys */
-	CANVAS_KEYTEXT,		/* footer descriptions */
-	CANVAS_ERROR,		/* messages that need attention */
+	CANVAS_HOT,	/* bad values: low IPC, high miss ratios */
+	CANVAS_BAR,	/* meter bars */
+	CANVAS_KEY,	/* footer keys */
+	CANVAS_KEYTEXT, /* footer descriptions */
+	CANVAS_ERROR,	/* messages that need attention */
 	CANVAS_ATTR_MAX
 };
 
 struct canvas_cell {
-	uint32_t ch;		/* Unicode code point; 0 is a blank */
+	uint32_t ch; /* Unicode code point; 0 is a blank */
 	uint8_t attr;
 };
 

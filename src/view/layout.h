@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 struct layout_col {
-	int id;		/* the caller's column id */
-	int width;	/* cells, without the separating blank */
-	int prio;	/* lower is dropped first when the width is short */
+	int id;	   /* the caller's column id */
+	int width; /* cells, without the separating blank */
+	int prio;  /* lower is dropped first when the width is short */
 };
 
 /*
@@ -19,9 +19,9 @@ struct layout_col {
 size_t layout_fit(const struct layout_col *cand, size_t n, int width, int min_last, int *out);
 
 struct layout_cores {
-	int cols;	/* meters per line */
-	int rows;	/* lines */
-	int cell_w;	/* width of one meter */
+	int cols;   /* meters per line */
+	int rows;   /* lines */
+	int cell_w; /* width of one meter */
 };
 
 /*

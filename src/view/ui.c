@@ -108,10 +108,12 @@ static void ui_move(struct ui *u, const struct ui_list *l, long delta)
 
 static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
 {
-	if (col < COL_MAX && columns_get(col)->type == COL_TYPE_NUM && !model_column_shown(m, col)) {
+	if (col < COL_MAX && columns_get(col)->type == COL_TYPE_NUM &&
+	    !model_column_shown(m, col)) {
 		snprintf(u->status, sizeof(u->status),
 			 "sorting by %s needs hardware counters, which this machine does not "
-			 "provide", columns_get(col)->title);
+			 "provide",
+			 columns_get(col)->title);
 		return 0;
 	}
 	if (u->sort_col == col) {
@@ -237,92 +239,196 @@ static void ui_enter_view(struct ui *u, enum ui_view v)
  * order: drill-down keys first, then the list keys, the help and log keys, and quit last.
  */
 static const struct ui_binding UI_BINDINGS[] = {
-	{ .keys = { UI_KEY_ESC }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_LEAVE,
+	{ .keys = { UI_KEY_ESC },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_LEAVE,
 	  .help = "back to the table",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "Esc", .footer = "Back" },
-	{ .keys = { 't' }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_DRILL_THREADS,
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "Esc",
+	  .footer = "Back" },
+	{ .keys = { 't' },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_DRILL_THREADS,
 	  .help = "its threads, counted one by one; again: its hot pages",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "t", .footer = "Threads" },
-	{ .keys = { 'm' }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_DRILL_MAPPINGS,
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "t",
+	  .footer = "Threads" },
+	{ .keys = { 'm' },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_DRILL_MAPPINGS,
 	  .help = "samples grouped per mapping; again: per page",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "m", .footer = "Mappings" },
-	{ .keys = { '+', '-' }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_PERIOD,
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "m",
+	  .footer = "Mappings" },
+	{ .keys = { '+', '-' },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_PERIOD,
 	  .help = "double or halve the sample period",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "+-", .footer = "Period" },
-	{ .keys = { '[', ']' }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_HALFLIFE,
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "+-",
+	  .footer = "Period" },
+	{ .keys = { '[', ']' },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_HALFLIFE,
 	  .help = "halve or double the histogram's half-life",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "[]", .footer = "Half-life" },
-	{ .keys = { 'g' }, .in = UI_IN(UI_VIEW_DRILL), .what = UI_DO_PAGE_SIZE,
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "[]",
+	  .footer = "Half-life" },
+	{ .keys = { 'g' },
+	  .in = UI_IN(UI_VIEW_DRILL),
+	  .what = UI_DO_PAGE_SIZE,
 	  .help = "4 KiB or 2 MiB pages",
-	  .footer_in = UI_IN(UI_VIEW_DRILL), .footer_key = "g", .footer = "PageSize" },
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "g",
+	  .footer = "PageSize" },
 
 	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END },
-	  .in = UI_IN_LISTS, .what = UI_DO_MOVE,
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_MOVE,
 	  .help = "move the selection (it follows its process)" },
-	{ .keys = { 'h', '?', UI_KEY_F1 }, .in = UI_IN_LISTS, .what = UI_DO_HELP,
+	{ .keys = { 'h', '?', UI_KEY_F1 },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_HELP,
 	  .help = "this help: every key and column",
-	  .footer_in = UI_IN_LISTS, .footer_key = "F1", .footer = "Help" },
-	{ .keys = { UI_KEY_ENTER, '\r' }, .in = UI_IN(UI_VIEW_TABLE), .what = UI_DO_DRILL,
+	  .footer_in = UI_IN_LISTS,
+	  .footer_key = "F1",
+	  .footer = "Help" },
+	{ .keys = { UI_KEY_ENTER, '\r' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_DRILL,
 	  .help = "drill into the selected process: its hot pages (sampled) and threads",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "Enter", .footer = "Drill" },
-	{ .keys = { '/' }, .in = UI_IN_LISTS, .what = UI_DO_SEARCH,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "Enter",
+	  .footer = "Drill" },
+	{ .keys = { '/' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SEARCH,
 	  .help = "search: select the next process whose name or command line matches",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "/", .footer = "Search" },
-	{ .keys = { '\\' }, .in = UI_IN_LISTS, .what = UI_DO_FILTER,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "/",
+	  .footer = "Search" },
+	{ .keys = { '\\' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_FILTER,
 	  .help = "filter: show only processes whose name or command line matches",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "\\", .footer = "Filter" },
-	{ .keys = { '<', '>', UI_KEY_F6, UI_KEY_LEFT, UI_KEY_RIGHT }, .in = UI_IN_LISTS,
-	  .what = UI_DO_SORT_CYCLE, .help = "sort by the previous or next column",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "<>", .footer = "Sort" },
-	{ .keys = { 'C' }, .in = UI_IN_LISTS, .what = UI_DO_SORT_BY, .col = COL_CPI,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "\\",
+	  .footer = "Filter" },
+	{ .keys = { '<', '>', UI_KEY_F6, UI_KEY_LEFT, UI_KEY_RIGHT },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_CYCLE,
+	  .help = "sort by the previous or next column",
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "<>",
+	  .footer = "Sort" },
+	{ .keys = { 'C' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_BY,
+	  .col = COL_CPI,
 	  .help = "sort by cycles per instruction (CPI), highest first; again: reverse",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "C", .footer = "CPI" },
-	{ .keys = { 'P' }, .in = UI_IN_LISTS, .what = UI_DO_SORT_BY, .col = COL_CPU,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "C",
+	  .footer = "CPI" },
+	{ .keys = { 'P' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_BY,
+	  .col = COL_CPU,
 	  .help = "sort by %CPU; again: reverse" },
-	{ .keys = { 'M' }, .in = UI_IN_LISTS, .what = UI_DO_SORT_BY, .col = COL_CACHE,
+	{ .keys = { 'M' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_BY,
+	  .col = COL_CACHE,
 	  .help = "sort by cache-miss %; again: reverse" },
-	{ .keys = { 'R', 'I' }, .in = UI_IN_LISTS, .what = UI_DO_REVERSE,
+	{ .keys = { 'R', 'I' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_REVERSE,
 	  .help = "reverse the sort order" },
-	{ .keys = { 'H' }, .in = UI_IN_LISTS, .what = UI_DO_THREADS,
+	{ .keys = { 'H' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_THREADS,
 	  .help = "show threads as rows, each counted on its own",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "H", .footer = "ThrRows" },
-	{ .keys = { 'u' }, .in = UI_IN_LISTS, .what = UI_DO_USER,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "H",
+	  .footer = "ThrRows" },
+	{ .keys = { 'u' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_USER,
 	  .help = "show only one user's processes (name or uid; empty for all)" },
-	{ .keys = { 'c' }, .in = UI_IN_LISTS, .what = UI_DO_CMDLINE,
+	{ .keys = { 'c' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_CMDLINE,
 	  .help = "show command lines instead of names" },
-	{ .keys = { '1' }, .in = UI_IN_LISTS, .what = UI_DO_CPUS,
+	{ .keys = { '1' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_CPUS,
 	  .help = "show or hide the per-core meters" },
-	{ .keys = { 'd', 's' }, .in = UI_IN_LISTS, .what = UI_DO_DELAY,
+	{ .keys = { 'd', 's' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_DELAY,
 	  .help = "set the refresh interval in seconds" },
-	{ .keys = { ' ', 'Z', 'z' }, .in = UI_IN_LISTS, .what = UI_DO_PAUSE,
+	{ .keys = { ' ', 'Z', 'z' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_PAUSE,
 	  .help = "pause and resume (the counters keep counting)",
-	  .footer_in = UI_IN_LISTS, .footer_key = "Space", .footer = "Pause" },
-	{ .keys = { 'e' }, .in = UI_IN_LISTS, .what = UI_DO_LOG,
+	  .footer_in = UI_IN_LISTS,
+	  .footer_key = "Space",
+	  .footer = "Pause" },
+	{ .keys = { 'e' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_LOG,
 	  .help = "the log: attach failures, permission problems, missing events",
-	  .footer_in = UI_IN(UI_VIEW_TABLE), .footer_key = "e", .footer = "Log" },
-	{ .keys = { UI_KEY_ESC }, .in = UI_IN(UI_VIEW_TABLE), .what = UI_DO_CLEAR,
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "e",
+	  .footer = "Log" },
+	{ .keys = { UI_KEY_ESC },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_CLEAR,
 	  .help = "clear the filters" },
 
-	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' }, .in = UI_IN_PAGERS, .what = UI_DO_BACK,
+	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' },
+	  .in = UI_IN_PAGERS,
+	  .what = UI_DO_BACK,
 	  .help = "back where you came from",
-	  .footer_in = UI_IN_PAGERS, .footer_key = "Esc", .footer = "Back" },
+	  .footer_in = UI_IN_PAGERS,
+	  .footer_key = "Esc",
+	  .footer = "Back" },
 	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, ' ', UI_KEY_HOME },
-	  .in = UI_IN_PAGERS, .what = UI_DO_SCROLL, .help = "scroll",
-	  .footer_in = UI_IN_PAGERS, .footer_key = "Up/Dn", .footer = "Scroll" },
+	  .in = UI_IN_PAGERS,
+	  .what = UI_DO_SCROLL,
+	  .help = "scroll",
+	  .footer_in = UI_IN_PAGERS,
+	  .footer_key = "Up/Dn",
+	  .footer = "Scroll" },
 
-	{ .keys = { 'q', 'Q', UI_KEY_F10 }, .in = UI_IN_ALL, .what = UI_DO_QUIT, .help = "quit",
-	  .footer_in = UI_IN_ALL, .footer_key = "q", .footer = "Quit" },
+	{ .keys = { 'q', 'Q', UI_KEY_F10 },
+	  .in = UI_IN_ALL,
+	  .what = UI_DO_QUIT,
+	  .help = "quit",
+	  .footer_in = UI_IN_ALL,
+	  .footer_key = "q",
+	  .footer = "Quit" },
 };
 
 static const struct {
 	int key;
-	const char *name;	/* NULL: an alias the help does not list */
+	const char *name; /* NULL: an alias the help does not list */
 } UI_KEY_NAMES[] = {
-	{ UI_KEY_ESC, "Esc" }, { UI_KEY_ENTER, "Enter" }, { '\r', NULL }, { ' ', "Space" },
-	{ UI_KEY_UP, "Up" }, { UI_KEY_DOWN, "Down" }, { UI_KEY_LEFT, "Left" },
-	{ UI_KEY_RIGHT, "Right" }, { UI_KEY_PGUP, "PgUp" }, { UI_KEY_PGDN, "PgDn" },
-	{ UI_KEY_HOME, "Home" }, { UI_KEY_END, "End" }, { UI_KEY_BACKSPACE, "Backspace" },
-	{ UI_KEY_F1, "F1" }, { UI_KEY_F6, "F6" }, { UI_KEY_F10, "F10" },
+	{ UI_KEY_ESC, "Esc" },
+	{ UI_KEY_ENTER, "Enter" },
+	{ '\r', NULL },
+	{ ' ', "Space" },
+	{ UI_KEY_UP, "Up" },
+	{ UI_KEY_DOWN, "Down" },
+	{ UI_KEY_LEFT, "Left" },
+	{ UI_KEY_RIGHT, "Right" },
+	{ UI_KEY_PGUP, "PgUp" },
+	{ UI_KEY_PGDN, "PgDn" },
+	{ UI_KEY_HOME, "Home" },
+	{ UI_KEY_END, "End" },
+	{ UI_KEY_BACKSPACE, "Backspace" },
+	{ UI_KEY_F1, "F1" },
+	{ UI_KEY_F6, "F6" },
+	{ UI_KEY_F10, "F10" },
 };
 
 const struct ui_binding *ui_bindings(size_t *n)
@@ -385,7 +491,7 @@ static void ui_scroll(struct ui *u, int key)
 	case UI_KEY_HOME:
 		u->scroll = 0;
 		break;
-	default:	/* PgDn, Space */
+	default: /* PgDn, Space */
 		u->scroll += u->page;
 		break;
 	}
@@ -411,7 +517,7 @@ static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 	case UI_KEY_HOME:
 		ui_move(u, l, -(long)l->n);
 		break;
-	default:	/* End */
+	default: /* End */
 		ui_move(u, l, (long)l->n);
 		break;
 	}
@@ -490,12 +596,12 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->user[0] = '\0';
 		return 0;
 	case UI_DO_DRILL_THREADS:
-		u->drill_mode = u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES
-								  : UI_DRILL_THREADS;
+		u->drill_mode =
+			u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES : UI_DRILL_THREADS;
 		return 0;
 	case UI_DO_DRILL_MAPPINGS:
-		u->drill_mode = u->drill_mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES
-								   : UI_DRILL_MAPPINGS;
+		u->drill_mode =
+			u->drill_mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES : UI_DRILL_MAPPINGS;
 		return 0;
 	case UI_DO_PERIOD:
 		if (!u->sample_period)

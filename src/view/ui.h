@@ -28,7 +28,7 @@ enum ui_key {
 
 enum ui_view {
 	UI_VIEW_TABLE,
-	UI_VIEW_DRILL,	/* one process: its threads */
+	UI_VIEW_DRILL, /* one process: its threads */
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
 };
@@ -42,9 +42,9 @@ enum ui_prompt {
 };
 
 enum ui_drill_mode {
-	UI_DRILL_PAGES,		/* the hot pages of the sampled process */
-	UI_DRILL_MAPPINGS,	/* samples grouped per mapping */
-	UI_DRILL_THREADS,	/* its threads, counted one by one */
+	UI_DRILL_PAGES,	   /* the hot pages of the sampled process */
+	UI_DRILL_MAPPINGS, /* samples grouped per mapping */
+	UI_DRILL_THREADS,  /* its threads, counted one by one */
 };
 
 /* A set of views, for the key table. */
@@ -56,13 +56,13 @@ enum ui_drill_mode {
 /* What a key binding does. */
 enum ui_do {
 	UI_DO_QUIT,
-	UI_DO_BACK,		/* help and log: back to the view before */
-	UI_DO_SCROLL,		/* help and log: by the key, a line, a page or to the top */
+	UI_DO_BACK,   /* help and log: back to the view before */
+	UI_DO_SCROLL, /* help and log: by the key, a line, a page or to the top */
 	UI_DO_HELP,
 	UI_DO_LOG,
-	UI_DO_MOVE,		/* the selection, by the key: a row, a page, to an end */
-	UI_DO_SORT_CYCLE,	/* the previous (<, Left) or next column */
-	UI_DO_SORT_BY,		/* the binding's column; again: reverse */
+	UI_DO_MOVE,	  /* the selection, by the key: a row, a page, to an end */
+	UI_DO_SORT_CYCLE, /* the previous (<, Left) or next column */
+	UI_DO_SORT_BY,	  /* the binding's column; again: reverse */
 	UI_DO_REVERSE,
 	UI_DO_SEARCH,
 	UI_DO_FILTER,
@@ -72,13 +72,13 @@ enum ui_do {
 	UI_DO_CMDLINE,
 	UI_DO_CPUS,
 	UI_DO_PAUSE,
-	UI_DO_DRILL,		/* open the drill-down of the selected process */
-	UI_DO_LEAVE,		/* leave the drill-down */
-	UI_DO_CLEAR,		/* clear the filters */
+	UI_DO_DRILL, /* open the drill-down of the selected process */
+	UI_DO_LEAVE, /* leave the drill-down */
+	UI_DO_CLEAR, /* clear the filters */
 	UI_DO_DRILL_THREADS,
 	UI_DO_DRILL_MAPPINGS,
-	UI_DO_PERIOD,		/* + doubles, - halves the sample period */
-	UI_DO_HALFLIFE,		/* ] doubles, [ halves the half-life */
+	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
+	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
 };
 
@@ -86,52 +86,52 @@ enum ui_do {
 
 /* One binding of the key table, which drives dispatch, the help screen and the footer. */
 struct ui_binding {
-	int keys[UI_BINDING_KEYS];	/* the keys, 0-terminated; the help lists them in order */
-	unsigned in;			/* UI_IN() of the views where the keys do this */
+	int keys[UI_BINDING_KEYS]; /* the keys, 0-terminated; the help lists them in order */
+	unsigned in;		   /* UI_IN() of the views where the keys do this */
 	enum ui_do what;
-	int col;			/* UI_DO_SORT_BY: the column */
+	int col; /* UI_DO_SORT_BY: the column */
 	const char *help;
-	unsigned footer_in;		/* views whose footer shows it; a subset of in */
-	const char *footer_key;		/* the footer's short names for the keys: "<>" */
+	unsigned footer_in;	/* views whose footer shows it; a subset of in */
+	const char *footer_key; /* the footer's short names for the keys: "<>" */
 	const char *footer;
 };
 
 /* What the loop must do after a key. */
 #define UI_ACT_QUIT 0x1
-#define UI_ACT_SORT 0x2		/* re-sort the model with sort_col/reverse */
-#define UI_ACT_THREADS 0x4	/* tell the source which threads to count */
-#define UI_ACT_DELAY 0x8	/* the delay changed */
-#define UI_ACT_SAMPLE 0x10	/* (re)start sampling the drilled pid with sample_period */
-#define UI_ACT_HISTOGRAM 0x20	/* page size or half-life changed */
+#define UI_ACT_SORT 0x2	      /* re-sort the model with sort_col/reverse */
+#define UI_ACT_THREADS 0x4    /* tell the source which threads to count */
+#define UI_ACT_DELAY 0x8      /* the delay changed */
+#define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
+#define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
 
 struct ui {
-	enum ui_view view, back;	/* back: where Esc returns from help/errors */
-	int sel_id;			/* selected row's pid (tid in thread lists) */
-	size_t sel;			/* its index in the visible list */
-	size_t top;			/* first visible list row */
-	size_t page;			/* list rows on screen, from view_page */
-	size_t scroll;			/* first line of help or errors */
+	enum ui_view view, back; /* back: where Esc returns from help/errors */
+	int sel_id;		 /* selected row's pid (tid in thread lists) */
+	size_t sel;		 /* its index in the visible list */
+	size_t top;		 /* first visible list row */
+	size_t page;		 /* list rows on screen, from view_page */
+	size_t scroll;		 /* first line of help or errors */
 	int sort_col;
 	bool reverse;
-	char filter[64];		/* name or command line contains */
+	char filter[64]; /* name or command line contains */
 	char user[33];
 	char search[64];
 	bool show_cpus;
-	bool threads;			/* H: threads as rows */
+	bool threads; /* H: threads as rows */
 	bool cmdline;
 	bool paused;
 	double delay;
 	bool replay_ended;
-	int drill;			/* pid of the drill-down */
+	int drill; /* pid of the drill-down */
 	enum ui_drill_mode drill_mode;
-	unsigned long long sample_period;	/* 0: the source's default */
-	unsigned long long sample_default;	/* the period the source chose */
-	unsigned page_shift;		/* 12 or 21 */
-	double halflife;		/* seconds */
+	unsigned long long sample_period;  /* 0: the source's default */
+	unsigned long long sample_default; /* the period the source chose */
+	unsigned page_shift;		   /* 12 or 21 */
+	double halflife;		   /* seconds */
 	enum ui_prompt prompt;
 	char input[64];
 	size_t ninput;
-	char status[160];		/* one-line notice, cleared by the next key */
+	char status[160]; /* one-line notice, cleared by the next key */
 };
 
 /* The rows a view lists, after the interactive filters. */

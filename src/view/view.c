@@ -14,7 +14,7 @@
 
 #define VIEW_CORE_MIN_W 24
 #define VIEW_HEADER_LINES 3
-#define VIEW_DRILL_LINES 4	/* the drilled process: name, command line, metrics, a blank */
+#define VIEW_DRILL_LINES 4 /* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
 
 /* The help screen's sections of the key table: a binding goes in the first whose views it has. */
@@ -122,7 +122,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
 	} else {
-		x = canvas_put(c, 0, 2, u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+		x = canvas_put(c, 0, 2,
+			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
 			       CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	}
@@ -147,8 +148,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
 		       const struct model *m, bool utf8)
 {
-	static const char *const EIGHTHS[] = { "", "\u258f", "\u258e", "\u258d", "\u258c",
-					       "\u258b", "\u258a", "\u2589" };
+	static const char *const EIGHTHS[] = { "",	 "\u258f", "\u258e", "\u258d",
+					       "\u258c", "\u258b", "\u258a", "\u2589" };
 	const struct column *cpu = columns_get(COL_CPU), *ipc = columns_get(COL_IPC);
 	const struct column *ghz = columns_get(COL_GHZ);
 	char label[16], text[48];
@@ -175,14 +176,15 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
 			 ipc->title, vi, vg, ghz->unit);
 	}
-	bw = w - lw - 3;	/* " [" and "]" */
+	bw = w - lw - 3; /* " [" and "]" */
 	if (bw < (int)strlen(text) + 2)
 		return;
 	canvas_put(c, x + lw, y, " [", CANVAS_NORMAL, -1);
 	canvas_put(c, x + w - 1, y, "]", CANVAS_NORMAL, -1);
 	/* the bar never leaves its box, whatever the value: a crafted one cannot stall a redraw */
 	fill8 = isfinite(busy) ? (int)lround(fmin(fmax(busy, 0.0), 100.0) / 100.0 *
-					    (bw - (int)strlen(text) - 1) * 8) : 0;
+					     (bw - (int)strlen(text) - 1) * 8)
+			       : 0;
 	for (int i = 0; i < fill8 / 8; i++)
 		canvas_put(c, x + lw + 2 + i, y, utf8 ? "\u2588" : "|", CANVAS_BAR, -1);
 	if (utf8 && fill8 % 8)
@@ -239,8 +241,9 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m, co
 		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
 		x += w + 1;
 	}
-	canvas_put(c, x, y, u->cmdline && rest->cmdline_title ? rest->cmdline_title
-				: columns_title(rest, view_rows(threads)),
+	canvas_put(c, x, y,
+		   u->cmdline && rest->cmdline_title ? rest->cmdline_title
+						     : columns_title(rest, view_rows(threads)),
 		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
 }
 
@@ -275,7 +278,8 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 		canvas_put(c, x, y, buf, attr, w);
 		x += w + 1;
 	}
-	x += canvas_put(c, x, y, cmdline && r->cmdline[0] ? r->cmdline : r->comm, CANVAS_NORMAL, -1);
+	x += canvas_put(c, x, y, cmdline && r->cmdline[0] ? r->cmdline : r->comm, CANVAS_NORMAL,
+			-1);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
 	if (selected)
@@ -300,8 +304,10 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
 {
 	static const char *const LABEL[] = {
-		[UI_PROMPT_SEARCH] = "Search: ", [UI_PROMPT_FILTER] = "Filter: ",
-		[UI_PROMPT_USER] = "User: ", [UI_PROMPT_DELAY] = "Delay (seconds): ",
+		[UI_PROMPT_SEARCH] = "Search: ",
+		[UI_PROMPT_FILTER] = "Filter: ",
+		[UI_PROMPT_USER] = "User: ",
+		[UI_PROMPT_DELAY] = "Delay (seconds): ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
@@ -372,8 +378,8 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
 	for (size_t i = 0; i < n; i++) {
 		const struct hotpage_entry *e = &top[i];
-		const struct mem_map *pm = mem_find_map(m->maps, m->nmaps,
-							   (unsigned long long)(e->page << m->hp->shift));
+		const struct mem_map *pm = mem_find_map(
+			m->maps, m->nmaps, (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
 		struct hotpage_cells cl;
 		char name[256];
@@ -387,9 +393,9 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				 v->utf8);
 			x = barw + 1;
 		}
-		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1, "0x%016" PRIx64 " %6.1f %6s %6s %5s ",
-				   e->page << m->hp->shift, 100 * share, cl.loads, cl.stores,
-				   cl.latency);
+		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1,
+				   "0x%016" PRIx64 " %6.1f %6s %6s %5s ", e->page << m->hp->shift,
+				   100 * share, cl.loads, cl.stores, cl.latency);
 		x += canvas_printf(c, x, row,
 				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
 									    : CANVAS_NORMAL,
@@ -439,11 +445,12 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 		return;
 	if (m->sample_pid != u->drill || !m->hp) {
 		const char *why = v->sample_err && v->sample_err[0] ? v->sample_err
-				  : v->replay ? "this recording has no samples of this process"
-					      : "sampling: the first samples come with the next tick";
+				  : v->replay
+					  ? "this recording has no samples of this process"
+					  : "sampling: the first samples come with the next tick";
 
-		canvas_put(c, 0, y, why, v->sample_err && v->sample_err[0] ? CANVAS_WARN : CANVAS_DIM,
-			   -1);
+		canvas_put(c, 0, y, why,
+			   v->sample_err && v->sample_err[0] ? CANVAS_WARN : CANVAS_DIM, -1);
 		return;
 	}
 	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Samples: ");
@@ -462,13 +469,15 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 		      u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
 	if (!strcmp(m->sample_source, "page faults"))
 		canvas_put(c, 0, y + 1,
-			   "page faults show first touches, copy-on-write and refaults, not access frequency",
+			   "page faults show first touches, copy-on-write and refaults, not access "
+			   "frequency",
 			   CANVAS_DIM, -1);
 	else if (m->sample_flags & SNAP_SMP_NO_LATENCY)
-		canvas_put(c, 0, y + 1,
-			   "LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
-			   "addresses only",
-			   CANVAS_DIM, -1);
+		canvas_put(
+			c, 0, y + 1,
+			"LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
+			"addresses only",
+			CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
 		view_mappings(c, y + 2, h - 2, v);
 	else
@@ -488,8 +497,8 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
 
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
-		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c", p->user,
-			      p->threads, p->threads == 1 ? "" : "s", p->state);
+		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
+			      p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
 		x = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -501,15 +510,17 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					   model_cell_flags(p, col->id));
 			x += canvas_printf(c, x, y + 2, CANVAS_LABEL, -1, "%s ", col->title);
-			x += canvas_printf(c, x, y + 2,
-					   view_cell_attr(col, p->v[col->id], p->na & (1u << col->id)),
-					   -1, "%s  ", num);
+			x += canvas_printf(
+				c, x, y + 2,
+				view_cell_attr(col, p->v[col->id], p->na & (1u << col->id)), -1,
+				"%s  ", num);
 		}
 		if (p->err)
 			canvas_printf(c, 0, y + 2, CANVAS_WARN, -1, "not counted: %s (e: log)",
 				      errmsg_short(p->err));
 	} else {
-		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)", v->u->drill);
+		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)",
+			      v->u->drill);
 	}
 	y += VIEW_DRILL_LINES;
 	h -= VIEW_DRILL_LINES;
@@ -520,10 +531,12 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 	if (!v->list->n && h > 0) {
 		if (v->replay)
 			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
-				      "this recording has no per-thread counts for pid %d", v->u->drill);
+				      "this recording has no per-thread counts for pid %d",
+				      v->u->drill);
 		else if (p)
 			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
-				      "counting the threads of pid %d on their own: values come with the next tick",
+				      "counting the threads of pid %d on their own: values come "
+				      "with the next tick",
 				      v->u->drill);
 	}
 	view_list(c, y, h, v, true);

@@ -11,18 +11,18 @@
 
 struct view_ctx {
 	const struct model *m;
-	bool have_frame;		/* m holds rows (a second snapshot came) */
-	const struct ui *u;		/* the loop applies view_page to it before drawing */
+	bool have_frame;    /* m holds rows (a second snapshot came) */
+	const struct ui *u; /* the loop applies view_page to it before drawing */
 	const struct ui_list *list;
-	const char *mode;		/* the source's event mode line */
+	const char *mode; /* the source's event mode line */
 	const char *host;
 	const char *kernel;
-	double uptime;			/* seconds; < 0 when unknown (replays) */
+	double uptime; /* seconds; < 0 when unknown (replays) */
 	bool replay;
-	const char *const *log;		/* messages for the user, oldest first */
+	const char *const *log; /* messages for the user, oldest first */
 	size_t nlog;
-	bool utf8;			/* UTF-8 bars, else ASCII */
-	const char *sample_err;		/* why the drilled process is not sampled; "" if it is */
+	bool utf8;		/* UTF-8 bars, else ASCII */
+	const char *sample_err; /* why the drilled process is not sampled; "" if it is */
 };
 
 /*

@@ -112,7 +112,8 @@ int main(int argc, char **argv)
 			for (int i = 0; i < threads; i++)
 				if (pthread_create(&tid[i], NULL, wl_thread, &a))
 					return 1;
-		} else if (write(pipefd[1], "gggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg",
+		} else if (write(pipefd[1],
+				 "gggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggggg",
 				 (size_t)threads) != threads) {
 			return 1;
 		}
