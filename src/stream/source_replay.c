@@ -72,6 +72,8 @@ static int replay_feed_lines(struct replay *r, struct snapshot *snap)
 	size_t off = 0;
 	int ret = 0;
 
+	if (!r->len)
+		return 0;	/* nothing read yet: buf may still be NULL */
 	while (ret == 0) {
 		char *nl = memchr(r->buf + off, '\n', r->len - off);
 		size_t n;
