@@ -151,7 +151,13 @@ if serve live --listen 127.0.0.1:0 -d 0.2; then
 	rss1=$(sed -n 's/^process_resident_memory_bytes //p' "$TMP/live2")
 	socks1=$(ls -l "/proc/$SERVER/fd" | grep -c 'socket:')
 	diag "rss $rss0 -> $rss1 bytes, sockets $socks0 -> $socks1"
-	check "memory did not grow by more than 4 MiB" within "$rss1" 0 $((rss0 + 4194304))
+	if [ -n "${PMCTOP_SANITIZERS:-}" ]; then
+		# AddressSanitizer keeps freed memory in quarantine: RSS says nothing there, and its
+		# leak checker looks at what is left when pmctop exits instead
+		skip "memory did not grow: not measurable under AddressSanitizer's quarantine"
+	else
+		check "memory did not grow by more than 4 MiB" within "$rss1" 0 $((rss0 + 4194304))
+	fi
 	check "no connection was left open" test "$socks1" -le "$socks0"
 	stop
 	check "the live exporter ends with status 0" test $? = 0
