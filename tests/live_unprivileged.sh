@@ -5,43 +5,7 @@ exclusive
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	# the switch to nobody needs root; CI and the developers' machines run as root
 	skip "needs root to drop to nobody"
-	
-# context switches as nobody: perf counts none without kernel mode, /proc has the kernel's own
-cp "$WORKLOAD" "$TMP/workload"
-chmod 755 "$TMP/workload"
-setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/workload" pingpong 800 8 >/dev/null &
-wl=$!
-sleep 1
-# switches of every thread of the workload (threads that live throughout)
-switches() {
-	cat /proc/"$wl"/task/*/status 2>/dev/null |
-		awk '/^(non)?voluntary_ctxt_switches:/ { s += $2 } END { print s + 0 }'
-}
-t0=$(date +%s.%N); s0=$(switches)
-setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p "$wl" -n 7 -d 0.5 -o csv \
-	>"$TMP/cs.csv" 2>"$TMP/cs.err"
-st=$?
-t1=$(date +%s.%N); s1=$(switches)
-kill "$wl" 2>/dev/null
-wait "$wl" 2>/dev/null
-sed 's/^/# stderr: /' "$TMP/cs.err"
-truth=$(awk -v a="$s0" -v b="$s1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
-csf=$(field cs)
-migf=$(field mig)
-# every frame after the first
-vals=$(awk -F, -v c="$csf" -v pid="$wl" '$2 == "process" && $3 == pid { if (n++) print $c }' "$TMP/cs.csv")
-diag "CS/s per frame: $(echo $vals); /proc says $truth/s"
-check "pmctop -p runs as nobody on a workload of nobody's" test $st = 0
-check "CS/s is never 0 or empty for a process switching about $truth times a second" \
-	sh -c '[ -n "$1" ] && ! echo "$1" | grep -qxE "0(\.0*)?|"' _ "$vals"
-mean=$(echo "$vals" | awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }')
-check "CS/s ($mean) is within 10 % of what /proc/PID/task/*/status says ($truth)" \
-	awk -v m="$mean" -v t="$truth" 'BEGIN { d = m - t; if (d < 0) d = -d; exit !(t > 0 && d <= 0.1 * t) }'
-check "MIG/s is empty (cannot be counted in user mode), never 0" \
-	sh -c '! awk -F, -v c="$1" '"'"'$2 == "process" && $c != ""'"'"' "$2" | grep -q .' _ "$migf" "$TMP/cs.csv"
-check "the reason is said: context switches from /proc, no migrations" \
-	grep -q "context switches are read from /proc" "$TMP/cs.err"
-done_testing
+	done_testing
 	exit 0
 fi
 cp "$PMCTOP" "$TMP/pmctop"
