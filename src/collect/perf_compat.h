@@ -67,18 +67,25 @@
 #define PERF_COMPAT_INHERIT_THREAD_BIT 35
 #define PERF_COMPAT_FLAGS_OFFSET 40 /* after type, size, config, period, sample_type, read_format */
 
+#ifndef HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD
+/* The mask of inherit_thread in the flag word, as the compiler lays bit-fields out. */
+static inline uint64_t perf_compat_inherit_thread_mask(void)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return 1ull << (63 - PERF_COMPAT_INHERIT_THREAD_BIT);
+#else
+	return 1ull << PERF_COMPAT_INHERIT_THREAD_BIT;
+#endif
+}
+#endif
+
 static inline void perf_compat_set_inherit_thread(struct perf_event_attr *a, unsigned v)
 {
 #ifdef HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD
 	a->inherit_thread = v ? 1 : 0;
 #else
-	uint64_t flags, bit;
+	uint64_t flags, bit = perf_compat_inherit_thread_mask();
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	bit = 1ull << (63 - PERF_COMPAT_INHERIT_THREAD_BIT);
-#else
-	bit = 1ull << PERF_COMPAT_INHERIT_THREAD_BIT;
-#endif
 	memcpy(&flags, (unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, sizeof(flags));
 	flags = v ? flags | bit : flags & ~bit;
 	memcpy((unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, &flags, sizeof(flags));
@@ -90,13 +97,8 @@ static inline unsigned perf_compat_inherit_thread(const struct perf_event_attr *
 #ifdef HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD
 	return a->inherit_thread;
 #else
-	uint64_t flags, bit;
+	uint64_t flags, bit = perf_compat_inherit_thread_mask();
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	bit = 1ull << (63 - PERF_COMPAT_INHERIT_THREAD_BIT);
-#else
-	bit = 1ull << PERF_COMPAT_INHERIT_THREAD_BIT;
-#endif
 	memcpy(&flags, (const unsigned char *)a + PERF_COMPAT_FLAGS_OFFSET, sizeof(flags));
 	return (flags & bit) != 0;
 #endif
