@@ -73,7 +73,7 @@ static int replay_feed_lines(struct replay *r, struct snapshot *snap)
 	int ret = 0;
 
 	if (!r->len)
-		return 0;	/* nothing read yet: buf may still be NULL */
+		return 0; /* nothing read yet: buf may still be NULL */
 	while (ret == 0) {
 		char *nl = memchr(r->buf + off, '\n', r->len - off);
 		size_t n;
