@@ -30,6 +30,9 @@ check "unknown output format" expect 2 "unknown output format 'yaml'" -b -o yaml
 check "unknown sort column" expect 2 "unknown sort column 'speed'" -b -n 1 -s speed
 check "unknown event with suggestions" expect 2 "unknown event 'cylces'; did you mean 'cycles'" -b -e cylces
 check "bad event modifier" expect 2 "invalid event 'cycles:zz'" -b -e cycles:zz
+check "a PMU/TERMS/ event of a PMU that does not exist" expect 2 "unknown event 'nopmu/event=0x76/': a PMU/TERMS/ event names a PMU of /sys/bus/event_source/devices" -b -e nopmu/event=0x76/
+check "a PMU/TERMS/ event with a term the PMU does not know" expect 2 "unknown event 'software/event=1/'" -b -e software/event=1/
+check "a PMU/TERMS/ event with a value that is not a number" expect 2 "invalid event 'software//x/'" -b -e software//x/
 check "no terminal without -b" expect 2 "standard output is not a terminal: use -b" -n 1
 check "missing recording" expect 2 "cannot open the recording '$TMP/none.rec'" -b --replay "$TMP/none.rec"
 printf 'garbage\n' >"$TMP/bad.rec"

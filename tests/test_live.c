@@ -598,6 +598,53 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 }
 END_TEST
 
+START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
+{
+	static const int tids[] = { 10 };
+	struct tree t;
+	struct fake f;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	char err[512];
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	fake_init(&f);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	/* the same event by another of its names, and one that is new */
+	evlist_add(&ev, "faults", 1, false, true);
+	evlist_add(&ev, "context-switches", 2, false, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f.ops;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* task-clock, page-faults and context-switches: "faults" is not opened again */
+	ck_assert_int_eq(f.opens_of[10], 3);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = find_task(&snap, 10);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_int_eq(task->c[2].err, 0);
+	ck_assert_uint_eq(task->c[2].value, task->c[1].value);
+	ck_assert_uint_eq(task->c[2].enabled, task->c[1].enabled);
+	ck_assert_uint_eq(task->c[2].running, task->c[1].running);
+	ck_assert_uint_gt(task->c[2].value, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
 {
 	struct tree t;
@@ -746,6 +793,7 @@ int main(void)
 	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
+	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

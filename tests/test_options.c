@@ -88,6 +88,31 @@ START_TEST(test_replay_allows_zero_delay)
 }
 END_TEST
 
+START_TEST(test_commas_inside_a_pmu_terms_event_are_its_own)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(
+		parse(&o, err, sizeof(err), "-e",
+		      "cycles,cpu/event=0xc0,umask=0x1/,msr/tsc/,cpu_atom/event=0x3c/u,faults",
+		      NULL),
+		0);
+	ck_assert_uint_eq(o.nevents, 5);
+	ck_assert_str_eq(o.events[0], "cycles");
+	ck_assert_str_eq(o.events[1], "cpu/event=0xc0,umask=0x1/");
+	ck_assert_str_eq(o.events[2], "msr/tsc/");
+	ck_assert_str_eq(o.events[3], "cpu_atom/event=0x3c/u");
+	ck_assert_str_eq(o.events[4], "faults");
+	options_release(&o);
+	/* an unclosed one is cut at the comma, as any name, and refused later by the encoder */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-e", "cpu/event=0xc0,umask=1", NULL), 0);
+	ck_assert_uint_eq(o.nevents, 2);
+	ck_assert_str_eq(o.events[0], "cpu/event=0xc0");
+	options_release(&o);
+}
+END_TEST
+
 START_TEST(test_list_events_takes_optional_pattern)
 {
 	struct options o;
@@ -134,6 +159,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
 	tcase_add_test(tc, test_replay_allows_zero_delay);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);
+	tcase_add_test(tc, test_commas_inside_a_pmu_terms_event_are_its_own);
 	tcase_add_test(tc, test_parsing_again_after_an_error_mid_argument);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

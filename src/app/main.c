@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collect/events.h"
+#include "collect/pmu.h"
 #include "stream/evlist.h"
 #include "app/loop.h"
 #include "model/model.h"
@@ -56,10 +57,25 @@ static int main_events(const struct options *o, struct evlist *ev)
 	evlist_add_defaults(ev, true);
 	for (size_t i = 0; i < o->nevents; i++) {
 		struct perf_event_attr attr;
-		bool hw;
-		int r = events_encode(o->events[i], false, &attr, &hw);
+		bool hw = false, spec = pmu_is_spec(o->events[i]);
+		int r = spec ? pmu_encode(NULL, NULL, o->events[i], true, &attr)
+			     : events_encode(o->events[i], false, &attr, &hw);
 		int k;
 
+		if (r && spec) {
+			fprintf(stderr,
+				"pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
+				"/sys/bus/event_source/devices and terms of its format/ or "
+				"events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
+				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
+			return EXIT_USAGE;
+		}
+		if (spec) {
+			/* a PMU's own events do not share a group with another PMU's */
+			if (evlist_find(ev, o->events[i]) < 0)
+				evlist_add(ev, o->events[i], ev->ngroups, true, true);
+			continue;
+		}
 		if (r) {
 			char sug[3][128];
 			size_t ns = events_suggest(o->events[i], sug, 3);
@@ -154,6 +170,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.pids = o->pids,
 			.npids = o->npids,
 			.per_cpu = !o->no_cpus,
+			.threads = o->threads,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};

@@ -76,7 +76,8 @@ void options_usage(FILE *f)
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
 	      "                          e.g. cycles, LLC-load-misses, "
-	      "MEM_INST_RETIRED:ALL_LOADS:u)\n"
+	      "MEM_INST_RETIRED:ALL_LOADS:u,\n"
+	      "                          or PMU/TERMS/ from sysfs, e.g. cpu/event=0xc0,umask=0/)\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
 	      "  -H, --threads           show threads as rows, each counted on its own\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
@@ -166,6 +167,24 @@ int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t e
 	return 0;
 }
 
+/*
+ * The length of the first event of a comma-separated list; the commas
+ * between the slashes of a PMU/TERMS/ event (cpu/event=0xc0,umask=1/)
+ * are its own.
+ */
+static size_t options_event_len(const char *p)
+{
+	size_t len = strcspn(p, ",/");
+
+	if (p[len] == '/' && len > 0) {
+		const char *close = strchr(p + len + 1, '/');
+
+		if (close)
+			return (size_t)(close + 1 - p) + strcspn(close + 1, ",");
+	}
+	return strcspn(p, ",");
+}
+
 static int options_events(struct options *o, const char *list, char *err, size_t errsize)
 {
 	const char *p = list;
@@ -175,7 +194,7 @@ static int options_events(struct options *o, const char *list, char *err, size_t
 		return -EINVAL;
 	}
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t len = options_event_len(p);
 
 		if (len == 0) {
 			snprintf(err, errsize, "empty event name in '%s'", list);

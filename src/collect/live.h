@@ -92,8 +92,9 @@ struct live {
 	struct errmsg_fact *facts; /* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
-	struct pmu_set pmus;	       /* the core PMUs in sysfs */
-	bool hybrid;		       /* several core PMUs, each given its own groups */
+	struct pmu_set pmus; /* the core PMUs in sysfs */
+	bool hybrid;	     /* several core PMUs, each given its own groups */
+	int *same; /* per event: -1, or the built-in event of the same encoding it reuses */
 	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
 	int counters;		       /* a group's most hardware events (probed), 0 unknown */
 	int counters_free;	       /* of them, what a pinned group of ours got */
@@ -181,6 +182,10 @@ void live_ctxsw_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);
+/* Whether event i is opened: countable, and not a repeat of a built-in event. */
+bool live_opens(const struct live *l, size_t i);
+/* Give each repeated event the counts of the built-in event it repeats. */
+void live_copy_same(const struct live *l, struct snapshot *snap);
 size_t live_poll_fds(struct source *s, int *fds, size_t max);
 void live_wake(struct source *s, int fd, bool hup);
 void live_fill_samples(struct live *l, struct snapshot *snap);

@@ -604,7 +604,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 
 	name[0] = '\0';
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].group == g && !ev->ev[i].err) {
+		if (ev->ev[i].group == g && live_opens(l, i)) {
 			nr++;
 			if (len < size)
 				len += (size_t)snprintf(name + len, size - len, "%s%s",
@@ -612,7 +612,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 		}
 	half = nr / 2;
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].group == g && !ev->ev[i].err && seen++ >= half)
+		if (ev->ev[i].group == g && live_opens(l, i) && seen++ >= half)
 			ev->ev[i].group = ng;
 }
 

@@ -55,6 +55,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	live_read_cpus(l, snap);
 	live_scan(l, snap);
 	live_check_starved(l);
+	live_copy_same(l, snap);
 	/* tids of different processes interleave */
 	snapshot_sort(snap);
 	live_fill_samples(l, snap);
@@ -78,6 +79,7 @@ static void live_free(struct source *s)
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);
+	free(l->same);
 	free(l->pattr);
 	pmu_set_release(&l->pmus);
 	free(l->tg);

@@ -20,6 +20,7 @@ struct live_opts {
 	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
 	bool per_cpu; /* try per-CPU counters */
+	bool threads; /* thread rows from the start: budget a thread's set beside its process's */
 };
 
 /*

@@ -90,9 +90,9 @@ static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
 	recording_escape(m->why.name, ev, sizeof(ev));
 	fprintf(f,
 		"modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
-		"cpu_hw=%d task_hw=%d why=%s event=%s paranoid=%d\n",
+		"cpu_hw=%d task_hw=%d thread_sets=%d why=%s event=%s paranoid=%d\n",
 		m->hw, m->hw_asked, m->kernel, pmu, m->counters, m->counters_free, m->watchdog,
-		m->cpu_hw, m->task_hw, en ? en : "EINVAL", ev, m->why.paranoid);
+		m->cpu_hw, m->task_hw, m->thread_sets, en ? en : "EINVAL", ev, m->why.paranoid);
 }
 
 int recording_write_header(FILE *f, const struct evlist *ev, const char *mode,
@@ -353,10 +353,11 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 			m->why.what = ERRMSG_EVENT;
 			continue;
 		}
-		flag = !strcmp(tok[i], "hw")	   ? &m->hw
-		       : !strcmp(tok[i], "asked")  ? &m->hw_asked
-		       : !strcmp(tok[i], "kernel") ? &m->kernel
-						   : NULL;
+		flag = !strcmp(tok[i], "hw")		? &m->hw
+		       : !strcmp(tok[i], "asked")	? &m->hw_asked
+		       : !strcmp(tok[i], "kernel")	? &m->kernel
+		       : !strcmp(tok[i], "thread_sets") ? &m->thread_sets
+							: NULL;
 		num = !strcmp(tok[i], "counters")   ? &m->counters
 		      : !strcmp(tok[i], "free")	    ? &m->counters_free
 		      : !strcmp(tok[i], "watchdog") ? &m->watchdog

@@ -25,6 +25,7 @@ enum errmsg_what {
 	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
+	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 };
 
 /*
@@ -42,6 +43,7 @@ struct errmsg_fact {
 	enum errmsg_what what;
 	int err;		 /* -errno (a positive errno is taken too); 0: no failure */
 	char name[256];		 /* the event, PMU or path; "" when none */
+	char pmu[64];		 /* ERRMSG_ONE_PMU: the core PMU it counts on */
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
@@ -66,6 +68,7 @@ struct errmsg_mode {
 	int watchdog;		/* kernel.nmi_watchdog, -1 unknown */
 	int cpu_hw;		/* counters each CPU keeps for the core pane */
 	int task_hw;		/* hardware events counted per process */
+	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 

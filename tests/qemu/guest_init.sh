@@ -79,6 +79,8 @@ if [ "$MODE" = hw ]; then
 	run basic spin $N $K -- -d 0.5 -n 8 -e instructions
 	# threads as rows, each counted on its own
 	run threads threads 2 $N $((K / 2)) -- -H --no-cpus -d 0.5 -n 8 -e instructions
+	# threads as rows next to per-core groups: a thread's set and its process's fit only alone
+	run thrcpu threads 2 $N $((K / 2)) -- -H -d 0.5 -n 8 -e r08
 	# threads created after pmctop attached
 	run late late 2 $N $((K / 2)) -- -d 0.5 -n 8 -e instructions
 	# more events than the 7 counters: the kernel multiplexes the task's groups
