@@ -171,6 +171,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.npids = o->npids,
 			.per_cpu = !o->no_cpus,
 			.threads = o->threads,
+			.read_all = o->read_all,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};

@@ -19,6 +19,7 @@ enum {
 	OPT_REPLAY,
 	OPT_PROC_ROOT,
 	OPT_NO_CPUS,
+	OPT_READ_ALL,
 	OPT_SAMPLE,
 	OPT_SAMPLE_SOURCE,
 	OPT_SAMPLE_PERIOD,
@@ -46,6 +47,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
+	{ "read-all", no_argument, NULL, OPT_READ_ALL },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
 	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
@@ -84,6 +86,8 @@ void options_usage(FILE *f)
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --read-all          read every process every tick, also those that did not "
+	      "run\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
 	      "      --sample PID        sample PID's data addresses; with -b, print its hot "
 	      "pages\n"
@@ -310,6 +314,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_NO_CPUS:
 			o->no_cpus = true;
+			break;
+		case OPT_READ_ALL:
+			o->read_all = true;
 			break;
 		case OPT_SAMPLE:
 			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {

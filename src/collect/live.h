@@ -62,6 +62,9 @@ struct live_proc {
 	size_t ntt;
 	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
 	struct live_ctxsw *ctxsw; /* context switches from /proc, user mode only; owned */
+	struct snap_count *cnt;	  /* the counts of the last full read; owned */
+	uint64_t gate;		  /* the task-clock of that read, summed over the sets */
+	unsigned idle;		  /* ticks since, in which it did not run */
 };
 
 struct live_cpu {
@@ -94,7 +97,8 @@ struct live {
 	struct perf_event_attr *attr;
 	struct pmu_set pmus; /* the core PMUs in sysfs */
 	bool hybrid;	     /* several core PMUs, each given its own groups */
-	int *same; /* per event: -1, or the built-in event of the same encoding it reuses */
+	int *same;    /* per event: -1, or the built-in event of the same encoding it reuses */
+	int gate_set; /* the task group holding task-clock, -1: every process read every tick */
 	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
 	int counters;		       /* a group's most hardware events (probed), 0 unknown */
 	int counters_free;	       /* of them, what a pinned group of ours got */

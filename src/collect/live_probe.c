@@ -516,6 +516,17 @@ void live_build_task_groups(struct live *l)
 	l->tg_run0 = l->tg_en0 + l->ntg;
 	free(l->tg_starved);
 	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
+	/*
+	 * A task that did not run counted nothing: its task-clock tells, so the
+	 * other groups of an idle process need not be read. Not where forked
+	 * children count in their parent's row (no inherit_thread): their time
+	 * is not the parent's.
+	 */
+	l->gate_set = -1;
+	if (!l->o.read_all && !(l->cflags & COUNTERS_NO_INHERIT_THREAD))
+		for (size_t k = 0; k < l->ntg && l->gate_set < 0; k++)
+			if (l->base.ev.ev[l->tg[k].ev[0]].role == EV_TASK_CLOCK)
+				l->gate_set = (int)k;
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */

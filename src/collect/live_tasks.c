@@ -69,6 +69,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
+	free(p->cnt);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
@@ -272,8 +273,36 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 	free(en);
 }
 
+/* Ticks an idle process goes without a fresh stat read (its parent may die meanwhile). */
+#define LIVE_IDLE_REFRESH 16
+
+/*
+ * Whether counted process p has not run since its last full read: the
+ * task-clock group of each of its sets, read alone, sums to what it did
+ * then. Every per-task count moves only while the task runs, so the last
+ * counts stand; a process that ran is read in full.
+ */
+static bool live_idle(struct live *l, struct live_proc *p)
+{
+	const struct live_gdef *gd;
+	uint64_t sum = 0;
+
+	if (l->gate_set < 0 || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH)
+		return false;
+	gd = &l->tg[l->gate_set];
+	for (size_t th = 0; th < p->nthr; th++) {
+		if (counters_read_group(&p->thr[th].g[l->gate_set], l->tmp))
+			return false;
+		sum += l->tmp[gd->ev[0]].value;
+	}
+	if (sum != p->gate)
+		return false;
+	p->idle++;
+	return true;
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
-			   struct snapshot *snap)
+			   bool idle, struct snapshot *snap)
 {
 	struct snap_task *t = snapshot_add_task(snap, p->pid);
 	size_t nev = l->base.ev.n;
@@ -291,10 +320,28 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
 	if (p->err)
 		return;
+	if (idle) {
+		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
+		return;
+	}
 	live_sum_groups(l, p->thr, p->nthr, t->c);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
+	if (l->gate_set < 0)
+		return;
+	/* what the gate reads next tick: the task-clock summed over the sets, read in full */
+	p->idle = 0;
+	for (size_t e = 0; e < nev; e++)
+		if (t->c[e].err && !l->base.ev.ev[e].err) {
+			free(p->cnt); /* a set that did not read: read it all again */
+			p->cnt = NULL;
+			return;
+		}
+	if (!p->cnt)
+		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
+	memcpy(p->cnt, t->c, nev * sizeof(*t->c));
+	p->gate = t->c[l->tg[l->gate_set].ev[0]].value;
 }
 
 /* The snapshot entry of per-thread row t of p, with its counts read now. */
@@ -467,7 +514,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			perm = p->err;
 		if (p->err == -EMFILE || p->err == -ENFILE)
 			nfd++;
-		live_fill_task(l, p, &pend[i].st, snap);
+		live_fill_task(l, p, &pend[i].st, false, snap);
 		live_maybe_threads(l, p, snap);
 	}
 	live_note_task_errors(l, perm, nfd);
@@ -545,9 +592,12 @@ void live_scan(struct live *l, struct snapshot *snap)
 		if (old < l->nprocs && l->procs[old].pid == pid) {
 			struct live_proc *o = &l->procs[old++];
 
+			/* not run since the last tick: neither its stat nor its counters moved */
+			bool idle = o->statfd >= 0 && !o->skip && live_idle(l, o);
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
-			int r = o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
-					       : proc_read_stat(l->rootfd, pid, 0, &st);
+			int r = idle		 ? (st = o->last, 0)
+				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
+						 : proc_read_stat(l->rootfd, pid, 0, &st);
 
 			if (r == -EMFILE || r == -ENFILE) {
 				/* no descriptor to look with: it is not gone; show it as last seen */
@@ -569,7 +619,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 				}
 				if (live_needs_attach(p))
 					goto defer;
-				live_fill_task(l, p, &st, snap);
+				live_fill_task(l, p, &st, idle, snap);
 				live_maybe_threads(l, p, snap);
 				continue;
 			}

@@ -19,8 +19,9 @@ struct live_opts {
 	size_t npids;
 	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
-	bool per_cpu; /* try per-CPU counters */
-	bool threads; /* thread rows from the start: budget a thread's set beside its process's */
+	bool per_cpu;  /* try per-CPU counters */
+	bool threads;  /* thread rows from the start: budget a thread's set beside its process's */
+	bool read_all; /* read every process every tick, also those that did not run */
 };
 
 /*
