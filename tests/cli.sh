@@ -81,9 +81,15 @@ check "SIGPIPE ends batch mode quietly with status 0" sigpipe
 
 # SIGTERM between frames: the frames so far are complete and the status is 0
 sigterm() {
-	"$PMCTOP" -b -d 0.2 -o json >"$TMP/term.out" 2>/dev/null &
+	"$PMCTOP" -b -d 0.2 -o json -p $$ >"$TMP/term.out" 2>/dev/null &
 	p=$!
-	sleep 1
+	# after a frame at least, however loaded the machine: then between frames or in one
+	i=0
+	while [ ! -s "$TMP/term.out" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.3
 	kill -TERM $p
 	wait $p
 	st=$?
