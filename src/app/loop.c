@@ -459,6 +459,7 @@ static void loop_tui_render(struct loop_tui *t)
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();
 	v.sample_err = t->sample_err;
+	v.facts = t->src->have_facts ? &t->src->facts : NULL;
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);

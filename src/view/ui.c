@@ -380,12 +380,16 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "e",
 	  .footer = "Log" },
+	{ .keys = { 'E' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_EVENTS,
+	  .help = "the events: groups, multiplexing shares, failures and why" },
 	{ .keys = { UI_KEY_ESC },
 	  .in = UI_IN(UI_VIEW_TABLE),
 	  .what = UI_DO_CLEAR,
 	  .help = "clear the filters" },
 
-	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' },
+	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
 	  .what = UI_DO_BACK,
 	  .help = "back where you came from",
@@ -540,6 +544,9 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return 0;
 	case UI_DO_LOG:
 		ui_enter_view(u, UI_VIEW_ERRORS);
+		return 0;
+	case UI_DO_EVENTS:
+		ui_enter_view(u, UI_VIEW_EVENTS);
 		return 0;
 	case UI_DO_MOVE:
 		ui_move_key(u, l, key);

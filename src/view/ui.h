@@ -31,6 +31,7 @@ enum ui_view {
 	UI_VIEW_DRILL, /* one process: its threads */
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
+	UI_VIEW_EVENTS, /* every event: its group, status and share of time counted */
 };
 
 enum ui_prompt {
@@ -50,7 +51,7 @@ enum ui_drill_mode {
 /* A set of views, for the key table. */
 #define UI_IN(view) (1u << (view))
 #define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL))
-#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS))
+#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS) | UI_IN(UI_VIEW_EVENTS))
 #define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
 
 /* What a key binding does. */
@@ -80,6 +81,7 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
+	UI_DO_EVENTS, /* the events screen */
 };
 
 #define UI_BINDING_KEYS 7

@@ -24,7 +24,7 @@ static const struct {
 } VIEW_HELP_SECTIONS[] = {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
-	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
+	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -634,6 +634,115 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	}
 }
 
+/* The counter facts of the mode, where the source has them: what the PMU gives and what is used. */
+static void view_events_facts(struct view_help_out *o, const struct errmsg_mode *f)
+{
+	char line[256];
+	size_t n = 0;
+
+	if (!f || !f->hw_asked)
+		return;
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "PMU %s", f->pmu[0] ? f->pmu : "unknown");
+	if (f->counters > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ": %d counters a group, %d free of other users", f->counters,
+				      f->counters_free);
+	if (f->watchdog > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " (the NMI watchdog holds one)");
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; %d hardware events per process, %d per CPU",
+			 f->task_hw, f->cpu_hw);
+	view_help_line(o, CANVAS_NORMAL, "%s", line);
+}
+
+/* A share of time as a cell: "100.0", "50.0", "-" when the event was never enabled. */
+static void view_share(char *buf, size_t size, double share)
+{
+	if (isnan(share))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", 100 * share);
+}
+
+/*
+ * The events screen: every event asked for, built in or with -e, with its
+ * group, what it needs, its status and the share of the last interval it was
+ * on the PMU (running over enabled, summed over the processes and over the
+ * CPUs); the reason for each that failed, in the translator's words.
+ */
+static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = v->u->scroll };
+	const struct model *m = v->m;
+	const struct evlist *ev = &m->ev;
+	int paranoid = v->facts && v->facts->why.err ? v->facts->why.paranoid : -2;
+	size_t nst[EVSTAT_IDLE + 1] = { 0 }, nuser = 0;
+	int namew = 24;
+	char sum[256];
+	size_t len = 0;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		int l = (int)strlen(ev->ev[i].name);
+
+		nst[evstat_status(&ev->ev[i], v->have_frame ? &m->evstat[i] : NULL)]++;
+		nuser += ev->ev[i].user;
+		if (l > namew)
+			namew = l;
+	}
+	/* the name column takes what the other columns leave, up to the longest name */
+	if (namew > c->w - 52)
+		namew = c->w - 52 > 12 ? c->w - 52 : 12;
+	len = (size_t)snprintf(sum, sizeof(sum), "%zu event%s (%zu built in, %zu with -e)", ev->n,
+			       ev->n == 1 ? "" : "s", ev->n - nuser, nuser);
+	for (int s = 0; s <= EVSTAT_IDLE; s++)
+		if (nst[s] && len < sizeof(sum))
+			len += (size_t)snprintf(sum + len, sizeof(sum) - len, "%s %zu %s",
+						len ? "," : "", nst[s], evstat_status_name(s));
+	view_help_line(&o, CANVAS_HEADER, "Events%s", v->have_frame ? " in the last interval" : "");
+	view_help_line(&o, CANVAS_NORMAL, "%s", sum);
+	view_events_facts(&o, v->facts);
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	if (o.line >= o.scroll && o.line - o.scroll < (size_t)(h > 0 ? h : 0))
+		canvas_fill(c, y0 + (int)(o.line - o.scroll), 0, c->w, ' ', CANVAS_TITLE);
+	view_help_line(&o, CANVAS_TITLE, "%-*s %5s %-4s %-8s %-13s %6s %6s", namew, "EVENT",
+		       "GROUP", "KIND", "ASKED", "STATUS", "PROC%", "CPU%");
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct ev *e = &ev->ev[i];
+		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
+		enum evstat_status s = evstat_status(e, st);
+		char pt[16] = "-", pc[16] = "-", why[600];
+		int attr = s == EVSTAT_COUNTED	     ? CANVAS_NORMAL
+			   : s == EVSTAT_IDLE	     ? CANVAS_DIM
+			   : s == EVSTAT_MULTIPLEXED ? CANVAS_WARN
+						     : CANVAS_HOT;
+
+		if (st && !e->err) {
+			view_share(pt, sizeof(pt), evstat_share(st, false));
+			view_share(pc, sizeof(pc), evstat_share(st, true));
+		}
+		view_help_line(&o, attr, "%-*.*s %5d %-4s %-8s %-13s %6s %6s", namew, namew,
+			       e->name, e->group, e->hw ? "hw" : "sw", e->user ? "-e" : "built-in",
+			       evstat_status_name(s), pt, pc);
+		if (e->err) {
+			errmsg_perf(why, sizeof(why), e->err, e->name, paranoid);
+			view_help_line(&o, CANVAS_DIM, "    %s", why);
+		} else if (s == EVSTAT_SUSPECT) {
+			view_help_line(&o, CANVAS_DIM, "    %s",
+				       "never counted anything while the CPU did a lot of work: a "
+				       "hypervisor may filter it");
+		}
+		if (st && st->tasks_failed && !e->err)
+			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
+				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
+				       errmsg_short(st->task_err));
+	}
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "PROC% CPU%: time running over time enabled in the interval, summed over");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+}
+
 size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 {
 	const struct ui *u = v->u;
@@ -641,7 +750,7 @@ size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 	struct layout_cores lc;
 
 	*list = false;
-	if (u->view == UI_VIEW_HELP || u->view == UI_VIEW_ERRORS)
+	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
@@ -670,6 +779,8 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		view_log(c, y + 1, body - 1, v);
+	} else if (u->view == UI_VIEW_EVENTS) {
+		view_events(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/errmsg.h"
 #include "view/canvas.h"
 #include "model/model.h"
 #include "view/ui.h"
@@ -21,8 +22,9 @@ struct view_ctx {
 	bool replay;
 	const char *const *log; /* messages for the user, oldest first */
 	size_t nlog;
-	bool utf8;		/* UTF-8 bars, else ASCII */
-	const char *sample_err; /* why the drilled process is not sampled; "" if it is */
+	bool utf8;			 /* UTF-8 bars, else ASCII */
+	const char *sample_err;		 /* why the drilled process is not sampled; "" if it is */
+	const struct errmsg_mode *facts; /* the source's mode facts; NULL when it has none */
 };
 
 /*
