@@ -2,6 +2,8 @@
 #include "config.h"
 #include "view/ui.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,32 @@ static void ui_search(struct ui *u, const struct ui_list *l)
 	snprintf(u->status, sizeof(u->status), "no process matches '%s'", u->search);
 }
 
+int ui_parse_time(const char *s, bool *rel, double *seconds)
+{
+	unsigned h, m, sec = 0;
+	char *end, extra;
+	double v;
+
+	if (s[0] == '+') {
+		if (!(s[1] >= '0' && s[1] <= '9') && s[1] != '.')
+			return -EINVAL;
+		v = strtod(s + 1, &end);
+		if (*end || !isfinite(v) || v < 0 || v > 1e9)
+			return -EINVAL;
+		*rel = true;
+		*seconds = v;
+		return 0;
+	}
+	if (sscanf(s, "%2u:%2u:%2u%c", &h, &m, &sec, &extra) != 3 &&
+	    sscanf(s, "%2u:%2u%c", &h, &m, &extra) != 2)
+		return -EINVAL;
+	if (strspn(s, "0123456789:") != strlen(s) || h > 23 || m > 59 || sec > 59)
+		return -EINVAL;
+	*rel = false;
+	*seconds = h * 3600.0 + m * 60.0 + sec;
+	return 0;
+}
+
 static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 {
 	enum ui_prompt p = u->prompt;
@@ -190,6 +218,17 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 		}
 		u->delay = d;
 		return UI_ACT_DELAY;
+	case UI_PROMPT_TIME:
+		if (!u->ninput)
+			return 0;
+		if (ui_parse_time(u->input, &u->seek_rel, &u->seek_s)) {
+			snprintf(u->status, sizeof(u->status),
+				 "invalid time '%s': give HH:MM:SS (the recorded time of day) or "
+				 "+SECONDS (from the start)",
+				 u->input);
+			return 0;
+		}
+		return UI_ACT_SEEK;
 	case UI_PROMPT_NONE:
 		break;
 	}
@@ -384,6 +423,14 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_EVENTS,
 	  .help = "the events: groups, multiplexing shares, failures and why" },
+	{ .keys = { 'j', 'J' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_STEP,
+	  .help = "replays: pause and show the next (j) or previous (J) frame" },
+	{ .keys = { 'T' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SEEK,
+	  .help = "replays: go to a recorded time, HH:MM:SS or +SECONDS from the start" },
 	{ .keys = { UI_KEY_ESC },
 	  .in = UI_IN(UI_VIEW_TABLE),
 	  .what = UI_DO_CLEAR,
@@ -547,6 +594,14 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return 0;
 	case UI_DO_EVENTS:
 		ui_enter_view(u, UI_VIEW_EVENTS);
+		return 0;
+	case UI_DO_STEP:
+		/* a frame looked at frame by frame holds still */
+		u->paused = true;
+		u->step = key == 'j' ? 1 : -1;
+		return UI_ACT_STEP;
+	case UI_DO_SEEK:
+		ui_start_prompt(u, UI_PROMPT_TIME, "");
 		return 0;
 	case UI_DO_MOVE:
 		ui_move_key(u, l, key);

@@ -40,6 +40,7 @@ enum ui_prompt {
 	UI_PROMPT_FILTER,
 	UI_PROMPT_USER,
 	UI_PROMPT_DELAY,
+	UI_PROMPT_TIME, /* T: the time of a replay to go to */
 };
 
 enum ui_drill_mode {
@@ -82,6 +83,8 @@ enum ui_do {
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
 	UI_DO_EVENTS, /* the events screen */
+	UI_DO_STEP,   /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,   /* replays: T asks for a time to go to */
 };
 
 #define UI_BINDING_KEYS 7
@@ -105,6 +108,8 @@ struct ui_binding {
 #define UI_ACT_DELAY 0x8      /* the delay changed */
 #define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
+#define UI_ACT_STEP 0x40      /* replays: show the frame step (+1 or -1) away */
+#define UI_ACT_SEEK 0x80      /* replays: go to the time seek_rel/seek_s says */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -134,6 +139,9 @@ struct ui {
 	char input[64];
 	size_t ninput;
 	char status[160]; /* one-line notice, cleared by the next key */
+	int step;	  /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
+	bool seek_rel;	  /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
+	double seek_s;	  /* else the recorded time of day in seconds after midnight */
 };
 
 /* The rows a view lists, after the interactive filters. */
@@ -160,6 +168,11 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key);
 bool ui_key_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
 void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
+/*
+ * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
+ * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
+ */
+int ui_parse_time(const char *s, bool *rel, double *seconds);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
 

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/errmsg.h"
 #include "view/layout.h"
@@ -99,14 +100,22 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
-	char up[64] = "", sort[96], unsup[1024];
+	char up[64] = "", sort[96], unsup[1024], when[40] = "";
 	int x;
 	int sc = u->sort_col;
 
 	if (v->uptime >= 0)
 		view_uptime(up, sizeof(up), v->uptime);
-	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s", v->host,
-			  v->replay ? " (replay)" : "");
+	/* a replay says when the frame on screen was recorded */
+	if (v->replay && m->wall > 0 && m->wall < 1e12) {
+		time_t t = (time_t)m->wall;
+		struct tm tm;
+
+		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
+			when[0] = '\0';
+	}
+	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
+			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
 	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
 	canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
 		      m->load[2]);
@@ -308,6 +317,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_FILTER] = "Filter: ",
 		[UI_PROMPT_USER] = "User: ",
 		[UI_PROMPT_DELAY] = "Delay (seconds): ",
+		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
