@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/symbols.h"
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
@@ -13,16 +14,26 @@
 
 static struct model *m;
 static struct source *src;
+static struct symbols *syms;
+
+/* Instruction names as the screen gives them, from files under a root that does not exist. */
+static const char *test_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	(void)arg;
+	return symbols_name(syms, m->maps, m->nmaps, ip, buf, size);
+}
 
 static void setup(void)
 {
 	m = testutil_replay_model("hw.rec", &src);
+	syms = symbols_new("/nonexistent-pmctop-test-root");
 }
 
 static void teardown(void)
 {
 	model_free(m);
 	source_free(src);
+	symbols_free(syms);
 }
 
 static char *draw(struct ui *u, int w, int h, bool utf8)
@@ -54,6 +65,7 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.utf8 = utf8;
 	v.sample_err = "";
 	v.facts = src->have_facts ? &src->facts : NULL;
+	v.ip_name = test_ip_name;
 	page = view_page(&v, w, h, &list);
 	ui_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
@@ -203,6 +215,62 @@ START_TEST(test_events_200x50_software_only)
 	src = hw_src;
 	model_free(sw);
 	source_free(sw_src);
+}
+END_TEST
+
+/*
+ * The hot pages scroll under the movement keys and the selection follows its page; the title
+ * says which of how many; anonymous mappings show their ranges; the selected page's
+ * instructions are named (here from a file that is not on this machine: by offset).
+ */
+START_TEST(test_drill_pages_scroll_and_name)
+{
+	struct source *st_src;
+	struct model *st = testutil_replay_model("steps.rec", &st_src);
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui_list l = { 0 };
+	struct ui u;
+	char *s;
+
+	m = st;
+	src = st_src;
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 100;
+	s = draw(&u, 100, 20, true);
+	/* six pages, four rows of them with the instructions block below */
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f200000-7f208000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f202000: the instructions that touched it most"));
+	ck_assert_ptr_nonnull(strstr(s, "100.0%  0x000000401480  alpha+0x1480"));
+	ck_assert_uint_eq(u.page, 4);
+	free(s);
+	ui_key(&u, UI_KEY_END, m, &l);
+	s = draw(&u, 100, 20, true);
+	golden("screen-drill-scroll.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "6 of 6 pages"));
+	/* scrolled: the hottest page is off the top, the last two are on screen */
+	ck_assert_ptr_null(strstr(s, "0x000000007f202000"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f12a000-7f13b000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f12c000"));
+	free(s);
+	ui_key(&u, UI_KEY_UP, m, &l);
+	ui_key(&u, UI_KEY_PGUP, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "0x000000007f202000"));
+	free(s);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "2 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x1e4b000"));
+	ck_assert_ptr_nonnull(strstr(s, "alpha+0x1120"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(st);
+	source_free(st_src);
 }
 END_TEST
 
@@ -374,6 +442,7 @@ int main(void)
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_drill_pages_scroll_and_name);
 	tcase_add_test(tc, test_events_80x24);
 	tcase_add_test(tc, test_events_200x50_software_only);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);

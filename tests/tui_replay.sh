@@ -72,6 +72,21 @@ check "every event with its group and status" wait_for "^task-clock  *0 sw   bui
 check "a multiplexed event with its share of time on the PMU" wait_for "^cache-references  *2 hw   built-in multiplexed  *83.3  *100.0"
 keys E
 check "E again goes back to the table" wait_for "^ *PID USER"
+
+# The drill-down's hot pages of pid 100 (the busiest, first in the table): a list that scrolls.
+keys Home Enter
+check "Enter opens the hot pages, saying which is selected" wait_for "SOURCE  1 of 5 pages"
+check "a narrow line names an anonymous mapping by its start" wait_for "0x000000007f202000 .* \[anon 7f200000\]$"
+keys Down
+check "Down moves the selection down the pages" wait_for "SOURCE  2 of 5 pages"
+check "the selected page's instructions, by file offset where the file is not here" wait_for "^  .*0x000000401120  alpha+0x1120"
+keys End
+check "End selects the last page" wait_for "SOURCE  5 of 5 pages"
+tmux resize-window -t $S -x 120 -y 24
+check "a wide line names it by its range, and the count goes right" wait_for "\[anon 7f200000-7f208000\]"
+check "the count goes to the right of the titles when there is room" wait_for "MAPPING  *5 of 5 pages$"
+tmux resize-window -t $S -x 80 -y 24
+keys Escape
 keys q
 check "q exits with status 0" wait_for "EXIT=0"
 

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/symbols.h"
 #include "view/canvas.h"
 #include "out/tui.h"
 #include "view/ui.h"
@@ -351,7 +352,16 @@ struct loop_tui {
 	size_t nlog, logcap;
 	int status;
 	char sample_err[512]; /* why the drilled process cannot be sampled */
+	struct symbols *syms; /* names of the sampled instructions, read from the files mapped */
 };
+
+/* The view's namer of instruction addresses: functions from the files the process maps. */
+static const char *loop_tui_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	struct loop_tui *t = arg;
+
+	return symbols_name(t->syms, t->m->maps, t->m->nmaps, ip, buf, size);
+}
 
 static void loop_tui_log_line(struct loop_tui *t, const char *line)
 {
@@ -471,6 +481,17 @@ static void loop_tui_render(struct loop_tui *t)
 	v.utf8 = tui_utf8();
 	v.sample_err = t->sample_err;
 	v.facts = t->src->have_facts ? &t->src->facts : NULL;
+	if (t->m->sample_pid) {
+		char root[64] = "";
+
+		/* live: the files as the process sees them, if the kernel lets pmctop look */
+		if (!t->paced)
+			snprintf(root, sizeof(root), "/proc/%d/root", t->m->sample_pid);
+		symbols_set_root(t->syms, root);
+		v.ip_name = loop_tui_ip_name;
+		v.ip_arg = t;
+		v.ip_local = t->paced;
+	}
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
@@ -700,6 +721,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		return 2;
 	}
 	tui_install_crash_handlers();
+	t.syms = symbols_new("");
 	t.read_tick = 0;
 	loop_tui_take(&t);
 	if (o->drill) {
@@ -734,6 +756,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	tui_end();
 	loop_io_close(&t.io);
 	canvas_free(t.canvas);
+	symbols_free(t.syms);
 	ui_list_release(&t.list);
 	snapshot_release(&t.snap);
 	for (size_t i = 0; i < t.nlog; i++)

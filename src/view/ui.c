@@ -324,7 +324,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_MOVE,
-	  .help = "move the selection (it follows its process)" },
+	  .help = "move the selection (it follows its process, or its hot page)" },
 	{ .keys = { 'h', '?', UI_KEY_F1 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_HELP,
@@ -548,6 +548,68 @@ static void ui_scroll(struct ui *u, int key)
 	}
 }
 
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
+{
+	if (!n || !u->page_chosen)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].page == u->page_sel)
+			return i;
+	return u->page_idx < n ? u->page_idx : n - 1;
+}
+
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
+{
+	size_t top = u->page_top;
+
+	if (!rows)
+		return sel;
+	if (sel < top)
+		top = sel;
+	if (sel >= top + rows)
+		top = sel - rows + 1;
+	if (top + rows > n)
+		top = n > rows ? n - rows : 0;
+	return top;
+}
+
+/* The movement keys on the drill-down's hot pages: the selection, and the rows in view. */
+static void ui_page_move(struct ui *u, const struct model *m, int key)
+{
+	size_t n = 0, page = u->page ? u->page : 1;
+	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
+	size_t cur = ui_page_index(u, v, n), to = cur;
+
+	if (!n)
+		return;
+	switch (key) {
+	case UI_KEY_UP:
+		to = cur ? cur - 1 : 0;
+		break;
+	case UI_KEY_DOWN:
+		to = cur + 1 < n ? cur + 1 : n - 1;
+		break;
+	case UI_KEY_PGUP:
+		to = cur > page ? cur - page : 0;
+		break;
+	case UI_KEY_PGDN:
+		to = cur + page < n ? cur + page : n - 1;
+		break;
+	case UI_KEY_HOME:
+		to = 0;
+		break;
+	default: /* End */
+		to = n - 1;
+		break;
+	}
+	/* Home goes back to following the hottest page, whichever it is */
+	u->page_chosen = key != UI_KEY_HOME;
+	u->page_sel = v[to].page;
+	u->page_idx = to;
+	u->page_top = ui_page_top(u, to, n, page);
+	free(v);
+}
+
 static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 {
 	long page = (long)(u->page ? u->page : 1);
@@ -604,7 +666,10 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		ui_start_prompt(u, UI_PROMPT_TIME, "");
 		return 0;
 	case UI_DO_MOVE:
-		ui_move_key(u, l, key);
+		if (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_PAGES)
+			ui_page_move(u, m, key);
+		else
+			ui_move_key(u, l, key);
 		return 0;
 	case UI_DO_SORT_CYCLE:
 		return ui_cycle_sort(u, m, key == '<' || key == UI_KEY_LEFT ? -1 : 1);
@@ -647,6 +712,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->drill_mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
 		u->top = 0;
+		u->page_chosen = false;
+		u->page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
 		u->view = UI_VIEW_TABLE;
@@ -683,6 +750,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return UI_ACT_HISTOGRAM;
 	case UI_DO_PAGE_SIZE:
 		u->page_shift = u->page_shift == 12 ? 21 : 12;
+		u->page_chosen = false;
 		snprintf(u->status, sizeof(u->status), "%s pages: the histogram starts afresh",
 			 u->page_shift == 12 ? "4 KiB" : "2 MiB");
 		return UI_ACT_HISTOGRAM;

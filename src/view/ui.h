@@ -139,9 +139,14 @@ struct ui {
 	char input[64];
 	size_t ninput;
 	char status[160]; /* one-line notice, cleared by the next key */
-	int step;	  /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
-	bool seek_rel;	  /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
-	double seek_s;	  /* else the recorded time of day in seconds after midnight */
+	/* the drill-down's hot pages: the selection follows its page as the order changes */
+	bool page_chosen;  /* a page was picked; else the hottest is the one selected */
+	uint64_t page_sel; /* the picked page (its address >> page_shift) */
+	size_t page_idx;   /* its row when last seen, for when it is gone */
+	size_t page_top;   /* the first page row on screen */
+	int step;	   /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
+	bool seek_rel;	   /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
+	double seek_s;	   /* else the recorded time of day in seconds after midnight */
 };
 
 /* The rows a view lists, after the interactive filters. */
@@ -168,6 +173,10 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key);
 bool ui_key_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
 void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
+/* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n);
+/* The first of rows page rows on screen, with row sel among them. */
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows);
 /*
  * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
  * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.

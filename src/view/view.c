@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -17,6 +18,8 @@
 #define VIEW_HEADER_LINES 3
 #define VIEW_DRILL_LINES 4 /* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
+#define VIEW_SAMPLE_LINES 2		 /* the sampling pane's title and what its samples mean */
+#define VIEW_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
 
 /* The help screen's sections of the key table: a binding goes in the first whose views it has. */
 static const struct {
@@ -372,34 +375,88 @@ static void view_map_name(char *buf, size_t size, const char *name, int w)
 		snprintf(buf, size, "...%s", name + n - (size_t)(w - 3));
 }
 
+/* Rows of pages in a pages pane of h lines, and whether the instructions block fits below. */
+static int view_pages_rows(int h, bool *ips)
+{
+	*ips = h - 1 >= 3 + VIEW_IPS_LINES;
+	return h - 1 - (*ips ? VIEW_IPS_LINES : 0);
+}
+
+/* The instructions that touched page e most, each named by function and file where known. */
+static void view_page_ips(struct canvas *c, int y, const struct hotpage_entry *e,
+			  const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	uint64_t ip[HOTPAGE_IPS];
+	uint32_t cnt[HOTPAGE_IPS];
+	size_t n = hotpage_ips(e, ip, cnt, HOTPAGE_IPS);
+	int x;
+
+	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Page 0x%" PRIx64 ":",
+			  e->page << m->hp->shift);
+	canvas_printf(c, x, y, CANVAS_NORMAL, -1, " %s%s",
+		      n ? "the instructions that touched it most"
+			: "its samples carry no instruction address",
+		      n && v->ip_local ? " (symbols from this machine's files)" : "");
+	for (size_t i = 0; i < n; i++) {
+		char name[512] = "";
+		double share = e->samples ? 100.0 * fmin((double)cnt[i], (double)e->samples) /
+						    (double)e->samples
+					  : 0;
+
+		if (v->ip_name)
+			v->ip_name(v->ip_arg, ip[i], name, sizeof(name));
+		canvas_printf(c, 0, y + 1 + (int)i, CANVAS_NORMAL, -1,
+			      "  %5.1f%%  0x%012" PRIx64 "  %s", share, ip[i], name);
+	}
+}
+
 static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	struct hotpage_entry top[256];
-	size_t n = hotpage_top(m->hp, top, h > 1 ? ((size_t)h - 1 < 256 ? (size_t)h - 1 : 256) : 0);
+	bool ips;
+	int rows = view_pages_rows(h, &ips);
+	size_t n = 0, sel, top;
+	struct hotpage_entry *all = rows > 0 ? hotpage_sorted(m->hp, &n) : NULL;
 	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
 	int x;
+	char count[64];
 
+	if (rows <= 0)
+		return;
+	sel = ui_page_index(v->u, all, n);
+	top = ui_page_top(v->u, sel, n, (size_t)rows);
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	x = 0;
 	if (barw)
 		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
-	canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s %s", "PAGE", "SHARE%",
-		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
-	for (size_t i = 0; i < n; i++) {
-		const struct hotpage_entry *e = &top[i];
+	x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s ", "PAGE",
+			   "SHARE%", "LOADS", "STORES", "LAT", "SOURCE");
+	/*
+	 * Where the selection is in the list: at the right of the titles, or
+	 * in place of the MAPPING title where the line has no room for both.
+	 */
+	snprintf(count, sizeof(count), "%zu of %zu page%s", n ? sel + 1 : 0, n, n == 1 ? "" : "s");
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, c->w - (int)strlen(count), y, count, CANVAS_TITLE, -1);
+	else
+		x += canvas_put(c, x, y, count, CANVAS_TITLE, -1) + 1;
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, x, y, "MAPPING", CANVAS_TITLE, -1);
+	for (size_t i = top; i < n && i < top + (size_t)rows; i++) {
+		const struct hotpage_entry *e = &all[i];
 		const struct mem_map *pm = mem_find_map(
 			m->maps, m->nmaps, (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
 		struct hotpage_cells cl;
-		char name[256];
-		int row = y + 1 + (int)i;
+		char name[256], label[128];
+		int row = y + 1 + (int)(i - top);
 
 		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
 		x = 0;
 		if (barw) {
-			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
+			view_bar(c, 0, row, barw, all[0].weight > 0 ? e->weight / all[0].weight : 0,
 				 v->utf8);
 			x = barw + 1;
 		}
@@ -410,9 +467,19 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
 									    : CANVAS_NORMAL,
 				   -1, "%-7.7s ", hotpage_source_cell(e, m->sample_flags));
-		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
+		if (pm)
+			mem_map_label(pm, label, sizeof(label));
+		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
+		if (pm && mem_map_anon(pm) && (int)strlen(label) > c->w - x)
+			snprintf(label, sizeof(label), "[anon %llx]", pm->start);
+		view_map_name(name, sizeof(name), pm ? label : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
+		if (i == sel)
+			canvas_attr(c, row, 0, c->w, CANVAS_SELECTED);
 	}
+	if (ips && n)
+		view_page_ips(c, y + 1 + rows, &all[sel], v);
+	free(all);
 }
 
 static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -430,6 +497,7 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
 		struct hotpage_cells cl;
 		int row = y + 1 + (int)i, x = 0;
+		char label[128];
 
 		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
@@ -440,7 +508,8 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 		}
 		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
 			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages,
-			      cl.loads, cl.stores, cl.latency, g[i].name);
+			      cl.loads, cl.stores, cl.latency,
+			      g[i].map ? mem_map_label(g[i].map, label, sizeof(label)) : g[i].name);
 	}
 }
 
@@ -489,9 +558,9 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			"addresses only",
 			CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
-		view_mappings(c, y + 2, h - 2, v);
+		view_mappings(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 	else
-		view_pages(c, y + 2, h - 2, v);
+		view_pages(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 }
 
 static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -767,6 +836,12 @@ size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 	if (u->show_cpus && u->view == UI_VIEW_TABLE)
 		body -= view_cores_fit(v->m, w, body, &lc);
 	if (u->view == UI_VIEW_DRILL) {
+		bool ips;
+		int rows = view_pages_rows(body - VIEW_DRILL_LINES - VIEW_SAMPLE_LINES, &ips);
+
+		/* the hot pages page by their rows, but are no list of processes */
+		if (u->drill_mode == UI_DRILL_PAGES && body >= 3)
+			return rows > 0 ? (size_t)rows : 0;
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
 			return 0;
 		body -= VIEW_DRILL_LINES;
