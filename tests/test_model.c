@@ -403,6 +403,68 @@ START_TEST(test_multiplexed_counts_are_scaled_and_marked)
 }
 END_TEST
 
+/*
+ * The events screen's numbers: time running over time enabled of each event, summed over the
+ * processes present in both ticks and over the CPUs; an event that failed in one process is
+ * tallied with its reason; a reopened count adds nothing; a restart forgets the interval.
+ */
+START_TEST(test_event_shares_over_processes_and_cpus)
+{
+	struct snapshot a, b;
+	struct model *m;
+	struct snap_task *t;
+	struct snap_cpu *c;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	fill_second(task(&a, 10, 5)->c, 100, 100);
+	fill_second(task(&a, 11, 5)->c, 100, 100);
+	fill_second(task(&a, 12, 5)->c, 100, 100);
+	fill_second(task(&b, 10, 5)->c, 1100, 1100);
+	/* pid 11: cycles on the PMU 300 of its 1000 ns; the raw event could not be opened */
+	t = task(&b, 11, 5);
+	fill_second(t->c, 1100, 400);
+	t->c[E_RAW].err = -EACCES;
+	/* pid 12 reused by a new process: not in the interval */
+	fill_second(task(&b, 12, 6)->c, 5000, 0);
+	c = snapshot_add_cpu(&a, 0);
+	fill_second(c->c, 100, 100);
+	c = snapshot_add_cpu(&b, 0);
+	fill_second(c->c, 2100, 100);
+	/* a CPU count that went backwards (reopened) adds nothing */
+	c->c[E_INS].running = 50;
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->evstat[E_CYC].en_tasks, 2000);
+	ck_assert_uint_eq(m->evstat[E_CYC].run_tasks, 1300);
+	NEAR(evstat_share(&m->evstat[E_CYC], false), 0.65);
+	NEAR(evstat_share(&m->evstat[E_CYC], true), 0.0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_CYC], &m->evstat[E_CYC]), EVSTAT_MULTIPLEXED);
+	ck_assert(isnan(evstat_share(&m->evstat[E_INS], true)));
+	NEAR(evstat_share(&m->evstat[E_TC], false), 1.0);
+	NEAR(evstat_share(&m->evstat[E_TC], true), 1.0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_TC], &m->evstat[E_TC]), EVSTAT_COUNTED);
+	ck_assert_uint_eq(m->evstat[E_RAW].tasks, 1);
+	ck_assert_uint_eq(m->evstat[E_RAW].tasks_failed, 1);
+	ck_assert_int_eq(m->evstat[E_RAW].task_err, -EACCES);
+	/* an event that failed as a whole says so before anything its counts say */
+	m->ev.ev[E_BR].err = -ENOENT;
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_BR], &m->evstat[E_BR]), EVSTAT_UNSUPPORTED);
+	m->ev.ev[E_BR].err = -EMFILE;
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_BR], &m->evstat[E_BR]), EVSTAT_FAILED);
+	ck_assert_str_eq(evstat_status_name(EVSTAT_FAILED), "failed");
+	model_restart(m);
+	ck_assert_uint_eq(m->evstat[E_CYC].en_tasks, 0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_CYC], &m->evstat[E_CYC]), EVSTAT_IDLE);
+	/* after a restart the next snapshot starts afresh, whatever its time */
+	ck_assert(!model_update(m, &b));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 START_TEST(test_counter_that_never_ran_is_na_not_zero)
 {
 	struct snapshot a, b;
@@ -707,6 +769,7 @@ int main(void)
 	tcase_add_test(tc, test_columns_in_table_order);
 	tcase_add_test(tc, test_docs_list_every_sort_key);
 	tcase_add_test(tc, test_multiplexed_counts_are_scaled_and_marked);
+	tcase_add_test(tc, test_event_shares_over_processes_and_cpus);
 	tcase_add_test(tc, test_counter_that_never_ran_is_na_not_zero);
 	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);
 	tcase_add_test(tc, test_unsupported_events_hide_their_columns);

@@ -216,6 +216,19 @@ START_TEST(test_golden_threads)
 }
 END_TEST
 
+/* Batch hot pages name an anonymous mapping by its range, as the screen does. */
+START_TEST(test_anonymous_mappings_by_range)
+{
+	char *t = render_all("steps.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	char *j = render_all("steps.rec", OUTPUT_JSON, "cpu", false, false, true);
+
+	ck_assert_ptr_nonnull(strstr(t, " -            [anon 7f200000-7f208000]\n"));
+	ck_assert_ptr_nonnull(strstr(j, "\"mapping\":\"[anon 7f12a000-7f13b000]\""));
+	free(t);
+	free(j);
+}
+END_TEST
+
 START_TEST(test_golden_sampling)
 {
 	char *t = render_all("hw.rec", OUTPUT_TEXT, "cpu", false, false, true);
@@ -356,6 +369,7 @@ int main(void)
 	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
 	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);
 	tcase_add_test(tc, test_golden_sampling);
+	tcase_add_test(tc, test_anonymous_mappings_by_range);
 	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_format_num);
 	tcase_add_test(tc, test_format_fit_scales_and_never_cuts);

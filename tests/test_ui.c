@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -281,6 +282,71 @@ START_TEST(test_delay_prompt_validates)
 }
 END_TEST
 
+/* j and J step and pause; T asks for a time, taken as +SECONDS or HH:MM[:SS] and nothing else. */
+START_TEST(test_step_and_time_prompt)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		bool rel;
+		double s;
+	} CASES[] = {
+		{ "+5", 0, true, 5 },
+		{ "+0.5", 0, true, 0.5 },
+		{ "08:26:43", 0, false, 30403 },
+		{ "9:00", 0, false, 32400 },
+		{ "23:59:59", 0, false, 86399 },
+		{ "24:00", -EINVAL, false, 0 },
+		{ "12:60", -EINVAL, false, 0 },
+		{ "12:00:60", -EINVAL, false, 0 },
+		{ "+", -EINVAL, false, 0 },
+		{ "+-3", -EINVAL, false, 0 },
+		{ "+inf", -EINVAL, false, 0 },
+		{ "+nan", -EINVAL, false, 0 },
+		{ "5", -EINVAL, false, 0 },
+		{ "12:00:00x", -EINVAL, false, 0 },
+		{ " 12:00", -EINVAL, false, 0 },
+		{ "123:00", -EINVAL, false, 0 },
+		{ "", -EINVAL, false, 0 },
+	};
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		bool rel = !CASES[i].rel;
+		double sec = -1;
+
+		ck_assert_msg(ui_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
+			      CASES[i].in);
+		if (!CASES[i].ret) {
+			ck_assert_msg(rel == CASES[i].rel && sec == CASES[i].s, "'%s': %d %g",
+				      CASES[i].in, rel, sec);
+		}
+	}
+	ui_init(&u, COL_CPU, false, 1.0);
+	ck_assert_uint_eq(press(&u, &l, 'j'), UI_ACT_STEP);
+	ck_assert(u.paused);
+	ck_assert_int_eq(u.step, 1);
+	ck_assert_uint_eq(press(&u, &l, 'J'), UI_ACT_STEP);
+	ck_assert_int_eq(u.step, -1);
+	ck_assert(u.paused);
+	ck_assert_uint_eq(press(&u, &l, 'T'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	type(&u, &l, "25:00");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "invalid time '25:00'"));
+	press(&u, &l, 'T');
+	type(&u, &l, "+12");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SEEK);
+	ck_assert(u.seek_rel);
+	ck_assert(u.seek_s == 12);
+	/* an empty answer goes nowhere */
+	press(&u, &l, 'T');
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ui_list_release(&l);
+}
+END_TEST
+
 START_TEST(test_views_enter_and_leave)
 {
 	struct ui u;
@@ -547,6 +613,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,
 			    sizeof(FILTERS) / sizeof(FILTERS[0]));
 	tcase_add_test(tc, test_delay_prompt_validates);
+	tcase_add_test(tc, test_step_and_time_prompt);
 	tcase_add_test(tc, test_views_enter_and_leave);
 	tcase_add_test(tc, test_drill_keys);
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);

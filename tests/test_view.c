@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/symbols.h"
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
@@ -13,16 +14,26 @@
 
 static struct model *m;
 static struct source *src;
+static struct symbols *syms;
+
+/* Instruction names as the screen gives them, from files under a root that does not exist. */
+static const char *test_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	(void)arg;
+	return symbols_name(syms, m->maps, m->nmaps, ip, buf, size);
+}
 
 static void setup(void)
 {
 	m = testutil_replay_model("hw.rec", &src);
+	syms = symbols_new("/nonexistent-pmctop-test-root");
 }
 
 static void teardown(void)
 {
 	model_free(m);
 	source_free(src);
+	symbols_free(syms);
 }
 
 static char *draw(struct ui *u, int w, int h, bool utf8)
@@ -53,6 +64,8 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.nlog = 1;
 	v.utf8 = utf8;
 	v.sample_err = "";
+	v.facts = src->have_facts ? &src->facts : NULL;
+	v.ip_name = test_ip_name;
 	page = view_page(&v, w, h, &list);
 	ui_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
@@ -151,6 +164,113 @@ START_TEST(test_drill_and_help_and_log)
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
 	free(s);
+}
+END_TEST
+
+/* The events screen of the hardware recording: its multiplexed group and the group that never ran. */
+START_TEST(test_events_80x24)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_key(&u, 'E', m, &(struct ui_list){ 0 });
+	ck_assert_int_eq(u.view, UI_VIEW_EVENTS);
+	s = draw(&u, 80, 24, true);
+	golden("screen-events-80x24.txt", s);
+	/* in the last tick pid 101's cache group ran half its time, its L1 group not at all */
+	ck_assert_ptr_nonnull(strstr(
+		s, "cache-references             2 hw   built-in multiplexed     75.7  100.0"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "LLC-load-misses              6 hw   -e       counted        100.0  100.0"));
+	ck_assert_ptr_nonnull(strstr(s, "15 events (14 built in, 1 with -e)"));
+	free(s);
+	/* Esc and E go back to the table */
+	ui_key(&u, UI_KEY_ESC, m, &(struct ui_list){ 0 });
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+}
+END_TEST
+
+/* The software-only recording: each hardware event is not supported, with the translator's reason. */
+START_TEST(test_events_200x50_software_only)
+{
+	struct source *sw_src;
+	struct model *sw = testutil_replay_model("sw.rec", &sw_src);
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui u;
+	char *s;
+
+	m = sw;
+	src = sw_src;
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_EVENTS;
+	s = draw(&u, 200, 50, false);
+	golden("screen-events-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "'cycles': not supported by this PMU"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "task-clock                   0 sw   built-in counted        100.0      -"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(sw);
+	source_free(sw_src);
+}
+END_TEST
+
+/*
+ * The hot pages scroll under the movement keys and the selection follows its page; the title
+ * says which of how many; anonymous mappings show their ranges; the selected page's
+ * instructions are named (here from a file that is not on this machine: by offset).
+ */
+START_TEST(test_drill_pages_scroll_and_name)
+{
+	struct source *st_src;
+	struct model *st = testutil_replay_model("steps.rec", &st_src);
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui_list l = { 0 };
+	struct ui u;
+	char *s;
+
+	m = st;
+	src = st_src;
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 100;
+	s = draw(&u, 100, 20, true);
+	/* six pages, four rows of them with the instructions block below */
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f200000-7f208000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f202000: the instructions that touched it most"));
+	ck_assert_ptr_nonnull(strstr(s, "100.0%  0x000000401480  alpha+0x1480"));
+	ck_assert_uint_eq(u.page, 4);
+	free(s);
+	ui_key(&u, UI_KEY_END, m, &l);
+	s = draw(&u, 100, 20, true);
+	golden("screen-drill-scroll.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "6 of 6 pages"));
+	/* scrolled: the hottest page is off the top, the last two are on screen */
+	ck_assert_ptr_null(strstr(s, "0x000000007f202000"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f12a000-7f13b000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f12c000"));
+	free(s);
+	ui_key(&u, UI_KEY_UP, m, &l);
+	ui_key(&u, UI_KEY_PGUP, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "0x000000007f202000"));
+	free(s);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "2 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x1e4b000"));
+	ck_assert_ptr_nonnull(strstr(s, "alpha+0x1120"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(st);
+	source_free(st_src);
 }
 END_TEST
 
@@ -266,7 +386,7 @@ END_TEST
 START_TEST(test_footer_and_help_from_the_key_table)
 {
 	static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP,
-					      UI_VIEW_ERRORS };
+					      UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 	struct canvas *c = canvas_new(100, 200);
@@ -322,6 +442,9 @@ int main(void)
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_drill_pages_scroll_and_name);
+	tcase_add_test(tc, test_events_80x24);
+	tcase_add_test(tc, test_events_200x50_software_only);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);

@@ -33,7 +33,7 @@ start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 
 # A replay run to the end (-d 0), so the frame stands still while keys are tested.
 start "$PMCTOP --replay $REC -d 0"
-check "header: host, kernel and event mode" wait_for "pmctop - demo-server (replay)  kernel 6.1.0-demo"
+check "header: host, recorded time, kernel and event mode" wait_for "pmctop - demo-server (replay 00:06:42)  kernel 6.1.0-demo"
 check "header: multiplexed events are counted" wait_for "2 events multiplexed"
 check "column titles at 80x24" wait_for "PID USER .*%CPU.*IPC.*CPI.*COMMAND"
 check "per-core meters" wait_for "^  0 \[.*100.0%"

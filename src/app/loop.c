@@ -10,8 +10,10 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "collect/symbols.h"
 #include "view/canvas.h"
 #include "out/tui.h"
 #include "view/ui.h"
@@ -343,12 +345,23 @@ struct loop_tui {
 	bool fixed_pace;   /* paced sources: -d or the d key set the pace, not the snapshots */
 	bool starved;	   /* paced sources: the stream lags; read again when it wakes */
 	uint64_t shown_t;  /* time of the last snapshot given to the model */
+	long read_tick;	   /* paced sources: the index of the snapshot in snap, from 0 */
+	long shown_tick;   /* paced sources: the index of the last one given to the model */
 	long frames;	   /* frames shown, for -n */
 	char **log;
 	size_t nlog, logcap;
 	int status;
 	char sample_err[512]; /* why the drilled process cannot be sampled */
+	struct symbols *syms; /* names of the sampled instructions, read from the files mapped */
 };
+
+/* The view's namer of instruction addresses: functions from the files the process maps. */
+static const char *loop_tui_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	struct loop_tui *t = arg;
+
+	return symbols_name(t->syms, t->m->maps, t->m->nmaps, ip, buf, size);
+}
 
 static void loop_tui_log_line(struct loop_tui *t, const char *line)
 {
@@ -366,6 +379,18 @@ static void loop_tui_log(struct loop_tui *t)
 		t->log[t->nlog++] = m[i];
 	}
 	free(m);
+}
+
+/* Paced sources: wake when the snapshot read ahead is due (by -d or d, else by its time). */
+static void loop_tui_arm(struct loop_tui *t)
+{
+	if (t->fixed_pace)
+		loop_io_arm(&t->io, t->u.delay, false);
+	else
+		loop_io_arm(&t->io,
+			    t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
+						      : 0,
+			    false);
 }
 
 /* Paced sources: read the next snapshot ahead and time it; at the end, say so. */
@@ -391,13 +416,8 @@ static void loop_tui_next(struct loop_tui *t)
 		return;
 	}
 	t->have_pending = true;
-	if (t->fixed_pace)
-		loop_io_arm(&t->io, t->u.delay, false);
-	else
-		loop_io_arm(&t->io,
-			    t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
-						      : 0,
-			    false);
+	t->read_tick++;
+	loop_tui_arm(t);
 }
 
 static void loop_tui_take(struct loop_tui *t)
@@ -407,6 +427,7 @@ static void loop_tui_take(struct loop_tui *t)
 		t->frames++;
 	}
 	t->shown_t = t->snap.t_ns;
+	t->shown_tick = t->read_tick;
 	loop_tui_log(t);
 }
 
@@ -459,6 +480,18 @@ static void loop_tui_render(struct loop_tui *t)
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();
 	v.sample_err = t->sample_err;
+	v.facts = t->src->have_facts ? &t->src->facts : NULL;
+	if (t->m->sample_pid) {
+		char root[64] = "";
+
+		/* live: the files as the process sees them, if the kernel lets pmctop look */
+		if (!t->paced)
+			snprintf(root, sizeof(root), "/proc/%d/root", t->m->sample_pid);
+		symbols_set_root(t->syms, root);
+		v.ip_name = loop_tui_ip_name;
+		v.ip_arg = t;
+		v.ip_local = t->paced;
+	}
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
@@ -486,6 +519,122 @@ static void loop_tui_sample(struct loop_tui *t)
 	loop_tui_log(t);
 }
 
+/*
+ * Replays: show frame k (the deltas of ticks k - 1 and k) after a jump. The
+ * model forgets what it had, so no delta spans the jump; then reading goes
+ * on from k as before.
+ */
+static void loop_tui_goto(struct loop_tui *t, size_t k)
+{
+	int r = source_seek(t->src, k - 1);
+
+	if (r) {
+		snprintf(t->u.status, sizeof(t->u.status), "%.150s",
+			 r == -ERANGE ? "the recording has no such frame" : source_error(t->src));
+		return;
+	}
+	model_restart(t->m);
+	t->have_frame = false;
+	t->have_pending = false;
+	t->u.replay_ended = false;
+	t->read_tick = (long)k - 2;
+	for (size_t i = k - 1; i <= k; i++) {
+		r = source_read(t->src, &t->snap);
+		if (r) {
+			/* the stream changed under us (a file cut short): say so as at its end */
+			t->u.replay_ended = true;
+			if (r < 0)
+				snprintf(t->u.status, sizeof(t->u.status), "%.150s",
+					 source_error(t->src));
+			loop_tui_log(t);
+			return;
+		}
+		t->read_tick++;
+		loop_tui_take(t);
+	}
+	loop_tui_next(t);
+}
+
+/* Replays: j shows the next frame, J the previous one (seekable files only). */
+static void loop_tui_step(struct loop_tui *t)
+{
+	if (!t->paced) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "stepping and going to a time work on replays (--replay FILE)");
+		return;
+	}
+	if (t->u.step > 0) {
+		if (t->have_pending) {
+			loop_tui_take(t);
+			loop_tui_next(t);
+		} else {
+			snprintf(t->u.status, sizeof(t->u.status), "%s",
+				 t->starved ? "the recording has not caught up yet"
+					    : "this is the last frame of the recording");
+		}
+		return;
+	}
+	if (!(source_caps(t->src) & SOURCE_CAP_SEEK)) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "this recording comes from a pipe: it can only go forward (j)");
+		return;
+	}
+	if (t->shown_tick < 2) {
+		snprintf(t->u.status, sizeof(t->u.status), "this is the first frame");
+		return;
+	}
+	loop_tui_goto(t, (size_t)t->shown_tick - 1);
+}
+
+/*
+ * Replays: go to the first frame recorded at or after the time T asked for:
+ * seconds from the first tick, or a time of day of the recording (on the
+ * day of its first tick, or the next when earlier than that).
+ */
+static void loop_tui_seek(struct loop_tui *t)
+{
+	uint64_t t0, tn;
+	double w0, wn, want;
+	size_t k;
+	int r;
+
+	if (!t->paced) {
+		loop_tui_step(t); /* says what stepping needs */
+		return;
+	}
+	if (!(source_caps(t->src) & SOURCE_CAP_SEEK)) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "this recording comes from a pipe: it can only go forward (j)");
+		return;
+	}
+	if (source_tick_time(t->src, 0, &t0, &w0))
+		return;
+	if (t->u.seek_rel) {
+		want = t->u.seek_s;
+	} else {
+		time_t day = (time_t)w0;
+		struct tm tm;
+
+		if (!localtime_r(&day, &tm))
+			return;
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		want = (double)mktime(&tm) + t->u.seek_s;
+		if (want < floor(w0))
+			want += 86400;
+	}
+	for (k = 0; (r = source_tick_time(t->src, k, &tn, &wn)) == 0; k++)
+		if (t->u.seek_rel ? (double)(tn - t0) / 1e9 >= want : wn >= want)
+			break;
+	if (r) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "the recording ends before that time (%zu ticks, %.0f s)", k,
+			 k ? (double)(tn - t0) / 1e9 : 0.0);
+		return;
+	}
+	loop_tui_goto(t, k ? k : 1);
+}
+
 static bool loop_tui_keys(struct loop_tui *t)
 {
 	int k;
@@ -493,10 +642,19 @@ static bool loop_tui_keys(struct loop_tui *t)
 	while ((k = tui_key()) != UI_KEY_NONE) {
 		unsigned act;
 
+		bool was_paused = t->u.paused;
+
 		ui_build_list(&t->u, t->m, &t->list);
 		act = ui_key(&t->u, k, t->m, &t->list);
 		if (act & UI_ACT_QUIT)
 			return false;
+		if (act & UI_ACT_STEP)
+			loop_tui_step(t);
+		if (act & UI_ACT_SEEK)
+			loop_tui_seek(t);
+		/* a tick that came while paused was let go: the next one is due from now */
+		if (was_paused && !t->u.paused && t->paced && t->have_pending)
+			loop_tui_arm(t);
 		if (act & UI_ACT_SORT)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
 		if (act & UI_ACT_THREADS)
@@ -542,6 +700,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	if (o->threads)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
+	t.read_tick = t.shown_tick = -1;
 	if (source_read(src, &t.snap)) {
 		fprintf(stderr, "pmctop: %s\n",
 			source_error(src)[0] ? source_error(src)
@@ -562,6 +721,8 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		return 2;
 	}
 	tui_install_crash_handlers();
+	t.syms = symbols_new("");
+	t.read_tick = 0;
 	loop_tui_take(&t);
 	if (o->drill) {
 		t.u.view = UI_VIEW_DRILL;
@@ -595,6 +756,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	tui_end();
 	loop_io_close(&t.io);
 	canvas_free(t.canvas);
+	symbols_free(t.syms);
 	ui_list_release(&t.list);
 	snapshot_release(&t.snap);
 	for (size_t i = 0; i < t.nlog; i++)

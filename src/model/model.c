@@ -25,6 +25,7 @@ struct model *model_new(const struct evlist *ev)
 			m->raw_ev[m->nraw++] = (int)i;
 	snapshot_init(&m->prev, ev->n);
 	m->counted_once = xcalloc(ev->n ? ev->n : 1, sizeof(*m->counted_once));
+	m->evstat = xcalloc(ev->n ? ev->n : 1, sizeof(*m->evstat));
 	m->sort_col = COL_CPU;
 	m->uptime = -1;
 	m->page_shift = 12;
@@ -54,6 +55,7 @@ void model_free(struct model *m)
 	free(m->cpus);
 	free(m->raw_ev);
 	free(m->counted_once);
+	free(m->evstat);
 	hotpage_free(m->hp);
 	free(m->maps);
 	snapshot_release(&m->prev);
@@ -73,7 +75,7 @@ struct model_deltas {
  * the work counted so far says it should have: cycles and task-clock went
  * on, it stayed at 0 (cycles itself is judged by task-clock alone).
  */
-static bool model_suspect(const struct model *m, size_t i)
+bool model_event_suspect(const struct model *m, size_t i)
 {
 	const struct ev *e = &m->ev.ev[i];
 
@@ -145,7 +147,7 @@ static void model_deltas(const struct model *m, const struct snap_count *prev,
 
 		d->v[i] = metrics_scale(dv, de, dr, &est);
 		d->fl[i] = (est ? MODEL_F_EST : 0) | (de > 0 && dr == 0 ? MODEL_F_NA : 0);
-		if (model_suspect(m, i) && dv == 0 && dr > 0)
+		if (model_event_suspect(m, i) && dv == 0 && dr > 0)
 			d->fl[i] |= MODEL_F_SUSPECT;
 		if (m->ev.ev[i].hw && de > 0) {
 			double frac = (double)dr / (double)de;
@@ -347,6 +349,16 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	free(sum_cur);
 }
 
+void model_restart(struct model *m)
+{
+	m->have_prev = false;
+	m->sample_pid = 0;
+	m->nmaps = 0;
+	if (m->hp)
+		hotpage_reset(m->hp, m->page_shift);
+	memset(m->evstat, 0, (m->ev.n ? m->ev.n : 1) * sizeof(*m->evstat));
+}
+
 void model_set_page_shift(struct model *m, unsigned shift)
 {
 	m->page_shift = shift;
@@ -482,6 +494,9 @@ bool model_update(struct model *m, const struct snapshot *s)
 	dt_ns = (double)(s->t_ns - m->prev.t_ns);
 	m->dt = dt_ns / 1e9;
 	model_watch_work(m, s);
+	evstat_update(m->evstat, &m->ev, &m->prev, s);
+	for (size_t e = 0; e < m->ev.n; e++)
+		m->evstat[e].suspect = model_event_suspect(m, e);
 	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
 	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/columns.h"
+#include "model/evstat.h"
 #include "stream/evlist.h"
 #include "model/hotpage.h"
 #include "stream/snapshot.h"
@@ -73,6 +74,8 @@ struct model {
 	size_t ntasks_seen;  /* tasks in the snapshot before filtering */
 	size_t not_counted;  /* rows whose counters could not be opened */
 	int not_counted_err; /* the most common reason */
+	/* per event: its shares of time counted in the last interval (the events screen) */
+	struct evstat *evstat;
 	struct model_filter filter;
 	int sort_col; /* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
@@ -102,6 +105,13 @@ void model_free(struct model *m);
  * returns false (and no rows) for the first snapshot.
  */
 bool model_update(struct model *m, const struct snapshot *s);
+/*
+ * Forget the previous snapshot, the hot-page histogram and the mappings: the
+ * next snapshot starts afresh, as the first one did (a replay that jumped).
+ */
+void model_restart(struct model *m);
+/* Whether event i is a hardware event that has never counted anything while work went on. */
+bool model_event_suspect(const struct model *m, size_t i);
 /* Sort the process and thread rows by column (see sort_col); reverse flips the natural order. */
 void model_sort(struct model *m, int col, bool reverse);
 /* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */

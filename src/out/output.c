@@ -468,13 +468,14 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	fputs("]}\n", f);
 }
 
-/* The mapping name of a page, shortened to its file name for tables. */
-static const char *output_map_name(const struct model *m, uint64_t page)
+/* The mapping of a page by name, an anonymous one by its range, into buf (of OUTPUT_MAP_LEN). */
+#define OUTPUT_MAP_LEN 128
+static const char *output_map_name(const struct model *m, uint64_t page, char *buf)
 {
 	const struct mem_map *p =
 		mem_find_map(m->maps, m->nmaps, (unsigned long long)(page << m->hp->shift));
 
-	return p ? p->name : "[unmapped]";
+	return p ? mem_map_label(p, buf, OUTPUT_MAP_LEN) : "[unmapped]";
 }
 
 static void output_page_fields(const struct model *m, const struct hotpage_entry *e, double *share,
@@ -506,6 +507,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
 		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 
@@ -513,7 +515,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
 			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
 			cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
-			output_map_name(m, top[i].page));
+			output_map_name(m, top[i].page, map));
 	}
 	fputc('\n', f);
 }
@@ -530,6 +532,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 
@@ -542,7 +545,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 			hotpage_dominant_level(&top[i]) == MEM_LVL_NA
 				? ""
 				: mem_level_name(hotpage_dominant_level(&top[i])));
-		output_csv_str(f, output_map_name(m, top[i].page));
+		output_csv_str(f, output_map_name(m, top[i].page, map));
 		fputc('\n', f);
 	}
 }
@@ -568,6 +571,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 		fputs(",\"data_source_na\":true", f);
 	fputs(",\"pages\":[", f);
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 		enum mem_level l = hotpage_dominant_level(&top[i]);
@@ -584,7 +588,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 		else
 			output_json_str(f, mem_level_name(l));
 		fputs(",\"mapping\":", f);
-		output_json_str(f, output_map_name(m, top[i].page));
+		output_json_str(f, output_map_name(m, top[i].page, map));
 		fputc('}', f);
 	}
 	fputs("]}\n", f);

@@ -36,6 +36,7 @@ const char *sample_kind_meaning(enum sample_kind k);
 #define SOURCE_CAP_PACED 0x1u	/* snapshots carry the times they were taken: wait by those */
 #define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
 #define SOURCE_CAP_THREADS 0x4u /* can add per-thread entries on request */
+#define SOURCE_CAP_SEEK 0x8u	/* can go back and jump to any tick: a recording in a file */
 
 struct source_ops {
 	/*
@@ -58,6 +59,13 @@ struct source_ops {
 	size_t (*poll_fds)(struct source *s, int *fds, size_t max);
 	void (*wake)(struct source *s, int fd, bool hup);
 	void (*free)(struct source *s);
+	/*
+	 * SOURCE_CAP_SEEK: make tick (0 is the first) the next read; 0,
+	 * -ERANGE when the stream has no such tick, or -errno with err filled.
+	 */
+	int (*seek)(struct source *s, size_t tick);
+	/* SOURCE_CAP_SEEK: the times of tick (see struct snapshot); 0 or -ERANGE. */
+	int (*tick_time)(struct source *s, size_t tick, uint64_t *t_ns, double *wall);
 };
 
 struct source {
@@ -102,6 +110,10 @@ int source_sample(struct source *s, int pid, const struct sample_req *req, char 
 		  size_t errsize);
 size_t source_poll_fds(struct source *s, int *fds, size_t max);
 void source_wake(struct source *s, int fd, bool hup);
+/* See source_ops.seek; -ESPIPE where the source cannot go back (a pipe, live data). */
+int source_seek(struct source *s, size_t tick);
+/* See source_ops.tick_time; -ESPIPE where unsupported. */
+int source_tick_time(struct source *s, size_t tick, uint64_t *t_ns, double *wall);
 /* Free the source; NULL is a no-op. */
 void source_free(struct source *s);
 

@@ -113,7 +113,8 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	memcpy(r->base.mode, inner->mode, sizeof(r->base.mode));
 	memcpy(r->base.host, inner->host, sizeof(r->base.host));
 	memcpy(r->base.kernel, inner->kernel, sizeof(r->base.kernel));
-	r->base.caps = inner->caps;
+	/* a recording's ticks only go forward: the wrapper offers no seeking */
+	r->base.caps = inner->caps & ~SOURCE_CAP_SEEK;
 	errno = 0;
 	r->base.facts = inner->facts;
 	r->base.have_facts = inner->have_facts;

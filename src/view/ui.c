@@ -2,6 +2,8 @@
 #include "config.h"
 #include "view/ui.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +163,32 @@ static void ui_search(struct ui *u, const struct ui_list *l)
 	snprintf(u->status, sizeof(u->status), "no process matches '%s'", u->search);
 }
 
+int ui_parse_time(const char *s, bool *rel, double *seconds)
+{
+	unsigned h, m, sec = 0;
+	char *end, extra;
+	double v;
+
+	if (s[0] == '+') {
+		if (!(s[1] >= '0' && s[1] <= '9') && s[1] != '.')
+			return -EINVAL;
+		v = strtod(s + 1, &end);
+		if (*end || !isfinite(v) || v < 0 || v > 1e9)
+			return -EINVAL;
+		*rel = true;
+		*seconds = v;
+		return 0;
+	}
+	if (sscanf(s, "%2u:%2u:%2u%c", &h, &m, &sec, &extra) != 3 &&
+	    sscanf(s, "%2u:%2u%c", &h, &m, &extra) != 2)
+		return -EINVAL;
+	if (strspn(s, "0123456789:") != strlen(s) || h > 23 || m > 59 || sec > 59)
+		return -EINVAL;
+	*rel = false;
+	*seconds = h * 3600.0 + m * 60.0 + sec;
+	return 0;
+}
+
 static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 {
 	enum ui_prompt p = u->prompt;
@@ -190,6 +218,17 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 		}
 		u->delay = d;
 		return UI_ACT_DELAY;
+	case UI_PROMPT_TIME:
+		if (!u->ninput)
+			return 0;
+		if (ui_parse_time(u->input, &u->seek_rel, &u->seek_s)) {
+			snprintf(u->status, sizeof(u->status),
+				 "invalid time '%s': give HH:MM:SS (the recorded time of day) or "
+				 "+SECONDS (from the start)",
+				 u->input);
+			return 0;
+		}
+		return UI_ACT_SEEK;
 	case UI_PROMPT_NONE:
 		break;
 	}
@@ -285,7 +324,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_MOVE,
-	  .help = "move the selection (it follows its process)" },
+	  .help = "move the selection (it follows its process, or its hot page)" },
 	{ .keys = { 'h', '?', UI_KEY_F1 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_HELP,
@@ -380,12 +419,24 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "e",
 	  .footer = "Log" },
+	{ .keys = { 'E' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_EVENTS,
+	  .help = "the events: groups, multiplexing shares, failures and why" },
+	{ .keys = { 'j', 'J' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_STEP,
+	  .help = "replays: pause and show the next (j) or previous (J) frame" },
+	{ .keys = { 'T' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SEEK,
+	  .help = "replays: go to a recorded time, HH:MM:SS or +SECONDS from the start" },
 	{ .keys = { UI_KEY_ESC },
 	  .in = UI_IN(UI_VIEW_TABLE),
 	  .what = UI_DO_CLEAR,
 	  .help = "clear the filters" },
 
-	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' },
+	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
 	  .what = UI_DO_BACK,
 	  .help = "back where you came from",
@@ -497,6 +548,68 @@ static void ui_scroll(struct ui *u, int key)
 	}
 }
 
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
+{
+	if (!n || !u->page_chosen)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].page == u->page_sel)
+			return i;
+	return u->page_idx < n ? u->page_idx : n - 1;
+}
+
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
+{
+	size_t top = u->page_top;
+
+	if (!rows)
+		return sel;
+	if (sel < top)
+		top = sel;
+	if (sel >= top + rows)
+		top = sel - rows + 1;
+	if (top + rows > n)
+		top = n > rows ? n - rows : 0;
+	return top;
+}
+
+/* The movement keys on the drill-down's hot pages: the selection, and the rows in view. */
+static void ui_page_move(struct ui *u, const struct model *m, int key)
+{
+	size_t n = 0, page = u->page ? u->page : 1;
+	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
+	size_t cur = ui_page_index(u, v, n), to = cur;
+
+	if (!n)
+		return;
+	switch (key) {
+	case UI_KEY_UP:
+		to = cur ? cur - 1 : 0;
+		break;
+	case UI_KEY_DOWN:
+		to = cur + 1 < n ? cur + 1 : n - 1;
+		break;
+	case UI_KEY_PGUP:
+		to = cur > page ? cur - page : 0;
+		break;
+	case UI_KEY_PGDN:
+		to = cur + page < n ? cur + page : n - 1;
+		break;
+	case UI_KEY_HOME:
+		to = 0;
+		break;
+	default: /* End */
+		to = n - 1;
+		break;
+	}
+	/* Home goes back to following the hottest page, whichever it is */
+	u->page_chosen = key != UI_KEY_HOME;
+	u->page_sel = v[to].page;
+	u->page_idx = to;
+	u->page_top = ui_page_top(u, to, n, page);
+	free(v);
+}
+
 static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 {
 	long page = (long)(u->page ? u->page : 1);
@@ -541,8 +654,22 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 	case UI_DO_LOG:
 		ui_enter_view(u, UI_VIEW_ERRORS);
 		return 0;
+	case UI_DO_EVENTS:
+		ui_enter_view(u, UI_VIEW_EVENTS);
+		return 0;
+	case UI_DO_STEP:
+		/* a frame looked at frame by frame holds still */
+		u->paused = true;
+		u->step = key == 'j' ? 1 : -1;
+		return UI_ACT_STEP;
+	case UI_DO_SEEK:
+		ui_start_prompt(u, UI_PROMPT_TIME, "");
+		return 0;
 	case UI_DO_MOVE:
-		ui_move_key(u, l, key);
+		if (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_PAGES)
+			ui_page_move(u, m, key);
+		else
+			ui_move_key(u, l, key);
 		return 0;
 	case UI_DO_SORT_CYCLE:
 		return ui_cycle_sort(u, m, key == '<' || key == UI_KEY_LEFT ? -1 : 1);
@@ -585,6 +712,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->drill_mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
 		u->top = 0;
+		u->page_chosen = false;
+		u->page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
 		u->view = UI_VIEW_TABLE;
@@ -621,6 +750,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return UI_ACT_HISTOGRAM;
 	case UI_DO_PAGE_SIZE:
 		u->page_shift = u->page_shift == 12 ? 21 : 12;
+		u->page_chosen = false;
 		snprintf(u->status, sizeof(u->status), "%s pages: the histogram starts afresh",
 			 u->page_shift == 12 ? "4 KiB" : "2 MiB");
 		return UI_ACT_HISTOGRAM;

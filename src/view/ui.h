@@ -31,6 +31,7 @@ enum ui_view {
 	UI_VIEW_DRILL, /* one process: its threads */
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
+	UI_VIEW_EVENTS, /* every event: its group, status and share of time counted */
 };
 
 enum ui_prompt {
@@ -39,6 +40,7 @@ enum ui_prompt {
 	UI_PROMPT_FILTER,
 	UI_PROMPT_USER,
 	UI_PROMPT_DELAY,
+	UI_PROMPT_TIME, /* T: the time of a replay to go to */
 };
 
 enum ui_drill_mode {
@@ -50,7 +52,7 @@ enum ui_drill_mode {
 /* A set of views, for the key table. */
 #define UI_IN(view) (1u << (view))
 #define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL))
-#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS))
+#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS) | UI_IN(UI_VIEW_EVENTS))
 #define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
 
 /* What a key binding does. */
@@ -80,6 +82,9 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
+	UI_DO_EVENTS, /* the events screen */
+	UI_DO_STEP,   /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,   /* replays: T asks for a time to go to */
 };
 
 #define UI_BINDING_KEYS 7
@@ -103,6 +108,8 @@ struct ui_binding {
 #define UI_ACT_DELAY 0x8      /* the delay changed */
 #define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
+#define UI_ACT_STEP 0x40      /* replays: show the frame step (+1 or -1) away */
+#define UI_ACT_SEEK 0x80      /* replays: go to the time seek_rel/seek_s says */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -132,6 +139,14 @@ struct ui {
 	char input[64];
 	size_t ninput;
 	char status[160]; /* one-line notice, cleared by the next key */
+	/* the drill-down's hot pages: the selection follows its page as the order changes */
+	bool page_chosen;  /* a page was picked; else the hottest is the one selected */
+	uint64_t page_sel; /* the picked page (its address >> page_shift) */
+	size_t page_idx;   /* its row when last seen, for when it is gone */
+	size_t page_top;   /* the first page row on screen */
+	int step;	   /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
+	bool seek_rel;	   /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
+	double seek_s;	   /* else the recorded time of day in seconds after midnight */
 };
 
 /* The rows a view lists, after the interactive filters. */
@@ -158,6 +173,15 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key);
 bool ui_key_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
 void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
+/* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n);
+/* The first of rows page rows on screen, with row sel among them. */
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows);
+/*
+ * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
+ * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
+ */
+int ui_parse_time(const char *s, bool *rel, double *seconds);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
 

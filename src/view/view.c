@@ -6,7 +6,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/errmsg.h"
 #include "view/layout.h"
@@ -16,6 +18,8 @@
 #define VIEW_HEADER_LINES 3
 #define VIEW_DRILL_LINES 4 /* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
+#define VIEW_SAMPLE_LINES 2		 /* the sampling pane's title and what its samples mean */
+#define VIEW_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
 
 /* The help screen's sections of the key table: a binding goes in the first whose views it has. */
 static const struct {
@@ -24,7 +28,7 @@ static const struct {
 } VIEW_HELP_SECTIONS[] = {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
-	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
+	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -99,14 +103,22 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
-	char up[64] = "", sort[96], unsup[1024];
+	char up[64] = "", sort[96], unsup[1024], when[40] = "";
 	int x;
 	int sc = u->sort_col;
 
 	if (v->uptime >= 0)
 		view_uptime(up, sizeof(up), v->uptime);
-	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s", v->host,
-			  v->replay ? " (replay)" : "");
+	/* a replay says when the frame on screen was recorded */
+	if (v->replay && m->wall > 0 && m->wall < 1e12) {
+		time_t t = (time_t)m->wall;
+		struct tm tm;
+
+		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
+			when[0] = '\0';
+	}
+	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
+			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
 	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
 	canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
 		      m->load[2]);
@@ -308,6 +320,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_FILTER] = "Filter: ",
 		[UI_PROMPT_USER] = "User: ",
 		[UI_PROMPT_DELAY] = "Delay (seconds): ",
+		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
@@ -362,34 +375,88 @@ static void view_map_name(char *buf, size_t size, const char *name, int w)
 		snprintf(buf, size, "...%s", name + n - (size_t)(w - 3));
 }
 
+/* Rows of pages in a pages pane of h lines, and whether the instructions block fits below. */
+static int view_pages_rows(int h, bool *ips)
+{
+	*ips = h - 1 >= 3 + VIEW_IPS_LINES;
+	return h - 1 - (*ips ? VIEW_IPS_LINES : 0);
+}
+
+/* The instructions that touched page e most, each named by function and file where known. */
+static void view_page_ips(struct canvas *c, int y, const struct hotpage_entry *e,
+			  const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	uint64_t ip[HOTPAGE_IPS];
+	uint32_t cnt[HOTPAGE_IPS];
+	size_t n = hotpage_ips(e, ip, cnt, HOTPAGE_IPS);
+	int x;
+
+	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Page 0x%" PRIx64 ":",
+			  e->page << m->hp->shift);
+	canvas_printf(c, x, y, CANVAS_NORMAL, -1, " %s%s",
+		      n ? "the instructions that touched it most"
+			: "its samples carry no instruction address",
+		      n && v->ip_local ? " (symbols from this machine's files)" : "");
+	for (size_t i = 0; i < n; i++) {
+		char name[512] = "";
+		double share = e->samples ? 100.0 * fmin((double)cnt[i], (double)e->samples) /
+						    (double)e->samples
+					  : 0;
+
+		if (v->ip_name)
+			v->ip_name(v->ip_arg, ip[i], name, sizeof(name));
+		canvas_printf(c, 0, y + 1 + (int)i, CANVAS_NORMAL, -1,
+			      "  %5.1f%%  0x%012" PRIx64 "  %s", share, ip[i], name);
+	}
+}
+
 static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	struct hotpage_entry top[256];
-	size_t n = hotpage_top(m->hp, top, h > 1 ? ((size_t)h - 1 < 256 ? (size_t)h - 1 : 256) : 0);
+	bool ips;
+	int rows = view_pages_rows(h, &ips);
+	size_t n = 0, sel, top;
+	struct hotpage_entry *all = rows > 0 ? hotpage_sorted(m->hp, &n) : NULL;
 	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
 	int x;
+	char count[64];
 
+	if (rows <= 0)
+		return;
+	sel = ui_page_index(v->u, all, n);
+	top = ui_page_top(v->u, sel, n, (size_t)rows);
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	x = 0;
 	if (barw)
 		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
-	canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s %s", "PAGE", "SHARE%",
-		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
-	for (size_t i = 0; i < n; i++) {
-		const struct hotpage_entry *e = &top[i];
+	x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s ", "PAGE",
+			   "SHARE%", "LOADS", "STORES", "LAT", "SOURCE");
+	/*
+	 * Where the selection is in the list: at the right of the titles, or
+	 * in place of the MAPPING title where the line has no room for both.
+	 */
+	snprintf(count, sizeof(count), "%zu of %zu page%s", n ? sel + 1 : 0, n, n == 1 ? "" : "s");
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, c->w - (int)strlen(count), y, count, CANVAS_TITLE, -1);
+	else
+		x += canvas_put(c, x, y, count, CANVAS_TITLE, -1) + 1;
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, x, y, "MAPPING", CANVAS_TITLE, -1);
+	for (size_t i = top; i < n && i < top + (size_t)rows; i++) {
+		const struct hotpage_entry *e = &all[i];
 		const struct mem_map *pm = mem_find_map(
 			m->maps, m->nmaps, (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
 		struct hotpage_cells cl;
-		char name[256];
-		int row = y + 1 + (int)i;
+		char name[256], label[128];
+		int row = y + 1 + (int)(i - top);
 
 		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
 		x = 0;
 		if (barw) {
-			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
+			view_bar(c, 0, row, barw, all[0].weight > 0 ? e->weight / all[0].weight : 0,
 				 v->utf8);
 			x = barw + 1;
 		}
@@ -400,9 +467,19 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
 									    : CANVAS_NORMAL,
 				   -1, "%-7.7s ", hotpage_source_cell(e, m->sample_flags));
-		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
+		if (pm)
+			mem_map_label(pm, label, sizeof(label));
+		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
+		if (pm && mem_map_anon(pm) && (int)strlen(label) > c->w - x)
+			snprintf(label, sizeof(label), "[anon %llx]", pm->start);
+		view_map_name(name, sizeof(name), pm ? label : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
+		if (i == sel)
+			canvas_attr(c, row, 0, c->w, CANVAS_SELECTED);
 	}
+	if (ips && n)
+		view_page_ips(c, y + 1 + rows, &all[sel], v);
+	free(all);
 }
 
 static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -420,6 +497,7 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
 		struct hotpage_cells cl;
 		int row = y + 1 + (int)i, x = 0;
+		char label[128];
 
 		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
@@ -430,7 +508,8 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 		}
 		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
 			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages,
-			      cl.loads, cl.stores, cl.latency, g[i].name);
+			      cl.loads, cl.stores, cl.latency,
+			      g[i].map ? mem_map_label(g[i].map, label, sizeof(label)) : g[i].name);
 	}
 }
 
@@ -479,9 +558,9 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			"addresses only",
 			CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
-		view_mappings(c, y + 2, h - 2, v);
+		view_mappings(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 	else
-		view_pages(c, y + 2, h - 2, v);
+		view_pages(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 }
 
 static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -634,6 +713,115 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	}
 }
 
+/* The counter facts of the mode, where the source has them: what the PMU gives and what is used. */
+static void view_events_facts(struct view_help_out *o, const struct errmsg_mode *f)
+{
+	char line[256];
+	size_t n = 0;
+
+	if (!f || !f->hw_asked)
+		return;
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "PMU %s", f->pmu[0] ? f->pmu : "unknown");
+	if (f->counters > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ": %d counters a group, %d free of other users", f->counters,
+				      f->counters_free);
+	if (f->watchdog > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " (the NMI watchdog holds one)");
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; %d hardware events per process, %d per CPU",
+			 f->task_hw, f->cpu_hw);
+	view_help_line(o, CANVAS_NORMAL, "%s", line);
+}
+
+/* A share of time as a cell: "100.0", "50.0", "-" when the event was never enabled. */
+static void view_share(char *buf, size_t size, double share)
+{
+	if (isnan(share))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", 100 * share);
+}
+
+/*
+ * The events screen: every event asked for, built in or with -e, with its
+ * group, what it needs, its status and the share of the last interval it was
+ * on the PMU (running over enabled, summed over the processes and over the
+ * CPUs); the reason for each that failed, in the translator's words.
+ */
+static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = v->u->scroll };
+	const struct model *m = v->m;
+	const struct evlist *ev = &m->ev;
+	int paranoid = v->facts && v->facts->why.err ? v->facts->why.paranoid : -2;
+	size_t nst[EVSTAT_IDLE + 1] = { 0 }, nuser = 0;
+	int namew = 24;
+	char sum[256];
+	size_t len = 0;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		int l = (int)strlen(ev->ev[i].name);
+
+		nst[evstat_status(&ev->ev[i], v->have_frame ? &m->evstat[i] : NULL)]++;
+		nuser += ev->ev[i].user;
+		if (l > namew)
+			namew = l;
+	}
+	/* the name column takes what the other columns leave, up to the longest name */
+	if (namew > c->w - 52)
+		namew = c->w - 52 > 12 ? c->w - 52 : 12;
+	len = (size_t)snprintf(sum, sizeof(sum), "%zu event%s (%zu built in, %zu with -e)", ev->n,
+			       ev->n == 1 ? "" : "s", ev->n - nuser, nuser);
+	for (int s = 0; s <= EVSTAT_IDLE; s++)
+		if (nst[s] && len < sizeof(sum))
+			len += (size_t)snprintf(sum + len, sizeof(sum) - len, "%s %zu %s",
+						len ? "," : "", nst[s], evstat_status_name(s));
+	view_help_line(&o, CANVAS_HEADER, "Events%s", v->have_frame ? " in the last interval" : "");
+	view_help_line(&o, CANVAS_NORMAL, "%s", sum);
+	view_events_facts(&o, v->facts);
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	if (o.line >= o.scroll && o.line - o.scroll < (size_t)(h > 0 ? h : 0))
+		canvas_fill(c, y0 + (int)(o.line - o.scroll), 0, c->w, ' ', CANVAS_TITLE);
+	view_help_line(&o, CANVAS_TITLE, "%-*s %5s %-4s %-8s %-13s %6s %6s", namew, "EVENT",
+		       "GROUP", "KIND", "ASKED", "STATUS", "PROC%", "CPU%");
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct ev *e = &ev->ev[i];
+		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
+		enum evstat_status s = evstat_status(e, st);
+		char pt[16] = "-", pc[16] = "-", why[600];
+		int attr = s == EVSTAT_COUNTED	     ? CANVAS_NORMAL
+			   : s == EVSTAT_IDLE	     ? CANVAS_DIM
+			   : s == EVSTAT_MULTIPLEXED ? CANVAS_WARN
+						     : CANVAS_HOT;
+
+		if (st && !e->err) {
+			view_share(pt, sizeof(pt), evstat_share(st, false));
+			view_share(pc, sizeof(pc), evstat_share(st, true));
+		}
+		view_help_line(&o, attr, "%-*.*s %5d %-4s %-8s %-13s %6s %6s", namew, namew,
+			       e->name, e->group, e->hw ? "hw" : "sw", e->user ? "-e" : "built-in",
+			       evstat_status_name(s), pt, pc);
+		if (e->err) {
+			errmsg_perf(why, sizeof(why), e->err, e->name, paranoid);
+			view_help_line(&o, CANVAS_DIM, "    %s", why);
+		} else if (s == EVSTAT_SUSPECT) {
+			view_help_line(&o, CANVAS_DIM, "    %s",
+				       "never counted anything while the CPU did a lot of work: a "
+				       "hypervisor may filter it");
+		}
+		if (st && st->tasks_failed && !e->err)
+			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
+				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
+				       errmsg_short(st->task_err));
+	}
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "PROC% CPU%: time running over time enabled in the interval, summed over");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+}
+
 size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 {
 	const struct ui *u = v->u;
@@ -641,13 +829,19 @@ size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 	struct layout_cores lc;
 
 	*list = false;
-	if (u->view == UI_VIEW_HELP || u->view == UI_VIEW_ERRORS)
+	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
 	if (u->show_cpus && u->view == UI_VIEW_TABLE)
 		body -= view_cores_fit(v->m, w, body, &lc);
 	if (u->view == UI_VIEW_DRILL) {
+		bool ips;
+		int rows = view_pages_rows(body - VIEW_DRILL_LINES - VIEW_SAMPLE_LINES, &ips);
+
+		/* the hot pages page by their rows, but are no list of processes */
+		if (u->drill_mode == UI_DRILL_PAGES && body >= 3)
+			return rows > 0 ? (size_t)rows : 0;
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
 			return 0;
 		body -= VIEW_DRILL_LINES;
@@ -670,6 +864,8 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		view_log(c, y + 1, body - 1, v);
+	} else if (u->view == UI_VIEW_EVENTS) {
+		view_events(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {

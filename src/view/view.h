@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "util/errmsg.h"
 #include "view/canvas.h"
 #include "model/model.h"
 #include "view/ui.h"
@@ -21,8 +23,16 @@ struct view_ctx {
 	bool replay;
 	const char *const *log; /* messages for the user, oldest first */
 	size_t nlog;
-	bool utf8;		/* UTF-8 bars, else ASCII */
-	const char *sample_err; /* why the drilled process is not sampled; "" if it is */
+	bool utf8;			 /* UTF-8 bars, else ASCII */
+	const char *sample_err;		 /* why the drilled process is not sampled; "" if it is */
+	const struct errmsg_mode *facts; /* the source's mode facts; NULL when it has none */
+	/*
+	 * Names an instruction address of the sampled process among the model's
+	 * mappings ("main+0x1c (app)"); NULL shows bare addresses.
+	 */
+	const char *(*ip_name)(void *arg, uint64_t ip, char *buf, size_t size);
+	void *ip_arg;
+	bool ip_local; /* the names come from this machine's files (a replay) */
 };
 
 /*
