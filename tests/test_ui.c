@@ -309,7 +309,7 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert_uint_eq(press(&u, &l, 'H'), UI_ACT_THREADS);
 	ck_assert(u.threads);
 	ck_assert_uint_eq(l.n, 4); /* the recording has thread lines of pid 101 only */
-	press(&u, &l, ' ');
+	press(&u, &l, 'z');
 	ck_assert(u.paused);
 	press(&u, &l, 'Z');
 	ck_assert(!u.paused);

@@ -27,6 +27,7 @@ enum {
 	OPT_TOP,
 	OPT_LISTEN,
 	OPT_EXPORT_PROCESSES,
+	OPT_NO_MOUSE,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -46,6 +47,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
 	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
@@ -83,6 +85,8 @@ void options_usage(FILE *f)
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
+	      "                          select)\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
 	      "      --sample PID        sample PID's data addresses; with -b, print its hot "
 	      "pages\n"
@@ -291,6 +295,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_NO_CPUS:
 			o->no_cpus = true;
+			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
 			break;
 		case OPT_SAMPLE:
 			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {

@@ -29,8 +29,9 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	int sample_pid;			  /* --sample: 0 when not sampling */
-	char *sample_source;		  /* auto, pebs, ibs, faults */
+	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
+	int sample_pid;	     /* --sample: 0 when not sampling */
+	char *sample_source; /* auto, pebs, ibs, faults */
 	unsigned long long sample_period; /* 0: the source's default */
 	unsigned page_shift;		  /* 12 or 21 */
 	double halflife;

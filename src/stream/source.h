@@ -36,6 +36,7 @@ const char *sample_kind_meaning(enum sample_kind k);
 #define SOURCE_CAP_PACED 0x1u	/* snapshots carry the times they were taken: wait by those */
 #define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
 #define SOURCE_CAP_THREADS 0x4u /* can add per-thread entries on request */
+#define SOURCE_CAP_LIVE 0x8u	/* its processes run on this machine now: signals reach them */
 
 struct source_ops {
 	/*

@@ -37,6 +37,48 @@ size_t layout_fit(const struct layout_col *cand, size_t n, int width, int min_la
 	return kept;
 }
 
+size_t layout_scroll(const struct layout_col *cand, size_t n, size_t pinned, size_t first,
+		     int width, int min_last, int *out, bool *dropped)
+{
+	struct layout_col *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	size_t k = 0, got;
+
+	if (pinned > n)
+		pinned = n;
+	for (size_t i = 0; i < n; i++)
+		if (i < pinned || i >= pinned + first)
+			keep[k++] = cand[i];
+	got = layout_fit(keep, k, width, min_last, out);
+	*dropped = got < k;
+	free(keep);
+	return got;
+}
+
+size_t layout_scroll_stops(const struct layout_col *cand, size_t n, size_t pinned, int width,
+			   int min_last, size_t *stops, size_t max)
+{
+	size_t scrollable = n > pinned ? n - pinned : 0, nstops = 1, nprev;
+	int *prev = xcalloc(n ? n : 1, sizeof(*prev));
+	int *cur = xcalloc(n ? n : 1, sizeof(*cur));
+	bool dropped;
+
+	stops[0] = 0;
+	nprev = layout_scroll(cand, n, pinned, 0, width, min_last, prev, &dropped);
+	/* a step that only scrolls off a column the fit had dropped anyway shows nothing new */
+	for (size_t first = 1; dropped && first <= scrollable && nstops < max; first++) {
+		size_t k = layout_scroll(cand, n, pinned, first, width, min_last, cur, &dropped);
+
+		if (k == nprev && !memcmp(cur, prev, k * sizeof(*cur)))
+			continue;
+		stops[nstops++] = first;
+		memcpy(prev, cur, k * sizeof(*cur));
+		nprev = k;
+	}
+	free(prev);
+	free(cur);
+	return nstops;
+}
+
 int layout_cores(int ncpus, int width, int max_rows, int min_w, struct layout_cores *out)
 {
 	int need, pref, cols;

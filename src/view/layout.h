@@ -18,6 +18,22 @@ struct layout_col {
  */
 size_t layout_fit(const struct layout_col *cand, size_t n, int width, int min_last, int *out);
 
+/*
+ * The same at horizontal scroll position first: the first pinned columns of cand stay put, the
+ * next first columns after them are scrolled off to the left, and the rest are fit as
+ * layout_fit fits them. Writes the kept ids in display order to out and returns how many;
+ * *dropped tells whether the fit left some of the rest out for width.
+ */
+size_t layout_scroll(const struct layout_col *cand, size_t n, size_t pinned, size_t first,
+		     int width, int min_last, int *out, bool *dropped);
+/*
+ * The scroll positions worth stopping at, in order: 0, then each position whose columns differ
+ * from those of the stop before, up to the first at which nothing is dropped for width (the
+ * last stop). Writes at most max positions to stops (max >= 1) and returns how many.
+ */
+size_t layout_scroll_stops(const struct layout_col *cand, size_t n, size_t pinned, int width,
+			   int min_last, size_t *stops, size_t max);
+
 struct layout_cores {
 	int cols;   /* meters per line */
 	int rows;   /* lines */
