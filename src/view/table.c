@@ -63,7 +63,11 @@ void table_layout(const struct model *m, int width, bool threads, int hscroll,
 	}
 	t->rest_x = x;
 	t->last_col = (int)nstops - 1;
-	t->text_off = hscroll > t->last_col ? (hscroll - t->last_col) * TABLE_TEXT_STEP : 0;
+	/* a step never moves more than half the room: text is not skipped unseen */
+	t->text_step = width - x >= 2 * TABLE_TEXT_STEP ? TABLE_TEXT_STEP
+		       : width - x >= 2			? (width - x) / 2
+							: 1;
+	t->text_off = hscroll > t->last_col ? (hscroll - t->last_col) * t->text_step : 0;
 	t->more_left = hscroll > 0;
 	t->more_right = stop + 1 < nstops;
 }

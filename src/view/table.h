@@ -8,14 +8,14 @@
 #include "model/model.h"
 
 #define TABLE_MAX_COLS MODEL_MAX_COLS
-/* Cells the rest column's text moves per step once every column is in view. */
+/* Cells the rest column's text moves per step once every column is in view (at most). */
 #define TABLE_TEXT_STEP 16
 
 /*
  * The columns of one table line. Horizontal scrolling goes by stops: from stop 0 (the fit by
  * priority) each Right scrolls columns off to the left, the first (PID) staying put, until
  * every column left fits; from there on each step moves the rest column's text (the command)
- * by TABLE_TEXT_STEP cells.
+ * by text_step cells: TABLE_TEXT_STEP, less where the text has less room than that.
  */
 struct table_layout {
 	size_t n; /* columns before the rest column */
@@ -25,6 +25,7 @@ struct table_layout {
 	int rest_id;	 /* the rest column, drawn after the others */
 	int rest_x;	 /* its first cell */
 	int text_off;	 /* cells of its text scrolled off to the left */
+	int text_step;	 /* cells a step moves the text */
 	bool more_left;	 /* scrolled: Left shows more */
 	bool more_right; /* columns are hidden for width that Right brings into view */
 	int last_col;	 /* the scroll position of the last column stop */

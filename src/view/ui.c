@@ -980,8 +980,7 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 	room = u->width - t.rest_x;
 	text = ui_text_cells(u, l);
 	/* past the last column stop, steps of the text while some of it is still cut off */
-	most = t.last_col +
-	       (text > room ? (text - room + TABLE_TEXT_STEP - 1) / TABLE_TEXT_STEP : 0);
+	most = t.last_col + (text > room ? (text - room + t.text_step - 1) / t.text_step : 0);
 	if (u->hscroll < t.last_col)
 		u->hscroll = u->hscroll + 1;
 	else if (u->hscroll < most)

@@ -796,7 +796,13 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		else
 			view_list(c, y, body, v, u->threads);
 	}
-	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM)
-		view_signal_menu(c, VIEW_HEADER_LINES, c->h - VIEW_HEADER_LINES - 1, u);
+	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
+		/* over the list from its titles down, else under the header */
+		int my = view_list_y(v, c->w, c->h);
+
+		if (my < 0)
+			my = VIEW_HEADER_LINES;
+		view_signal_menu(c, my, c->h - my - 1, u);
+	}
 	view_footer(c, v);
 }
