@@ -2,6 +2,7 @@
 #include "config.h"
 #include "app/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -397,12 +398,26 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				snprintf(err, errsize, "option '%s' needs a value",
 					 argv[optind - 1]);
 			return -EINVAL;
-		default:
-			if (optopt)
+		default: {
+			const char *tok = argv[optind - 1], *eq = strchr(tok, '=');
+
+			/* "--no-mouse=1": a known long option given a value it does not take */
+			for (size_t i = 0; eq && !strncmp(tok, "--", 2) && OPTIONS_LONG[i].name;
+			     i++)
+				if (strlen(OPTIONS_LONG[i].name) == (size_t)(eq - tok - 2) &&
+				    !strncmp(OPTIONS_LONG[i].name, tok + 2,
+					     (size_t)(eq - tok - 2))) {
+					snprintf(err, errsize,
+						 "option '--%s' takes no value: drop '%s'",
+						 OPTIONS_LONG[i].name, eq);
+					return -EINVAL;
+				}
+			if (optopt > 0 && optopt < 0x80 && isalnum(optopt))
 				snprintf(err, errsize, "unknown option '-%c'", optopt);
 			else
-				snprintf(err, errsize, "unknown option '%s'", argv[optind - 1]);
+				snprintf(err, errsize, "unknown option '%s'", tok);
 			return -EINVAL;
+		}
 		}
 	}
 	if (optind < argc) {

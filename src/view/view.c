@@ -82,6 +82,8 @@ static void view_uptime(char *buf, size_t size, double up)
 		snprintf(buf, size, "up %02ld:%02ld", h, mi);
 }
 
+static const struct model_row *view_find_row(const struct model *m, int pid);
+
 static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
@@ -124,7 +126,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
 	if (u->follow)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d", u->follow_id);
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d%s", u->follow_id,
+				   view_find_row(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
 	if (m->not_counted && u->view != UI_VIEW_DRILL)
