@@ -917,8 +917,14 @@ START_TEST(test_clicks_sort_and_select)
 	ck_assert_uint_eq(u.sel, 2);
 	ui_click(&u, 10, 20, m, &l); /* below the last row */
 	ck_assert_int_eq(u.sel_id, 505);
-	ui_click(&u, 10, 3, m, &l); /* above the list */
+	u.page = 2; /* two rows on screen: the line under them (the footer) selects nothing */
+	ui_click(&u, 10, 10, m, &l);
 	ck_assert_int_eq(u.sel_id, 505);
+	ui_click(&u, 10, 9, m, &l);
+	ck_assert_int_eq(u.sel_id, 101);
+	u.page = 10;
+	ui_click(&u, 10, 3, m, &l); /* above the list */
+	ck_assert_int_eq(u.sel_id, 101);
 	/* the > mark scrolls right, the < mark back */
 	ck_assert(t.more_right);
 	ui_click(&u, 79, 7, m, &l);

@@ -954,8 +954,9 @@ static int ui_text_cells(const struct ui *u, const struct ui_list *l)
 	for (size_t i = 0; i < l->n; i++) {
 		const struct model_row *r = l->v[i];
 		const char *t = u->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+		/* the indent as view_tree_prefix draws it, 31 levels at most */
 		int cells =
-			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 32) : 0;
+			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
 
 		/* one cell per code point, as the canvas draws them */
 		for (; *t; t++)
@@ -1177,9 +1178,10 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 		return 0;
 	table_layout(m, u->width, ui_thread_rows(u), u->hscroll, &t);
 	if (y > u->list_y) {
-		size_t row = u->top + (size_t)(y - u->list_y - 1);
+		size_t line = (size_t)(y - u->list_y - 1), row = u->top + line;
 
-		if (row < l->n) {
+		/* only the rows on screen: not the footer under a long list */
+		if (line < u->page && row < l->n) {
 			u->follow = false;
 			u->sel = row;
 			u->sel_id = l->v[row]->id;
