@@ -214,6 +214,34 @@ START_TEST(test_every_size_draws_without_garbage)
 }
 END_TEST
 
+/* The tree, the signal menu and sideways scrolling at every size: whole lines, nothing else. */
+START_TEST(test_new_screens_at_every_size)
+{
+	for (int variant = 0; variant < 4; variant++)
+		for (int w = 1; w <= 130; w += 9)
+			for (int h = 1; h <= 30; h += 4) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.tree = variant != 1;
+				u.cmdline = variant >= 2;
+				u.hscroll = variant * 5;
+				u.tags[u.ntags++] = 505;
+				if (variant == 1)
+					u.prompt = UI_PROMPT_SIGNAL;
+				if (variant == 3) {
+					u.prompt = UI_PROMPT_CONFIRM;
+					snprintf(u.ask, sizeof(u.ask),
+						 "send SIGTERM (15) to pid 505?");
+				}
+				s = draw(&u, w, h, variant & 1);
+				assert_clean_lines(s, w, h);
+				free(s);
+			}
+}
+END_TEST
+
 /* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
 START_TEST(test_drill_every_size_and_mode)
 {
@@ -446,6 +474,7 @@ int main(void)
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);
 	tcase_add_test(tc, test_footer_and_help_from_the_key_table);
 	tcase_add_test(tc, test_tree_goldens);
+	tcase_add_test(tc, test_new_screens_at_every_size);
 	tcase_add_test(tc, test_signal_menu_goldens);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
