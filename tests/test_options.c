@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "app/options.h"
@@ -36,6 +37,23 @@ START_TEST(test_batch_options)
 	ck_assert_str_eq(o.events[1], "instructions:u");
 	ck_assert_str_eq(o.user, "root");
 	options_release(&o);
+}
+END_TEST
+
+/* The mouse is the screen's unless --no-mouse gives it to the terminal. */
+START_TEST(test_no_mouse)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-d", "2", NULL), 0);
+	ck_assert(!o.no_mouse);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--no-mouse", NULL, NULL), 0);
+	ck_assert(o.no_mouse);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--no-mouse=1", NULL, NULL), -EINVAL);
+	ck_assert_str_eq(err, "option '--no-mouse' takes no value: drop '=1'");
 }
 END_TEST
 
@@ -156,6 +174,7 @@ int main(void)
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_test(tc, test_batch_options);
+	tcase_add_test(tc, test_no_mouse);
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
 	tcase_add_test(tc, test_replay_allows_zero_delay);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);

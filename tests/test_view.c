@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
+#include "view/table.h"
 #include "view/view.h"
 #include "util/utf8.h"
 
@@ -332,6 +334,34 @@ START_TEST(test_every_size_draws_without_garbage)
 }
 END_TEST
 
+/* The tree, the signal menu and sideways scrolling at every size: whole lines, nothing else. */
+START_TEST(test_new_screens_at_every_size)
+{
+	for (int variant = 0; variant < 4; variant++)
+		for (int w = 1; w <= 130; w += 9)
+			for (int h = 1; h <= 30; h += 4) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.tree = variant != 1;
+				u.cmdline = variant >= 2;
+				u.hscroll = variant * 5;
+				u.tags[u.ntags++] = 505;
+				if (variant == 1)
+					u.prompt = UI_PROMPT_SIGNAL;
+				if (variant == 3) {
+					u.prompt = UI_PROMPT_CONFIRM;
+					snprintf(u.ask, sizeof(u.ask),
+						 "send SIGTERM (15) to pid 505?");
+				}
+				s = draw(&u, w, h, variant & 1);
+				assert_clean_lines(s, w, h);
+				free(s);
+			}
+}
+END_TEST
+
 /* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
 START_TEST(test_drill_every_size_and_mode)
 {
@@ -432,6 +462,123 @@ START_TEST(test_footer_and_help_from_the_key_table)
 }
 END_TEST
 
+/* The tree view: 505 under its parent 101, with a tagged row and a followed one. */
+START_TEST(test_tree_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_PID, false, 1.0);
+	u.tree = true;
+	u.tags[u.ntags++] = 505;
+	u.follow = true;
+	u.follow_id = 101;
+	u.sel_id = 101;
+	s = draw(&u, 80, 24, true);
+	golden("screen-tree-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newproc"));
+	ck_assert_ptr_nonnull(strstr(s, "*   505 alice"));
+	ck_assert_ptr_nonnull(strstr(s, "following 101"));
+	ck_assert_ptr_nonnull(strstr(s, "1 tagged"));
+	free(s);
+	u.cmdline = true;
+	s = draw(&u, 200, 50, false);
+	golden("screen-tree-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "`- newproc --fast"));
+	free(s);
+}
+END_TEST
+
+/* The signal menu over the table, and the question before sending. */
+START_TEST(test_signal_menu_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.live = true;
+	u.prompt = UI_PROMPT_SIGNAL;
+	u.sig_sel = 1;
+	s = draw(&u, 80, 24, true);
+	golden("screen-signal-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Send signal:"));
+	ck_assert_ptr_nonnull(strstr(s, "  9 KILL"));
+	ck_assert_ptr_nonnull(strstr(s, "Signal: Up/Down"));
+	free(s);
+	u.prompt = UI_PROMPT_CONFIRM;
+	snprintf(u.ask, sizeof(u.ask),
+		 "send SIGKILL (9) to pid 202 (stream)? y: send, any other "
+		 "key: cancel");
+	s = draw(&u, 200, 50, false);
+	golden("screen-signal-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "send SIGKILL (9) to pid 202 (stream)?"));
+	free(s);
+}
+END_TEST
+
+/* Scrolled sideways: < on the left; at 80 columns > while more is hidden. */
+START_TEST(test_scrolled_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.hscroll = 3;
+	s = draw(&u, 80, 24, true);
+	golden("screen-scrolled-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID "));
+	ck_assert_ptr_null(strstr(s, "USER")); /* scrolled off */
+	free(s);
+	/* at 200 every column fits; Right moves the command lines */
+	u.cmdline = true;
+	u.hscroll = 1;
+	s = draw(&u, 200, 50, false);
+	golden("screen-scrolled-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
+	ck_assert_ptr_null(strstr(s, "/usr/bin/db-server"));
+	free(s);
+}
+END_TEST
+
+/* Where each title is drawn, the click mapping finds its column, at every width and position. */
+START_TEST(test_click_mapping_matches_the_drawn_titles)
+{
+	for (int w = 30; w <= 200; w += 17)
+		for (int pos = 0; pos < 12; pos++) {
+			struct table_layout t;
+			struct ui u;
+			char *s, *line;
+
+			ui_init(&u, COL_PID, false, 1.0);
+			u.show_cpus = false;
+			u.hscroll = pos;
+			table_layout(m, w, false, pos, &t);
+			s = draw(&u, w, 12, false);
+			/* the title line comes after the three header lines */
+			line = s;
+			for (int k = 0; k < 3; k++)
+				line = strchr(line, '\n') + 1;
+			for (size_t i = 0; i < t.n; i++) {
+				const char *title =
+					model_column_title(m, t.ids[i], COL_ROWS_PROCESSES);
+				size_t tl = strlen(title) < (size_t)t.w[i] ? strlen(title)
+									   : (size_t)t.w[i];
+				const struct column *col = model_column(m, t.ids[i]);
+				int at = col->left ? t.x[i] : t.x[i] + t.w[i] - (int)tl;
+
+				ck_assert_msg(!strncmp(line + at, title, tl),
+					      "%d wide, position %d: %s not at %d", w, pos, title,
+					      at);
+				for (int x = at; x < at + (int)tl; x++)
+					ck_assert_int_eq(table_column_at(&t, x), t.ids[i]);
+			}
+			ck_assert_int_eq(table_column_at(&t, t.rest_x), COL_COMMAND);
+			ck_assert_int_eq(table_column_at(&t, -1), -1);
+			free(s);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -449,6 +596,11 @@ int main(void)
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);
 	tcase_add_test(tc, test_footer_and_help_from_the_key_table);
+	tcase_add_test(tc, test_tree_goldens);
+	tcase_add_test(tc, test_new_screens_at_every_size);
+	tcase_add_test(tc, test_signal_menu_goldens);
+	tcase_add_test(tc, test_scrolled_goldens);
+	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

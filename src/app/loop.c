@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "collect/symbols.h"
+#include "app/procctl.h"
 #include "view/canvas.h"
 #include "out/tui.h"
 #include "view/ui.h"
@@ -495,6 +496,7 @@ static void loop_tui_render(struct loop_tui *t)
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
+	ui_set_screen(&t->u, w, view_list_y(&v, w, h));
 	ui_set_page(&t->u, &t->list, page, list);
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
@@ -635,17 +637,38 @@ static void loop_tui_seek(struct loop_tui *t)
 	loop_tui_goto(t, k ? k : 1);
 }
 
+/* What the user asked to be done to processes: here, in the app, never in the model. */
+static void loop_tui_act(struct loop_tui *t, unsigned act)
+{
+	struct ui *u = &t->u;
+	char msg[sizeof(u->status)];
+	int r;
+
+	if (act & UI_ACT_SIGNAL)
+		r = procctl_signal(u->targets, u->ntargets, u->act_signal, msg, sizeof(msg));
+	else
+		r = procctl_renice(u->targets, u->ntargets, u->act_nice, u->act_threads, msg,
+				   sizeof(msg));
+	snprintf(u->status, sizeof(u->status), "%s", msg);
+	/* failures stay in the log after the status line is gone */
+	if (r)
+		loop_tui_log_line(t, msg);
+}
+
 static bool loop_tui_keys(struct loop_tui *t)
 {
-	int k;
+	int k, x = 0, y = 0;
 
-	while ((k = tui_key()) != UI_KEY_NONE) {
+	while ((k = tui_key(&x, &y)) != UI_KEY_NONE) {
 		unsigned act;
 
 		bool was_paused = t->u.paused;
 
 		ui_build_list(&t->u, t->m, &t->list);
-		act = ui_key(&t->u, k, t->m, &t->list);
+		if (k == UI_KEY_MOUSE)
+			act = ui_click(&t->u, x, y, t->m, &t->list);
+		else
+			act = ui_key(&t->u, k, t->m, &t->list);
 		if (act & UI_ACT_QUIT)
 			return false;
 		if (act & UI_ACT_STEP)
@@ -655,6 +678,8 @@ static bool loop_tui_keys(struct loop_tui *t)
 		/* a tick that came while paused was let go: the next one is due from now */
 		if (was_paused && !t->u.paused && t->paced && t->have_pending)
 			loop_tui_arm(t);
+		if (act & (UI_ACT_SIGNAL | UI_ACT_NICE))
+			loop_tui_act(t, act);
 		if (act & UI_ACT_SORT)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
 		if (act & UI_ACT_THREADS)
@@ -697,6 +722,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.u.page_shift = m->page_shift;
 	t.u.halflife = m->halflife;
 	t.u.sample_period = o->sample_period;
+	t.u.live = source_caps(src) & SOURCE_CAP_LIVE;
 	if (o->threads)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
@@ -714,7 +740,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		snapshot_release(&t.snap);
 		return 1;
 	}
-	if (tui_init(o->color, err, sizeof(err))) {
+	if (tui_init(o->color, o->mouse, err, sizeof(err))) {
 		fprintf(stderr, "pmctop: %s\n", err);
 		snapshot_release(&t.snap);
 		loop_io_close(&t.io);

@@ -397,6 +397,7 @@ static int main_run(struct options *op)
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
 			.threads = o.threads,
 			.cmdline = o.cmdline,
+			.mouse = !o.no_mouse,
 			.iterations = o.iterations,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,

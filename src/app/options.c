@@ -2,6 +2,7 @@
 #include "config.h"
 #include "app/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -28,6 +29,7 @@ enum {
 	OPT_TOP,
 	OPT_LISTEN,
 	OPT_EXPORT_PROCESSES,
+	OPT_NO_MOUSE,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -48,6 +50,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
 	{ "read-all", no_argument, NULL, OPT_READ_ALL },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
 	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
@@ -88,6 +91,8 @@ void options_usage(FILE *f)
 	      "      --no-cpus           do not open per-core counters\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
+	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
+	      "                          select)\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
 	      "      --sample PID        sample PID's data addresses; with -b, print its hot "
 	      "pages\n"
@@ -318,6 +323,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_READ_ALL:
 			o->read_all = true;
 			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
+			break;
 		case OPT_SAMPLE:
 			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {
 				snprintf(err, errsize,
@@ -416,12 +424,26 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				snprintf(err, errsize, "option '%s' needs a value",
 					 argv[optind - 1]);
 			return -EINVAL;
-		default:
-			if (optopt)
+		default: {
+			const char *tok = argv[optind - 1], *eq = strchr(tok, '=');
+
+			/* "--no-mouse=1": a known long option given a value it does not take */
+			for (size_t i = 0; eq && !strncmp(tok, "--", 2) && OPTIONS_LONG[i].name;
+			     i++)
+				if (strlen(OPTIONS_LONG[i].name) == (size_t)(eq - tok - 2) &&
+				    !strncmp(OPTIONS_LONG[i].name, tok + 2,
+					     (size_t)(eq - tok - 2))) {
+					snprintf(err, errsize,
+						 "option '--%s' takes no value: drop '%s'",
+						 OPTIONS_LONG[i].name, eq);
+					return -EINVAL;
+				}
+			if (optopt > 0 && optopt < 0x80 && isalnum(optopt))
 				snprintf(err, errsize, "unknown option '-%c'", optopt);
 			else
-				snprintf(err, errsize, "unknown option '%s'", argv[optind - 1]);
+				snprintf(err, errsize, "unknown option '%s'", tok);
 			return -EINVAL;
+		}
 		}
 	}
 	if (optind < argc) {

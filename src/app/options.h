@@ -30,6 +30,7 @@ struct options {
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
 	bool read_all;	     /* --read-all: no skipping of processes that did not run */
+	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
 	int sample_pid;	     /* --sample: 0 when not sampling */
 	char *sample_source; /* auto, pebs, ibs, faults */
 	unsigned long long sample_period; /* 0: the source's default */

@@ -114,7 +114,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	const char *root = o->proc_root ? o->proc_root : "/proc";
 
 	source_init(&l->base, &LIVE_OPS);
-	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS;
+	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
 	l->paranoid = -2;
 	l->o = *o;

@@ -431,6 +431,7 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 			p = NULL;
 		r = model_new_row(m, rows, nrows, cap, t->pid);
 		r->tgid = t->tgid;
+		r->ppid = t->ppid;
 		r->uid = t->uid;
 		memcpy(r->user, t->user, sizeof(r->user));
 		r->threads = t->threads;

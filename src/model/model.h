@@ -27,6 +27,7 @@
 struct model_row {
 	int id;	  /* pid (tid for threads), or CPU number (-1 for the total) */
 	int tgid; /* the process of a thread row; id for process rows */
+	int ppid; /* the parent process, as the snapshot has it (0 when unknown) */
 	unsigned uid;
 	char user[33];
 	int threads;

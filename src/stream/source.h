@@ -37,6 +37,7 @@ const char *sample_kind_meaning(enum sample_kind k);
 #define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
 #define SOURCE_CAP_THREADS 0x4u /* can add per-thread entries on request */
 #define SOURCE_CAP_SEEK 0x8u	/* can go back and jump to any tick: a recording in a file */
+#define SOURCE_CAP_LIVE 0x10u	/* its processes run on this machine now: signals reach them */
 
 struct source_ops {
 	/*

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/model.h"
 
@@ -24,7 +25,17 @@ enum ui_key {
 	UI_KEY_F1,
 	UI_KEY_F6,
 	UI_KEY_F10,
+	UI_KEY_F3,
+	UI_KEY_F4,
+	UI_KEY_F5,
+	UI_KEY_F7,
+	UI_KEY_F8,
+	UI_KEY_F9,
+	UI_KEY_BTAB,  /* Shift-Tab */
+	UI_KEY_MOUSE, /* a click; the terminal gives its cell (see ui_click) */
 };
+
+#define UI_KEY_TAB '\t'
 
 enum ui_view {
 	UI_VIEW_TABLE,
@@ -40,7 +51,9 @@ enum ui_prompt {
 	UI_PROMPT_FILTER,
 	UI_PROMPT_USER,
 	UI_PROMPT_DELAY,
-	UI_PROMPT_TIME, /* T: the time of a replay to go to */
+	UI_PROMPT_TIME,	   /* T: the time of a replay to go to */
+	UI_PROMPT_SIGNAL,  /* the signal menu: Up/Down, a number or a letter, Enter */
+	UI_PROMPT_CONFIRM, /* y sends the chosen signal; any other key cancels */
 };
 
 enum ui_drill_mode {
@@ -82,9 +95,17 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
-	UI_DO_EVENTS, /* the events screen */
-	UI_DO_STEP,   /* replays: j the next frame, J the previous one (paused) */
-	UI_DO_SEEK,   /* replays: T asks for a time to go to */
+	UI_DO_EVENTS,	   /* the events screen */
+	UI_DO_STEP,	   /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,	   /* replays: T asks for a time to go to */
+	UI_DO_HSCROLL,	   /* Left, Right: scroll the table and its command lines sideways */
+	UI_DO_TREE,	   /* processes under their parents */
+	UI_DO_FOLLOW,	   /* keep the selection on the selected process */
+	UI_DO_TAG,	   /* tag or untag the selected process and move down */
+	UI_DO_UNTAG,	   /* untag all */
+	UI_DO_SIGNAL,	   /* the signal menu for the selected or tagged processes */
+	UI_DO_NICE,	   /* F7 lowers the nice value, F8 raises it */
+	UI_DO_NEXT_SCREEN, /* Tab, Shift-Tab: the next or previous screen of the cycle */
 };
 
 #define UI_BINDING_KEYS 7
@@ -110,6 +131,17 @@ struct ui_binding {
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
 #define UI_ACT_STEP 0x40      /* replays: show the frame step (+1 or -1) away */
 #define UI_ACT_SEEK 0x80      /* replays: go to the time seek_rel/seek_s says */
+#define UI_ACT_SIGNAL 0x100   /* send act_signal to the targets */
+#define UI_ACT_NICE 0x200     /* change the nice value of the targets by act_nice */
+
+/* Processes that can be tagged at once. */
+#define UI_MAX_TAGS 256
+
+/* One entry of the signal menu. */
+struct ui_signal {
+	int num;
+	const char *name; /* without SIG */
+};
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -147,12 +179,38 @@ struct ui {
 	int step;	   /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
 	bool seek_rel;	   /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
 	double seek_s;	   /* else the recorded time of day in seconds after midnight */
+	int width;	   /* screen columns, for the table's layout; the loop sets them */
+	int list_y;	   /* screen line of the list's column titles; -1 when none */
+	int hscroll;	   /* horizontal scroll position of the table (view/table.h) */
+	bool tree;	   /* processes under their parents */
+	bool follow;	   /* the selection stays on follow_id */
+	int follow_id;
+	bool live;	       /* the processes are on this machine: signals and nice apply */
+	int tags[UI_MAX_TAGS]; /* tagged ids, in tagging order */
+	size_t ntags;
+	size_t sig_sel;		  /* the signal menu's highlighted entry */
+	int sig_typed;		  /* a number typed in the menu; 0 for none */
+	int act_signal;		  /* UI_ACT_SIGNAL: the signal chosen */
+	int act_nice;		  /* UI_ACT_NICE: -1 or +1 */
+	int targets[UI_MAX_TAGS]; /* UI_ACT_SIGNAL, UI_ACT_NICE: the ids they go to */
+	size_t ntargets;
+	bool act_threads; /* the targets are threads (nice: only them, not their process) */
+	char ask[224];	  /* the question of UI_PROMPT_CONFIRM */
+};
+
+/* A row's place in the tree view. */
+struct ui_tree_pos {
+	unsigned depth; /* 0 for a process whose parent is not listed */
+	uint32_t more;	/* bit d: at depth d (its own and its ancestors') later siblings follow */
 };
 
 /* The rows a view lists, after the interactive filters. */
 struct ui_list {
 	const struct model_row **v;
 	size_t n, cap;
+	struct ui_tree_pos *tree; /* one per row in the tree view, else unused */
+	size_t tcap;
+	bool is_tree; /* the rows are in tree order and tree is filled */
 };
 
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay);
@@ -163,8 +221,18 @@ void ui_list_release(struct ui_list *l);
 void ui_sync(struct ui *u, const struct ui_list *l);
 /* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
 void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
+/* Take the screen's width and the line of the list's titles (-1: no list on screen). */
+void ui_set_screen(struct ui *u, int width, int list_y);
 /* Apply one key; returns UI_ACT_* flags. l is the list on screen. */
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
+/* A mouse click at x, y: a column title sorts by it (again: reverse), a row selects it. */
+unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);
+/* Whether id is tagged. */
+bool ui_tagged(const struct ui *u, int id);
+/* The signal menu, in its order; *n gets its length. */
+const struct ui_signal *ui_signals(size_t *n);
+/* The name of signal num ("TERM"), or NULL for one the menu does not list. */
+const char *ui_signal_name(int num);
 /* The key table, in footer order; *n gets its length. */
 const struct ui_binding *ui_bindings(size_t *n);
 /* The binding of key in view; NULL when the key does nothing there. */

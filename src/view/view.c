@@ -11,7 +11,9 @@
 #include <time.h>
 
 #include "util/errmsg.h"
+#include "util/utf8.h"
 #include "view/layout.h"
+#include "view/table.h"
 #include "model/metrics.h"
 
 #define VIEW_CORE_MIN_W 24
@@ -38,26 +40,11 @@ static enum col_rows view_rows(bool threads)
 
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
 {
-	struct layout_col cand[VIEW_MAX_COLS];
-	int ids[VIEW_MAX_COLS];
-	size_t n = model_columns(m, ids, VIEW_MAX_COLS), nc = 0;
-	int min_last = 0;
+	struct table_layout t;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, ids[i]);
-
-		/* the rest column is drawn after the others, in what is left of the line */
-		if (col->rest) {
-			min_last = col->width;
-			continue;
-		}
-		cand[nc++] = (struct layout_col){
-			.id = ids[i],
-			.width = columns_width(col, view_rows(threads)),
-			.prio = col->prio,
-		};
-	}
-	return layout_fit(cand, nc, width, min_last, out);
+	table_layout(m, width, threads, 0, &t);
+	memcpy(out, t.ids, t.n * sizeof(*out));
+	return t.n;
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
@@ -98,6 +85,8 @@ static void view_uptime(char *buf, size_t size, double up)
 	else
 		snprintf(buf, size, "up %02ld:%02ld", h, mi);
 }
+
+static const struct model_row *view_find_row(const struct model *m, int pid);
 
 static int view_header(struct canvas *c, const struct view_ctx *v)
 {
@@ -148,11 +137,17 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+	if (u->follow)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d%s", u->follow_id,
+				   view_find_row(m, u->follow_id) ? "" : " (exited)");
+	if (u->ntags && u->view == UI_VIEW_TABLE)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
 	if (m->not_counted && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
-		 u->reverse ? " (reversed)" : "");
+	snprintf(sort, sizeof(sort), "%s%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
+		 u->reverse ? " (reversed)" : "",
+		 u->tree && u->view == UI_VIEW_TABLE ? ", as a tree" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return VIEW_HEADER_LINES;
 }
@@ -237,37 +232,80 @@ static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *
 	return used;
 }
 
-static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
-			      size_t n, bool threads, const struct ui *u)
+static void view_table_titles(struct canvas *c, int y, const struct model *m,
+			      const struct table_layout *t, bool threads, const struct ui *u)
 {
-	const struct column *rest = columns_get(COL_COMMAND);
-	int x = 0;
+	const struct column *rest = model_column(m, t->rest_id);
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, view_rows(threads));
-		const char *t = model_column_title(m, cols[i], view_rows(threads));
-		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct column *col = model_column(m, t->ids[i]);
+		int w = t->w[i];
+		const char *title = model_column_title(m, t->ids[i], view_rows(threads));
+		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
-		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
-		x += w + 1;
+		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
 	}
-	canvas_put(c, x, y,
+	canvas_put(c, t->rest_x, y,
 		   u->cmdline && rest->cmdline_title ? rest->cmdline_title
 						     : columns_title(rest, view_rows(threads)),
-		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
+		   u->sort_col == t->rest_id ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
+	/* what Left and Right would bring into view */
+	if (t->more_left)
+		canvas_put(c, 0, y, "<", CANVAS_TITLE_SORT, 1);
+	if (t->more_right)
+		canvas_put(c, c->w - 1, y, ">", CANVAS_TITLE_SORT, 1);
 }
 
-static void view_table_row(struct canvas *c, int y, const struct model *m,
-			   const struct model_row *r, const int *cols, size_t n, bool threads,
-			   bool cmdline, bool selected)
+/* Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells. */
+static int view_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
 {
-	int x = 0;
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
 
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, view_rows(threads));
+	while (n && *skip > 0) {
+		size_t len;
+
+		utf8_decode(p, n, &len);
+		p += len;
+		n -= len;
+		(*skip)--;
+	}
+	return canvas_put(c, x, y, (const char *)p, attr, -1);
+}
+
+/* The tree's guides before a row's name: a bar for each ancestor with siblings still to come. */
+static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree_pos *tp, bool utf8,
+			    int *skip)
+{
+	unsigned depth = tp->depth < 32 ? tp->depth : 31;
+	int used = 0;
+
+	for (unsigned d = 1; d <= depth; d++) {
+		bool more = tp->more & (1u << d);
+		const char *g = d < depth ? (more ? (utf8 ? "\u2502  " : "|  ") : "   ")
+					  : (more ? (utf8 ? "\u251c\u2500 " : "|- ")
+						  : (utf8 ? "\u2514\u2500 " : "`- "));
+
+		used += view_put_skip(c, x + used, y, g, CANVAS_DIM, skip);
+	}
+	return used;
+}
+
+struct view_row_style {
+	bool threads, cmdline, selected, tagged, utf8;
+	const struct ui_tree_pos *tree; /* NULL outside the tree view */
+};
+
+static void view_table_row(struct canvas *c, int y, const struct model *m,
+			   const struct model_row *r, const struct table_layout *t,
+			   const struct view_row_style *st)
+{
+	int x, skip = t->text_off;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct column *col = model_column(m, t->ids[i]);
+		int w = t->w[i];
 		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
@@ -275,10 +313,11 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
-			model_format_cell(m, r, cols[i], view_rows(threads), w, cell, sizeof(cell));
+			model_format_cell(m, r, t->ids[i], view_rows(st->threads), w, cell,
+					  sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
-				double v = view_value(r, cols[i], &na);
+				double v = view_value(r, t->ids[i], &na);
 
 				attr = view_cell_attr(col, v, na);
 			}
@@ -287,30 +326,71 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(buf, sizeof(buf), "%-*.*s", w, w, cell);
 		else
 			snprintf(buf, sizeof(buf), "%*s", w, cell);
-		canvas_put(c, x, y, buf, attr, w);
-		x += w + 1;
+		canvas_put(c, t->x[i], y, buf, attr, w);
 	}
-	x += canvas_put(c, x, y, cmdline && r->cmdline[0] ? r->cmdline : r->comm, CANVAS_NORMAL,
-			-1);
+	x = t->rest_x;
+	if (st->tree)
+		x += view_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
+	x += view_put_skip(c, x, y, st->cmdline && r->cmdline[0] ? r->cmdline : r->comm,
+			   CANVAS_NORMAL, &skip);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
-	if (selected)
+	if (st->tagged) {
+		const struct canvas_cell *first = canvas_at(c, 0, y);
+
+		canvas_attr(c, y, 0, c->w, CANVAS_TAGGED);
+		/* the mark takes the blank before a PID; a pid of seven digits keeps the colour */
+		if (first && (!first->ch || first->ch == ' '))
+			canvas_put(c, 0, y, "*", CANVAS_TAGGED, 1);
+	}
+	if (st->selected)
 		canvas_attr(c, y, 0, c->w, CANVAS_SELECTED);
+}
+
+/* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
+static void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
+{
+	size_t n;
+	const struct ui_signal *sg = ui_signals(&n);
+	const int w = 18;
+
+	if (h < 2)
+		return;
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, "Send signal:", CANVAS_TITLE, w);
+	for (size_t i = 0; i < n && (int)i + 1 < h; i++) {
+		int row = y + 1 + (int)i;
+		bool lit = i == u->sig_sel && (!u->sig_typed || u->sig_typed == sg[i].num);
+
+		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %2d %s", sg[i].num, sg[i].name);
+		canvas_attr(c, row, 0, w, lit ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
 }
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
 static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, bool threads)
 {
-	int cols[VIEW_MAX_COLS];
-	size_t n = view_table_columns(v->m, c->w, threads, cols);
+	struct table_layout t;
 	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
-	view_table_titles(c, y, v->m, cols, n, threads, u);
-	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
-		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, threads,
-			       u->cmdline, i == u->sel);
+	table_layout(v->m, c->w, threads, u->hscroll, &t);
+	view_table_titles(c, y, v->m, &t, threads, u);
+	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
+		const struct view_row_style st = {
+			.threads = threads,
+			.cmdline = u->cmdline,
+			.selected = i == u->sel,
+			.tagged = u->view == UI_VIEW_TABLE && ui_tagged(u, v->list->v[i]->id),
+			.utf8 = v->utf8,
+			.tree = v->list->is_tree ? &v->list->tree[i] : NULL,
+		};
+
+		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], &t, &st);
+	}
 }
 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
@@ -321,12 +401,26 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_USER] = "User: ",
 		[UI_PROMPT_DELAY] = "Delay (seconds): ",
 		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
+		[UI_PROMPT_SIGNAL] = "Signal: ",
+		[UI_PROMPT_CONFIRM] = "",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 
+	if (u->prompt == UI_PROMPT_CONFIRM) {
+		canvas_put(c, 0, y, u->ask, CANVAS_ERROR, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_SIGNAL) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		if (u->sig_typed)
+			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig_typed);
+		canvas_put(c, x, y, "Up/Down, a number or a letter; Enter: choose; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
 	if (u->prompt != UI_PROMPT_NONE) {
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
@@ -822,19 +916,25 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
 }
 
-size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
+/* The page of the current view, and the line of the list's titles (-1 when no list shows). */
+static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, int *list_y)
 {
 	const struct ui *u = v->u;
-	int body = h - VIEW_HEADER_LINES - 1;
+	int body = h - VIEW_HEADER_LINES - 1, y = VIEW_HEADER_LINES;
 	struct layout_cores lc;
 
 	*list = false;
+	*list_y = -1;
 	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
-	if (u->show_cpus && u->view == UI_VIEW_TABLE)
-		body -= view_cores_fit(v->m, w, body, &lc);
+	if (u->show_cpus && u->view == UI_VIEW_TABLE) {
+		int used = view_cores_fit(v->m, w, body, &lc);
+
+		body -= used;
+		y += used;
+	}
 	if (u->view == UI_VIEW_DRILL) {
 		bool ips;
 		int rows = view_pages_rows(body - VIEW_DRILL_LINES - VIEW_SAMPLE_LINES, &ips);
@@ -845,11 +945,29 @@ size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
 			return 0;
 		body -= VIEW_DRILL_LINES;
+		y += VIEW_DRILL_LINES;
 	}
 	if (body < 1)
 		return 0;
 	*list = true;
+	*list_y = y;
 	return body > 1 ? (size_t)(body - 1) : 1;
+}
+
+size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
+{
+	int list_y;
+
+	return view_geometry(v, w, h, list, &list_y);
+}
+
+int view_list_y(const struct view_ctx *v, int w, int h)
+{
+	bool list;
+	int list_y;
+
+	view_geometry(v, w, h, &list, &list_y);
+	return list_y;
 }
 
 void view_render(struct canvas *c, const struct view_ctx *v)
@@ -879,6 +997,14 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 			view_drill(c, y, body, v);
 		else
 			view_list(c, y, body, v, u->threads);
+	}
+	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
+		/* over the list from its titles down, else under the header */
+		int my = view_list_y(v, c->w, c->h);
+
+		if (my < 0)
+			my = VIEW_HEADER_LINES;
+		view_signal_menu(c, my, c->h - my - 1, u);
 	}
 	view_footer(c, v);
 }
