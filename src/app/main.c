@@ -154,6 +154,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.pids = o->pids,
 			.npids = o->npids,
 			.per_cpu = !o->no_cpus,
+			.kernel_threads = o->kernel_threads,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};
@@ -234,7 +235,7 @@ static int main_run(struct options *op)
 	struct options o = *op;
 	struct source *src;
 	struct model *m;
-	struct output out;
+	struct output out = { 0 };
 	struct loop_opts lo;
 	struct source *rec = NULL; /* src itself when recording */
 	struct exporter *ex = NULL;
@@ -302,6 +303,7 @@ static int main_run(struct options *op)
 	m->filter.pids = o.pids;
 	m->filter.npids = o.npids;
 	m->filter.user = o.user;
+	m->kthreads = o.kernel_threads;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
 		char keys[256];
@@ -350,6 +352,7 @@ static int main_run(struct options *op)
 	out.fmt = o.format;
 	out.show_cmdline = o.cmdline;
 	out.threads = o.threads;
+	out.per_user = o.per_user;
 	out.sampling = o.sample_pid != 0;
 	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
@@ -379,6 +382,8 @@ static int main_run(struct options *op)
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
 			.threads = o.threads,
 			.cmdline = o.cmdline,
+			.kernel_threads = o.kernel_threads,
+			.per_user = o.per_user,
 			.iterations = o.iterations,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
@@ -407,6 +412,7 @@ out_rec:
 			status = 1;
 	}
 out_model:
+	output_release(&out);
 	exporter_free(ex);
 	model_free(m);
 	source_free(src);

@@ -19,7 +19,8 @@ struct live_opts {
 	size_t npids;
 	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
-	bool per_cpu; /* try per-CPU counters */
+	bool per_cpu;	     /* try per-CPU counters */
+	bool kernel_threads; /* list kernel threads too (--kernel-threads) */
 };
 
 /*

@@ -45,7 +45,7 @@ static const char *output_raw_name(const struct model *m, size_t k)
 
 static enum col_rows output_row_kind(const struct output *o)
 {
-	return o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+	return o->per_user ? COL_ROWS_USERS : o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
 /* Text: the columns of rows in display order, each padded to its width; the rest column last. */
@@ -138,11 +138,14 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 		const struct column *col = model_column(m, ids[i]);
 		char cell[64];
 
-		if (r->err && (col->type == COL_TYPE_NUM || col->rest) && !said) {
+		/* /proc's columns are there for every row; the counters say why they are not */
+		bool counter = col->type == COL_TYPE_NUM && !col->proc;
+
+		if (r->err && (counter || col->rest) && !said) {
 			fprintf(f, "  not counted: %s", errmsg_short(r->err));
 			said = true;
 		}
-		if (r->err && col->type == COL_TYPE_NUM)
+		if (r->err && counter)
 			continue;
 		if (col->rest && cmdline && r->cmdline[0]) {
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
@@ -154,14 +157,23 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 	fputc('\n', f);
 }
 
+/* The interval of a frame as text: the first frame has none, its counters come with the next. */
+static void output_interval(char *buf, size_t size, const struct model *m, bool json)
+{
+	if (m->dt > 0)
+		snprintf(buf, size, json ? "%.3f" : "%.2f s", m->dt);
+	else
+		snprintf(buf, size, json ? "null" : "- (first frame: counters from the next)");
+}
+
 static const struct model_row *output_rows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->threads : m->rows;
+	return o->per_user ? o->users.v : o->threads ? m->threads : m->rows;
 }
 
 static size_t output_nrows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->nthreads : m->nrows;
+	return o->per_user ? o->users.n : o->threads ? m->nthreads : m->nrows;
 }
 
 static void output_time(char *buf, size_t size, double wall)
@@ -178,17 +190,21 @@ static void output_time(char *buf, size_t size, double wall)
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
-	char when[64], unsup[1024];
+	char when[64], unsup[1024], iv[64];
 
 	output_time(when, sizeof(when), m->wall);
-	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
+	output_interval(iv, sizeof(iv), m, false);
+	fprintf(f, "pmctop - %s, interval %s, load average: %.2f, %.2f, %.2f\n", when, iv,
 		m->load[0], m->load[1], m->load[2]);
 	fputs("Events: ", f);
 	output_puts_safe(f, mode);
 	fputc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
-	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
+	if (o->per_user)
+		fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
+	else
+		fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
 	if (m->not_counted)
 		fprintf(f, ", %zu not counted (%s)", m->not_counted,
 			errmsg_short(m->not_counted_err));
@@ -298,12 +314,60 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	fputc('\n', f);
 }
 
+/* Per-user CSV: a header and rows of their own, the numeric columns as for processes. */
+static void output_csv_users(struct output *o, const struct model *m, const enum col_id *cols,
+			     size_t ncols)
+{
+	FILE *f = o->f;
+
+	if (!o->csv_header_done) {
+		fprintf(f, "time,kind,uid,%s,%s,%s", columns_get(COL_USER)->key,
+			columns_key(columns_get(COL_PID), COL_ROWS_USERS),
+			columns_get(COL_THR)->key);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(f, ",%s", columns_get(cols[i])->key);
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_str(f, output_raw_name(m, k));
+		}
+		fputs(",estimated,suspect,not_counted\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < o->users.n; i++) {
+		const struct model_row *r = &o->users.v[i];
+
+		fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
+		output_csv_str(f, r->user);
+		fprintf(f, ",%d,%d", r->procs, r->threads);
+		for (size_t c = 0; c < ncols; c++) {
+			fputc(',', f);
+			output_csv_num(f, r->v[cols[c]], columns_get(cols[c])->data_prec);
+		}
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_num(f, r->raw[k], 0);
+		}
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
+		fputc(',', f);
+		if (r->err)
+			fputs(errmsg_short(r->err), f);
+		fputc('\n', f);
+	}
+}
+
 static void output_csv(struct output *o, const struct model *m)
 {
 	FILE *f = o->f;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
 
+	if (o->per_user) {
+		output_csv_users(o, m, cols, ncols);
+		return;
+	}
 	if (!o->csv_header_done) {
 		fprintf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
 			columns_key(columns_get(COL_THR), output_row_kind(o)));
@@ -421,11 +485,14 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	const struct column *pid = columns_get(COL_PID), *user = columns_get(COL_USER);
 	const struct column *thr = columns_get(COL_THR), *cmd = columns_get(COL_COMMAND);
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
-		m->dt, m->load[0], m->load[1], m->load[2]);
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		iv, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
-	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", output_nrows(o, m),
-		m->not_counted);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
+		o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 
@@ -438,12 +505,25 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_metrics(f, m, r, cols, ncols, true);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
+	fprintf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
 	for (size_t i = 0; i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
 			fputc(',', f);
+		if (o->per_user) {
+			fprintf(f, "{\"uid\":%u,\"%s\":", r->uid, user->key);
+			output_json_str(f, r->user);
+			fprintf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
+				r->procs, thr->key, r->threads);
+			output_json_metrics(f, m, r, cols, ncols, false);
+			if (r->err) {
+				fputs(",\"not_counted\":", f);
+				output_json_str(f, errmsg_short(r->err));
+			}
+			fputc('}', f);
+			continue;
+		}
 		if (o->threads)
 			fprintf(f,
 				"{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
@@ -457,11 +537,11 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_str(f, r->comm);
 		fputs(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);
+		/* every column on every row, null where there is no value: one schema */
+		output_json_metrics(f, m, r, cols, ncols, false);
 		if (r->err) {
 			fputs(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));
-		} else {
-			output_json_metrics(f, m, r, cols, ncols, false);
 		}
 		fputc('}', f);
 	}
@@ -633,6 +713,14 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 			return errno ? -errno : -EIO;
 		return 0;
 	}
+	if (o->per_user) {
+		const struct model_row **rows = xcalloc(m->nrows ? m->nrows : 1, sizeof(*rows));
+
+		for (size_t i = 0; i < m->nrows; i++)
+			rows[i] = &m->rows[i];
+		model_users_build(m, rows, m->nrows, &o->users);
+		free(rows);
+	}
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
 		output_text(o, m, mode);
@@ -647,4 +735,9 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 	if (fflush(o->f) == EOF || ferror(o->f))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+void output_release(struct output *o)
+{
+	model_users_release(&o->users);
 }

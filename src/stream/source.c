@@ -146,6 +146,12 @@ void source_threads(struct source *s, int pid, bool all)
 		s->ops->threads(s, pid, all);
 }
 
+void source_kernel_threads(struct source *s, bool on)
+{
+	if (s->ops->kernel_threads)
+		s->ops->kernel_threads(s, on);
+}
+
 void source_free(struct source *s)
 {
 	if (s)

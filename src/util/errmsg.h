@@ -25,6 +25,7 @@ enum errmsg_what {
 	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
+	ERRMSG_KTHREADS,	  /* kernel threads listed, not counted: no kernel mode (EPERM) */
 };
 
 /*

@@ -80,6 +80,8 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
+	UI_DO_KTHREADS, /* list kernel threads, or stop */
+	UI_DO_PER_USER, /* per-user totals instead of processes, or back */
 };
 
 #define UI_BINDING_KEYS 7
@@ -103,6 +105,7 @@ struct ui_binding {
 #define UI_ACT_DELAY 0x8      /* the delay changed */
 #define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
+#define UI_ACT_KTHREADS 0x800 /* tell the source and the model whether kernel threads are listed */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -117,7 +120,9 @@ struct ui {
 	char user[33];
 	char search[64];
 	bool show_cpus;
-	bool threads; /* H: threads as rows */
+	bool threads;  /* H: threads as rows */
+	bool kthreads; /* K: kernel threads listed */
+	bool per_user; /* W: one row per user, the totals of their processes */
 	bool cmdline;
 	bool paused;
 	double delay;
@@ -138,6 +143,7 @@ struct ui {
 struct ui_list {
 	const struct model_row **v;
 	size_t n, cap;
+	struct model_users users; /* the per-user rows v points to, in the per-user view */
 };
 
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay);

@@ -123,7 +123,9 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
 	} else {
 		x = canvas_put(c, 0, 2,
-			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
+			       : u->threads || u->view == UI_VIEW_DRILL ? "Threads: "
+									: "Tasks: ",
 			       CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	}
@@ -230,12 +232,15 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m, co
 {
 	const struct column *rest = columns_get(COL_COMMAND);
 	int x = 0;
+	/* the per-user rows name their columns their way (PROCS) */
+	enum col_rows rk =
+		u->per_user && u->view == UI_VIEW_TABLE ? COL_ROWS_USERS : view_rows(threads);
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, cols[i]);
 		int w = columns_width(col, view_rows(threads));
-		const char *t = model_column_title(m, cols[i], view_rows(threads));
+		const char *t = model_column_title(m, cols[i], rk);
 		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
 		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
@@ -259,7 +264,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
-		if (col->type == COL_TYPE_NUM && r->err) {
+		if (col->type == COL_TYPE_NUM && !col->proc && r->err) {
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
