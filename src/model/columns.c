@@ -37,7 +37,7 @@ static const struct column COLUMNS[COL_MAX] = {
 	},
 	[COL_STATE] = {
 		.id = COL_STATE, .key = "state", .title = "S", .unit = "", .width = 1,
-		.left = true, .type = COL_TYPE_TEXT, .prio = 65, .proc = true,
+		.left = true, .type = COL_TYPE_TEXT, .prio = 43, .proc = true,
 		.help = "state: R running, S sleeping, D disk wait, T stopped, Z zombie, I idle",
 	},
 	[COL_RES] = {

@@ -839,8 +839,11 @@ static void model_users_add(const struct model *m, struct model_row *u, const st
 	}
 	a->counted = true;
 	for (size_t e = 0; e < m->ev.n; e++) {
-		if (isnan(r->ev[e])) {
+		if (isnan(r->ev[e]) || (a->miss[e] & MODEL_F_NA)) {
+			/* a counter of one of them did not run: the total is unknown, not less */
 			a->miss[e] |= r->ev_fl[e];
+			if (a->miss[e] & MODEL_F_NA)
+				u->ev[e] = NAN;
 			continue;
 		}
 		u->ev[e] = isnan(u->ev[e]) ? r->ev[e] : u->ev[e] + r->ev[e];
@@ -880,7 +883,7 @@ void model_users_build(const struct model *m, const struct model_row *const *row
 		struct model_row *t = &u->v[k];
 		struct model_deltas d = { .v = t->ev, .fl = t->ev_fl, .counted = t->counted };
 
-		/* n/a only where no counted process of the user gave the count */
+		/* n/a where the counter of a counted process of the user did not run */
 		for (size_t e = 0; e < m->ev.n; e++)
 			if (isnan(t->ev[e]))
 				t->ev_fl[e] |= acc[k].miss[e] & MODEL_F_NA;

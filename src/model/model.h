@@ -180,8 +180,11 @@ bool model_row_wanted(const struct model_filter *f, const struct model_row *r);
  * counter columns come from the summed counts (IPC is the sum of
  * instructions over the sum of cycles, never an average of ratios); THR,
  * RES, %MEM and TIME+ are sums, PROCS (procs) the number of processes.
- * Rows whose counts are missing are left out of the sums; a user none of
- * whose processes is counted keeps the reason in err. Pure: reads m only.
+ * A counter that did not run in one of the processes (n/a) makes the
+ * user's n/a too, never a smaller sum; processes that are not counted at all
+ * are left out of the counts (their memory and time still add up), and a
+ * user none of whose processes is counted keeps the reason in err. Pure:
+ * reads m only.
  */
 void model_users_build(const struct model *m, const struct model_row *const *rows, size_t n,
 		       struct model_users *u);

@@ -151,7 +151,9 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		model_format_cell(m, r, ids[i], rows, 0, cell, sizeof(cell));
+		/* numbers are exact; memory and CPU time as top writes them, within the column */
+		model_format_cell(m, r, ids[i], rows, col->fmt ? columns_width(col, rows) : 0, cell,
+				  sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);
@@ -452,6 +454,8 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 	for (size_t i = 0; i < ncols; i++) {
 		const struct column *c = columns_get(cols[i]);
 
+		if (cpu && !c->on_cpus)
+			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's */
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
 		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
 		output_json_num(f, r->v[c->id], c->data_prec);
@@ -570,11 +574,18 @@ static void output_samples_text(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
+	char rate[32];
+
+	/* the first frame has no interval: no rate, not 0 */
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.0f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
 	fprintf(f,
-		"Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		"Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
 		" lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
-		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
-		m->lost, m->throttled);
+		m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
+		m->throttled);
 	if (m->sample_nonmem)
 		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
@@ -632,13 +643,20 @@ static void output_samples_json(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
+	char iv[64], rate[32];
+
+	output_interval(iv, sizeof(iv), m, true);
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.1f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "null");
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":", m->wall, iv,
 		m->sample_pid);
 	output_json_str(f, m->sample_source);
 	fprintf(f,
-		",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		",\"period\":%" PRIu64 ",\"samples_per_s\":%s,\"lost\":%" PRIu64
 		",\"throttled\":%" PRIu64 ",\"page_size\":%u",
-		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+		m->sample_period, rate, m->lost, m->throttled, 1u << m->hp->shift);
 	/* keys only when they say something, so older consumers see the frames they knew */
 	if (m->sample_nonmem)
 		fprintf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
@@ -675,6 +693,9 @@ static void output_samples(struct output *o, const struct model *m)
 	struct hotpage_entry top[256];
 	size_t n = 0;
 
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
 	if (!m->hp || !m->sample_pid || (o->sample_pid && m->sample_pid != o->sample_pid)) {
 		/* a recording may hold another process's samples: never show them as this one's */
 		if (o->fmt == OUTPUT_TEXT && o->sample_pid)
@@ -684,9 +705,9 @@ static void output_samples(struct output *o, const struct model *m)
 			fprintf(o->f, "Sampling: nothing sampled\n\n");
 		else if (o->fmt == OUTPUT_JSON)
 			fprintf(o->f,
-				"{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
+				"{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":null,"
 				"\"pages\":[]}\n",
-				m->wall, m->dt, o->sample_pid);
+				m->wall, iv, o->sample_pid);
 		return;
 	}
 	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);

@@ -501,16 +501,24 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 		int ids[VIEW_MAX_COLS];
 		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
 
+		char res[16], mem[16], tm[16];
+
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
-		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
-			      p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
+				   p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		/* /proc's columns on the name line; the counters on their own below */
+		model_format_cell(m, p, COL_RES, COL_ROWS_PROCESSES, 6, res, sizeof(res));
+		model_format_cell(m, p, COL_MEM, COL_ROWS_PROCESSES, 5, mem, sizeof(mem));
+		model_format_cell(m, p, COL_TIME, COL_ROWS_PROCESSES, 9, tm, sizeof(tm));
+		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  RES %s  %%MEM %s  TIME+ %s", res, mem,
+			      tm);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
 		x = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *col = model_column(m, ids[i]);
 			char num[48];
 
-			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
+			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || col->proc || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					   model_cell_flags(p, col->id));
