@@ -760,7 +760,7 @@ START_TEST(test_kernel_threads_only_when_asked)
 	m = two_ticks(&a, &b);
 	ck_assert_uint_eq(m->nrows, 1);
 	ck_assert_int_eq(m->rows[0].id, 101);
-	m->kthreads = true;
+	m->filter.kthreads = true;
 	b.t_ns += 1000000000;
 	model_update(m, &b);
 	ck_assert_uint_eq(m->nrows, 2);

@@ -153,18 +153,43 @@ START_TEST(test_w_shows_per_user_totals)
 }
 END_TEST
 
-/* K lists kernel threads (the loop tells the source and the model); again hides them. */
+/* The model of the recording's last tick again, kept while its filter lets kernel threads in. */
+static void b_update_last(struct model *bm)
+{
+	struct snapshot s;
+
+	snapshot_init(&s, 0);
+	snapshot_copy(&s, &bm->prev);
+	s.t_ns = bm->prev.t_ns + 1000000000ull; /* one more second, the same counts */
+	model_update(bm, &s);
+	snapshot_release(&s);
+}
+
+/* K lists kernel threads at once in the list (the loop tells the source); again hides them. */
 START_TEST(test_k_toggles_kernel_threads)
 {
 	struct ui u;
 	struct ui_list l = { 0 };
 
-	ui_init(&u, COL_CPU, false, 1.0);
+	char ids[64];
+
+	/* the screen's model keeps them (the source decides what it gives); the list filters */
+	m->filter.kthreads = true;
+	b_update_last(m);
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	ui_build_list(&u, m, &l);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
 	ck_assert(u.kthreads);
 	ck_assert_ptr_nonnull(strstr(u.status, "kernel threads listed"));
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "2 101 202 303 404 505 "); /* at once, without a new tick */
 	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
 	ck_assert(!u.kthreads);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ui_list_release(&l);
 }
 END_TEST

@@ -503,9 +503,8 @@ static bool loop_tui_keys(struct loop_tui *t)
 		if (act & UI_ACT_SAMPLE)
 			loop_tui_sample(t);
 		if (act & UI_ACT_KTHREADS) {
-			/* a live source lists them; a replay has them or not, the model filters */
+			/* a live source lists them from the next tick; the list shows them at once */
 			source_kernel_threads(t->src, t->u.kthreads);
-			t->m->kthreads = t->u.kthreads;
 		}
 		if (act & UI_ACT_HISTOGRAM) {
 			if (t->m->page_shift != t->u.page_shift)
@@ -540,6 +539,8 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.u.threads = o->threads;
 	t.u.cmdline = o->cmdline;
 	t.u.kthreads = o->kernel_threads;
+	/* the model keeps what the source gives; the screen's list filters them (K) */
+	m->filter.kthreads = true;
 	t.u.per_user = o->per_user;
 	t.u.page_shift = m->page_shift;
 	t.u.halflife = m->halflife;

@@ -303,7 +303,7 @@ static int main_run(struct options *op)
 	m->filter.pids = o.pids;
 	m->filter.npids = o.npids;
 	m->filter.user = o.user;
-	m->kthreads = o.kernel_threads;
+	m->filter.kthreads = o.kernel_threads;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
 		char keys[256];

@@ -264,13 +264,15 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 
 bool model_wanted(const struct model *m, const struct snap_task *t)
 {
-	if ((t->pflags & SNAP_TASK_KTHREAD) && !m->kthreads)
+	if ((t->pflags & SNAP_TASK_KTHREAD) && !m->filter.kthreads)
 		return false;
 	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline);
 }
 
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
 {
+	if ((r->pflags & SNAP_TASK_KTHREAD) && !f->kthreads)
+		return false;
 	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline);
 }
 

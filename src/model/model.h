@@ -57,6 +57,7 @@ struct model_filter {
 	size_t npids;
 	const char *user; /* borrowed; user name or numeric uid, NULL for all */
 	const char *name; /* borrowed; substring of the name or command line */
+	bool kthreads;	  /* keep kernel threads (--kernel-threads, K) */
 };
 
 struct model {
@@ -75,7 +76,6 @@ struct model {
 	char host[65]; /* where the counts come from */
 	char kernel[65];
 	uint64_t mem_total_kib; /* 0 when unknown */
-	bool kthreads;		/* keep kernel threads (K, --kernel-threads) */
 	struct model_row *rows;
 	size_t nrows, rcap;
 	struct model_row *threads; /* per-thread rows, when the snapshot has them */

@@ -26,7 +26,9 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
-	const struct model_filter f = { .user = u->user, .name = u->filter };
+	const struct model_filter f = { .user = u->user,
+					.name = u->filter,
+					.kthreads = u->kthreads };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
@@ -161,7 +163,8 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 
 static void ui_search(struct ui *u, const struct ui_list *l)
 {
-	const struct model_filter f = { .name = u->search };
+	/* the list on screen already holds only what the filters let through */
+	const struct model_filter f = { .name = u->search, .kthreads = true };
 
 	if (!u->search[0] || !l->n)
 		return;
@@ -604,8 +607,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return 0;
 	case UI_DO_KTHREADS:
 		u->kthreads = !u->kthreads;
-		snprintf(u->status, sizeof(u->status), "kernel threads %s from the next tick",
-			 u->kthreads ? "listed" : "hidden");
+		snprintf(u->status, sizeof(u->status), "kernel threads %s",
+			 u->kthreads ? "listed (live: from the next tick)" : "hidden");
 		return UI_ACT_KTHREADS;
 	case UI_DO_PER_USER:
 		u->per_user = !u->per_user;

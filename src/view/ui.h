@@ -105,7 +105,7 @@ struct ui_binding {
 #define UI_ACT_DELAY 0x8      /* the delay changed */
 #define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
-#define UI_ACT_KTHREADS 0x800 /* tell the source and the model whether kernel threads are listed */
+#define UI_ACT_KTHREADS 0x800 /* tell the source whether kernel threads are listed */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
