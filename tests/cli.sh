@@ -64,6 +64,14 @@ check "option without its value" expect 2 "option '-d' needs a value" -b -d
 "$PMCTOP" -b -c --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fx.txt" 2>/dev/null
 check "--proc-root: processes come from the fixture tree" grep -q "^ *1 root .* /sbin/init splash$" "$TMP/fx.txt"
 check "--proc-root: kernel threads are not listed" sh -c '! grep -q kthreadd "$1"' _ "$TMP/fx.txt"
+# the first frame comes at once: S, RES (pages of stat in KiB), %MEM (of the fixture's MemTotal)
+# and TIME+ (utime + stime) from the tree, the counters empty, never 0
+pagekib=$(($(getconf PAGESIZE) / 1024))
+check "--proc-root: S, RES, %MEM and TIME+ come from the fixture's stat and meminfo" \
+	grep -Eq "^ +42 [^ ]+ +2 R +$((100 * pagekib)) +0\.0 +0:00\.03 +- +- +- +- prog --flag with space$" "$TMP/fx.txt"
+"$PMCTOP" -b --kernel-threads --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fxk.txt" 2>/dev/null
+check "--kernel-threads: the fixture's kernel thread is listed" grep -Eq "^ +2 root +1 S +0 +0\.0 +0:00\.00 .* kthreadd$" "$TMP/fxk.txt"
+check "--per-user with -H is refused" expect 2 "'--per-user' sums processes: it cannot be used with '-H'" -b --per-user -H
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'

@@ -81,7 +81,23 @@ static const struct {
 	{ __LINE__, "stray", NULL, NULL, "unexpected argument 'stray'" },
 	{ __LINE__, "--sample", "4294967297", NULL, "invalid pid" },
 	{ __LINE__, "-p", "2147483648", NULL, "invalid pid" },
+	{ __LINE__, "--per-user", "-H", NULL, "'--per-user' sums processes" },
+	{ __LINE__, "--per-user", "--sample", "5", "cannot be used with '--sample'" },
 };
+
+START_TEST(test_kernel_threads_and_per_user)
+{
+	struct options o;
+	char err[256] = "";
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--kernel-threads", "--per-user"), 0);
+	ck_assert(o.kernel_threads && o.per_user && !o.threads);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", NULL, NULL), 0);
+	ck_assert(!o.kernel_threads && !o.per_user);
+	options_release(&o);
+}
+END_TEST
 
 START_TEST(test_bad_values_are_named)
 {
@@ -175,6 +191,7 @@ int main(void)
 
 	tcase_add_test(tc, test_batch_options);
 	tcase_add_test(tc, test_no_mouse);
+	tcase_add_test(tc, test_kernel_threads_and_per_user);
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
 	tcase_add_test(tc, test_replay_allows_zero_delay);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);

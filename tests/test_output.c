@@ -38,10 +38,48 @@ static char *render_all(const char *rec, enum output_format fmt, const char *key
 	o.sampling = sampling;
 	o.top = 6;
 	snapshot_init(&s, src->ev.n);
-	while (source_read(src, &s) == 0)
-		if (model_update(m, &s))
-			ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	/* every tick is a frame, as in batch mode: the first with /proc's columns only */
+	while (source_read(src, &s) == 0) {
+		model_update(m, &s);
+		ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	}
 	fclose(out);
+	output_release(&o);
+	snapshot_release(&s);
+	model_free(m);
+	source_free(src);
+	return buf;
+}
+
+/* Every frame of rec as per-user totals (--per-user) in fmt. */
+static char *render_users(const char *rec, enum output_format fmt)
+{
+	char path[512], err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *in, *out;
+	struct source *src;
+	struct model *m;
+	struct snapshot s;
+	struct output o;
+
+	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
+	in = fopen(path, "r");
+	ck_assert_ptr_nonnull(in);
+	src = source_replay_new(in, rec, err, sizeof(err));
+	ck_assert_msg(src != NULL, "%s", err);
+	m = model_new(&src->ev);
+	out = open_memstream(&buf, &len);
+	memset(&o, 0, sizeof(o));
+	o.f = out;
+	o.fmt = fmt;
+	o.per_user = true;
+	snapshot_init(&s, src->ev.n);
+	while (source_read(src, &s) == 0) {
+		model_update(m, &s);
+		ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	}
+	fclose(out);
+	output_release(&o);
 	snapshot_release(&s);
 	model_free(m);
 	source_free(src);
@@ -106,7 +144,7 @@ START_TEST(test_golden_json)
 	golden("hw.json", s);
 	for (const char *p = s; *p; p++)
 		lines += *p == '\n';
-	ck_assert_uint_eq(lines, 2); /* one object per frame */
+	ck_assert_uint_eq(lines, 3); /* one object per frame, the first one's at once */
 	free(s);
 }
 END_TEST
@@ -179,11 +217,13 @@ START_TEST(test_csv_columns_are_the_same_with_or_without_a_pmu)
 	line_of(sw, "time,", a, sizeof(a));
 	line_of(hw, "time,", b, sizeof(b));
 	/* the same but for the recording's -e event, instructions */
-	ck_assert_str_eq(a, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-			    "pf,cs,mig,counted,estimated,suspect,not_counted,command,cmdline");
-	ck_assert_str_eq(
-		b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-		   "pf,cs,mig,counted,instructions,estimated,suspect,not_counted,command,cmdline");
+	ck_assert_str_eq(a,
+			 "time,kind,id,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,"
+			 "l1d,dtlb,brmis,pf,cs,mig,counted,estimated,suspect,not_counted,command,"
+			 "cmdline");
+	ck_assert_str_eq(b, "time,kind,id,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,"
+			    "l1d,dtlb,brmis,pf,cs,mig,counted,instructions,estimated,suspect,"
+			    "not_counted,command,cmdline");
 	free(sw);
 	free(hw);
 }
@@ -225,6 +265,38 @@ START_TEST(test_anonymous_mappings_by_range)
 	ck_assert_ptr_nonnull(strstr(t, " -            [anon 7f200000-7f208000]\n"));
 	ck_assert_ptr_nonnull(strstr(j, "\"mapping\":\"[anon 7f12a000-7f13b000]\""));
 	free(t);
+	free(j);
+}
+END_TEST
+
+/*
+ * --per-user: one row per user. alice's two processes in the last frame,
+ * 101 (IPC 2, 2.7e9 cycles/s) and 505 (IPC 1.5, 2e8 cycles/s), give her
+ * (5.4e9 + 3e8) / (2.7e9 + 2e8) = 1.97, not the 1.75 of the average. 101's
+ * L1 group did not run: her L1D% is n/a (empty), not 505's alone.
+ */
+START_TEST(test_golden_per_user)
+{
+	char *t = render_users("hw.rec", OUTPUT_TEXT);
+	char *c = render_users("hw.rec", OUTPUT_CSV);
+	char *j = render_users("hw.rec", OUTPUT_JSON);
+
+	golden("hw-users.txt", t);
+	golden("hw-users.csv", c);
+	ck_assert_ptr_nonnull(strstr(t, "  PROCS USER       THR S    RES"));
+	ck_assert_ptr_nonnull(strstr(t, "Users: 4 shown, of 5 tasks"));
+	ck_assert_ptr_nonnull(
+		strstr(c, "time,kind,uid,user,processes,threads,res,mem,cputime,cpu,"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1763770002.000,user,1000,alice,2,6,588288,3.51,"));
+	ck_assert_ptr_nonnull(strstr(c, ",100.00,2.900,1.966,0.509,2.27,,0.01,"));
+	/* root's only process is not counted: the row says so, with its memory */
+	ck_assert_ptr_nonnull(strstr(c, "\n1763770002.000,user,0,root,1,1,12000,0.07,0.08,,"));
+	ck_assert_ptr_nonnull(
+		strstr(j, "{\"uid\":1000,\"user\":\"alice\",\"processes\":2,\"threads\":6,"
+			  "\"res\":588288,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"not_counted\":\"permission denied\"}"));
+	free(t);
+	free(c);
 	free(j);
 }
 END_TEST
@@ -361,6 +433,7 @@ int main(void)
 
 	tcase_add_test(tc, test_golden_text);
 	tcase_add_test(tc, test_golden_text_by_cpi);
+	tcase_add_test(tc, test_golden_per_user);
 	tcase_add_test(tc, test_golden_csv);
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);

@@ -107,13 +107,92 @@ START_TEST(test_sort_keys)
 	ck_assert(!u.reverse);
 	press(&u, &l, '<');
 	press(&u, &l, '<');
-	ck_assert_int_eq(u.sort_col, COL_THR);
+	ck_assert_int_eq(u.sort_col, COL_TIME); /* /proc's columns sort too */
 	press(&u, &l, UI_KEY_F6);
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	/* cycling wraps from the first column to the last */
 	u.sort_col = COL_PID;
 	press(&u, &l, '<');
 	ck_assert_int_eq(u.sort_col, COL_COMMAND);
+	ui_list_release(&l);
+}
+END_TEST
+
+/*
+ * W: one row per user, the totals of the processes the filters leave, sorted
+ * like the table; Enter has no drill-down there; W again: the processes.
+ */
+START_TEST(test_w_shows_per_user_totals)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ck_assert_uint_eq(press(&u, &l, 'W'), 0);
+	ck_assert(u.per_user);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "1000 1001 1002 0 "); /* alice 100 %, bob 95 %, carol, root */
+	ck_assert_int_eq(l.v[0]->procs, 2);
+	ck_assert_str_eq(l.v[0]->user, "alice");
+	ck_assert(l.v[0]->v[COL_IPC] > 1.96 && l.v[0]->v[COL_IPC] < 1.97);
+	ck_assert_int_eq(l.v[3]->err, -EACCES);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_int_eq(u.sel_id, 1001);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_ptr_nonnull(strstr(u.status, "W shows the processes"));
+	/* the filters apply to the processes summed */
+	type(&u, &l, "\\db\n");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "1000 ");
+	ck_assert_int_eq(l.v[0]->procs, 1);
+	press(&u, &l, UI_KEY_ESC);
+	press(&u, &l, 'W');
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 101 505 303 404 ");
+	ui_list_release(&l);
+}
+END_TEST
+
+/* The model of the recording's last tick again, kept while its filter lets kernel threads in. */
+static void b_update_last(struct model *bm)
+{
+	struct snapshot s;
+
+	snapshot_init(&s, 0);
+	snapshot_copy(&s, &bm->prev);
+	s.t_ns = bm->prev.t_ns + 1000000000ull; /* one more second, the same counts */
+	model_update(bm, &s);
+	snapshot_release(&s);
+}
+
+/* K lists kernel threads at once in the list (the loop tells the source); again hides them. */
+START_TEST(test_k_toggles_kernel_threads)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	char ids[64];
+
+	/* the screen's model keeps them (the source decides what it gives); the list filters */
+	m->filter.kthreads = true;
+	b_update_last(m);
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	ui_build_list(&u, m, &l);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
+	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
+	ck_assert(u.kthreads);
+	ck_assert_ptr_nonnull(strstr(u.status, "kernel threads listed"));
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "2 101 202 303 404 505 "); /* at once, without a new tick */
+	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
+	ck_assert(!u.kthreads);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ui_list_release(&l);
 }
 END_TEST
@@ -1012,6 +1091,8 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_selection_follows_its_process_when_rows_reorder);
 	tcase_add_test(tc, test_sort_keys);
+	tcase_add_test(tc, test_w_shows_per_user_totals);
+	tcase_add_test(tc, test_k_toggles_kernel_threads);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
 	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,

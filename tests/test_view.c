@@ -153,7 +153,7 @@ START_TEST(test_drill_and_help_and_log)
 	ck_assert_ptr_nonnull(strstr(s, "worker-1"));
 	free(s);
 	u.view = UI_VIEW_HELP;
-	s = draw(&u, 100, 40, true);
+	s = draw(&u, 100, 50, true);
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
@@ -476,7 +476,7 @@ START_TEST(test_tree_goldens)
 	u.sel_id = 101;
 	s = draw(&u, 80, 24, true);
 	golden("screen-tree-80x24.txt", s);
-	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newproc"));
+	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newpro"));
 	ck_assert_ptr_nonnull(strstr(s, "*   505 alice"));
 	ck_assert_ptr_nonnull(strstr(s, "following 101"));
 	ck_assert_ptr_nonnull(strstr(s, "1 tagged"));

@@ -35,7 +35,8 @@ frame() { wait_for "(replay $1)" && wait_for "^ *100 alice .* $2 .* alpha"; }
 # steps.rec: frame k (ticks k-1 and k, recorded at 08:26:4k) shows pid 100 at k * 10 %CPU.
 # With a 30 s interval nothing moves on its own: every frame comes from a key.
 start "$PMCTOP --replay $REC -d 30"
-check "the first tick alone is no frame yet" wait_for "collecting the first interval"
+first_frame() { wait_for "(replay 08:26:40)" && wait_for "^ *100 alice  *R  *-  *-  *- "; }
+check "the first tick is shown at once, /proc columns only (counters from the next)" first_frame
 keys j
 check "j shows the next frame, paused" frame 08:26:41 10.0
 check "stepping pauses the replay" wait_for "PAUSED"

@@ -259,7 +259,6 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	struct snapshot snap;
 	int status = 0;
 	long frames = 0;
-	bool shown;
 	uint64_t last_t;
 	int r;
 
@@ -278,41 +277,40 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		if (r < 0)
 			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
 		else
-			fprintf(o->msgs,
-				"pmctop: the recording has a single tick: nothing to show\n");
+			fprintf(o->msgs, "pmctop: the recording has no tick: nothing to show\n");
 		status = paced ? 2 : 1;
 		goto out_snap;
 	}
-	model_update(m, &snap);
-	loop_export(o, m);
 	last_t = snap.t_ns;
-	while (o->iterations < 0 || frames < o->iterations) {
-		if (!paced && loop_batch_wait(&io, src, o->delay))
-			break;
-		r = loop_batch_read(&io, src, &snap);
-		source_print_messages(src, o->msgs);
-		if (r > 0 && o->ex)
-			loop_batch_serve(&io, src);
-		if (r > 0 || r == -EINTR)
-			break;
-		if (r < 0) {
-			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
-			status = paced ? 2 : 1;
-			break;
-		}
-		if (paced) {
-			double pace = o->delay >= 0	   ? o->delay
-				      : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
-							   : 0;
-
-			if (loop_batch_wait(&io, src, pace))
+	/* the first frame at once, as top's: /proc's columns now, the counters from the next */
+	for (bool first = true; o->iterations < 0 || frames < o->iterations; first = false) {
+		if (!first) {
+			if (!paced && loop_batch_wait(&io, src, o->delay))
 				break;
+			r = loop_batch_read(&io, src, &snap);
+			source_print_messages(src, o->msgs);
+			if (r > 0 && o->ex)
+				loop_batch_serve(&io, src);
+			if (r > 0 || r == -EINTR)
+				break;
+			if (r < 0) {
+				fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+				status = paced ? 2 : 1;
+				break;
+			}
+			if (paced) {
+				double pace = o->delay >= 0 ? o->delay
+					      : snap.t_ns > last_t
+						      ? (double)(snap.t_ns - last_t) / 1e9
+						      : 0;
+
+				if (loop_batch_wait(&io, src, pace))
+					break;
+			}
+			last_t = snap.t_ns;
 		}
-		last_t = snap.t_ns;
-		shown = model_update(m, &snap);
+		model_update(m, &snap);
 		loop_export(o, m);
-		if (!shown)
-			continue;
 		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break; /* "| head": the reader has what it wanted */
@@ -423,10 +421,10 @@ static void loop_tui_next(struct loop_tui *t)
 
 static void loop_tui_take(struct loop_tui *t)
 {
-	if (model_update(t->m, &t->snap)) {
-		t->have_frame = true;
-		t->frames++;
-	}
+	/* the first snapshot is a frame too: /proc's columns at once, the counters next */
+	model_update(t->m, &t->snap);
+	t->have_frame = true;
+	t->frames++;
 	t->shown_t = t->snap.t_ns;
 	t->shown_tick = t->read_tick;
 	loop_tui_log(t);
@@ -687,6 +685,10 @@ static bool loop_tui_keys(struct loop_tui *t)
 				       t->u.threads);
 		if (act & UI_ACT_SAMPLE)
 			loop_tui_sample(t);
+		if (act & UI_ACT_KTHREADS) {
+			/* a live source lists them from the next tick; the list shows them at once */
+			source_kernel_threads(t->src, t->u.kthreads);
+		}
 		if (act & UI_ACT_HISTOGRAM) {
 			if (t->m->page_shift != t->u.page_shift)
 				model_set_page_shift(t->m, t->u.page_shift);
@@ -719,6 +721,10 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.fixed_pace = o->delay >= 0;
 	t.u.threads = o->threads;
 	t.u.cmdline = o->cmdline;
+	t.u.kthreads = o->kernel_threads;
+	/* the model keeps what the source gives; the screen's list filters them (K) */
+	m->filter.kthreads = true;
+	t.u.per_user = o->per_user;
 	t.u.page_shift = m->page_shift;
 	t.u.halflife = m->halflife;
 	t.u.sample_period = o->sample_period;
@@ -730,7 +736,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	if (source_read(src, &t.snap)) {
 		fprintf(stderr, "pmctop: %s\n",
 			source_error(src)[0] ? source_error(src)
-					     : "the recording has a single tick: nothing to show");
+					     : "the recording has no tick: nothing to show");
 		snapshot_release(&t.snap);
 		return t.paced ? 2 : 1;
 	}

@@ -172,6 +172,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.per_cpu = !o->no_cpus,
 			.threads = o->threads,
 			.read_all = o->read_all,
+			.kernel_threads = o->kernel_threads,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};
@@ -252,7 +253,7 @@ static int main_run(struct options *op)
 	struct options o = *op;
 	struct source *src;
 	struct model *m;
-	struct output out;
+	struct output out = { 0 };
 	struct loop_opts lo;
 	struct source *rec = NULL; /* src itself when recording */
 	struct exporter *ex = NULL;
@@ -320,6 +321,7 @@ static int main_run(struct options *op)
 	m->filter.pids = o.pids;
 	m->filter.npids = o.npids;
 	m->filter.user = o.user;
+	m->filter.kthreads = o.kernel_threads;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
 		char keys[256];
@@ -368,6 +370,7 @@ static int main_run(struct options *op)
 	out.fmt = o.format;
 	out.show_cmdline = o.cmdline;
 	out.threads = o.threads;
+	out.per_user = o.per_user;
 	out.sampling = o.sample_pid != 0;
 	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
@@ -398,6 +401,8 @@ static int main_run(struct options *op)
 			.threads = o.threads,
 			.cmdline = o.cmdline,
 			.mouse = !o.no_mouse,
+			.kernel_threads = o.kernel_threads,
+			.per_user = o.per_user,
 			.iterations = o.iterations,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
@@ -426,6 +431,7 @@ out_rec:
 			status = 1;
 	}
 out_model:
+	output_release(&out);
 	exporter_free(ex);
 	model_free(m);
 	source_free(src);

@@ -30,6 +30,8 @@ enum {
 	OPT_LISTEN,
 	OPT_EXPORT_PROCESSES,
 	OPT_NO_MOUSE,
+	OPT_KERNEL_THREADS,
+	OPT_PER_USER,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -44,6 +46,8 @@ static const struct option OPTIONS_LONG[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "cmdline", no_argument, NULL, 'c' },
 	{ "threads", no_argument, NULL, 'H' },
+	{ "kernel-threads", no_argument, NULL, OPT_KERNEL_THREADS },
+	{ "per-user", no_argument, NULL, OPT_PER_USER },
 	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -74,9 +78,11 @@ void options_usage(FILE *f)
 	      "  -d, --delay SECONDS     time between frames (default 1; 0 replays at full speed)\n"
 	      "  -p, --pid PID[,PID...]  only these processes\n"
 	      "  -u, --user USER         only processes of USER (name or uid)\n"
-	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, cpu, ghz, ipc, cpi,\n"
-	      "                          cache, l1d, dtlb, brmis, pf, cs, mig, counted, command,\n"
-	      "                          or an -e event name (default cpu)\n"
+	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, state, res, mem,\n"
+	      "                          cputime, cpu, ghz, ipc, cpi, cache, l1d, dtlb, brmis, "
+	      "pf,\n"
+	      "                          cs, mig, counted, command, or an -e event name (default\n"
+	      "                          cpu)\n"
 	      "  -r, --reverse           reverse the sort order\n"
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
@@ -85,6 +91,10 @@ void options_usage(FILE *f)
 	      "                          or PMU/TERMS/ from sysfs, e.g. cpu/event=0xc0,umask=0/)\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
 	      "  -H, --threads           show threads as rows, each counted on its own\n"
+	      "      --kernel-threads    list kernel threads too (key K); counted only where\n"
+	      "                          kernel mode may be counted (root, CAP_PERFMON)\n"
+	      "      --per-user          batch: one row per user, the totals of their processes\n"
+	      "                          (ratios from the summed counts; key W on the screen)\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
@@ -300,6 +310,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case 'H':
 			o->threads = true;
 			break;
+		case OPT_KERNEL_THREADS:
+			o->kernel_threads = true;
+			break;
+		case OPT_PER_USER:
+			o->per_user = true;
+			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;
 			/* accept "--list-events PATTERN" as well as "--list-events=PATTERN" */
@@ -448,6 +464,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	}
 	if (optind < argc) {
 		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->per_user && (o->threads || o->sample_pid)) {
+		snprintf(err, errsize, "'--per-user' sums processes: it cannot be used with '%s'",
+			 o->threads ? "-H" : "--sample");
 		return -EINVAL;
 	}
 	if (o->export_processes && !o->listen) {

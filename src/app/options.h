@@ -20,8 +20,10 @@ struct options {
 	bool sort_reverse;
 	enum output_format format;
 	bool cmdline;
-	bool threads;  /* -H: threads as rows */
-	char **events; /* -e names, split at commas */
+	bool threads;	     /* -H: threads as rows */
+	bool kernel_threads; /* --kernel-threads: list kernel threads too */
+	bool per_user;	     /* --per-user: batch rows are per-user totals */
+	char **events;	     /* -e names, split at commas */
 	size_t nevents;
 	bool list_events;
 	char *list_pattern;

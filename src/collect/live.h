@@ -41,7 +41,8 @@ struct live_thread {
 	int tid;
 	unsigned long long start;
 	int err;
-	char state; /* per-thread rows: the last stat read, for the row after exit */
+	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
 	char comm[64];
 	struct counters_group *g; /* one per task group definition */
 };
@@ -52,6 +53,7 @@ struct live_proc {
 	int statfd;	       /* /proc/PID/stat, re-read each tick without a path walk */
 	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
 	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
+	bool kthread;	       /* a kernel thread (listed with --kernel-threads, K) */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -124,7 +126,8 @@ struct live {
 	struct live_user *users;
 	size_t nusers, ucap;
 	struct snap_count *tmp;
-	bool told_perm, told_fds, told_cpu;
+	bool told_perm, told_fds, told_cpu, told_kthreads;
+	bool kthreads;	     /* list kernel threads (and count them where kernel mode may be) */
 	size_t set_fds;	     /* descriptors one thread's group set takes */
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
@@ -162,6 +165,8 @@ void live_build_task_groups(struct live *l);
 
 /* live_tasks.c: processes and threads. */
 void live_scan(struct live *l, struct snapshot *snap);
+/* List kernel threads from the next scan on, or stop listing them. */
+void live_kernel_threads(struct source *s, bool on);
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(void);
 void live_tasks_free(struct live *l);

@@ -188,10 +188,10 @@ static void live_read_cmdline(struct live *l, struct live_proc *p)
 }
 
 /*
- * Set up a process seen for the first time. Kernel threads and processes
- * the filters exclude are kept as skip entries, so that they are not looked
- * at again. Its counters are opened later (live_attach_pending). False
- * when it vanished.
+ * Set up a process seen for the first time. Kernel threads (unless listed)
+ * and processes the filters exclude are kept as skip entries, so that they
+ * are not set up again each tick. Its counters are opened later
+ * (live_attach_pending). False when it vanished.
  */
 static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
@@ -200,7 +200,8 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	p->start = st->start;
 	p->statfd = -1;
 	p->last = *st;
-	if (st->flags & PROC_PF_KTHREAD) {
+	p->kthread = st->flags & PROC_PF_KTHREAD;
+	if (p->kthread && !l->kthreads) {
 		p->skip = true;
 		return true;
 	}
@@ -217,6 +218,59 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	live_read_cmdline(l, p);
 	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
 	return true;
+}
+
+/*
+ * Whether a known process must be set up anew: kernel threads were switched
+ * on or off, or, under -u, a setuid took it into or out of the user's
+ * processes. Otherwise a new uid (setuid, setresuid) is taken as it is, so
+ * USER and the filters follow it: status is read every tick the process ran.
+ */
+static bool live_renew(struct live *l, struct live_proc *p, bool idle)
+{
+	unsigned uid;
+
+	if (p->kthread)
+		return p->skip == l->kthreads;
+	/* a process that did not run made no setuid */
+	if (idle)
+		return false;
+	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
+		return false;
+	if (l->o.by_uid && p->skip != (uid != l->o.uid))
+		return true;
+	p->uid = uid;
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, uid));
+	return false;
+}
+
+/*
+ * Whether the program changed between two reads of stat: its name, or,
+ * where the kernel shows them, where its text and stack start (an exec of a
+ * program with the same name). A process on its way out shows no mappings:
+ * that is not an exec.
+ */
+static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
+{
+	if (strcmp(a->comm, b->comm))
+		return true;
+	return b->start_stack &&
+	       (a->start_code != b->start_code || a->start_stack != b->start_stack);
+}
+
+/* Clock ticks in ns, pages in KiB: the units of /proc/PID/stat into the snapshot's. */
+static uint64_t live_ticks_ns(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
+}
+
+static uint64_t live_pages_kib(unsigned long long pages)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
 }
 
 /*
@@ -315,6 +369,9 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->start = st->start;
 	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
 	snapshot_task_set_cmdline(t, p->cmdline);
+	t->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	t->rss_kib = live_pages_kib(st->rss);
+	t->cpu_ns = live_ticks_ns(st->cpu);
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
@@ -357,6 +414,10 @@ static void live_thread_entry(struct live *l, const struct live_proc *p,
 	e->start = t->start;
 	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
 	snapshot_task_set_cmdline(e, p->cmdline);
+	/* a thread's own CPU time; its memory is the process's, as top shows it */
+	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	e->rss_kib = live_pages_kib(p->last.rss);
+	e->cpu_ns = live_ticks_ns(t->cpu);
 	e->err = t->err;
 	for (size_t k = 0; k < l->base.ev.n; k++)
 		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
@@ -419,6 +480,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 		}
 		nn++;
 		t->state = st.state;
+		t->cpu = st.cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
 		live_thread_entry(l, p, t, snap);
 	}
@@ -500,6 +562,16 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
 
+		if (p->kthread && !l->kernel) {
+			/* user mode only: a kernel thread would count nothing, and not truly 0 */
+			p->err = -EPERM;
+			if (!l->told_kthreads) {
+				l->told_kthreads = true;
+				live_tell_err(l, ERRMSG_KTHREADS, -EPERM, NULL, 0);
+			}
+			live_fill_task(l, p, &pend[i].st, false, snap);
+			continue;
+		}
 		p->err = live_attach(l, p);
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
@@ -604,7 +676,9 @@ void live_scan(struct live *l, struct snapshot *snap)
 				st = o->last;
 				r = 0;
 			}
-			if (r == 0 && o->start == st.start) {
+			if (r == 0 && o->start == st.start && !live_renew(l, o, idle)) {
+				bool execed = live_execed(&o->last, &st);
+
 				*p = *o;
 				memset(o, 0, sizeof(*o));
 				o->statfd = -1;
@@ -612,7 +686,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 				nnext++;
 				if (p->skip)
 					continue;
-				if (strcmp(p->comm, st.comm)) {
+				if (execed) {
 					/* exec or prctl: the command line may have changed too */
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
@@ -720,6 +794,11 @@ size_t live_fd_budget(void)
 		return (size_t)-1;
 	/* keep a reserve for /proc, the output, recordings and the screen */
 	return rl.rlim_cur > LIVE_FD_RESERVE ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE) : 0;
+}
+
+void live_kernel_threads(struct source *s, bool on)
+{
+	((struct live *)s)->kthreads = on;
 }
 
 void live_tasks_free(struct live *l)

@@ -38,6 +38,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	struct live *l = (struct live *)s;
 	struct timespec ts;
 	char buf[256];
+	unsigned long long memtotal;
 	long n;
 
 	snapshot_clear(snap);
@@ -52,6 +53,8 @@ static int live_read(struct source *s, struct snapshot *snap)
 	n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
 		snap->uptime = -1;
+	/* without it %MEM is empty, never a guess */
+	snap->mem_total_kib = proc_read_memtotal(l->rootfd, &memtotal) ? 0 : memtotal;
 	live_read_cpus(l, snap);
 	live_scan(l, snap);
 	live_check_starved(l);
@@ -99,6 +102,7 @@ static void live_free(struct source *s)
 static const struct source_ops LIVE_OPS = {
 	.read = live_read,
 	.threads = live_threads,
+	.kernel_threads = live_kernel_threads,
 	.sample = live_sample,
 	.poll_fds = live_poll_fds,
 	.wake = live_wake,
@@ -118,6 +122,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	l->rootfd = -1;
 	l->paranoid = -2;
 	l->o = *o;
+	l->kthreads = o->kernel_threads;
 	l->ops = sysops_or_real(o->ops);
 	if (o->npids) {
 		l->pids_copy = xmalloc(o->npids * sizeof(int));

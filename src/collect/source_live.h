@@ -22,6 +22,7 @@ struct live_opts {
 	bool per_cpu;  /* try per-CPU counters */
 	bool threads;  /* thread rows from the start: budget a thread's set beside its process's */
 	bool read_all; /* read every process every tick, also those that did not run */
+	bool kernel_threads; /* list kernel threads too (--kernel-threads) */
 };
 
 /*

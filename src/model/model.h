@@ -41,6 +41,17 @@ struct model_row {
 	uint32_t suspect;  /* bit per column: it rests on a suspect event (MODEL_F_SUSPECT) */
 	double *raw;	   /* one per raw (-e) event, scaled delta; owned */
 	uint8_t *raw_fl;   /* MODEL_F_* per raw event; owned */
+	double *ev;	   /* every event's scaled delta, NAN when none: what totals sum; owned */
+	uint8_t *ev_fl;	   /* MODEL_F_* per event; owned */
+	double counted;	   /* lowest running/enabled share of hardware events; NAN if none */
+	unsigned pflags;   /* SNAP_TASK_* of the entry */
+	int procs;	   /* per-user rows: how many processes; 0 on other rows */
+};
+
+/* Per-user totals, one row per uid (see model_users_build). */
+struct model_users {
+	struct model_row *v;
+	size_t n, cap;
 };
 
 struct model_filter {
@@ -48,6 +59,7 @@ struct model_filter {
 	size_t npids;
 	const char *user; /* borrowed; user name or numeric uid, NULL for all */
 	const char *name; /* borrowed; substring of the name or command line */
+	bool kthreads;	  /* keep kernel threads (--kernel-threads, K) */
 };
 
 struct model {
@@ -65,6 +77,7 @@ struct model {
 	double uptime; /* seconds since boot; < 0 when unknown */
 	char host[65]; /* where the counts come from */
 	char kernel[65];
+	uint64_t mem_total_kib; /* 0 when unknown */
 	struct model_row *rows;
 	size_t nrows, rcap;
 	struct model_row *threads; /* per-thread rows, when the snapshot has them */
@@ -102,8 +115,10 @@ struct model {
 struct model *model_new(const struct evlist *ev);
 void model_free(struct model *m);
 /*
- * Take the next snapshot. Rows are the deltas from the previous one;
- * returns false (and no rows) for the first snapshot.
+ * Take the next snapshot. Rows are the deltas from the previous one. The
+ * first snapshot gives rows too, at once, with the /proc columns, the load
+ * and the tasks, and every counter column empty (NAN): returns false for it,
+ * true when the rows carry an interval's counts.
  */
 bool model_update(struct model *m, const struct snapshot *s);
 /*
@@ -170,6 +185,21 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r);
+/*
+ * Per-user totals of the process rows rows[0..n) into u (kept allocated
+ * between calls): one row per uid, sorted by the model's sort settings. The
+ * counter columns come from the summed counts (IPC is the sum of
+ * instructions over the sum of cycles, never an average of ratios); THR,
+ * RES, %MEM and TIME+ are sums, PROCS (procs) the number of processes.
+ * A counter that did not run in one of the processes (n/a) makes the
+ * user's n/a too, never a smaller sum; processes that are not counted at all
+ * are left out of the counts (their memory and time still add up), and a
+ * user none of whose processes is counted keeps the reason in err. Pure:
+ * reads m only.
+ */
+void model_users_build(const struct model *m, const struct model_row *const *rows, size_t n,
+		       struct model_users *u);
+void model_users_release(struct model_users *u);
 /* Compare two rows by the model's sort settings (exported for tests). */
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
 

@@ -45,7 +45,7 @@ static const char *output_raw_name(const struct model *m, size_t k)
 
 static enum col_rows output_row_kind(const struct output *o)
 {
-	return o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+	return o->per_user ? COL_ROWS_USERS : o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
 /* Text: the columns of rows in display order, each padded to its width; the rest column last. */
@@ -138,30 +138,44 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 		const struct column *col = model_column(m, ids[i]);
 		char cell[64];
 
-		if (r->err && (col->type == COL_TYPE_NUM || col->rest) && !said) {
+		/* /proc's columns are there for every row; the counters say why they are not */
+		bool counter = col->type == COL_TYPE_NUM && !col->proc;
+
+		if (r->err && (counter || col->rest) && !said) {
 			fprintf(f, "  not counted: %s", errmsg_short(r->err));
 			said = true;
 		}
-		if (r->err && col->type == COL_TYPE_NUM)
+		if (r->err && counter)
 			continue;
 		if (col->rest && cmdline && r->cmdline[0]) {
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		model_format_cell(m, r, ids[i], rows, 0, cell, sizeof(cell));
+		/* numbers are exact; memory and CPU time as top writes them, within the column */
+		model_format_cell(m, r, ids[i], rows, col->fmt ? columns_width(col, rows) : 0, cell,
+				  sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);
 }
 
+/* The interval of a frame as text: the first frame has none, its counters come with the next. */
+static void output_interval(char *buf, size_t size, const struct model *m, bool json)
+{
+	if (m->dt > 0)
+		snprintf(buf, size, json ? "%.3f" : "%.2f s", m->dt);
+	else
+		snprintf(buf, size, json ? "null" : "- (first frame: counters from the next)");
+}
+
 static const struct model_row *output_rows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->threads : m->rows;
+	return o->per_user ? o->users.v : o->threads ? m->threads : m->rows;
 }
 
 static size_t output_nrows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->nthreads : m->nrows;
+	return o->per_user ? o->users.n : o->threads ? m->nthreads : m->nrows;
 }
 
 static void output_time(char *buf, size_t size, double wall)
@@ -178,17 +192,21 @@ static void output_time(char *buf, size_t size, double wall)
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
-	char when[64], unsup[1024];
+	char when[64], unsup[1024], iv[64];
 
 	output_time(when, sizeof(when), m->wall);
-	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
+	output_interval(iv, sizeof(iv), m, false);
+	fprintf(f, "pmctop - %s, interval %s, load average: %.2f, %.2f, %.2f\n", when, iv,
 		m->load[0], m->load[1], m->load[2]);
 	fputs("Events: ", f);
 	output_puts_safe(f, mode);
 	fputc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
-	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
+	if (o->per_user)
+		fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
+	else
+		fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
 	if (m->not_counted)
 		fprintf(f, ", %zu not counted (%s)", m->not_counted,
 			errmsg_short(m->not_counted_err));
@@ -298,12 +316,60 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	fputc('\n', f);
 }
 
+/* Per-user CSV: a header and rows of their own, the numeric columns as for processes. */
+static void output_csv_users(struct output *o, const struct model *m, const enum col_id *cols,
+			     size_t ncols)
+{
+	FILE *f = o->f;
+
+	if (!o->csv_header_done) {
+		fprintf(f, "time,kind,uid,%s,%s,%s", columns_get(COL_USER)->key,
+			columns_key(columns_get(COL_PID), COL_ROWS_USERS),
+			columns_get(COL_THR)->key);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(f, ",%s", columns_get(cols[i])->key);
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_str(f, output_raw_name(m, k));
+		}
+		fputs(",estimated,suspect,not_counted\n", f);
+		o->csv_header_done = true;
+	}
+	for (size_t i = 0; i < o->users.n; i++) {
+		const struct model_row *r = &o->users.v[i];
+
+		fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
+		output_csv_str(f, r->user);
+		fprintf(f, ",%d,%d", r->procs, r->threads);
+		for (size_t c = 0; c < ncols; c++) {
+			fputc(',', f);
+			output_csv_num(f, r->v[cols[c]], columns_get(cols[c])->data_prec);
+		}
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_num(f, r->raw[k], 0);
+		}
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
+		fputc(',', f);
+		if (r->err)
+			fputs(errmsg_short(r->err), f);
+		fputc('\n', f);
+	}
+}
+
 static void output_csv(struct output *o, const struct model *m)
 {
 	FILE *f = o->f;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
 
+	if (o->per_user) {
+		output_csv_users(o, m, cols, ncols);
+		return;
+	}
 	if (!o->csv_header_done) {
 		fprintf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
 			columns_key(columns_get(COL_THR), output_row_kind(o)));
@@ -388,6 +454,8 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 	for (size_t i = 0; i < ncols; i++) {
 		const struct column *c = columns_get(cols[i]);
 
+		if (cpu && !c->on_cpus)
+			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's */
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
 		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
 		output_json_num(f, r->v[c->id], c->data_prec);
@@ -421,11 +489,14 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	const struct column *pid = columns_get(COL_PID), *user = columns_get(COL_USER);
 	const struct column *thr = columns_get(COL_THR), *cmd = columns_get(COL_COMMAND);
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
-		m->dt, m->load[0], m->load[1], m->load[2]);
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		iv, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
-	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", output_nrows(o, m),
-		m->not_counted);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
+		o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 
@@ -438,12 +509,25 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_metrics(f, m, r, cols, ncols, true);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
+	fprintf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
 	for (size_t i = 0; i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
 			fputc(',', f);
+		if (o->per_user) {
+			fprintf(f, "{\"uid\":%u,\"%s\":", r->uid, user->key);
+			output_json_str(f, r->user);
+			fprintf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
+				r->procs, thr->key, r->threads);
+			output_json_metrics(f, m, r, cols, ncols, false);
+			if (r->err) {
+				fputs(",\"not_counted\":", f);
+				output_json_str(f, errmsg_short(r->err));
+			}
+			fputc('}', f);
+			continue;
+		}
 		if (o->threads)
 			fprintf(f,
 				"{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
@@ -457,11 +541,11 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_str(f, r->comm);
 		fputs(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);
+		/* every column on every row, null where there is no value: one schema */
+		output_json_metrics(f, m, r, cols, ncols, false);
 		if (r->err) {
 			fputs(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));
-		} else {
-			output_json_metrics(f, m, r, cols, ncols, false);
 		}
 		fputc('}', f);
 	}
@@ -491,11 +575,18 @@ static void output_samples_text(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
+	char rate[32];
+
+	/* the first frame has no interval: no rate, not 0 */
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.0f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
 	fprintf(f,
-		"Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		"Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
 		" lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
-		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
-		m->lost, m->throttled);
+		m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
+		m->throttled);
 	if (m->sample_nonmem)
 		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
@@ -555,13 +646,20 @@ static void output_samples_json(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
+	char iv[64], rate[32];
+
+	output_interval(iv, sizeof(iv), m, true);
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.1f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "null");
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":", m->wall, iv,
 		m->sample_pid);
 	output_json_str(f, m->sample_source);
 	fprintf(f,
-		",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		",\"period\":%" PRIu64 ",\"samples_per_s\":%s,\"lost\":%" PRIu64
 		",\"throttled\":%" PRIu64 ",\"page_size\":%u",
-		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+		m->sample_period, rate, m->lost, m->throttled, 1u << m->hp->shift);
 	/* keys only when they say something, so older consumers see the frames they knew */
 	if (m->sample_nonmem)
 		fprintf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
@@ -599,6 +697,9 @@ static void output_samples(struct output *o, const struct model *m)
 	struct hotpage_entry top[256];
 	size_t n = 0;
 
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
 	if (!m->hp || !m->sample_pid || (o->sample_pid && m->sample_pid != o->sample_pid)) {
 		/* a recording may hold another process's samples: never show them as this one's */
 		if (o->fmt == OUTPUT_TEXT && o->sample_pid)
@@ -608,9 +709,9 @@ static void output_samples(struct output *o, const struct model *m)
 			fprintf(o->f, "Sampling: nothing sampled\n\n");
 		else if (o->fmt == OUTPUT_JSON)
 			fprintf(o->f,
-				"{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
+				"{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":null,"
 				"\"pages\":[]}\n",
-				m->wall, m->dt, o->sample_pid);
+				m->wall, iv, o->sample_pid);
 		return;
 	}
 	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
@@ -637,6 +738,14 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 			return errno ? -errno : -EIO;
 		return 0;
 	}
+	if (o->per_user) {
+		const struct model_row **rows = xcalloc(m->nrows ? m->nrows : 1, sizeof(*rows));
+
+		for (size_t i = 0; i < m->nrows; i++)
+			rows[i] = &m->rows[i];
+		model_users_build(m, rows, m->nrows, &o->users);
+		free(rows);
+	}
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
 		output_text(o, m, mode);
@@ -651,4 +760,9 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 	if (fflush(o->f) == EOF || ferror(o->f))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+void output_release(struct output *o)
+{
+	model_users_release(&o->users);
 }

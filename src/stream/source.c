@@ -166,6 +166,12 @@ int source_tick_time(struct source *s, size_t tick, uint64_t *t_ns, double *wall
 	return s->ops->tick_time(s, tick, t_ns, wall);
 }
 
+void source_kernel_threads(struct source *s, bool on)
+{
+	if (s->ops->kernel_threads)
+		s->ops->kernel_threads(s, on);
+}
+
 void source_free(struct source *s)
 {
 	if (s)

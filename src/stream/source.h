@@ -50,6 +50,8 @@ struct source_ops {
 	 * for every process when all is set. NULL when the source cannot.
 	 */
 	void (*threads)(struct source *s, int pid, bool all);
+	/* List kernel threads from the next read on, or not. NULL when the source cannot. */
+	void (*kernel_threads)(struct source *s, bool on);
 	/*
 	 * Sample pid's data addresses from the next read on (0 stops); 0 or
 	 * -errno with err filled. NULL when the source cannot.
@@ -106,6 +108,8 @@ const char *source_error(const struct source *s);
 unsigned source_caps(const struct source *s);
 /* Ask for per-thread entries (see source_ops.threads); a no-op where unsupported. */
 void source_threads(struct source *s, int pid, bool all);
+/* Ask for kernel threads (see source_ops.kernel_threads); a no-op where unsupported. */
+void source_kernel_threads(struct source *s, bool on);
 /* See source_ops.sample; -EOPNOTSUPP where unsupported. */
 int source_sample(struct source *s, int pid, const struct sample_req *req, char *err,
 		  size_t errsize);

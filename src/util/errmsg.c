@@ -358,6 +358,14 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "hold them): split in two",
 			 f->name, f->n);
 		break;
+	case ERRMSG_KTHREADS:
+		snprintf(buf, size,
+			 "kernel threads are listed but not counted: they run in kernel mode "
+			 "only, which kernel.perf_event_paranoid %d does not let pmctop count "
+			 "(their "
+			 "user-mode counts would always be 0); %s",
+			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,
 			 "kernel-mode work cannot be counted (kernel.perf_event_paranoid is %d): "

@@ -26,6 +26,7 @@ enum errmsg_what {
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
+	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
 };
 
 /*

@@ -151,7 +151,9 @@ static void ui_build_tree(struct ui_list *l)
 
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
-	const struct model_filter f = { .user = u->user, .name = u->filter };
+	const struct model_filter f = { .user = u->user,
+					.name = u->filter,
+					.kthreads = u->kthreads };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
@@ -171,14 +173,31 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 		l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
 		l->v[l->n++] = r;
 	}
-	if (u->tree && u->view == UI_VIEW_TABLE)
+	if (u->view == UI_VIEW_TABLE && !u->per_user && u->tree)
 		ui_build_tree(l);
+	if (u->view != UI_VIEW_TABLE || !u->per_user)
+		return;
+	/* the totals of the processes the filters leave, one row per user */
+	if (u->threads) {
+		l->n = 0;
+		for (size_t i = 0; i < m->nrows; i++)
+			if (model_row_wanted(&f, &m->rows[i])) {
+				l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+				l->v[l->n++] = &m->rows[i];
+			}
+	}
+	model_users_build(m, l->v, l->n, &l->users);
+	l->v = xgrow(l->v, &l->cap, l->users.n ? l->users.n : 1, sizeof(*l->v));
+	for (size_t i = 0; i < l->users.n; i++)
+		l->v[i] = &l->users.v[i];
+	l->n = l->users.n;
 }
 
 void ui_list_release(struct ui_list *l)
 {
 	free(l->v);
 	free(l->tree);
+	model_users_release(&l->users);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -308,7 +327,8 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 
 static void ui_search(struct ui *u, const struct ui_list *l)
 {
-	const struct model_filter f = { .name = u->search };
+	/* the list on screen already holds only what the filters let through */
+	const struct model_filter f = { .name = u->search, .kthreads = true };
 
 	if (!u->search[0] || !l->n)
 		return;
@@ -698,6 +718,14 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "H",
 	  .footer = "ThrRows" },
+	{ .keys = { 'K' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_KTHREADS,
+	  .help = "list kernel threads too; counted where kernel mode may be (e: why)" },
+	{ .keys = { 'W' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_PER_USER,
+	  .help = "one row per user: totals, ratios from the summed counts" },
 	{ .keys = { 'u' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_USER,
@@ -1206,7 +1234,22 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 	case UI_DO_PAUSE:
 		u->paused = !u->paused;
 		return 0;
+	case UI_DO_KTHREADS:
+		u->kthreads = !u->kthreads;
+		snprintf(u->status, sizeof(u->status), "kernel threads %s",
+			 u->kthreads ? "listed (live: from the next tick)" : "hidden");
+		return UI_ACT_KTHREADS;
+	case UI_DO_PER_USER:
+		u->per_user = !u->per_user;
+		u->sel_id = -1;
+		u->top = 0;
+		return 0;
 	case UI_DO_DRILL:
+		if (u->per_user) {
+			snprintf(u->status, sizeof(u->status),
+				 "a user's totals have no drill-down: W shows the processes");
+			return 0;
+		}
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;

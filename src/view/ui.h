@@ -106,6 +106,8 @@ enum ui_do {
 	UI_DO_SIGNAL,	   /* the signal menu for the selected or tagged processes */
 	UI_DO_NICE,	   /* F7 lowers the nice value, F8 raises it */
 	UI_DO_NEXT_SCREEN, /* Tab, Shift-Tab: the next or previous screen of the cycle */
+	UI_DO_KTHREADS,	   /* list kernel threads, or stop */
+	UI_DO_PER_USER,	   /* per-user totals instead of processes, or back */
 };
 
 #define UI_BINDING_KEYS 7
@@ -142,6 +144,7 @@ struct ui_signal {
 	int num;
 	const char *name; /* without SIG */
 };
+#define UI_ACT_KTHREADS 0x800 /* tell the source whether kernel threads are listed */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -156,7 +159,9 @@ struct ui {
 	char user[33];
 	char search[64];
 	bool show_cpus;
-	bool threads; /* H: threads as rows */
+	bool threads;  /* H: threads as rows */
+	bool kthreads; /* K: kernel threads listed */
+	bool per_user; /* W: one row per user, the totals of their processes */
 	bool cmdline;
 	bool paused;
 	double delay;
@@ -210,7 +215,8 @@ struct ui_list {
 	size_t n, cap;
 	struct ui_tree_pos *tree; /* one per row in the tree view, else unused */
 	size_t tcap;
-	bool is_tree; /* the rows are in tree order and tree is filled */
+	bool is_tree;		  /* the rows are in tree order and tree is filled */
+	struct model_users users; /* the per-user rows v points to, in the per-user view */
 };
 
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay);

@@ -124,7 +124,9 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
 	} else {
 		x = canvas_put(c, 0, 2,
-			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
+			       : u->threads || u->view == UI_VIEW_DRILL ? "Threads: "
+									: "Tasks: ",
 			       CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	}
@@ -236,12 +238,15 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
 			      const struct table_layout *t, bool threads, const struct ui *u)
 {
 	const struct column *rest = model_column(m, t->rest_id);
+	/* the per-user rows name their columns their way (PROCS) */
+	enum col_rows rk =
+		u->per_user && u->view == UI_VIEW_TABLE ? COL_ROWS_USERS : view_rows(threads);
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
 		int w = t->w[i];
-		const char *title = model_column_title(m, t->ids[i], view_rows(threads));
+		const char *title = model_column_title(m, t->ids[i], rk);
 		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
 		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
@@ -309,7 +314,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
-		if (col->type == COL_TYPE_NUM && r->err) {
+		if (col->type == COL_TYPE_NUM && !col->proc && r->err) {
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
@@ -669,16 +674,24 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 		int ids[VIEW_MAX_COLS];
 		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
 
+		char res[16], mem[16], tm[16];
+
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
-		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
-			      p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
+				   p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		/* /proc's columns on the name line; the counters on their own below */
+		model_format_cell(m, p, COL_RES, COL_ROWS_PROCESSES, 6, res, sizeof(res));
+		model_format_cell(m, p, COL_MEM, COL_ROWS_PROCESSES, 5, mem, sizeof(mem));
+		model_format_cell(m, p, COL_TIME, COL_ROWS_PROCESSES, 9, tm, sizeof(tm));
+		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  RES %s  %%MEM %s  TIME+ %s", res, mem,
+			      tm);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
 		x = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *col = model_column(m, ids[i]);
 			char num[48];
 
-			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
+			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || col->proc || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					   model_cell_flags(p, col->id));
