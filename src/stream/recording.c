@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -259,7 +260,8 @@ static int recording_double(const char *s, double *v)
 		return -EINVAL;
 	errno = 0;
 	*v = strtod(s, &end);
-	if (*end || errno || *v != *v)
+	/* inf and nan parse, but no time, load or count is either: JSON could not carry them */
+	if (*end || errno || !isfinite(*v))
 		return -EINVAL;
 	return 0;
 }
