@@ -541,6 +541,41 @@ START_TEST(test_scrolled_goldens)
 END_TEST
 
 /* Where each title is drawn, the click mapping finds its column, at every width and position. */
+/* The first frame has no IPC or GHz yet: the meters say nothing of them, never "-GHz". */
+START_TEST(test_meters_of_the_first_frame_show_no_dangling_units)
+{
+	char path[512], err[256];
+	struct model *all = m;
+	struct source *s1;
+	struct snapshot snap;
+	struct ui u;
+	FILE *f;
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/data/hw.rec", TEST_SRCDIR);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	s1 = source_replay_new(f, "hw.rec", err, sizeof(err));
+	ck_assert_msg(s1 != NULL, "%s", err);
+	m = model_new(&s1->ev);
+	snapshot_init(&snap, s1->ev.n);
+	ck_assert_int_eq(source_read(s1, &snap), 0);
+	model_update(m, &snap);
+	ui_init(&u, COL_CPU, false, 1.0);
+	text = draw(&u, 100, 24, false);
+	ck_assert_msg(!strstr(text, "-GHz") && !strstr(text, "IPC -"), "%s", text);
+	free(text);
+	/* the full recording: numbers with their units after them */
+	model_free(m);
+	m = all;
+	text = draw(&u, 100, 24, false);
+	ck_assert_msg(strstr(text, "GHz]") && !strstr(text, "-GHz"), "%s", text);
+	free(text);
+	snapshot_release(&snap);
+	source_free(s1);
+}
+END_TEST
+
 START_TEST(test_click_mapping_matches_the_drawn_titles)
 {
 	for (int w = 30; w <= 200; w += 17)
@@ -601,6 +636,7 @@ int main(void)
 	tcase_add_test(tc, test_signal_menu_goldens);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
+	tcase_add_test(tc, test_meters_of_the_first_frame_show_no_dangling_units);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

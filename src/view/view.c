@@ -3,6 +3,7 @@
 #include "view/view.h"
 
 #include <inttypes.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -182,8 +183,14 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 				   model_cell_flags(r, COL_IPC) & ~MODEL_F_EST);
 		columns_format_num(vg, sizeof(vg), r->v[COL_GHZ], ghz->prec,
 				   model_cell_flags(r, COL_GHZ) & ~MODEL_F_EST);
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
-			 ipc->title, vi, vg, ghz->unit);
+		/* a unit goes after a number ("2.90GHz"), before a dash ("GHz -", never "-GHz") */
+		if (isdigit((unsigned char)vg[0]))
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s%s",
+				 ipc->title, vi, vg, ghz->unit);
+		else if (strcmp(vi, "-") || strcmp(vg, "-"))
+			snprintf(text + strlen(text), sizeof(text) - strlen(text), " %s %s %s %s",
+				 ipc->title, vi, ghz->unit, vg);
+		/* neither yet (the first frame): no "IPC - GHz -" beside an empty bar */
 	}
 	bw = w - lw - 3; /* " [" and "]" */
 	if (bw < (int)strlen(text) + 2)
