@@ -156,6 +156,51 @@ START_TEST(test_w_shows_per_user_totals)
 }
 END_TEST
 
+/*
+ * A user's row carries a uid: Space, F, k/F9 and F7/F8 on it would reach the process whose pid
+ * equals the uid. They are refused with the reason; on process rows they work again.
+ */
+START_TEST(test_per_user_rows_take_no_process_keys)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.live = true;
+	model_sort(m, COL_CPU, false);
+	press(&u, &l, 'W');
+	ck_assert_int_eq(u.sel_id, 1000); /* alice's totals */
+	press(&u, &l, ' ');
+	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "tagging needs processes"));
+	press(&u, &l, 'F');
+	ck_assert(!u.follow);
+	ck_assert_ptr_nonnull(strstr(u.status, "following needs processes"));
+	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes"));
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
+	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "W shows the processes"));
+	/* tags of processes made before W are not sent to from the users' rows either */
+	press(&u, &l, 'W');
+	press(&u, &l, UI_KEY_HOME);
+	press(&u, &l, ' ');
+	ck_assert(ui_tagged(&u, 202));
+	press(&u, &l, 'W');
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F9), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	/* the processes again: the same keys work */
+	press(&u, &l, 'W');
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
+	ck_assert_int_eq(u.targets[0], 202);
+	press(&u, &l, 'F');
+	ck_assert(u.follow);
+	ui_list_release(&l);
+}
+END_TEST
+
 /* The model of the recording's last tick again, kept while its filter lets kernel threads in. */
 static void b_update_last(struct model *bm)
 {
@@ -1092,6 +1137,7 @@ int main(void)
 	tcase_add_test(tc, test_selection_follows_its_process_when_rows_reorder);
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_w_shows_per_user_totals);
+	tcase_add_test(tc, test_per_user_rows_take_no_process_keys);
 	tcase_add_test(tc, test_k_toggles_kernel_threads);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);

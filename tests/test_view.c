@@ -489,6 +489,35 @@ START_TEST(test_tree_goldens)
 }
 END_TEST
 
+/*
+ * The per-user rows are neither a tree nor tagged: t's setting and a tagged pid equal to a uid
+ * (1000, alice's) must not show on a user's totals.
+ */
+START_TEST(test_per_user_rows_neither_tree_nor_tagged)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_PID, false, 1.0);
+	u.per_user = true;
+	u.tree = true;
+	u.tags[u.ntags++] = 1000;
+	s = draw(&u, 200, 50, false);
+	ck_assert_ptr_nonnull(strstr(s, "Users: "));
+	ck_assert_ptr_nonnull(strstr(s, "alice"));
+	ck_assert_ptr_null(strstr(s, "as a tree"));
+	ck_assert_ptr_null(strstr(s, "\n*"));
+	free(s);
+	/* the processes: the tree and the tag mark are back */
+	u.per_user = false;
+	u.tags[0] = 505;
+	s = draw(&u, 200, 50, false);
+	ck_assert_ptr_nonnull(strstr(s, "sort PID, as a tree"));
+	ck_assert_ptr_nonnull(strstr(s, "\n*   505 alice"));
+	free(s);
+}
+END_TEST
+
 /* The signal menu over the table, and the question before sending. */
 START_TEST(test_signal_menu_goldens)
 {
@@ -632,6 +661,7 @@ int main(void)
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);
 	tcase_add_test(tc, test_footer_and_help_from_the_key_table);
 	tcase_add_test(tc, test_tree_goldens);
+	tcase_add_test(tc, test_per_user_rows_neither_tree_nor_tagged);
 	tcase_add_test(tc, test_new_screens_at_every_size);
 	tcase_add_test(tc, test_signal_menu_goldens);
 	tcase_add_test(tc, test_scrolled_goldens);

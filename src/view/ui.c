@@ -1166,6 +1166,20 @@ static unsigned ui_next_screen(struct ui *u, int dir, const struct model *m,
 	return 0;
 }
 
+/*
+ * Whether the rows are a user's totals, whose ids are uids: a tag, a follow, a signal or a nice
+ * value given one would reach the process whose pid happens to equal the uid. False, with the
+ * reason in status, when they are; what is named is the key's action.
+ */
+static bool ui_process_rows(struct ui *u, const char *what)
+{
+	if (!u->per_user || u->view != UI_VIEW_TABLE)
+		return true;
+	snprintf(u->status, sizeof(u->status),
+		 "%s needs processes, not a user's totals: W shows the processes", what);
+	return false;
+}
+
 static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const struct model *m,
 		      const struct ui_list *l)
 {
@@ -1306,6 +1320,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->tree = !u->tree;
 		return 0;
 	case UI_DO_FOLLOW:
+		if (!ui_process_rows(u, "following"))
+			return 0;
 		if (u->follow) {
 			u->follow = false;
 			snprintf(u->status, sizeof(u->status), "no longer following pid %d",
@@ -1316,20 +1332,21 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		}
 		return 0;
 	case UI_DO_TAG:
-		ui_tag(u, l);
+		if (ui_process_rows(u, "tagging"))
+			ui_tag(u, l);
 		return 0;
 	case UI_DO_UNTAG:
 		u->ntags = 0;
 		return 0;
 	case UI_DO_SIGNAL:
-		if (!ui_targets(u, m, l))
+		if (!ui_process_rows(u, "a signal") || !ui_targets(u, m, l))
 			return 0;
 		u->prompt = UI_PROMPT_SIGNAL;
 		u->sig_sel = 0;
 		u->sig_typed = 0;
 		return 0;
 	case UI_DO_NICE:
-		if (!ui_targets(u, m, l))
+		if (!ui_process_rows(u, "a nice value") || !ui_targets(u, m, l))
 			return 0;
 		u->act_nice = key == UI_KEY_F7 ? -1 : 1;
 		return UI_ACT_NICE;

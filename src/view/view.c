@@ -150,7 +150,7 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 				   m->not_counted, errmsg_short(m->not_counted_err));
 	snprintf(sort, sizeof(sort), "%s%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
 		 u->reverse ? " (reversed)" : "",
-		 u->tree && u->view == UI_VIEW_TABLE ? ", as a tree" : "");
+		 v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return VIEW_HEADER_LINES;
 }
@@ -396,7 +396,9 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 			.threads = threads,
 			.cmdline = u->cmdline,
 			.selected = i == u->sel,
-			.tagged = u->view == UI_VIEW_TABLE && ui_tagged(u, v->list->v[i]->id),
+			/* a user's row carries a uid, which a tagged pid may equal */
+			.tagged = u->view == UI_VIEW_TABLE && !u->per_user &&
+				  ui_tagged(u, v->list->v[i]->id),
 			.utf8 = v->utf8,
 			.tree = v->list->is_tree ? &v->list->tree[i] : NULL,
 		};
