@@ -563,6 +563,8 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	}
 	tui_install_crash_handlers();
 	loop_tui_take(&t);
+	if (o->cgroups)
+		t.u.view = UI_VIEW_CGROUPS;
 	if (o->drill) {
 		t.u.view = UI_VIEW_DRILL;
 		t.u.drill = o->drill;

@@ -69,6 +69,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
+	free(p->cgroup);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
@@ -214,6 +215,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
 	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
 	live_read_cmdline(l, p);
+	p->cgroup = live_cgroup_of(l, p->pid);
 	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
 	return true;
 }
@@ -286,6 +288,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->start = st->start;
 	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
 	snapshot_task_set_cmdline(t, p->cmdline);
+	snapshot_task_set_cgroup(t, p->cgroup);
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
@@ -310,6 +313,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p,
 	e->start = t->start;
 	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
 	snapshot_task_set_cmdline(e, p->cmdline);
+	snapshot_task_set_cgroup(e, p->cgroup);
 	e->err = t->err;
 	for (size_t k = 0; k < l->base.ev.n; k++)
 		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
@@ -567,6 +571,11 @@ void live_scan(struct live *l, struct snapshot *snap)
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
 				}
+				if (l->cg_reread) {
+					/* processes move between cgroups: look again now and then */
+					free(p->cgroup);
+					p->cgroup = live_cgroup_of(l, pid);
+				}
 				if (live_needs_attach(p))
 					goto defer;
 				live_fill_task(l, p, &st, snap);
@@ -657,6 +666,7 @@ void live_check_starved(struct live *l)
 	}
 	live_split_group(l, split, name, sizeof(name));
 	live_build_task_groups(l);
+	live_cgroups_reset(l);
 	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
 }
 

@@ -20,6 +20,13 @@ struct live_opts {
 	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
 	bool per_cpu; /* try per-CPU counters */
+	/* cgroups of the v2 hierarchy, counted per CPU with PERF_FLAG_PID_CGROUP */
+	bool cgroups;	       /* count cgroups and read which cgroup each process is in */
+	bool cgroups_required; /* asked for by the user: no hierarchy is an error, not a notice */
+	int cgroup_depth;      /* levels below the root walked (1: the top-level cgroups) */
+	const char *const *cgroup_paths; /* borrowed; also these ("/a/b", or under the mount) */
+	size_t ncgroup_paths;
+	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
 };
 
 /*

@@ -11,6 +11,7 @@
 
 #include "model/metrics.h"
 #include "util/errmsg.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 struct model *model_new(const struct evlist *ev)
@@ -37,6 +38,7 @@ static void model_release_rows(struct model_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(rows[i].cmdline);
+		free(rows[i].cgroup);
 		free(rows[i].raw);
 		free(rows[i].raw_fl);
 	}
@@ -49,9 +51,11 @@ void model_free(struct model *m)
 	model_release_rows(m->rows, m->nrows);
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
+	model_release_rows(m->cgroups, m->ncgroups);
 	free(m->rows);
 	free(m->threads);
 	free(m->cpus);
+	free(m->cgroups);
 	free(m->raw_ev);
 	free(m->counted_once);
 	hotpage_free(m->hp);
@@ -254,14 +258,23 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 	return true;
 }
 
+bool model_filter_cgroup(const struct model_filter *f, const char *cgroup)
+{
+	if (!f->cgroup || !*f->cgroup)
+		return true;
+	return cgroup && parse_path_under(cgroup, f->cgroup);
+}
+
 bool model_wanted(const struct model *m, const struct snap_task *t)
 {
-	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline);
+	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline) &&
+	       model_filter_cgroup(&m->filter, t->cgroup);
 }
 
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
 {
-	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline);
+	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline) &&
+	       model_filter_cgroup(f, r->cgroup);
 }
 
 static struct model_row *model_new_row(struct model *m, struct model_row **rows, size_t *n,
@@ -425,6 +438,7 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 		r->state = t->state;
 		memcpy(r->comm, t->comm, sizeof(r->comm));
 		r->cmdline = xstrdup(t->cmdline);
+		r->cgroup = t->cgroup ? xstrdup(t->cgroup) : NULL;
 		r->err = t->err;
 		r->v[COL_PID] = t->pid;
 		r->v[COL_THR] = t->threads;
@@ -453,6 +467,84 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 		}
 }
 
+/* A row id for a cgroup path, stable from tick to tick: FNV-1a, folded to a positive int. */
+static int model_cgroup_id(const char *path)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return (int)(h & 0x7fffffffu);
+}
+
+/* How many of the snapshot's processes are in each cgroup of s or below it; NULL: not known. */
+static long *model_cgroup_procs(const struct snapshot *s)
+{
+	long *n;
+
+	if (!s->ntasks)
+		return NULL;
+	n = xcalloc(s->cg.n + 1, sizeof(*n));
+	for (size_t t = 0; t < s->ntasks; t++) {
+		const char *p = s->tasks[t].cgroup;
+		char buf[1024];
+		size_t len;
+
+		if (!p || (len = strlen(p)) >= sizeof(buf))
+			continue;
+		memcpy(buf, p, len + 1);
+		/* the path and each of its ancestors: "/a/b", "/a", "/" */
+		for (;;) {
+			const struct snap_cgroup *g = snapshot_find_cgroup(s, buf);
+			char *slash;
+
+			if (g)
+				n[g - s->cg.v]++;
+			if (!strcmp(buf, "/"))
+				break;
+			slash = strrchr(buf, '/');
+			if (!slash)
+				break;
+			if (slash == buf)
+				slash[1] = '\0';
+			else
+				*slash = '\0';
+		}
+	}
+	return n;
+}
+
+/* One row per cgroup: deltas against the same path's counts at the last tick. */
+static void model_update_cgroups(struct model *m, const struct snapshot *s, struct model_deltas *d,
+				 double dt_ns)
+{
+	long *procs = model_cgroup_procs(s);
+
+	m->cg_not_counted = 0;
+	for (size_t i = 0; i < s->cg.n; i++) {
+		const struct snap_cgroup *g = &s->cg.v[i];
+		const struct snap_cgroup *p = snapshot_find_cgroup(&m->prev, g->path);
+		struct model_row *r = model_new_row(m, &m->cgroups, &m->ncgroups, &m->cgcap,
+						    model_cgroup_id(g->path));
+		const char *last = strrchr(g->path, '/');
+
+		r->tgid = r->id;
+		r->cgroup = xstrdup(g->path);
+		r->cmdline = xstrdup(g->path);
+		snprintf(r->comm, sizeof(r->comm), "%s", last && last[1] ? last + 1 : g->path);
+		r->threads = procs ? (int)procs[i] : -1;
+		r->v[COL_THR] = r->threads >= 0 ? r->threads : NAN;
+		r->err = g->err;
+		if (g->err) {
+			m->cg_not_counted++;
+			continue;
+		}
+		model_deltas(m, p ? p->c : NULL, g->c, d);
+		model_metrics(m, d, r, dt_ns, NAN);
+	}
+	free(procs);
+}
+
 bool model_update(struct model *m, const struct snapshot *s)
 {
 	struct model_deltas d;
@@ -462,7 +554,11 @@ bool model_update(struct model *m, const struct snapshot *s)
 	model_release_rows(m->rows, m->nrows);
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
-	m->nrows = m->nthreads = m->ncpus = 0;
+	model_release_rows(m->cgroups, m->ncgroups);
+	m->nrows = m->nthreads = m->ncpus = m->ncgroups = 0;
+	m->have_cgroups = s->cg.on;
+	m->cg_fds = s->cg.fds;
+	m->cg_budget = s->cg.budget;
 	m->ntasks_seen = s->ntasks;
 	m->not_counted = 0;
 	m->not_counted_err = 0;
@@ -492,6 +588,7 @@ bool model_update(struct model *m, const struct snapshot *s)
 	for (size_t e = 0; e < m->ev.n; e++)
 		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
+	model_update_cgroups(m, s, &d, dt_ns);
 	model_samples(m, s, m->dt);
 	free(d.v);
 	free(d.fl);
@@ -518,6 +615,11 @@ static double model_num(const struct model *m, const struct model_row *r, int co
 	if (col == COL_COMMAND) {
 		*is_text = true;
 		*text = r->comm;
+		return 0;
+	}
+	if (col == COL_CGROUP) {
+		*is_text = true;
+		*text = r->cgroup ? r->cgroup : "";
 		return 0;
 	}
 	if (col == COL_PID)
@@ -571,6 +673,8 @@ void model_sort(struct model *m, int col, bool reverse)
 		qsort_r(m->rows, m->nrows, sizeof(*m->rows), model_qsort_cmp, m);
 	if (m->nthreads > 1)
 		qsort_r(m->threads, m->nthreads, sizeof(*m->threads), model_qsort_cmp, m);
+	if (m->ncgroups > 1)
+		qsort_r(m->cgroups, m->ncgroups, sizeof(*m->cgroups), model_qsort_cmp, m);
 }
 
 int model_sort_key(const struct model *m, const char *key)
@@ -587,6 +691,8 @@ int model_sort_key(const struct model *m, const char *key)
 
 bool model_column_shown(const struct model *m, enum col_id col)
 {
+	if (columns_get(col)->cgroups && !m->have_cgroups)
+		return false;
 	return columns_available(columns_get(col), &m->ev);
 }
 
@@ -723,11 +829,25 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		snprintf(buf, size, "%s", r->user);
 		return;
 	case COL_THR:
-		snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
+		if (rows == COL_ROWS_CGROUPS && r->threads < 0)
+			snprintf(buf, size, "-");
+		else
+			snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
 		return;
 	case COL_COMMAND:
-		snprintf(buf, size, "%s", r->comm);
+		snprintf(buf, size, "%s", rows == COL_ROWS_CGROUPS ? r->cmdline : r->comm);
 		return;
+	case COL_CGROUP: {
+		const char *p = r->cgroup ? r->cgroup : "";
+		size_t n = strlen(p);
+
+		/* a path's end tells cgroups apart ("...docker-1f2e.scope"), its start does not */
+		if (width > 3 && n > (size_t)width)
+			snprintf(buf, size, "...%s", p + n - (size_t)(width - 3));
+		else
+			snprintf(buf, size, "%s", p);
+		return;
+	}
 	default:
 		columns_format_fit(buf, size, r->v[id], col->prec, width, model_cell_flags(r, id));
 		return;

@@ -55,7 +55,7 @@ static size_t output_text_cols(const struct model *m, enum col_rows rows, int *o
 	size_t n = model_columns(m, ids, OUTPUT_MAX_COLS), k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (rows != COL_ROWS_CPUS || model_column(m, ids[i])->on_cpus)
+		if (columns_on_rows(model_column(m, ids[i]), rows))
 			out[k++] = ids[i];
 	return k;
 }
@@ -148,7 +148,10 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		model_format_cell(m, r, ids[i], rows, 0, cell, sizeof(cell));
+		/* a left-aligned text cut to its column: the cell says how (a path keeps its end) */
+		model_format_cell(m, r, ids[i], rows,
+				  col->left && !col->rest ? columns_width(col, rows) : 0, cell,
+				  sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);
@@ -188,17 +191,35 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fputc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
-	fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
-	if (m->not_counted)
-		fprintf(f, ", %zu not counted (%s)", m->not_counted,
-			errmsg_short(m->not_counted_err));
-	fputs("\n\n", f);
+	if (!o->no_processes) {
+		fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
+		if (m->not_counted)
+			fprintf(f, ", %zu not counted (%s)", m->not_counted,
+				errmsg_short(m->not_counted_err));
+		fputc('\n', f);
+	}
+	if (m->have_cgroups) {
+		fprintf(f, "Cgroups: %zu shown, %" PRIu64 " file descriptors", m->ncgroups,
+			m->cg_fds);
+		if (m->cg_not_counted)
+			fprintf(f, ", %zu not counted", m->cg_not_counted);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
 	if (m->ncpus) {
 		output_text_titles(f, m, COL_ROWS_CPUS, false);
 		for (size_t i = 0; i < m->ncpus; i++)
 			output_text_row(f, m, &m->cpus[i], COL_ROWS_CPUS, false);
 		fputc('\n', f);
 	}
+	if (m->have_cgroups) {
+		output_text_titles(f, m, COL_ROWS_CGROUPS, false);
+		for (size_t i = 0; i < m->ncgroups; i++)
+			output_text_row(f, m, &m->cgroups[i], COL_ROWS_CGROUPS, true);
+		fputc('\n', f);
+	}
+	if (o->no_processes)
+		return;
 	output_text_titles(f, m, output_row_kind(o), o->show_cmdline);
 	for (size_t i = 0; i < output_nrows(o, m); i++)
 		output_text_row(f, m, &output_rows(o, m)[i], output_row_kind(o), o->show_cmdline);
@@ -257,18 +278,31 @@ static void output_csv_marks(FILE *f, const struct model *m, const struct model_
 }
 
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
-			   const enum col_id *cols, size_t ncols, bool cpu, bool thread,
-			   double wall)
+			   const enum col_id *cols, size_t ncols, enum col_rows rows, double wall)
 {
-	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
+	static const char *const KIND[] = {
+		[COL_ROWS_PROCESSES] = "process",
+		[COL_ROWS_THREADS] = "thread",
+		[COL_ROWS_CPUS] = "cpu",
+		[COL_ROWS_CGROUPS] = "cgroup",
+	};
+	bool cpu = rows == COL_ROWS_CPUS, cg = rows == COL_ROWS_CGROUPS;
+
+	fprintf(f, "%.3f,%s,", wall, KIND[rows]);
 	if (cpu && r->id < 0)
 		fputs("all", f);
-	else
+	else if (!cg)
 		fprintf(f, "%d", r->id);
 	fputc(',', f);
-	if (!cpu) {
+	if (cg) {
+		/* a cgroup has no user or state; its processes go where a process's threads do */
+		if (r->threads >= 0)
+			fprintf(f, ",%d,", r->threads);
+		else
+			fputs(",,", f);
+	} else if (!cpu) {
 		output_csv_str(f, r->user);
-		fprintf(f, ",%d,%c", thread ? r->tgid : r->threads, r->state);
+		fprintf(f, ",%d,%c", rows == COL_ROWS_THREADS ? r->tgid : r->threads, r->state);
 	} else {
 		fputs(",,", f);
 	}
@@ -290,11 +324,17 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	if (r->err)
 		fputs(errmsg_short(r->err), f);
 	fputc(',', f);
-	if (!cpu)
+	if (!cpu && !cg)
 		output_csv_str(f, r->comm);
 	fputc(',', f);
-	if (!cpu)
+	if (!cpu && !cg)
 		output_csv_str(f, r->cmdline);
+	/* the cgroup column is there when cgroups are known: older files keep their schema */
+	if (m->have_cgroups) {
+		fputc(',', f);
+		if (r->cgroup)
+			output_csv_str(f, r->cgroup);
+	}
 	fputc('\n', f);
 }
 
@@ -313,13 +353,16 @@ static void output_csv(struct output *o, const struct model *m)
 			fputc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
-		fputs(",estimated,suspect,not_counted,command,cmdline\n", f);
+		fputs(",estimated,suspect,not_counted,command,cmdline", f);
+		fputs(m->have_cgroups ? ",cgroup\n" : "\n", f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < m->ncpus; i++)
-		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, false, m->wall);
-	for (size_t i = 0; i < output_nrows(o, m); i++)
-		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads,
+		output_csv_row(f, m, &m->cpus[i], cols, ncols, COL_ROWS_CPUS, m->wall);
+	for (size_t i = 0; i < m->ncgroups; i++)
+		output_csv_row(f, m, &m->cgroups[i], cols, ncols, COL_ROWS_CGROUPS, m->wall);
+	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++)
+		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, output_row_kind(o),
 			       m->wall);
 }
 
@@ -438,8 +481,28 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_metrics(f, m, r, cols, ncols, true);
 		fputc('}', f);
 	}
+	if (m->have_cgroups) {
+		fprintf(f, "],\"cgroup_fds\":%" PRIu64 ",\"cgroups\":[", m->cg_fds);
+		for (size_t i = 0; i < m->ncgroups; i++) {
+			const struct model_row *r = &m->cgroups[i];
+
+			fputs(i ? ",{\"cgroup\":" : "{\"cgroup\":", f);
+			output_json_str(f, r->cgroup ? r->cgroup : "");
+			if (r->threads >= 0)
+				fprintf(f, ",\"procs\":%d", r->threads);
+			else
+				fputs(",\"procs\":null", f);
+			if (r->err) {
+				fputs(",\"not_counted\":", f);
+				output_json_str(f, errmsg_short(r->err));
+			} else {
+				output_json_metrics(f, m, r, cols, ncols, false);
+			}
+			fputc('}', f);
+		}
+	}
 	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
-	for (size_t i = 0; i < output_nrows(o, m); i++) {
+	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
@@ -457,6 +520,13 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_str(f, r->comm);
 		fputs(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);
+		if (m->have_cgroups) {
+			fputs(",\"cgroup\":", f);
+			if (r->cgroup)
+				output_json_str(f, r->cgroup);
+			else
+				fputs("null", f);
+		}
 		if (r->err) {
 			fputs(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));

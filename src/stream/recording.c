@@ -164,8 +164,30 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			thr ? t->tgid : t->ppid, t->uid, user, t->state, t->threads, t->start,
 			en ? en : "EINVAL");
 		recording_write_counts(f, t->c, s->nev);
-		fprintf(f, " %s %s\n", comm, cmd);
+		fprintf(f, " %s %s", comm, cmd);
 		free(cmd);
+		/* the cgroup only where known: lines without it read as before */
+		if (t->cgroup) {
+			cmd = xmalloc(strlen(t->cgroup) * 3 + 2);
+			recording_escape(t->cgroup, cmd, strlen(t->cgroup) * 3 + 2);
+			fprintf(f, " %s", cmd);
+			free(cmd);
+		}
+		fputc('\n', f);
+	}
+	if (s->cg.on)
+		fprintf(f, "cgroups %" PRIu64 " %" PRIu64 "\n", s->cg.fds, s->cg.budget);
+	for (size_t i = 0; i < s->cg.n; i++) {
+		const struct snap_cgroup *g = &s->cg.v[i];
+		size_t pl = strlen(g->path) * 3 + 2;
+		char *path = xmalloc(pl);
+		const char *en = g->err ? errmsg_errno_name(g->err) : "ok";
+
+		recording_escape(g->path, path, pl);
+		fprintf(f, "cgroup %s %s", path, en ? en : "EINVAL");
+		recording_write_counts(f, g->c, s->nev);
+		fputc('\n', f);
+		free(path);
 	}
 	if (s->smp.pid) {
 		const struct snap_sampling *p = &s->smp;
@@ -431,12 +453,22 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	struct snap_task *t;
 	int pid, ppid, threads, err;
 	unsigned long long uid, start;
+	char *cgroup = NULL;
 
+	/* a last field after the command line is the cgroup (recordings made with cgroups) */
+	if (ntok == 9 + r->ev.n + 3) {
+		cgroup = tok[--ntok];
+		if (recording_unescape(cgroup) || cgroup[0] != '/')
+			return recording_fail(r,
+					      "expected a cgroup path such as '/a/b', found "
+					      "'%.40s'",
+					      cgroup);
+	}
 	if (ntok != 9 + r->ev.n + 2)
 		return recording_fail(
 			r,
-			"expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
-			"found %zu",
+			"expected '%s' then %zu counts, COMM, CMDLINE and an optional CGROUP (%zu "
+			"fields), found %zu",
 			thread ? "thread TID PID UID USER STATE THREADS START ERR"
 			       : "task PID PPID UID USER STATE THREADS START ERR",
 			r->ev.n, 11 + r->ev.n, ntok);
@@ -484,7 +516,46 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	t->err = err;
 	snprintf(t->comm, sizeof(t->comm), "%s", tok[ntok - 2]);
 	snapshot_task_set_cmdline(t, tok[ntok - 1]);
+	snapshot_task_set_cgroup(t, cgroup);
 	return 0;
+}
+
+/* "cgroups FDS BUDGET": cgroups were counted in this tick, their descriptors and the budget. */
+static int recording_cgroups(struct recording_reader *r, char **tok, size_t ntok,
+			     struct snapshot *snap)
+{
+	unsigned long long fds, budget;
+
+	if (ntok != 3 || recording_ull(tok[1], &fds) || recording_ull(tok[2], &budget))
+		return recording_fail(r, "expected 'cgroups FDS BUDGET' (numbers)");
+	snap->cg.on = true;
+	snap->cg.fds = fds;
+	snap->cg.budget = budget;
+	return 0;
+}
+
+static int recording_cgroup(struct recording_reader *r, char **tok, size_t ntok,
+			    struct snapshot *snap)
+{
+	struct snap_cgroup *g;
+	int err;
+
+	if (ntok != 3 + r->ev.n)
+		return recording_fail(r, "expected 'cgroup PATH STATUS' then %zu counts", r->ev.n);
+	if (recording_unescape(tok[1]) || tok[1][0] != '/')
+		return recording_fail(r, "expected a cgroup path such as '/a/b', found '%.40s'",
+				      tok[1]);
+	if (snap->cg.n && strcmp(snap->cg.v[snap->cg.n - 1].path, tok[1]) >= 0)
+		return recording_fail(r,
+				      "expected cgroups in increasing path order, found "
+				      "'%.40s'",
+				      tok[1]);
+	if (recording_errname(tok[2], &err))
+		return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'", tok[2]);
+	g = snapshot_add_cgroup(snap, tok[1]);
+	g->err = err;
+	snap->cg.on = true;
+	return recording_counts(r, tok + 3, ntok - 3, g->c);
 }
 
 static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok, struct snapshot *snap)
@@ -712,6 +783,10 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		ret = recording_task(r, tok, ntok, snap, false);
 	} else if (!strcmp(tok[0], "thread")) {
 		ret = recording_task(r, tok, ntok, snap, true);
+	} else if (!strcmp(tok[0], "cgroups")) {
+		ret = recording_cgroups(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "cgroup")) {
+		ret = recording_cgroup(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "sampling")) {
 		ret = recording_sampling(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "map")) {
@@ -728,7 +803,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'sampling', 'map', 'sample' or 'end', "
+			"expected 'cpu', 'task', 'thread', 'cgroups', 'cgroup', 'sampling', 'map', "
+			"'sample' or 'end', "
 			"found '%.20s'",
 			tok[0]);
 	}

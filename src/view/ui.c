@@ -26,11 +26,22 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
-	const struct model_filter f = { .user = u->user, .name = u->filter };
+	const struct model_filter f = { .user = u->user, .name = u->filter, .cgroup = u->cgroup };
+	const struct model_filter fc = { .name = u->filter };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
 	l->n = 0;
+	if (u->view == UI_VIEW_CGROUPS) {
+		/* cgroups have no user: the name filter matches their paths */
+		for (size_t i = 0; i < m->ncgroups; i++) {
+			if (!model_row_wanted(&fc, &m->cgroups[i]))
+				continue;
+			l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+			l->v[l->n++] = &m->cgroups[i];
+		}
+		return;
+	}
 	if (u->view == UI_VIEW_DRILL || u->threads) {
 		rows = m->threads;
 		n = m->nthreads;
@@ -129,7 +140,14 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
 	size_t n = ui_sortable(m, cols, sizeof(cols) / sizeof(cols[0]));
-	size_t i;
+	size_t i, k = 0;
+
+	/* cgroups are sorted by their own columns only */
+	for (i = 0; i < n && u->view == UI_VIEW_CGROUPS; i++)
+		if (columns_on_rows(model_column(m, cols[i]), COL_ROWS_CGROUPS))
+			cols[k++] = cols[i];
+	if (u->view == UI_VIEW_CGROUPS)
+		n = k;
 
 	for (i = 0; i < n && cols[i] != u->sort_col; i++)
 		;
@@ -226,7 +244,7 @@ static void ui_start_prompt(struct ui *u, enum ui_prompt p, const char *initial)
 
 static void ui_enter_view(struct ui *u, enum ui_view v)
 {
-	if (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL)
+	if (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL || u->view == UI_VIEW_CGROUPS)
 		u->back = u->view;
 	u->view = v;
 	u->scroll = 0;
@@ -300,6 +318,20 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "Enter",
 	  .footer = "Drill" },
+	{ .keys = { UI_KEY_ENTER, '\r' },
+	  .in = UI_IN(UI_VIEW_CGROUPS),
+	  .what = UI_DO_CGROUP_DRILL,
+	  .help = "the processes of the selected cgroup and those below it (Esc: back)",
+	  .footer_in = UI_IN(UI_VIEW_CGROUPS),
+	  .footer_key = "Enter",
+	  .footer = "Procs" },
+	{ .keys = { 'G' },
+	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
+	  .what = UI_DO_CGROUPS,
+	  .help = "cgroups (v2) as rows, counted per cgroup; again: processes",
+	  .footer_in = UI_IN(UI_VIEW_CGROUPS),
+	  .footer_key = "G",
+	  .footer = "Tasks" },
 	{ .keys = { '/' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SEARCH,
@@ -381,9 +413,9 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_key = "e",
 	  .footer = "Log" },
 	{ .keys = { UI_KEY_ESC },
-	  .in = UI_IN(UI_VIEW_TABLE),
+	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .what = UI_DO_CLEAR,
-	  .help = "clear the filters" },
+	  .help = "clear the filters; in one cgroup's processes: back to the cgroups" },
 
 	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' },
 	  .in = UI_IN_PAGERS,
@@ -523,6 +555,18 @@ static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 	}
 }
 
+/* Back to the cgroup view, on the cgroup whose processes were shown. */
+static void ui_leave_cgroup(struct ui *u, const struct model *m)
+{
+	u->sel_id = -1;
+	for (size_t i = 0; i < m->ncgroups; i++)
+		if (m->cgroups[i].cgroup && !strcmp(m->cgroups[i].cgroup, u->cgroup))
+			u->sel_id = m->cgroups[i].id;
+	u->cgroup[0] = '\0';
+	u->view = UI_VIEW_CGROUPS;
+	u->top = 0;
+}
+
 static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const struct model *m,
 		      const struct ui_list *l)
 {
@@ -591,9 +635,32 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->sel_id = u->drill;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_CLEAR:
+		if (u->view == UI_VIEW_TABLE && u->cgroup[0]) {
+			ui_leave_cgroup(u, m);
+			return 0;
+		}
 		/* Esc on the table clears the filters, as in htop */
 		u->filter[0] = '\0';
 		u->user[0] = '\0';
+		return 0;
+	case UI_DO_CGROUPS:
+		if (u->view == UI_VIEW_CGROUPS) {
+			u->view = UI_VIEW_TABLE;
+			u->cgroup[0] = '\0';
+			u->sel_id = -1;
+			u->top = 0;
+		} else {
+			ui_leave_cgroup(u, m);
+		}
+		return 0;
+	case UI_DO_CGROUP_DRILL:
+		if (!l->n)
+			return 0;
+		snprintf(u->cgroup, sizeof(u->cgroup), "%s",
+			 l->v[u->sel]->cgroup ? l->v[u->sel]->cgroup : "/");
+		u->view = UI_VIEW_TABLE;
+		u->sel_id = -1;
+		u->top = 0;
 		return 0;
 	case UI_DO_DRILL_THREADS:
 		u->drill_mode =

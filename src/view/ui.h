@@ -31,6 +31,7 @@ enum ui_view {
 	UI_VIEW_DRILL, /* one process: its threads */
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
+	UI_VIEW_CGROUPS, /* one row per cgroup */
 };
 
 enum ui_prompt {
@@ -49,7 +50,7 @@ enum ui_drill_mode {
 
 /* A set of views, for the key table. */
 #define UI_IN(view) (1u << (view))
-#define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL))
+#define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL) | UI_IN(UI_VIEW_CGROUPS))
 #define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS))
 #define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
 
@@ -80,6 +81,8 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
+	UI_DO_CGROUPS,	    /* the cgroup view, or back to the processes */
+	UI_DO_CGROUP_DRILL, /* the processes of the selected cgroup */
 };
 
 #define UI_BINDING_KEYS 7
@@ -113,7 +116,8 @@ struct ui {
 	size_t scroll;		 /* first line of help or errors */
 	int sort_col;
 	bool reverse;
-	char filter[64]; /* name or command line contains */
+	char filter[64];   /* name or command line contains */
+	char cgroup[1024]; /* the table shows this cgroup's processes (from the cgroup view) */
 	char user[33];
 	char search[64];
 	bool show_cpus;

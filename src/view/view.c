@@ -24,6 +24,7 @@ static const struct {
 } VIEW_HELP_SECTIONS[] = {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
+	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
 	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
 };
 
@@ -32,7 +33,15 @@ static enum col_rows view_rows(bool threads)
 	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
-size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
+/* The rows the list of the current view shows. */
+static enum col_rows view_list_rows(const struct ui *u)
+{
+	if (u->view == UI_VIEW_CGROUPS)
+		return COL_ROWS_CGROUPS;
+	return view_rows(u->threads || u->view == UI_VIEW_DRILL);
+}
+
+static size_t view_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
 {
 	struct layout_col cand[VIEW_MAX_COLS];
 	int ids[VIEW_MAX_COLS];
@@ -42,6 +51,8 @@ size_t view_table_columns(const struct model *m, int width, bool threads, int *o
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, ids[i]);
 
+		if (!columns_on_rows(col, rows))
+			continue;
 		/* the rest column is drawn after the others, in what is left of the line */
 		if (col->rest) {
 			min_last = col->width;
@@ -49,11 +60,16 @@ size_t view_table_columns(const struct model *m, int width, bool threads, int *o
 		}
 		cand[nc++] = (struct layout_col){
 			.id = ids[i],
-			.width = columns_width(col, view_rows(threads)),
+			.width = columns_width(col, rows),
 			.prio = col->prio,
 		};
 	}
 	return layout_fit(cand, nc, width, min_last, out);
+}
+
+size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
+{
+	return view_columns_of(m, width, view_rows(threads), out);
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
@@ -121,6 +137,12 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
 		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
+	} else if (u->view == UI_VIEW_CGROUPS) {
+		x = canvas_put(c, 0, 2, "Cgroups: ", CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+		if (m->have_cgroups)
+			x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds",
+					   m->cg_fds);
 	} else {
 		x = canvas_put(c, 0, 2,
 			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
@@ -132,14 +154,21 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
 	if (u->replay_ended)
 		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; cgroup '%s'", u->cgroup);
 	if (u->filter[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
-	if (m->not_counted && u->view != UI_VIEW_DRILL)
+	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
+				   m->cg_not_counted);
+	else if (m->not_counted && u->view == UI_VIEW_TABLE)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
+	snprintf(sort, sizeof(sort), "%s%s",
+		 model_column_title(
+			 m, sc, u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS : COL_ROWS_PROCESSES),
 		 u->reverse ? " (reversed)" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return VIEW_HEADER_LINES;
@@ -226,7 +255,7 @@ static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *
 }
 
 static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
-			      size_t n, bool threads, const struct ui *u)
+			      size_t n, enum col_rows rows, const struct ui *u)
 {
 	const struct column *rest = columns_get(COL_COMMAND);
 	int x = 0;
@@ -234,28 +263,29 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m, co
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, view_rows(threads));
-		const char *t = model_column_title(m, cols[i], view_rows(threads));
+		int w = columns_width(col, rows);
+		const char *t = model_column_title(m, cols[i], rows);
 		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
 		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
 		x += w + 1;
 	}
 	canvas_put(c, x, y,
-		   u->cmdline && rest->cmdline_title ? rest->cmdline_title
-						     : columns_title(rest, view_rows(threads)),
+		   u->cmdline && rest->cmdline_title && rows != COL_ROWS_CGROUPS
+			   ? rest->cmdline_title
+			   : columns_title(rest, rows),
 		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
 }
 
 static void view_table_row(struct canvas *c, int y, const struct model *m,
-			   const struct model_row *r, const int *cols, size_t n, bool threads,
+			   const struct model_row *r, const int *cols, size_t n, enum col_rows rows,
 			   bool cmdline, bool selected)
 {
 	int x = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, view_rows(threads));
+		int w = columns_width(col, rows);
 		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
@@ -263,7 +293,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
-			model_format_cell(m, r, cols[i], view_rows(threads), w, cell, sizeof(cell));
+			model_format_cell(m, r, cols[i], rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
 				double v = view_value(r, cols[i], &na);
@@ -287,18 +317,41 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 }
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
-static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, bool threads)
+static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
 	int cols[VIEW_MAX_COLS];
-	size_t n = view_table_columns(v->m, c->w, threads, cols);
+	size_t n = view_columns_of(v->m, c->w, rows, cols);
 	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
-	view_table_titles(c, y, v->m, cols, n, threads, u);
+	view_table_titles(c, y, v->m, cols, n, rows, u);
+	/* a cgroup's rest column is its path, kept in the command line */
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
-		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, threads,
-			       u->cmdline, i == u->sel);
+		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, rows,
+			       u->cmdline || rows == COL_ROWS_CGROUPS, i == u->sel);
+}
+
+/* The cgroup view: its list, or why there is none. */
+static void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+
+	if (h < 2)
+		return;
+	if (!m->have_cgroups) {
+		canvas_put(c, 0, y + 1,
+			   v->replay ? "this recording has no cgroup rows"
+				     : "cgroups are not counted here (e: log says why)",
+			   CANVAS_DIM, -1);
+		return;
+	}
+	view_list(c, y, h, v, COL_ROWS_CGROUPS);
+	if (!m->ncgroups)
+		canvas_put(c, 0, y + 2,
+			   "no cgroups at this depth of the hierarchy (see --cgroup-depth and "
+			   "--cgroup)",
+			   CANVAS_DIM, -1);
 }
 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
@@ -539,7 +592,7 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 				      "with the next tick",
 				      v->u->drill);
 	}
-	view_list(c, y, h, v, true);
+	view_list(c, y, h, v, COL_ROWS_THREADS);
 }
 
 /* Help lines from line scroll on go to y0 .. y0 + h; lines before and after are counted only. */
@@ -645,7 +698,7 @@ size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
-	if (u->show_cpus && u->view == UI_VIEW_TABLE)
+	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS))
 		body -= view_cores_fit(v->m, w, body, &lc);
 	if (u->view == UI_VIEW_DRILL) {
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
@@ -673,7 +726,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
-		if (u->show_cpus && u->view == UI_VIEW_TABLE) {
+		if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
 			int used = view_cores(c, y, body, v);
 
 			y += used;
@@ -681,8 +734,10 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		}
 		if (u->view == UI_VIEW_DRILL)
 			view_drill(c, y, body, v);
+		else if (u->view == UI_VIEW_CGROUPS)
+			view_cgroups(c, y, body, v);
 		else
-			view_list(c, y, body, v, u->threads);
+			view_list(c, y, body, v, view_list_rows(u));
 	}
 	view_footer(c, v);
 }
