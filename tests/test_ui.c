@@ -511,6 +511,61 @@ static char *doc_section(const char *file, const char *from, const char *to)
 	return doc;
 }
 
+/* G: the cgroups; Enter: one cgroup's processes; Esc: back on that cgroup; G again: all processes. */
+START_TEST(test_cgroup_view_keys)
+{
+	struct model *hw = m;
+	struct source *hwsrc = src;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[256];
+
+	m = testutil_replay_model("cgroup.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_build_list(&u, m, &l);
+	ck_assert_uint_eq(l.n, 4);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_str_eq(l.v[0]->cgroup, "/system.slice"); /* busiest first */
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice/db.service");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_str_eq(u.cgroup, "/system.slice/db.service");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 ");
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert_str_eq(u.cgroup, "");
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice/db.service"); /* the selection stays */
+	/* the name filter matches paths in the cgroup view; sorting cycles its own columns */
+	press(&u, &l, '\\');
+	for (const char *p = "user"; *p; p++)
+		press(&u, &l, *p);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_uint_eq(l.n, 1);
+	for (int i = 0; i < 12; i++) {
+		press(&u, &l, '>');
+		ck_assert(columns_on_rows(model_column(m, u.sort_col), COL_ROWS_CGROUPS));
+	}
+	press(&u, &l, UI_KEY_ESC); /* clears the filter */
+	ck_assert_uint_eq(l.n, 4);
+	press(&u, &l, UI_KEY_ENTER);
+	press(&u, &l, 'G'); /* from one cgroup's processes: back to the cgroups */
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_str_eq(u.cgroup, "");
+	ck_assert_uint_eq(l.n, 4);
+	ui_list_release(&l);
+	model_free(m);
+	source_free(src);
+	m = hw;
+	src = hwsrc;
+}
+END_TEST
+
 START_TEST(test_docs_name_every_key)
 {
 	char *man = doc_section("doc/pmctop.1", ".SH KEYS", ".SH COLUMNS");
@@ -552,6 +607,7 @@ int main(void)
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
 	tcase_add_test(tc, test_every_binding_reachable);
 	tcase_add_test(tc, test_every_footer_key_dispatches);
+	tcase_add_test(tc, test_cgroup_view_keys);
 	tcase_add_test(tc, test_docs_name_every_key);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

@@ -212,6 +212,57 @@ START_TEST(test_every_size_draws_without_garbage)
 }
 END_TEST
 
+/* The cgroup view at 80x24 from the cgroup recording, its drill-down to processes, and back. */
+START_TEST(test_cgroup_view_80x24)
+{
+	struct model *hw = m;
+	struct source *hwsrc = src;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char *s;
+
+	m = testutil_replay_model("cgroup.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_CGROUPS;
+	s = draw(&u, 80, 24, true);
+	golden("screen-cgroups-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Cgroups: 4 shown, 48 fds, 1 not counted (e: log)"));
+	ck_assert_ptr_nonnull(strstr(s, "PROCS   %CPU    PF/s   CS/s MIG/s CGROUP"));
+	ck_assert_ptr_nonnull(strstr(s, "EnterProcs GTasks"));
+	for (int w = 1; w <= 120; w += 9)
+		for (int h = 1; h <= 30; h += 4) {
+			char *t = draw(&u, w, h, w % 2);
+
+			assert_clean_lines(t, w, h);
+			free(t);
+		}
+	/* Enter on the busiest cgroup: the table of its processes, named in the header */
+	ui_build_list(&u, m, &l);
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice");
+	ui_key(&u, UI_KEY_ENTER, m, &l);
+	free(s);
+	s = draw(&u, 80, 24, true);
+	ck_assert_ptr_nonnull(strstr(s, "; cgroup '/system.slice'"));
+	ck_assert_ptr_nonnull(strstr(s, "db-server"));
+	ck_assert_ptr_nonnull(strstr(s, "logd"));
+	ck_assert_ptr_null(strstr(s, " bash"));
+	ck_assert_ptr_nonnull(strstr(s, " CGROUP "));
+	free(s);
+	ui_list_release(&l);
+	model_free(m);
+	source_free(src);
+	m = hw;
+	src = hwsrc;
+	/* a recording without cgroups says so in the view */
+	s = draw(&u, 80, 24, true);
+	u.view = UI_VIEW_CGROUPS;
+	free(s);
+	s = draw(&u, 80, 24, true);
+	ck_assert_ptr_nonnull(strstr(s, "this recording has no cgroup rows"));
+	free(s);
+}
+END_TEST
+
 /* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
 START_TEST(test_drill_every_size_and_mode)
 {
@@ -322,6 +373,7 @@ int main(void)
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);

@@ -163,7 +163,7 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
 				   m->cg_not_counted);
-	else if (m->not_counted && u->view == UI_VIEW_TABLE)
+	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
 	snprintf(sort, sizeof(sort), "%s%s",
