@@ -140,9 +140,6 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	} else if (u->view == UI_VIEW_CGROUPS) {
 		x = canvas_put(c, 0, 2, "Cgroups: ", CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
-		if (m->have_cgroups)
-			x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds",
-					   m->cg_fds);
 	} else {
 		x = canvas_put(c, 0, 2,
 			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
@@ -163,6 +160,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
 				   m->cg_not_counted);
+	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS)
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds", m->cg_fds);
 	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
