@@ -84,14 +84,17 @@ while [ "$(date +%s)" -lt "$DEADLINE" ]; do
 done
 check "Prometheus scrapes the cgroup's series (${got:-no} samples in 5 s)" within "${got:-0}" 3 7
 
-# perf stat over 10 s; Prometheus's samples from the same seconds
-t0=$(date +%s.%N)
-perf stat -a -e page-faults -G "$CG" -x, -o "$TMP/perf.csv" -- sleep 10 2>"$TMP/perf.err"
+# perf stat over 10 s; Prometheus's samples from the same seconds. perf's window is its own
+# duration_time, ending when it exits (perf starts slowly under load, and ends at once)
+perf stat -a -e page-faults -G "$CG" -e duration_time -x, -o "$TMP/perf.csv" \
+	-- sleep 10 2>"$TMP/perf.err"
 st=$?
 t1=$(date +%s.%N)
 sleep 1.5 # the scrape after t1
 count=$(awk -F, '$3 ~ /^page-faults/ { print $1 }' "$TMP/perf.csv")
-perf_rate=$(awk -v c="$count" -v s="$t0" -v e="$t1" 'BEGIN { if (c ~ /^[0-9]+$/ && e > s) printf "%.2f", c / (e - s) }')
+ns=$(awk -F, '$3 == "duration_time" { print $1 }' "$TMP/perf.csv")
+t0=$(awk -v t="$t1" -v ns="${ns:-0}" 'BEGIN { printf "%.3f", t - ns / 1e9 }')
+perf_rate=$(awk -v c="$count" -v ns="${ns:-0}" 'BEGIN { if (c ~ /^[0-9]+$/ && ns > 0) printf "%.2f", c / ns * 1e9 }')
 samples "${PF}[15s]" "$(awk -v t="$t1" 'BEGIN { printf "%.3f", t + 1 }')" >"$TMP/samples"
 # the first and last samples scraped between t0 and t1: their slope is what Prometheus saw
 seen=$(awk -v s="$t0" -v e="$t1" '$1 >= s && $1 <= e { if (!n++) { t = $1; v = $2 } lt = $1; lv = $2 }
