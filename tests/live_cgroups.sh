@@ -4,6 +4,24 @@
 # descriptors they take are said, and cgroups beyond the budget are left out with a reason.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/cgroup_lib.sh"
+
+# Without a cgroup v2 hierarchy (a /proc fixture whose mountinfo has none), asking for cgroups is
+# a runtime failure that names where pmctop looked; the screen's implicit cgroups are not.
+mkdir -p "$TMP/proc/self"
+cp -r "$top_srcdir/tests/data/proc/." "$TMP/proc/"
+printf '22 1 0:21 / /sys rw - sysfs sysfs rw\n' >"$TMP/proc/self/mountinfo"
+"$PMCTOP" -b -n 1 -d 0.1 --proc-root "$TMP/proc" --cgroups >"$TMP/none.out" 2>"$TMP/none.err"
+check "--cgroups without a hierarchy exits 1" test $? = 1
+check "and says there is none and where it looked" \
+	grep -q "no cgroup v2 hierarchy is mounted (no cgroup2 line in '$TMP/proc/self/mountinfo')" "$TMP/none.err"
+"$PMCTOP" -b -n 1 -d 0.1 --proc-root "$TMP/proc" >/dev/null 2>"$TMP/plain.err"
+check "without cgroup options nothing is said of cgroups" sh -c '! grep -q cgroup "$1"' _ "$TMP/plain.err"
+"$PMCTOP" -b --cgroup ../x >/dev/null 2>"$TMP/bad.err"
+check "a cgroup path with '..' is refused with status 2" test $? = 2
+check "naming it and what to give" grep -q "invalid cgroup path '../x' for --cgroup: give a path such as /system.slice" "$TMP/bad.err"
+"$PMCTOP" -b --cgroup-depth 20 >/dev/null 2>"$TMP/bad.err"
+check "a depth past 16 is refused with status 2" sh -c '[ $1 = 2 ] && grep -q "invalid depth .20. for --cgroup-depth: give 0 to 16" "$2"' _ $? "$TMP/bad.err"
+
 cgroup_need
 exclusive
 RATE=2000
