@@ -229,9 +229,13 @@ static void live_cg_rescan(struct live *l)
 			struct live_cgroup *o = &l->cgs[old++];
 
 			if (o->ino == e->ino) {
+				bool retry;
+
 				*c = *o;
 				memset(o, 0, sizeof(*o));
-				if (!c->err && live_cg_cpus_current(l, c)) {
+				/* only a want of descriptors passes; a refusal would be met again */
+				retry = c->err == -EMFILE || c->err == -ENFILE;
+				if (!retry && (c->err || live_cg_cpus_current(l, c))) {
 					nn++;
 					continue;
 				}
