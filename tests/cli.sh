@@ -30,6 +30,9 @@ check "unknown output format" expect 2 "unknown output format 'yaml'" -b -o yaml
 check "unknown sort column" expect 2 "unknown sort column 'speed'" -b -n 1 -s speed
 check "unknown event with suggestions" expect 2 "unknown event 'cylces'; did you mean 'cycles'" -b -e cylces
 check "bad event modifier" expect 2 "invalid event 'cycles:zz'" -b -e cycles:zz
+check "a PMU/TERMS/ event of a PMU that does not exist" expect 2 "unknown event 'nopmu/event=0x76/': a PMU/TERMS/ event names a PMU of /sys/bus/event_source/devices" -b -e nopmu/event=0x76/
+check "a PMU/TERMS/ event with a term the PMU does not know" expect 2 "unknown event 'software/event=1/'" -b -e software/event=1/
+check "a PMU/TERMS/ event with a value that is not a number" expect 2 "invalid event 'software//x/'" -b -e software//x/
 check "no terminal without -b" expect 2 "standard output is not a terminal: use -b" -n 1
 check "missing recording" expect 2 "cannot open the recording '$TMP/none.rec'" -b --replay "$TMP/none.rec"
 printf 'garbage\n' >"$TMP/bad.rec"
@@ -61,6 +64,14 @@ check "option without its value" expect 2 "option '-d' needs a value" -b -d
 "$PMCTOP" -b -c --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fx.txt" 2>/dev/null
 check "--proc-root: processes come from the fixture tree" grep -q "^ *1 root .* /sbin/init splash$" "$TMP/fx.txt"
 check "--proc-root: kernel threads are not listed" sh -c '! grep -q kthreadd "$1"' _ "$TMP/fx.txt"
+# the first frame comes at once: S, RES (pages of stat in KiB), %MEM (of the fixture's MemTotal)
+# and TIME+ (utime + stime) from the tree, the counters empty, never 0
+pagekib=$(($(getconf PAGESIZE) / 1024))
+check "--proc-root: S, RES, %MEM and TIME+ come from the fixture's stat and meminfo" \
+	grep -Eq "^ +42 [^ ]+ +2 R +$((100 * pagekib)) +0\.0 +0:00\.03 +- +- +- +- prog --flag with space$" "$TMP/fx.txt"
+"$PMCTOP" -b --kernel-threads --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fxk.txt" 2>/dev/null
+check "--kernel-threads: the fixture's kernel thread is listed" grep -Eq "^ +2 root +1 S +0 +0\.0 +0:00\.00 .* kthreadd$" "$TMP/fxk.txt"
+check "--per-user with -H is refused" expect 2 "'--per-user' sums processes: it cannot be used with '-H'" -b --per-user -H
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
@@ -78,9 +89,15 @@ check "SIGPIPE ends batch mode quietly with status 0" sigpipe
 
 # SIGTERM between frames: the frames so far are complete and the status is 0
 sigterm() {
-	"$PMCTOP" -b -d 0.2 -o json >"$TMP/term.out" 2>/dev/null &
+	"$PMCTOP" -b -d 0.2 -o json -p $$ >"$TMP/term.out" 2>/dev/null &
 	p=$!
-	sleep 1
+	# after a frame at least, however loaded the machine: then between frames or in one
+	i=0
+	while [ ! -s "$TMP/term.out" ] && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.3
 	kill -TERM $p
 	wait $p
 	st=$?

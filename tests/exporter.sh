@@ -83,7 +83,7 @@ fi
 # -b --listen: frames on standard output as well
 if serve batch -b --listen 0 --replay "$REC" -d 0; then
 	sleep 0.3
-	check "with -b the frames are printed too" test "$(grep -c '^pmctop - ' "$TMP/batch.out")" = 2
+	check "with -b the frames are printed too, the first at once" test "$(grep -c '^pmctop - ' "$TMP/batch.out")" = 3
 	stop
 else
 	not_ok "pmctop -b --listen"

@@ -43,7 +43,8 @@ if command -v perf >/dev/null; then
 	) &
 	PERF=$!
 fi
-"$PMCTOP" -b --cgroups --cgroup-depth 0 --cgroup "$CG" -d 1 -n 8 -o json >"$TMP/cg.json" 2>"$TMP/cg.err"
+# nine frames: the first at once, without counts (the oracle skips it), then eight intervals
+"$PMCTOP" -b --cgroups --cgroup-depth 0 --cgroup "$CG" -d 1 -n 9 -o json >"$TMP/cg.json" 2>"$TMP/cg.err"
 check "pmctop -b --cgroups exits 0" test $? = 0
 sed 's/^/# stderr: /' "$TMP/cg.err"
 [ -n "${PERF:-}" ] && wait "$PERF"
@@ -51,8 +52,8 @@ check "the workload ran in the cgroup" grep -qx "0::$CG" "/proc/$W/cgroup"
 
 oracle "$TMP/cg.json" "$TMP/faults.log" cgpf "$CG" >"$TMP/rates"
 diag "per frame, time, reported and logged: $(tr '\n' ';' <"$TMP/rates")"
-check "eight frames with the cgroup's row" test "$(grep -vc missing "$TMP/rates")" = 8
-# the first frame begins when the counters open: not compared
+check "eight intervals with the cgroup's row" test "$(grep -vc missing "$TMP/rates")" = 8
+# the first interval begins when the counters open: not compared
 tail -n 7 "$TMP/rates" >"$TMP/compared"
 while read -r t got want; do
 	check "cgroup page-fault rate $got within 10 % of the $want/s the workload did" \

@@ -6,7 +6,7 @@ RATE=2000
 
 background "$WORKLOAD" hotpages $RATE 8 "$TMP/hot.log" >"$TMP/addrs"
 sleep 0.5
-"$PMCTOP" -b --sample "$BG" -n 3 -d 1 -o json --top 4 >"$TMP/s.json" 2>"$TMP/s.err"
+"$PMCTOP" -b --sample "$BG" -n 4 -d 1 -o json --top 4 >"$TMP/s.json" 2>"$TMP/s.err"
 check "pmctop -b --sample exits 0" test $? = 0
 sed 's/^/# stderr: /' "$TMP/s.err"
 check "the source is named on stderr with what it means" \
@@ -25,11 +25,11 @@ print("lost", max(f["lost"] for f in frames))
 print("source", last["source"])
 PY
 sed 's/^/# /' "$TMP/verdict"
-check "three frames" grep -qx "frames 3" "$TMP/verdict"
+check "four frames (the first at once, with no rate yet)" grep -qx "frames 4" "$TMP/verdict"
 check "the four hot pages are the top four" grep -qx "top4 ok" "$TMP/verdict"
 check "in the right mapping" grep -qx "mapping ok" "$TMP/verdict"
 check "no samples lost at this rate" grep -qx "lost 0" "$TMP/verdict"
-# the first frame begins at the attach; the others must show one sample per fault done
+# the first interval begins at the attach; the others must show one sample per fault done
 oracle "$TMP/s.json" "$TMP/hot.log" samples | tail -n 2 >"$TMP/rates"
 sed 's/^/# time, samples\/s, faults\/s logged: /' "$TMP/rates"
 per_fault() {
@@ -88,7 +88,9 @@ st=$?
 python3 - "$TMP/o.json" <<'PY' >"$TMP/o.verdict"
 import json, sys
 f = [json.loads(l) for l in open(sys.argv[1])]
-print("per frame: lost, samples/s:", " | ".join("%d %d" % (o["lost"], o["samples_per_s"]) for o in f))
+print("per frame: lost, samples/s:", " | ".join("%d %s" % (o["lost"], o["samples_per_s"]) for o in f))
+# the first frame comes at once: no interval, no rate yet (null, never 0)
+print("first", "ok" if f[0]["interval"] is None and f[0]["samples_per_s"] is None else f[0])
 print("frames", len(f))
 print("lost", f[-1]["lost"])
 print("after", f[-1]["samples_per_s"])
@@ -96,6 +98,7 @@ PY
 sed 's/^/# /' "$TMP/o.verdict"
 check "an overflowing ring is not fatal (status $st)" test "$st" = 0
 check "all eight frames" grep -qx "frames 8" "$TMP/o.verdict"
+check "the first has no rate yet (null, not 0)" grep -qx "first ok" "$TMP/o.verdict"
 check "the dropped samples are counted" sh -c '! grep -qx "lost 0" "$1"' _ "$TMP/o.verdict"
 # after the overflow the last frame shows the faults the workload did, all of them sampled
 oracle "$TMP/o.json" "$TMP/over.log" samples | tail -n 1 >"$TMP/after"

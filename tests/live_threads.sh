@@ -20,13 +20,13 @@ compare() {
 
 background "$WORKLOAD" spin 2 6 "$TMP/spin.log"
 sleep 0.3
-"$PMCTOP" -b -p "$BG" -d 1 -n 3 -o json >"$TMP/t.json" 2>/dev/null
-check "three frames" test "$(wc -l <"$TMP/t.json")" = 3
+"$PMCTOP" -b -p "$BG" -d 1 -n 4 -o json >"$TMP/t.json" 2>/dev/null
+check "four frames (the first at once, without counts)" test "$(wc -l <"$TMP/t.json")" = 4
 thr=$(python3 -c 'import json, sys
 f = [json.loads(l) for l in open(sys.argv[1])][-1]
 print([p["threads"] for p in f["processes"] if p["pid"] == int(sys.argv[2])][0])' "$TMP/t.json" "$BG")
 check "the row counts all threads (THR $thr, want 3)" test "$thr" = 3
-# the first frame starts at the attach, a moment after the workload's first log line
+# the first interval starts at the attach, a moment after the workload's first log line
 check "%CPU of the two threads is the CPU time they got" compare "$TMP/t.json" "$TMP/spin.log" cpu "$BG" 2
 kill "$BG" 2>/dev/null
 wait "$BG" 2>/dev/null
@@ -37,7 +37,7 @@ late() {
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.3
-	"$PMCTOP" -b -p "$p" -d 1 -n 3 -o json >"$TMP/late.json" 2>/dev/null
+	"$PMCTOP" -b -p "$p" -d 1 -n 4 -o json >"$TMP/late.json" 2>/dev/null
 	# the last frame is after the exec and the thread creation
 	compare "$TMP/late.json" "$TMP/late.log" cpu "$p" 3 &&
 		awk '$3 < 10 { exit 1 }' "$TMP/cmp"	# and the threads did run in it
@@ -51,8 +51,8 @@ burst() {
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.2
-	"$PMCTOP" -b -p "$p" -d 1 -n 4 -o json >"$TMP/burst.json" 2>"$TMP/burst.err"
-	[ "$(wc -l <"$TMP/burst.json")" = 4 ] || return 1
+	"$PMCTOP" -b -p "$p" -d 1 -n 5 -o json >"$TMP/burst.json" 2>"$TMP/burst.err"
+	[ "$(wc -l <"$TMP/burst.json")" = 5 ] || return 1
 	compare "$TMP/burst.json" "$TMP/burst.log" cpu "$p" 1 || return 1
 	last=$(tail -1 "$TMP/cmp" | awk '{print $2}')
 	within "$last" 0 5 && ! grep -v "no hardware PMU" "$TMP/burst.err" | grep -q .
@@ -66,7 +66,7 @@ per_thread() {
 	p=$!
 	KILL_PIDS="$KILL_PIDS $p"
 	sleep 0.2
-	"$PMCTOP" -b -H -p "$p" -d 1 -n 2 -o json >"$TMP/h.json" 2>/dev/null
+	"$PMCTOP" -b -H -p "$p" -d 1 -n 3 -o json >"$TMP/h.json" 2>/dev/null
 	python3 -c 'import json, sys
 f = [json.loads(l) for l in open(sys.argv[1])][-1]
 for t in f["threads"]:

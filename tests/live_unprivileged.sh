@@ -43,7 +43,7 @@ switches() {
 		awk '/^(non)?voluntary_ctxt_switches:/ { s += $2 } END { print s + 0 }'
 }
 t0=$(date +%s.%N); s0=$(switches)
-setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p "$wl" -n 7 -d 0.5 -o csv \
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p "$wl" -n 8 -d 0.5 -o csv \
 	>"$TMP/cs.csv" 2>"$TMP/cs.err"
 st=$?
 t1=$(date +%s.%N); s1=$(switches)
@@ -53,8 +53,9 @@ sed 's/^/# stderr: /' "$TMP/cs.err"
 truth=$(awk -v a="$s0" -v b="$s1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
 csf=$(field cs)
 migf=$(field mig)
-# every frame after the first
-vals=$(awk -F, -v c="$csf" -v pid="$wl" '$2 == "process" && $3 == pid { if (n++) print $c }' "$TMP/cs.csv")
+# every interval after the first (the first frame, at once, has no counts; the first interval
+# starts at the attach)
+vals=$(awk -F, -v c="$csf" -v pid="$wl" '$2 == "process" && $3 == pid { if (n++ >= 2) print $c }' "$TMP/cs.csv")
 diag "CS/s per frame: $(echo $vals); /proc says $truth/s"
 check "pmctop -p runs as nobody on a workload of nobody's" test $st = 0
 check "CS/s is never 0 or empty for a process switching about $truth times a second" \
@@ -66,4 +67,20 @@ check "MIG/s is empty (cannot be counted in user mode), never 0" \
 	sh -c '! awk -F, -v c="$1" '"'"'$2 == "process" && $c != ""'"'"' "$2" | grep -q .' _ "$migf" "$TMP/cs.csv"
 check "the reason is said: context switches from /proc, no migrations" \
 	grep -q "context switches are read from /proc" "$TMP/cs.err"
+
+# kernel threads as nobody: listed with their /proc columns, not counted (user mode alone would
+# count a meaningless 0), and the log says why
+kt=$(awk '$1 == "PPid:" { print $2 }' /proc/2/status 2>/dev/null)
+if [ "$(awk '{ print $2 }' /proc/2/stat 2>/dev/null)" = "(kthreadd)" ]; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p 2 -n 2 -d 0.3 \
+		--kernel-threads -o csv >"$TMP/k.csv" 2>"$TMP/k.err"
+	sed 's/^/# stderr: /' "$TMP/k.err"
+	check "kernel threads as nobody: kthreadd is listed, not counted (not permitted)" \
+		sh -c 'test "$(awk -F, -v nc="$2" -v cmd="$3" '"'"'$2 == "process" && $3 == 2 && $cmd == "kthreadd" && $nc == "not permitted"'"'"' "$1" | wc -l)" = 2' \
+		_ "$TMP/k.csv" "$(field not_counted)" "$(field command)"
+	check "the log says why kernel threads are not counted" \
+		grep -q "kernel threads are listed but not counted: they run in kernel mode only" "$TMP/k.err"
+else
+	skip "no kthreadd at pid 2 here (pid ${kt:-?}): kernel threads as nobody not tested"
+fi
 done_testing

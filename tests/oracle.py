@@ -14,7 +14,8 @@
 #                cgpf     page faults per second of the cgroup whose path is given for PID
 #                         (log: faults done by the workload in that cgroup)
 # prints one line per frame (and per thread): "TIME REPORTED EXPECTED"; REPORTED is "missing"
-# when the frame has no such row.
+# when the frame has no such row. The first frame, printed at once, has no interval and no
+# counts (interval null): it is skipped.
 import json
 import sys
 
@@ -64,6 +65,8 @@ def main():
     what = sys.argv[3]
     pid = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else None
     for f in frames:
+        if not f.get("interval"):
+            continue
         if what in ("cpu", "pf"):
             row = [p for p in f["processes"] if p["pid"] == pid]
             got = "%.2f" % row[0][what] if row else "missing"

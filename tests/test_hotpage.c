@@ -161,6 +161,68 @@ START_TEST(test_group_by_mapping)
 }
 END_TEST
 
+/*
+ * The instructions of a page: counted exactly while they fit, and once they do not, one that
+ * keeps coming displaces the rare ones; the list is most counted first. The sorted copy of every
+ * page agrees with the top-N.
+ */
+START_TEST(test_instructions_per_page)
+{
+	struct hotpage *h = hotpage_new(12, 2.0, 100);
+	struct hotpage_entry top[2], *all;
+	struct snap_sample s;
+	uint64_t ip[HOTPAGE_IPS];
+	uint32_t cnt[HOTPAGE_IPS];
+	size_t n;
+
+	memset(&s, 0, sizeof(s));
+	s.addr = 0x5000;
+	for (int i = 0; i < 3; i++) {
+		s.ip = 0x401000 + (uint64_t)i * 0x10;
+		for (int k = 0; k <= i; k++)
+			hotpage_add(h, &s);
+	}
+	/* no instruction address (an old recording): not counted as one */
+	s.ip = 0;
+	hotpage_add(h, &s);
+	n = hotpage_top(h, top, 2);
+	ck_assert_uint_eq(n, 1);
+	n = hotpage_ips(&top[0], ip, cnt, HOTPAGE_IPS);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(ip[0], 0x401020);
+	ck_assert_uint_eq(cnt[0], 3);
+	ck_assert_uint_eq(ip[2], 0x401000);
+	ck_assert_uint_eq(cnt[2], 1);
+	/* fewer asked for: the most counted */
+	ck_assert_uint_eq(hotpage_ips(&top[0], ip, cnt, 1), 1);
+	ck_assert_uint_eq(ip[0], 0x401020);
+	/* more instructions than slots, one frequent among many rare ones: it ends on top */
+	for (int i = 0; i < 40; i++) {
+		s.ip = 0x500000 + (uint64_t)i * 4;
+		hotpage_add(h, &s);
+		s.ip = 0x600000;
+		hotpage_add(h, &s);
+	}
+	hotpage_top(h, top, 1);
+	n = hotpage_ips(&top[0], ip, cnt, HOTPAGE_IPS);
+	ck_assert_uint_eq(n, HOTPAGE_IPS);
+	ck_assert_uint_eq(ip[0], 0x600000);
+	ck_assert_uint_ge(cnt[0], 40);
+	/* a second page: the sorted copy holds both, hottest first, as the top-N has them */
+	s.addr = 0x9000;
+	hotpage_add(h, &s);
+	all = hotpage_sorted(h, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(all[0].page, 5);
+	ck_assert_uint_eq(all[1].page, 9);
+	free(all);
+	hotpage_reset(h, 12);
+	ck_assert_ptr_null(hotpage_sorted(h, &n));
+	ck_assert_uint_eq(n, 0);
+	hotpage_free(h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hotpage");
@@ -171,6 +233,7 @@ int main(void)
 	tcase_add_test(tc, test_memory_is_bounded_and_the_coldest_go);
 	tcase_add_test(tc, test_maps_parse_and_lookup);
 	tcase_add_test(tc, test_group_by_mapping);
+	tcase_add_test(tc, test_instructions_per_page);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "view/layout.h"
 #include "testutil.h"
@@ -67,6 +69,92 @@ START_TEST(test_core_meters_fold)
 }
 END_TEST
 
+/* Scroll positions of COLS with the first pinned, a last column of 8: each stop's columns. */
+static const struct {
+	int line;
+	int width;
+	size_t nstops;
+	size_t stops[5];
+	const char *cols[5]; /* the ids at each stop */
+} SCROLL[] = {
+	{ __LINE__, 200, 1, { 0 }, { "1 2 3 4 5" } }, /* everything fits: nothing to scroll */
+	/* 35: USER (2) comes into view at position 1, then the columns after it one by one */
+	{ __LINE__, 35, 4, { 0, 1, 2, 3 }, { "1 3 4", "1 2 3", "1 3 4", "1 4 5" } },
+	{ __LINE__, 28, 5, { 0, 1, 2, 3, 4 }, { "1 3", "1 2", "1 3", "1 4", "1 5" } },
+	/* 10: not even the pinned column fits; there is nowhere to scroll */
+	{ __LINE__, 10, 1, { 0 }, { "" } },
+};
+
+static void ids_text(const int *ids, size_t n, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%d", i ? " " : "", ids[i]);
+}
+
+START_TEST(test_scroll_stops_bring_every_column_into_view)
+{
+	size_t stops[8];
+	size_t n = layout_scroll_stops(COLS, 5, 1, SCROLL[_i].width, 8, stops, 8);
+	bool seen[6] = { false };
+
+	ck_assert_msg(n == SCROLL[_i].nstops, "line %d: %zu stops", SCROLL[_i].line, n);
+	for (size_t k = 0; k < n; k++) {
+		int out[5];
+		char got[32];
+		bool dropped;
+		size_t c = layout_scroll(COLS, 5, 1, stops[k], SCROLL[_i].width, 8, out, &dropped);
+
+		ck_assert_msg(stops[k] == SCROLL[_i].stops[k], "line %d: stop %zu at %zu",
+			      SCROLL[_i].line, k, stops[k]);
+		ids_text(out, c, got, sizeof(got));
+		ck_assert_msg(!strcmp(got, SCROLL[_i].cols[k]), "line %d: stop %zu shows '%s'",
+			      SCROLL[_i].line, k, got);
+		/* only the last stop may have nothing dropped */
+		ck_assert_msg(dropped || k + 1 == n, "line %d: stop %zu drops nothing",
+			      SCROLL[_i].line, k);
+		for (size_t i = 0; i < c; i++)
+			seen[out[i]] = true;
+	}
+	/* a column that fits beside the pinned one at all is on screen at some stop */
+	for (int id = 1; id <= 5 && SCROLL[_i].width >= 8 + 8 + 10; id++)
+		ck_assert_msg(seen[id], "line %d: column %d never shows", SCROLL[_i].line, id);
+}
+END_TEST
+
+/* Stops are positions whose columns differ: never two in a row that show the same. */
+START_TEST(test_scroll_stops_differ_at_every_width)
+{
+	for (int w = 0; w <= 60; w++) {
+		size_t stops[8];
+		size_t n = layout_scroll_stops(COLS, 5, 1, w, 8, stops, 8);
+		int prev[5];
+		size_t nprev = 0;
+
+		ck_assert(n >= 1 && stops[0] == 0);
+		for (size_t k = 0; k < n; k++) {
+			int out[5];
+			bool dropped;
+			size_t c = layout_scroll(COLS, 5, 1, stops[k], w, 8, out, &dropped);
+			int used = 8;
+
+			for (size_t i = 0; i < c; i++)
+				used += COLS[out[i] - 1].width + 1;
+			ck_assert_msg(used <= w || c == 0, "width %d stop %zu: %d cells", w, k,
+				      used);
+			ck_assert_msg(k == 0 || c != nprev || memcmp(out, prev, c * sizeof(*out)),
+				      "width %d: stop %zu repeats the one before", w, k);
+			if (k)
+				ck_assert_uint_gt(stops[k], stops[k - 1]);
+			memcpy(prev, out, c * sizeof(*out));
+			nprev = c;
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("layout");
@@ -75,6 +163,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_fit_drops_lowest_priority_first, 0,
 			    sizeof(FIT) / sizeof(FIT[0]));
 	tcase_add_loop_test(tc, test_core_meters_fold, 0, sizeof(CORES) / sizeof(CORES[0]));
+	tcase_add_loop_test(tc, test_scroll_stops_bring_every_column_into_view, 0,
+			    sizeof(SCROLL) / sizeof(SCROLL[0]));
+	tcase_add_test(tc, test_scroll_stops_differ_at_every_width);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -44,6 +44,9 @@ struct fake {
 	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
 	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
 	int cgroup_err;		      /* those fail with this */
+	int reads_of[64];	      /* group reads per pid below 64 */
+	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
+	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -121,7 +124,10 @@ static long fake_read(void *ctx, int fd, void *buf, size_t size)
 		f->echild_reads--;
 		return -ECHILD;
 	}
-	e->reads++;
+	if (e->pid >= 0 && e->pid < 64)
+		f->reads_of[e->pid]++;
+	if (e->pid < 0 || e->pid >= 64 || !(f->frozen >> e->pid & 1) || !e->reads)
+		e->reads++;
 	v[0] = 0;
 	v[1] = v[2] = 1000ull * e->reads;
 	for (int i = 0; i < f->nev; i++) {
@@ -138,7 +144,24 @@ static long fake_read(void *ctx, int fd, void *buf, size_t size)
 
 static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
 {
+	struct fake *f = ctx;
+	char link[64], path[512];
+	ssize_t n;
+	int pid;
+
 	ck_assert_ptr_null(fake_find(ctx, fd));
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0) {
+		const char *p = NULL;
+
+		path[n] = '\0';
+		for (const char *q = strstr(path, "/proc/"); q; q = strstr(q + 1, "/proc/"))
+			p = q;
+		if (p && sscanf(p, "/proc/%d/stat", &pid) == 1 && pid >= 0 && pid < 64 &&
+		    !strcmp(path + n - 5, "/stat"))
+			f->stat_preads[pid]++;
+	}
 	return sysops_real()->pread(NULL, fd, buf, size, off);
 }
 
@@ -612,6 +635,165 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 }
 END_TEST
 
+START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
+{
+	static const int tids[] = { 10 };
+	struct tree t;
+	struct fake f;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	char err[512];
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	fake_init(&f);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	/* the same event by another of its names, and one that is new */
+	evlist_add(&ev, "faults", 1, false, true);
+	evlist_add(&ev, "context-switches", 2, false, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f.ops;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* task-clock, page-faults and context-switches: "faults" is not opened again */
+	ck_assert_int_eq(f.opens_of[10], 3);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = find_task(&snap, 10);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_int_eq(task->c[2].err, 0);
+	ck_assert_uint_eq(task->c[2].value, task->c[1].value);
+	ck_assert_uint_eq(task->c[2].enabled, task->c[1].enabled);
+	ck_assert_uint_eq(task->c[2].running, task->c[1].running);
+	ck_assert_uint_gt(task->c[2].value, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+/* Tick s once more; the counts of pid 10, which must be there. */
+static const struct snap_task *tick10(struct source *s, struct snapshot *snap)
+{
+	const struct snap_task *t;
+
+	ck_assert_int_eq(source_read(s, snap), 0);
+	t = find_task(snap, 10);
+	ck_assert_ptr_nonnull(t);
+	return t;
+}
+
+START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	uint64_t tc, pf;
+	int reads, preads;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	task = tick10(s, &snap);
+	/* from now on neither thread runs */
+	f.frozen = 1ull << 10 | 1ull << 11;
+	tc = task->c[0].value;
+	pf = task->c[1].value;
+	reads = f.reads_of[10] + f.reads_of[11];
+	preads = f.stat_preads[10];
+	for (int i = 0; i < 10; i++) {
+		task = tick10(s, &snap);
+		ck_assert_uint_eq(task->c[0].value, tc);
+		ck_assert_uint_eq(task->c[1].value, pf);
+		ck_assert_int_eq(task->c[0].err, 0);
+	}
+	/* one group (task-clock's) per attach-time thread per tick, and no stat read */
+	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 10 * 2);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 0);
+	/* one thread runs again: read in full, and its counts move */
+	f.frozen = 1ull << 10;
+	task = tick10(s, &snap);
+	ck_assert_uint_gt(task->c[0].value, tc);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all)
+{
+	static const int tids[] = { 10 };
+	struct tree t;
+	struct fake f;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	char err[512];
+	int preads;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tick10(s, &snap);
+	f.frozen = 1ull << 10;
+	preads = f.stat_preads[10];
+	for (int i = 0; i < 34; i++)
+		tick10(s, &snap);
+	/* 16 idle ticks, then a full read: its stat again, for a parent that may have died */
+	ck_assert_int_eq(f.stat_preads[10] - preads, 2);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+
+	/* --read-all: every tick in full */
+	fake_init(&f);
+	f.frozen = 1ull << 10;
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f.ops;
+	o.read_all = true;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	preads = f.stat_preads[10];
+	for (int i = 0; i < 5; i++)
+		tick10(s, &snap);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 5);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
 {
 	struct tree t;
@@ -912,6 +1094,10 @@ int main(void)
 	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
+	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
+	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
+	tcase_add_test(tc,
+		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

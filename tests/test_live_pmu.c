@@ -387,6 +387,73 @@ START_TEST(test_the_header_names_the_core_pmus_as_the_kernel_does)
 }
 END_TEST
 
+/* How many ERRMSG_ONE_PMU facts name event on pmu with n (the kernel refused the extended type). */
+static size_t one_pmu_facts(const struct source *s, const char *event, const char *pmu, long long n)
+{
+	size_t nf, k = 0;
+	const struct errmsg_fact *f = source_live_facts(s, &nf);
+
+	for (size_t i = 0; i < nf; i++)
+		k += f[i].what == ERRMSG_ONE_PMU && !strcmp(f[i].name, event) &&
+		     !strcmp(f[i].pmu, pmu) && f[i].n == n;
+	return k;
+}
+
+START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	char err[512], sys[512], text[512];
+	size_t nf;
+	const struct errmsg_fact *f;
+
+	proc_tree_init(&t);
+	hw_alderlake(&k);
+	k.type[1] = 8; /* the adl fixture's cpu_atom */
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/adl", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	evlist_add(&ev, "cpu_atom/event=0xc0,umask=0x0/", 2, true, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	ck_assert(s->ev.ev[3].hw);
+	/* the generic pair goes to both PMUs; the atom's own event to the atom only */
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 0);
+	ck_assert_uint_eq(one_pmu_facts(s, "cpu_atom/event=0xc0,umask=0x0/", "cpu_atom", 0), 1);
+	f = source_live_facts(s, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].what == ERRMSG_ONE_PMU)
+			errmsg_fact(text, sizeof(text), &f[i]);
+	ck_assert_msg(strstr(text, "counted on cpu_atom only") && strstr(text, "marked *"), "%s",
+		      text);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_int_eq(task->c[3].err, 0);
+	/* it ran half the time, the time on the atom: short of enabled, so an estimate */
+	ck_assert_uint_lt(task->c[3].running, task->c[3].enabled);
+	ck_assert_uint_eq(task->c[1].running, task->c[1].enabled);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 {
 	struct proc_tree t;
@@ -400,6 +467,9 @@ START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 	k.no_ext = true;
 	s = hw_live(&t, &k, "alderlake", false);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
+	/* counted on cpu_core only, and said for each event, with why */
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "instructions", "cpu_core", 1), 1);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
@@ -528,6 +598,105 @@ START_TEST(test_without_per_cpu_sets_task_groups_fit_all_counters)
 }
 END_TEST
 
+/* task-clock; {cycles, instructions}; branches: three hardware events, threads as rows or not. */
+static struct source *hw_live_three(struct proc_tree *t, struct hw_kernel *k, bool threads)
+{
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	evlist_add(&ev, "branches", 2, true, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = true;
+	o.threads = threads;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+START_TEST(test_with_thread_rows_the_per_cpu_set_gives_way_to_a_threads_and_its_processs_sets)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+
+	proc_tree_init(&t);
+	/* without thread rows 3 task events fit beside the per-CPU pair: 2 + 3 of 7 */
+	hw_qemu(&k);
+	s = hw_live_three(&t, &k, false);
+	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	ck_assert_msg(strstr(s->mode, "7 counters: 2 per core, 5 for processes)") != NULL, "%s",
+		      s->mode);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	/*
+	 * with them a running thread carries 3 of its own and 3 of its process's: 2 + 6 would
+	 * time-share 7 counters, 6 alone fit, so the per-core set is not opened for hardware
+	 */
+	hw_qemu(&k);
+	s = hw_live_three(&t, &k, true);
+	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 0);
+	ck_assert_int_eq(source_live_mode(s)->cpu_hw, 0);
+	ck_assert_msg(strstr(s->mode, "7 counters: 7 for processes, a thread's 3 beside its "
+				      "process's 3)") != NULL,
+		      "%s", s->mode);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_with_thread_rows_what_time_shares_counts_both_sets)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+
+	proc_tree_init(&t);
+	hw_qemu(&k);
+	{
+		struct evlist ev;
+		struct live_opts o;
+		char err[512], sys[512];
+
+		snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+		evlist_init(&ev);
+		evlist_add(&ev, "task-clock", 0, false, false);
+		evlist_add(&ev, "cycles", 1, true, false);
+		evlist_add(&ev, "instructions", 1, true, false);
+		evlist_add(&ev, "branches", 2, true, true);
+		evlist_add(&ev, "branch-misses", 2, true, true);
+		memset(&o, 0, sizeof(o));
+		o.proc_root = t.dir;
+		o.sysfs_root = sys;
+		o.ops = &k.ops;
+		o.per_cpu = true;
+		o.threads = true;
+		s = source_live_new(&ev, &o, err, sizeof(err));
+		ck_assert_msg(s != NULL, "%s", err);
+		evlist_release(&ev);
+	}
+	/* 2 x 4 events do not fit 7 counters even alone: the per-core pair stays, and is said */
+	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	ck_assert_msg(strstr(s->mode, "2 per core, 5 for processes; 8 events (a thread's and its "
+				      "process's) time-share them") != NULL,
+		      "%s", s->mode);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 {
 	struct proc_tree t;
@@ -624,6 +793,11 @@ int main(void)
 	tcase_add_test(tc, test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus);
 	tcase_add_test(tc, test_the_header_names_the_core_pmus_as_the_kernel_does);
 	tcase_add_test(tc, test_without_the_extended_type_legacy_events_are_kept);
+	tcase_add_test(tc, test_an_event_of_one_core_pmu_counts_there_only_and_is_said);
+	tcase_add_test(
+		tc,
+		test_with_thread_rows_the_per_cpu_set_gives_way_to_a_threads_and_its_processs_sets);
+	tcase_add_test(tc, test_with_thread_rows_what_time_shares_counts_both_sets);
 	tcase_add_test(tc, test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups);
 	tcase_add_test(tc, test_without_per_cpu_sets_task_groups_fit_all_counters);
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);

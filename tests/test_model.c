@@ -287,7 +287,10 @@ START_TEST(test_every_computed_column_follows_the_table)
 			NEAR(r->v[i], col->scale);
 			break;
 		case COL_CALC_NONE:
-			ck_assert_int_ne(col->type, COL_TYPE_NUM);
+			/* a number not computed from counts is /proc's: none here, so empty */
+			ck_assert(col->type != COL_TYPE_NUM || col->proc);
+			if (col->proc && col->type == COL_TYPE_NUM)
+				ck_assert(isnan(r->v[i]));
 			break;
 		}
 	}
@@ -401,6 +404,68 @@ START_TEST(test_multiplexed_counts_are_scaled_and_marked)
 	ck_assert(r->est & (1u << COL_GHZ));
 	ck_assert(!(r->est & (1u << COL_CPU)));
 	ck_assert(!(r->est & (1u << COL_PF)));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/*
+ * The events screen's numbers: time running over time enabled of each event, summed over the
+ * processes present in both ticks and over the CPUs; an event that failed in one process is
+ * tallied with its reason; a reopened count adds nothing; a restart forgets the interval.
+ */
+START_TEST(test_event_shares_over_processes_and_cpus)
+{
+	struct snapshot a, b;
+	struct model *m;
+	struct snap_task *t;
+	struct snap_cpu *c;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	fill_second(task(&a, 10, 5)->c, 100, 100);
+	fill_second(task(&a, 11, 5)->c, 100, 100);
+	fill_second(task(&a, 12, 5)->c, 100, 100);
+	fill_second(task(&b, 10, 5)->c, 1100, 1100);
+	/* pid 11: cycles on the PMU 300 of its 1000 ns; the raw event could not be opened */
+	t = task(&b, 11, 5);
+	fill_second(t->c, 1100, 400);
+	t->c[E_RAW].err = -EACCES;
+	/* pid 12 reused by a new process: not in the interval */
+	fill_second(task(&b, 12, 6)->c, 5000, 0);
+	c = snapshot_add_cpu(&a, 0);
+	fill_second(c->c, 100, 100);
+	c = snapshot_add_cpu(&b, 0);
+	fill_second(c->c, 2100, 100);
+	/* a CPU count that went backwards (reopened) adds nothing */
+	c->c[E_INS].running = 50;
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->evstat[E_CYC].en_tasks, 2000);
+	ck_assert_uint_eq(m->evstat[E_CYC].run_tasks, 1300);
+	NEAR(evstat_share(&m->evstat[E_CYC], false), 0.65);
+	NEAR(evstat_share(&m->evstat[E_CYC], true), 0.0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_CYC], &m->evstat[E_CYC]), EVSTAT_MULTIPLEXED);
+	ck_assert(isnan(evstat_share(&m->evstat[E_INS], true)));
+	NEAR(evstat_share(&m->evstat[E_TC], false), 1.0);
+	NEAR(evstat_share(&m->evstat[E_TC], true), 1.0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_TC], &m->evstat[E_TC]), EVSTAT_COUNTED);
+	ck_assert_uint_eq(m->evstat[E_RAW].tasks, 1);
+	ck_assert_uint_eq(m->evstat[E_RAW].tasks_failed, 1);
+	ck_assert_int_eq(m->evstat[E_RAW].task_err, -EACCES);
+	/* an event that failed as a whole says so before anything its counts say */
+	m->ev.ev[E_BR].err = -ENOENT;
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_BR], &m->evstat[E_BR]), EVSTAT_UNSUPPORTED);
+	m->ev.ev[E_BR].err = -EMFILE;
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_BR], &m->evstat[E_BR]), EVSTAT_FAILED);
+	ck_assert_str_eq(evstat_status_name(EVSTAT_FAILED), "failed");
+	model_restart(m);
+	ck_assert_uint_eq(m->evstat[E_CYC].en_tasks, 0);
+	ck_assert_int_eq(evstat_status(&m->ev.ev[E_CYC], &m->evstat[E_CYC]), EVSTAT_IDLE);
+	/* after a restart the next snapshot starts afresh, whatever its time */
+	ck_assert(!model_update(m, &b));
 	model_free(m);
 	snapshot_release(&a);
 	snapshot_release(&b);
@@ -616,8 +681,11 @@ START_TEST(test_filters_by_pid_and_user)
 	ck_assert_uint_eq(m->nrows, 2);
 	m->filter.npids = 0;
 	m->filter.user = "bob";
-	model_update(m, &b);
-	ck_assert_uint_eq(m->nrows, 0); /* same time twice: a new baseline, no rows */
+	/* same time twice: a new baseline, whose rows have /proc's columns and no counts */
+	ck_assert(!model_update(m, &b));
+	ck_assert_uint_eq(m->nrows, 2);
+	for (size_t i = 0; i < m->nrows; i++)
+		ck_assert(isnan(m->rows[i].v[COL_CPU]) && isnan(m->rows[i].v[COL_IPC]));
 	b.t_ns += 1000;
 	model_update(m, &b);
 	ck_assert_uint_eq(m->nrows, 2);
@@ -690,6 +758,13 @@ START_TEST(test_cgroup_rows_are_deltas_scaled_with_their_processes)
 	cgroup_fixture(&a, &b);
 	ck_assert(!model_update(m, &a));
 	ck_assert(m->have_cgroups); /* the header knows at once */
+	/* the first frame lists the cgroups at once, by path (no counts to sort by yet) */
+	ck_assert_uint_eq(m->ncgroups, 3);
+	ck_assert_str_eq(m->cgroups[0].cgroup, "/a");
+	ck_assert_str_eq(m->cgroups[1].cgroup, "/a/b");
+	ck_assert_str_eq(m->cgroups[2].cgroup, "/c");
+	ck_assert_int_eq(m->cgroups[0].threads, 2);
+	ck_assert(isnan(m->cgroups[0].v[COL_PF]) && isnan(m->cgroups[0].v[COL_CPU]));
 	ck_assert(model_update(m, &b));
 	ck_assert_uint_eq(m->ncgroups, 3);
 	ck_assert_uint_eq(m->cg_fds, 24);
@@ -773,6 +848,232 @@ START_TEST(test_filter_by_cgroup_takes_the_subtree)
 }
 END_TEST
 
+/* A task entry with /proc's facts: rss in KiB, CPU time in ns. */
+static struct snap_task *ptask(struct snapshot *s, int pid, uint64_t rss_kib, uint64_t cpu_ns,
+			       char state)
+{
+	struct snap_task *t = task(s, pid, 1);
+
+	t->pflags = SNAP_TASK_PROC;
+	t->rss_kib = rss_kib;
+	t->cpu_ns = cpu_ns;
+	t->state = state;
+	return t;
+}
+
+/*
+ * The first snapshot is a frame at once: its rows have S, RES, %MEM and
+ * TIME+ from /proc and the load, and no counter value at all (never 0):
+ * there is no interval yet. CPU rows are there, empty, so the frame has its
+ * shape from the start.
+ */
+START_TEST(test_first_snapshot_has_proc_columns_and_no_counts)
+{
+	struct snapshot a;
+	struct model *m = model_new(&evs);
+	const struct model_row *r;
+
+	snapshot_init(&a, E_N);
+	a.t_ns = 5;
+	a.load[0] = 1.5;
+	a.mem_total_kib = 1000000;
+	fill_second(ptask(&a, 101, 250000, 83450000000ull, 'R')->c, 1000, 1000);
+	snapshot_add_cpu(&a, 0);
+	ck_assert(!model_update(m, &a));
+	ck_assert_uint_eq(m->nrows, 1);
+	ck_assert_uint_eq(m->ncpus, 2); /* CPU 0 and the total */
+	ck_assert(m->load[0] == 1.5 && m->dt == 0);
+	r = &m->rows[0];
+	ck_assert_int_eq(r->state, 'R');
+	NEAR(r->v[COL_RES], 250000);
+	NEAR(r->v[COL_MEM], 25.0);
+	NEAR(r->v[COL_TIME], 83.45);
+	for (int c = 0; c < COL_MAX; c++)
+		if (columns_get(c)->calc != COL_CALC_NONE) {
+			ck_assert_msg(isnan(r->v[c]), "%s has a value", columns_get(c)->key);
+			ck_assert_msg(isnan(m->cpus[0].v[c]), "CPU %s", columns_get(c)->key);
+		}
+	ck_assert(isnan(r->raw[0]));
+	model_free(m);
+	snapshot_release(&a);
+}
+END_TEST
+
+/* TIME+ as top writes it, RES in KiB then MiB and GiB, and empty (not 0) without /proc. */
+START_TEST(test_proc_cells_are_formatted_as_top_and_empty_when_unknown)
+{
+	struct snapshot a, b;
+	struct model *m;
+	char buf[64];
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	a.mem_total_kib = b.mem_total_kib = 4 * 1024 * 1024;
+	ptask(&a, 101, 123456, 83450000000ull, 'S');
+	ptask(&b, 101, 123456, 83450000000ull, 'S');
+	ptask(&a, 102, 3 * 1024 * 1024, 7265000000000ull, 'D');
+	ptask(&b, 102, 3 * 1024 * 1024, 7265000000000ull, 'D');
+	task(&a, 103, 1); /* a recording from before /proc's columns */
+	task(&b, 103, 1);
+	m = two_ticks(&a, &b);
+	model_sort(m, COL_PID, false);
+	model_format_cell(m, &m->rows[0], COL_TIME, COL_ROWS_PROCESSES, 9, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1:23.45");
+	model_format_cell(m, &m->rows[1], COL_TIME, COL_ROWS_PROCESSES, 9, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "121:05.00");
+	model_format_cell(m, &m->rows[1], COL_TIME, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "121:05");
+	model_format_cell(m, &m->rows[1], COL_TIME, COL_ROWS_PROCESSES, 4, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2h");
+	model_format_cell(m, &m->rows[0], COL_RES, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123456");
+	model_format_cell(m, &m->rows[1], COL_RES, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "3.00g");
+	model_format_cell(m, &m->rows[1], COL_RES, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "3145728");
+	model_format_cell(m, &m->rows[1], COL_MEM, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "75.0");
+	model_format_cell(m, &m->rows[1], COL_STATE, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "D");
+	for (int c = COL_RES; c <= COL_TIME; c++) {
+		model_format_cell(m, &m->rows[2], c, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+		ck_assert_str_eq(buf, "-");
+	}
+	/* sortable: biggest first, the unknown last */
+	model_sort(m, model_sort_key(m, "res"), false);
+	ck_assert_int_eq(m->rows[0].id, 102);
+	ck_assert_int_eq(m->rows[2].id, 103);
+	model_sort(m, model_sort_key(m, "TIME+"), true);
+	ck_assert_int_eq(m->rows[0].id, 101);
+	model_sort(m, model_sort_key(m, "state"), false);
+	ck_assert_int_eq(m->rows[0].id, 102); /* D before R and S */
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/* Kernel threads are rows only when asked for (K, --kernel-threads). */
+START_TEST(test_kernel_threads_only_when_asked)
+{
+	struct snapshot a, b;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	ptask(&a, 2, 0, 0, 'S')->pflags |= SNAP_TASK_KTHREAD;
+	ptask(&b, 2, 0, 0, 'S')->pflags |= SNAP_TASK_KTHREAD;
+	ptask(&a, 101, 10, 0, 'S');
+	ptask(&b, 101, 10, 0, 'S');
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->nrows, 1);
+	ck_assert_int_eq(m->rows[0].id, 101);
+	m->filter.kthreads = true;
+	b.t_ns += 1000000000;
+	model_update(m, &b);
+	ck_assert_uint_eq(m->nrows, 2);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/*
+ * Per-user totals: the ratios come from the summed counts. alice has a
+ * process at IPC 2 (1e9 cycles) and one at IPC 0.5 (3e9 cycles): her IPC is
+ * 3.5e9 / 4e9 = 0.875, not the 1.25 an average of ratios would say; %CPU,
+ * RES and TIME+ add up; a process that is not counted adds its memory but
+ * no counts; a user none of whose processes is counted says why.
+ */
+START_TEST(test_per_user_totals_are_ratios_of_sums)
+{
+	struct snapshot a, b;
+	struct model *m;
+	struct model_users u = { 0 };
+	const struct model_row *rows[8];
+	const struct model_row *alice = NULL, *bob = NULL, *carol = NULL;
+	struct snap_task *t;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	a.mem_total_kib = b.mem_total_kib = 1000;
+	for (int pid = 101; pid <= 105; pid++) {
+		ptask(&a, pid, 100, 1000000000ull * (uint64_t)pid, 'S');
+		t = ptask(&b, pid, 100, 1000000000ull * (uint64_t)pid, 'S');
+		fill_second(t->c, 1000000000, 1000000000);
+	}
+	/* 103 (alice): IPC 0.5 over 3e9 cycles */
+	t = &b.tasks[2];
+	set(t->c, E_CYC, 3000000000ull, 1000000000, 1000000000);
+	set(t->c, E_INS, 1500000000ull, 1000000000, 1000000000);
+	/* 105 (alice) is not counted; 106 is carol's, not counted either */
+	b.tasks[4].err = -EACCES;
+	a.tasks[4].err = -EACCES;
+	for (int k = 0; k < 2; k++) {
+		struct snapshot *s = k ? &b : &a;
+
+		t = ptask(s, 106, 50, 0, 'S');
+		t->err = -EACCES;
+		t->uid = 1002;
+		snprintf(t->user, sizeof(t->user), "carol");
+	}
+	m = two_ticks(&a, &b);
+	ck_assert_uint_eq(m->nrows, 6);
+	for (size_t i = 0; i < m->nrows; i++)
+		rows[i] = &m->rows[i];
+	model_users_build(m, rows, m->nrows, &u);
+	ck_assert_uint_eq(u.n, 3);
+	for (size_t i = 0; i < u.n; i++) {
+		if (!strcmp(u.v[i].user, "alice"))
+			alice = &u.v[i];
+		if (!strcmp(u.v[i].user, "bob"))
+			bob = &u.v[i];
+		if (!strcmp(u.v[i].user, "carol"))
+			carol = &u.v[i];
+	}
+	ck_assert(alice && bob && carol);
+	ck_assert_int_eq(alice->procs, 3); /* 101, 103, 105 */
+	ck_assert_int_eq(alice->threads, 3);
+	ck_assert_int_eq(alice->err, 0);
+	NEAR(alice->v[COL_IPC], 3.5e9 / 4e9);
+	NEAR(alice->v[COL_CPI], 4e9 / 3.5e9);
+	NEAR(alice->v[COL_CPU], 100.0); /* two processes at 50 % */
+	NEAR(alice->v[COL_PF], 600);
+	NEAR(alice->v[COL_RES], 300);
+	NEAR(alice->v[COL_MEM], 30.0);
+	NEAR(alice->v[COL_TIME], 101 + 103 + 105);
+	ck_assert_int_eq(bob->procs, 2);
+	NEAR(bob->v[COL_IPC], 2.0);
+	NEAR(bob->v[COL_CACHE], 10.0);
+	ck_assert_int_eq(carol->procs, 1);
+	ck_assert_int_eq(carol->err, -EACCES);
+	NEAR(carol->v[COL_RES], 50);
+	ck_assert(isnan(carol->v[COL_CPU]));
+	/* sorted by the model's column: %CPU, biggest first */
+	ck_assert_str_eq(u.v[0].user, "alice");
+	/* a user row's PID column is its process count */
+	{
+		char buf[16];
+
+		model_format_cell(m, alice, COL_PID, COL_ROWS_USERS, 0, buf, sizeof(buf));
+		ck_assert_str_eq(buf, "3");
+	}
+	/* built again (each frame): the same totals, nothing kept from before */
+	model_users_build(m, rows, 2, &u);
+	ck_assert_uint_eq(u.n, 2);
+	model_users_release(&u);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 START_TEST(test_cpu_total_is_sum_of_cores)
 {
 	struct snapshot a, b;
@@ -850,6 +1151,7 @@ int main(void)
 	tcase_add_test(tc, test_columns_in_table_order);
 	tcase_add_test(tc, test_docs_list_every_sort_key);
 	tcase_add_test(tc, test_multiplexed_counts_are_scaled_and_marked);
+	tcase_add_test(tc, test_event_shares_over_processes_and_cpus);
 	tcase_add_test(tc, test_counter_that_never_ran_is_na_not_zero);
 	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);
 	tcase_add_test(tc, test_unsupported_events_hide_their_columns);
@@ -860,6 +1162,10 @@ int main(void)
 	tcase_add_test(tc, test_cgroup_rows_are_deltas_scaled_with_their_processes);
 	tcase_add_test(tc, test_cgroup_gone_or_reopened);
 	tcase_add_test(tc, test_filter_by_cgroup_takes_the_subtree);
+	tcase_add_test(tc, test_first_snapshot_has_proc_columns_and_no_counts);
+	tcase_add_test(tc, test_proc_cells_are_formatted_as_top_and_empty_when_unknown);
+	tcase_add_test(tc, test_kernel_threads_only_when_asked);
+	tcase_add_test(tc, test_per_user_totals_are_ratios_of_sums);
 	tcase_add_test(tc, test_uncounted_tasks_are_tallied);
 	tcase_add_test(tc, test_a_cumulative_count_that_falls_is_na_for_that_tick);
 	suite_add_tcase(s, tc);

@@ -38,10 +38,48 @@ static char *render_all(const char *rec, enum output_format fmt, const char *key
 	o.sampling = sampling;
 	o.top = 6;
 	snapshot_init(&s, src->ev.n);
-	while (source_read(src, &s) == 0)
-		if (model_update(m, &s))
-			ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	/* every tick is a frame, as in batch mode: the first with /proc's columns only */
+	while (source_read(src, &s) == 0) {
+		model_update(m, &s);
+		ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	}
 	fclose(out);
+	output_release(&o);
+	snapshot_release(&s);
+	model_free(m);
+	source_free(src);
+	return buf;
+}
+
+/* Every frame of rec as per-user totals (--per-user) in fmt. */
+static char *render_users(const char *rec, enum output_format fmt)
+{
+	char path[512], err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *in, *out;
+	struct source *src;
+	struct model *m;
+	struct snapshot s;
+	struct output o;
+
+	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
+	in = fopen(path, "r");
+	ck_assert_ptr_nonnull(in);
+	src = source_replay_new(in, rec, err, sizeof(err));
+	ck_assert_msg(src != NULL, "%s", err);
+	m = model_new(&src->ev);
+	out = open_memstream(&buf, &len);
+	memset(&o, 0, sizeof(o));
+	o.f = out;
+	o.fmt = fmt;
+	o.per_user = true;
+	snapshot_init(&s, src->ev.n);
+	while (source_read(src, &s) == 0) {
+		model_update(m, &s);
+		ck_assert_int_eq(output_frame(&o, m, src->mode), 0);
+	}
+	fclose(out);
+	output_release(&o);
 	snapshot_release(&s);
 	model_free(m);
 	source_free(src);
@@ -106,7 +144,7 @@ START_TEST(test_golden_json)
 	golden("hw.json", s);
 	for (const char *p = s; *p; p++)
 		lines += *p == '\n';
-	ck_assert_uint_eq(lines, 2); /* one object per frame */
+	ck_assert_uint_eq(lines, 3); /* one object per frame, the first one's at once */
 	free(s);
 }
 END_TEST
@@ -179,11 +217,13 @@ START_TEST(test_csv_columns_are_the_same_with_or_without_a_pmu)
 	line_of(sw, "time,", a, sizeof(a));
 	line_of(hw, "time,", b, sizeof(b));
 	/* the same but for the recording's -e event, instructions */
-	ck_assert_str_eq(a, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-			    "pf,cs,mig,counted,estimated,suspect,not_counted,command,cmdline");
-	ck_assert_str_eq(
-		b, "time,kind,id,user,threads,state,cpu,ghz,ipc,cpi,cache,l1d,dtlb,brmis,"
-		   "pf,cs,mig,counted,instructions,estimated,suspect,not_counted,command,cmdline");
+	ck_assert_str_eq(a,
+			 "time,kind,id,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,"
+			 "l1d,dtlb,brmis,pf,cs,mig,counted,estimated,suspect,not_counted,command,"
+			 "cmdline");
+	ck_assert_str_eq(b, "time,kind,id,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,"
+			    "l1d,dtlb,brmis,pf,cs,mig,counted,instructions,estimated,suspect,"
+			    "not_counted,command,cmdline");
 	free(sw);
 	free(hw);
 }
@@ -212,6 +252,64 @@ START_TEST(test_golden_threads)
 	ck_assert_ptr_nonnull(strstr(s, "Threads: 4 shown"));
 	ck_assert_ptr_nonnull(strstr(j, "\"threads\":[{\"tid\":101,\"pid\":101,"));
 	free(s);
+	free(j);
+}
+END_TEST
+
+/* Batch hot pages name an anonymous mapping by its range, as the screen does. */
+START_TEST(test_anonymous_mappings_by_range)
+{
+	char *t = render_all("steps.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	char *j = render_all("steps.rec", OUTPUT_JSON, "cpu", false, false, true);
+
+	ck_assert_ptr_nonnull(strstr(t, " -            [anon 7f200000-7f208000]\n"));
+	ck_assert_ptr_nonnull(strstr(j, "\"mapping\":\"[anon 7f12a000-7f13b000]\""));
+	free(t);
+	free(j);
+}
+END_TEST
+
+/*
+ * --per-user: one row per user. alice's two processes in the last frame,
+ * 101 (IPC 2, 2.7e9 cycles/s) and 505 (IPC 1.5, 2e8 cycles/s), give her
+ * (5.4e9 + 3e8) / (2.7e9 + 2e8) = 1.97, not the 1.75 of the average. 101's
+ * L1 group did not run: her L1D% is n/a (empty), not 505's alone.
+ */
+START_TEST(test_golden_per_user)
+{
+	char *t = render_users("hw.rec", OUTPUT_TEXT);
+	char *c = render_users("hw.rec", OUTPUT_CSV);
+	char *j = render_users("hw.rec", OUTPUT_JSON);
+
+	golden("hw-users.txt", t);
+	golden("hw-users.csv", c);
+	ck_assert_ptr_nonnull(strstr(t, "  PROCS USER       THR S    RES"));
+	ck_assert_ptr_nonnull(strstr(t, "Users: 4 shown, of 5 tasks"));
+	ck_assert_ptr_nonnull(
+		strstr(c, "time,kind,uid,user,processes,threads,res,mem,cputime,cpu,"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1763770002.000,user,1000,alice,2,6,588288,3.51,"));
+	ck_assert_ptr_nonnull(strstr(c, ",100.00,2.900,1.966,0.509,2.27,,0.01,"));
+	/* root's only process is not counted: the row says so, with its memory */
+	ck_assert_ptr_nonnull(strstr(c, "\n1763770002.000,user,0,root,1,1,12000,0.07,0.08,,"));
+	ck_assert_ptr_nonnull(
+		strstr(j, "{\"uid\":1000,\"user\":\"alice\",\"processes\":2,\"threads\":6,"
+			  "\"res\":588288,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"not_counted\":\"permission denied\"}"));
+	free(t);
+	free(c);
+	free(j);
+	/* with cgroups: their rows first, then the users; the cgroup column on both */
+	c = render_users("cgroup.rec", OUTPUT_CSV);
+	j = render_users("cgroup.rec", OUTPUT_JSON);
+	ck_assert_ptr_nonnull(strstr(c, ",estimated,suspect,not_counted,cgroup\n"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1795300002.000,cgroup,,,2,,,,,120.00,"));
+	ck_assert_ptr_nonnull(strstr(c, ",20.0,,,,,/system.slice\n"));
+	ck_assert_ptr_nonnull(strstr(c, ",out of file descriptors,/web.slice\n"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1795300002.000,user,1000,alice,1,4,,,,90.00,"));
+	ck_assert_ptr_nonnull(strstr(c, ",10.0,,,,,\n1795300002.000,user,0,root,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"cgroups\":[{\"cgroup\":\"/system.slice\",\"procs\":2,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"users\":[{\"uid\":1000,\"user\":\"alice\""));
+	free(c);
 	free(j);
 }
 END_TEST
@@ -310,7 +408,8 @@ START_TEST(test_cgroup_frames)
 	/* a process's cgroup: the path's end where it does not fit */
 	ck_assert_ptr_nonnull(strstr(txt, "...ce/db.service db-server"));
 	ck_assert_ptr_nonnull(strstr(csv, ",not_counted,command,cmdline,cgroup\n"));
-	ck_assert_ptr_nonnull(strstr(csv, ",cgroup,,,1,,90.00,"));
+	/* no S, RES, %MEM or TIME+ of a cgroup: empty fields before its %CPU */
+	ck_assert_ptr_nonnull(strstr(csv, ",cgroup,,,1,,,,,90.00,"));
 	ck_assert_ptr_nonnull(strstr(csv, ",/system.slice/db.service\n"));
 	ck_assert_ptr_nonnull(
 		strstr(json, "\"cgroup_fds\":48,\"cgroups\":[{\"cgroup\":\"/system.slice\""));
@@ -384,6 +483,7 @@ int main(void)
 
 	tcase_add_test(tc, test_golden_text);
 	tcase_add_test(tc, test_golden_text_by_cpi);
+	tcase_add_test(tc, test_golden_per_user);
 	tcase_add_test(tc, test_golden_csv);
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
@@ -392,6 +492,7 @@ int main(void)
 	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
 	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);
 	tcase_add_test(tc, test_golden_sampling);
+	tcase_add_test(tc, test_anonymous_mappings_by_range);
 	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_cgroup_frames);
 	tcase_add_test(tc, test_format_num);

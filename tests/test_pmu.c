@@ -2,10 +2,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "collect/pmu.h"
+
+#include <linux/perf_event.h>
 #include "testutil.h"
 
 struct pmu_want {
@@ -71,6 +74,98 @@ START_TEST(test_a_missing_sysfs_gives_an_error_and_no_pmu)
 }
 END_TEST
 
+/* Events spelled as sysfs names them, encoded through the PMU's format and events files. */
+struct enc_want {
+	int line;
+	const char *machine, *spec;
+	int err;
+	uint32_t type;
+	uint64_t config, config1;
+};
+
+static const struct enc_want ENC[] = {
+	/* AMD's event field is split: bits 8-11 of the code go to config 32-35 */
+	{ __LINE__, "zen4", "cpu/event=0x76/", 0, 4, 0x76, 0 },
+	{ __LINE__, "zen4", "cpu/event=0x1c7,umask=0x3/", 0, 4, 0x1000003c7ull, 0 },
+	{ __LINE__, "zen4", "cpu/event=0x0c3,inv,cmask=2/", 0, 4, 0x028000c3ull, 0 },
+	{ __LINE__, "zen4", "cpu/cpu-cycles/", 0, 4, 0x76, 0 },
+	{ __LINE__, "zen4", "cpu/instructions,cmask=1/", 0, 4, 0x010000c0ull, 0 },
+	{ __LINE__, "zen4", "cpu//", 0, 4, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=0x1000/", -EINVAL, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/umask=0x100/", -EINVAL, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=/", -EINVAL, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=0x76x/", -EINVAL, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/period=1000/", -ENOENT, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/no-such-alias/", -ENOENT, 0, 0, 0 },
+	{ __LINE__, "zen4", "nopmu/event=1/", -ENOENT, 0, 0, 0 },
+	{ __LINE__, "zen4", "../event=1/", -ENOENT, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=1", -EINVAL, 0, 0, 0 },
+	{ __LINE__, "zen4", "cpu/event=1/x/", -EINVAL, 0, 0, 0 },
+	/* the two core PMUs of a hybrid part, each with its own type and aliases */
+	{ __LINE__, "adl", "cpu_atom/event=0xc0,umask=0x0/", 0, 8, 0xc0, 0 },
+	{ __LINE__, "adl", "cpu_core/mem-loads/", 0, 4, 0x1cd, 3 },
+	{ __LINE__, "adl", "cpu_atom/mem-loads,ldlat=30/", 0, 8, 0x5d0, 30 },
+	{ __LINE__, "adl", "cpu_atom/mem-loads-aux/", -ENOENT, 0, 0, 0 },
+};
+
+START_TEST(test_sysfs_spelled_events_are_encoded_through_format_and_events_files)
+{
+	const struct enc_want *w = &ENC[_i];
+	struct perf_event_attr a;
+	char sys[512];
+	int r;
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/%s", TEST_SRCDIR, w->machine);
+	memset(&a, 0xff, sizeof(a));
+	r = pmu_encode(NULL, sys, w->spec, true, &a);
+	ck_assert_msg(r == w->err, "line %d: %s: %d", w->line, w->spec, r);
+	if (r)
+		return;
+	ck_assert_msg(a.type == w->type, "line %d: type %u", w->line, a.type);
+	ck_assert_msg(a.config == w->config, "line %d: config %#llx", w->line,
+		      (unsigned long long)a.config);
+	ck_assert_msg(a.config1 == w->config1, "line %d: config1 %#llx", w->line,
+		      (unsigned long long)a.config1);
+	ck_assert_uint_eq(a.size, sizeof(a));
+	ck_assert_uint_eq(a.exclude_kernel, 0);
+	ck_assert_uint_eq(a.sample_period, 0);
+	ck_assert(pmu_encode(NULL, sys, w->spec, false, &a) == 0 && a.exclude_kernel == 1);
+}
+END_TEST
+
+START_TEST(test_only_pmu_slash_terms_slash_is_a_sysfs_spelling)
+{
+	ck_assert(pmu_is_spec("cpu/event=0x76/"));
+	ck_assert(pmu_is_spec("msr/tsc/"));
+	ck_assert(pmu_is_spec("cpu//"));
+	ck_assert(!pmu_is_spec("cycles"));
+	ck_assert(!pmu_is_spec("amd64_fam19h_zen3::RETIRED_INSTRUCTIONS"));
+	ck_assert(!pmu_is_spec("/event=1/"));
+	ck_assert(!pmu_is_spec("cpu/"));
+	ck_assert(!pmu_is_spec("cpu/event=1"));
+	ck_assert(pmu_is_spec("cpu/event=1/u"));
+	ck_assert(pmu_is_spec("cpu/event=1/k"));
+	ck_assert(!pmu_is_spec("cpu/event=1/x"));
+}
+END_TEST
+
+START_TEST(test_the_u_and_k_modifiers_choose_the_mode_counted)
+{
+	struct perf_event_attr a;
+	char sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/zen4", TEST_SRCDIR);
+	ck_assert_int_eq(pmu_encode(NULL, sys, "cpu/event=0x76/u", true, &a), 0);
+	ck_assert(a.exclude_kernel && !a.exclude_user && a.config == 0x76);
+	ck_assert_int_eq(pmu_encode(NULL, sys, "cpu/event=0x76/k", true, &a), 0);
+	ck_assert(!a.exclude_kernel && a.exclude_user);
+	ck_assert_int_eq(pmu_encode(NULL, sys, "cpu/event=0x76/uk", true, &a), 0);
+	ck_assert(!a.exclude_kernel && !a.exclude_user);
+	/* without permission for kernel mode, k alone would count nothing */
+	ck_assert_int_eq(pmu_encode(NULL, sys, "cpu/event=0x76/k", false, &a), -EACCES);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pmu");
@@ -80,6 +175,11 @@ int main(void)
 			    (int)(sizeof(WANT) / sizeof(WANT[0])));
 	tcase_add_test(tc, test_uncore_ibs_and_software_pmus_are_not_core_pmus);
 	tcase_add_test(tc, test_a_missing_sysfs_gives_an_error_and_no_pmu);
+	tcase_add_loop_test(tc,
+			    test_sysfs_spelled_events_are_encoded_through_format_and_events_files,
+			    0, (int)(sizeof(ENC) / sizeof(ENC[0])));
+	tcase_add_test(tc, test_only_pmu_slash_terms_slash_is_a_sysfs_spelling);
+	tcase_add_test(tc, test_the_u_and_k_modifiers_choose_the_mode_counted);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -105,6 +105,44 @@ START_TEST(test_parse_cpustat_busy_excludes_idle_and_iowait)
 }
 END_TEST
 
+/* The fields after starttime, as a 6.x kernel writes them: rss, startcode, startstack. */
+START_TEST(test_parse_stat_memory_and_program_fields)
+{
+	const char *full = "15908 (cat) R 15905 15905 5295 0 -1 4194304 100 0 0 0 7 3 0 0 20 0 1 0 "
+			   "1161606 3133440 408 18446744073709551615 94193751605248 "
+			   "94193751625129 140734026968704 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 "
+			   "94193751641136 94193751642752 94194516238336 140734026971578 "
+			   "140734026971598 140734026971598 140734026973163 0\n";
+	const char *old = "1 (init) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 5\n";
+	struct proc_stat st;
+
+	ck_assert_int_eq(proc_parse_stat(full, strlen(full), &st), 0);
+	ck_assert_uint_eq(st.cpu, 10);
+	ck_assert_uint_eq(st.rss, 408);
+	ck_assert_uint_eq(st.start_code, 94193751605248ull);
+	ck_assert_uint_eq(st.start_stack, 140734026968704ull);
+	/* a line that stops at starttime (a short fixture, an old kernel): they are 0 */
+	ck_assert_int_eq(proc_parse_stat(old, strlen(old), &st), 0);
+	ck_assert_uint_eq(st.start, 5);
+	ck_assert_uint_eq(st.rss, 0);
+	ck_assert_uint_eq(st.start_stack, 0);
+}
+END_TEST
+
+START_TEST(test_parse_meminfo_total)
+{
+	const char *m = "MemFree:  5 kB\nMemTotal:       24683620 kB\nSwapTotal: 0 kB\n";
+	unsigned long long kib = 0;
+
+	ck_assert_int_eq(proc_parse_meminfo(m, strlen(m), &kib), 0);
+	ck_assert_uint_eq(kib, 24683620);
+	ck_assert_int_eq(proc_parse_meminfo("MemFree: 5 kB\n", 14, &kib), -EINVAL);
+	ck_assert_int_eq(proc_parse_meminfo("MemTotal: x kB\n", 15, &kib), -EINVAL);
+	ck_assert_int_eq(proc_parse_meminfo("MemTotal: 5 MB\n", 15, &kib), -EINVAL);
+	ck_assert_int_eq(proc_parse_meminfo("MemTotal: 5", 11, &kib), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_parse_loadavg)
 {
 	double l[3];
@@ -164,6 +202,10 @@ START_TEST(test_fixture_reads_process)
 	ck_assert_str_eq(st.comm, "my (weird) prog");
 	ck_assert_int_eq(st.threads, 2);
 	ck_assert_uint_eq(st.start, 1234567);
+	ck_assert_uint_eq(st.cpu, 3);
+	ck_assert_uint_eq(st.rss, 100);
+	ck_assert_uint_eq(st.start_code, 94250000000000ull);
+	ck_assert_uint_eq(st.start_stack, 140730000000000ull);
 	ck_assert_int_eq(proc_read_uid(fd, 42, &uid), 0);
 	ck_assert_uint_eq(uid, 1001);
 	ck_assert_int_eq(proc_read_cmdline(fd, 42, cmd, sizeof(cmd)), 0);
@@ -175,6 +217,12 @@ START_TEST(test_fixture_reads_process)
 	ck_assert_int_eq(proc_read_stat(fd, 1, 0, &st), 0);
 	ck_assert(!(st.flags & PROC_PF_KTHREAD));
 	ck_assert_int_eq(proc_read_stat(fd, 77, 0, &st), -ENOENT);
+	{
+		unsigned long long kib = 0;
+
+		ck_assert_int_eq(proc_read_memtotal(fd, &kib), 0);
+		ck_assert_uint_eq(kib, 8000000);
+	}
 	close(fd);
 }
 END_TEST
@@ -283,6 +331,8 @@ int main(void)
 	tcase_add_test(tc, test_parse_status_uid_takes_effective);
 	tcase_add_test(tc, test_parse_cpustat_busy_excludes_idle_and_iowait);
 	tcase_add_test(tc, test_parse_loadavg);
+	tcase_add_test(tc, test_parse_stat_memory_and_program_fields);
+	tcase_add_test(tc, test_parse_meminfo_total);
 	tcase_add_test(tc, test_cmdline_flatten_replaces_nuls);
 	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);
 	tcase_add_test(tc, test_fixture_reads_process);

@@ -75,8 +75,19 @@ START_TEST(test_hand_written_stream_parses)
 	ck_assert(r.ev.ev[14].user);
 	ck_assert(r.ev.ev[4].hw);
 	ck_assert_str_eq(r.mode, "hardware events (skl), recorded by hand");
-	ck_assert_uint_eq(s[0].ntasks, 4);
-	ck_assert_uint_eq(s[2].ntasks, 5);
+	ck_assert_uint_eq(s[0].ntasks, 5);
+	ck_assert_uint_eq(s[2].ntasks, 6);
+	ck_assert_uint_eq(s[0].mem_total_kib, 16777216);
+	/* procinfo: /proc's facts of the task or thread line before it */
+	t = snapshot_find_task(&s[0], 2);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(t->pflags, SNAP_TASK_PROC | SNAP_TASK_KTHREAD);
+	ck_assert_str_eq(t->cmdline, "");
+	t = snapshot_find_task(&s[0], 202);
+	ck_assert_uint_eq(t->pflags, SNAP_TASK_PROC);
+	ck_assert_uint_eq(t->rss_kib, 3355443);
+	ck_assert_uint_eq(t->cpu_ns, 61200000000ull);
+	ck_assert_uint_eq(snapshot_find_thread(&s[0], 103)->pflags, SNAP_TASK_PROC);
 	ck_assert_uint_eq(s[2].ncpus, 2);
 	t = snapshot_find_task(&s[1], 101);
 	ck_assert_ptr_nonnull(t);
@@ -175,7 +186,37 @@ static const struct {
 	{ __LINE__, HDR TICK "cgroup /a ok 1/1/1\ncgroup /a ok 1/1/1\n", 5, "increasing path" },
 	{ __LINE__, HDR TICK "cgroups 1\n", 4, "'cgroups FDS BUDGET'" },
 	{ __LINE__, HDR TICK "cgroups x 1\n", 4, "'cgroups FDS BUDGET'" },
+	{ __LINE__, HDR TICK "procinfo 1 2 0\n", 4, "a 'task' or 'thread' line before" },
+	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nprocinfo 1 2 0\n", 5, "'task' or 'thread' line" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0\nprocinfo 1 2 0\n",
+	  6, "'task' or 'thread' line before" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 2\n", 5,
+	  "FLAGS 0 or 1" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo -1 2 0\n", 5,
+	  "RSS_KIB" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2\n", 5,
+	  "'procinfo RSS_KIB CPU_NS FLAGS'" },
+	{ __LINE__, HDR TICK "memtotal 0\n", 4, "KIB above 0" },
+	{ __LINE__, HDR "memtotal 5\n", 3, "'modefacts', 'event' or 'tick'" },
 };
+
+/* A recording from before procinfo and memtotal: its tasks have no /proc facts (empty cells). */
+START_TEST(test_old_recording_has_no_proc_facts)
+{
+	const char *text = HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nend\n";
+	struct recording_reader r;
+	struct snapshot s[1];
+
+	snapshot_init(&s[0], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 1), 1);
+	ck_assert_uint_eq(s[0].ntasks, 1);
+	ck_assert_uint_eq(s[0].tasks[0].pflags, 0);
+	ck_assert_uint_eq(s[0].mem_total_kib, 0);
+	recording_reader_release(&r);
+	snapshot_release(&s[0]);
+}
+END_TEST
 
 START_TEST(test_malformed_streams_name_line_and_expectation)
 {
@@ -244,6 +285,7 @@ static void assert_same_cgroups(const struct snapshot *a, const struct snapshot 
 static void assert_same_snapshot(const struct snapshot *a, const struct snapshot *b)
 {
 	ck_assert_uint_eq(a->t_ns, b->t_ns);
+	ck_assert_uint_eq(a->mem_total_kib, b->mem_total_kib);
 	ck_assert_uint_eq(a->ntasks, b->ntasks);
 	ck_assert_uint_eq(a->ncpus, b->ncpus);
 	for (size_t i = 0; i < a->ntasks; i++) {
@@ -254,6 +296,9 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_str_eq(x->cmdline, y->cmdline);
 		ck_assert_str_eq(x->user, y->user);
 		ck_assert_int_eq(x->err, y->err);
+		ck_assert_uint_eq(x->pflags, y->pflags);
+		ck_assert_uint_eq(x->rss_kib, y->rss_kib);
+		ck_assert_uint_eq(x->cpu_ns, y->cpu_ns);
 		ck_assert_mem_eq(x->c, y->c, a->nev * sizeof(*x->c));
 	}
 	ck_assert_int_eq(a->smp.pid, b->smp.pid);
@@ -271,6 +316,8 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_int_eq(a->threads[i].pid, b->threads[i].pid);
 		ck_assert_int_eq(a->threads[i].tgid, b->threads[i].tgid);
 		ck_assert_str_eq(a->threads[i].comm, b->threads[i].comm);
+		ck_assert_uint_eq(a->threads[i].pflags, b->threads[i].pflags);
+		ck_assert_uint_eq(a->threads[i].cpu_ns, b->threads[i].cpu_ns);
 		ck_assert_mem_eq(a->threads[i].c, b->threads[i].c,
 				 a->nev * sizeof(*a->threads[i].c));
 	}
@@ -297,6 +344,9 @@ START_TEST(test_write_then_read_is_identity)
 	/* odd names must survive too */
 	snprintf(s[0].tasks[0].comm, sizeof(s[0].tasks[0].comm), "a b%%c");
 	snapshot_task_set_cmdline(&s[0].tasks[0], "");
+	/* a task without /proc facts stays without them */
+	s[1].tasks[1].pflags = 0;
+	s[1].tasks[1].rss_kib = s[1].tasks[1].cpu_ns = 0;
 	f = open_memstream(&buf, &len);
 	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, NULL, "my host", "6.1.0"), 0);
 	for (int i = 0; i < 3; i++)
@@ -413,6 +463,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_malformed_streams_name_line_and_expectation, 0,
 			    sizeof(BAD_CASES) / sizeof(BAD_CASES[0]));
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
+	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
 	tcase_add_test(tc, test_write_then_read_is_identity);
 	tcase_add_test(tc, test_cgroups_write_then_read_is_identity);
 	tcase_add_test(tc, test_recordings_without_cgroups_have_none);

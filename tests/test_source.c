@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/model.h"
 #include "stream/recording.h"
 #include "stream/source.h"
 #include "stream/source_record.h"
@@ -54,9 +55,176 @@ START_TEST(test_replay_is_paced_and_cannot_sample)
 	char err[128];
 	struct sample_req req = { SAMPLE_AUTO, 0 };
 
-	ck_assert_uint_eq(source_caps(src), SOURCE_CAP_PACED);
+	ck_assert_uint_eq(source_caps(src), SOURCE_CAP_PACED | SOURCE_CAP_SEEK);
 	ck_assert_int_eq(source_sample(src, 101, &req, err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_str_eq(source_error(src), "");
+	source_free(src);
+}
+END_TEST
+
+/* The snapshot as its recording lines, to compare two snapshots whole; the caller frees. */
+static char *as_text(const struct snapshot *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(recording_write_snapshot(f, s), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The ticks of steps.rec read one after the other, as text, each with the mappings in effect
+ * (the last written before it, as a reader that went through them holds them).
+ */
+static size_t read_all(char **text, size_t max)
+{
+	struct source *src = open_replay("steps.rec");
+	struct snapshot s, maps;
+	size_t n = 0;
+
+	snapshot_init(&s, src->ev.n);
+	snapshot_init(&maps, 0);
+	while (n < max && source_read(src, &s) == 0) {
+		if (s.smp.maps_changed) {
+			snapshot_clear(&maps);
+			for (size_t i = 0; i < s.smp.nmaps; i++)
+				*snapshot_add_map(&maps) = s.smp.maps[i];
+		} else {
+			for (size_t i = 0; i < maps.smp.nmaps; i++)
+				*snapshot_add_map(&s) = maps.smp.maps[i];
+			s.smp.maps_changed = true;
+		}
+		text[n++] = as_text(&s);
+	}
+	snapshot_release(&s);
+	snapshot_release(&maps);
+	source_free(src);
+	return n;
+}
+
+/* Seeking to tick N, from anywhere and in any order, gives the snapshot reading N + 1 times does. */
+START_TEST(test_seek_gives_the_snapshot_reading_gives)
+{
+	static const size_t ORDER[] = { 5, 2, 7, 0, 6, 6, 1, 3, 4 };
+	char *want[16];
+	size_t n = read_all(want, 16);
+	struct source *src = open_replay("steps.rec");
+	struct snapshot s;
+	uint64_t t;
+	double wall;
+
+	ck_assert_uint_eq(n, 8);
+	snapshot_init(&s, src->ev.n);
+	/* start in the middle of the stream: two ticks read already */
+	ck_assert_int_eq(source_read(src, &s), 0);
+	ck_assert_int_eq(source_read(src, &s), 0);
+	for (size_t k = 0; k < sizeof(ORDER) / sizeof(ORDER[0]); k++) {
+		size_t tick = ORDER[k];
+		char *got;
+
+		ck_assert_int_eq(source_seek(src, tick), 0);
+		ck_assert_int_eq(source_read(src, &s), 0);
+		got = as_text(&s);
+		ck_assert_msg(!strcmp(got, want[tick]), "tick %zu:\n%s\nwant:\n%s", tick, got,
+			      want[tick]);
+		free(got);
+		/* and reading goes on from there */
+		if (tick + 1 < n) {
+			ck_assert_int_eq(source_read(src, &s), 0);
+			got = as_text(&s);
+			ck_assert_msg(!strncmp(got, want[tick + 1], strcspn(want[tick + 1], "\n")),
+				      "after tick %zu: %.60s", tick, got);
+			free(got);
+		} else {
+			ck_assert_int_eq(source_read(src, &s), 1);
+		}
+	}
+	/* past the end: a range error, and the stream is where it was */
+	ck_assert_int_eq(source_seek(src, 8), -ERANGE);
+	ck_assert_int_eq(source_tick_time(src, 8, &t, &wall), -ERANGE);
+	ck_assert_int_eq(source_tick_time(src, 7, &t, &wall), 0);
+	ck_assert_uint_eq(t, 12000000000ull);
+	ck_assert_double_eq(wall, 1763800007.0);
+	ck_assert_int_eq(source_seek(src, 3), 0);
+	ck_assert_int_eq(source_read(src, &s), 0);
+	ck_assert_uint_eq(s.t_ns, 8000000000ull);
+	for (size_t i = 0; i < n; i++)
+		free(want[i]);
+	snapshot_release(&s);
+	source_free(src);
+}
+END_TEST
+
+/* A model fed from a seek has the deltas of the two ticks after it, never one across the jump. */
+START_TEST(test_a_seek_resets_the_deltas)
+{
+	struct source *a = open_replay("steps.rec"), *b = open_replay("steps.rec");
+	struct model *ma = model_new(&a->ev), *mb = model_new(&b->ev);
+	struct snapshot s;
+
+	snapshot_init(&s, a->ev.n);
+	for (int k = 0; k <= 7; k++) {
+		ck_assert_int_eq(source_read(a, &s), 0);
+		model_update(ma, &s);
+	}
+	/* b: the model has seen ticks 0 and 1, then the source jumps to 6 */
+	for (int k = 0; k <= 1; k++) {
+		ck_assert_int_eq(source_read(b, &s), 0);
+		model_update(mb, &s);
+	}
+	ck_assert_int_eq(source_seek(b, 6), 0);
+	model_restart(mb);
+	ck_assert_int_eq(source_read(b, &s), 0);
+	ck_assert(!model_update(mb, &s));
+	ck_assert_int_eq(source_read(b, &s), 0);
+	ck_assert(model_update(mb, &s));
+	ck_assert_uint_eq(ma->nrows, mb->nrows);
+	for (size_t i = 0; i < ma->nrows; i++) {
+		ck_assert_int_eq(ma->rows[i].id, mb->rows[i].id);
+		ck_assert_double_eq_tol(ma->rows[i].v[COL_CPU], mb->rows[i].v[COL_CPU], 1e-9);
+		ck_assert_double_eq_tol(ma->rows[i].v[COL_IPC], mb->rows[i].v[COL_IPC], 1e-9);
+	}
+	/* frame 7: pid 100 at 70 %CPU */
+	ck_assert_int_eq(mb->rows[0].id, 100);
+	ck_assert_double_eq_tol(mb->rows[0].v[COL_CPU], 70.0, 1e-9);
+	/* the histogram starts afresh: the samples of ticks 6 and 7, on the mappings of tick 5 */
+	ck_assert_uint_eq(mb->hp->samples, 36 + 42);
+	ck_assert_uint_eq(mb->nmaps, 5);
+	ck_assert_uint_eq(mb->maps[4].start, 0x7f200000);
+	ck_assert_uint_eq(mb->nmaps, 5);
+	snapshot_release(&s);
+	model_free(ma);
+	model_free(mb);
+	source_free(a);
+	source_free(b);
+}
+END_TEST
+
+/* A pipe goes forward only: no seeking, and saying so is the caller's. */
+START_TEST(test_a_pipe_cannot_seek)
+{
+	char path[512], err[256], *text;
+	size_t len;
+	struct source *src;
+	int fds[2];
+	FILE *f;
+
+	/* the whole recording fits in the pipe's buffer */
+	snprintf(path, sizeof(path), "%s/data/steps.rec", TEST_SRCDIR);
+	text = testutil_slurp(path, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(write(fds[1], text, len), (ssize_t)len);
+	close(fds[1]);
+	free(text);
+	f = fdopen(fds[0], "r");
+	ck_assert_ptr_nonnull(f);
+	src = source_replay_new(f, "pipe", err, sizeof(err));
+	ck_assert_msg(src != NULL, "%s", err);
+	ck_assert_uint_eq(source_caps(src), SOURCE_CAP_PACED);
+	ck_assert_int_eq(source_seek(src, 0), -ESPIPE);
 	source_free(src);
 }
 END_TEST
@@ -219,6 +387,9 @@ static Suite *source_suite(void)
 	TCase *tc = tcase_create("seam");
 
 	tcase_add_test(tc, test_replay_is_paced_and_cannot_sample);
+	tcase_add_test(tc, test_seek_gives_the_snapshot_reading_gives);
+	tcase_add_test(tc, test_a_seek_resets_the_deltas);
+	tcase_add_test(tc, test_a_pipe_cannot_seek);
 	tcase_add_test(tc, test_snapshots_carry_the_header_facts);
 	tcase_add_test(tc, test_a_bad_line_is_the_source_error);
 	tcase_add_test(tc, test_recording_wrapper_writes_each_snapshot_as_it_passes);

@@ -2,11 +2,15 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
+#include "view/table.h"
 #include "view/ui.h"
 
 static struct model *m;
@@ -103,13 +107,92 @@ START_TEST(test_sort_keys)
 	ck_assert(!u.reverse);
 	press(&u, &l, '<');
 	press(&u, &l, '<');
-	ck_assert_int_eq(u.sort_col, COL_THR);
+	ck_assert_int_eq(u.sort_col, COL_TIME); /* /proc's columns sort too */
 	press(&u, &l, UI_KEY_F6);
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	/* cycling wraps from the first column to the last */
 	u.sort_col = COL_PID;
 	press(&u, &l, '<');
 	ck_assert_int_eq(u.sort_col, COL_COMMAND);
+	ui_list_release(&l);
+}
+END_TEST
+
+/*
+ * W: one row per user, the totals of the processes the filters leave, sorted
+ * like the table; Enter has no drill-down there; W again: the processes.
+ */
+START_TEST(test_w_shows_per_user_totals)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ck_assert_uint_eq(press(&u, &l, 'W'), 0);
+	ck_assert(u.per_user);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "1000 1001 1002 0 "); /* alice 100 %, bob 95 %, carol, root */
+	ck_assert_int_eq(l.v[0]->procs, 2);
+	ck_assert_str_eq(l.v[0]->user, "alice");
+	ck_assert(l.v[0]->v[COL_IPC] > 1.96 && l.v[0]->v[COL_IPC] < 1.97);
+	ck_assert_int_eq(l.v[3]->err, -EACCES);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_int_eq(u.sel_id, 1001);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_ptr_nonnull(strstr(u.status, "W shows the processes"));
+	/* the filters apply to the processes summed */
+	type(&u, &l, "\\db\n");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "1000 ");
+	ck_assert_int_eq(l.v[0]->procs, 1);
+	press(&u, &l, UI_KEY_ESC);
+	press(&u, &l, 'W');
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 101 505 303 404 ");
+	ui_list_release(&l);
+}
+END_TEST
+
+/* The model of the recording's last tick again, kept while its filter lets kernel threads in. */
+static void b_update_last(struct model *bm)
+{
+	struct snapshot s;
+
+	snapshot_init(&s, 0);
+	snapshot_copy(&s, &bm->prev);
+	s.t_ns = bm->prev.t_ns + 1000000000ull; /* one more second, the same counts */
+	model_update(bm, &s);
+	snapshot_release(&s);
+}
+
+/* K lists kernel threads at once in the list (the loop tells the source); again hides them. */
+START_TEST(test_k_toggles_kernel_threads)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	char ids[64];
+
+	/* the screen's model keeps them (the source decides what it gives); the list filters */
+	m->filter.kthreads = true;
+	b_update_last(m);
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	ui_build_list(&u, m, &l);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
+	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
+	ck_assert(u.kthreads);
+	ck_assert_ptr_nonnull(strstr(u.status, "kernel threads listed"));
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "2 101 202 303 404 505 "); /* at once, without a new tick */
+	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
+	ck_assert(!u.kthreads);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ui_list_release(&l);
 }
 END_TEST
@@ -281,6 +364,71 @@ START_TEST(test_delay_prompt_validates)
 }
 END_TEST
 
+/* j and J step and pause; T asks for a time, taken as +SECONDS or HH:MM[:SS] and nothing else. */
+START_TEST(test_step_and_time_prompt)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		bool rel;
+		double s;
+	} CASES[] = {
+		{ "+5", 0, true, 5 },
+		{ "+0.5", 0, true, 0.5 },
+		{ "08:26:43", 0, false, 30403 },
+		{ "9:00", 0, false, 32400 },
+		{ "23:59:59", 0, false, 86399 },
+		{ "24:00", -EINVAL, false, 0 },
+		{ "12:60", -EINVAL, false, 0 },
+		{ "12:00:60", -EINVAL, false, 0 },
+		{ "+", -EINVAL, false, 0 },
+		{ "+-3", -EINVAL, false, 0 },
+		{ "+inf", -EINVAL, false, 0 },
+		{ "+nan", -EINVAL, false, 0 },
+		{ "5", -EINVAL, false, 0 },
+		{ "12:00:00x", -EINVAL, false, 0 },
+		{ " 12:00", -EINVAL, false, 0 },
+		{ "123:00", -EINVAL, false, 0 },
+		{ "", -EINVAL, false, 0 },
+	};
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		bool rel = !CASES[i].rel;
+		double sec = -1;
+
+		ck_assert_msg(ui_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
+			      CASES[i].in);
+		if (!CASES[i].ret) {
+			ck_assert_msg(rel == CASES[i].rel && sec == CASES[i].s, "'%s': %d %g",
+				      CASES[i].in, rel, sec);
+		}
+	}
+	ui_init(&u, COL_CPU, false, 1.0);
+	ck_assert_uint_eq(press(&u, &l, 'j'), UI_ACT_STEP);
+	ck_assert(u.paused);
+	ck_assert_int_eq(u.step, 1);
+	ck_assert_uint_eq(press(&u, &l, 'J'), UI_ACT_STEP);
+	ck_assert_int_eq(u.step, -1);
+	ck_assert(u.paused);
+	ck_assert_uint_eq(press(&u, &l, 'T'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	type(&u, &l, "25:00");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "invalid time '25:00'"));
+	press(&u, &l, 'T');
+	type(&u, &l, "+12");
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SEEK);
+	ck_assert(u.seek_rel);
+	ck_assert(u.seek_s == 12);
+	/* an empty answer goes nowhere */
+	press(&u, &l, 'T');
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ui_list_release(&l);
+}
+END_TEST
+
 START_TEST(test_views_enter_and_leave)
 {
 	struct ui u;
@@ -309,7 +457,7 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert_uint_eq(press(&u, &l, 'H'), UI_ACT_THREADS);
 	ck_assert(u.threads);
 	ck_assert_uint_eq(l.n, 4); /* the recording has thread lines of pid 101 only */
-	press(&u, &l, ' ');
+	press(&u, &l, 'z');
 	ck_assert(u.paused);
 	press(&u, &l, 'Z');
 	ck_assert(!u.paused);
@@ -558,6 +706,34 @@ START_TEST(test_cgroup_view_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_str_eq(u.cgroup, "");
 	ck_assert_uint_eq(l.n, 4);
+	/* G ends the per-user totals; a cgroup's row takes no signal or nice value */
+	press(&u, &l, 'W');
+	ck_assert(u.per_user);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert(!u.per_user);
+	u.live = true;
+	press(&u, &l, 'k');
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "a cgroup is no process"));
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
+	press(&u, &l, 'G');
+	press(&u, &l, 'W');
+	press(&u, &l, UI_KEY_F9);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "a user's totals are no process"));
+	press(&u, &l, ' ');
+	ck_assert_uint_eq(u.ntags, 0);
+	press(&u, &l, 'W');
+	/* Tab: the table, the drill-down, the cgroups (known in this recording), the table */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
 	ui_list_release(&l);
 	model_free(m);
 	source_free(src);
@@ -589,6 +765,407 @@ START_TEST(test_docs_name_every_key)
 }
 END_TEST
 
+/* Left and Right walk the scroll positions and back; a sort key never leaves its column hidden. */
+START_TEST(test_sideways_scroll_and_sort_reveal)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	struct table_layout t;
+	int cols[MODEL_MAX_COLS];
+	size_t n = ui_sortable(m, cols, MODEL_MAX_COLS);
+	int last = 0;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_set_screen(&u, 60, 7);
+	press(&u, &l, 'c'); /* command lines: "/usr/bin/db-server --port 5432" */
+	press(&u, &l, UI_KEY_LEFT);
+	ck_assert_int_eq(u.hscroll, 0); /* nothing to the left */
+	/* Right until it stops: the column stops, then the command text */
+	for (int i = 0; i < 100; i++) {
+		press(&u, &l, UI_KEY_RIGHT);
+		if (u.hscroll == last)
+			break;
+		last = u.hscroll;
+	}
+	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
+	ck_assert(!t.more_right);
+	ck_assert(t.more_left);
+	ck_assert_int_gt(u.hscroll, t.last_col); /* the command lines are cut at 60 */
+	ck_assert_int_gt(t.text_off, 0);
+	/* far enough for the end of the longest line, not so far that it is gone */
+	ck_assert_int_le(30 - t.text_off, 60 - t.rest_x);
+	ck_assert_int_gt(30 - t.text_off, 0);
+	while (u.hscroll)
+		press(&u, &l, UI_KEY_LEFT);
+	table_layout(m, 60, COL_ROWS_PROCESSES, 0, &t);
+	ck_assert(!t.more_left && t.more_right);
+	/* every sortable column, reached by >, is on screen after the key */
+	for (size_t i = 0; i < n + 1; i++) {
+		ck_assert_uint_eq(press(&u, &l, '>'), UI_ACT_SORT);
+		table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
+		ck_assert_msg(table_shows(&t, u.sort_col), "sort column %d hidden at %d",
+			      u.sort_col, u.hscroll);
+	}
+	/* and by the letter keys */
+	u.hscroll = 0;
+	press(&u, &l, 'M');
+	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
+	ck_assert(table_shows(&t, COL_CACHE));
+	/* a column that fits no width is named, not sorted by in silence */
+	ui_set_screen(&u, 12, 7);
+	press(&u, &l, 'C');
+	ck_assert_int_eq(u.sort_col, COL_CPI);
+	ck_assert_ptr_nonnull(strstr(u.status, "sorted by CPI, which does not fit 12 columns"));
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_tree_view_orders_children_under_parents)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	press(&u, &l, 't');
+	ck_assert(u.tree);
+	ck_assert(l.is_tree);
+	/* 505's parent is 101: it follows it, one level in */
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 505 202 303 404 ");
+	ck_assert_uint_eq(l.tree[0].depth, 0);
+	ck_assert_uint_eq(l.tree[1].depth, 1);
+	ck_assert_uint_eq(l.tree[1].more, 0); /* the last child of 101 */
+	/* siblings follow the sort: reversed, the roots turn around */
+	press(&u, &l, 'R');
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "404 303 202 101 505 ");
+	press(&u, &l, UI_KEY_F5);
+	ck_assert(!u.tree);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "505 404 303 202 101 ");
+	/* in the drill-down t is still its threads */
+	press(&u, &l, UI_KEY_ENTER);
+	press(&u, &l, 't');
+	ck_assert(!u.tree);
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ui_list_release(&l);
+}
+END_TEST
+
+/* A crafted set of rows: a chain, siblings, a row its own parent and a loop of parents. */
+START_TEST(test_tree_of_crafted_parents)
+{
+	static const struct {
+		int id, ppid;
+	} ROWS[] = { { 1, 0 }, { 2, 1 }, { 3, 2 }, { 4, 1 }, { 5, 6 }, { 6, 5 }, { 7, 7 } };
+	struct model_row rows[7];
+	struct model fake;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	memset(&fake, 0, sizeof(fake));
+	memset(rows, 0, sizeof(rows));
+	for (size_t i = 0; i < 7; i++) {
+		rows[i].id = rows[i].tgid = ROWS[i].id;
+		rows[i].ppid = ROWS[i].ppid;
+		rows[i].cmdline = (char *)"";
+	}
+	fake.rows = rows;
+	fake.nrows = 7;
+	ui_init(&u, COL_PID, false, 1.0);
+	u.tree = true;
+	ui_build_list(&u, &fake, &l);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "1 2 3 4 7 5 6 ");
+	ck_assert_uint_eq(l.tree[1].depth, 1);
+	ck_assert_uint_eq(l.tree[1].more, 1u << 1); /* 4 comes after 2 under 1 */
+	ck_assert_uint_eq(l.tree[2].depth, 2);
+	ck_assert_uint_eq(l.tree[2].more, 1u << 1); /* 1's line runs on past 3 */
+	ck_assert_uint_eq(l.tree[3].more, 0);
+	ck_assert_uint_eq(l.tree[4].depth, 0); /* its own parent: a root */
+	ck_assert_uint_eq(l.tree[5].depth, 0); /* the loop starts at its first row */
+	ck_assert_uint_eq(l.tree[6].depth, 1);
+	ui_list_release(&l);
+}
+END_TEST
+
+/* A chain of 20000 parents: no recursion to overflow, every row listed once. */
+START_TEST(test_tree_of_a_deep_chain)
+{
+	enum { N = 20000 };
+	struct model_row *rows = calloc(N, sizeof(*rows));
+	struct model fake;
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	memset(&fake, 0, sizeof(fake));
+	for (int i = 0; i < N; i++) {
+		rows[i].id = rows[i].tgid = N - i; /* children listed before their parents */
+		rows[i].ppid = N - i - 1;
+		rows[i].cmdline = (char *)"";
+	}
+	fake.rows = rows;
+	fake.nrows = N;
+	ui_init(&u, COL_PID, false, 1.0);
+	u.tree = true;
+	ui_build_list(&u, &fake, &l);
+	ck_assert_uint_eq(l.n, N);
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(l.v[i]->id, i + 1);
+		ck_assert_uint_eq(l.tree[i].depth, (unsigned)i);
+	}
+	ui_list_release(&l);
+	free(rows);
+}
+END_TEST
+
+START_TEST(test_tags_and_follow)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	/* Space tags and moves down; again on a tagged row, untags */
+	press(&u, &l, ' ');
+	ck_assert(ui_tagged(&u, 202));
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, ' ');
+	ck_assert(ui_tagged(&u, 101));
+	ck_assert_uint_eq(u.ntags, 2);
+	press(&u, &l, UI_KEY_UP);
+	press(&u, &l, ' ');
+	ck_assert(!ui_tagged(&u, 101));
+	ck_assert_uint_eq(u.ntags, 1);
+	press(&u, &l, 'U');
+	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert(!u.paused); /* Space no longer pauses */
+	/* F follows 101: a filter that hides it, cleared, brings the selection back */
+	press(&u, &l, UI_KEY_HOME);
+	press(&u, &l, UI_KEY_DOWN);
+	press(&u, &l, 'F');
+	ck_assert(u.follow);
+	ck_assert_int_eq(u.follow_id, 101);
+	press(&u, &l, '\\');
+	type(&u, &l, "idle");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.sel_id, 303);
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.sel_id, 101);
+	/* threads as rows and back: still on it */
+	press(&u, &l, 'H');
+	press(&u, &l, 'H');
+	ck_assert_int_eq(u.sel_id, 101);
+	/* moving by hand ends following */
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert(!u.follow);
+	press(&u, &l, 'F');
+	press(&u, &l, 'F');
+	ck_assert(!u.follow);
+	ck_assert_ptr_nonnull(strstr(u.status, "no longer following"));
+	ui_list_release(&l);
+}
+END_TEST
+
+/* The signal menu: refused in a replay, then choose, confirm or cancel. */
+START_TEST(test_signal_menu_and_confirmation)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
+	u.live = true;
+	/* TERM first; Down goes to KILL; Esc leaves without a word */
+	press(&u, &l, UI_KEY_F9);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_SIGNAL);
+	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGTERM);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGKILL);
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	/* a letter jumps: U is USR1, again USR2; Enter asks; n cancels */
+	press(&u, &l, 'k');
+	press(&u, &l, 'u');
+	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR1);
+	press(&u, &l, 'U');
+	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR2);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_CONFIRM);
+	ck_assert_ptr_nonnull(strstr(u.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
+	ck_assert_uint_eq(press(&u, &l, 'n'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_str_eq(u.status, "nothing sent");
+	/* a number picks by number; y sends to the selected process */
+	press(&u, &l, 'k');
+	press(&u, &l, '9');
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(u.ask, "SIGKILL (9)"));
+	ck_assert_uint_eq(press(&u, &l, 'y'), UI_ACT_SIGNAL);
+	ck_assert_int_eq(u.act_signal, SIGKILL);
+	ck_assert_uint_eq(u.ntargets, 1);
+	ck_assert_int_eq(u.targets[0], 202);
+	/* numbers the menu does not list are taken; ones that are no signal are refused */
+	press(&u, &l, 'k');
+	type(&u, &l, "34");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(u.ask, "send signal 34 to pid 202"));
+	press(&u, &l, UI_KEY_ESC);
+	press(&u, &l, 'k');
+	type(&u, &l, "999");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "no signal 99"));
+	/* tagged processes: all of them, in tagging order */
+	press(&u, &l, ' ');
+	press(&u, &l, ' ');
+	press(&u, &l, 'k');
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_ptr_nonnull(strstr(u.ask, "SIGTERM (15) to 2 tagged processes"));
+	ck_assert_uint_eq(press(&u, &l, 'Y'), UI_ACT_SIGNAL);
+	ck_assert_uint_eq(u.ntargets, 2);
+	ck_assert_int_eq(u.targets[0], 202);
+	ck_assert_int_eq(u.targets[1], 101);
+	/* nice: F7 lowers, F8 raises, for the same targets */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
+	ck_assert_int_eq(u.act_nice, -1);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_NICE);
+	ck_assert_int_eq(u.act_nice, 1);
+	ck_assert_uint_eq(u.ntargets, 2);
+	ck_assert(!u.act_threads);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_f3_finds_the_next_and_f4_filters)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	/* "e" is in db-server, idle-daemon, secret and newproc's command line */
+	press(&u, &l, UI_KEY_F3);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	type(&u, &l, "e");
+	press(&u, &l, UI_KEY_F3);
+	ck_assert_int_eq(u.sel_id, 202); /* "./stream" */
+	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	press(&u, &l, UI_KEY_F3);
+	ck_assert_int_eq(u.sel_id, 303);
+	press(&u, &l, UI_KEY_F3);
+	ck_assert_int_eq(u.sel_id, 404);
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	press(&u, &l, UI_KEY_F4);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	type(&u, &l, "new");
+	press(&u, &l, UI_KEY_F4);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_uint_eq(l.n, 1);
+	ui_list_release(&l);
+}
+END_TEST
+
+START_TEST(test_tab_cycles_screens)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_int_eq(u.drill, 101);
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* with nothing to drill into, Tab stays on the table */
+	press(&u, &l, '\\');
+	type(&u, &l, "no-such-process");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_uint_eq(l.n, 0);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ui_list_release(&l);
+}
+END_TEST
+
+/* Clicks: a title sorts by its column (again: reverse), a row is selected, marks scroll. */
+START_TEST(test_clicks_sort_and_select)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	struct table_layout t;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	ui_set_screen(&u, 80, 7);
+	table_layout(m, 80, COL_ROWS_PROCESSES, 0, &t);
+	for (size_t i = 0; i < t.n; i++) {
+		ck_assert_uint_eq(ui_click(&u, t.x[i] + t.w[i] - 1, 7, m, &l), UI_ACT_SORT);
+		ck_assert_int_eq(u.sort_col, t.ids[i]);
+		ck_assert(!u.reverse || t.ids[i] == COL_CPU);
+	}
+	ui_click(&u, t.rest_x + 2, 7, m, &l);
+	ck_assert_int_eq(u.sort_col, COL_COMMAND);
+	ck_assert(!u.reverse);
+	ui_click(&u, t.rest_x, 7, m, &l);
+	ck_assert(u.reverse);
+	/* the blank between two columns does nothing */
+	ck_assert_uint_eq(ui_click(&u, t.x[1] - 1, 7, m, &l), 0);
+	/* rows: the third line under the titles is the third row on screen */
+	model_sort(m, COL_CPU, false);
+	u.sort_col = COL_CPU;
+	u.reverse = false;
+	ui_build_list(&u, m, &l);
+	ui_click(&u, 10, 10, m, &l);
+	ck_assert_int_eq(u.sel_id, 505);
+	ck_assert_uint_eq(u.sel, 2);
+	ui_click(&u, 10, 20, m, &l); /* below the last row */
+	ck_assert_int_eq(u.sel_id, 505);
+	u.page = 2; /* two rows on screen: the line under them (the footer) selects nothing */
+	ui_click(&u, 10, 10, m, &l);
+	ck_assert_int_eq(u.sel_id, 505);
+	ui_click(&u, 10, 9, m, &l);
+	ck_assert_int_eq(u.sel_id, 101);
+	u.page = 10;
+	ui_click(&u, 10, 3, m, &l); /* above the list */
+	ck_assert_int_eq(u.sel_id, 101);
+	/* the > mark scrolls right, the < mark back */
+	ck_assert(t.more_right);
+	ui_click(&u, 79, 7, m, &l);
+	ck_assert_int_eq(u.hscroll, 1);
+	ui_click(&u, 0, 7, m, &l);
+	ck_assert_int_eq(u.hscroll, 0);
+	/* a prompt or a view without a list takes no clicks */
+	u.list_y = -1;
+	ck_assert_uint_eq(ui_click(&u, 10, 7, m, &l), 0);
+	ui_list_release(&l);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ui");
@@ -597,11 +1174,14 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_selection_follows_its_process_when_rows_reorder);
 	tcase_add_test(tc, test_sort_keys);
+	tcase_add_test(tc, test_w_shows_per_user_totals);
+	tcase_add_test(tc, test_k_toggles_kernel_threads);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
 	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,
 			    sizeof(FILTERS) / sizeof(FILTERS[0]));
 	tcase_add_test(tc, test_delay_prompt_validates);
+	tcase_add_test(tc, test_step_and_time_prompt);
 	tcase_add_test(tc, test_views_enter_and_leave);
 	tcase_add_test(tc, test_drill_keys);
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
@@ -609,6 +1189,15 @@ int main(void)
 	tcase_add_test(tc, test_every_footer_key_dispatches);
 	tcase_add_test(tc, test_cgroup_view_keys);
 	tcase_add_test(tc, test_docs_name_every_key);
+	tcase_add_test(tc, test_sideways_scroll_and_sort_reveal);
+	tcase_add_test(tc, test_tree_view_orders_children_under_parents);
+	tcase_add_test(tc, test_tree_of_crafted_parents);
+	tcase_add_test(tc, test_tree_of_a_deep_chain);
+	tcase_add_test(tc, test_tags_and_follow);
+	tcase_add_test(tc, test_signal_menu_and_confirmation);
+	tcase_add_test(tc, test_f3_finds_the_next_and_f4_filters);
+	tcase_add_test(tc, test_tab_cycles_screens);
+	tcase_add_test(tc, test_clicks_sort_and_select);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

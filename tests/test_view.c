@@ -2,27 +2,40 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/symbols.h"
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
+#include "view/table.h"
 #include "view/view.h"
 #include "util/utf8.h"
 
 static struct model *m;
 static struct source *src;
+static struct symbols *syms;
+
+/* Instruction names as the screen gives them, from files under a root that does not exist. */
+static const char *test_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	(void)arg;
+	return symbols_name(syms, m->maps, m->nmaps, ip, buf, size);
+}
 
 static void setup(void)
 {
 	m = testutil_replay_model("hw.rec", &src);
+	syms = symbols_new("/nonexistent-pmctop-test-root");
 }
 
 static void teardown(void)
 {
 	model_free(m);
 	source_free(src);
+	symbols_free(syms);
 }
 
 static char *draw(struct ui *u, int w, int h, bool utf8)
@@ -53,6 +66,8 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.nlog = 1;
 	v.utf8 = utf8;
 	v.sample_err = "";
+	v.facts = src->have_facts ? &src->facts : NULL;
+	v.ip_name = test_ip_name;
 	page = view_page(&v, w, h, &list);
 	ui_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
@@ -138,11 +153,11 @@ START_TEST(test_drill_and_help_and_log)
 	ck_assert_ptr_nonnull(strstr(s, "worker-1"));
 	free(s);
 	u.view = UI_VIEW_HELP;
-	s = draw(&u, 100, 40, true);
+	s = draw(&u, 100, 50, true);
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 30;
+	u.scroll = 35;
 	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
@@ -151,6 +166,113 @@ START_TEST(test_drill_and_help_and_log)
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
 	free(s);
+}
+END_TEST
+
+/* The events screen of the hardware recording: its multiplexed group and the group that never ran. */
+START_TEST(test_events_80x24)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_key(&u, 'E', m, &(struct ui_list){ 0 });
+	ck_assert_int_eq(u.view, UI_VIEW_EVENTS);
+	s = draw(&u, 80, 24, true);
+	golden("screen-events-80x24.txt", s);
+	/* in the last tick pid 101's cache group ran half its time, its L1 group not at all */
+	ck_assert_ptr_nonnull(strstr(
+		s, "cache-references             2 hw   built-in multiplexed     75.7  100.0"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "LLC-load-misses              6 hw   -e       counted        100.0  100.0"));
+	ck_assert_ptr_nonnull(strstr(s, "15 events (14 built in, 1 with -e)"));
+	free(s);
+	/* Esc and E go back to the table */
+	ui_key(&u, UI_KEY_ESC, m, &(struct ui_list){ 0 });
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+}
+END_TEST
+
+/* The software-only recording: each hardware event is not supported, with the translator's reason. */
+START_TEST(test_events_200x50_software_only)
+{
+	struct source *sw_src;
+	struct model *sw = testutil_replay_model("sw.rec", &sw_src);
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui u;
+	char *s;
+
+	m = sw;
+	src = sw_src;
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_EVENTS;
+	s = draw(&u, 200, 50, false);
+	golden("screen-events-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "'cycles': not supported by this PMU"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "task-clock                   0 sw   built-in counted        100.0      -"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(sw);
+	source_free(sw_src);
+}
+END_TEST
+
+/*
+ * The hot pages scroll under the movement keys and the selection follows its page; the title
+ * says which of how many; anonymous mappings show their ranges; the selected page's
+ * instructions are named (here from a file that is not on this machine: by offset).
+ */
+START_TEST(test_drill_pages_scroll_and_name)
+{
+	struct source *st_src;
+	struct model *st = testutil_replay_model("steps.rec", &st_src);
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui_list l = { 0 };
+	struct ui u;
+	char *s;
+
+	m = st;
+	src = st_src;
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 100;
+	s = draw(&u, 100, 20, true);
+	/* six pages, four rows of them with the instructions block below */
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f200000-7f208000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f202000: the instructions that touched it most"));
+	ck_assert_ptr_nonnull(strstr(s, "100.0%  0x000000401480  alpha+0x1480"));
+	ck_assert_uint_eq(u.page, 4);
+	free(s);
+	ui_key(&u, UI_KEY_END, m, &l);
+	s = draw(&u, 100, 20, true);
+	golden("screen-drill-scroll.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "6 of 6 pages"));
+	/* scrolled: the hottest page is off the top, the last two are on screen */
+	ck_assert_ptr_null(strstr(s, "0x000000007f202000"));
+	ck_assert_ptr_nonnull(strstr(s, "[anon 7f12a000-7f13b000]"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x7f12c000"));
+	free(s);
+	ui_key(&u, UI_KEY_UP, m, &l);
+	ui_key(&u, UI_KEY_PGUP, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "0x000000007f202000"));
+	free(s);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	s = draw(&u, 100, 20, true);
+	ck_assert_ptr_nonnull(strstr(s, "2 of 6 pages"));
+	ck_assert_ptr_nonnull(strstr(s, "Page 0x1e4b000"));
+	ck_assert_ptr_nonnull(strstr(s, "alpha+0x1120"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(st);
+	source_free(st_src);
 }
 END_TEST
 
@@ -241,7 +363,8 @@ START_TEST(test_cgroup_view_80x24)
 	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice");
 	ui_key(&u, UI_KEY_ENTER, m, &l);
 	free(s);
-	s = draw(&u, 80, 24, true);
+	/* wide enough for CGROUP beside S, RES, %MEM and TIME+ (at 80 it is the first to go) */
+	s = draw(&u, 120, 24, true);
 	ck_assert_ptr_nonnull(strstr(s, "; cgroup '/system.slice'"));
 	ck_assert_ptr_nonnull(strstr(s, "db-server"));
 	ck_assert_ptr_nonnull(strstr(s, "logd"));
@@ -260,6 +383,34 @@ START_TEST(test_cgroup_view_80x24)
 	s = draw(&u, 80, 24, true);
 	ck_assert_ptr_nonnull(strstr(s, "this recording has no cgroup rows"));
 	free(s);
+}
+END_TEST
+
+/* The tree, the signal menu and sideways scrolling at every size: whole lines, nothing else. */
+START_TEST(test_new_screens_at_every_size)
+{
+	for (int variant = 0; variant < 4; variant++)
+		for (int w = 1; w <= 130; w += 9)
+			for (int h = 1; h <= 30; h += 4) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.tree = variant != 1;
+				u.cmdline = variant >= 2;
+				u.hscroll = variant * 5;
+				u.tags[u.ntags++] = 505;
+				if (variant == 1)
+					u.prompt = UI_PROMPT_SIGNAL;
+				if (variant == 3) {
+					u.prompt = UI_PROMPT_CONFIRM;
+					snprintf(u.ask, sizeof(u.ask),
+						 "send SIGTERM (15) to pid 505?");
+				}
+				s = draw(&u, w, h, variant & 1);
+				assert_clean_lines(s, w, h);
+				free(s);
+			}
 }
 END_TEST
 
@@ -317,7 +468,7 @@ END_TEST
 START_TEST(test_footer_and_help_from_the_key_table)
 {
 	static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP,
-					      UI_VIEW_ERRORS };
+					      UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 	struct canvas *c = canvas_new(100, 200);
@@ -363,6 +514,123 @@ START_TEST(test_footer_and_help_from_the_key_table)
 }
 END_TEST
 
+/* The tree view: 505 under its parent 101, with a tagged row and a followed one. */
+START_TEST(test_tree_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_PID, false, 1.0);
+	u.tree = true;
+	u.tags[u.ntags++] = 505;
+	u.follow = true;
+	u.follow_id = 101;
+	u.sel_id = 101;
+	s = draw(&u, 80, 24, true);
+	golden("screen-tree-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newpro"));
+	ck_assert_ptr_nonnull(strstr(s, "*   505 alice"));
+	ck_assert_ptr_nonnull(strstr(s, "following 101"));
+	ck_assert_ptr_nonnull(strstr(s, "1 tagged"));
+	free(s);
+	u.cmdline = true;
+	s = draw(&u, 200, 50, false);
+	golden("screen-tree-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "`- newproc --fast"));
+	free(s);
+}
+END_TEST
+
+/* The signal menu over the table, and the question before sending. */
+START_TEST(test_signal_menu_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.live = true;
+	u.prompt = UI_PROMPT_SIGNAL;
+	u.sig_sel = 1;
+	s = draw(&u, 80, 24, true);
+	golden("screen-signal-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Send signal:"));
+	ck_assert_ptr_nonnull(strstr(s, "  9 KILL"));
+	ck_assert_ptr_nonnull(strstr(s, "Signal: Up/Down"));
+	free(s);
+	u.prompt = UI_PROMPT_CONFIRM;
+	snprintf(u.ask, sizeof(u.ask),
+		 "send SIGKILL (9) to pid 202 (stream)? y: send, any other "
+		 "key: cancel");
+	s = draw(&u, 200, 50, false);
+	golden("screen-signal-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "send SIGKILL (9) to pid 202 (stream)?"));
+	free(s);
+}
+END_TEST
+
+/* Scrolled sideways: < on the left; at 80 columns > while more is hidden. */
+START_TEST(test_scrolled_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.hscroll = 3;
+	s = draw(&u, 80, 24, true);
+	golden("screen-scrolled-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID "));
+	ck_assert_ptr_null(strstr(s, "USER")); /* scrolled off */
+	free(s);
+	/* at 200 every column fits; Right moves the command lines */
+	u.cmdline = true;
+	u.hscroll = 1;
+	s = draw(&u, 200, 50, false);
+	golden("screen-scrolled-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
+	ck_assert_ptr_null(strstr(s, "/usr/bin/db-server"));
+	free(s);
+}
+END_TEST
+
+/* Where each title is drawn, the click mapping finds its column, at every width and position. */
+START_TEST(test_click_mapping_matches_the_drawn_titles)
+{
+	for (int w = 30; w <= 200; w += 17)
+		for (int pos = 0; pos < 12; pos++) {
+			struct table_layout t;
+			struct ui u;
+			char *s, *line;
+
+			ui_init(&u, COL_PID, false, 1.0);
+			u.show_cpus = false;
+			u.hscroll = pos;
+			table_layout(m, w, COL_ROWS_PROCESSES, pos, &t);
+			s = draw(&u, w, 12, false);
+			/* the title line comes after the three header lines */
+			line = s;
+			for (int k = 0; k < 3; k++)
+				line = strchr(line, '\n') + 1;
+			for (size_t i = 0; i < t.n; i++) {
+				const char *title =
+					model_column_title(m, t.ids[i], COL_ROWS_PROCESSES);
+				size_t tl = strlen(title) < (size_t)t.w[i] ? strlen(title)
+									   : (size_t)t.w[i];
+				const struct column *col = model_column(m, t.ids[i]);
+				int at = col->left ? t.x[i] : t.x[i] + t.w[i] - (int)tl;
+
+				ck_assert_msg(!strncmp(line + at, title, tl),
+					      "%d wide, position %d: %s not at %d", w, pos, title,
+					      at);
+				for (int x = at; x < at + (int)tl; x++)
+					ck_assert_int_eq(table_column_at(&t, x), t.ids[i]);
+			}
+			ck_assert_int_eq(table_column_at(&t, t.rest_x), COL_COMMAND);
+			ck_assert_int_eq(table_column_at(&t, -1), -1);
+			free(s);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -374,10 +642,18 @@ int main(void)
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_cgroup_view_80x24);
+	tcase_add_test(tc, test_drill_pages_scroll_and_name);
+	tcase_add_test(tc, test_events_80x24);
+	tcase_add_test(tc, test_events_200x50_software_only);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);
 	tcase_add_test(tc, test_footer_and_help_from_the_key_table);
+	tcase_add_test(tc, test_tree_goldens);
+	tcase_add_test(tc, test_new_screens_at_every_size);
+	tcase_add_test(tc, test_signal_menu_goldens);
+	tcase_add_test(tc, test_scrolled_goldens);
+	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

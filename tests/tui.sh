@@ -33,7 +33,7 @@ start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 
 # A replay run to the end (-d 0), so the frame stands still while keys are tested.
 start "$PMCTOP --replay $REC -d 0"
-check "header: host, kernel and event mode" wait_for "pmctop - demo-server (replay)  kernel 6.1.0-demo"
+check "header: host, recorded time, kernel and event mode" wait_for "pmctop - demo-server (replay 00:06:42)  kernel 6.1.0-demo"
 check "header: multiplexed events are counted" wait_for "2 events multiplexed"
 check "column titles at 80x24" wait_for "PID USER .*%CPU.*IPC.*CPI.*COMMAND"
 check "per-core meters" wait_for "^  0 \[.*100.0%"
@@ -113,7 +113,19 @@ keys "clear" Enter
 # At 200x50 every column fits.
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0"
-check "at 200x50 all columns show" wait_for "PID USER       THR   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND"
+check "at 200x50 all columns show" wait_for "PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND"
+check "S, RES, %MEM and TIME+ as top writes them" wait_for "^    202 bob          1 R  3.20g  20.0   1:03.10   95.0 "
+keys K
+check "K lists the recording's kernel thread" wait_for "^ *2 root .* kthreadd$"
+keys W
+check "W shows one row per user, PROCS first" wait_for "^  PROCS USER       THR S    RES  %MEM     TIME+   %CPU"
+check "W: alice's two processes in one row, her IPC from the summed counts" \
+	wait_for "^      2 alice        6   588288   3.5  82:07.57  100.0  2.90  1.97"
+check "W: the header counts users" wait_for "^Users: 4 shown"
+keys W
+check "W again: the processes" wait_for "^    PID USER       THR S"
+keys K
+check "K again hides the kernel thread" sh -c 'sleep 0.3; ! tmux capture-pane -p -t '$S' | grep -q kthreadd'
 keys q
 wait_for "EXIT=0" >/dev/null
 
@@ -164,7 +176,8 @@ esac
 busy_shown() {
 	for _ in $(seq 150); do
 		now=$(date +%s.%N)
-		v=$(tmux capture-pane -p -t $S | awk -v p="$BG" '$1 == p {print $4}')
+		v=$(tmux capture-pane -p -t $S |
+			awk -v p="$BG" '/^ *PID /{ for (i = 1; i <= NF; i++) if ($i == "%CPU") c = i; next } c && $1 == p {print $c}')
 		if [ -n "$v" ] && [ "$v" != 0.0 ]; then
 			python3 - "$TMP/spin.log" "$now" "$v" <<'PY' && return 0
 import sys
@@ -236,6 +249,13 @@ for sig in QUIT USR1 USR2 ALRM; do
 	check "SIG$sig leaves the alternate screen and restores the terminal" \
 		wait_for "^\(echo icanon\|icanon echo\) *$"
 done
+
+# The first frame at once, on the screen too: with a tick an hour away, the table, the load and
+# the /proc columns are drawn (the counters are '-' until the next tick)
+start "$PMCTOP -d 3600"
+check "live: the first frame is drawn at once, /proc's columns in it" wait_for "^ *PID USER .*TIME+" 100
+keys q
+wait_for "EXIT=0" >/dev/null
 
 # -n on the screen: quit after that many frames, as top does
 start "$PMCTOP --replay $REC -d 0.2 -n 1"

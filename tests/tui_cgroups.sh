@@ -44,7 +44,14 @@ keys Escape
 check "Esc: back to the cgroup view" wait_for "^Cgroups: 4 shown"
 keys G
 check "G: the processes" wait_for "^Tasks: 4 shown"
+# at 80 columns S, RES, %MEM and TIME+ leave CGROUP (the lowest priority) to sideways scrolling
+check "at 80 columns CGROUP is off to the right" wait_for "^ *PID USER .* COMMAND *>\$"
+keys Right Right Right Right Right Right
+check "Right brings the CGROUP column into view" wait_for " CGROUP *COMMAND"
+keys Left Left Left Left Left Left
+tmux resize-window -t $S -x 120 -y 24
 check "the process table has a CGROUP column" wait_for "^ *PID USER .* CGROUP *COMMAND"
+tmux resize-window -t $S -x 80 -y 24
 keys G
 check "G again: the cgroups" wait_for "^Cgroups: 4 shown"
 keys q

@@ -334,6 +334,51 @@ static int workload_idle(int threads, double seconds)
 	return 0;
 }
 
+/*
+ * THREADS sleeping threads and a main thread that, once sent SIGUSR1, wakes
+ * three times a second apart to fault 200 pages, logs "faults N" and sleeps
+ * until killed: a mostly idle process of many threads.
+ */
+static int workload_napper(int threads, FILE *log)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *buf = mmap(NULL, (size_t)(page * 200), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t t;
+	sigset_t usr1;
+	long done = 0;
+	int sig;
+
+	if (buf == MAP_FAILED)
+		return 1;
+	/* the threads inherit the mask: only sigwait takes the signal */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t, NULL, workload_sleeper, NULL))
+			return 1;
+	if (log) {
+		fprintf(log, "ready\n");
+		fflush(log);
+	}
+	sigwait(&usr1, &sig);
+	for (int burst = 0; burst < 3; burst++) {
+		usleep(burst ? 1000000 : 300000);
+		for (int i = 0; i < 200; i++) {
+			madvise(buf + i * page, (size_t)page, MADV_DONTNEED);
+			*(volatile char *)(buf + i * page) = 1;
+			done++;
+		}
+	}
+	if (log) {
+		fprintf(log, "faults %ld\n", done);
+		fclose(log);
+	}
+	for (;;)
+		pause();
+}
+
 /* Name the process NAME (its comm, as prctl sets it: 15 bytes at most) and sleep. */
 static int workload_named(const char *name, double seconds)
 {
@@ -399,6 +444,8 @@ int main(int argc, char **argv)
 		return workload_named(argv[2], atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "pingpong"))
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "napper"))
+		return workload_napper(atoi(argv[2]), workload_log_open(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
 		return workload_idle(atoi(argv[2]), atof(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "churn"))
@@ -425,10 +472,10 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
-	fprintf(stderr,
-		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
-		"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
-		"churn RATE SECONDS [hold] | idle THREADS SECONDS | pingpong RATE SECONDS | "
-		"named NAME SECONDS | sleep SECONDS\n");
+	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
+			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
+			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
+			"pingpong RATE SECONDS | "
+			"named NAME SECONDS | sleep SECONDS\n");
 	return 2;
 }

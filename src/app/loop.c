@@ -10,8 +10,11 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "collect/symbols.h"
+#include "app/procctl.h"
 #include "view/canvas.h"
 #include "out/tui.h"
 #include "view/ui.h"
@@ -256,7 +259,6 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	struct snapshot snap;
 	int status = 0;
 	long frames = 0;
-	bool shown;
 	uint64_t last_t;
 	int r;
 
@@ -275,41 +277,40 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		if (r < 0)
 			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
 		else
-			fprintf(o->msgs,
-				"pmctop: the recording has a single tick: nothing to show\n");
+			fprintf(o->msgs, "pmctop: the recording has no tick: nothing to show\n");
 		status = paced ? 2 : 1;
 		goto out_snap;
 	}
-	model_update(m, &snap);
-	loop_export(o, m);
 	last_t = snap.t_ns;
-	while (o->iterations < 0 || frames < o->iterations) {
-		if (!paced && loop_batch_wait(&io, src, o->delay))
-			break;
-		r = loop_batch_read(&io, src, &snap);
-		source_print_messages(src, o->msgs);
-		if (r > 0 && o->ex)
-			loop_batch_serve(&io, src);
-		if (r > 0 || r == -EINTR)
-			break;
-		if (r < 0) {
-			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
-			status = paced ? 2 : 1;
-			break;
-		}
-		if (paced) {
-			double pace = o->delay >= 0	   ? o->delay
-				      : snap.t_ns > last_t ? (double)(snap.t_ns - last_t) / 1e9
-							   : 0;
-
-			if (loop_batch_wait(&io, src, pace))
+	/* the first frame at once, as top's: /proc's columns now, the counters from the next */
+	for (bool first = true; o->iterations < 0 || frames < o->iterations; first = false) {
+		if (!first) {
+			if (!paced && loop_batch_wait(&io, src, o->delay))
 				break;
+			r = loop_batch_read(&io, src, &snap);
+			source_print_messages(src, o->msgs);
+			if (r > 0 && o->ex)
+				loop_batch_serve(&io, src);
+			if (r > 0 || r == -EINTR)
+				break;
+			if (r < 0) {
+				fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+				status = paced ? 2 : 1;
+				break;
+			}
+			if (paced) {
+				double pace = o->delay >= 0 ? o->delay
+					      : snap.t_ns > last_t
+						      ? (double)(snap.t_ns - last_t) / 1e9
+						      : 0;
+
+				if (loop_batch_wait(&io, src, pace))
+					break;
+			}
+			last_t = snap.t_ns;
 		}
-		last_t = snap.t_ns;
-		shown = model_update(m, &snap);
+		model_update(m, &snap);
 		loop_export(o, m);
-		if (!shown)
-			continue;
 		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break; /* "| head": the reader has what it wanted */
@@ -343,12 +344,23 @@ struct loop_tui {
 	bool fixed_pace;   /* paced sources: -d or the d key set the pace, not the snapshots */
 	bool starved;	   /* paced sources: the stream lags; read again when it wakes */
 	uint64_t shown_t;  /* time of the last snapshot given to the model */
+	long read_tick;	   /* paced sources: the index of the snapshot in snap, from 0 */
+	long shown_tick;   /* paced sources: the index of the last one given to the model */
 	long frames;	   /* frames shown, for -n */
 	char **log;
 	size_t nlog, logcap;
 	int status;
 	char sample_err[512]; /* why the drilled process cannot be sampled */
+	struct symbols *syms; /* names of the sampled instructions, read from the files mapped */
 };
+
+/* The view's namer of instruction addresses: functions from the files the process maps. */
+static const char *loop_tui_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
+{
+	struct loop_tui *t = arg;
+
+	return symbols_name(t->syms, t->m->maps, t->m->nmaps, ip, buf, size);
+}
 
 static void loop_tui_log_line(struct loop_tui *t, const char *line)
 {
@@ -366,6 +378,18 @@ static void loop_tui_log(struct loop_tui *t)
 		t->log[t->nlog++] = m[i];
 	}
 	free(m);
+}
+
+/* Paced sources: wake when the snapshot read ahead is due (by -d or d, else by its time). */
+static void loop_tui_arm(struct loop_tui *t)
+{
+	if (t->fixed_pace)
+		loop_io_arm(&t->io, t->u.delay, false);
+	else
+		loop_io_arm(&t->io,
+			    t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
+						      : 0,
+			    false);
 }
 
 /* Paced sources: read the next snapshot ahead and time it; at the end, say so. */
@@ -391,22 +415,18 @@ static void loop_tui_next(struct loop_tui *t)
 		return;
 	}
 	t->have_pending = true;
-	if (t->fixed_pace)
-		loop_io_arm(&t->io, t->u.delay, false);
-	else
-		loop_io_arm(&t->io,
-			    t->snap.t_ns > t->shown_t ? (double)(t->snap.t_ns - t->shown_t) / 1e9
-						      : 0,
-			    false);
+	t->read_tick++;
+	loop_tui_arm(t);
 }
 
 static void loop_tui_take(struct loop_tui *t)
 {
-	if (model_update(t->m, &t->snap)) {
-		t->have_frame = true;
-		t->frames++;
-	}
+	/* the first snapshot is a frame too: /proc's columns at once, the counters next */
+	model_update(t->m, &t->snap);
+	t->have_frame = true;
+	t->frames++;
 	t->shown_t = t->snap.t_ns;
+	t->shown_tick = t->read_tick;
 	loop_tui_log(t);
 }
 
@@ -459,9 +479,22 @@ static void loop_tui_render(struct loop_tui *t)
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();
 	v.sample_err = t->sample_err;
+	v.facts = t->src->have_facts ? &t->src->facts : NULL;
+	if (t->m->sample_pid) {
+		char root[64] = "";
+
+		/* live: the files as the process sees them, if the kernel lets pmctop look */
+		if (!t->paced)
+			snprintf(root, sizeof(root), "/proc/%d/root", t->m->sample_pid);
+		symbols_set_root(t->syms, root);
+		v.ip_name = loop_tui_ip_name;
+		v.ip_arg = t;
+		v.ip_local = t->paced;
+	}
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
+	ui_set_screen(&t->u, w, view_list_y(&v, w, h));
 	ui_set_page(&t->u, &t->list, page, list);
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
@@ -486,17 +519,165 @@ static void loop_tui_sample(struct loop_tui *t)
 	loop_tui_log(t);
 }
 
+/*
+ * Replays: show frame k (the deltas of ticks k - 1 and k) after a jump. The
+ * model forgets what it had, so no delta spans the jump; then reading goes
+ * on from k as before.
+ */
+static void loop_tui_goto(struct loop_tui *t, size_t k)
+{
+	int r = source_seek(t->src, k - 1);
+
+	if (r) {
+		snprintf(t->u.status, sizeof(t->u.status), "%.150s",
+			 r == -ERANGE ? "the recording has no such frame" : source_error(t->src));
+		return;
+	}
+	model_restart(t->m);
+	t->have_frame = false;
+	t->have_pending = false;
+	t->u.replay_ended = false;
+	t->read_tick = (long)k - 2;
+	for (size_t i = k - 1; i <= k; i++) {
+		r = source_read(t->src, &t->snap);
+		if (r) {
+			/* the stream changed under us (a file cut short): say so as at its end */
+			t->u.replay_ended = true;
+			if (r < 0)
+				snprintf(t->u.status, sizeof(t->u.status), "%.150s",
+					 source_error(t->src));
+			loop_tui_log(t);
+			return;
+		}
+		t->read_tick++;
+		loop_tui_take(t);
+	}
+	loop_tui_next(t);
+}
+
+/* Replays: j shows the next frame, J the previous one (seekable files only). */
+static void loop_tui_step(struct loop_tui *t)
+{
+	if (!t->paced) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "stepping and going to a time work on replays (--replay FILE)");
+		return;
+	}
+	if (t->u.step > 0) {
+		if (t->have_pending) {
+			loop_tui_take(t);
+			loop_tui_next(t);
+		} else {
+			snprintf(t->u.status, sizeof(t->u.status), "%s",
+				 t->starved ? "the recording has not caught up yet"
+					    : "this is the last frame of the recording");
+		}
+		return;
+	}
+	if (!(source_caps(t->src) & SOURCE_CAP_SEEK)) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "this recording comes from a pipe: it can only go forward (j)");
+		return;
+	}
+	if (t->shown_tick < 2) {
+		snprintf(t->u.status, sizeof(t->u.status), "this is the first frame");
+		return;
+	}
+	loop_tui_goto(t, (size_t)t->shown_tick - 1);
+}
+
+/*
+ * Replays: go to the first frame recorded at or after the time T asked for:
+ * seconds from the first tick, or a time of day of the recording (on the
+ * day of its first tick, or the next when earlier than that).
+ */
+static void loop_tui_seek(struct loop_tui *t)
+{
+	uint64_t t0, tn;
+	double w0, wn, want;
+	size_t k;
+	int r;
+
+	if (!t->paced) {
+		loop_tui_step(t); /* says what stepping needs */
+		return;
+	}
+	if (!(source_caps(t->src) & SOURCE_CAP_SEEK)) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "this recording comes from a pipe: it can only go forward (j)");
+		return;
+	}
+	if (source_tick_time(t->src, 0, &t0, &w0))
+		return;
+	if (t->u.seek_rel) {
+		want = t->u.seek_s;
+	} else {
+		time_t day = (time_t)w0;
+		struct tm tm;
+
+		if (!localtime_r(&day, &tm))
+			return;
+		tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+		tm.tm_isdst = -1;
+		want = (double)mktime(&tm) + t->u.seek_s;
+		if (want < floor(w0))
+			want += 86400;
+	}
+	for (k = 0; (r = source_tick_time(t->src, k, &tn, &wn)) == 0; k++)
+		if (t->u.seek_rel ? (double)(tn - t0) / 1e9 >= want : wn >= want)
+			break;
+	if (r) {
+		snprintf(t->u.status, sizeof(t->u.status),
+			 "the recording ends before that time (%zu ticks, %.0f s)", k,
+			 k ? (double)(tn - t0) / 1e9 : 0.0);
+		return;
+	}
+	loop_tui_goto(t, k ? k : 1);
+}
+
+/* What the user asked to be done to processes: here, in the app, never in the model. */
+static void loop_tui_act(struct loop_tui *t, unsigned act)
+{
+	struct ui *u = &t->u;
+	char msg[sizeof(u->status)];
+	int r;
+
+	if (act & UI_ACT_SIGNAL)
+		r = procctl_signal(u->targets, u->ntargets, u->act_signal, msg, sizeof(msg));
+	else
+		r = procctl_renice(u->targets, u->ntargets, u->act_nice, u->act_threads, msg,
+				   sizeof(msg));
+	snprintf(u->status, sizeof(u->status), "%s", msg);
+	/* failures stay in the log after the status line is gone */
+	if (r)
+		loop_tui_log_line(t, msg);
+}
+
 static bool loop_tui_keys(struct loop_tui *t)
 {
-	int k;
+	int k, x = 0, y = 0;
 
-	while ((k = tui_key()) != UI_KEY_NONE) {
+	while ((k = tui_key(&x, &y)) != UI_KEY_NONE) {
 		unsigned act;
 
+		bool was_paused = t->u.paused;
+
 		ui_build_list(&t->u, t->m, &t->list);
-		act = ui_key(&t->u, k, t->m, &t->list);
+		if (k == UI_KEY_MOUSE)
+			act = ui_click(&t->u, x, y, t->m, &t->list);
+		else
+			act = ui_key(&t->u, k, t->m, &t->list);
 		if (act & UI_ACT_QUIT)
 			return false;
+		if (act & UI_ACT_STEP)
+			loop_tui_step(t);
+		if (act & UI_ACT_SEEK)
+			loop_tui_seek(t);
+		/* a tick that came while paused was let go: the next one is due from now */
+		if (was_paused && !t->u.paused && t->paced && t->have_pending)
+			loop_tui_arm(t);
+		if (act & (UI_ACT_SIGNAL | UI_ACT_NICE))
+			loop_tui_act(t, act);
 		if (act & UI_ACT_SORT)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
 		if (act & UI_ACT_THREADS)
@@ -504,6 +685,10 @@ static bool loop_tui_keys(struct loop_tui *t)
 				       t->u.threads);
 		if (act & UI_ACT_SAMPLE)
 			loop_tui_sample(t);
+		if (act & UI_ACT_KTHREADS) {
+			/* a live source lists them from the next tick; the list shows them at once */
+			source_kernel_threads(t->src, t->u.kthreads);
+		}
 		if (act & UI_ACT_HISTOGRAM) {
 			if (t->m->page_shift != t->u.page_shift)
 				model_set_page_shift(t->m, t->u.page_shift);
@@ -536,16 +721,22 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.fixed_pace = o->delay >= 0;
 	t.u.threads = o->threads;
 	t.u.cmdline = o->cmdline;
+	t.u.kthreads = o->kernel_threads;
+	/* the model keeps what the source gives; the screen's list filters them (K) */
+	m->filter.kthreads = true;
+	t.u.per_user = o->per_user;
 	t.u.page_shift = m->page_shift;
 	t.u.halflife = m->halflife;
 	t.u.sample_period = o->sample_period;
+	t.u.live = source_caps(src) & SOURCE_CAP_LIVE;
 	if (o->threads)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
+	t.read_tick = t.shown_tick = -1;
 	if (source_read(src, &t.snap)) {
 		fprintf(stderr, "pmctop: %s\n",
 			source_error(src)[0] ? source_error(src)
-					     : "the recording has a single tick: nothing to show");
+					     : "the recording has no tick: nothing to show");
 		snapshot_release(&t.snap);
 		return t.paced ? 2 : 1;
 	}
@@ -555,13 +746,15 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		snapshot_release(&t.snap);
 		return 1;
 	}
-	if (tui_init(o->color, err, sizeof(err))) {
+	if (tui_init(o->color, o->mouse, err, sizeof(err))) {
 		fprintf(stderr, "pmctop: %s\n", err);
 		snapshot_release(&t.snap);
 		loop_io_close(&t.io);
 		return 2;
 	}
 	tui_install_crash_handlers();
+	t.syms = symbols_new("");
+	t.read_tick = 0;
 	loop_tui_take(&t);
 	if (o->cgroups)
 		t.u.view = UI_VIEW_CGROUPS;
@@ -597,6 +790,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	tui_end();
 	loop_io_close(&t.io);
 	canvas_free(t.canvas);
+	symbols_free(t.syms);
 	ui_list_release(&t.list);
 	snapshot_release(&t.snap);
 	for (size_t i = 0; i < t.nlog; i++)

@@ -51,7 +51,10 @@ struct loop_tui_opts {
 	bool color;   /* colours allowed (NO_COLOR not set) */
 	bool threads; /* start with threads as rows */
 	bool cmdline;
-	long iterations; /* -n: quit after this many frames, as top does; -1 for never */
+	bool mouse;	     /* clicks sort and select (not --no-mouse) */
+	bool kernel_threads; /* start with kernel threads listed (K) */
+	bool per_user;	     /* start with the per-user totals (W) */
+	long iterations;     /* -n: quit after this many frames, as top does; -1 for never */
 	enum sample_kind sample_kind; /* --sample-source for the drill-down */
 	unsigned long long sample_period;
 	int drill;    /* --sample PID: open on that process's drill-down */

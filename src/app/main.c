@@ -14,6 +14,7 @@
 
 #include "collect/cgroupfs.h"
 #include "collect/events.h"
+#include "collect/pmu.h"
 #include "stream/evlist.h"
 #include "app/loop.h"
 #include "model/model.h"
@@ -57,10 +58,25 @@ static int main_events(const struct options *o, struct evlist *ev)
 	evlist_add_defaults(ev, true);
 	for (size_t i = 0; i < o->nevents; i++) {
 		struct perf_event_attr attr;
-		bool hw;
-		int r = events_encode(o->events[i], false, &attr, &hw);
+		bool hw = false, spec = pmu_is_spec(o->events[i]);
+		int r = spec ? pmu_encode(NULL, NULL, o->events[i], true, &attr)
+			     : events_encode(o->events[i], false, &attr, &hw);
 		int k;
 
+		if (r && spec) {
+			fprintf(stderr,
+				"pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
+				"/sys/bus/event_source/devices and terms of its format/ or "
+				"events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
+				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
+			return EXIT_USAGE;
+		}
+		if (spec) {
+			/* a PMU's own events do not share a group with another PMU's */
+			if (evlist_find(ev, o->events[i]) < 0)
+				evlist_add(ev, o->events[i], ev->ngroups, true, true);
+			continue;
+		}
 		if (r) {
 			char sug[3][128];
 			size_t ns = events_suggest(o->events[i], sug, 3);
@@ -129,12 +145,12 @@ static int main_check_pids(const struct options *o)
 
 /*
  * Headless with --cgroups: cgroups instead of processes, so the cost does
- * not grow with them, unless an option asks for processes too.
+ * not grow with them, unless an option asks for processes too (--per-user sums them).
  */
 static bool main_no_processes(const struct options *o)
 {
 	return o->cgroups && (o->batch || o->listen) && !o->export_processes && !o->npids &&
-	       !o->user && !o->cgroup_filter && !o->threads && !o->sample_pid;
+	       !o->user && !o->cgroup_filter && !o->threads && !o->sample_pid && !o->per_user;
 }
 
 /*
@@ -199,6 +215,9 @@ static struct source *main_source(const struct options *o, int *status)
 			.cgroup_paths = (const char *const *)o->cgroup_paths,
 			.ncgroup_paths = o->ncgroup_paths,
 			.no_tasks = main_no_processes(o),
+			.threads = o->threads,
+			.read_all = o->read_all,
+			.kernel_threads = o->kernel_threads,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};
@@ -279,7 +298,7 @@ static int main_run(struct options *op)
 	struct options o = *op;
 	struct source *src;
 	struct model *m;
-	struct output out;
+	struct output out = { 0 };
 	struct loop_opts lo;
 	struct source *rec = NULL; /* src itself when recording */
 	struct exporter *ex = NULL;
@@ -352,6 +371,7 @@ static int main_run(struct options *op)
 		cgroup_filter = main_cgroup_filter(&o);
 		m->filter.cgroup = cgroup_filter;
 	}
+	m->filter.kthreads = o.kernel_threads;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
 		char keys[256];
@@ -400,6 +420,7 @@ static int main_run(struct options *op)
 	out.fmt = o.format;
 	out.show_cmdline = o.cmdline;
 	out.threads = o.threads;
+	out.per_user = o.per_user;
 	out.sampling = o.sample_pid != 0;
 	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
@@ -430,6 +451,9 @@ static int main_run(struct options *op)
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
 			.threads = o.threads,
 			.cmdline = o.cmdline,
+			.mouse = !o.no_mouse,
+			.kernel_threads = o.kernel_threads,
+			.per_user = o.per_user,
 			.iterations = o.iterations,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
@@ -459,6 +483,7 @@ out_rec:
 			status = 1;
 	}
 out_model:
+	output_release(&out);
 	exporter_free(ex);
 	model_free(m);
 	free(cgroup_filter);

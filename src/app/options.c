@@ -2,6 +2,7 @@
 #include "config.h"
 #include "app/options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -20,6 +21,7 @@ enum {
 	OPT_REPLAY,
 	OPT_PROC_ROOT,
 	OPT_NO_CPUS,
+	OPT_READ_ALL,
 	OPT_SAMPLE,
 	OPT_SAMPLE_SOURCE,
 	OPT_SAMPLE_PERIOD,
@@ -32,6 +34,9 @@ enum {
 	OPT_CGROUP,
 	OPT_CGROUP_DEPTH,
 	OPT_CGROUP_FILTER,
+	OPT_NO_MOUSE,
+	OPT_KERNEL_THREADS,
+	OPT_PER_USER,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -46,11 +51,15 @@ static const struct option OPTIONS_LONG[] = {
 	{ "events", required_argument, NULL, 'e' },
 	{ "cmdline", no_argument, NULL, 'c' },
 	{ "threads", no_argument, NULL, 'H' },
+	{ "kernel-threads", no_argument, NULL, OPT_KERNEL_THREADS },
+	{ "per-user", no_argument, NULL, OPT_PER_USER },
 	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
+	{ "read-all", no_argument, NULL, OPT_READ_ALL },
+	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
 	{ "sample-period", required_argument, NULL, OPT_SAMPLE_PERIOD },
@@ -78,20 +87,31 @@ void options_usage(FILE *f)
 	      "  -d, --delay SECONDS     time between frames (default 1; 0 replays at full speed)\n"
 	      "  -p, --pid PID[,PID...]  only these processes\n"
 	      "  -u, --user USER         only processes of USER (name or uid)\n"
-	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, cpu, ghz, ipc, cpi,\n"
-	      "                          cache, l1d, dtlb, brmis, pf, cs, mig, counted, cgroup,\n"
-	      "                          command, or an -e event name (default cpu)\n"
+	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, state, res, mem,\n"
+	      "                          cputime, cpu, ghz, ipc, cpi, cache, l1d, dtlb, brmis, "
+	      "pf,\n"
+	      "                          cs, mig, counted, cgroup, command, or an -e event name\n"
+	      "                          (default cpu)\n"
 	      "  -r, --reverse           reverse the sort order\n"
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
 	      "                          e.g. cycles, LLC-load-misses, "
-	      "MEM_INST_RETIRED:ALL_LOADS:u)\n"
+	      "MEM_INST_RETIRED:ALL_LOADS:u,\n"
+	      "                          or PMU/TERMS/ from sysfs, e.g. cpu/event=0xc0,umask=0/)\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
 	      "  -H, --threads           show threads as rows, each counted on its own\n"
+	      "      --kernel-threads    list kernel threads too (key K); counted only where\n"
+	      "                          kernel mode may be counted (root, CAP_PERFMON)\n"
+	      "      --per-user          batch: one row per user, the totals of their processes\n"
+	      "                          (ratios from the summed counts; key W on the screen)\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --read-all          read every process every tick, also those that did not "
+	      "run\n"
+	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
+	      "                          select)\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
 	      "      --sample PID        sample PID's data addresses; with -b, print its hot "
 	      "pages\n"
@@ -211,6 +231,24 @@ int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t e
 	return 0;
 }
 
+/*
+ * The length of the first event of a comma-separated list; the commas
+ * between the slashes of a PMU/TERMS/ event (cpu/event=0xc0,umask=1/)
+ * are its own.
+ */
+static size_t options_event_len(const char *p)
+{
+	size_t len = strcspn(p, ",/");
+
+	if (p[len] == '/' && len > 0) {
+		const char *close = strchr(p + len + 1, '/');
+
+		if (close)
+			return (size_t)(close + 1 - p) + strcspn(close + 1, ",");
+	}
+	return strcspn(p, ",");
+}
+
 static int options_events(struct options *o, const char *list, char *err, size_t errsize)
 {
 	const char *p = list;
@@ -220,7 +258,7 @@ static int options_events(struct options *o, const char *list, char *err, size_t
 		return -EINVAL;
 	}
 	while (*p) {
-		size_t len = strcspn(p, ",");
+		size_t len = options_event_len(p);
 
 		if (len == 0) {
 			snprintf(err, errsize, "empty event name in '%s'", list);
@@ -318,6 +356,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case 'H':
 			o->threads = true;
 			break;
+		case OPT_KERNEL_THREADS:
+			o->kernel_threads = true;
+			break;
+		case OPT_PER_USER:
+			o->per_user = true;
+			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;
 			/* accept "--list-events PATTERN" as well as "--list-events=PATTERN" */
@@ -337,6 +381,12 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_NO_CPUS:
 			o->no_cpus = true;
+			break;
+		case OPT_READ_ALL:
+			o->read_all = true;
+			break;
+		case OPT_NO_MOUSE:
+			o->no_mouse = true;
 			break;
 		case OPT_SAMPLE:
 			if (parse_pid(optarg, &pend, &o->sample_pid) || *pend) {
@@ -468,16 +518,35 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				snprintf(err, errsize, "option '%s' needs a value",
 					 argv[optind - 1]);
 			return -EINVAL;
-		default:
-			if (optopt)
+		default: {
+			const char *tok = argv[optind - 1], *eq = strchr(tok, '=');
+
+			/* "--no-mouse=1": a known long option given a value it does not take */
+			for (size_t i = 0; eq && !strncmp(tok, "--", 2) && OPTIONS_LONG[i].name;
+			     i++)
+				if (strlen(OPTIONS_LONG[i].name) == (size_t)(eq - tok - 2) &&
+				    !strncmp(OPTIONS_LONG[i].name, tok + 2,
+					     (size_t)(eq - tok - 2))) {
+					snprintf(err, errsize,
+						 "option '--%s' takes no value: drop '%s'",
+						 OPTIONS_LONG[i].name, eq);
+					return -EINVAL;
+				}
+			if (optopt > 0 && optopt < 0x80 && isalnum(optopt))
 				snprintf(err, errsize, "unknown option '-%c'", optopt);
 			else
-				snprintf(err, errsize, "unknown option '%s'", argv[optind - 1]);
+				snprintf(err, errsize, "unknown option '%s'", tok);
 			return -EINVAL;
+		}
 		}
 	}
 	if (optind < argc) {
 		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->per_user && (o->threads || o->sample_pid)) {
+		snprintf(err, errsize, "'--per-user' sums processes: it cannot be used with '%s'",
+			 o->threads ? "-H" : "--sample");
 		return -EINVAL;
 	}
 	if (o->export_processes && !o->listen) {

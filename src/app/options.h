@@ -20,8 +20,10 @@ struct options {
 	bool sort_reverse;
 	enum output_format format;
 	bool cmdline;
-	bool threads;  /* -H: threads as rows */
-	char **events; /* -e names, split at commas */
+	bool threads;	     /* -H: threads as rows */
+	bool kernel_threads; /* --kernel-threads: list kernel threads too */
+	bool per_user;	     /* --per-user: batch rows are per-user totals */
+	char **events;	     /* -e names, split at commas */
 	size_t nevents;
 	bool list_events;
 	char *list_pattern;
@@ -29,8 +31,10 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	int sample_pid;			  /* --sample: 0 when not sampling */
-	char *sample_source;		  /* auto, pebs, ibs, faults */
+	bool read_all;	     /* --read-all: no skipping of processes that did not run */
+	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
+	int sample_pid;	     /* --sample: 0 when not sampling */
+	char *sample_source; /* auto, pebs, ibs, faults */
 	unsigned long long sample_period; /* 0: the source's default */
 	unsigned page_shift;		  /* 12 or 21 */
 	double halflife;

@@ -42,7 +42,8 @@ struct live_thread {
 	int tid;
 	unsigned long long start;
 	int err;
-	char state; /* per-thread rows: the last stat read, for the row after exit */
+	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
 	char comm[64];
 	struct counters_group *g; /* one per task group definition */
 };
@@ -53,6 +54,7 @@ struct live_proc {
 	int statfd;	       /* /proc/PID/stat, re-read each tick without a path walk */
 	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
 	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
+	bool kthread;	       /* a kernel thread (listed with --kernel-threads, K) */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -64,6 +66,10 @@ struct live_proc {
 	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
 	struct live_ctxsw *ctxsw; /* context switches from /proc, user mode only; owned */
 	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
+	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
+	struct snap_count *cnt;	  /* the counts of the last full read; owned */
+	uint64_t gate;		  /* the task-clock of that read, summed over the sets */
+	unsigned idle;		  /* ticks since, in which it did not run */
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -106,8 +112,10 @@ struct live {
 	struct errmsg_fact *facts; /* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
-	struct pmu_set pmus;	       /* the core PMUs in sysfs */
-	bool hybrid;		       /* several core PMUs, each given its own groups */
+	struct pmu_set pmus; /* the core PMUs in sysfs */
+	bool hybrid;	     /* several core PMUs, each given its own groups */
+	int *same;    /* per event: -1, or the built-in event of the same encoding it reuses */
+	int gate_set; /* the task group holding task-clock, -1: every process read every tick */
 	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
 	int counters;		       /* a group's most hardware events (probed), 0 unknown */
 	int counters_free;	       /* of them, what a pinned group of ours got */
@@ -133,7 +141,8 @@ struct live {
 	struct live_user *users;
 	size_t nusers, ucap;
 	struct snap_count *tmp;
-	bool told_perm, told_fds, told_cpu;
+	bool told_perm, told_fds, told_cpu, told_kthreads;
+	bool kthreads;	     /* list kernel threads (and count them where kernel mode may be) */
 	size_t set_fds;	     /* descriptors one thread's group set takes */
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
@@ -185,6 +194,8 @@ void live_build_task_groups(struct live *l);
 
 /* live_tasks.c: processes and threads. */
 void live_scan(struct live *l, struct snapshot *snap);
+/* List kernel threads from the next scan on, or stop listing them. */
+void live_kernel_threads(struct source *s, bool on);
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(void);
 void live_tasks_free(struct live *l);
@@ -222,6 +233,10 @@ void live_cgroups_free(struct live *l);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);
+/* Whether event i is opened: countable, and not a repeat of a built-in event. */
+bool live_opens(const struct live *l, size_t i);
+/* Give each repeated event the counts of the built-in event it repeats. */
+void live_copy_same(const struct live *l, struct snapshot *snap);
 size_t live_poll_fds(struct source *s, int *fds, size_t max);
 void live_wake(struct source *s, int fd, bool hup);
 void live_fill_samples(struct live *l, struct snapshot *snap);

@@ -109,13 +109,15 @@ static bool live_group_runs(struct live *l, size_t p, int n)
  * How many hardware counters a group of ours can have and how many are
  * free of other users, the least over the core PMUs; then the budget: the
  * per-CPU sets keep the cycles group (the core pane's GHz and IPC) when
- * that leaves a ratio pair for the processes, and task groups are cut to
- * what is left, since the kernel serves the per-CPU groups first.
+ * that leaves a ratio pair for the processes and does not by itself make
+ * the processes' events time-share, and task groups are cut to what is
+ * left, since the kernel serves the per-CPU groups first. With thread rows
+ * a running thread carries its own set and its process's: both count.
  */
 static void live_budget(struct live *l)
 {
 	const struct evlist *ev = &l->base.ev;
-	int cyc = -1;
+	int cyc = -1, task = 0;
 
 	l->counters = 0;
 	l->counters_free = 0;
@@ -134,14 +136,19 @@ static void live_budget(struct live *l)
 	if (!l->counters_free || !l->o.per_cpu)
 		return;
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].role == EV_CYCLES && !ev->ev[i].err)
+		if (ev->ev[i].role == EV_CYCLES && live_opens(l, i))
 			cyc = ev->ev[i].group;
 	if (cyc < 0)
 		return;
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].group == cyc && ev->ev[i].hw && !ev->ev[i].err)
+		if (ev->ev[i].group == cyc && ev->ev[i].hw && live_opens(l, i))
 			l->cpu_hw++;
-	if (l->counters_free - l->cpu_hw < 2)
+	for (size_t i = 0; i < ev->n; i++)
+		task += ev->ev[i].hw && live_opens(l, i);
+	if (l->o.threads)
+		task *= 2;
+	if (l->counters_free - l->cpu_hw < 2 ||
+	    (task > l->counters_free - l->cpu_hw && task <= l->counters_free))
 		l->cpu_hw = 0;
 	l->task_cap = l->counters_free - l->cpu_hw;
 }
@@ -158,13 +165,62 @@ static void live_fit_groups(struct live *l)
 		int nhw = 0, cur = g;
 
 		for (size_t i = 0; i < ev->n; i++) {
-			if (ev->ev[i].group != g || ev->ev[i].err || !ev->ev[i].hw)
+			if (ev->ev[i].group != g || !live_opens(l, i) || !ev->ev[i].hw)
 				continue;
 			if (nhw && nhw % l->task_cap == 0)
 				cur = ev->ngroups++;
 			ev->ev[i].group = cur;
 			nhw++;
 		}
+	}
+}
+
+bool live_opens(const struct live *l, size_t i)
+{
+	return !l->base.ev.ev[i].err && l->same[i] < 0;
+}
+
+/*
+ * An -e event that encodes as a built-in one (-e instructions, -e
+ * cpu-cycles) is not opened a second time: it shows the built-in counter.
+ */
+static void live_find_same(struct live *l)
+{
+	const struct evlist *ev = &l->base.ev;
+
+	l->same = xcalloc(ev->n ? ev->n : 1, sizeof(*l->same));
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct perf_event_attr *a = &l->attr[i];
+
+		l->same[i] = -1;
+		if (!ev->ev[i].user || ev->ev[i].err)
+			continue;
+		for (size_t j = 0; j < ev->n; j++) {
+			const struct perf_event_attr *b = &l->attr[j];
+
+			if (ev->ev[j].user || ev->ev[j].err || a->type != b->type ||
+			    a->config != b->config || a->config1 != b->config1 ||
+			    a->config2 != b->config2 || a->exclude_kernel != b->exclude_kernel)
+				continue;
+			l->same[i] = (int)j;
+			break;
+		}
+	}
+}
+
+void live_copy_same(const struct live *l, struct snapshot *snap)
+{
+	for (size_t i = 0; i < l->base.ev.n; i++) {
+		int j = l->same[i];
+
+		if (j < 0)
+			continue;
+		for (size_t t = 0; t < snap->ntasks; t++)
+			snap->tasks[t].c[i] = snap->tasks[t].c[j];
+		for (size_t c = 0; c < snap->ncpus; c++)
+			snap->cpus[c].c[i] = snap->cpus[c].c[j];
+		for (size_t g = 0; g < snap->cg.n; g++)
+			snap->cg.v[g].c[i] = snap->cg.v[g].c[j];
 	}
 }
 
@@ -230,6 +286,22 @@ static int live_try_group(struct live *l, const int *ev, int nr, int pid, int cp
 	return r;
 }
 
+/* Mark the hardware events that fail alone, so the budget counts only what opens. */
+static void live_probe_events(struct live *l)
+{
+	struct evlist *ev = &l->base.ev;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		int one = (int)i, bad, r;
+
+		if (!ev->ev[i].hw || !live_opens(l, i))
+			continue;
+		r = live_try_group(l, &one, 1, 0, -1, COUNTERS_INHERIT, &bad);
+		if (r)
+			ev->ev[i].err = r;
+	}
+}
+
 /*
  * Find what this kernel and PMU accept: members that fail alone are marked
  * unsupported; a group that still fails whole (more events than counters)
@@ -244,7 +316,7 @@ static void live_probe_groups(struct live *l)
 		int mem[COUNTERS_MAX_GROUP], nr = 0, bad, r, keep = 0;
 
 		for (size_t i = 0; i < ev->n && nr < COUNTERS_MAX_GROUP; i++)
-			if (ev->ev[i].group == g && !ev->ev[i].err)
+			if (ev->ev[i].group == g && live_opens(l, i))
 				mem[nr++] = (int)i;
 		if (!nr)
 			continue;
@@ -322,6 +394,46 @@ static void live_setup_hybrid(struct live *l)
 	}
 }
 
+/* Whether type is that of a core PMU, or one of the kernel's generic hardware types. */
+static bool live_core_type(const struct live *l, uint32_t type)
+{
+	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW)
+		return true;
+	for (size_t p = 0; p < l->pmus.n; p++)
+		if (l->pmus.pmu[p].type == type)
+			return true;
+	return false;
+}
+
+/*
+ * On several core PMUs, a hardware event that is not opened once per PMU
+ * (a PMU's own event, a raw code, or any event when the kernel refuses the
+ * extended type) counts on one of them only: say which, once.
+ */
+static void live_tell_one_pmu(struct live *l)
+{
+	const struct evlist *ev = &l->base.ev;
+
+	if (l->pmus.n < 2)
+		return;
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct perf_event_attr *a = &l->attr[i];
+		struct errmsg_fact f;
+		size_t on = 0;
+
+		if (!ev->ev[i].hw || !live_opens(l, i) || (l->hybrid && live_generic_hw(a)))
+			continue;
+		/* a generic or raw event lands on the first core PMU that takes it */
+		for (size_t p = 0; p < l->pmus.n; p++)
+			if (l->pmus.pmu[p].type == a->type)
+				on = p;
+		errmsg_fact_set(&f, ERRMSG_ONE_PMU, 0, ev->ev[i].name, l->paranoid,
+				live_generic_hw(a) ? 1 : 0);
+		snprintf(f.pmu, sizeof(f.pmu), "%s", l->pmus.pmu[on].name);
+		live_tell(l, &f);
+	}
+}
+
 /* Whether group g is to be opened once per core PMU: generic hardware events only. */
 static bool live_per_pmu(const struct live *l, int g)
 {
@@ -331,7 +443,8 @@ static bool live_per_pmu(const struct live *l, int g)
 	if (!l->hybrid)
 		return false;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->ev[i].group != g || ev->ev[i].err || l->attr[i].type == PERF_TYPE_SOFTWARE)
+		if (ev->ev[i].group != g || !live_opens(l, i) ||
+		    l->attr[i].type == PERF_TYPE_SOFTWARE)
 			continue;
 		if (!live_generic_hw(&l->attr[i]))
 			return false;
@@ -349,7 +462,7 @@ static bool live_cpu_over_budget(const struct live *l, int g)
 	if (!l->counters_free)
 		return false;
 	for (size_t i = 0; i < ev->n; i++) {
-		if (ev->ev[i].group != g || ev->ev[i].err)
+		if (ev->ev[i].group != g || !live_opens(l, i))
 			continue;
 		hw |= ev->ev[i].hw;
 		cyc |= ev->ev[i].role == EV_CYCLES;
@@ -373,7 +486,7 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 		if (for_cpu && live_cpu_over_budget(l, g))
 			continue;
 		for (size_t i = 0; i < ev->n && d->nr < COUNTERS_MAX_GROUP; i++) {
-			if (ev->ev[i].group != g || ev->ev[i].err)
+			if (ev->ev[i].group != g || !live_opens(l, i))
 				continue;
 			if (for_cpu && ev->ev[i].role == EV_TASK_CLOCK)
 				continue;
@@ -405,6 +518,17 @@ void live_build_task_groups(struct live *l)
 	l->tg_run0 = l->tg_en0 + l->ntg;
 	free(l->tg_starved);
 	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
+	/*
+	 * A task that did not run counted nothing: its task-clock tells, so the
+	 * other groups of an idle process need not be read. Not where forked
+	 * children count in their parent's row (no inherit_thread): their time
+	 * is not the parent's.
+	 */
+	l->gate_set = -1;
+	if (!l->o.read_all && !(l->cflags & COUNTERS_NO_INHERIT_THREAD))
+		for (size_t k = 0; k < l->ntg && l->gate_set < 0; k++)
+			if (l->base.ev.ev[l->tg[k].ev[0]].role == EV_TASK_CLOCK)
+				l->gate_set = (int)k;
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */
@@ -433,6 +557,7 @@ static void live_describe(struct live *l)
 	l->mode.counters_free = l->counters_free;
 	l->mode.watchdog = l->watchdog;
 	l->mode.cpu_hw = l->cpu_hw;
+	l->mode.thread_sets = l->o.threads;
 	for (size_t k = 0; k < l->ntg; k++)
 		for (int m = 0; m < l->tg[k].nr; m++)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
@@ -464,10 +589,19 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	evlist_copy(&l->base.ev, req);
 	l->attr = xcalloc(req->n ? req->n : 1, sizeof(*l->attr));
 	l->tmp = xcalloc(req->n ? req->n : 1, sizeof(*l->tmp));
+	pmu_scan(&l->pmus, l->ops, l->o.sysfs_root);
 	for (size_t i = 0; i < req->n; i++) {
 		bool hw;
-		int r = events_encode(req->ev[i].name, l->kernel, &l->attr[i], &hw);
+		int r;
 
+		if (pmu_is_spec(req->ev[i].name)) {
+			/* a PMU's own spelling: hardware when the PMU is a core one */
+			r = pmu_encode(l->ops, l->o.sysfs_root, req->ev[i].name, l->kernel,
+				       &l->attr[i]);
+			hw = !r && live_core_type(l, l->attr[i].type);
+		} else {
+			r = events_encode(req->ev[i].name, l->kernel, &l->attr[i], &hw);
+		}
 		if (r) {
 			l->base.ev.ev[i].err = r;
 			continue;
@@ -476,13 +610,18 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 		/* kernel registers only: read 0 in user mode, never a count */
 		if (!l->kernel && req->ev[i].role == EV_MIGRATIONS)
 			l->base.ev.ev[i].err = -EACCES;
-		/* time spent in a hypervisor is not the task's */
-		l->attr[i].exclude_hv = 1;
+		/*
+		 * time spent in a hypervisor is not the task's; PMUs outside the core
+		 * (msr, uncore) take no exclusion bits at all
+		 */
+		if (hw || l->attr[i].type == PERF_TYPE_SOFTWARE)
+			l->attr[i].exclude_hv = 1;
 	}
-	pmu_scan(&l->pmus, l->ops, l->o.sysfs_root);
+	live_find_same(l);
 	live_setup_hybrid(l);
 	if (live_read_int(l->rootfd, "sys/kernel/nmi_watchdog", &l->watchdog))
 		l->watchdog = -1;
+	live_probe_events(l);
 	live_budget(l);
 	live_fit_groups(l);
 	live_probe_groups(l);
@@ -498,6 +637,7 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	live_build_task_groups(l);
 	live_build_gdefs(l, &l->cg, &l->ncg, true);
 	live_describe(l);
+	live_tell_one_pmu(l);
 	/* recordings keep the facts, not this pmctop's sentence about them */
 	l->base.facts = l->mode;
 	l->base.have_facts = true;

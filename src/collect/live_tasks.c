@@ -70,6 +70,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	free(p->thr);
 	free(p->cmdline);
 	free(p->cgroup);
+	free(p->cnt);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
@@ -188,10 +189,10 @@ static void live_read_cmdline(struct live *l, struct live_proc *p)
 }
 
 /*
- * Set up a process seen for the first time. Kernel threads and processes
- * the filters exclude are kept as skip entries, so that they are not looked
- * at again. Its counters are opened later (live_attach_pending). False
- * when it vanished.
+ * Set up a process seen for the first time. Kernel threads (unless listed)
+ * and processes the filters exclude are kept as skip entries, so that they
+ * are not set up again each tick. Its counters are opened later
+ * (live_attach_pending). False when it vanished.
  */
 static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
@@ -200,7 +201,8 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	p->start = st->start;
 	p->statfd = -1;
 	p->last = *st;
-	if (st->flags & PROC_PF_KTHREAD) {
+	p->kthread = st->flags & PROC_PF_KTHREAD;
+	if (p->kthread && !l->kthreads) {
 		p->skip = true;
 		return true;
 	}
@@ -218,6 +220,59 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	p->cgroup = live_cgroup_of(l, p->pid);
 	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
 	return true;
+}
+
+/*
+ * Whether a known process must be set up anew: kernel threads were switched
+ * on or off, or, under -u, a setuid took it into or out of the user's
+ * processes. Otherwise a new uid (setuid, setresuid) is taken as it is, so
+ * USER and the filters follow it: status is read every tick the process ran.
+ */
+static bool live_renew(struct live *l, struct live_proc *p, bool idle)
+{
+	unsigned uid;
+
+	if (p->kthread)
+		return p->skip == l->kthreads;
+	/* a process that did not run made no setuid */
+	if (idle)
+		return false;
+	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
+		return false;
+	if (l->o.by_uid && p->skip != (uid != l->o.uid))
+		return true;
+	p->uid = uid;
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, uid));
+	return false;
+}
+
+/*
+ * Whether the program changed between two reads of stat: its name, or,
+ * where the kernel shows them, where its text and stack start (an exec of a
+ * program with the same name). A process on its way out shows no mappings:
+ * that is not an exec.
+ */
+static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
+{
+	if (strcmp(a->comm, b->comm))
+		return true;
+	return b->start_stack &&
+	       (a->start_code != b->start_code || a->start_stack != b->start_stack);
+}
+
+/* Clock ticks in ns, pages in KiB: the units of /proc/PID/stat into the snapshot's. */
+static uint64_t live_ticks_ns(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
+}
+
+static uint64_t live_pages_kib(unsigned long long pages)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
 }
 
 /*
@@ -274,8 +329,36 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 	free(en);
 }
 
+/* Ticks an idle process goes without a fresh stat read (its parent may die meanwhile). */
+#define LIVE_IDLE_REFRESH 16
+
+/*
+ * Whether counted process p has not run since its last full read: the
+ * task-clock group of each of its sets, read alone, sums to what it did
+ * then. Every per-task count moves only while the task runs, so the last
+ * counts stand; a process that ran is read in full.
+ */
+static bool live_idle(struct live *l, struct live_proc *p)
+{
+	const struct live_gdef *gd;
+	uint64_t sum = 0;
+
+	if (l->gate_set < 0 || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH)
+		return false;
+	gd = &l->tg[l->gate_set];
+	for (size_t th = 0; th < p->nthr; th++) {
+		if (counters_read_group(&p->thr[th].g[l->gate_set], l->tmp))
+			return false;
+		sum += l->tmp[gd->ev[0]].value;
+	}
+	if (sum != p->gate)
+		return false;
+	p->idle++;
+	return true;
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
-			   struct snapshot *snap)
+			   bool idle, struct snapshot *snap)
 {
 	struct snap_task *t = snapshot_add_task(snap, p->pid);
 	size_t nev = l->base.ev.n;
@@ -289,15 +372,36 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
 	snapshot_task_set_cmdline(t, p->cmdline);
 	snapshot_task_set_cgroup(t, p->cgroup);
+	t->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	t->rss_kib = live_pages_kib(st->rss);
+	t->cpu_ns = live_ticks_ns(st->cpu);
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
 	if (p->err)
 		return;
+	if (idle) {
+		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
+		return;
+	}
 	live_sum_groups(l, p->thr, p->nthr, t->c);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
+	if (l->gate_set < 0)
+		return;
+	/* what the gate reads next tick: the task-clock summed over the sets, read in full */
+	p->idle = 0;
+	for (size_t e = 0; e < nev; e++)
+		if (t->c[e].err && !l->base.ev.ev[e].err) {
+			free(p->cnt); /* a set that did not read: read it all again */
+			p->cnt = NULL;
+			return;
+		}
+	if (!p->cnt)
+		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
+	memcpy(p->cnt, t->c, nev * sizeof(*t->c));
+	p->gate = t->c[l->tg[l->gate_set].ev[0]].value;
 }
 
 /* The snapshot entry of per-thread row t of p, with its counts read now. */
@@ -314,6 +418,10 @@ static void live_thread_entry(struct live *l, const struct live_proc *p,
 	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
 	snapshot_task_set_cmdline(e, p->cmdline);
 	snapshot_task_set_cgroup(e, p->cgroup);
+	/* a thread's own CPU time; its memory is the process's, as top shows it */
+	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	e->rss_kib = live_pages_kib(p->last.rss);
+	e->cpu_ns = live_ticks_ns(t->cpu);
 	e->err = t->err;
 	for (size_t k = 0; k < l->base.ev.n; k++)
 		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
@@ -376,6 +484,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 		}
 		nn++;
 		t->state = st.state;
+		t->cpu = st.cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
 		live_thread_entry(l, p, t, snap);
 	}
@@ -457,6 +566,16 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
 
+		if (p->kthread && !l->kernel) {
+			/* user mode only: a kernel thread would count nothing, and not truly 0 */
+			p->err = -EPERM;
+			if (!l->told_kthreads) {
+				l->told_kthreads = true;
+				live_tell_err(l, ERRMSG_KTHREADS, -EPERM, NULL, 0);
+			}
+			live_fill_task(l, p, &pend[i].st, false, snap);
+			continue;
+		}
 		p->err = live_attach(l, p);
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
@@ -471,7 +590,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			perm = p->err;
 		if (p->err == -EMFILE || p->err == -ENFILE)
 			nfd++;
-		live_fill_task(l, p, &pend[i].st, snap);
+		live_fill_task(l, p, &pend[i].st, false, snap);
 		live_maybe_threads(l, p, snap);
 	}
 	live_note_task_errors(l, perm, nfd);
@@ -549,16 +668,21 @@ void live_scan(struct live *l, struct snapshot *snap)
 		if (old < l->nprocs && l->procs[old].pid == pid) {
 			struct live_proc *o = &l->procs[old++];
 
+			/* not run since the last tick: neither its stat nor its counters moved */
+			bool idle = o->statfd >= 0 && !o->skip && live_idle(l, o);
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
-			int r = o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
-					       : proc_read_stat(l->rootfd, pid, 0, &st);
+			int r = idle		 ? (st = o->last, 0)
+				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
+						 : proc_read_stat(l->rootfd, pid, 0, &st);
 
 			if (r == -EMFILE || r == -ENFILE) {
 				/* no descriptor to look with: it is not gone; show it as last seen */
 				st = o->last;
 				r = 0;
 			}
-			if (r == 0 && o->start == st.start) {
+			if (r == 0 && o->start == st.start && !live_renew(l, o, idle)) {
+				bool execed = live_execed(&o->last, &st);
+
 				*p = *o;
 				memset(o, 0, sizeof(*o));
 				o->statfd = -1;
@@ -566,19 +690,25 @@ void live_scan(struct live *l, struct snapshot *snap)
 				nnext++;
 				if (p->skip)
 					continue;
-				if (strcmp(p->comm, st.comm)) {
+				if (execed) {
 					/* exec or prctl: the command line may have changed too */
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
 				}
-				if (l->cg_reread) {
-					/* processes move between cgroups: look again now and then */
+				/*
+				 * processes move between cgroups: look again now and then;
+				 * an idle process is looked at when it is next read in full,
+				 * as its stat is (within LIVE_IDLE_REFRESH ticks)
+				 */
+				p->cg_due |= l->cg_reread;
+				if (p->cg_due && !idle) {
 					free(p->cgroup);
 					p->cgroup = live_cgroup_of(l, pid);
+					p->cg_due = false;
 				}
 				if (live_needs_attach(p))
 					goto defer;
-				live_fill_task(l, p, &st, snap);
+				live_fill_task(l, p, &st, idle, snap);
 				live_maybe_threads(l, p, snap);
 				continue;
 			}
@@ -613,7 +743,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 
 	name[0] = '\0';
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].group == g && !ev->ev[i].err) {
+		if (ev->ev[i].group == g && live_opens(l, i)) {
 			nr++;
 			if (len < size)
 				len += (size_t)snprintf(name + len, size - len, "%s%s",
@@ -621,7 +751,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 		}
 	half = nr / 2;
 	for (size_t i = 0; i < ev->n; i++)
-		if (ev->ev[i].group == g && !ev->ev[i].err && seen++ >= half)
+		if (ev->ev[i].group == g && live_opens(l, i) && seen++ >= half)
 			ev->ev[i].group = ng;
 }
 
@@ -680,6 +810,11 @@ size_t live_fd_budget(void)
 		return (size_t)-1;
 	/* keep a reserve for /proc, the output, recordings and the screen */
 	return rl.rlim_cur > LIVE_FD_RESERVE ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE) : 0;
+}
+
+void live_kernel_threads(struct source *s, bool on)
+{
+	((struct live *)s)->kthreads = on;
 }
 
 void live_tasks_free(struct live *l)

@@ -44,4 +44,30 @@ bool pmu_has_cpu(const struct pmu_set *s, size_t i, int cpu);
 /* The names joined by "+" ("cpu_core+cpu_atom") into buf, "" when none. Returns buf. */
 const char *pmu_names(const struct pmu_set *s, char *buf, size_t size);
 
+struct perf_event_attr;
+
+/*
+ * Set terms ("event=0xcd,umask=0x1,ldlat=3"; a bare name is a flag of value
+ * 1 or, failing that, an alias from dir/events) in a through the format
+ * files of the PMU directory dir ("config:0-7,32-35" fields may be split).
+ * 0, -ENOENT for a term the PMU does not know, -EINVAL for one it cannot take.
+ */
+int pmu_apply_terms(const struct sysops *ops, const char *dir, const char *terms,
+		    struct perf_event_attr *a);
+/* Fill a from the alias dir/events/NAME of a PMU of perf type type; 0, -ENOENT, -EINVAL. */
+int pmu_alias(const struct sysops *ops, const char *dir, uint32_t type, const char *name,
+	      struct perf_event_attr *a);
+/*
+ * Encode an event spelled as the kernel's sysfs names it, "PMU/TERMS/" with
+ * the modifiers u or k after it (cpu/event=0x76/, cpu_atom/event=0xc0/u,
+ * armv8_pmuv3/inst_retired/), under SYSFS ("/sys" when NULL). a is filled
+ * with the PMU's type; counts in user mode only unless kernel. 0, -ENOENT
+ * when the PMU or a term is unknown, -EINVAL when the spelling or a value
+ * is not understood, -EACCES for k alone without kernel.
+ */
+int pmu_encode(const struct sysops *ops, const char *sysfs, const char *spec, bool kernel,
+	       struct perf_event_attr *a);
+/* Whether name is spelled as pmu_encode takes it ("PMU/.../", "PMU/.../u"). */
+bool pmu_is_spec(const char *name);
+
 #endif

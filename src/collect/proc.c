@@ -70,10 +70,17 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 	if (p >= end || !isalpha((unsigned char)*p))
 		return -EINVAL;
 	out->state = *p++;
-	/* fields 4.. after the state: ppid is 4, flags 9, num_threads 20, starttime 22 */
-	for (int field = 4; field <= 22; field++) {
-		if (proc_next_ull(&p, end, &v))
+	/*
+	 * fields 4.. after the state: ppid is 4, flags 9, utime and stime 14 and 15,
+	 * num_threads 20, starttime 22; then, where the kernel writes them, rss 24,
+	 * startcode 26 and startstack 28
+	 */
+	for (int field = 4; field <= 28; field++) {
+		if (proc_next_ull(&p, end, &v)) {
+			if (field > 22)
+				break;
 			return -EINVAL;
+		}
 		switch (field) {
 		case 4:
 			out->ppid = (int)v;
@@ -90,6 +97,15 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 			break;
 		case 22:
 			out->start = v;
+			break;
+		case 24:
+			out->rss = v;
+			break;
+		case 26:
+			out->start_code = v;
+			break;
+		case 28:
+			out->start_stack = v;
 			break;
 		default:
 			break;
@@ -124,6 +140,43 @@ int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid)
 		p = eol + 1;
 	}
 	return -EINVAL;
+}
+
+int proc_parse_meminfo(const char *buf, size_t len, unsigned long long *total_kib)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		if (eol - p > 9 && !memcmp(p, "MemTotal:", 9)) {
+			const char *q = p + 9;
+
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if (proc_next_ull(&q, eol, total_kib))
+				return -EINVAL;
+			while (q < eol && *q == ' ')
+				q++;
+			/* the kernel writes kB (KiB); any other unit is not this file */
+			if (eol - q != 2 || memcmp(q, "kB", 2))
+				return -EINVAL;
+			return 0;
+		}
+		p = eol + 1;
+	}
+	return -EINVAL;
+}
+
+int proc_read_memtotal(int rootfd, unsigned long long *total_kib)
+{
+	char buf[4096];
+	long n = proc_read_file(rootfd, "meminfo", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return proc_parse_meminfo(buf, (size_t)n, total_kib);
 }
 
 int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap)

@@ -17,6 +17,13 @@ struct proc_stat {
 	int threads;
 	unsigned long long start; /* clock ticks after boot */
 	unsigned long long cpu;	  /* utime + stime, clock ticks */
+	unsigned long long rss;	  /* resident pages (of the whole process, for threads too) */
+	/*
+	 * Where the text and the stack of the program start: an exec maps new
+	 * ones (the stack at a random place), so a change tells an exec that kept
+	 * the name. 0 where the kernel hides them (another user's process).
+	 */
+	unsigned long long start_code, start_stack;
 };
 
 struct proc_cpustat {
@@ -25,8 +32,12 @@ struct proc_cpustat {
 	unsigned long long total;
 };
 
-/* Parse the text of /proc/PID/stat; 0 or -EINVAL. */
+/* Parse the text of /proc/PID/stat; 0 or -EINVAL. Fields after starttime are optional (0). */
 int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
+/* MemTotal in KiB from the text of /proc/meminfo; 0 or -EINVAL. */
+int proc_parse_meminfo(const char *buf, size_t len, unsigned long long *total_kib);
+/* The same read from meminfo below rootfd; 0 or -errno. */
+int proc_read_memtotal(int rootfd, unsigned long long *total_kib);
 /* Effective uid from the text of /proc/PID/status; 0 or -EINVAL. */
 int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid);
 /*

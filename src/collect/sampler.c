@@ -11,6 +11,7 @@
 
 #include "collect/cpumap.h"
 #include "collect/events.h"
+#include "collect/pmu.h"
 #include "collect/proc.h"
 #include "util/xalloc.h"
 
@@ -136,81 +137,6 @@ static int sampler_read_int(const struct sysops *ops, const char *path, int *v)
 	return sscanf(buf, "%d", v) == 1 ? 0 : -EINVAL;
 }
 
-/* Put value into the field a format file names: "config:0-7", "config1:0-15", "config:21". */
-static int sampler_set_field(struct perf_event_attr *a, const char *format, uint64_t value)
-{
-	char word[16];
-	unsigned lo, hi;
-	__u64 *field;
-	uint64_t mask;
-	int n;
-
-	n = sscanf(format, "%15[a-z0-9]:%u-%u", word, &lo, &hi);
-	if (n == 2)
-		hi = lo;
-	else if (n != 3)
-		return -EINVAL; /* split fields ("config:0-7,32-35") are not needed here */
-	if (hi < lo || hi > 63)
-		return -EINVAL;
-	if (!strcmp(word, "config"))
-		field = &a->config;
-	else if (!strcmp(word, "config1"))
-		field = &a->config1;
-	else if (!strcmp(word, "config2"))
-		field = &a->config2;
-	else
-		return -EINVAL;
-	mask = hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1);
-	if (value & ~mask)
-		return -EINVAL;
-	*field = (*field & ~(mask << lo)) | value << lo;
-	return 0;
-}
-
-int sampler_apply_terms(const struct sysops *ops, const char *dir, const char *terms,
-			struct perf_event_attr *a)
-{
-	char copy[256], path[4096], format[64];
-	char *save = NULL;
-
-	snprintf(copy, sizeof(copy), "%s", terms);
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(t, '=');
-		uint64_t v = 1; /* a bare term is a flag */
-		char *end;
-		int r;
-
-		if (eq) {
-			*eq = '\0';
-			v = strtoull(eq + 1, &end, 0);
-			if (end == eq + 1 || *end)
-				return -EINVAL;
-		}
-		snprintf(path, sizeof(path), "%s/format/%s", dir, t);
-		if (sampler_read_file(ops, path, format, sizeof(format)) < 0)
-			return -EINVAL;
-		r = sampler_set_field(a, format, v);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-/* One alias of dir/events into a; 0, -ENOENT when absent, -EINVAL when not understood. */
-static int sampler_alias(const struct sysops *ops, const char *dir, int type, const char *name,
-			 struct perf_event_attr *a)
-{
-	char path[4096], terms[256];
-
-	snprintf(path, sizeof(path), "%s/events/%s", dir, name);
-	if (sampler_read_file(ops, path, terms, sizeof(terms)) < 0)
-		return -ENOENT;
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->type = (uint32_t)type;
-	return sampler_apply_terms(ops, dir, terms, a);
-}
-
 int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *pmu,
 		       unsigned precise, uint64_t period, bool kernel, struct sampler_attrs *out)
 {
@@ -226,7 +152,7 @@ int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *
 		return -ENOENT;
 	/* Sapphire Rapids and later, hybrid P-cores: mem-loads must be led by mem-loads-aux */
 	a = &out->attr[out->n];
-	r = sampler_alias(ops, dir, type, "mem-loads-aux", a);
+	r = pmu_alias(ops, dir, (uint32_t)type, "mem-loads-aux", a);
 	if (r == -EINVAL)
 		return r;
 	if (!r) {
@@ -237,7 +163,7 @@ int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *
 		out->op[out->n++] = MEM_OP_NA;
 	}
 	a = &out->attr[out->n];
-	r = sampler_alias(ops, dir, type, "mem-loads", a);
+	r = pmu_alias(ops, dir, (uint32_t)type, "mem-loads", a);
 	if (r == -EINVAL)
 		return r;
 	if (!r) {
@@ -245,7 +171,7 @@ int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *
 
 		/* the alias's own threshold (3) samples nearly every load: use perf's */
 		snprintf(ldlat, sizeof(ldlat), "ldlat=%d", SAMPLER_LDLAT);
-		if (sampler_apply_terms(ops, dir, ldlat, a))
+		if (pmu_apply_terms(ops, dir, ldlat, a))
 			return -EINVAL;
 		sampler_pebs_common(a, precise, period);
 		a->exclude_kernel = !kernel;
@@ -255,7 +181,7 @@ int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *
 		out->n = 0; /* a leader with nothing to lead */
 	}
 	a = &out->attr[out->n];
-	r = sampler_alias(ops, dir, type, "mem-stores", a);
+	r = pmu_alias(ops, dir, (uint32_t)type, "mem-stores", a);
 	if (r == -EINVAL)
 		return r;
 	if (!r) {

@@ -43,12 +43,6 @@ int sampler_pebs_attrs(unsigned precise, uint64_t period, bool kernel, struct sa
  */
 int sampler_pebs_sysfs(const struct sysops *ops, const char *sysfs, const char *pmu,
 		       unsigned precise, uint64_t period, bool kernel, struct sampler_attrs *out);
-/*
- * Set the alias terms ("event=0xcd,umask=0x1,ldlat=3") in a through the
- * format files of the PMU directory dir. 0, -ENOENT or -EINVAL.
- */
-int sampler_apply_terms(const struct sysops *ops, const char *dir, const char *terms,
-			struct perf_event_attr *a);
 /* The IBS op event of PMU type ibs_type; the period is rounded to a multiple of 16. */
 void sampler_ibs_attrs(int ibs_type, uint64_t period, struct sampler_attrs *out);
 /* Software page-fault samples with their addresses. */

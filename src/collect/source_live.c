@@ -38,6 +38,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	struct live *l = (struct live *)s;
 	struct timespec ts;
 	char buf[256];
+	unsigned long long memtotal;
 	long n;
 
 	snapshot_clear(snap);
@@ -52,6 +53,8 @@ static int live_read(struct source *s, struct snapshot *snap)
 	n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
 		snap->uptime = -1;
+	/* without it %MEM is empty, never a guess */
+	snap->mem_total_kib = proc_read_memtotal(l->rootfd, &memtotal) ? 0 : memtotal;
 	live_read_cpus(l, snap);
 	/* cgroups before processes: they take few descriptors and come first for them */
 	live_cgroups_read(l, snap);
@@ -59,6 +62,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 		live_scan(l, snap);
 		live_check_starved(l);
 	}
+	live_copy_same(l, snap);
 	/* tids of different processes interleave */
 	snapshot_sort(snap);
 	live_fill_samples(l, snap);
@@ -83,6 +87,7 @@ static void live_free(struct source *s)
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);
+	free(l->same);
 	free(l->pattr);
 	pmu_set_release(&l->pmus);
 	free(l->tg);
@@ -105,6 +110,7 @@ static void live_free(struct source *s)
 static const struct source_ops LIVE_OPS = {
 	.read = live_read,
 	.threads = live_threads,
+	.kernel_threads = live_kernel_threads,
 	.sample = live_sample,
 	.poll_fds = live_poll_fds,
 	.wake = live_wake,
@@ -120,7 +126,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	const char *root = o->proc_root ? o->proc_root : "/proc";
 
 	source_init(&l->base, &LIVE_OPS);
-	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS;
+	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
 	l->cg_mntfd = -1;
 	l->paranoid = -2;
@@ -134,6 +140,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	} else {
 		l->o.cgroup_paths = NULL;
 	}
+	l->kthreads = o->kernel_threads;
 	l->ops = sysops_or_real(o->ops);
 	if (o->npids) {
 		l->pids_copy = xmalloc(o->npids * sizeof(int));

@@ -19,7 +19,10 @@ struct live_opts {
 	size_t npids;
 	bool by_uid; /* attach only to processes of uid */
 	unsigned uid;
-	bool per_cpu; /* try per-CPU counters */
+	bool per_cpu;  /* try per-CPU counters */
+	bool threads;  /* thread rows from the start: budget a thread's set beside its process's */
+	bool read_all; /* read every process every tick, also those that did not run */
+	bool kernel_threads; /* list kernel threads too (--kernel-threads) */
 	/* cgroups of the v2 hierarchy, counted per CPU with PERF_FLAG_PID_CGROUP */
 	bool cgroups;	       /* count cgroups and read which cgroup each process is in */
 	bool cgroups_required; /* asked for by the user: no hierarchy is an error, not a notice */

@@ -21,7 +21,8 @@ static const struct column COLUMNS[COL_MAX] = {
 		.id = COL_PID, .key = "pid", .title = "PID", .unit = "", .width = 7,
 		.type = COL_TYPE_INT, .prio = 100, .on_cpus = true,
 		.thread = { .key = "tid", .title = "TID" }, .cpu = { .key = "cpu", .title = "CPU" },
-		.help = "process id",
+		.user = { .key = "processes", .title = "PROCS" },
+		.help = "process id (per user: how many processes)",
 	},
 	[COL_USER] = {
 		.id = COL_USER, .key = "user", .title = "USER", .unit = "", .width = 9,
@@ -34,6 +35,29 @@ static const struct column COLUMNS[COL_MAX] = {
 		.thread = { .key = "pid", .title = "PID", .width = 7 },
 		.cgroup = { .key = "procs", .title = "PROCS", .width = 5 },
 		.help = "number of threads",
+	},
+	[COL_STATE] = {
+		.id = COL_STATE, .key = "state", .title = "S", .unit = "", .width = 1,
+		.left = true, .type = COL_TYPE_TEXT, .prio = 43, .proc = true,
+		.help = "state: R running, S sleeping, D disk wait, T stopped, Z zombie, I idle",
+	},
+	[COL_RES] = {
+		.id = COL_RES, .key = "res", .title = "RES", .unit = "KiB", .width = 6, .prec = 0,
+		.data_prec = 0, .type = COL_TYPE_NUM, .prio = 38, .proc = true, .fmt = COL_FMT_KIB,
+		.sort_desc = true,
+		.help = "resident memory in KiB (m, g, t: MiB, GiB, TiB)",
+	},
+	[COL_MEM] = {
+		.id = COL_MEM, .key = "mem", .title = "%MEM", .unit = "%", .width = 5, .prec = 1,
+		.data_prec = 2, .type = COL_TYPE_NUM, .prio = 37, .proc = true,
+		.sort_desc = true,
+		.help = "resident memory over the machine's memory (MemTotal)",
+	},
+	[COL_TIME] = {
+		.id = COL_TIME, .key = "cputime", .title = "TIME+", .unit = "s", .width = 9,
+		.prec = 2, .data_prec = 2, .type = COL_TYPE_NUM, .prio = 36, .proc = true,
+		.fmt = COL_FMT_TIME, .sort_desc = true,
+		.help = "CPU time since the start, minutes:seconds.hundredths (/proc)",
 	},
 	[COL_CPU] = {
 		.id = COL_CPU, .key = "cpu", .title = "%CPU", .unit = "%", .width = 6, .prec = 1,
@@ -220,6 +244,8 @@ static const struct col_variant *columns_variant(const struct column *col, enum 
 		return &col->cpu;
 	case COL_ROWS_CGROUPS:
 		return &col->cgroup;
+	case COL_ROWS_USERS:
+		return &col->user;
 	case COL_ROWS_PROCESSES:
 		break;
 	}
@@ -235,6 +261,9 @@ bool columns_on_rows(const struct column *col, enum col_rows rows)
 		return (col->type == COL_TYPE_NUM &&
 			(col->calc != COL_CALC_NONE || !col->key[0])) ||
 		       col->rest || col->id == COL_THR;
+	case COL_ROWS_USERS:
+		/* a user's processes are in many cgroups */
+		return col->id != COL_CGROUP;
 	default:
 		return true;
 	}
@@ -319,4 +348,66 @@ void columns_format_fit(char *buf, size_t size, double v, int prec, int width, u
 			}
 		}
 	}
+}
+
+/*
+ * KiB as top writes memory: the number while it fits, else in the first of
+ * MiB, GiB, TiB, PiB (m, g, t, p) below 1024 of it, with what decimals fit.
+ */
+static void columns_format_kib(char *buf, size_t size, double kib, int width)
+{
+	static const char UNIT[] = "mgtp";
+
+	snprintf(buf, size, "%.0f", kib);
+	if (width <= 0 || (int)strlen(buf) <= width)
+		return;
+	for (int u = 0; UNIT[u]; u++) {
+		double v = kib / pow(1024.0, u + 1);
+
+		if (v >= 1024.0 && UNIT[u + 1])
+			continue;
+		for (int p = 2; p >= 0; p--) {
+			char try[64];
+
+			snprintf(try, sizeof(try), "%.*f%c", p, v, UNIT[u]);
+			if ((int)strlen(try) <= width) {
+				snprintf(buf, size, "%s", try);
+				return;
+			}
+		}
+	}
+}
+
+/* Seconds as top's TIME+ (M:SS.hh); too wide, M:SS, then hours (H:MM as "Hh") and days. */
+static void columns_format_time(char *buf, size_t size, double sec, int width)
+{
+	unsigned long long cs = (unsigned long long)llround(sec * 100.0);
+	unsigned long long s = cs / 100, m = s / 60;
+	char try[64];
+
+	snprintf(buf, size, "%llu:%02llu.%02llu", m, s % 60, cs % 100);
+	if (width <= 0 || (int)strlen(buf) <= width)
+		return;
+	snprintf(try, sizeof(try), "%llu:%02llu", m, s % 60);
+	if ((int)strlen(try) <= width) {
+		snprintf(buf, size, "%s", try);
+		return;
+	}
+	snprintf(try, sizeof(try), "%lluh", m / 60);
+	if ((int)strlen(try) > width)
+		snprintf(try, sizeof(try), "%llud", m / 1440);
+	snprintf(buf, size, "%s", try);
+}
+
+void columns_format_cell(const struct column *col, char *buf, size_t size, double v, int width,
+			 unsigned fl)
+{
+	if (col->fmt == COL_FMT_NUM || isnan(v) || !isfinite(v) || v < 0 || (fl & COL_F_NA)) {
+		columns_format_fit(buf, size, v, col->prec, width, fl);
+		return;
+	}
+	if (col->fmt == COL_FMT_KIB)
+		columns_format_kib(buf, size, v, width);
+	else
+		columns_format_time(buf, size, v, width);
 }

@@ -17,6 +17,10 @@ enum col_id {
 	COL_PID,
 	COL_USER,
 	COL_THR,
+	COL_STATE,
+	COL_RES,
+	COL_MEM,
+	COL_TIME,
 	COL_CPU,
 	COL_GHZ,
 	COL_IPC,
@@ -56,6 +60,14 @@ enum col_rows {
 	COL_ROWS_THREADS,
 	COL_ROWS_CPUS,
 	COL_ROWS_CGROUPS,
+	COL_ROWS_USERS, /* one row per user: the totals of their processes */
+};
+
+/* How a numeric cell is written. */
+enum col_fmt {
+	COL_FMT_NUM,  /* the number with its decimals; K, M, ... when too wide */
+	COL_FMT_KIB,  /* KiB; too wide, top's binary m, g, t (MiB, GiB, TiB) */
+	COL_FMT_TIME, /* seconds as top's TIME+: minutes:seconds.hundredths */
 };
 
 /* A column's key, title and width on thread or CPU rows; NULL or 0 keeps the column's own. */
@@ -77,6 +89,8 @@ struct column {
 	bool rest;	   /* the last column, taking the rest of the line */
 	bool on_cpus;	   /* also a column of the per-CPU rows */
 	bool cgroups;	   /* shown only where cgroups are known (the model's have_cgroups) */
+	bool proc;	   /* from /proc, not the counters: shown on rows that are not counted */
+	enum col_fmt fmt;
 	enum col_type type;
 	int prio; /* narrow screens drop the lowest first */
 	enum col_calc calc;
@@ -84,7 +98,7 @@ struct column {
 	double scale;		  /* 100 for percentages */
 	struct metrics_bands sev; /* colour bands; neutral for none */
 	bool sort_desc;		  /* natural order: biggest first */
-	struct col_variant thread, cpu, cgroup;
+	struct col_variant thread, cpu, cgroup, user;
 	const char *cmdline_title; /* header when command lines are shown; NULL: title */
 	const char *help;
 };
@@ -127,6 +141,12 @@ char *columns_keys(char *buf, size_t size);
  * "n/a" when not counted, '*' when estimated, '?' when suspect.
  */
 void columns_format_num(char *buf, size_t size, double v, int prec, unsigned fl);
+/*
+ * A cell of col: columns_format_fit for COL_FMT_NUM, KiB or TIME+ for the
+ * others, within width (<= 0: exact). NAN is "-", never 0.
+ */
+void columns_format_cell(const struct column *col, char *buf, size_t size, double v, int width,
+			 unsigned fl);
 /*
  * The same within width characters (<= 0: no limit): when the number is
  * wider, fewer decimals, then K, M, G, T, P, E (powers of 1000), as top

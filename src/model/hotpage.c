@@ -111,6 +111,25 @@ static void hotpage_evict(struct hotpage *h)
 	free(w);
 }
 
+/* Space-saving count of the page's instructions: a bounded top list that keeps the frequent. */
+static void hotpage_count_ip(struct hotpage_entry *e, uint64_t ip)
+{
+	size_t least = 0;
+
+	if (!ip)
+		return;
+	for (size_t i = 0; i < HOTPAGE_IPS; i++) {
+		if (e->ip_n[i] && e->ip[i] == ip) {
+			e->ip_n[i]++;
+			return;
+		}
+		if (e->ip_n[i] < e->ip_n[least])
+			least = i;
+	}
+	e->ip[least] = ip;
+	e->ip_n[least]++;
+}
+
 void hotpage_add(struct hotpage *h, const struct snap_sample *s)
 {
 	uint64_t page = s->addr >> h->shift;
@@ -144,6 +163,7 @@ void hotpage_add(struct hotpage *h, const struct snap_sample *s)
 	}
 	if (s->level < MEM_LVL_MAX)
 		e->level[s->level]++;
+	hotpage_count_ip(e, s->ip);
 }
 
 void hotpage_decay(struct hotpage *h, double dt)
@@ -200,6 +220,49 @@ size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n)
 		out[pos] = *e;
 	}
 	return k;
+}
+
+struct hotpage_entry *hotpage_sorted(const struct hotpage *h, size_t *n)
+{
+	struct hotpage_entry *v;
+
+	*n = 0;
+	if (!h->count)
+		return NULL;
+	v = xmalloc(h->count * sizeof(*v));
+	for (size_t i = 0; i < h->size && *n < h->count; i++)
+		if (h->tab[i].used)
+			v[(*n)++] = h->tab[i];
+	qsort(v, *n, sizeof(*v), hotpage_cmp_entry);
+	return v;
+}
+
+size_t hotpage_ips(const struct hotpage_entry *e, uint64_t *ip, uint32_t *count, size_t max)
+{
+	uint64_t v[HOTPAGE_IPS];
+	uint32_t c[HOTPAGE_IPS];
+	size_t n = 0;
+
+	/* a handful of entries: insertion by count, then by address */
+	for (size_t i = 0; i < HOTPAGE_IPS; i++) {
+		size_t pos;
+
+		if (!e->ip_n[i])
+			continue;
+		for (pos = n++; pos > 0 && (c[pos - 1] < e->ip_n[i] ||
+					    (c[pos - 1] == e->ip_n[i] && v[pos - 1] > e->ip[i]));
+		     pos--) {
+			v[pos] = v[pos - 1];
+			c[pos] = c[pos - 1];
+		}
+		v[pos] = e->ip[i];
+		c[pos] = e->ip_n[i];
+	}
+	if (n > max)
+		n = max;
+	memcpy(ip, v, n * sizeof(*ip));
+	memcpy(count, c, n * sizeof(*count));
+	return n;
 }
 
 void hotpage_cells(uint64_t loads, uint64_t stores, uint64_t lat_sum, uint64_t lat_n,
@@ -267,11 +330,15 @@ size_t hotpage_by_mapping(const struct hotpage *h, const struct mem_map *maps, s
 			continue;
 		m = mem_find_map(maps, nmaps, (unsigned long long)(e->page << h->shift));
 		name = m ? m->name : "[unmapped]";
-		for (k = 0; k < ng && strcmp(g[k].name, name); k++)
+		/* files by name (a library maps several times); anonymous memory one by one */
+		for (k = 0;
+		     k < ng && (strcmp(g[k].name, name) || (m && mem_map_anon(m) && g[k].map != m));
+		     k++)
 			;
 		if (k == ng) {
 			g = xgrow(g, &cap, ng + 1, sizeof(*g));
 			memset(&g[ng], 0, sizeof(g[ng]));
+			g[ng].map = m;
 			g[ng++].name = name;
 		}
 		g[k].weight += e->weight;

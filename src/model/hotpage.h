@@ -9,6 +9,8 @@
 #include "stream/mem.h"
 #include "stream/snapshot.h"
 
+#define HOTPAGE_IPS 4 /* instructions kept per page */
+
 struct hotpage_entry {
 	uint64_t page;	  /* address >> shift */
 	double weight;	  /* decayed sample count */
@@ -16,6 +18,13 @@ struct hotpage_entry {
 	uint64_t loads, stores;
 	uint64_t lat_sum, lat_n; /* latency in cycles, where the source gives it */
 	uint32_t level[MEM_LVL_MAX];
+	/*
+	 * The instructions that touched the page most, approximately: a new one
+	 * takes the place of the least counted and inherits its count, so an
+	 * instruction that keeps coming stays (space-saving counts).
+	 */
+	uint64_t ip[HOTPAGE_IPS];
+	uint32_t ip_n[HOTPAGE_IPS];
 	bool used;
 };
 
@@ -42,6 +51,10 @@ void hotpage_add(struct hotpage *h, const struct snap_sample *s);
 void hotpage_decay(struct hotpage *h, double dt);
 /* Copy the n hottest pages, hottest first, into out; returns how many (0 when n is 0). */
 size_t hotpage_top(const struct hotpage *h, struct hotpage_entry *out, size_t n);
+/* Every page, hottest first, in an array the caller frees; *n gets how many. NULL for none. */
+struct hotpage_entry *hotpage_sorted(const struct hotpage *h, size_t *n);
+/* e's instructions, most counted first, into ip and count (max each); returns how many. */
+size_t hotpage_ips(const struct hotpage_entry *e, uint64_t *ip, uint32_t *count, size_t max);
 struct hotpage_cells {
 	char loads[24], stores[24], latency[24];
 };
@@ -64,7 +77,8 @@ const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags);
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
 
 struct hotpage_group {
-	const char *name; /* borrowed from the maps; "[unmapped]" when none */
+	const char *name;	   /* borrowed from the maps; "[unmapped]" when none */
+	const struct mem_map *map; /* borrowed; NULL when unmapped. Anonymous ones group alone */
 	double weight;
 	uint64_t loads, stores, lat_sum, lat_n;
 	size_t pages;
@@ -72,7 +86,8 @@ struct hotpage_group {
 
 /*
  * Sum the pages per mapping name of maps (sorted), hottest first, into out
- * (at most n). Returns how many groups.
+ * (at most n); each anonymous mapping is a group of its own (see
+ * mem_map_label). Returns how many groups.
  */
 size_t hotpage_by_mapping(const struct hotpage *h, const struct mem_map *maps, size_t nmaps,
 			  struct hotpage_group *out, size_t n);

@@ -26,6 +26,7 @@ struct model *model_new(const struct evlist *ev)
 			m->raw_ev[m->nraw++] = (int)i;
 	snapshot_init(&m->prev, ev->n);
 	m->counted_once = xcalloc(ev->n ? ev->n : 1, sizeof(*m->counted_once));
+	m->evstat = xcalloc(ev->n ? ev->n : 1, sizeof(*m->evstat));
 	m->sort_col = COL_CPU;
 	m->uptime = -1;
 	m->page_shift = 12;
@@ -41,6 +42,8 @@ static void model_release_rows(struct model_row *rows, size_t n)
 		free(rows[i].cgroup);
 		free(rows[i].raw);
 		free(rows[i].raw_fl);
+		free(rows[i].ev);
+		free(rows[i].ev_fl);
 	}
 }
 
@@ -58,6 +61,7 @@ void model_free(struct model *m)
 	free(m->cgroups);
 	free(m->raw_ev);
 	free(m->counted_once);
+	free(m->evstat);
 	hotpage_free(m->hp);
 	free(m->maps);
 	snapshot_release(&m->prev);
@@ -77,7 +81,7 @@ struct model_deltas {
  * the work counted so far says it should have: cycles and task-clock went
  * on, it stayed at 0 (cycles itself is judged by task-clock alone).
  */
-static bool model_suspect(const struct model *m, size_t i)
+bool model_event_suspect(const struct model *m, size_t i)
 {
 	const struct ev *e = &m->ev.ev[i];
 
@@ -149,7 +153,7 @@ static void model_deltas(const struct model *m, const struct snap_count *prev,
 
 		d->v[i] = metrics_scale(dv, de, dr, &est);
 		d->fl[i] = (est ? MODEL_F_EST : 0) | (de > 0 && dr == 0 ? MODEL_F_NA : 0);
-		if (model_suspect(m, i) && dv == 0 && dr > 0)
+		if (model_event_suspect(m, i) && dv == 0 && dr > 0)
 			d->fl[i] |= MODEL_F_SUSPECT;
 		if (m->ev.ev[i].hw && de > 0) {
 			double frac = (double)dr / (double)de;
@@ -221,6 +225,12 @@ static void model_metrics(const struct model *m, const struct model_deltas *d,
 		row->raw[k] = d->v[m->raw_ev[k]];
 		row->raw_fl[k] = d->fl[m->raw_ev[k]];
 	}
+	/* kept for totals, which sum counts before dividing */
+	if (row->ev != d->v) {
+		memcpy(row->ev, d->v, m->ev.n * sizeof(*row->ev));
+		memcpy(row->ev_fl, d->fl, m->ev.n * sizeof(*row->ev_fl));
+	}
+	row->counted = d->counted;
 }
 
 /* Case-insensitive substring test. */
@@ -267,17 +277,21 @@ bool model_filter_cgroup(const struct model_filter *f, const char *cgroup)
 
 bool model_wanted(const struct model *m, const struct snap_task *t)
 {
+	if ((t->pflags & SNAP_TASK_KTHREAD) && !m->filter.kthreads)
+		return false;
 	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline) &&
 	       model_filter_cgroup(&m->filter, t->cgroup);
 }
 
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
 {
+	if ((r->pflags & SNAP_TASK_KTHREAD) && !f->kthreads)
+		return false;
 	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline) &&
 	       model_filter_cgroup(f, r->cgroup);
 }
 
-static struct model_row *model_new_row(struct model *m, struct model_row **rows, size_t *n,
+static struct model_row *model_new_row(const struct model *m, struct model_row **rows, size_t *n,
 				       size_t *cap, int id)
 {
 	struct model_row *r;
@@ -288,11 +302,50 @@ static struct model_row *model_new_row(struct model *m, struct model_row **rows,
 	r->id = id;
 	r->raw = xcalloc(m->nraw ? m->nraw : 1, sizeof(*r->raw));
 	r->raw_fl = xcalloc(m->nraw ? m->nraw : 1, sizeof(*r->raw_fl));
+	r->ev = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*r->ev));
+	r->ev_fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*r->ev_fl));
 	for (int c = 0; c < COL_MAX; c++)
 		r->v[c] = NAN;
 	/* nothing measured yet: a row that is never counted shows no number, not 0 */
 	for (size_t k = 0; k < m->nraw; k++)
 		r->raw[k] = NAN;
+	for (size_t e = 0; e < m->ev.n; e++)
+		r->ev[e] = NAN;
+	r->counted = NAN;
+	return r;
+}
+
+/* The /proc columns of a task entry: known or NAN (recordings from before them). */
+static void model_proc_cells(const struct model *m, struct model_row *r, const struct snap_task *t)
+{
+	r->pflags = t->pflags;
+	if (!(t->pflags & SNAP_TASK_PROC))
+		return;
+	r->v[COL_RES] = (double)t->rss_kib;
+	r->v[COL_TIME] = (double)t->cpu_ns / 1e9;
+	if (m->mem_total_kib)
+		r->v[COL_MEM] = 100.0 * (double)t->rss_kib / (double)m->mem_total_kib;
+}
+
+/* The identity and /proc columns of the row of entry t (everything but the counters). */
+static struct model_row *model_task_row(struct model *m, struct model_row **rows, size_t *nrows,
+					size_t *cap, const struct snap_task *t)
+{
+	struct model_row *r = model_new_row(m, rows, nrows, cap, t->pid);
+
+	r->tgid = t->tgid;
+	r->ppid = t->ppid;
+	r->uid = t->uid;
+	memcpy(r->user, t->user, sizeof(r->user));
+	r->threads = t->threads;
+	r->state = t->state;
+	memcpy(r->comm, t->comm, sizeof(r->comm));
+	r->cmdline = xstrdup(t->cmdline);
+	r->cgroup = t->cgroup ? xstrdup(t->cgroup) : NULL;
+	r->err = t->err;
+	r->v[COL_PID] = t->pid;
+	r->v[COL_THR] = t->threads;
+	model_proc_cells(m, r, t);
 	return r;
 }
 
@@ -358,6 +411,16 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	}
 	free(sum_prev);
 	free(sum_cur);
+}
+
+void model_restart(struct model *m)
+{
+	m->have_prev = false;
+	m->sample_pid = 0;
+	m->nmaps = 0;
+	if (m->hp)
+		hotpage_reset(m->hp, m->page_shift);
+	memset(m->evstat, 0, (m->ev.n ? m->ev.n : 1) * sizeof(*m->evstat));
 }
 
 void model_set_page_shift(struct model *m, unsigned shift)
@@ -430,18 +493,7 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 		/* a different start time is a new task that reused the id */
 		if (p && p->start != t->start)
 			p = NULL;
-		r = model_new_row(m, rows, nrows, cap, t->pid);
-		r->tgid = t->tgid;
-		r->uid = t->uid;
-		memcpy(r->user, t->user, sizeof(r->user));
-		r->threads = t->threads;
-		r->state = t->state;
-		memcpy(r->comm, t->comm, sizeof(r->comm));
-		r->cmdline = xstrdup(t->cmdline);
-		r->cgroup = t->cgroup ? xstrdup(t->cgroup) : NULL;
-		r->err = t->err;
-		r->v[COL_PID] = t->pid;
-		r->v[COL_THR] = t->threads;
+		r = model_task_row(m, rows, nrows, cap, t);
 		if (t->err) {
 			int k;
 
@@ -514,7 +566,10 @@ static long *model_cgroup_procs(const struct snapshot *s)
 	return n;
 }
 
-/* One row per cgroup: deltas against the same path's counts at the last tick. */
+/*
+ * One row per cgroup: deltas against the same path's counts at the last
+ * tick; d NULL on a first snapshot, whose rows have no counts yet.
+ */
 static void model_update_cgroups(struct model *m, const struct snapshot *s, struct model_deltas *d,
 				 double dt_ns)
 {
@@ -539,10 +594,45 @@ static void model_update_cgroups(struct model *m, const struct snapshot *s, stru
 			m->cg_not_counted++;
 			continue;
 		}
+		/* a first snapshot: the cgroups at once, their counts after an interval */
+		if (!d)
+			continue;
 		model_deltas(m, p ? p->c : NULL, g->c, d);
 		model_metrics(m, d, r, dt_ns, NAN);
 	}
 	free(procs);
+}
+
+/*
+ * The rows of a first snapshot: what /proc says, at once, and no counter
+ * values (there is no interval yet). A task's count since the attach is not
+ * an interval's, so it is never shown as one.
+ */
+static void model_first_rows(struct model *m, const struct snapshot *s)
+{
+	m->dt = 0;
+	for (size_t i = 0; i < s->ntasks + s->nthreads; i++) {
+		bool thr = i >= s->ntasks;
+		const struct snap_task *t = thr ? &s->threads[i - s->ntasks] : &s->tasks[i];
+
+		if (!model_wanted(m, t))
+			continue;
+		if (thr) {
+			model_task_row(m, &m->threads, &m->nthreads, &m->thcap, t);
+			continue;
+		}
+		model_task_row(m, &m->rows, &m->nrows, &m->rcap, t);
+		if (t->err) {
+			m->not_counted++;
+			if (!m->not_counted_err)
+				m->not_counted_err = t->err;
+		}
+	}
+	for (size_t i = 0; i < s->ncpus; i++)
+		model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, s->cpus[i].cpu);
+	if (s->ncpus)
+		model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, -1);
+	model_update_cgroups(m, s, NULL, 0);
 }
 
 bool model_update(struct model *m, const struct snapshot *s)
@@ -569,15 +659,21 @@ bool model_update(struct model *m, const struct snapshot *s)
 	m->uptime = s->uptime;
 	memcpy(m->host, s->host, sizeof(m->host));
 	memcpy(m->kernel, s->kernel, sizeof(m->kernel));
+	m->mem_total_kib = s->mem_total_kib;
 	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
+		model_first_rows(m, s);
 		model_samples(m, s, 0);
 		snapshot_copy_counts(&m->prev, s);
 		m->have_prev = true;
+		model_sort(m, m->sort_col, m->sort_reverse);
 		return false;
 	}
 	dt_ns = (double)(s->t_ns - m->prev.t_ns);
 	m->dt = dt_ns / 1e9;
 	model_watch_work(m, s);
+	evstat_update(m->evstat, &m->ev, &m->prev, s);
+	for (size_t e = 0; e < m->ev.n; e++)
+		m->evstat[e].suspect = model_event_suspect(m, e);
 	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
 	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
@@ -622,8 +718,10 @@ static double model_num(const struct model *m, const struct model_row *r, int co
 		*text = r->cgroup ? r->cgroup : "";
 		return 0;
 	}
+	if (col == COL_STATE)
+		return (unsigned char)r->state; /* by the letter */
 	if (col == COL_PID)
-		return r->id;
+		return r->procs ? r->procs : r->id;
 	if (col == COL_THR)
 		return r->threads;
 	return r->v[col];
@@ -634,7 +732,9 @@ static bool model_natural_desc(const struct model *m, int col)
 	return model_column(m, col)->sort_desc;
 }
 
-int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
+/* The order of a and b by the sort column alone; 0 when they are equal in it. */
+static int model_compare_values(const struct model *m, const struct model_row *a,
+				const struct model_row *b)
 {
 	bool ta, tb;
 	const char *sa = NULL, *sb = NULL;
@@ -655,6 +755,13 @@ int model_compare(const struct model *m, const struct model_row *a, const struct
 		if (desc)
 			c = -c;
 	}
+	return c;
+}
+
+int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
+{
+	int c = model_compare_values(m, a, b);
+
 	if (c)
 		return c;
 	return (a->id > b->id) - (a->id < b->id);
@@ -663,6 +770,17 @@ int model_compare(const struct model *m, const struct model_row *a, const struct
 static int model_qsort_cmp(const void *a, const void *b, void *m)
 {
 	return model_compare(m, a, b);
+}
+
+/* Cgroups equal in the sort column (as on a first frame, without counts) go by path. */
+static int model_qsort_cgroup_cmp(const void *a, const void *b, void *m)
+{
+	const struct model_row *ra = a, *rb = b;
+	int c = model_compare_values(m, ra, rb);
+
+	if (c)
+		return c;
+	return strcmp(ra->cgroup ? ra->cgroup : "", rb->cgroup ? rb->cgroup : "");
 }
 
 void model_sort(struct model *m, int col, bool reverse)
@@ -674,7 +792,7 @@ void model_sort(struct model *m, int col, bool reverse)
 	if (m->nthreads > 1)
 		qsort_r(m->threads, m->nthreads, sizeof(*m->threads), model_qsort_cmp, m);
 	if (m->ncgroups > 1)
-		qsort_r(m->cgroups, m->ncgroups, sizeof(*m->cgroups), model_qsort_cmp, m);
+		qsort_r(m->cgroups, m->ncgroups, sizeof(*m->cgroups), model_qsort_cgroup_cmp, m);
 }
 
 int model_sort_key(const struct model *m, const char *key)
@@ -823,7 +941,13 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		if (rows == COL_ROWS_CPUS && r->id < 0)
 			snprintf(buf, size, "all");
 		else
-			snprintf(buf, size, "%d", r->id);
+			snprintf(buf, size, "%d", r->procs ? r->procs : r->id);
+		return;
+	case COL_STATE:
+		/* printable letters only: a crafted recording cannot put a control here */
+		snprintf(buf, size, "%c", r->state > 0x20 && r->state < 0x7f ? r->state : ' ');
+		if (!r->state)
+			buf[0] = '\0';
 		return;
 	case COL_USER:
 		snprintf(buf, size, "%s", r->user);
@@ -849,7 +973,100 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		return;
 	}
 	default:
-		columns_format_fit(buf, size, r->v[id], col->prec, width, model_cell_flags(r, id));
+		columns_format_cell(col, buf, size, r->v[id], width, model_cell_flags(r, id));
 		return;
 	}
+}
+
+/* What building a user's totals keeps aside: why its rows were not counted, whether any was. */
+struct model_users_acc {
+	int err;       /* the first reason a row of the user was not counted */
+	bool counted;  /* some row of the user was counted */
+	uint8_t *miss; /* per event: the marks of rows that had no count (n/a) */
+};
+
+/* Add process row r to the totals row u of its user. */
+static void model_users_add(const struct model *m, struct model_row *u, const struct model_row *r,
+			    struct model_users_acc *a)
+{
+	static const enum col_id SUMS[] = { COL_RES, COL_MEM, COL_TIME };
+
+	u->procs++;
+	u->threads += r->threads;
+	for (size_t i = 0; i < sizeof(SUMS) / sizeof(SUMS[0]); i++)
+		if (!isnan(r->v[SUMS[i]]))
+			u->v[SUMS[i]] = isnan(u->v[SUMS[i]]) ? r->v[SUMS[i]]
+							     : u->v[SUMS[i]] + r->v[SUMS[i]];
+	if (r->err) {
+		if (!a->err)
+			a->err = r->err;
+		return;
+	}
+	a->counted = true;
+	for (size_t e = 0; e < m->ev.n; e++) {
+		if (isnan(r->ev[e]) || (a->miss[e] & MODEL_F_NA)) {
+			/* a counter of one of them did not run: the total is unknown, not less */
+			a->miss[e] |= r->ev_fl[e];
+			if (a->miss[e] & MODEL_F_NA)
+				u->ev[e] = NAN;
+			continue;
+		}
+		u->ev[e] = isnan(u->ev[e]) ? r->ev[e] : u->ev[e] + r->ev[e];
+		u->ev_fl[e] |= r->ev_fl[e] & (MODEL_F_EST | MODEL_F_SUSPECT);
+	}
+	if (!isnan(r->counted) && (isnan(u->counted) || r->counted < u->counted))
+		u->counted = r->counted;
+}
+
+void model_users_build(const struct model *m, const struct model_row *const *rows, size_t n,
+		       struct model_users *u)
+{
+	struct model_users_acc *acc = NULL;
+	size_t nev = m->ev.n ? m->ev.n : 1, acap = 0;
+
+	model_release_rows(u->v, u->n);
+	u->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct model_row *r = rows[i];
+		size_t k;
+
+		for (k = 0; k < u->n && u->v[k].uid != r->uid; k++)
+			;
+		if (k == u->n) {
+			struct model_row *t = model_new_row(m, &u->v, &u->n, &u->cap, (int)r->uid);
+
+			t->uid = r->uid;
+			memcpy(t->user, r->user, sizeof(t->user));
+			t->state = '\0';
+			t->cmdline = xstrdup("");
+			acc = xgrow(acc, &acap, u->n, sizeof(*acc));
+			acc[k] = (struct model_users_acc){ .miss = xcalloc(nev, 1) };
+		}
+		model_users_add(m, &u->v[k], r, &acc[k]);
+	}
+	for (size_t k = 0; k < u->n; k++) {
+		struct model_row *t = &u->v[k];
+		struct model_deltas d = { .v = t->ev, .fl = t->ev_fl, .counted = t->counted };
+
+		/* n/a where the counter of a counted process of the user did not run */
+		for (size_t e = 0; e < m->ev.n; e++)
+			if (isnan(t->ev[e]))
+				t->ev_fl[e] |= acc[k].miss[e] & MODEL_F_NA;
+		t->err = acc[k].counted ? 0 : acc[k].err;
+		if (!t->err)
+			model_metrics(m, &d, t, m->dt * 1e9, NAN);
+		t->v[COL_PID] = t->procs;
+		t->v[COL_THR] = t->threads;
+		free(acc[k].miss);
+	}
+	free(acc);
+	if (u->n > 1)
+		qsort_r(u->v, u->n, sizeof(*u->v), model_qsort_cmp, (void *)m);
+}
+
+void model_users_release(struct model_users *u)
+{
+	model_release_rows(u->v, u->n);
+	free(u->v);
+	memset(u, 0, sizeof(*u));
 }

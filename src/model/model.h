@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "model/columns.h"
+#include "model/evstat.h"
 #include "stream/evlist.h"
 #include "model/hotpage.h"
 #include "stream/snapshot.h"
@@ -23,9 +24,13 @@
 #define MODEL_SUSPECT_CYCLES 100000000.0
 #define MODEL_SUSPECT_NS 100000000.0
 
+/* est, na and suspect hold a bit per column */
+_Static_assert(COL_MAX <= 32, "widen the per-column masks of struct model_row");
+
 struct model_row {
 	int id;	  /* pid (tid for threads), or CPU number (-1 for the total) */
 	int tgid; /* the process of a thread row; id for process rows */
+	int ppid; /* the parent process, as the snapshot has it (0 when unknown) */
 	unsigned uid;
 	char user[33];
 	int threads;
@@ -40,6 +45,17 @@ struct model_row {
 	double *raw;	   /* one per raw (-e) event, scaled delta; owned */
 	uint8_t *raw_fl;   /* MODEL_F_* per raw event; owned */
 	char *cgroup;	   /* owned; the cgroup (v2) path, NULL when not known */
+	double *ev;	   /* every event's scaled delta, NAN when none: what totals sum; owned */
+	uint8_t *ev_fl;	   /* MODEL_F_* per event; owned */
+	double counted;	   /* lowest running/enabled share of hardware events; NAN if none */
+	unsigned pflags;   /* SNAP_TASK_* of the entry */
+	int procs;	   /* per-user rows: how many processes; 0 on other rows */
+};
+
+/* Per-user totals, one row per uid (see model_users_build). */
+struct model_users {
+	struct model_row *v;
+	size_t n, cap;
 };
 
 struct model_filter {
@@ -48,6 +64,7 @@ struct model_filter {
 	const char *user;   /* borrowed; user name or numeric uid, NULL for all */
 	const char *name;   /* borrowed; substring of the name or command line */
 	const char *cgroup; /* borrowed; only processes in this cgroup or below it */
+	bool kthreads;	    /* keep kernel threads (--kernel-threads, K) */
 };
 
 struct model {
@@ -65,6 +82,7 @@ struct model {
 	double uptime; /* seconds since boot; < 0 when unknown */
 	char host[65]; /* where the counts come from */
 	char kernel[65];
+	uint64_t mem_total_kib; /* 0 when unknown */
 	struct model_row *rows;
 	size_t nrows, rcap;
 	struct model_row *threads; /* per-thread rows, when the snapshot has them */
@@ -86,6 +104,8 @@ struct model {
 	size_t ntasks_seen;    /* tasks in the snapshot before filtering */
 	size_t not_counted;    /* rows whose counters could not be opened */
 	int not_counted_err;   /* the most common reason */
+	/* per event: its shares of time counted in the last interval (the events screen) */
+	struct evstat *evstat;
 	struct model_filter filter;
 	int sort_col; /* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
@@ -111,10 +131,19 @@ struct model {
 struct model *model_new(const struct evlist *ev);
 void model_free(struct model *m);
 /*
- * Take the next snapshot. Rows are the deltas from the previous one;
- * returns false (and no rows) for the first snapshot.
+ * Take the next snapshot. Rows are the deltas from the previous one. The
+ * first snapshot gives rows too, at once, with the /proc columns, the load
+ * and the tasks, and every counter column empty (NAN): returns false for it,
+ * true when the rows carry an interval's counts.
  */
 bool model_update(struct model *m, const struct snapshot *s);
+/*
+ * Forget the previous snapshot, the hot-page histogram and the mappings: the
+ * next snapshot starts afresh, as the first one did (a replay that jumped).
+ */
+void model_restart(struct model *m);
+/* Whether event i is a hardware event that has never counted anything while work went on. */
+bool model_event_suspect(const struct model *m, size_t i);
 /* Sort the process, thread and cgroup rows by column (see sort_col); reverse flips the natural order. */
 void model_sort(struct model *m, int col, bool reverse);
 /* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */
@@ -174,6 +203,21 @@ bool model_filter_cgroup(const struct model_filter *f, const char *cgroup);
 bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r);
+/*
+ * Per-user totals of the process rows rows[0..n) into u (kept allocated
+ * between calls): one row per uid, sorted by the model's sort settings. The
+ * counter columns come from the summed counts (IPC is the sum of
+ * instructions over the sum of cycles, never an average of ratios); THR,
+ * RES, %MEM and TIME+ are sums, PROCS (procs) the number of processes.
+ * A counter that did not run in one of the processes (n/a) makes the
+ * user's n/a too, never a smaller sum; processes that are not counted at all
+ * are left out of the counts (their memory and time still add up), and a
+ * user none of whose processes is counted keeps the reason in err. Pure:
+ * reads m only.
+ */
+void model_users_build(const struct model *m, const struct model_row *const *rows, size_t n,
+		       struct model_users *u);
+void model_users_release(struct model_users *u);
 /* Compare two rows by the model's sort settings (exported for tests). */
 int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b);
 

@@ -45,7 +45,7 @@ static const char *output_raw_name(const struct model *m, size_t k)
 
 static enum col_rows output_row_kind(const struct output *o)
 {
-	return o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+	return o->per_user ? COL_ROWS_USERS : o->threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
 /* Text: the columns of rows in display order, each padded to its width; the rest column last. */
@@ -138,33 +138,49 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 		const struct column *col = model_column(m, ids[i]);
 		char cell[64];
 
-		if (r->err && (col->type == COL_TYPE_NUM || col->rest) && !said) {
+		/* /proc's columns are there for every row; the counters say why they are not */
+		bool counter = col->type == COL_TYPE_NUM && !col->proc;
+
+		if (r->err && (counter || col->rest) && !said) {
 			fprintf(f, "  not counted: %s", errmsg_short(r->err));
 			said = true;
 		}
-		if (r->err && col->type == COL_TYPE_NUM)
+		if (r->err && counter)
 			continue;
 		if (col->rest && cmdline && r->cmdline[0]) {
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		/* a left-aligned text cut to its column: the cell says how (a path keeps its end) */
+		/*
+		 * numbers are exact; memory and CPU time as top writes them, and a
+		 * left-aligned text cut to its column: the cell says how (a path keeps its end)
+		 */
 		model_format_cell(m, r, ids[i], rows,
-				  col->left && !col->rest ? columns_width(col, rows) : 0, cell,
-				  sizeof(cell));
+				  col->fmt || (col->left && !col->rest) ? columns_width(col, rows)
+									: 0,
+				  cell, sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);
 }
 
+/* The interval of a frame as text: the first frame has none, its counters come with the next. */
+static void output_interval(char *buf, size_t size, const struct model *m, bool json)
+{
+	if (m->dt > 0)
+		snprintf(buf, size, json ? "%.3f" : "%.2f s", m->dt);
+	else
+		snprintf(buf, size, json ? "null" : "- (first frame: counters from the next)");
+}
+
 static const struct model_row *output_rows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->threads : m->rows;
+	return o->per_user ? o->users.v : o->threads ? m->threads : m->rows;
 }
 
 static size_t output_nrows(const struct output *o, const struct model *m)
 {
-	return o->threads ? m->nthreads : m->nrows;
+	return o->per_user ? o->users.n : o->threads ? m->nthreads : m->nrows;
 }
 
 static void output_time(char *buf, size_t size, double wall)
@@ -181,10 +197,11 @@ static void output_time(char *buf, size_t size, double wall)
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
-	char when[64], unsup[1024];
+	char when[64], unsup[1024], iv[64];
 
 	output_time(when, sizeof(when), m->wall);
-	fprintf(f, "pmctop - %s, interval %.2f s, load average: %.2f, %.2f, %.2f\n", when, m->dt,
+	output_interval(iv, sizeof(iv), m, false);
+	fprintf(f, "pmctop - %s, interval %s, load average: %.2f, %.2f, %.2f\n", when, iv,
 		m->load[0], m->load[1], m->load[2]);
 	fputs("Events: ", f);
 	output_puts_safe(f, mode);
@@ -192,7 +209,11 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
 	if (!o->no_processes) {
-		fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
+		if (o->per_user)
+			fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
+		else
+			fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks",
+				output_nrows(o, m));
 		if (m->not_counted)
 			fprintf(f, ", %zu not counted (%s)", m->not_counted,
 				errmsg_short(m->not_counted_err));
@@ -338,12 +359,77 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	fputc('\n', f);
 }
 
+/* Per-user CSV: a header and rows of their own, the numeric columns as for processes. */
+static void output_csv_users(struct output *o, const struct model *m, const enum col_id *cols,
+			     size_t ncols)
+{
+	FILE *f = o->f;
+
+	if (!o->csv_header_done) {
+		fprintf(f, "time,kind,uid,%s,%s,%s", columns_get(COL_USER)->key,
+			columns_key(columns_get(COL_PID), COL_ROWS_USERS),
+			columns_get(COL_THR)->key);
+		for (size_t i = 0; i < ncols; i++)
+			fprintf(f, ",%s", columns_get(cols[i])->key);
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_str(f, output_raw_name(m, k));
+		}
+		/* as for processes: a cgroup column only where cgroups are known */
+		fputs(m->have_cgroups ? ",estimated,suspect,not_counted,cgroup\n"
+				      : ",estimated,suspect,not_counted\n",
+		      f);
+		o->csv_header_done = true;
+	}
+	/* the cgroups first, as before the processes: PROCS is theirs, no uid, user or threads */
+	for (size_t i = 0; i < m->ncgroups + o->users.n; i++) {
+		bool cg = i < m->ncgroups;
+		const struct model_row *r = cg ? &m->cgroups[i] : &o->users.v[i - m->ncgroups];
+
+		if (cg) {
+			fprintf(f, "%.3f,cgroup,,,", m->wall);
+			if (r->threads >= 0)
+				fprintf(f, "%d", r->threads);
+			fputc(',', f);
+		} else {
+			fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
+			output_csv_str(f, r->user);
+			fprintf(f, ",%d,%d", r->procs, r->threads);
+		}
+		for (size_t c = 0; c < ncols; c++) {
+			fputc(',', f);
+			output_csv_num(f, r->v[cols[c]], columns_get(cols[c])->data_prec);
+		}
+		for (size_t k = 0; k < m->nraw; k++) {
+			fputc(',', f);
+			output_csv_num(f, r->raw[k], 0);
+		}
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
+		fputc(',', f);
+		output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
+		fputc(',', f);
+		if (r->err)
+			fputs(errmsg_short(r->err), f);
+		if (m->have_cgroups) {
+			fputc(',', f);
+			if (cg)
+				output_csv_str(f, r->cgroup ? r->cgroup : "");
+		}
+		fputc('\n', f);
+	}
+}
+
 static void output_csv(struct output *o, const struct model *m)
 {
 	FILE *f = o->f;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
 
+	if (o->per_user) {
+		output_csv_users(o, m, cols, ncols);
+		return;
+	}
 	if (!o->csv_header_done) {
 		fprintf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
 			columns_key(columns_get(COL_THR), output_row_kind(o)));
@@ -426,11 +512,15 @@ static void output_json_marks(FILE *f, const struct model *m, const struct model
 }
 
 static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
-				const enum col_id *cols, size_t ncols, bool cpu)
+				const enum col_id *cols, size_t ncols, enum col_rows rows)
 {
+	bool cpu = rows == COL_ROWS_CPUS;
+
 	for (size_t i = 0; i < ncols; i++) {
 		const struct column *c = columns_get(cols[i]);
 
+		if (!columns_on_rows(c, rows))
+			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's or a cgroup's */
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
 		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
 		output_json_num(f, r->v[c->id], c->data_prec);
@@ -464,11 +554,14 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	const struct column *pid = columns_get(COL_PID), *user = columns_get(COL_USER);
 	const struct column *thr = columns_get(COL_THR), *cmd = columns_get(COL_COMMAND);
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
-		m->dt, m->load[0], m->load[1], m->load[2]);
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		iv, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
-	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[", output_nrows(o, m),
-		m->not_counted);
+	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
+		o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 
@@ -478,7 +571,7 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 			fprintf(f, "{\"%s\":\"all\"", columns_key(pid, COL_ROWS_CPUS));
 		else
 			fprintf(f, "{\"%s\":%d", columns_key(pid, COL_ROWS_CPUS), r->id);
-		output_json_metrics(f, m, r, cols, ncols, true);
+		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CPUS);
 		fputc('}', f);
 	}
 	if (m->have_cgroups) {
@@ -496,17 +589,30 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 				fputs(",\"not_counted\":", f);
 				output_json_str(f, errmsg_short(r->err));
 			} else {
-				output_json_metrics(f, m, r, cols, ncols, false);
+				output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CGROUPS);
 			}
 			fputc('}', f);
 		}
 	}
-	fprintf(f, "],\"%s\":[", o->threads ? "threads" : "processes");
+	fprintf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
 	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
 			fputc(',', f);
+		if (o->per_user) {
+			fprintf(f, "{\"uid\":%u,\"%s\":", r->uid, user->key);
+			output_json_str(f, r->user);
+			fprintf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
+				r->procs, thr->key, r->threads);
+			output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
+			if (r->err) {
+				fputs(",\"not_counted\":", f);
+				output_json_str(f, errmsg_short(r->err));
+			}
+			fputc('}', f);
+			continue;
+		}
 		if (o->threads)
 			fprintf(f,
 				"{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
@@ -527,24 +633,25 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 			else
 				fputs("null", f);
 		}
+		/* every column on every row, null where there is no value: one schema */
+		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
 		if (r->err) {
 			fputs(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));
-		} else {
-			output_json_metrics(f, m, r, cols, ncols, false);
 		}
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
 }
 
-/* The mapping name of a page, shortened to its file name for tables. */
-static const char *output_map_name(const struct model *m, uint64_t page)
+/* The mapping of a page by name, an anonymous one by its range, into buf (of OUTPUT_MAP_LEN). */
+#define OUTPUT_MAP_LEN 128
+static const char *output_map_name(const struct model *m, uint64_t page, char *buf)
 {
 	const struct mem_map *p =
 		mem_find_map(m->maps, m->nmaps, (unsigned long long)(page << m->hp->shift));
 
-	return p ? p->name : "[unmapped]";
+	return p ? mem_map_label(p, buf, OUTPUT_MAP_LEN) : "[unmapped]";
 }
 
 static void output_page_fields(const struct model *m, const struct hotpage_entry *e, double *share,
@@ -560,11 +667,18 @@ static void output_samples_text(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
+	char rate[32];
+
+	/* the first frame has no interval: no rate, not 0 */
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.0f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "-");
 	fprintf(f,
-		"Sampling pid %d: %s, period %" PRIu64 "; %.0f samples/s, %" PRIu64
+		"Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
 		" lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
-		m->sample_pid, m->sample_source, m->sample_period, m->sample_rate, m->lost_tick,
-		m->lost, m->throttled);
+		m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
+		m->throttled);
 	if (m->sample_nonmem)
 		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
@@ -576,6 +690,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
 		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 
@@ -583,7 +698,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
 			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
 			cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
-			output_map_name(m, top[i].page));
+			output_map_name(m, top[i].page, map));
 	}
 	fputc('\n', f);
 }
@@ -600,6 +715,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 
@@ -612,7 +728,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 			hotpage_dominant_level(&top[i]) == MEM_LVL_NA
 				? ""
 				: mem_level_name(hotpage_dominant_level(&top[i])));
-		output_csv_str(f, output_map_name(m, top[i].page));
+		output_csv_str(f, output_map_name(m, top[i].page, map));
 		fputc('\n', f);
 	}
 }
@@ -622,13 +738,20 @@ static void output_samples_json(struct output *o, const struct model *m,
 {
 	FILE *f = o->f;
 
-	fprintf(f, "{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":", m->wall, m->dt,
+	char iv[64], rate[32];
+
+	output_interval(iv, sizeof(iv), m, true);
+	if (m->dt > 0)
+		snprintf(rate, sizeof(rate), "%.1f", m->sample_rate);
+	else
+		snprintf(rate, sizeof(rate), "null");
+	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":", m->wall, iv,
 		m->sample_pid);
 	output_json_str(f, m->sample_source);
 	fprintf(f,
-		",\"period\":%" PRIu64 ",\"samples_per_s\":%.1f,\"lost\":%" PRIu64
+		",\"period\":%" PRIu64 ",\"samples_per_s\":%s,\"lost\":%" PRIu64
 		",\"throttled\":%" PRIu64 ",\"page_size\":%u",
-		m->sample_period, m->sample_rate, m->lost, m->throttled, 1u << m->hp->shift);
+		m->sample_period, rate, m->lost, m->throttled, 1u << m->hp->shift);
 	/* keys only when they say something, so older consumers see the frames they knew */
 	if (m->sample_nonmem)
 		fprintf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
@@ -638,6 +761,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 		fputs(",\"data_source_na\":true", f);
 	fputs(",\"pages\":[", f);
 	for (size_t i = 0; i < n; i++) {
+		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 		enum mem_level l = hotpage_dominant_level(&top[i]);
@@ -654,7 +778,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 		else
 			output_json_str(f, mem_level_name(l));
 		fputs(",\"mapping\":", f);
-		output_json_str(f, output_map_name(m, top[i].page));
+		output_json_str(f, output_map_name(m, top[i].page, map));
 		fputc('}', f);
 	}
 	fputs("]}\n", f);
@@ -665,6 +789,9 @@ static void output_samples(struct output *o, const struct model *m)
 	struct hotpage_entry top[256];
 	size_t n = 0;
 
+	char iv[64];
+
+	output_interval(iv, sizeof(iv), m, true);
 	if (!m->hp || !m->sample_pid || (o->sample_pid && m->sample_pid != o->sample_pid)) {
 		/* a recording may hold another process's samples: never show them as this one's */
 		if (o->fmt == OUTPUT_TEXT && o->sample_pid)
@@ -674,9 +801,9 @@ static void output_samples(struct output *o, const struct model *m)
 			fprintf(o->f, "Sampling: nothing sampled\n\n");
 		else if (o->fmt == OUTPUT_JSON)
 			fprintf(o->f,
-				"{\"time\":%.3f,\"interval\":%.3f,\"pid\":%d,\"source\":null,"
+				"{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":null,"
 				"\"pages\":[]}\n",
-				m->wall, m->dt, o->sample_pid);
+				m->wall, iv, o->sample_pid);
 		return;
 	}
 	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
@@ -703,6 +830,14 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 			return errno ? -errno : -EIO;
 		return 0;
 	}
+	if (o->per_user) {
+		const struct model_row **rows = xcalloc(m->nrows ? m->nrows : 1, sizeof(*rows));
+
+		for (size_t i = 0; i < m->nrows; i++)
+			rows[i] = &m->rows[i];
+		model_users_build(m, rows, m->nrows, &o->users);
+		free(rows);
+	}
 	switch (o->fmt) {
 	case OUTPUT_TEXT:
 		output_text(o, m, mode);
@@ -717,4 +852,9 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 	if (fflush(o->f) == EOF || ferror(o->f))
 		return errno ? -errno : -EIO;
 	return 0;
+}
+
+void output_release(struct output *o)
+{
+	model_users_release(&o->users);
 }

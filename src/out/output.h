@@ -17,12 +17,14 @@ struct output {
 	FILE *f; /* borrowed */
 	enum output_format fmt;
 	bool csv_header_done;
-	bool show_cmdline; /* text: full command line instead of the name */
-	bool threads;	   /* rows are threads (model threads), not processes */
-	bool sampling;	   /* frames are the hot pages of the sampled process */
-	int sample_pid;	   /* that process: pages of any other are never shown as its */
-	size_t top;	   /* pages per frame when sampling */
-	bool no_processes; /* processes are not counted (cgroups instead): no process rows */
+	bool show_cmdline;	  /* text: full command line instead of the name */
+	bool threads;		  /* rows are threads (model threads), not processes */
+	bool per_user;		  /* rows are per-user totals of the processes (--per-user) */
+	struct model_users users; /* those totals, made for each frame; output_release frees */
+	bool sampling;		  /* frames are the hot pages of the sampled process */
+	int sample_pid;		  /* that process: pages of any other are never shown as its */
+	size_t top;		  /* pages per frame when sampling */
+	bool no_processes;	  /* processes are not counted (cgroups instead): no process rows */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */
@@ -32,5 +34,7 @@ int output_parse_format(const char *s, enum output_format *fmt);
  * Flushes; returns 0 or -errno (-EPIPE when the reader went away).
  */
 int output_frame(struct output *o, const struct model *m, const char *mode);
+/* Free what the frames kept (the per-user rows); o can be used again. */
+void output_release(struct output *o);
 
 #endif

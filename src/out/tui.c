@@ -42,6 +42,7 @@ static void tui_colors(bool color)
 		{ CANVAS_KEY, -1, -1, A_BOLD, A_BOLD },
 		{ CANVAS_KEYTEXT, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
 		{ CANVAS_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD },
+		{ CANVAS_TAGGED, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
 	};
 
 	if (color && has_colors()) {
@@ -62,7 +63,7 @@ static void tui_colors(bool color)
 	}
 }
 
-int tui_init(bool color, char *err, size_t errsize)
+int tui_init(bool color, bool mouse, char *err, size_t errsize)
 {
 	const char *term = getenv("TERM");
 
@@ -85,6 +86,12 @@ int tui_init(bool color, char *err, size_t errsize)
 	set_escdelay(25);
 	curs_set(0);
 	tui_colors(color);
+	if (mouse) {
+		/* presses at once, not clicks after a wait for the release */
+		mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
+		mouseinterval(0);
+	}
 	return 0;
 }
 
@@ -119,10 +126,36 @@ void tui_resize(void)
 	clear();
 }
 
-int tui_key(void)
+/* A mouse event as a key: a press of the first button, or the wheel. */
+static int tui_mouse(int *x, int *y)
 {
-	int k = getch();
+	MEVENT ev;
 
+	if (getmouse(&ev) != OK)
+		return UI_KEY_NONE;
+	if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
+		*x = ev.x;
+		*y = ev.y;
+		return UI_KEY_MOUSE;
+	}
+	if (ev.bstate & BUTTON4_PRESSED)
+		return UI_KEY_UP;
+	if (ev.bstate & BUTTON5_PRESSED)
+		return UI_KEY_DOWN;
+	return UI_KEY_NONE;
+}
+
+int tui_key(int *x, int *y)
+{
+	int k;
+
+	/* a mouse event that means nothing here (a release) is skipped, not taken for the end
+	 * of input: keys behind it would wait for the next tick */
+	while ((k = getch()) == KEY_MOUSE) {
+		k = tui_mouse(x, y);
+		if (k != UI_KEY_NONE)
+			return k;
+	}
 	switch (k) {
 	case ERR:
 		return UI_KEY_NONE;
@@ -149,8 +182,22 @@ int tui_key(void)
 		return UI_KEY_ENTER;
 	case KEY_F(1):
 		return UI_KEY_F1;
+	case KEY_F(3):
+		return UI_KEY_F3;
+	case KEY_F(4):
+		return UI_KEY_F4;
+	case KEY_F(5):
+		return UI_KEY_F5;
 	case KEY_F(6):
 		return UI_KEY_F6;
+	case KEY_F(7):
+		return UI_KEY_F7;
+	case KEY_F(8):
+		return UI_KEY_F8;
+	case KEY_F(9):
+		return UI_KEY_F9;
+	case KEY_BTAB:
+		return UI_KEY_BTAB;
 	case KEY_F(10):
 		return UI_KEY_F10;
 	case KEY_RESIZE:

@@ -3,6 +3,9 @@
 
 #include "stream/mem.h"
 
+#include <stdio.h>
+#include <string.h>
+
 const char *mem_level_name(enum mem_level l)
 {
 	static const char *const NAMES[MEM_LVL_MAX] = {
@@ -63,4 +66,18 @@ const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n, unsigne
 			return &maps[mid];
 	}
 	return NULL;
+}
+
+bool mem_map_anon(const struct mem_map *m)
+{
+	return !m->name[0] || !strcmp(m->name, "[anon]");
+}
+
+const char *mem_map_label(const struct mem_map *m, char *buf, size_t size)
+{
+	if (mem_map_anon(m))
+		snprintf(buf, size, "[anon %llx-%llx]", m->start, m->end);
+	else
+		snprintf(buf, size, "%s", m->name);
+	return buf;
 }

@@ -49,6 +49,13 @@ struct mem_map {
 	char name[96]; /* path, [heap], [stack], [vdso] ..., or [anon] */
 };
 
+/* Whether m has no name of its own: an anonymous mapping ("[anon]" or ""). */
+bool mem_map_anon(const struct mem_map *m);
+/*
+ * m's name for the user: its own, or its address range for an anonymous one
+ * ("[anon 7f12a000-7f13b000]"), so two of them are told apart. Returns buf.
+ */
+const char *mem_map_label(const struct mem_map *m, char *buf, size_t size);
 /* The mapping that holds addr, or NULL. maps must be sorted by address. */
 const struct mem_map *mem_find_map(const struct mem_map *maps, size_t n, unsigned long long addr);
 

@@ -90,9 +90,9 @@ static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
 	recording_escape(m->why.name, ev, sizeof(ev));
 	fprintf(f,
 		"modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
-		"cpu_hw=%d task_hw=%d why=%s event=%s paranoid=%d\n",
+		"cpu_hw=%d task_hw=%d thread_sets=%d why=%s event=%s paranoid=%d\n",
 		m->hw, m->hw_asked, m->kernel, pmu, m->counters, m->counters_free, m->watchdog,
-		m->cpu_hw, m->task_hw, en ? en : "EINVAL", ev, m->why.paranoid);
+		m->cpu_hw, m->task_hw, m->thread_sets, en ? en : "EINVAL", ev, m->why.paranoid);
 }
 
 int recording_write_header(FILE *f, const struct evlist *ev, const char *mode,
@@ -141,6 +141,8 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 	if (s->uptime >= 0)
 		fprintf(f, " %.2f", s->uptime);
 	fputc('\n', f);
+	if (s->mem_total_kib)
+		fprintf(f, "memtotal %" PRIu64 "\n", s->mem_total_kib);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct snap_cpu *c = &s->cpus[i];
 
@@ -174,6 +176,10 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			free(cmd);
 		}
 		fputc('\n', f);
+		/* a line of its own, so that the task line keeps the shape old readers know */
+		if (t->pflags & SNAP_TASK_PROC)
+			fprintf(f, "procinfo %" PRIu64 " %" PRIu64 " %u\n", t->rss_kib, t->cpu_ns,
+				t->pflags & SNAP_TASK_KTHREAD ? 1u : 0u);
 	}
 	if (s->cg.on)
 		fprintf(f, "cgroups %" PRIu64 " %" PRIu64 "\n", s->cg.fds, s->cg.budget);
@@ -375,10 +381,11 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 			m->why.what = ERRMSG_EVENT;
 			continue;
 		}
-		flag = !strcmp(tok[i], "hw")	   ? &m->hw
-		       : !strcmp(tok[i], "asked")  ? &m->hw_asked
-		       : !strcmp(tok[i], "kernel") ? &m->kernel
-						   : NULL;
+		flag = !strcmp(tok[i], "hw")		? &m->hw
+		       : !strcmp(tok[i], "asked")	? &m->hw_asked
+		       : !strcmp(tok[i], "kernel")	? &m->kernel
+		       : !strcmp(tok[i], "thread_sets") ? &m->thread_sets
+							: NULL;
 		num = !strcmp(tok[i], "counters")   ? &m->counters
 		      : !strcmp(tok[i], "free")	    ? &m->counters_free
 		      : !strcmp(tok[i], "watchdog") ? &m->watchdog
@@ -556,6 +563,39 @@ static int recording_cgroup(struct recording_reader *r, char **tok, size_t ntok,
 	g->err = err;
 	snap->cg.on = true;
 	return recording_counts(r, tok + 3, ntok - 3, g->c);
+}
+
+/* procinfo RSS_KIB CPU_NS FLAGS: the /proc facts of the task or thread line just before. */
+static int recording_procinfo(struct recording_reader *r, char **tok, size_t ntok,
+			      struct snapshot *snap)
+{
+	unsigned long long rss, cpu, flags;
+	struct snap_task *t;
+
+	if (ntok != 4)
+		return recording_fail(r, "expected 'procinfo RSS_KIB CPU_NS FLAGS'");
+	if (!r->info_for)
+		return recording_fail(r, "expected a 'task' or 'thread' line before 'procinfo'");
+	if (recording_ull(tok[1], &rss) || recording_ull(tok[2], &cpu) ||
+	    recording_ull(tok[3], &flags) || flags > 1)
+		return recording_fail(r, "expected RSS_KIB and CPU_NS as numbers and FLAGS 0 or 1");
+	t = r->info_for == 1 ? &snap->tasks[snap->ntasks - 1] : &snap->threads[snap->nthreads - 1];
+	r->info_for = 0;
+	t->rss_kib = rss;
+	t->cpu_ns = cpu;
+	t->pflags = SNAP_TASK_PROC | (flags ? SNAP_TASK_KTHREAD : 0);
+	return 0;
+}
+
+static int recording_memtotal(struct recording_reader *r, char **tok, size_t ntok,
+			      struct snapshot *snap)
+{
+	unsigned long long kib;
+
+	if (ntok != 2 || recording_ull(tok[1], &kib) || !kib)
+		return recording_fail(r, "expected 'memtotal KIB' with KIB above 0");
+	snap->mem_total_kib = kib;
+	return 0;
 }
 
 static int recording_cpu(struct recording_reader *r, char **tok, size_t ntok, struct snapshot *snap)
@@ -781,8 +821,17 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		ret = recording_cpu(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "task")) {
 		ret = recording_task(r, tok, ntok, snap, false);
+		r->info_for = ret ? 0 : 1;
+		goto out_free;
 	} else if (!strcmp(tok[0], "thread")) {
 		ret = recording_task(r, tok, ntok, snap, true);
+		r->info_for = ret ? 0 : 2;
+		goto out_free;
+	} else if (!strcmp(tok[0], "procinfo")) {
+		ret = recording_procinfo(r, tok, ntok, snap);
+		goto out_free;
+	} else if (!strcmp(tok[0], "memtotal")) {
+		ret = recording_memtotal(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "cgroups")) {
 		ret = recording_cgroups(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "cgroup")) {
@@ -803,11 +852,12 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'cgroups', 'cgroup', 'sampling', 'map', "
-			"'sample' or 'end', "
-			"found '%.20s'",
+			"expected 'cpu', 'task', 'thread', 'procinfo', 'memtotal', 'cgroups', "
+			"'cgroup', 'sampling', 'map', 'sample' or 'end', found '%.20s'",
 			tok[0]);
 	}
+	/* a procinfo line belongs to the task or thread line right before it */
+	r->info_for = 0;
 out_free:
 	free(buf);
 	return ret;

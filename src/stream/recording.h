@@ -42,6 +42,8 @@ struct recording_reader {
 	unsigned long line;
 	unsigned long long last_t; /* time of the previous tick */
 	bool have_t;
+	/* the entry a procinfo line completes: 1 the last task, 2 the last thread, 0 none */
+	int info_for;
 	char err[256]; /* what was expected, when a call fails */
 };
 

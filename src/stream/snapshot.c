@@ -69,6 +69,7 @@ void snapshot_clear(struct snapshot *s)
 	memset(s->load, 0, sizeof(s->load));
 	s->uptime = -1;
 	s->host[0] = s->kernel[0] = '\0';
+	s->mem_total_kib = 0;
 }
 
 static struct snap_count *snapshot_new_counts(size_t nev)
@@ -254,6 +255,7 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 	dst->wall = src->wall;
 	memcpy(dst->load, src->load, sizeof(dst->load));
 	dst->uptime = src->uptime;
+	dst->mem_total_kib = src->mem_total_kib;
 	memcpy(dst->host, src->host, sizeof(dst->host));
 	memcpy(dst->kernel, src->kernel, sizeof(dst->kernel));
 	for (size_t i = 0; i < src->ntasks + src->nthreads; i++) {

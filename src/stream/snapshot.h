@@ -30,7 +30,14 @@ struct snap_task {
 	int err;	      /* 0, or -errno: why the task is not counted */
 	struct snap_count *c; /* owned; one per event */
 	char *cgroup;	      /* owned; its cgroup v2 path ("/a/b"), NULL when not known */
+	unsigned pflags;      /* SNAP_TASK_*: which /proc facts below are known */
+	uint64_t rss_kib;     /* resident memory in KiB (the process's, on thread entries) */
+	uint64_t cpu_ns;      /* user + system CPU time since the task started */
 };
+
+/* Facts of a task from /proc; recordings made before they existed have none. */
+#define SNAP_TASK_PROC 0x1u    /* rss_kib and cpu_ns are known */
+#define SNAP_TASK_KTHREAD 0x2u /* a kernel thread */
 
 struct snap_cpu {
 	int cpu;
@@ -90,7 +97,8 @@ struct snapshot {
 	double uptime; /* seconds since boot; < 0 when unknown */
 	char host[65]; /* where the counts come from */
 	char kernel[65];
-	size_t nev; /* counts per task and per CPU */
+	uint64_t mem_total_kib; /* MemTotal of /proc/meminfo; 0 when unknown */
+	size_t nev;		/* counts per task and per CPU */
 	size_t ntasks, tcap;
 	struct snap_task *tasks; /* sorted by pid */
 	size_t nthreads, thcap;

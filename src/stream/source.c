@@ -146,6 +146,32 @@ void source_threads(struct source *s, int pid, bool all)
 		s->ops->threads(s, pid, all);
 }
 
+int source_seek(struct source *s, size_t tick)
+{
+	int r;
+
+	if (!(s->caps & SOURCE_CAP_SEEK) || !s->ops->seek)
+		return -ESPIPE;
+	s->err[0] = '\0';
+	r = s->ops->seek(s, tick);
+	if (r < 0 && r != -ERANGE && !s->err[0])
+		snprintf(s->err, sizeof(s->err), "cannot go to tick %zu: %s", tick, strerror(-r));
+	return r;
+}
+
+int source_tick_time(struct source *s, size_t tick, uint64_t *t_ns, double *wall)
+{
+	if (!(s->caps & SOURCE_CAP_SEEK) || !s->ops->tick_time)
+		return -ESPIPE;
+	return s->ops->tick_time(s, tick, t_ns, wall);
+}
+
+void source_kernel_threads(struct source *s, bool on)
+{
+	if (s->ops->kernel_threads)
+		s->ops->kernel_threads(s, on);
+}
+
 void source_free(struct source *s)
 {
 	if (s)

@@ -36,6 +36,8 @@ const char *sample_kind_meaning(enum sample_kind k);
 #define SOURCE_CAP_PACED 0x1u	/* snapshots carry the times they were taken: wait by those */
 #define SOURCE_CAP_SAMPLE 0x2u	/* can start sampling a process on request */
 #define SOURCE_CAP_THREADS 0x4u /* can add per-thread entries on request */
+#define SOURCE_CAP_SEEK 0x8u	/* can go back and jump to any tick: a recording in a file */
+#define SOURCE_CAP_LIVE 0x10u	/* its processes run on this machine now: signals reach them */
 
 struct source_ops {
 	/*
@@ -48,6 +50,8 @@ struct source_ops {
 	 * for every process when all is set. NULL when the source cannot.
 	 */
 	void (*threads)(struct source *s, int pid, bool all);
+	/* List kernel threads from the next read on, or not. NULL when the source cannot. */
+	void (*kernel_threads)(struct source *s, bool on);
 	/*
 	 * Sample pid's data addresses from the next read on (0 stops); 0 or
 	 * -errno with err filled. NULL when the source cannot.
@@ -58,6 +62,13 @@ struct source_ops {
 	size_t (*poll_fds)(struct source *s, int *fds, size_t max);
 	void (*wake)(struct source *s, int fd, bool hup);
 	void (*free)(struct source *s);
+	/*
+	 * SOURCE_CAP_SEEK: make tick (0 is the first) the next read; 0,
+	 * -ERANGE when the stream has no such tick, or -errno with err filled.
+	 */
+	int (*seek)(struct source *s, size_t tick);
+	/* SOURCE_CAP_SEEK: the times of tick (see struct snapshot); 0 or -ERANGE. */
+	int (*tick_time)(struct source *s, size_t tick, uint64_t *t_ns, double *wall);
 };
 
 struct source {
@@ -97,11 +108,17 @@ const char *source_error(const struct source *s);
 unsigned source_caps(const struct source *s);
 /* Ask for per-thread entries (see source_ops.threads); a no-op where unsupported. */
 void source_threads(struct source *s, int pid, bool all);
+/* Ask for kernel threads (see source_ops.kernel_threads); a no-op where unsupported. */
+void source_kernel_threads(struct source *s, bool on);
 /* See source_ops.sample; -EOPNOTSUPP where unsupported. */
 int source_sample(struct source *s, int pid, const struct sample_req *req, char *err,
 		  size_t errsize);
 size_t source_poll_fds(struct source *s, int *fds, size_t max);
 void source_wake(struct source *s, int fd, bool hup);
+/* See source_ops.seek; -ESPIPE where the source cannot go back (a pipe, live data). */
+int source_seek(struct source *s, size_t tick);
+/* See source_ops.tick_time; -ESPIPE where unsupported. */
+int source_tick_time(struct source *s, size_t tick, uint64_t *t_ns, double *wall);
 /* Free the source; NULL is a no-op. */
 void source_free(struct source *s);
 

@@ -58,6 +58,14 @@ static void record_threads(struct source *s, int pid, bool all)
 	record_pass_messages(r);
 }
 
+static void record_kernel_threads(struct source *s, bool on)
+{
+	struct record *r = (struct record *)s;
+
+	source_kernel_threads(r->inner, on);
+	record_pass_messages(r);
+}
+
 static int record_sample(struct source *s, int pid, const struct sample_req *req, char *err,
 			 size_t errsize)
 {
@@ -93,6 +101,7 @@ static void record_free(struct source *s)
 static const struct source_ops RECORD_OPS = {
 	.read = record_read,
 	.threads = record_threads,
+	.kernel_threads = record_kernel_threads,
 	.sample = record_sample,
 	.poll_fds = record_poll_fds,
 	.wake = record_wake,
@@ -113,7 +122,8 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	memcpy(r->base.mode, inner->mode, sizeof(r->base.mode));
 	memcpy(r->base.host, inner->host, sizeof(r->base.host));
 	memcpy(r->base.kernel, inner->kernel, sizeof(r->base.kernel));
-	r->base.caps = inner->caps;
+	/* a recording's ticks only go forward: the wrapper offers no seeking */
+	r->base.caps = inner->caps & ~SOURCE_CAP_SEEK;
 	errno = 0;
 	r->base.facts = inner->facts;
 	r->base.have_facts = inner->have_facts;

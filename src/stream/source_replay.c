@@ -3,9 +3,11 @@
 #include "stream/source_replay.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stream/recording.h"
@@ -19,6 +21,31 @@
  * -EAGAIN and offers its fd to poll), and a line with no end (/dev/zero)
  * must stop at RECORDING_MAX_LINE instead of growing without bound.
  */
+/* Where one tick starts in a seekable file, and what a seek needs to know of it. */
+struct replay_tick {
+	off_t off;	    /* of its 'tick' line */
+	unsigned long line; /* that line's number, from 1 */
+	uint64_t t_ns;
+	double wall;
+	bool maps; /* it carries 'map' lines */
+};
+
+/*
+ * A seekable file is indexed on demand, ahead of the reading, with pread(2)
+ * over whole lines: the offset, line number and times of each tick, so a
+ * seek is an lseek and a reset of the reader. Mappings are written only when
+ * they change, so a seek also finds the last tick that carried them and
+ * hands those to the first snapshot after it, as reading up to there would
+ * have left them.
+ */
+struct replay_index {
+	struct replay_tick *v;
+	size_t n, cap;
+	off_t scan_off;		 /* the first byte not scanned yet (a line start) */
+	unsigned long scan_line; /* lines before scan_off */
+	bool bad;		 /* a malformed tick line: indexing stops there */
+};
+
 struct replay {
 	struct source base;
 	FILE *f; /* owned: closed with the source */
@@ -32,6 +59,10 @@ struct replay {
 	struct snapshot pending; /* the first tick, read with the header */
 	bool have_pending;
 	char err[512];
+	struct replay_index idx;   /* seekable files only */
+	struct mem_map *seek_maps; /* the mappings in effect at the tick sought */
+	size_t nseek_maps, seek_mapcap;
+	bool inject_maps; /* give seek_maps to the next snapshot that samples */
 };
 
 /* Read what the fd has; wait only when block. 1 read, 0 at end of file, -EAGAIN, or -errno. */
@@ -152,6 +183,14 @@ static int replay_read(struct source *s, struct snapshot *snap)
 	/* a malformed stream stays failed: what follows the bad line cannot be trusted */
 	ret = r->err[0] ? -EINVAL : replay_next(r, snap, false);
 	r->starved = ret == -EAGAIN;
+	if (ret == 0 && r->inject_maps) {
+		r->inject_maps = false;
+		if (snap->smp.pid && !snap->smp.maps_changed) {
+			for (size_t i = 0; i < r->nseek_maps; i++)
+				*snapshot_add_map(snap) = r->seek_maps[i];
+			snap->smp.maps_changed = true;
+		}
+	}
 	if (ret < 0 && ret != -EAGAIN)
 		snprintf(s->err, sizeof(s->err), "%s", r->err);
 	return ret;
@@ -168,6 +207,171 @@ static size_t replay_poll_fds(struct source *s, int *fds, size_t max)
 	return 1;
 }
 
+/* Take the lines of buf[0..len) into the index; returns the bytes of whole lines taken. */
+static size_t replay_index_lines(struct replay *r, const char *buf, size_t len)
+{
+	struct replay_index *x = &r->idx;
+	size_t off = 0;
+
+	while (off < len && !x->bad) {
+		const char *line = buf + off, *nl = memchr(line, '\n', len - off);
+		size_t n;
+
+		if (!nl)
+			break;
+		n = (size_t)(nl - line);
+		x->scan_line++;
+		if (n > 5 && !memcmp(line, "tick ", 5)) {
+			char tmp[128];
+			unsigned long long t;
+			double wall;
+
+			snprintf(tmp, sizeof(tmp), "%.*s", (int)(n < 127 ? n : 127), line);
+			if (sscanf(tmp, "tick %llu %lf", &t, &wall) != 2 ||
+			    (x->n && t <= x->v[x->n - 1].t_ns)) {
+				/* the reader names the fault when it gets there */
+				x->bad = true;
+				break;
+			}
+			x->v = xgrow(x->v, &x->cap, x->n + 1, sizeof(*x->v));
+			x->v[x->n++] = (struct replay_tick){ .off = x->scan_off + (off_t)off,
+							     .line = x->scan_line,
+							     .t_ns = t,
+							     .wall = wall };
+		} else if (n > 4 && !memcmp(line, "map ", 4) && x->n) {
+			x->v[x->n - 1].maps = true;
+		}
+		off += n + 1;
+	}
+	return off;
+}
+
+/* Index the file until it knows tick, or to its end; 0, or -ERANGE when there is no such tick. */
+static int replay_index_to(struct replay *r, size_t tick)
+{
+	struct replay_index *x = &r->idx;
+	char *buf = xmalloc(RECORDING_MAX_LINE + REPLAY_CHUNK + 2);
+	size_t have = 0;
+
+	while (x->n <= tick && !x->bad) {
+		ssize_t got;
+		size_t used;
+
+		do
+			got = pread(r->fd, buf + have, REPLAY_CHUNK, x->scan_off + (off_t)have);
+		while (got < 0 && errno == EINTR);
+		if (got <= 0)
+			break;
+		have += (size_t)got;
+		used = replay_index_lines(r, buf, have);
+		x->scan_off += (off_t)used;
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		/* a line longer than a line may be is malformed: the reader says so */
+		if (have > RECORDING_MAX_LINE)
+			x->bad = true;
+	}
+	free(buf);
+	return x->n > tick ? 0 : -ERANGE;
+}
+
+/* Parse the snapshot of indexed tick k on the side, without moving the stream. 0 or -EINVAL. */
+static int replay_parse_at(struct replay *r, size_t k, struct snapshot *snap)
+{
+	struct recording_reader rd = r->rd; /* shares the events: read only for ticks */
+	char *buf = xmalloc(RECORDING_MAX_LINE + REPLAY_CHUNK + 2);
+	off_t off = r->idx.v[k].off;
+	size_t have = 0;
+	int ret = 0;
+
+	rd.in_tick = false;
+	rd.have_t = false;
+	rd.line = r->idx.v[k].line - 1;
+	while (ret == 0) {
+		ssize_t got;
+		size_t used = 0;
+
+		do
+			got = pread(r->fd, buf + have, REPLAY_CHUNK, off);
+		while (got < 0 && errno == EINTR);
+		if (got <= 0)
+			break;
+		off += got;
+		have += (size_t)got;
+		while (ret == 0) {
+			char *nl = memchr(buf + used, '\n', have - used);
+
+			if (!nl)
+				break;
+			ret = recording_feed(&rd, buf + used, (size_t)(nl - (buf + used)), snap);
+			used = (size_t)(nl - buf) + 1;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+		if (have > RECORDING_MAX_LINE)
+			break;
+	}
+	free(buf);
+	return ret == 1 ? 0 : -EINVAL;
+}
+
+static int replay_seek(struct source *s, size_t tick)
+{
+	struct replay *r = (struct replay *)s;
+	size_t j;
+	int ret = replay_index_to(r, tick);
+
+	if (ret)
+		return ret;
+	if (lseek(r->fd, r->idx.v[tick].off, SEEK_SET) < 0) {
+		ret = -errno;
+		snprintf(s->err, sizeof(s->err), "%s: cannot seek: %s", r->name, strerror(-ret));
+		return ret;
+	}
+	r->len = 0;
+	r->eof = false;
+	r->starved = false;
+	r->err[0] = '\0';
+	if (r->have_pending) {
+		r->have_pending = false;
+		snapshot_release(&r->pending);
+	}
+	r->rd.in_tick = false;
+	r->rd.have_t = false;
+	r->rd.line = r->idx.v[tick].line - 1;
+	/* the mappings in effect there: those of the last tick up to it that carried them */
+	r->inject_maps = false;
+	for (j = tick + 1; j-- > 0 && !r->idx.v[j].maps;)
+		;
+	if (j != (size_t)-1 && j < tick) {
+		struct snapshot tmp;
+
+		snapshot_init(&tmp, r->rd.ev.n);
+		if (!replay_parse_at(r, j, &tmp)) {
+			r->seek_maps =
+				xgrow(r->seek_maps, &r->seek_mapcap,
+				      tmp.smp.nmaps ? tmp.smp.nmaps : 1, sizeof(*r->seek_maps));
+			memcpy(r->seek_maps, tmp.smp.maps, tmp.smp.nmaps * sizeof(*r->seek_maps));
+			r->nseek_maps = tmp.smp.nmaps;
+			r->inject_maps = true;
+		}
+		snapshot_release(&tmp);
+	}
+	return 0;
+}
+
+static int replay_tick_time(struct source *s, size_t tick, uint64_t *t_ns, double *wall)
+{
+	struct replay *r = (struct replay *)s;
+	int ret = replay_index_to(r, tick);
+
+	if (ret)
+		return ret;
+	*t_ns = r->idx.v[tick].t_ns;
+	*wall = r->idx.v[tick].wall;
+	return 0;
+}
+
 static void replay_free(struct source *s)
 {
 	struct replay *r = (struct replay *)s;
@@ -176,6 +380,8 @@ static void replay_free(struct source *s)
 		fclose(r->f);
 	free(r->name);
 	free(r->buf);
+	free(r->idx.v);
+	free(r->seek_maps);
 	recording_reader_release(&r->rd);
 	snapshot_release(&r->pending);
 	source_release(&r->base);
@@ -186,11 +392,14 @@ static const struct source_ops REPLAY_OPS = {
 	.read = replay_read,
 	.poll_fds = replay_poll_fds,
 	.free = replay_free,
+	.seek = replay_seek,
+	.tick_time = replay_tick_time,
 };
 
 struct source *source_replay_new(FILE *f, const char *name, char *err, size_t errsize)
 {
 	struct replay *r = xcalloc(1, sizeof(*r));
+	struct stat st;
 	int ret;
 
 	source_init(&r->base, &REPLAY_OPS);
@@ -219,5 +428,9 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	snprintf(r->base.host, sizeof(r->base.host), "%s", r->rd.host[0] ? r->rd.host : name);
 	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s",
 		 r->rd.kernel[0] ? r->rd.kernel : "?");
+	/* a regular file can go back: a pipe or FIFO only forward */
+	if (r->fd >= 0 && !fstat(r->fd, &st) && S_ISREG(st.st_mode) &&
+	    lseek(r->fd, 0, SEEK_CUR) >= 0)
+		r->base.caps |= SOURCE_CAP_SEEK;
 	return &r->base;
 }

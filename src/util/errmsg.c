@@ -398,6 +398,14 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "hold them): split in two",
 			 f->name, f->n);
 		break;
+	case ERRMSG_KTHREADS:
+		snprintf(buf, size,
+			 "kernel threads are listed but not counted: they run in kernel mode "
+			 "only, which kernel.perf_event_paranoid %d does not let pmctop count "
+			 "(their "
+			 "user-mode counts would always be 0); %s",
+			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,
 			 "kernel-mode work cannot be counted (kernel.perf_event_paranoid is %d): "
@@ -405,6 +413,14 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "interval "
 			 "in which a thread exits), CPU migrations cannot be counted",
 			 f->paranoid);
+		break;
+	case ERRMSG_ONE_PMU:
+		snprintf(buf, size,
+			 "'%s' is counted on %s only%s: a task's time on the other core PMUs is "
+			 "missing from it, so its values are scaled up from the time on %s and "
+			 "marked *",
+			 f->name, f->pmu,
+			 f->n ? " (this kernel cannot open it once per core PMU)" : "", f->pmu);
 		break;
 	case ERRMSG_NO_INHERIT_THREAD:
 		snprintf(buf, size,
@@ -424,6 +440,7 @@ static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 {
 	char taken[160] = "", share[96] = "";
 	int n = m->counters_free, left = m->counters_free - m->cpu_hw;
+	int task = m->thread_sets ? 2 * m->task_hw : m->task_hw;
 
 	buf[0] = '\0';
 	if (m->counters <= 0)
@@ -437,9 +454,12 @@ static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 		snprintf(taken, sizeof(taken),
 			 " (the NMI watchdog is on and may hold one: "
 			 "'sysctl kernel.nmi_watchdog=0' frees it)");
-	if (m->task_hw > left)
-		snprintf(share, sizeof(share), "; %d events time-share them: * marks estimates",
-			 m->task_hw);
+	if (task > left)
+		snprintf(share, sizeof(share), "; %d events%s time-share them: * marks estimates",
+			 task, m->thread_sets ? " (a thread's and its process's)" : "");
+	else if (m->thread_sets)
+		snprintf(share, sizeof(share), ", a thread's %d beside its process's %d",
+			 m->task_hw, m->task_hw);
 	if (m->cpu_hw)
 		snprintf(buf, size, "; %d counters%s: %d per core, %d for processes%s", n, taken,
 			 m->cpu_hw, left, share);

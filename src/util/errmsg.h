@@ -29,6 +29,8 @@ enum errmsg_what {
 	ERRMSG_CGROUPS,	     /* counting the cgroup NAME failed with err; EMFILE: n left out */
 	ERRMSG_CGROUP_MISSING, /* the cgroup NAME given with --cgroup does not exist (yet) */
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
+	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
+	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
 };
 
 /*
@@ -46,6 +48,7 @@ struct errmsg_fact {
 	enum errmsg_what what;
 	int err;		 /* -errno (a positive errno is taken too); 0: no failure */
 	char name[256];		 /* the event, PMU or path; "" when none */
+	char pmu[64];		 /* ERRMSG_ONE_PMU: the core PMU it counts on */
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
@@ -71,6 +74,7 @@ struct errmsg_mode {
 	int watchdog;		/* kernel.nmi_watchdog, -1 unknown */
 	int cpu_hw;		/* counters each CPU keeps for the core pane */
 	int task_hw;		/* hardware events counted per process */
+	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 

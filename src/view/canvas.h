@@ -22,6 +22,7 @@ enum canvas_attr {
 	CANVAS_KEY,	/* footer keys */
 	CANVAS_KEYTEXT, /* footer descriptions */
 	CANVAS_ERROR,	/* messages that need attention */
+	CANVAS_TAGGED,	/* rows tagged for a signal or nice value */
 	CANVAS_ATTR_MAX
 };
 

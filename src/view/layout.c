@@ -2,6 +2,7 @@
 #include "config.h"
 #include "view/layout.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,54 @@ size_t layout_fit(const struct layout_col *cand, size_t n, int width, int min_la
 			out[kept++] = cand[i].id;
 	free(keep);
 	return kept;
+}
+
+size_t layout_scroll(const struct layout_col *cand, size_t n, size_t pinned, size_t pos, int width,
+		     int min_last, int *out, bool *dropped)
+{
+	struct layout_col *keep = xcalloc(n ? n : 1, sizeof(*keep));
+	size_t k = 0, got, off = pos ? pos - 1 : 0;
+
+	if (pinned > n)
+		pinned = n;
+	for (size_t i = 0; i < n; i++) {
+		if (i >= pinned && i < pinned + off)
+			continue;
+		keep[k] = cand[i];
+		/* the column the position brings in stays; the fit drops others for it */
+		if (pos && i == pinned + off)
+			keep[k].prio = INT_MAX;
+		k++;
+	}
+	got = layout_fit(keep, k, width, min_last, out);
+	*dropped = got < k;
+	free(keep);
+	return got;
+}
+
+size_t layout_scroll_stops(const struct layout_col *cand, size_t n, size_t pinned, int width,
+			   int min_last, size_t *stops, size_t max)
+{
+	size_t scrollable = n > pinned ? n - pinned : 0, nstops = 1, nprev;
+	int *prev = xcalloc(n ? n : 1, sizeof(*prev));
+	int *cur = xcalloc(n ? n : 1, sizeof(*cur));
+	bool dropped;
+
+	stops[0] = 0;
+	nprev = layout_scroll(cand, n, pinned, 0, width, min_last, prev, &dropped);
+	/* a step that only scrolls off a column the fit had dropped anyway shows nothing new */
+	for (size_t pos = 1; dropped && pos <= scrollable && nstops < max; pos++) {
+		size_t k = layout_scroll(cand, n, pinned, pos, width, min_last, cur, &dropped);
+
+		if (k == nprev && !memcmp(cur, prev, k * sizeof(*cur)))
+			continue;
+		stops[nstops++] = pos;
+		memcpy(prev, cur, k * sizeof(*cur));
+		nprev = k;
+	}
+	free(prev);
+	free(cur);
+	return nstops;
 }
 
 int layout_cores(int ncpus, int width, int max_rows, int min_w, struct layout_cores *out)

@@ -18,6 +18,24 @@ struct layout_col {
  */
 size_t layout_fit(const struct layout_col *cand, size_t n, int width, int min_last, int *out);
 
+/*
+ * The same at horizontal scroll position pos. The first pinned columns of cand stay put.
+ * Position 0 is layout_fit's fit by priority. Position p > 0 scrolls the p - 1 columns after
+ * the pinned ones off to the left and keeps the next one whatever its priority, so that every
+ * column comes into view at some position; the rest are fit as layout_fit fits them. Writes
+ * the kept ids in display order to out and returns how many; *dropped tells whether some
+ * column not scrolled off was left out for width.
+ */
+size_t layout_scroll(const struct layout_col *cand, size_t n, size_t pinned, size_t pos, int width,
+		     int min_last, int *out, bool *dropped);
+/*
+ * The scroll positions worth stopping at, in order: 0, then each position whose columns differ
+ * from those of the stop before, up to the first at which nothing is dropped for width (the
+ * last stop). Writes at most max positions to stops (max >= 1) and returns how many.
+ */
+size_t layout_scroll_stops(const struct layout_col *cand, size_t n, size_t pinned, int width,
+			   int min_last, size_t *stops, size_t max);
+
 struct layout_cores {
 	int cols;   /* meters per line */
 	int rows;   /* lines */

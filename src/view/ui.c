@@ -2,12 +2,28 @@
 #include "config.h"
 #include "view/ui.h"
 
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "view/table.h"
+
+/*
+ * The signal menu: the signals a user sends to a process from a monitor, the polite one first.
+ * The numbers are this machine's, from <signal.h>.
+ */
+static const struct ui_signal UI_SIGNALS[] = {
+	{ SIGTERM, "TERM" }, { SIGKILL, "KILL" }, { SIGINT, "INT" },   { SIGHUP, "HUP" },
+	{ SIGQUIT, "QUIT" }, { SIGSTOP, "STOP" }, { SIGCONT, "CONT" }, { SIGTSTP, "TSTP" },
+	{ SIGUSR1, "USR1" }, { SIGUSR2, "USR2" }, { SIGALRM, "ALRM" }, { SIGWINCH, "WINCH" },
+};
+
+#define UI_NSIGNALS (sizeof(UI_SIGNALS) / sizeof(UI_SIGNALS[0]))
 
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 {
@@ -22,16 +38,128 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 	u->page = 10;
 	u->page_shift = 12;
 	u->halflife = 2.0;
+	u->width = 80;
+	u->list_y = -1;
+}
+
+/* The id of a row's parent in the tree: a thread's process, a process's parent process. */
+static int ui_tree_parent_id(const struct model_row *r)
+{
+	return r->id != r->tgid ? r->tgid : r->ppid;
+}
+
+struct ui_id_index {
+	int id;
+	size_t i;
+};
+
+static int ui_id_cmp(const void *a, const void *b)
+{
+	const struct ui_id_index *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * Put the rows of l in tree order: each row under its parent, siblings in the order they came
+ * (the sort order), depth first. A row whose parent is not listed is a root; rows in a loop of
+ * parents (only a crafted recording has one) start at the first of them in list order.
+ */
+static void ui_build_tree(struct ui_list *l)
+{
+	size_t n = l->n;
+	struct ui_id_index *idx = xcalloc(n ? n : 1, sizeof(*idx));
+	long *parent = xcalloc(n ? n : 1, sizeof(*parent));
+	size_t *nkids = xcalloc(n + 1, sizeof(*nkids)), *kids = xcalloc(n ? n : 1, sizeof(*kids));
+	size_t *fill = xcalloc(n + 1, sizeof(*fill)), *stack = xcalloc(n ? n : 1, sizeof(*stack));
+	size_t *cursor = xcalloc(n ? n : 1, sizeof(*cursor));
+	uint32_t *smore = xcalloc(n ? n : 1, sizeof(*smore));
+	bool *seen = xcalloc(n ? n : 1, sizeof(*seen));
+	const struct model_row **order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t out = 0;
+
+	l->tree = xgrow(l->tree, &l->tcap, n ? n : 1, sizeof(*l->tree));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (struct ui_id_index){ l->v[i]->id, i };
+	qsort(idx, n, sizeof(*idx), ui_id_cmp);
+	for (size_t i = 0; i < n; i++) {
+		struct ui_id_index key = { ui_tree_parent_id(l->v[i]), 0 };
+		const struct ui_id_index *p = bsearch(&key, idx, n, sizeof(*idx), ui_id_cmp);
+
+		parent[i] = p && p->i != i ? (long)p->i : -1;
+		if (parent[i] >= 0)
+			nkids[parent[i] + 1]++;
+	}
+	/* the children of row i are kids[nkids[i] .. nkids[i + 1]), in list order */
+	for (size_t i = 0; i < n; i++)
+		nkids[i + 1] += nkids[i];
+	memcpy(fill, nkids, (n + 1) * sizeof(*fill));
+	for (size_t i = 0; i < n; i++)
+		if (parent[i] >= 0)
+			kids[fill[parent[i]]++] = i;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t r = 0; r < n; r++) {
+			size_t top = 0;
+
+			/* roots first; then what a loop of parents left unseen */
+			if (seen[r] || (pass == 0 && parent[r] >= 0))
+				continue;
+			seen[r] = true;
+			l->tree[out] = (struct ui_tree_pos){ 0, 0 };
+			order[out++] = l->v[r];
+			stack[top] = r;
+			smore[top] = 0;
+			cursor[top++] = nkids[r];
+			while (top) {
+				size_t p = stack[top - 1], depth = top;
+				uint32_t more;
+				size_t c;
+
+				if (cursor[top - 1] == nkids[p + 1]) {
+					top--;
+					continue;
+				}
+				c = kids[cursor[top - 1]++];
+				if (seen[c])
+					continue;
+				seen[c] = true;
+				/* the guides of the ancestors, and this row's own */
+				more = depth < 32 ? smore[top - 1] & ((1u << depth) - 1)
+						  : smore[top - 1];
+				if (cursor[top - 1] < nkids[p + 1] && depth < 32)
+					more |= 1u << depth;
+				l->tree[out] = (struct ui_tree_pos){ (unsigned)depth, more };
+				order[out++] = l->v[c];
+				stack[top] = c;
+				smore[top] = more;
+				cursor[top++] = nkids[c];
+			}
+		}
+	memcpy(l->v, order, n * sizeof(*order));
+	l->is_tree = true;
+	free(idx);
+	free(parent);
+	free(nkids);
+	free(kids);
+	free(fill);
+	free(stack);
+	free(cursor);
+	free(smore);
+	free(seen);
+	free(order);
 }
 
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
-	const struct model_filter f = { .user = u->user, .name = u->filter, .cgroup = u->cgroup };
+	const struct model_filter f = {
+		.user = u->user, .name = u->filter, .cgroup = u->cgroup, .kthreads = u->kthreads
+	};
 	const struct model_filter fc = { .name = u->filter };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
 	l->n = 0;
+	l->is_tree = false;
 	if (u->view == UI_VIEW_CGROUPS) {
 		/* cgroups have no user: the name filter matches their paths */
 		for (size_t i = 0; i < m->ncgroups; i++) {
@@ -56,11 +184,31 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 		l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
 		l->v[l->n++] = r;
 	}
+	if (u->view == UI_VIEW_TABLE && !u->per_user && u->tree)
+		ui_build_tree(l);
+	if (u->view != UI_VIEW_TABLE || !u->per_user)
+		return;
+	/* the totals of the processes the filters leave, one row per user */
+	if (u->threads) {
+		l->n = 0;
+		for (size_t i = 0; i < m->nrows; i++)
+			if (model_row_wanted(&f, &m->rows[i])) {
+				l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+				l->v[l->n++] = &m->rows[i];
+			}
+	}
+	model_users_build(m, l->v, l->n, &l->users);
+	l->v = xgrow(l->v, &l->cap, l->users.n ? l->users.n : 1, sizeof(*l->v));
+	for (size_t i = 0; i < l->users.n; i++)
+		l->v[i] = &l->users.v[i];
+	l->n = l->users.n;
 }
 
 void ui_list_release(struct ui_list *l)
 {
 	free(l->v);
+	free(l->tree);
+	model_users_release(&l->users);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -73,6 +221,9 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 		u->top = 0;
 		return;
 	}
+	/* a followed process is selected again wherever it comes back: a filter, H, a view */
+	if (u->follow)
+		u->sel_id = u->follow_id;
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i]->id == u->sel_id) {
 			u->sel = i;
@@ -87,6 +238,12 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 		u->top = u->sel - page + 1;
 	if (u->top + page > l->n)
 		u->top = l->n > page ? l->n - page : 0;
+}
+
+void ui_set_screen(struct ui *u, int width, int list_y)
+{
+	u->width = width;
+	u->list_y = list_y;
 }
 
 void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list)
@@ -108,6 +265,8 @@ static void ui_move(struct ui *u, const struct ui_list *l, long delta)
 
 	if (!l->n)
 		return;
+	/* moving the selection by hand ends following, as in htop */
+	u->follow = false;
 	if (s < 0)
 		s = 0;
 	if (s >= (long)l->n)
@@ -115,6 +274,36 @@ static void ui_move(struct ui *u, const struct ui_list *l, long delta)
 	u->sel = (size_t)s;
 	u->sel_id = l->v[u->sel]->id;
 	ui_sync(u, l);
+}
+
+/* Whether the table's rows are threads. */
+static bool ui_thread_rows(const struct ui *u)
+{
+	return u->threads || u->view == UI_VIEW_DRILL;
+}
+
+/* The kind of rows the list on screen shows, for its layout. */
+static enum col_rows ui_rows(const struct ui *u)
+{
+	if (u->view == UI_VIEW_CGROUPS)
+		return COL_ROWS_CGROUPS;
+	if (u->per_user && u->view == UI_VIEW_TABLE)
+		return COL_ROWS_USERS;
+	return ui_thread_rows(u) ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+}
+
+/* A sort column hidden for width is scrolled into view; one that cannot fit is named. */
+static void ui_reveal_sort(struct ui *u, const struct model *m)
+{
+	int p = table_reveal(m, u->width, ui_rows(u), u->hscroll, u->sort_col);
+
+	if (p >= 0) {
+		u->hscroll = p;
+		return;
+	}
+	snprintf(u->status, sizeof(u->status),
+		 "sorted by %s, which does not fit %d columns: widen the terminal to see it",
+		 model_column_title(m, u->sort_col, ui_rows(u)), u->width);
 }
 
 static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
@@ -133,6 +322,7 @@ static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
 		u->sort_col = col;
 		u->reverse = false;
 	}
+	ui_reveal_sort(u, m);
 	return UI_ACT_SORT;
 }
 
@@ -157,12 +347,14 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 		i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
 	u->sort_col = cols[i];
 	u->reverse = false;
+	ui_reveal_sort(u, m);
 	return UI_ACT_SORT;
 }
 
 static void ui_search(struct ui *u, const struct ui_list *l)
 {
-	const struct model_filter f = { .name = u->search };
+	/* the list on screen already holds only what the filters let through */
+	const struct model_filter f = { .name = u->search, .kthreads = true };
 
 	if (!u->search[0] || !l->n)
 		return;
@@ -170,6 +362,7 @@ static void ui_search(struct ui *u, const struct ui_list *l)
 		size_t i = (u->sel + k) % l->n;
 
 		if (model_row_wanted(&f, l->v[i])) {
+			u->follow = false;
 			u->sel = i;
 			u->sel_id = l->v[i]->id;
 			ui_sync(u, l);
@@ -177,6 +370,32 @@ static void ui_search(struct ui *u, const struct ui_list *l)
 		}
 	}
 	snprintf(u->status, sizeof(u->status), "no process matches '%s'", u->search);
+}
+
+int ui_parse_time(const char *s, bool *rel, double *seconds)
+{
+	unsigned h, m, sec = 0;
+	char *end, extra;
+	double v;
+
+	if (s[0] == '+') {
+		if (!(s[1] >= '0' && s[1] <= '9') && s[1] != '.')
+			return -EINVAL;
+		v = strtod(s + 1, &end);
+		if (*end || !isfinite(v) || v < 0 || v > 1e9)
+			return -EINVAL;
+		*rel = true;
+		*seconds = v;
+		return 0;
+	}
+	if (sscanf(s, "%2u:%2u:%2u%c", &h, &m, &sec, &extra) != 3 &&
+	    sscanf(s, "%2u:%2u%c", &h, &m, &extra) != 2)
+		return -EINVAL;
+	if (strspn(s, "0123456789:") != strlen(s) || h > 23 || m > 59 || sec > 59)
+		return -EINVAL;
+	*rel = false;
+	*seconds = h * 3600.0 + m * 60.0 + sec;
+	return 0;
 }
 
 static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
@@ -208,18 +427,167 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 		}
 		u->delay = d;
 		return UI_ACT_DELAY;
+	case UI_PROMPT_TIME:
+		if (!u->ninput)
+			return 0;
+		if (ui_parse_time(u->input, &u->seek_rel, &u->seek_s)) {
+			snprintf(u->status, sizeof(u->status),
+				 "invalid time '%s': give HH:MM:SS (the recorded time of day) or "
+				 "+SECONDS (from the start)",
+				 u->input);
+			return 0;
+		}
+		return UI_ACT_SEEK;
+	case UI_PROMPT_SIGNAL: /* these two have keys of their own (ui_signal_key) */
+	case UI_PROMPT_CONFIRM:
 	case UI_PROMPT_NONE:
 		break;
 	}
 	return 0;
 }
 
-static unsigned ui_prompt_key(struct ui *u, int key, const struct ui_list *l)
+const struct ui_signal *ui_signals(size_t *n)
 {
+	*n = UI_NSIGNALS;
+	return UI_SIGNALS;
+}
+
+const char *ui_signal_name(int num)
+{
+	for (size_t i = 0; i < UI_NSIGNALS; i++)
+		if (UI_SIGNALS[i].num == num)
+			return UI_SIGNALS[i].name;
+	return NULL;
+}
+
+/* The chosen signal: the number typed, else the highlighted entry. */
+static int ui_signal_chosen(const struct ui *u)
+{
+	return u->sig_typed ? u->sig_typed : UI_SIGNALS[u->sig_sel].num;
+}
+
+/* Enter in the signal menu: ask before sending. */
+static unsigned ui_signal_ask(struct ui *u, const struct model *m)
+{
+	int sig = ui_signal_chosen(u);
+	const char *name = ui_signal_name(sig);
+	char what[48], whom[96];
+
+	if (sig < 1 || sig > SIGRTMAX) {
+		u->prompt = UI_PROMPT_NONE;
+		snprintf(u->status, sizeof(u->status), "no signal %d: give a number from 1 to %d",
+			 sig, SIGRTMAX);
+		return 0;
+	}
+	if (name)
+		snprintf(what, sizeof(what), "SIG%s (%d)", name, sig);
+	else
+		snprintf(what, sizeof(what), "signal %d", sig);
+	if (u->ntargets == 1) {
+		const char *comm = "";
+
+		for (size_t i = 0; i < m->nrows; i++)
+			if (m->rows[i].id == u->targets[0])
+				comm = m->rows[i].comm;
+		for (size_t i = 0; !comm[0] && i < m->nthreads; i++)
+			if (m->threads[i].id == u->targets[0])
+				comm = m->threads[i].comm;
+		snprintf(whom, sizeof(whom), "pid %d%s%.64s%s", u->targets[0], comm[0] ? " (" : "",
+			 comm, comm[0] ? ")" : "");
+	} else {
+		snprintf(whom, sizeof(whom), "%zu tagged processes", u->ntargets);
+	}
+	snprintf(u->ask, sizeof(u->ask), "send %s to %s? y: send, any other key: cancel", what,
+		 whom);
+	u->act_signal = sig;
+	u->prompt = UI_PROMPT_CONFIRM;
+	return 0;
+}
+
+/* A key in the signal menu: move, type a number, jump by a letter, Enter, Esc. */
+static unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
+{
+	switch (key) {
+	case UI_KEY_ESC:
+		u->prompt = UI_PROMPT_NONE;
+		return 0;
+	case UI_KEY_ENTER:
+	case '\r':
+		return ui_signal_ask(u, m);
+	case UI_KEY_UP:
+		u->sig_typed = 0;
+		u->sig_sel = u->sig_sel ? u->sig_sel - 1 : UI_NSIGNALS - 1;
+		return 0;
+	case UI_KEY_DOWN:
+		u->sig_typed = 0;
+		u->sig_sel = (u->sig_sel + 1) % UI_NSIGNALS;
+		return 0;
+	case UI_KEY_HOME:
+		u->sig_typed = 0;
+		u->sig_sel = 0;
+		return 0;
+	case UI_KEY_END:
+		u->sig_typed = 0;
+		u->sig_sel = UI_NSIGNALS - 1;
+		return 0;
+	case UI_KEY_BACKSPACE:
+	case 127:
+	case 8:
+		u->sig_typed /= 10;
+		return 0;
+	default:
+		break;
+	}
+	if (key >= '0' && key <= '9') {
+		if (u->sig_typed < 100)
+			u->sig_typed = u->sig_typed * 10 + (key - '0');
+		for (size_t i = 0; i < UI_NSIGNALS; i++)
+			if (UI_SIGNALS[i].num == u->sig_typed)
+				u->sig_sel = i;
+		return 0;
+	}
+	if ((key >= 'a' && key <= 'z') || (key >= 'A' && key <= 'Z')) {
+		int up = key & ~0x20;
+
+		/* the next entry whose name starts with the letter, after the highlighted one */
+		for (size_t k = 1; k <= UI_NSIGNALS; k++) {
+			size_t i = (u->sig_sel + k) % UI_NSIGNALS;
+
+			if (UI_SIGNALS[i].name[0] == up) {
+				u->sig_sel = i;
+				u->sig_typed = 0;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
+{
+	if (u->prompt == UI_PROMPT_SIGNAL)
+		return ui_signal_key(u, key, m);
+	if (u->prompt == UI_PROMPT_CONFIRM) {
+		u->prompt = UI_PROMPT_NONE;
+		if (key == 'y' || key == 'Y')
+			return UI_ACT_SIGNAL;
+		snprintf(u->status, sizeof(u->status), "nothing sent");
+		return 0;
+	}
 	if (key == UI_KEY_ESC) {
 		u->prompt = UI_PROMPT_NONE;
 		return 0;
 	}
+	/* F3 in the search: the next match, the prompt staying open as in htop */
+	if (key == UI_KEY_F3 && u->prompt == UI_PROMPT_SEARCH) {
+		u->input[u->ninput] = '\0';
+		if (u->ninput)
+			snprintf(u->search, sizeof(u->search), "%s", u->input);
+		ui_search(u, l);
+		return 0;
+	}
+	if (key == UI_KEY_F4 && u->prompt == UI_PROMPT_FILTER)
+		return ui_commit_prompt(u, l);
 	if (key == UI_KEY_ENTER || key == '\r')
 		return ui_commit_prompt(u, l);
 	if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
@@ -303,7 +671,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_MOVE,
-	  .help = "move the selection (it follows its process)" },
+	  .help = "move the selection (it follows its process, or its hot page)" },
 	{ .keys = { 'h', '?', UI_KEY_F1 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_HELP,
@@ -332,35 +700,43 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_CGROUPS),
 	  .footer_key = "G",
 	  .footer = "Tasks" },
-	{ .keys = { '/' },
+	{ .keys = { '/', UI_KEY_F3 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SEARCH,
-	  .help = "search: select the next process whose name or command line matches",
+	  .help = "search by name or command line; F3 again: the next match",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
-	  .footer_key = "/",
+	  .footer_key = "F3",
 	  .footer = "Search" },
-	{ .keys = { '\\' },
+	{ .keys = { '\\', UI_KEY_F4 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_FILTER,
 	  .help = "filter: show only processes whose name or command line matches",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
-	  .footer_key = "\\",
+	  .footer_key = "F4",
 	  .footer = "Filter" },
-	{ .keys = { '<', '>', UI_KEY_F6, UI_KEY_LEFT, UI_KEY_RIGHT },
+	{ .keys = { 't', UI_KEY_F5 },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_TREE,
+	  .help = "tree: each process under its parent, siblings in the sort order",
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "F5",
+	  .footer = "Tree" },
+	{ .keys = { '<', '>', UI_KEY_F6 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SORT_CYCLE,
-	  .help = "sort by the previous or next column",
+	  .help = "sort by the previous or next column (scrolled into view)",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
-	  .footer_key = "<>",
+	  .footer_key = "F6",
 	  .footer = "Sort" },
+	{ .keys = { UI_KEY_LEFT, UI_KEY_RIGHT },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_HSCROLL,
+	  .help = "scroll columns, then command lines sideways (< > mark more)" },
 	{ .keys = { 'C' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SORT_BY,
 	  .col = COL_CPI,
-	  .help = "sort by cycles per instruction (CPI), highest first; again: reverse",
-	  .footer_in = UI_IN(UI_VIEW_TABLE),
-	  .footer_key = "C",
-	  .footer = "CPI" },
+	  .help = "sort by cycles per instruction (CPI), highest first; again: reverse" },
 	{ .keys = { 'P' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SORT_BY,
@@ -382,6 +758,14 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "H",
 	  .footer = "ThrRows" },
+	{ .keys = { 'K' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_KTHREADS,
+	  .help = "list kernel threads too; counted where kernel mode may be (e: why)" },
+	{ .keys = { 'W' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_PER_USER,
+	  .help = "one row per user: totals, ratios from the summed counts" },
 	{ .keys = { 'u' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_USER,
@@ -398,13 +782,40 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_DELAY,
 	  .help = "set the refresh interval in seconds" },
-	{ .keys = { ' ', 'Z', 'z' },
+	{ .keys = { 'z', 'Z' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_PAUSE,
 	  .help = "pause and resume (the counters keep counting)",
-	  .footer_in = UI_IN_LISTS,
-	  .footer_key = "Space",
+	  .footer_in = UI_IN(UI_VIEW_DRILL),
+	  .footer_key = "z",
 	  .footer = "Pause" },
+	{ .keys = { ' ' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_TAG,
+	  .help = "tag or untag the selected process (marked *) and move down" },
+	{ .keys = { 'U' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_UNTAG,
+	  .help = "untag every process" },
+	{ .keys = { 'F' },
+	  .in = UI_IN(UI_VIEW_TABLE),
+	  .what = UI_DO_FOLLOW,
+	  .help = "follow the selected process through sorts, filters and H" },
+	{ .keys = { 'k', UI_KEY_F9 },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SIGNAL,
+	  .help = "send a signal to the tagged or selected processes, after asking",
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "F9",
+	  .footer = "Kill" },
+	{ .keys = { UI_KEY_F7, UI_KEY_F8 },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_NICE,
+	  .help = "lower or raise the nice value of the tagged or selected process" },
+	{ .keys = { UI_KEY_TAB, UI_KEY_BTAB },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_NEXT_SCREEN,
+	  .help = "next or previous screen: the table, the drill-down, the cgroups" },
 	{ .keys = { 'e' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_LOG,
@@ -412,12 +823,24 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "e",
 	  .footer = "Log" },
+	{ .keys = { 'E' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_EVENTS,
+	  .help = "the events: groups, multiplexing shares, failures and why" },
+	{ .keys = { 'j', 'J' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_STEP,
+	  .help = "replays: pause and show the next (j) or previous (J) frame" },
+	{ .keys = { 'T' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SEEK,
+	  .help = "replays: go to a recorded time, HH:MM:SS or +SECONDS from the start" },
 	{ .keys = { UI_KEY_ESC },
 	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .what = UI_DO_CLEAR,
 	  .help = "clear the filters; in one cgroup's processes: back to the cgroups" },
 
-	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e' },
+	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
 	  .what = UI_DO_BACK,
 	  .help = "back where you came from",
@@ -461,6 +884,14 @@ static const struct {
 	{ UI_KEY_F1, "F1" },
 	{ UI_KEY_F6, "F6" },
 	{ UI_KEY_F10, "F10" },
+	{ UI_KEY_F3, "F3" },
+	{ UI_KEY_F4, "F4" },
+	{ UI_KEY_F5, "F5" },
+	{ UI_KEY_F7, "F7" },
+	{ UI_KEY_F8, "F8" },
+	{ UI_KEY_F9, "F9" },
+	{ UI_KEY_TAB, "Tab" },
+	{ UI_KEY_BTAB, "Shift-Tab" },
 };
 
 const struct ui_binding *ui_bindings(size_t *n)
@@ -529,6 +960,68 @@ static void ui_scroll(struct ui *u, int key)
 	}
 }
 
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
+{
+	if (!n || !u->page_chosen)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].page == u->page_sel)
+			return i;
+	return u->page_idx < n ? u->page_idx : n - 1;
+}
+
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
+{
+	size_t top = u->page_top;
+
+	if (!rows)
+		return sel;
+	if (sel < top)
+		top = sel;
+	if (sel >= top + rows)
+		top = sel - rows + 1;
+	if (top + rows > n)
+		top = n > rows ? n - rows : 0;
+	return top;
+}
+
+/* The movement keys on the drill-down's hot pages: the selection, and the rows in view. */
+static void ui_page_move(struct ui *u, const struct model *m, int key)
+{
+	size_t n = 0, page = u->page ? u->page : 1;
+	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
+	size_t cur = ui_page_index(u, v, n), to = cur;
+
+	if (!n)
+		return;
+	switch (key) {
+	case UI_KEY_UP:
+		to = cur ? cur - 1 : 0;
+		break;
+	case UI_KEY_DOWN:
+		to = cur + 1 < n ? cur + 1 : n - 1;
+		break;
+	case UI_KEY_PGUP:
+		to = cur > page ? cur - page : 0;
+		break;
+	case UI_KEY_PGDN:
+		to = cur + page < n ? cur + page : n - 1;
+		break;
+	case UI_KEY_HOME:
+		to = 0;
+		break;
+	default: /* End */
+		to = n - 1;
+		break;
+	}
+	/* Home goes back to following the hottest page, whichever it is */
+	u->page_chosen = key != UI_KEY_HOME;
+	u->page_sel = v[to].page;
+	u->page_idx = to;
+	u->page_top = ui_page_top(u, to, n, page);
+	free(v);
+}
+
 static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 {
 	long page = (long)(u->page ? u->page : 1);
@@ -567,6 +1060,179 @@ static void ui_leave_cgroup(struct ui *u, const struct model *m)
 	u->top = 0;
 }
 
+bool ui_tagged(const struct ui *u, int id)
+{
+	for (size_t i = 0; i < u->ntags; i++)
+		if (u->tags[i] == id)
+			return true;
+	return false;
+}
+
+static void ui_tag(struct ui *u, const struct ui_list *l)
+{
+	int id;
+
+	if (!l->n)
+		return;
+	id = l->v[u->sel]->id;
+	for (size_t i = 0; i < u->ntags; i++)
+		if (u->tags[i] == id) {
+			memmove(&u->tags[i], &u->tags[i + 1],
+				(u->ntags - i - 1) * sizeof(*u->tags));
+			u->ntags--;
+			ui_move(u, l, 1);
+			return;
+		}
+	if (u->ntags == UI_MAX_TAGS) {
+		snprintf(u->status, sizeof(u->status),
+			 "%d processes are tagged, the most there can be: U untags them",
+			 UI_MAX_TAGS);
+		return;
+	}
+	u->tags[u->ntags++] = id;
+	ui_move(u, l, 1);
+}
+
+static bool ui_model_has(const struct model *m, int id)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].id == id)
+			return true;
+	for (size_t i = 0; i < m->nthreads; i++)
+		if (m->threads[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * What a signal or nice value goes to: the tagged processes still there, else the selected
+ * one. False, with the reason in status, when there is none or the processes are not here.
+ */
+static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
+{
+	size_t kept = 0;
+
+	/* a cgroup's or a user's row is no process: its id is not a pid to signal */
+	if (u->view == UI_VIEW_CGROUPS || (u->per_user && u->view == UI_VIEW_TABLE)) {
+		snprintf(u->status, sizeof(u->status),
+			 u->view == UI_VIEW_CGROUPS
+				 ? "a cgroup is no process: Enter lists its processes"
+				 : "a user's totals are no process: W lists the processes");
+		return false;
+	}
+	if (!u->live) {
+		snprintf(u->status, sizeof(u->status),
+			 "not in a replay: signals and nice values go to live processes only");
+		return false;
+	}
+	/* tags of processes that have gone are dropped, so a reused pid is never hit */
+	for (size_t i = 0; i < u->ntags; i++)
+		if (ui_model_has(m, u->tags[i]))
+			u->tags[kept++] = u->tags[i];
+	u->ntags = kept;
+	u->ntargets = 0;
+	u->act_threads = false;
+	if (u->ntags && u->view == UI_VIEW_TABLE) {
+		memcpy(u->targets, u->tags, u->ntags * sizeof(*u->tags));
+		u->ntargets = u->ntags;
+		u->act_threads = u->threads;
+	} else if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+		u->targets[u->ntargets++] = u->drill; /* the process the pane is about */
+	} else if (l->n) {
+		u->targets[u->ntargets++] = l->v[u->sel]->id;
+		u->act_threads = ui_thread_rows(u);
+	}
+	if (!u->ntargets)
+		snprintf(u->status, sizeof(u->status), "no process is selected");
+	return u->ntargets > 0;
+}
+
+/* The longest text of the rest column in l, in cells (with the tree's indent). */
+static int ui_text_cells(const struct ui *u, const struct ui_list *l)
+{
+	int most = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const struct model_row *r = l->v[i];
+		bool cmd = u->cmdline || u->view == UI_VIEW_CGROUPS; /* a cgroup's path */
+		const char *t = cmd && r->cmdline[0] ? r->cmdline : r->comm;
+		/* the indent as view_tree_prefix draws it, 31 levels at most */
+		int cells =
+			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
+
+		/* one cell per code point, as the canvas draws them */
+		for (; *t; t++)
+			cells += ((unsigned char)*t & 0xc0) != 0x80;
+		if (cells > most)
+			most = cells;
+	}
+	return most;
+}
+
+static void ui_hscroll(struct ui *u, int key, const struct model *m, const struct ui_list *l)
+{
+	struct table_layout t;
+	int room, text, most;
+
+	if (key == UI_KEY_LEFT) {
+		if (u->hscroll > 0)
+			u->hscroll--;
+		return;
+	}
+	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
+	room = u->width - t.rest_x;
+	text = ui_text_cells(u, l);
+	/* past the last column stop, steps of the text while some of it is still cut off */
+	most = t.last_col + (text > room ? (text - room + t.text_step - 1) / t.text_step : 0);
+	if (u->hscroll < t.last_col)
+		u->hscroll = u->hscroll + 1;
+	else if (u->hscroll < most)
+		u->hscroll++;
+}
+
+/*
+ * The screens Tab goes through, in order, and the action that opens each: to add a screen,
+ * add a line. Shift-Tab goes backwards. A screen that cannot open (no process selected for
+ * the drill-down) is passed over.
+ */
+static const struct {
+	enum ui_view view;
+	enum ui_do open;
+} UI_SCREEN_CYCLE[] = {
+	{ UI_VIEW_TABLE, UI_DO_LEAVE },
+	{ UI_VIEW_DRILL, UI_DO_DRILL },
+	{ UI_VIEW_CGROUPS, UI_DO_CGROUPS },
+};
+
+#define UI_NSCREENS (sizeof(UI_SCREEN_CYCLE) / sizeof(UI_SCREEN_CYCLE[0]))
+
+static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const struct model *m,
+		      const struct ui_list *l);
+
+static unsigned ui_next_screen(struct ui *u, int dir, const struct model *m,
+			       const struct ui_list *l)
+{
+	size_t at = 0;
+
+	for (size_t i = 0; i < UI_NSCREENS; i++)
+		if (UI_SCREEN_CYCLE[i].view == u->view)
+			at = i;
+	for (size_t k = 1; k < UI_NSCREENS; k++) {
+		size_t i = (at + (dir > 0 ? k : UI_NSCREENS - k)) % UI_NSCREENS;
+		struct ui_binding open = { .what = UI_SCREEN_CYCLE[i].open };
+		unsigned act;
+
+		/* the cgroup view only where cgroups are known (not in an older recording) */
+		if (UI_SCREEN_CYCLE[i].view == UI_VIEW_CGROUPS && !m->have_cgroups)
+			continue;
+		act = ui_do(u, &open, 0, m, l);
+
+		if (u->view == UI_SCREEN_CYCLE[i].view)
+			return act;
+	}
+	return 0;
+}
+
 static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const struct model *m,
 		      const struct ui_list *l)
 {
@@ -585,8 +1251,22 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 	case UI_DO_LOG:
 		ui_enter_view(u, UI_VIEW_ERRORS);
 		return 0;
+	case UI_DO_EVENTS:
+		ui_enter_view(u, UI_VIEW_EVENTS);
+		return 0;
+	case UI_DO_STEP:
+		/* a frame looked at frame by frame holds still */
+		u->paused = true;
+		u->step = key == 'j' ? 1 : -1;
+		return UI_ACT_STEP;
+	case UI_DO_SEEK:
+		ui_start_prompt(u, UI_PROMPT_TIME, "");
+		return 0;
 	case UI_DO_MOVE:
-		ui_move_key(u, l, key);
+		if (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_PAGES)
+			ui_page_move(u, m, key);
+		else
+			ui_move_key(u, l, key);
 		return 0;
 	case UI_DO_SORT_CYCLE:
 		return ui_cycle_sort(u, m, key == '<' || key == UI_KEY_LEFT ? -1 : 1);
@@ -621,7 +1301,22 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 	case UI_DO_PAUSE:
 		u->paused = !u->paused;
 		return 0;
+	case UI_DO_KTHREADS:
+		u->kthreads = !u->kthreads;
+		snprintf(u->status, sizeof(u->status), "kernel threads %s",
+			 u->kthreads ? "listed (live: from the next tick)" : "hidden");
+		return UI_ACT_KTHREADS;
+	case UI_DO_PER_USER:
+		u->per_user = !u->per_user;
+		u->sel_id = -1;
+		u->top = 0;
+		return 0;
 	case UI_DO_DRILL:
+		if (u->per_user) {
+			snprintf(u->status, sizeof(u->status),
+				 "a user's totals have no drill-down: W shows the processes");
+			return 0;
+		}
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;
@@ -629,6 +1324,8 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->drill_mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
 		u->top = 0;
+		u->page_chosen = false;
+		u->page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
 		u->view = UI_VIEW_TABLE;
@@ -649,9 +1346,16 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 			u->cgroup[0] = '\0';
 			u->sel_id = -1;
 			u->top = 0;
-		} else {
-			ui_leave_cgroup(u, m);
+			return 0;
 		}
+		/* G says "again: processes": the per-user totals end here, as W would end them */
+		u->per_user = false;
+		if (u->view == UI_VIEW_DRILL) {
+			/* Tab from the drill-down: its sampling and thread counts stop */
+			ui_leave_cgroup(u, m);
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
+		}
+		ui_leave_cgroup(u, m);
 		return 0;
 	case UI_DO_CGROUP_DRILL:
 		if (!l->n)
@@ -688,11 +1392,89 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return UI_ACT_HISTOGRAM;
 	case UI_DO_PAGE_SIZE:
 		u->page_shift = u->page_shift == 12 ? 21 : 12;
+		u->page_chosen = false;
 		snprintf(u->status, sizeof(u->status), "%s pages: the histogram starts afresh",
 			 u->page_shift == 12 ? "4 KiB" : "2 MiB");
 		return UI_ACT_HISTOGRAM;
+	case UI_DO_HSCROLL:
+		ui_hscroll(u, key, m, l);
+		return 0;
+	case UI_DO_TREE:
+		u->tree = !u->tree;
+		return 0;
+	case UI_DO_FOLLOW:
+		if (u->follow) {
+			u->follow = false;
+			snprintf(u->status, sizeof(u->status), "no longer following pid %d",
+				 u->follow_id);
+		} else if (l->n) {
+			u->follow = true;
+			u->follow_id = l->v[u->sel]->id;
+		}
+		return 0;
+	case UI_DO_TAG:
+		if (u->per_user) {
+			snprintf(u->status, sizeof(u->status),
+				 "a user's totals are no process: W lists the processes to tag");
+			return 0;
+		}
+		ui_tag(u, l);
+		return 0;
+	case UI_DO_UNTAG:
+		u->ntags = 0;
+		return 0;
+	case UI_DO_SIGNAL:
+		if (!ui_targets(u, m, l))
+			return 0;
+		u->prompt = UI_PROMPT_SIGNAL;
+		u->sig_sel = 0;
+		u->sig_typed = 0;
+		return 0;
+	case UI_DO_NICE:
+		if (!ui_targets(u, m, l))
+			return 0;
+		u->act_nice = key == UI_KEY_F7 ? -1 : 1;
+		return UI_ACT_NICE;
+	case UI_DO_NEXT_SCREEN:
+		return ui_next_screen(u, key == UI_KEY_BTAB ? -1 : 1, m, l);
 	}
 	return 0;
+}
+
+unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l)
+{
+	struct table_layout t;
+	int col;
+
+	u->status[0] = '\0';
+	/* a prompt or menu waits for its keys; only lists have titles and rows to click */
+	if (u->prompt != UI_PROMPT_NONE || u->list_y < 0 || y < u->list_y ||
+	    !(UI_IN(u->view) & UI_IN_LISTS))
+		return 0;
+	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
+	if (y > u->list_y) {
+		size_t line = (size_t)(y - u->list_y - 1), row = u->top + line;
+
+		/* only the rows on screen: not the footer under a long list */
+		if (line < u->page && row < l->n) {
+			u->follow = false;
+			u->sel = row;
+			u->sel_id = l->v[row]->id;
+			ui_sync(u, l);
+		}
+		return 0;
+	}
+	/* the scroll marks at the ends of the title line scroll */
+	if (x == 0 && t.more_left) {
+		ui_hscroll(u, UI_KEY_LEFT, m, l);
+		return 0;
+	}
+	if (x == u->width - 1 && t.more_right) {
+		ui_hscroll(u, UI_KEY_RIGHT, m, l);
+		return 0;
+	}
+	col = table_column_at(&t, x);
+	return col < 0 ? 0 : ui_sort_by(u, m, col);
 }
 
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
@@ -701,7 +1483,7 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 
 	u->status[0] = '\0';
 	if (u->prompt != UI_PROMPT_NONE)
-		return ui_prompt_key(u, key, l);
+		return ui_prompt_key(u, key, m, l);
 	b = ui_binding_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);

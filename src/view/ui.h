@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/model.h"
 
@@ -24,7 +25,17 @@ enum ui_key {
 	UI_KEY_F1,
 	UI_KEY_F6,
 	UI_KEY_F10,
+	UI_KEY_F3,
+	UI_KEY_F4,
+	UI_KEY_F5,
+	UI_KEY_F7,
+	UI_KEY_F8,
+	UI_KEY_F9,
+	UI_KEY_BTAB,  /* Shift-Tab */
+	UI_KEY_MOUSE, /* a click; the terminal gives its cell (see ui_click) */
 };
+
+#define UI_KEY_TAB '\t'
 
 enum ui_view {
 	UI_VIEW_TABLE,
@@ -32,6 +43,7 @@ enum ui_view {
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
 	UI_VIEW_CGROUPS, /* one row per cgroup */
+	UI_VIEW_EVENTS,	 /* every event: its group, status and share of time counted */
 };
 
 enum ui_prompt {
@@ -40,6 +52,9 @@ enum ui_prompt {
 	UI_PROMPT_FILTER,
 	UI_PROMPT_USER,
 	UI_PROMPT_DELAY,
+	UI_PROMPT_TIME,	   /* T: the time of a replay to go to */
+	UI_PROMPT_SIGNAL,  /* the signal menu: Up/Down, a number or a letter, Enter */
+	UI_PROMPT_CONFIRM, /* y sends the chosen signal; any other key cancels */
 };
 
 enum ui_drill_mode {
@@ -51,7 +66,7 @@ enum ui_drill_mode {
 /* A set of views, for the key table. */
 #define UI_IN(view) (1u << (view))
 #define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL) | UI_IN(UI_VIEW_CGROUPS))
-#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS))
+#define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS) | UI_IN(UI_VIEW_EVENTS))
 #define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
 
 /* What a key binding does. */
@@ -83,6 +98,19 @@ enum ui_do {
 	UI_DO_PAGE_SIZE,
 	UI_DO_CGROUPS,	    /* the cgroup view, or back to the processes */
 	UI_DO_CGROUP_DRILL, /* the processes of the selected cgroup */
+	UI_DO_EVENTS,	    /* the events screen */
+	UI_DO_STEP,	    /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,	    /* replays: T asks for a time to go to */
+	UI_DO_HSCROLL,	    /* Left, Right: scroll the table and its command lines sideways */
+	UI_DO_TREE,	    /* processes under their parents */
+	UI_DO_FOLLOW,	    /* keep the selection on the selected process */
+	UI_DO_TAG,	    /* tag or untag the selected process and move down */
+	UI_DO_UNTAG,	    /* untag all */
+	UI_DO_SIGNAL,	    /* the signal menu for the selected or tagged processes */
+	UI_DO_NICE,	    /* F7 lowers the nice value, F8 raises it */
+	UI_DO_NEXT_SCREEN,  /* Tab, Shift-Tab: the next or previous screen of the cycle */
+	UI_DO_KTHREADS,	    /* list kernel threads, or stop */
+	UI_DO_PER_USER,	    /* per-user totals instead of processes, or back */
 };
 
 #define UI_BINDING_KEYS 7
@@ -106,6 +134,20 @@ struct ui_binding {
 #define UI_ACT_DELAY 0x8      /* the delay changed */
 #define UI_ACT_SAMPLE 0x10    /* (re)start sampling the drilled pid with sample_period */
 #define UI_ACT_HISTOGRAM 0x20 /* page size or half-life changed */
+#define UI_ACT_STEP 0x40      /* replays: show the frame step (+1 or -1) away */
+#define UI_ACT_SEEK 0x80      /* replays: go to the time seek_rel/seek_s says */
+#define UI_ACT_SIGNAL 0x100   /* send act_signal to the targets */
+#define UI_ACT_NICE 0x200     /* change the nice value of the targets by act_nice */
+
+/* Processes that can be tagged at once. */
+#define UI_MAX_TAGS 256
+
+/* One entry of the signal menu. */
+struct ui_signal {
+	int num;
+	const char *name; /* without SIG */
+};
+#define UI_ACT_KTHREADS 0x800 /* tell the source whether kernel threads are listed */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -121,7 +163,9 @@ struct ui {
 	char user[33];
 	char search[64];
 	bool show_cpus;
-	bool threads; /* H: threads as rows */
+	bool threads;  /* H: threads as rows */
+	bool kthreads; /* K: kernel threads listed */
+	bool per_user; /* W: one row per user, the totals of their processes */
 	bool cmdline;
 	bool paused;
 	double delay;
@@ -136,12 +180,47 @@ struct ui {
 	char input[64];
 	size_t ninput;
 	char status[160]; /* one-line notice, cleared by the next key */
+	/* the drill-down's hot pages: the selection follows its page as the order changes */
+	bool page_chosen;  /* a page was picked; else the hottest is the one selected */
+	uint64_t page_sel; /* the picked page (its address >> page_shift) */
+	size_t page_idx;   /* its row when last seen, for when it is gone */
+	size_t page_top;   /* the first page row on screen */
+	int step;	   /* UI_ACT_STEP: +1 the next frame, -1 the previous one */
+	bool seek_rel;	   /* UI_ACT_SEEK: seek_s is seconds from the first tick, */
+	double seek_s;	   /* else the recorded time of day in seconds after midnight */
+	int width;	   /* screen columns, for the table's layout; the loop sets them */
+	int list_y;	   /* screen line of the list's column titles; -1 when none */
+	int hscroll;	   /* horizontal scroll position of the table (view/table.h) */
+	bool tree;	   /* processes under their parents */
+	bool follow;	   /* the selection stays on follow_id */
+	int follow_id;
+	bool live;	       /* the processes are on this machine: signals and nice apply */
+	int tags[UI_MAX_TAGS]; /* tagged ids, in tagging order */
+	size_t ntags;
+	size_t sig_sel;		  /* the signal menu's highlighted entry */
+	int sig_typed;		  /* a number typed in the menu; 0 for none */
+	int act_signal;		  /* UI_ACT_SIGNAL: the signal chosen */
+	int act_nice;		  /* UI_ACT_NICE: -1 or +1 */
+	int targets[UI_MAX_TAGS]; /* UI_ACT_SIGNAL, UI_ACT_NICE: the ids they go to */
+	size_t ntargets;
+	bool act_threads; /* the targets are threads (nice: only them, not their process) */
+	char ask[224];	  /* the question of UI_PROMPT_CONFIRM */
+};
+
+/* A row's place in the tree view. */
+struct ui_tree_pos {
+	unsigned depth; /* 0 for a process whose parent is not listed */
+	uint32_t more;	/* bit d: at depth d (its own and its ancestors') later siblings follow */
 };
 
 /* The rows a view lists, after the interactive filters. */
 struct ui_list {
 	const struct model_row **v;
 	size_t n, cap;
+	struct ui_tree_pos *tree; /* one per row in the tree view, else unused */
+	size_t tcap;
+	bool is_tree;		  /* the rows are in tree order and tree is filled */
+	struct model_users users; /* the per-user rows v points to, in the per-user view */
 };
 
 void ui_init(struct ui *u, int sort_col, bool reverse, double delay);
@@ -152,8 +231,18 @@ void ui_list_release(struct ui_list *l);
 void ui_sync(struct ui *u, const struct ui_list *l);
 /* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
 void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
+/* Take the screen's width and the line of the list's titles (-1: no list on screen). */
+void ui_set_screen(struct ui *u, int width, int list_y);
 /* Apply one key; returns UI_ACT_* flags. l is the list on screen. */
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
+/* A mouse click at x, y: a column title sorts by it (again: reverse), a row selects it. */
+unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);
+/* Whether id is tagged. */
+bool ui_tagged(const struct ui *u, int id);
+/* The signal menu, in its order; *n gets its length. */
+const struct ui_signal *ui_signals(size_t *n);
+/* The name of signal num ("TERM"), or NULL for one the menu does not list. */
+const char *ui_signal_name(int num);
 /* The key table, in footer order; *n gets its length. */
 const struct ui_binding *ui_bindings(size_t *n);
 /* The binding of key in view; NULL when the key does nothing there. */
@@ -162,6 +251,15 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key);
 bool ui_key_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
 void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
+/* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
+size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n);
+/* The first of rows page rows on screen, with row sel among them. */
+size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows);
+/*
+ * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
+ * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
+ */
+int ui_parse_time(const char *s, bool *rel, double *seconds);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
 

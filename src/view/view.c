@@ -6,16 +6,22 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/errmsg.h"
+#include "util/utf8.h"
 #include "view/layout.h"
+#include "view/table.h"
 #include "model/metrics.h"
 
 #define VIEW_CORE_MIN_W 24
 #define VIEW_HEADER_LINES 3
 #define VIEW_DRILL_LINES 4 /* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
+#define VIEW_SAMPLE_LINES 2		 /* the sampling pane's title and what its samples mean */
+#define VIEW_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
 
 /* The help screen's sections of the key table: a binding goes in the first whose views it has. */
 static const struct {
@@ -25,7 +31,7 @@ static const struct {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
 	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
-	{ .in = UI_IN_PAGERS, .title = "In help and the log" },
+	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -38,33 +44,19 @@ static enum col_rows view_list_rows(const struct ui *u)
 {
 	if (u->view == UI_VIEW_CGROUPS)
 		return COL_ROWS_CGROUPS;
+	/* the per-user rows name their columns their way (PROCS) */
+	if (u->per_user && u->view == UI_VIEW_TABLE)
+		return COL_ROWS_USERS;
 	return view_rows(u->threads || u->view == UI_VIEW_DRILL);
 }
 
 static size_t view_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
 {
-	struct layout_col cand[VIEW_MAX_COLS];
-	int ids[VIEW_MAX_COLS];
-	size_t n = model_columns(m, ids, VIEW_MAX_COLS), nc = 0;
-	int min_last = 0;
+	struct table_layout t;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, ids[i]);
-
-		if (!columns_on_rows(col, rows))
-			continue;
-		/* the rest column is drawn after the others, in what is left of the line */
-		if (col->rest) {
-			min_last = col->width;
-			continue;
-		}
-		cand[nc++] = (struct layout_col){
-			.id = ids[i],
-			.width = columns_width(col, rows),
-			.prio = col->prio,
-		};
-	}
-	return layout_fit(cand, nc, width, min_last, out);
+	table_layout(m, width, rows, 0, &t);
+	memcpy(out, t.ids, t.n * sizeof(*out));
+	return t.n;
 }
 
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
@@ -111,18 +103,28 @@ static void view_uptime(char *buf, size_t size, double up)
 		snprintf(buf, size, "up %02ld:%02ld", h, mi);
 }
 
+static const struct model_row *view_find_row(const struct model *m, int pid);
+
 static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
-	char up[64] = "", sort[96], unsup[1024];
+	char up[64] = "", sort[96], unsup[1024], when[40] = "";
 	int x;
 	int sc = u->sort_col;
 
 	if (v->uptime >= 0)
 		view_uptime(up, sizeof(up), v->uptime);
-	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s", v->host,
-			  v->replay ? " (replay)" : "");
+	/* a replay says when the frame on screen was recorded */
+	if (v->replay && m->wall > 0 && m->wall < 1e12) {
+		time_t t = (time_t)m->wall;
+		struct tm tm;
+
+		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
+			when[0] = '\0';
+	}
+	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
+			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
 	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
 	canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
 		      m->load[2]);
@@ -142,7 +144,9 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	} else {
 		x = canvas_put(c, 0, 2,
-			       u->threads || u->view == UI_VIEW_DRILL ? "Threads: " : "Tasks: ",
+			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
+			       : u->threads || u->view == UI_VIEW_DRILL ? "Threads: "
+									: "Tasks: ",
 			       CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	}
@@ -157,6 +161,11 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+	if (u->follow)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d%s", u->follow_id,
+				   view_find_row(m, u->follow_id) ? "" : " (exited)");
+	if (u->ntags && u->view == UI_VIEW_TABLE)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
 				   m->cg_not_counted);
@@ -165,10 +174,11 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s",
+	snprintf(sort, sizeof(sort), "%s%s%s",
 		 model_column_title(
 			 m, sc, u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS : COL_ROWS_PROCESSES),
-		 u->reverse ? " (reversed)" : "");
+		 u->reverse ? " (reversed)" : "",
+		 u->tree && u->view == UI_VIEW_TABLE && !u->per_user ? ", as a tree" : "");
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
 	return VIEW_HEADER_LINES;
 }
@@ -253,49 +263,93 @@ static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *
 	return used;
 }
 
-static void view_table_titles(struct canvas *c, int y, const struct model *m, const int *cols,
-			      size_t n, enum col_rows rows, const struct ui *u)
+static void view_table_titles(struct canvas *c, int y, const struct model *m,
+			      const struct table_layout *t, enum col_rows rows, const struct ui *u)
 {
-	const struct column *rest = columns_get(COL_COMMAND);
-	int x = 0;
+	const struct column *rest = model_column(m, t->rest_id);
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, rows);
-		const char *t = model_column_title(m, cols[i], rows);
-		int attr = cols[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct column *col = model_column(m, t->ids[i]);
+		int w = t->w[i];
+		const char *title = model_column_title(m, t->ids[i], rows);
+		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
-		canvas_printf(c, x, y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, t);
-		x += w + 1;
+		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
 	}
-	canvas_put(c, x, y,
+	canvas_put(c, t->rest_x, y,
 		   u->cmdline && rest->cmdline_title && rows != COL_ROWS_CGROUPS
 			   ? rest->cmdline_title
 			   : columns_title(rest, rows),
-		   u->sort_col == COL_COMMAND ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
+		   u->sort_col == t->rest_id ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
+	/* what Left and Right would bring into view */
+	if (t->more_left)
+		canvas_put(c, 0, y, "<", CANVAS_TITLE_SORT, 1);
+	if (t->more_right)
+		canvas_put(c, c->w - 1, y, ">", CANVAS_TITLE_SORT, 1);
 }
 
-static void view_table_row(struct canvas *c, int y, const struct model *m,
-			   const struct model_row *r, const int *cols, size_t n, enum col_rows rows,
-			   bool cmdline, bool selected)
+/* Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells. */
+static int view_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
 {
-	int x = 0;
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
 
-	for (size_t i = 0; i < n; i++) {
-		const struct column *col = model_column(m, cols[i]);
-		int w = columns_width(col, rows);
+	while (n && *skip > 0) {
+		size_t len;
+
+		utf8_decode(p, n, &len);
+		p += len;
+		n -= len;
+		(*skip)--;
+	}
+	return canvas_put(c, x, y, (const char *)p, attr, -1);
+}
+
+/* The tree's guides before a row's name: a bar for each ancestor with siblings still to come. */
+static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree_pos *tp, bool utf8,
+			    int *skip)
+{
+	unsigned depth = tp->depth < 32 ? tp->depth : 31;
+	int used = 0;
+
+	for (unsigned d = 1; d <= depth; d++) {
+		bool more = tp->more & (1u << d);
+		const char *g = d < depth ? (more ? (utf8 ? "\u2502  " : "|  ") : "   ")
+					  : (more ? (utf8 ? "\u251c\u2500 " : "|- ")
+						  : (utf8 ? "\u2514\u2500 " : "`- "));
+
+		used += view_put_skip(c, x + used, y, g, CANVAS_DIM, skip);
+	}
+	return used;
+}
+
+struct view_row_style {
+	enum col_rows rows; /* processes, threads, users or cgroups */
+	bool cmdline, selected, tagged, utf8;
+	const struct ui_tree_pos *tree; /* NULL outside the tree view */
+};
+
+static void view_table_row(struct canvas *c, int y, const struct model *m,
+			   const struct model_row *r, const struct table_layout *t,
+			   const struct view_row_style *st)
+{
+	int x, skip = t->text_off;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct column *col = model_column(m, t->ids[i]);
+		int w = t->w[i];
 		char cell[48], buf[64];
 		int attr = CANVAS_NORMAL;
 
-		if (col->type == COL_TYPE_NUM && r->err) {
+		if (col->type == COL_TYPE_NUM && !col->proc && r->err) {
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
-			model_format_cell(m, r, cols[i], rows, w, cell, sizeof(cell));
+			model_format_cell(m, r, t->ids[i], st->rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
-				double v = view_value(r, cols[i], &na);
+				double v = view_value(r, t->ids[i], &na);
 
 				attr = view_cell_attr(col, v, na);
 			}
@@ -304,31 +358,73 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(buf, sizeof(buf), "%-*.*s", w, w, cell);
 		else
 			snprintf(buf, sizeof(buf), "%*s", w, cell);
-		canvas_put(c, x, y, buf, attr, w);
-		x += w + 1;
+		canvas_put(c, t->x[i], y, buf, attr, w);
 	}
-	x += canvas_put(c, x, y, cmdline && r->cmdline[0] ? r->cmdline : r->comm, CANVAS_NORMAL,
-			-1);
+	x = t->rest_x;
+	if (st->tree)
+		x += view_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
+	x += view_put_skip(c, x, y, st->cmdline && r->cmdline[0] ? r->cmdline : r->comm,
+			   CANVAS_NORMAL, &skip);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
-	if (selected)
+	if (st->tagged) {
+		const struct canvas_cell *first = canvas_at(c, 0, y);
+
+		canvas_attr(c, y, 0, c->w, CANVAS_TAGGED);
+		/* the mark takes the blank before a PID; a pid of seven digits keeps the colour */
+		if (first && (!first->ch || first->ch == ' '))
+			canvas_put(c, 0, y, "*", CANVAS_TAGGED, 1);
+	}
+	if (st->selected)
 		canvas_attr(c, y, 0, c->w, CANVAS_SELECTED);
+}
+
+/* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
+static void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
+{
+	size_t n;
+	const struct ui_signal *sg = ui_signals(&n);
+	const int w = 18;
+
+	if (h < 2)
+		return;
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, "Send signal:", CANVAS_TITLE, w);
+	for (size_t i = 0; i < n && (int)i + 1 < h; i++) {
+		int row = y + 1 + (int)i;
+		bool lit = i == u->sig_sel && (!u->sig_typed || u->sig_typed == sg[i].num);
+
+		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %2d %s", sg[i].num, sg[i].name);
+		canvas_attr(c, row, 0, w, lit ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
 }
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
 static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
-	int cols[VIEW_MAX_COLS];
-	size_t n = view_columns_of(v->m, c->w, rows, cols);
+	struct table_layout t;
 	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
-	view_table_titles(c, y, v->m, cols, n, rows, u);
-	/* a cgroup's rest column is its path, kept in the command line */
-	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++)
-		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], cols, n, rows,
-			       u->cmdline || rows == COL_ROWS_CGROUPS, i == u->sel);
+	table_layout(v->m, c->w, rows, u->hscroll, &t);
+	view_table_titles(c, y, v->m, &t, rows, u);
+	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
+		const struct view_row_style st = {
+			.rows = rows,
+			/* a cgroup's rest column is its path, kept in the command line */
+			.cmdline = u->cmdline || rows == COL_ROWS_CGROUPS,
+			.selected = i == u->sel,
+			.tagged = u->view == UI_VIEW_TABLE && !u->per_user &&
+				  ui_tagged(u, v->list->v[i]->id),
+			.utf8 = v->utf8,
+			.tree = v->list->is_tree ? &v->list->tree[i] : NULL,
+		};
+
+		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], &t, &st);
+	}
 }
 
 /* The cgroup view: its list, or why there is none. */
@@ -360,12 +456,27 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_FILTER] = "Filter: ",
 		[UI_PROMPT_USER] = "User: ",
 		[UI_PROMPT_DELAY] = "Delay (seconds): ",
+		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
+		[UI_PROMPT_SIGNAL] = "Signal: ",
+		[UI_PROMPT_CONFIRM] = "",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 
+	if (u->prompt == UI_PROMPT_CONFIRM) {
+		canvas_put(c, 0, y, u->ask, CANVAS_ERROR, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_SIGNAL) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		if (u->sig_typed)
+			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig_typed);
+		canvas_put(c, x, y, "Up/Down, a number or a letter; Enter: choose; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
 	if (u->prompt != UI_PROMPT_NONE) {
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
@@ -414,34 +525,88 @@ static void view_map_name(char *buf, size_t size, const char *name, int w)
 		snprintf(buf, size, "...%s", name + n - (size_t)(w - 3));
 }
 
+/* Rows of pages in a pages pane of h lines, and whether the instructions block fits below. */
+static int view_pages_rows(int h, bool *ips)
+{
+	*ips = h - 1 >= 3 + VIEW_IPS_LINES;
+	return h - 1 - (*ips ? VIEW_IPS_LINES : 0);
+}
+
+/* The instructions that touched page e most, each named by function and file where known. */
+static void view_page_ips(struct canvas *c, int y, const struct hotpage_entry *e,
+			  const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	uint64_t ip[HOTPAGE_IPS];
+	uint32_t cnt[HOTPAGE_IPS];
+	size_t n = hotpage_ips(e, ip, cnt, HOTPAGE_IPS);
+	int x;
+
+	x = canvas_printf(c, 0, y, CANVAS_LABEL, -1, "Page 0x%" PRIx64 ":",
+			  e->page << m->hp->shift);
+	canvas_printf(c, x, y, CANVAS_NORMAL, -1, " %s%s",
+		      n ? "the instructions that touched it most"
+			: "its samples carry no instruction address",
+		      n && v->ip_local ? " (symbols from this machine's files)" : "");
+	for (size_t i = 0; i < n; i++) {
+		char name[512] = "";
+		double share = e->samples ? 100.0 * fmin((double)cnt[i], (double)e->samples) /
+						    (double)e->samples
+					  : 0;
+
+		if (v->ip_name)
+			v->ip_name(v->ip_arg, ip[i], name, sizeof(name));
+		canvas_printf(c, 0, y + 1 + (int)i, CANVAS_NORMAL, -1,
+			      "  %5.1f%%  0x%012" PRIx64 "  %s", share, ip[i], name);
+	}
+}
+
 static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	struct hotpage_entry top[256];
-	size_t n = hotpage_top(m->hp, top, h > 1 ? ((size_t)h - 1 < 256 ? (size_t)h - 1 : 256) : 0);
+	bool ips;
+	int rows = view_pages_rows(h, &ips);
+	size_t n = 0, sel, top;
+	struct hotpage_entry *all = rows > 0 ? hotpage_sorted(m->hp, &n) : NULL;
 	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
 	int x;
+	char count[64];
 
+	if (rows <= 0)
+		return;
+	sel = ui_page_index(v->u, all, n);
+	top = ui_page_top(v->u, sel, n, (size_t)rows);
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	x = 0;
 	if (barw)
 		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
-	canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s %s", "PAGE", "SHARE%",
-		      "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
-	for (size_t i = 0; i < n; i++) {
-		const struct hotpage_entry *e = &top[i];
+	x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s ", "PAGE",
+			   "SHARE%", "LOADS", "STORES", "LAT", "SOURCE");
+	/*
+	 * Where the selection is in the list: at the right of the titles, or
+	 * in place of the MAPPING title where the line has no room for both.
+	 */
+	snprintf(count, sizeof(count), "%zu of %zu page%s", n ? sel + 1 : 0, n, n == 1 ? "" : "s");
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, c->w - (int)strlen(count), y, count, CANVAS_TITLE, -1);
+	else
+		x += canvas_put(c, x, y, count, CANVAS_TITLE, -1) + 1;
+	if (c->w - (int)strlen(count) > x + 8)
+		canvas_put(c, x, y, "MAPPING", CANVAS_TITLE, -1);
+	for (size_t i = top; i < n && i < top + (size_t)rows; i++) {
+		const struct hotpage_entry *e = &all[i];
 		const struct mem_map *pm = mem_find_map(
 			m->maps, m->nmaps, (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
 		struct hotpage_cells cl;
-		char name[256];
-		int row = y + 1 + (int)i;
+		char name[256], label[128];
+		int row = y + 1 + (int)(i - top);
 
 		hotpage_cells(e->loads, e->stores, e->lat_sum, e->lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
 		x = 0;
 		if (barw) {
-			view_bar(c, 0, row, barw, top[0].weight > 0 ? e->weight / top[0].weight : 0,
+			view_bar(c, 0, row, barw, all[0].weight > 0 ? e->weight / all[0].weight : 0,
 				 v->utf8);
 			x = barw + 1;
 		}
@@ -452,9 +617,19 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
 									    : CANVAS_NORMAL,
 				   -1, "%-7.7s ", hotpage_source_cell(e, m->sample_flags));
-		view_map_name(name, sizeof(name), pm ? pm->name : "[unmapped]", c->w - x);
+		if (pm)
+			mem_map_label(pm, label, sizeof(label));
+		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
+		if (pm && mem_map_anon(pm) && (int)strlen(label) > c->w - x)
+			snprintf(label, sizeof(label), "[anon %llx]", pm->start);
+		view_map_name(name, sizeof(name), pm ? label : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
+		if (i == sel)
+			canvas_attr(c, row, 0, c->w, CANVAS_SELECTED);
 	}
+	if (ips && n)
+		view_page_ips(c, y + 1 + rows, &all[sel], v);
+	free(all);
 }
 
 static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -472,6 +647,7 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 	for (size_t i = 0; i < n && (int)i < h - 1; i++) {
 		struct hotpage_cells cl;
 		int row = y + 1 + (int)i, x = 0;
+		char label[128];
 
 		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
@@ -482,7 +658,8 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 		}
 		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
 			      m->hp->total > 0 ? 100 * g[i].weight / m->hp->total : 0, g[i].pages,
-			      cl.loads, cl.stores, cl.latency, g[i].name);
+			      cl.loads, cl.stores, cl.latency,
+			      g[i].map ? mem_map_label(g[i].map, label, sizeof(label)) : g[i].name);
 	}
 }
 
@@ -531,9 +708,9 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			"addresses only",
 			CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
-		view_mappings(c, y + 2, h - 2, v);
+		view_mappings(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 	else
-		view_pages(c, y + 2, h - 2, v);
+		view_pages(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
 }
 
 static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
@@ -548,16 +725,24 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 		int ids[VIEW_MAX_COLS];
 		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
 
+		char res[16], mem[16], tm[16];
+
 		x = canvas_printf(c, 0, y, CANVAS_HEADER, -1, "PID %d %s", p->id, p->comm);
-		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
-			      p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  user %s  %d thread%s  state %c",
+				   p->user, p->threads, p->threads == 1 ? "" : "s", p->state);
+		/* /proc's columns on the name line; the counters on their own below */
+		model_format_cell(m, p, COL_RES, COL_ROWS_PROCESSES, 6, res, sizeof(res));
+		model_format_cell(m, p, COL_MEM, COL_ROWS_PROCESSES, 5, mem, sizeof(mem));
+		model_format_cell(m, p, COL_TIME, COL_ROWS_PROCESSES, 9, tm, sizeof(tm));
+		canvas_printf(c, x, y, CANVAS_NORMAL, -1, "  RES %s  %%MEM %s  TIME+ %s", res, mem,
+			      tm);
 		canvas_put(c, 0, y + 1, p->cmdline, CANVAS_DIM, -1);
 		x = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct column *col = model_column(m, ids[i]);
 			char num[48];
 
-			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || p->err)
+			if (ids[i] >= COL_MAX || col->type != COL_TYPE_NUM || col->proc || p->err)
 				continue;
 			columns_format_num(num, sizeof(num), p->v[col->id], col->prec,
 					   model_cell_flags(p, col->id));
@@ -686,28 +871,167 @@ static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	}
 }
 
-size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
+/* The counter facts of the mode, where the source has them: what the PMU gives and what is used. */
+static void view_events_facts(struct view_help_out *o, const struct errmsg_mode *f)
+{
+	char line[256];
+	size_t n = 0;
+
+	if (!f || !f->hw_asked)
+		return;
+	n += (size_t)snprintf(line + n, sizeof(line) - n, "PMU %s", f->pmu[0] ? f->pmu : "unknown");
+	if (f->counters > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n,
+				      ": %d counters a group, %d free of other users", f->counters,
+				      f->counters_free);
+	if (f->watchdog > 0 && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " (the NMI watchdog holds one)");
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; %d hardware events per process, %d per CPU",
+			 f->task_hw, f->cpu_hw);
+	view_help_line(o, CANVAS_NORMAL, "%s", line);
+}
+
+/* A share of time as a cell: "100.0", "50.0", "-" when the event was never enabled. */
+static void view_share(char *buf, size_t size, double share)
+{
+	if (isnan(share))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", 100 * share);
+}
+
+/*
+ * The events screen: every event asked for, built in or with -e, with its
+ * group, what it needs, its status and the share of the last interval it was
+ * on the PMU (running over enabled, summed over the processes and over the
+ * CPUs); the reason for each that failed, in the translator's words.
+ */
+static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = v->u->scroll };
+	const struct model *m = v->m;
+	const struct evlist *ev = &m->ev;
+	int paranoid = v->facts && v->facts->why.err ? v->facts->why.paranoid : -2;
+	size_t nst[EVSTAT_IDLE + 1] = { 0 }, nuser = 0;
+	int namew = 24;
+	char sum[256];
+	size_t len = 0;
+
+	for (size_t i = 0; i < ev->n; i++) {
+		int l = (int)strlen(ev->ev[i].name);
+
+		nst[evstat_status(&ev->ev[i], v->have_frame ? &m->evstat[i] : NULL)]++;
+		nuser += ev->ev[i].user;
+		if (l > namew)
+			namew = l;
+	}
+	/* the name column takes what the other columns leave, up to the longest name */
+	if (namew > c->w - 52)
+		namew = c->w - 52 > 12 ? c->w - 52 : 12;
+	len = (size_t)snprintf(sum, sizeof(sum), "%zu event%s (%zu built in, %zu with -e)", ev->n,
+			       ev->n == 1 ? "" : "s", ev->n - nuser, nuser);
+	for (int s = 0; s <= EVSTAT_IDLE; s++)
+		if (nst[s] && len < sizeof(sum))
+			len += (size_t)snprintf(sum + len, sizeof(sum) - len, "%s %zu %s",
+						len ? "," : "", nst[s], evstat_status_name(s));
+	view_help_line(&o, CANVAS_HEADER, "Events%s", v->have_frame ? " in the last interval" : "");
+	view_help_line(&o, CANVAS_NORMAL, "%s", sum);
+	view_events_facts(&o, v->facts);
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	if (o.line >= o.scroll && o.line - o.scroll < (size_t)(h > 0 ? h : 0))
+		canvas_fill(c, y0 + (int)(o.line - o.scroll), 0, c->w, ' ', CANVAS_TITLE);
+	view_help_line(&o, CANVAS_TITLE, "%-*s %5s %-4s %-8s %-13s %6s %6s", namew, "EVENT",
+		       "GROUP", "KIND", "ASKED", "STATUS", "PROC%", "CPU%");
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct ev *e = &ev->ev[i];
+		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
+		enum evstat_status s = evstat_status(e, st);
+		char pt[16] = "-", pc[16] = "-", why[600];
+		int attr = s == EVSTAT_COUNTED	     ? CANVAS_NORMAL
+			   : s == EVSTAT_IDLE	     ? CANVAS_DIM
+			   : s == EVSTAT_MULTIPLEXED ? CANVAS_WARN
+						     : CANVAS_HOT;
+
+		if (st && !e->err) {
+			view_share(pt, sizeof(pt), evstat_share(st, false));
+			view_share(pc, sizeof(pc), evstat_share(st, true));
+		}
+		view_help_line(&o, attr, "%-*.*s %5d %-4s %-8s %-13s %6s %6s", namew, namew,
+			       e->name, e->group, e->hw ? "hw" : "sw", e->user ? "-e" : "built-in",
+			       evstat_status_name(s), pt, pc);
+		if (e->err) {
+			errmsg_perf(why, sizeof(why), e->err, e->name, paranoid);
+			view_help_line(&o, CANVAS_DIM, "    %s", why);
+		} else if (s == EVSTAT_SUSPECT) {
+			view_help_line(&o, CANVAS_DIM, "    %s",
+				       "never counted anything while the CPU did a lot of work: a "
+				       "hypervisor may filter it");
+		}
+		if (st && st->tasks_failed && !e->err)
+			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
+				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
+				       errmsg_short(st->task_err));
+	}
+	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "PROC% CPU%: time running over time enabled in the interval, summed over");
+	view_help_line(&o, CANVAS_DIM, "%s",
+		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+}
+
+/* The page of the current view, and the line of the list's titles (-1 when no list shows). */
+static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, int *list_y)
 {
 	const struct ui *u = v->u;
-	int body = h - VIEW_HEADER_LINES - 1;
+	int body = h - VIEW_HEADER_LINES - 1, y = VIEW_HEADER_LINES;
 	struct layout_cores lc;
 
 	*list = false;
-	if (u->view == UI_VIEW_HELP || u->view == UI_VIEW_ERRORS)
+	*list_y = -1;
+	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
-	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS))
-		body -= view_cores_fit(v->m, w, body, &lc);
+	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
+		int used = view_cores_fit(v->m, w, body, &lc);
+
+		body -= used;
+		y += used;
+	}
 	if (u->view == UI_VIEW_DRILL) {
+		bool ips;
+		int rows = view_pages_rows(body - VIEW_DRILL_LINES - VIEW_SAMPLE_LINES, &ips);
+
+		/* the hot pages page by their rows, but are no list of processes */
+		if (u->drill_mode == UI_DRILL_PAGES && body >= 3)
+			return rows > 0 ? (size_t)rows : 0;
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
 			return 0;
 		body -= VIEW_DRILL_LINES;
+		y += VIEW_DRILL_LINES;
 	}
 	if (body < 1)
 		return 0;
 	*list = true;
+	*list_y = y;
 	return body > 1 ? (size_t)(body - 1) : 1;
+}
+
+size_t view_page(const struct view_ctx *v, int w, int h, bool *list)
+{
+	int list_y;
+
+	return view_geometry(v, w, h, list, &list_y);
+}
+
+int view_list_y(const struct view_ctx *v, int w, int h)
+{
+	bool list;
+	int list_y;
+
+	view_geometry(v, w, h, &list, &list_y);
+	return list_y;
 }
 
 void view_render(struct canvas *c, const struct view_ctx *v)
@@ -722,6 +1046,8 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		view_log(c, y + 1, body - 1, v);
+	} else if (u->view == UI_VIEW_EVENTS) {
+		view_events(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
@@ -737,6 +1063,14 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 			view_cgroups(c, y, body, v);
 		else
 			view_list(c, y, body, v, view_list_rows(u));
+	}
+	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
+		/* over the list from its titles down, else under the header */
+		int my = view_list_y(v, c->w, c->h);
+
+		if (my < 0)
+			my = VIEW_HEADER_LINES;
+		view_signal_menu(c, my, c->h - my - 1, u);
 	}
 	view_footer(c, v);
 }

@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "util/errmsg.h"
 #include "view/canvas.h"
 #include "model/model.h"
 #include "view/ui.h"
@@ -21,8 +23,16 @@ struct view_ctx {
 	bool replay;
 	const char *const *log; /* messages for the user, oldest first */
 	size_t nlog;
-	bool utf8;		/* UTF-8 bars, else ASCII */
-	const char *sample_err; /* why the drilled process is not sampled; "" if it is */
+	bool utf8;			 /* UTF-8 bars, else ASCII */
+	const char *sample_err;		 /* why the drilled process is not sampled; "" if it is */
+	const struct errmsg_mode *facts; /* the source's mode facts; NULL when it has none */
+	/*
+	 * Names an instruction address of the sampled process among the model's
+	 * mappings ("main+0x1c (app)"); NULL shows bare addresses.
+	 */
+	const char *(*ip_name)(void *arg, uint64_t ip, char *buf, size_t size);
+	void *ip_arg;
+	bool ip_local; /* the names come from this machine's files (a replay) */
 };
 
 /*
@@ -31,9 +41,11 @@ struct view_ctx {
  * when a list is on screen, whose selection ui_set_page must then keep in view.
  */
 size_t view_page(const struct view_ctx *ctx, int w, int h, bool *list);
+/* The screen line of the list's column titles in that layout; -1 when no list is on screen. */
+int view_list_y(const struct view_ctx *ctx, int w, int h);
 /* Draw the current view of ctx on c (cleared first); changes nothing but c. */
 void view_render(struct canvas *c, const struct view_ctx *ctx);
-/* The table columns that fit width (ids; COL_MAX + k for raw event k); returns how many. */
+/* The table columns that fit width unscrolled (ids; COL_MAX + k for raw event k); how many. */
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out);
 /* Draw help into c from line scroll on (exported for the help tests). */
 void view_help(struct canvas *c, int y0, int h, size_t scroll);

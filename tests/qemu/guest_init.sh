@@ -76,17 +76,19 @@ run() {
 if [ "$MODE" = hw ]; then
 	EV=r08,r11,r23,r24,r3c,r03,r04,r10
 	# one thread with a known count; per-core rows; the recording replayed on the host
-	run basic spin $N $K -- -d 0.5 -n 8 -e instructions
+	run basic spin $N $K -- -d 0.5 -n 9 -e instructions
 	# threads as rows, each counted on its own
-	run threads threads 2 $N $((K / 2)) -- -H --no-cpus -d 0.5 -n 8 -e instructions
+	run threads threads 2 $N $((K / 2)) -- -H --no-cpus -d 0.5 -n 9 -e instructions
+	# threads as rows next to per-core groups: a thread's set and its process's fit only alone
+	run thrcpu threads 2 $N $((K / 2)) -- -H -d 0.5 -n 9 -e r08
 	# threads created after pmctop attached
-	run late late 2 $N $((K / 2)) -- -d 0.5 -n 8 -e instructions
+	run late late 2 $N $((K / 2)) -- -d 0.5 -n 9 -e instructions
 	# more events than the 7 counters: the kernel multiplexes the task's groups
-	run mux spin $N $K -- --no-cpus -d 0.5 -n 8 -e $EV
+	run mux spin $N $K -- --no-cpus -d 0.5 -n 9 -e $EV
 	# the same with per-CPU groups open: those go first, the task's groups of four never fit
-	run starve spin $N $K -- -d 0.5 -n 8 -e $EV
+	run starve spin $N $K -- -d 0.5 -n 9 -e $EV
 else
-	run nopmu spin $N 20 -- -d 0.5 -n 3
+	run nopmu spin $N 20 -- -d 0.5 -n 4
 fi
 echo "@@@ DONE"
 poweroff -f

@@ -1,0 +1,188 @@
+/* Tests of signals and nice values sent to real child processes, and the reasons for refusals. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app/procctl.h"
+#include "testutil.h"
+
+/* A child that does nothing until a signal ends it. */
+static pid_t child(void)
+{
+	pid_t p = fork();
+
+	ck_assert_int_ge(p, 0);
+	if (p == 0) {
+		/* the test runner's handlers would act for the child: the default, as a process has */
+		static const int SIGS[] = { SIGTERM, SIGINT, SIGHUP, SIGALRM, SIGUSR1, SIGUSR2 };
+
+		for (size_t i = 0; i < sizeof(SIGS) / sizeof(SIGS[0]); i++)
+			signal(SIGS[i], SIG_DFL);
+		for (;;)
+			pause();
+	}
+	return p;
+}
+
+/* The state letter of /proc/PID/stat, '?' when it is gone. */
+static char state_of(pid_t p)
+{
+	char path[64], buf[512], *rp;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
+	f = fopen(path, "r");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	rp = strrchr(buf, ')');
+	return rp && rp[1] == ' ' ? rp[2] : '?';
+}
+
+/* Wait (up to 10 s, for a loaded machine) until the child is in state want. */
+static bool reaches(pid_t p, char want)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (state_of(p) == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+START_TEST(test_signals_reach_the_process)
+{
+	pid_t p = child();
+	int pid = (int)p, status;
+	char msg[256], want[64];
+
+	ck_assert_int_eq(procctl_signal(&pid, 1, SIGSTOP, msg, sizeof(msg)), 0);
+	snprintf(want, sizeof(want), "sent SIGSTOP to pid %d", pid);
+	ck_assert_str_eq(msg, want);
+	ck_assert(reaches(p, 'T'));
+	ck_assert_int_eq(procctl_signal(&pid, 1, SIGCONT, msg, sizeof(msg)), 0);
+	ck_assert(reaches(p, 'S'));
+	ck_assert_int_eq(procctl_signal(&pid, 1, SIGTERM, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(waitpid(p, &status, 0), p);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	/* reaped: the pid names no process now (nothing could reuse it this fast unseen) */
+	ck_assert_int_eq(procctl_signal(&pid, 1, SIGTERM, msg, sizeof(msg)), -ESRCH);
+	snprintf(want, sizeof(want), "cannot send SIGTERM to pid %d: no such process", pid);
+	ck_assert_msg(!strncmp(msg, want, strlen(want)), "%s", msg);
+}
+END_TEST
+
+START_TEST(test_several_pids_and_bad_ones)
+{
+	pid_t a = child(), b = child();
+	int pids[3] = { (int)a, (int)b, 0 }, status;
+	char msg[256];
+
+	/* pid 0 would be the process group: refused, the others still get the signal */
+	ck_assert_int_eq(procctl_signal(pids, 3, SIGKILL, msg, sizeof(msg)), -EINVAL);
+	ck_assert_msg(strstr(msg, "sent SIGKILL to 2 of 3 processes; pid 0: not a process id"),
+		      "%s", msg);
+	ck_assert_int_eq(waitpid(a, &status, 0), a);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(waitpid(b, &status, 0), b);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	ck_assert_int_eq(procctl_signal(pids, 1, 0, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "no signal 0"));
+	pids[0] = -1; /* never every process */
+	ck_assert_int_eq(procctl_signal(pids, 1, SIGTERM, msg, sizeof(msg)), -EINVAL);
+}
+END_TEST
+
+/* Nice values: every thread of the process moves, and the status line says where to. */
+START_TEST(test_renice_the_child)
+{
+	pid_t p = child();
+	int pid = (int)p, status;
+	char msg[256], want[64];
+
+	errno = 0;
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 0);
+	ck_assert_int_eq(procctl_renice(&pid, 1, 1, false, msg, sizeof(msg)), 0);
+	snprintf(want, sizeof(want), "pid %d: nice 1", pid);
+	ck_assert_str_eq(msg, want);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 1);
+	ck_assert_int_eq(procctl_renice(&pid, 1, 1, true, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 2);
+	kill(p, SIGKILL);
+	waitpid(p, &status, 0);
+	ck_assert_int_eq(procctl_renice(&pid, 1, 1, false, msg, sizeof(msg)), -ESRCH);
+	ck_assert_ptr_nonnull(strstr(msg, "no such process"));
+}
+END_TEST
+
+/*
+ * Refusals as another user: signalling someone else's process (EPERM) and lowering one's own
+ * nice value (EACCES) give sentences that say why. Run in a child that drops root.
+ */
+START_TEST(test_refusals_name_the_reason)
+{
+	pid_t victim, tester;
+	int status;
+
+	if (geteuid() != 0) {
+		/* unprivileged already: pid 1 is someone else's */
+		int one = 1;
+		char msg[256];
+
+		ck_assert_int_eq(procctl_signal(&one, 1, SIGCONT, msg, sizeof(msg)), -EPERM);
+		ck_assert_ptr_nonnull(strstr(msg, "permission denied"));
+		return;
+	}
+	victim = child();
+	tester = fork();
+	ck_assert_int_ge(tester, 0);
+	if (tester == 0) {
+		int pid = (int)victim, self = (int)getpid();
+		char msg[256];
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		if (procctl_signal(&pid, 1, SIGKILL, msg, sizeof(msg)) != -EPERM ||
+		    !strstr(msg, "permission denied: it belongs to another user"))
+			_exit(11);
+		if (procctl_renice(&self, 1, -1, false, msg, sizeof(msg)) != -EACCES ||
+		    !strstr(msg, "cannot lower the nice value") ||
+		    !strstr(msg, "needs root or CAP_SYS_NICE"))
+			_exit(12);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(tester, &status, 0), tester);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the unprivileged child: %d",
+		      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	/* the victim lived through it */
+	ck_assert(reaches(victim, 'S'));
+	kill(victim, SIGKILL);
+	waitpid(victim, &status, 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("procctl");
+	TCase *tc = tcase_create("children");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_signals_reach_the_process);
+	tcase_add_test(tc, test_several_pids_and_bad_ones);
+	tcase_add_test(tc, test_renice_the_child);
+	tcase_add_test(tc, test_refusals_name_the_reason);
+	suite_add_tcase(s, tc);
+	return testutil_run(s);
+}
