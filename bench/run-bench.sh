@@ -103,3 +103,6 @@ fi
 kill "$w" 2>/dev/null
 wait 2>/dev/null
 echo "20000 faults/s: pmctop ${p} ms CPU, perf record ${f} ms CPU"
+
+echo
+sh "$here/cgroup-bench.sh"

@@ -11,6 +11,8 @@
 #                pf       page faults per second of process PID (log: faults done)
 #                samples  samples per second of the sampling pane (log: faults done)
 #                threads  %CPU of each logged thread in -H frames (log: CPU seconds per thread)
+#                cgpf     page faults per second of the cgroup whose path is given for PID
+#                         (log: faults done by the workload in that cgroup)
 # prints one line per frame (and per thread): "TIME REPORTED EXPECTED"; REPORTED is "missing"
 # when the frame has no such row. The first frame, printed at once, has no interval and no
 # counts (interval null): it is skipped.
@@ -61,7 +63,7 @@ def main():
     frames = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
     tids, rows = load_log(sys.argv[2])
     what = sys.argv[3]
-    pid = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
+    pid = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4].isdigit() else None
     for f in frames:
         if not f.get("interval"):
             continue
@@ -70,6 +72,10 @@ def main():
             got = "%.2f" % row[0][what] if row else "missing"
             scale = 100.0 if what == "cpu" else 1.0
             print(f["time"], got, "%.2f" % (scale * rate(rows, 1, f)))
+        elif what == "cgpf":
+            row = [c for c in f.get("cgroups", []) if c["cgroup"] == sys.argv[4]]
+            got = "%.2f" % row[0]["pf"] if row and row[0].get("pf") is not None else "missing"
+            print(f["time"], got, "%.2f" % rate(rows, 1, f))
         elif what == "samples":
             print(f["time"], "%.2f" % f["samples_per_s"], "%.2f" % rate(rows, 1, f))
         elif what == "threads":

@@ -101,6 +101,33 @@ START_TEST(test_golden_prometheus_text_of_the_hardware_recording)
 }
 END_TEST
 
+/* Per cgroup: raw counts summed over the CPUs, labelled with the path; none for a cgroup not counted. */
+START_TEST(test_golden_cgroups)
+{
+	char *s = render_rec("cgroup.rec", EXPOSITION_OPENMETRICS, 0);
+	char *p = render_rec("cgroup.rec", EXPOSITION_PROMETHEUS, 0);
+	char *hw = render_rec("hw.rec", EXPOSITION_PROMETHEUS, 0);
+
+	testutil_golden("cgroup.om", s);
+	/* 3 s of 2500 faults a second; enabled while the cgroup ran: 0.9 s a second */
+	has(s, "\npmctop_cgroup_event_count_total{cgroup=\"/system.slice/db.service\","
+	       "pmu=\"software\",event=\"page-faults\"} 7500\n");
+	has(s, "\npmctop_cgroup_event_enabled_seconds_total{cgroup=\"/system.slice/db.service\","
+	       "pmu=\"software\",event=\"page-faults\"} 2.700000000\n");
+	has(s, "\n# TYPE pmctop_cgroup_event_count counter\n");
+	has(s, "\n# UNIT pmctop_cgroup_event_running_seconds seconds\n");
+	has(s, "\npmctop_cgroups 4\n");
+	hasnt(s, "cgroup=\"/web.slice\""); /* not counted: no series, still in the gauge */
+	hasnt(s, "event=\"cycles\"}");	   /* not supported here: no series either */
+	has(p, "\n# TYPE pmctop_cgroup_event_count_total counter\n");
+	/* a recording without cgroups has no cgroup families */
+	hasnt(hw, "pmctop_cgroup");
+	free(s);
+	free(p);
+	free(hw);
+}
+END_TEST
+
 START_TEST(test_golden_openmetrics_of_the_hardware_recording)
 {
 	char *s = render_rec("hw.rec", EXPOSITION_OPENMETRICS, 2);
@@ -542,6 +569,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_golden_prometheus_text_of_the_hardware_recording);
 	tcase_add_test(tc, test_golden_openmetrics_of_the_hardware_recording);
+	tcase_add_test(tc, test_golden_cgroups);
 	tcase_add_test(tc, test_every_family_has_help_and_type_before_its_samples);
 	tcase_add_test(tc, test_software_recording_says_hardware_events_are_not_supported);
 	tcase_add_test(tc, test_statuses_of_the_last_interval);

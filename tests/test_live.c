@@ -42,6 +42,8 @@ struct fake {
 	int opens_inherit_thread;     /* opens that asked for inherit_thread */
 	int echild_pid, echild_reads; /* the first reads of echild_pid's groups give ECHILD */
 	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
+	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
+	int cgroup_err;		      /* those fail with this */
 	int reads_of[64];	      /* group reads per pid below 64 */
 	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
 	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
@@ -60,8 +62,20 @@ static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu
 	struct fake *f = ctx;
 	struct fake_ev *e;
 
-	if (pid >= 0 && pid < 64)
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		struct stat st;
+
+		/* cgroup mode: pid is the cgroup directory's descriptor, on one CPU */
+		ck_assert_int_eq(fstat(pid, &st), 0);
+		ck_assert(S_ISDIR(st.st_mode));
+		ck_assert_int_ge(cpu, 0);
+		ck_assert(!a->inherit);
+		f->cgroup_opens++;
+		if (f->cgroup_err)
+			return f->cgroup_err;
+	} else if (pid >= 0 && pid < 64) {
 		f->opens_of[pid]++;
+	}
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
 	if (a->type != PERF_TYPE_SOFTWARE)
@@ -892,6 +906,158 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 }
 END_TEST
 
+/* A cgroup v2 hierarchy in the fixture: mountinfo names a directory tree made here. */
+static void tree_cgroups(struct tree *t, char *mnt, size_t size)
+{
+	static const char *const DIRS[] = { "", "/a", "/b", "/a/deep" };
+	char path[512], text[1024];
+
+	snprintf(mnt, size, "%s/cg", t->dir);
+	for (size_t i = 0; i < sizeof(DIRS) / sizeof(DIRS[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", mnt, DIRS[i]);
+		ck_assert_int_eq(mkdir(path, 0755), 0);
+	}
+	tree_mkdir(t->proc, "/self", 0, 0);
+	snprintf(path, sizeof(path), "%s/self/mountinfo", t->proc);
+	snprintf(text, sizeof(text),
+		 "22 1 0:21 / /sys rw - sysfs sysfs rw\n"
+		 "40 30 0:37 / %s rw,relatime shared:9 - cgroup2 cgroup2 rw\n",
+		 mnt);
+	put(path, text);
+}
+
+static struct source *live_cgroups_new(struct tree *t, struct fake *f, const char *const *named,
+				       size_t nnamed, bool no_tasks, char *err, size_t errsize)
+{
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &f->ops;
+	o.cgroups = true;
+	o.cgroups_required = true;
+	o.cgroup_depth = 1;
+	o.cgroup_paths = named;
+	o.ncgroup_paths = nnamed;
+	o.no_tasks = no_tasks;
+	s = source_live_new(&ev, &o, err, errsize);
+	evlist_release(&ev);
+	return s;
+}
+
+START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
+{
+	static const char *const NAMED[] = { "a/deep", "/nothere" };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char mnt[300], path[600], err[512];
+	const struct snap_cgroup *g;
+	int tids[] = { 10 };
+	int before;
+
+	tree_init(&t);
+	fake_init(&f);
+	tree_cgroups(&t, mnt, sizeof(mnt));
+	tree_proc(&t, 10, tids, 1, 5, 1);
+	snprintf(path, sizeof(path), "%s/10/cgroup", t.proc);
+	put(path, "4:memory:/x\n0::/a/deep\n");
+	s = live_cgroups_new(&t, &f, NAMED, 2, false, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert(snap.cg.on);
+	/* the top level, and the one named below it; the missing one is said once */
+	ck_assert_uint_eq(snap.cg.n, 3);
+	ck_assert_str_eq(snap.cg.v[0].path, "/a");
+	ck_assert_str_eq(snap.cg.v[1].path, "/a/deep");
+	ck_assert_str_eq(snap.cg.v[2].path, "/b");
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_MISSING, 0, NULL), 1);
+	/* one group of two events per CPU per cgroup: 3 x 2 x 2 descriptors */
+	ck_assert_int_eq(f.cgroup_opens, 12);
+	ck_assert_uint_eq(snap.cg.fds, 12);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_COST, 0, NULL), 1);
+	/* each CPU's group read once: 10 per read, summed over the two CPUs; times too */
+	g = snapshot_find_cgroup(&snap, "/b");
+	ck_assert_int_eq(g->err, 0);
+	ck_assert_uint_eq(g->c[0].value, 20);
+	ck_assert_uint_eq(g->c[0].enabled, 2000);
+	ck_assert_uint_eq(g->c[1].running, 2000);
+	ck_assert_str_eq(find_task(&snap, 10)->cgroup, "/a/deep");
+	/* b removed, c made: b's descriptors go back, c gets its own, no error */
+	snprintf(path, sizeof(path), "%s/b", mnt);
+	ck_assert_int_eq(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/c", mnt);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	before = f.nopen;
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.cg.n, 3);
+	ck_assert_ptr_null(snapshot_find_cgroup(&snap, "/b"));
+	ck_assert_ptr_nonnull(snapshot_find_cgroup(&snap, "/c"));
+	ck_assert_int_eq(f.nopen, before); /* 4 closed, 4 opened */
+	ck_assert_uint_eq(snap.cg.fds, 12);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUPS, 0, NULL), 0);
+	/* a cgroup kept from tick to tick is not reopened: its counts go on */
+	ck_assert_uint_eq(snapshot_find_cgroup(&snap, "/a")->c[1].value, 40);
+	ck_assert_int_eq(f.cgroup_opens, 16);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_cgroups_without_permission_or_hierarchy)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char mnt[300], path[600], err[512];
+	const struct errmsg_fact *fact = NULL;
+
+	tree_init(&t);
+	fake_init(&f);
+	/* no cgroup2 line: asked for, it is an error naming mountinfo */
+	tree_mkdir(t.proc, "/self", 0, 0);
+	snprintf(path, sizeof(path), "%s/self/mountinfo", t.proc);
+	put(path, "22 1 0:21 / /sys rw - sysfs sysfs rw\n");
+	ck_assert_ptr_null(live_cgroups_new(&t, &f, NULL, 0, true, err, sizeof(err)));
+	ck_assert_msg(strstr(err, "no cgroup v2 hierarchy is mounted") && strstr(err, "mountinfo"),
+		      "%s", err);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+
+	tree_init(&t);
+	fake_init(&f);
+	tree_cgroups(&t, mnt, sizeof(mnt));
+	f.cgroup_err = -EACCES;
+	s = live_cgroups_new(&t, &f, NULL, 0, true, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.cg.n, 2);
+	ck_assert_int_eq(snap.cg.v[0].err, -EACCES);
+	ck_assert_int_eq(snap.cg.v[0].c[1].err, -EACCES);
+	ck_assert_uint_eq(snap.cg.fds, 0);
+	ck_assert_uint_eq(snap.ntasks, 0); /* no_tasks: no processes looked at */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUPS, -EACCES, &fact), 1);
+	ck_assert(said(s, "cgroups cannot be counted"));
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
 {
 	struct tree t;
@@ -938,6 +1104,8 @@ int main(void)
 	tcase_add_test(tc, test_a_thread_that_exits_shows_its_final_counts_once);
 	tcase_add_test(tc, test_cpus_follow_the_online_map_of_the_sysfs_root);
 	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
+	tcase_add_test(tc, test_cgroups_are_counted_per_cpu_on_their_directories);
+	tcase_add_test(tc, test_cgroups_without_permission_or_hierarchy);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -308,6 +308,10 @@ START_TEST(test_columns_in_table_order)
 	size_t n = model_columns(m, ids, COL_MAX + 8);
 	char keys[512];
 
+	/* every column but CGROUP, shown only where cgroups are known, and the -e event */
+	ck_assert_uint_eq(n, COL_MAX);
+	m->have_cgroups = true;
+	n = model_columns(m, ids, COL_MAX + 8);
 	ck_assert_uint_eq(n, COL_MAX + 1);
 	for (size_t i = 0, last = 0; i < n; i++)
 		if (ids[i] < COL_MAX) {
@@ -698,6 +702,152 @@ START_TEST(test_filters_by_pid_and_user)
 }
 END_TEST
 
+/* A cgroup entry of s with page faults pf and task-clock tc, enabled en and running run. */
+static struct snap_cgroup *cgroup(struct snapshot *s, const char *path, uint64_t pf, uint64_t tc,
+				  uint64_t en, uint64_t run)
+{
+	struct snap_cgroup *g = snapshot_add_cgroup(s, path);
+
+	s->cg.on = true;
+	set(g->c, E_TC, tc, en, run);
+	set(g->c, E_PF, pf, en, run);
+	return g;
+}
+
+static const struct model_row *cgroup_row(const struct model *m, const char *path)
+{
+	for (size_t i = 0; i < m->ncgroups; i++)
+		if (!strcmp(m->cgroups[i].cgroup, path))
+			return &m->cgroups[i];
+	return NULL;
+}
+
+/* Two snapshots 1 s apart: cgroups /a, /a/b (not counted), /c; processes in /a, /a/b, /c. */
+static void cgroup_fixture(struct snapshot *a, struct snapshot *b)
+{
+	struct snapshot *v[2] = { a, b };
+
+	for (int k = 0; k < 2; k++) {
+		struct snapshot *s = v[k];
+		struct snap_cgroup *g;
+
+		snapshot_init(s, E_N);
+		s->t_ns = 1000000000ull * (uint64_t)(k + 1);
+		s->cg.fds = 24;
+		/* half the time on the PMU in the second interval: scaled by enabled/running */
+		cgroup(s, "/a", 100 + 500 * (uint64_t)k, 200000000ull * (uint64_t)(k + 1),
+		       1000000000ull * (uint64_t)(k + 1),
+		       1000000000ull + 500000000ull * (uint64_t)k);
+		g = cgroup(s, "/a/b", 0, 0, 0, 0);
+		g->err = -EMFILE;
+		cgroup(s, "/c", 10 * (uint64_t)k, 0, 1000000ull * (uint64_t)(k + 1),
+		       1000000ull * (uint64_t)(k + 1));
+		snapshot_task_set_cgroup(task(s, 101, 5), "/a");
+		snapshot_task_set_cgroup(task(s, 102, 5), "/a/b");
+		snapshot_task_set_cgroup(task(s, 103, 5), "/c");
+		task(s, 104, 5); /* its cgroup is not known */
+	}
+}
+
+START_TEST(test_cgroup_rows_are_deltas_scaled_with_their_processes)
+{
+	struct snapshot a, b;
+	struct model *m = model_new(&evs);
+	const struct model_row *r;
+
+	cgroup_fixture(&a, &b);
+	ck_assert(!model_update(m, &a));
+	ck_assert(m->have_cgroups); /* the header knows at once */
+	/* the first frame lists the cgroups at once, by path (no counts to sort by yet) */
+	ck_assert_uint_eq(m->ncgroups, 3);
+	ck_assert_str_eq(m->cgroups[0].cgroup, "/a");
+	ck_assert_str_eq(m->cgroups[1].cgroup, "/a/b");
+	ck_assert_str_eq(m->cgroups[2].cgroup, "/c");
+	ck_assert_int_eq(m->cgroups[0].threads, 2);
+	ck_assert(isnan(m->cgroups[0].v[COL_PF]) && isnan(m->cgroups[0].v[COL_CPU]));
+	ck_assert(model_update(m, &b));
+	ck_assert_uint_eq(m->ncgroups, 3);
+	ck_assert_uint_eq(m->cg_fds, 24);
+	ck_assert_uint_eq(m->cg_not_counted, 1);
+	r = cgroup_row(m, "/a");
+	ck_assert_ptr_nonnull(r);
+	/* 500 faults while running half of the 1 s enabled: 1000 a second, marked estimated */
+	ck_assert_double_eq_tol(r->v[COL_PF], 1000.0, 1e-9);
+	ck_assert(model_cell_flags(r, COL_PF) & MODEL_F_EST);
+	ck_assert_double_eq_tol(r->v[COL_CPU], 40.0, 1e-9); /* 200 ms scaled to 400 ms of 1 s */
+	ck_assert_int_eq(r->threads, 2);		    /* 101 in /a, 102 in /a/b below it */
+	ck_assert_str_eq(r->cmdline, "/a");
+	ck_assert_str_eq(r->comm, "a");
+	r = cgroup_row(m, "/a/b");
+	ck_assert_int_eq(r->err, -EMFILE);
+	ck_assert_int_eq(r->threads, 1);
+	ck_assert(isnan(r->v[COL_PF]));
+	r = cgroup_row(m, "/c");
+	ck_assert_double_eq_tol(r->v[COL_PF], 10.0, 1e-9);
+	ck_assert(!(model_cell_flags(r, COL_PF) & MODEL_F_EST));
+	/* a path keeps its id from tick to tick: the selection follows it */
+	ck_assert_int_eq(cgroup_row(m, "/a")->id, cgroup_row(m, "/a")->tgid);
+	ck_assert(model_column_shown(m, COL_CGROUP));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+START_TEST(test_cgroup_gone_or_reopened)
+{
+	struct snapshot a, b, c;
+	struct model *m = model_new(&evs);
+
+	cgroup_fixture(&a, &b);
+	model_update(m, &a);
+	model_update(m, &b);
+	/* /c removed; /a reopened (its counts start again from 0) */
+	snapshot_init(&c, E_N);
+	c.t_ns = 3000000000ull;
+	cgroup(&c, "/a", 5, 1000, 2000, 2000);
+	model_update(m, &c);
+	ck_assert_uint_eq(m->ncgroups, 1);
+	ck_assert_ptr_null(cgroup_row(m, "/c"));
+	ck_assert(model_cell_flags(cgroup_row(m, "/a"), COL_PF) & MODEL_F_NA);
+	ck_assert_int_eq(cgroup_row(m, "/a")->threads, -1); /* no processes in the snapshot */
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+	snapshot_release(&c);
+}
+END_TEST
+
+START_TEST(test_filter_by_cgroup_takes_the_subtree)
+{
+	static const struct {
+		const char *cgroup;
+		size_t rows;
+	} CASES[] = {
+		{ "/a", 2 }, { "/a/b", 1 }, { "/a/", 2 }, { "/", 3 }, { "/ab", 0 }, { "", 4 }
+	};
+	struct snapshot a, b;
+
+	cgroup_fixture(&a, &b);
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		struct model *m = model_new(&evs);
+
+		m->filter.cgroup = CASES[i].cgroup;
+		model_update(m, &a);
+		model_update(m, &b);
+		ck_assert_msg(m->nrows == CASES[i].rows, "filter '%s': %zu rows", CASES[i].cgroup,
+			      m->nrows);
+		for (size_t k = 0; k < m->nrows && CASES[i].cgroup[0]; k++)
+			ck_assert(model_row_wanted(&m->filter, &m->rows[k]));
+		/* the cgroup rows themselves are not filtered */
+		ck_assert_uint_eq(m->ncgroups, 3);
+		model_free(m);
+	}
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 /* A task entry with /proc's facts: rss in KiB, CPU time in ns. */
 static struct snap_task *ptask(struct snapshot *s, int pid, uint64_t rss_kib, uint64_t cpu_ns,
 			       char state)
@@ -1009,6 +1159,9 @@ int main(void)
 	tcase_add_test(tc, test_sort_by_cpi_puts_undefined_last_both_ways);
 	tcase_add_test(tc, test_filters_by_pid_and_user);
 	tcase_add_test(tc, test_cpu_total_is_sum_of_cores);
+	tcase_add_test(tc, test_cgroup_rows_are_deltas_scaled_with_their_processes);
+	tcase_add_test(tc, test_cgroup_gone_or_reopened);
+	tcase_add_test(tc, test_filter_by_cgroup_takes_the_subtree);
 	tcase_add_test(tc, test_first_snapshot_has_proc_columns_and_no_counts);
 	tcase_add_test(tc, test_proc_cells_are_formatted_as_top_and_empty_when_unknown);
 	tcase_add_test(tc, test_kernel_threads_only_when_asked);

@@ -298,6 +298,19 @@ START_TEST(test_golden_per_user)
 	free(t);
 	free(c);
 	free(j);
+	/* with cgroups: their rows first, then the users; the cgroup column on both */
+	c = render_users("cgroup.rec", OUTPUT_CSV);
+	j = render_users("cgroup.rec", OUTPUT_JSON);
+	ck_assert_ptr_nonnull(strstr(c, ",estimated,suspect,not_counted,cgroup\n"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1795300002.000,cgroup,,,2,,,,,120.00,"));
+	ck_assert_ptr_nonnull(strstr(c, ",20.0,,,,,/system.slice\n"));
+	ck_assert_ptr_nonnull(strstr(c, ",out of file descriptors,/web.slice\n"));
+	ck_assert_ptr_nonnull(strstr(c, "\n1795300002.000,user,1000,alice,1,4,,,,90.00,"));
+	ck_assert_ptr_nonnull(strstr(c, ",10.0,,,,,\n1795300002.000,user,0,root,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"cgroups\":[{\"cgroup\":\"/system.slice\",\"procs\":2,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"users\":[{\"uid\":1000,\"user\":\"alice\""));
+	free(c);
+	free(j);
 }
 END_TEST
 
@@ -350,6 +363,8 @@ START_TEST(test_every_column_in_table_order)
 		long pc, pt;
 		const char *pj;
 
+		if (c->cgroups)
+			continue; /* shown where cgroups are known: see test_cgroup_frames */
 		pt = header_pos(titles, c->title, ' ');
 		ck_assert_msg(pt > last_txt, "text title %s out of order", c->title);
 		last_txt = pt;
@@ -368,6 +383,41 @@ START_TEST(test_every_column_in_table_order)
 	ck_assert_int_lt(header_pos(csv, "LLC-load-misses", ','), header_pos(csv, "command", ','));
 	free(csv);
 	free(txt);
+	free(json);
+}
+END_TEST
+
+/* Cgroup rows in the three formats, and the frames of --cgroups alone (no process rows). */
+START_TEST(test_cgroup_frames)
+{
+	char *txt = render("cgroup.rec", OUTPUT_TEXT, "cpu", false);
+	char *csv = render("cgroup.rec", OUTPUT_CSV, "cpu", false);
+	char *json = render("cgroup.rec", OUTPUT_JSON, "cpu", false);
+	char line[512];
+
+	golden("cgroup.txt", txt);
+	golden("cgroup.csv", csv);
+	golden("cgroup.json", json);
+	/* the cgroup table: its processes, numbers and path; busiest first */
+	ck_assert_str_eq(line_of(txt, "PROCS", line, sizeof(line)),
+			 "PROCS   %CPU    PF/s   CS/s MIG/s CGROUP");
+	ck_assert_str_eq(line_of(txt, "    2  120.0", line, sizeof(line)),
+			 "    2  120.0    3000    900    20 /system.slice");
+	ck_assert_ptr_nonnull(strstr(txt, "not counted: out of file descriptors /web.slice"));
+	ck_assert_ptr_nonnull(strstr(txt, "Cgroups: 4 shown, 48 file descriptors, 1 not counted"));
+	/* a process's cgroup: the path's end where it does not fit */
+	ck_assert_ptr_nonnull(strstr(txt, "...ce/db.service db-server"));
+	ck_assert_ptr_nonnull(strstr(csv, ",not_counted,command,cmdline,cgroup\n"));
+	/* no S, RES, %MEM or TIME+ of a cgroup: empty fields before its %CPU */
+	ck_assert_ptr_nonnull(strstr(csv, ",cgroup,,,1,,,,,90.00,"));
+	ck_assert_ptr_nonnull(strstr(csv, ",/system.slice/db.service\n"));
+	ck_assert_ptr_nonnull(
+		strstr(json, "\"cgroup_fds\":48,\"cgroups\":[{\"cgroup\":\"/system.slice\""));
+	ck_assert_ptr_nonnull(
+		strstr(json, "{\"cgroup\":\"/web.slice\",\"procs\":0,\"not_counted\":"));
+	ck_assert_ptr_nonnull(strstr(json, "\"cgroup\":\"/init.scope\""));
+	free(txt);
+	free(csv);
 	free(json);
 }
 END_TEST
@@ -444,6 +494,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_sampling);
 	tcase_add_test(tc, test_anonymous_mappings_by_range);
 	tcase_add_test(tc, test_every_column_in_table_order);
+	tcase_add_test(tc, test_cgroup_frames);
 	tcase_add_test(tc, test_format_num);
 	tcase_add_test(tc, test_format_fit_scales_and_never_cuts);
 	suite_add_tcase(s, tc);

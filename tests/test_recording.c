@@ -179,6 +179,18 @@ static const struct {
 	{ __LINE__, HDR TICK "sampling 0 1 0 0 x\n", 4, "sampled pid" },
 	{ __LINE__, HDR TICK "weird\n", 4, "'sample' or 'end', found 'weird'" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a%zz a\n", 4, "escaped" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a rel/path\n", 4,
+	  "cgroup path such as '/a/b'" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a /x extra\n", 4,
+	  "optional CGROUP" },
+	{ __LINE__, HDR TICK "cgroup a ok 1/1/1\n", 4, "cgroup path such as '/a/b'" },
+	{ __LINE__, HDR TICK "cgroup /a ok\n", 4, "'cgroup PATH STATUS' then 1 counts" },
+	{ __LINE__, HDR TICK "cgroup /a EWHAT 1/1/1\n", 4, "errno name" },
+	{ __LINE__, HDR TICK "cgroup /a ok 1/1/2\n", 4, "running <= enabled" },
+	{ __LINE__, HDR TICK "cgroup /b ok 1/1/1\ncgroup /a ok 1/1/1\n", 5, "increasing path" },
+	{ __LINE__, HDR TICK "cgroup /a ok 1/1/1\ncgroup /a ok 1/1/1\n", 5, "increasing path" },
+	{ __LINE__, HDR TICK "cgroups 1\n", 4, "'cgroups FDS BUDGET'" },
+	{ __LINE__, HDR TICK "cgroups x 1\n", 4, "'cgroups FDS BUDGET'" },
 	{ __LINE__, HDR TICK "procinfo 1 2 0\n", 4, "a 'task' or 'thread' line before" },
 	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nprocinfo 1 2 0\n", 5, "'task' or 'thread' line" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0\nprocinfo 1 2 0\n",
@@ -254,6 +266,26 @@ START_TEST(test_replay_source_reports_file_and_line)
 	ck_assert_ptr_nonnull(strstr(err, "y.rec:2: expected"));
 }
 END_TEST
+
+static void assert_same_cgroups(const struct snapshot *a, const struct snapshot *b)
+{
+	ck_assert_int_eq(a->cg.on, b->cg.on);
+	ck_assert_uint_eq(a->cg.fds, b->cg.fds);
+	ck_assert_uint_eq(a->cg.budget, b->cg.budget);
+	ck_assert_uint_eq(a->cg.n, b->cg.n);
+	for (size_t i = 0; i < a->cg.n; i++) {
+		ck_assert_str_eq(a->cg.v[i].path, b->cg.v[i].path);
+		ck_assert_int_eq(a->cg.v[i].err, b->cg.v[i].err);
+		ck_assert_mem_eq(a->cg.v[i].c, b->cg.v[i].c, a->nev * sizeof(*a->cg.v[i].c));
+	}
+	for (size_t i = 0; i < a->ntasks; i++) {
+		const char *x = a->tasks[i].cgroup, *y = b->tasks[i].cgroup;
+
+		ck_assert((x == NULL) == (y == NULL));
+		if (x)
+			ck_assert_str_eq(x, y);
+	}
+}
 
 static void assert_same_snapshot(const struct snapshot *a, const struct snapshot *b)
 {
@@ -344,6 +376,88 @@ START_TEST(test_write_then_read_is_identity)
 }
 END_TEST
 
+/* Cgroup rows and the processes' cgroups survive a write and a read, odd paths too. */
+START_TEST(test_cgroups_write_then_read_is_identity)
+{
+	char *text = testutil_slurp(TEST_SRCDIR "/data/cgroup.rec", NULL), *buf = NULL;
+	size_t len = 0;
+	struct recording_reader r, r2;
+	struct snapshot s[3], s2[3];
+	struct snap_cgroup *g;
+	FILE *f;
+
+	for (int i = 0; i < 3; i++) {
+		snapshot_init(&s[i], 0);
+		snapshot_init(&s2[i], 0);
+	}
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 3), 3);
+	ck_assert(s[0].cg.on);
+	ck_assert_uint_eq(s[0].cg.n, 4);
+	ck_assert_uint_eq(s[0].cg.fds, 48);
+	ck_assert_uint_eq(s[0].cg.budget, 19976);
+	ck_assert_int_eq(s[0].cg.v[3].err, -EMFILE);
+	ck_assert_str_eq(s[0].tasks[0].cgroup, "/system.slice/db.service");
+	/* a path with a space, a percent sign and a newline; a task whose cgroup is not known */
+	g = snapshot_add_cgroup(&s[1], "/z/a b%c\nd");
+	g->c[0] = (struct snap_count){ 7, 8, 8, 0 };
+	snapshot_task_set_cgroup(&s[1].tasks[1], "/odd path%");
+	snapshot_task_set_cgroup(&s[1].tasks[2], NULL);
+	/* cgroups looked for and none found */
+	for (size_t i = 0; i < s[2].cg.n; i++) {
+		free(s[2].cg.v[i].path);
+		free(s[2].cg.v[i].c);
+	}
+	s[2].cg.n = 0;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, NULL, "h", "k"), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(recording_write_snapshot(f, &s[i]), 0);
+	fclose(f);
+	recording_reader_init(&r2);
+	ck_assert_int_eq(feed_all(&r2, buf, s2, 3), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_same_snapshot(&s[i], &s2[i]);
+		assert_same_cgroups(&s[i], &s2[i]);
+	}
+	ck_assert(s2[2].cg.on);
+	ck_assert_uint_eq(s2[2].cg.n, 0);
+	ck_assert_ptr_null(s2[1].tasks[2].cgroup);
+	ck_assert_ptr_nonnull(snapshot_find_cgroup(&s2[1], "/z/a b%c\nd"));
+	for (int i = 0; i < 3; i++) {
+		snapshot_release(&s[i]);
+		snapshot_release(&s2[i]);
+	}
+	recording_reader_release(&r);
+	recording_reader_release(&r2);
+	free(buf);
+	free(text);
+}
+END_TEST
+
+/* A recording made before cgroups reads as one without them. */
+START_TEST(test_recordings_without_cgroups_have_none)
+{
+	char *text = testutil_slurp(TEST_SRCDIR "/data/sw.rec", NULL);
+	struct recording_reader r;
+	struct snapshot s[2];
+
+	snapshot_init(&s[0], 0);
+	snapshot_init(&s[1], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 2), 2);
+	ck_assert(!s[1].cg.on);
+	ck_assert_uint_eq(s[1].cg.n, 0);
+	ck_assert_uint_gt(s[1].ntasks, 0);
+	for (size_t i = 0; i < s[1].ntasks; i++)
+		ck_assert_ptr_null(s[1].tasks[i].cgroup);
+	snapshot_release(&s[0]);
+	snapshot_release(&s[1]);
+	recording_reader_release(&r);
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("recording");
@@ -356,6 +470,8 @@ int main(void)
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
 	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
 	tcase_add_test(tc, test_write_then_read_is_identity);
+	tcase_add_test(tc, test_cgroups_write_then_read_is_identity);
+	tcase_add_test(tc, test_recordings_without_cgroups_have_none);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -704,6 +704,94 @@ static char *doc_section(const char *file, const char *from, const char *to)
 	return doc;
 }
 
+/* G: the cgroups; Enter: one cgroup's processes; Esc: back on that cgroup; G again: all processes. */
+START_TEST(test_cgroup_view_keys)
+{
+	struct model *hw = m;
+	struct source *hwsrc = src;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[256];
+
+	m = testutil_replay_model("cgroup.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_build_list(&u, m, &l);
+	ck_assert_uint_eq(l.n, 4);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert_str_eq(l.v[0]->cgroup, "/system.slice"); /* busiest first */
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice/db.service");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_str_eq(u.cgroup, "/system.slice/db.service");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 ");
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert_str_eq(u.cgroup, "");
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice/db.service"); /* the selection stays */
+	/* the name filter matches paths in the cgroup view; sorting cycles its own columns */
+	press(&u, &l, '\\');
+	for (const char *p = "user"; *p; p++)
+		press(&u, &l, *p);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_uint_eq(l.n, 1);
+	for (int i = 0; i < 12; i++) {
+		press(&u, &l, '>');
+		ck_assert(columns_on_rows(model_column(m, u.sort_col), COL_ROWS_CGROUPS));
+	}
+	press(&u, &l, UI_KEY_ESC); /* clears the filter */
+	ck_assert_uint_eq(l.n, 4);
+	press(&u, &l, UI_KEY_ENTER);
+	press(&u, &l, 'G'); /* from one cgroup's processes: back to the cgroups */
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_str_eq(u.cgroup, "");
+	ck_assert_uint_eq(l.n, 4);
+	/* G ends the per-user totals; a cgroup's row takes no signal or nice value */
+	press(&u, &l, 'W');
+	ck_assert(u.per_user);
+	press(&u, &l, 'G');
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ck_assert(!u.per_user);
+	u.live = true;
+	press(&u, &l, 'k');
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes, not a cgroup"));
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
+	/* a cgroup's row is no process to tag or follow either (the keys are the table's) */
+	press(&u, &l, ' ');
+	ck_assert_uint_eq(u.ntags, 0);
+	press(&u, &l, 'F');
+	ck_assert(!u.follow);
+	press(&u, &l, 'G');
+	press(&u, &l, 'W');
+	press(&u, &l, UI_KEY_F9);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_ptr_nonnull(strstr(u.status, "needs processes, not a user's totals"));
+	press(&u, &l, ' ');
+	ck_assert_uint_eq(u.ntags, 0);
+	press(&u, &l, 'W');
+	/* Tab: the table, the drill-down, the cgroups (known in this recording), the table */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	ui_list_release(&l);
+	model_free(m);
+	source_free(src);
+	m = hw;
+	src = hwsrc;
+}
+END_TEST
+
 START_TEST(test_docs_name_every_key)
 {
 	char *man = doc_section("doc/pmctop.1", ".SH KEYS", ".SH COLUMNS");
@@ -749,7 +837,7 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 			break;
 		last = u.hscroll;
 	}
-	table_layout(m, 60, false, u.hscroll, &t);
+	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
 	ck_assert(!t.more_right);
 	ck_assert(t.more_left);
 	ck_assert_int_gt(u.hscroll, t.last_col); /* the command lines are cut at 60 */
@@ -759,19 +847,19 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 	ck_assert_int_gt(30 - t.text_off, 0);
 	while (u.hscroll)
 		press(&u, &l, UI_KEY_LEFT);
-	table_layout(m, 60, false, 0, &t);
+	table_layout(m, 60, COL_ROWS_PROCESSES, 0, &t);
 	ck_assert(!t.more_left && t.more_right);
 	/* every sortable column, reached by >, is on screen after the key */
 	for (size_t i = 0; i < n + 1; i++) {
 		ck_assert_uint_eq(press(&u, &l, '>'), UI_ACT_SORT);
-		table_layout(m, 60, false, u.hscroll, &t);
+		table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
 		ck_assert_msg(table_shows(&t, u.sort_col), "sort column %d hidden at %d",
 			      u.sort_col, u.hscroll);
 	}
 	/* and by the letter keys */
 	u.hscroll = 0;
 	press(&u, &l, 'M');
-	table_layout(m, 60, false, u.hscroll, &t);
+	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
 	ck_assert(table_shows(&t, COL_CACHE));
 	/* a column that fits no width is named, not sorted by in silence */
 	ui_set_screen(&u, 12, 7);
@@ -1084,7 +1172,7 @@ START_TEST(test_clicks_sort_and_select)
 	ui_build_list(&u, m, &l);
 	ui_sync(&u, &l);
 	ui_set_screen(&u, 80, 7);
-	table_layout(m, 80, false, 0, &t);
+	table_layout(m, 80, COL_ROWS_PROCESSES, 0, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		ck_assert_uint_eq(ui_click(&u, t.x[i] + t.w[i] - 1, 7, m, &l), UI_ACT_SORT);
 		ck_assert_int_eq(u.sort_col, t.ids[i]);
@@ -1150,6 +1238,7 @@ int main(void)
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
 	tcase_add_test(tc, test_every_binding_reachable);
 	tcase_add_test(tc, test_every_footer_key_dispatches);
+	tcase_add_test(tc, test_cgroup_view_keys);
 	tcase_add_test(tc, test_docs_name_every_key);
 	tcase_add_test(tc, test_sideways_scroll_and_sort_reveal);
 	tcase_add_test(tc, test_tree_view_orders_children_under_parents);

@@ -157,7 +157,7 @@ START_TEST(test_drill_and_help_and_log)
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 30;
+	u.scroll = 35;
 	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
@@ -331,6 +331,58 @@ START_TEST(test_every_size_draws_without_garbage)
 			}
 			free(s);
 		}
+}
+END_TEST
+
+/* The cgroup view at 80x24 from the cgroup recording, its drill-down to processes, and back. */
+START_TEST(test_cgroup_view_80x24)
+{
+	struct model *hw = m;
+	struct source *hwsrc = src;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char *s;
+
+	m = testutil_replay_model("cgroup.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_CGROUPS;
+	s = draw(&u, 80, 24, true);
+	golden("screen-cgroups-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Cgroups: 4 shown, 1 not counted (e: log), 48 fds; every"));
+	ck_assert_ptr_nonnull(strstr(s, "PROCS   %CPU    PF/s   CS/s MIG/s CGROUP"));
+	ck_assert_ptr_nonnull(strstr(s, "EnterProcs GTasks"));
+	for (int w = 1; w <= 120; w += 9)
+		for (int h = 1; h <= 30; h += 4) {
+			char *t = draw(&u, w, h, w % 2);
+
+			assert_clean_lines(t, w, h);
+			free(t);
+		}
+	/* Enter on the busiest cgroup: the table of its processes, named in the header */
+	ui_build_list(&u, m, &l);
+	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice");
+	ui_key(&u, UI_KEY_ENTER, m, &l);
+	free(s);
+	/* wide enough for CGROUP beside S, RES, %MEM and TIME+ (at 80 it is the first to go) */
+	s = draw(&u, 120, 24, true);
+	ck_assert_ptr_nonnull(strstr(s, "; cgroup '/system.slice'"));
+	ck_assert_ptr_nonnull(strstr(s, "db-server"));
+	ck_assert_ptr_nonnull(strstr(s, "logd"));
+	ck_assert_ptr_null(strstr(s, " bash"));
+	ck_assert_ptr_nonnull(strstr(s, " CGROUP "));
+	free(s);
+	ui_list_release(&l);
+	model_free(m);
+	source_free(src);
+	m = hw;
+	src = hwsrc;
+	/* a recording without cgroups says so in the view */
+	s = draw(&u, 80, 24, true);
+	u.view = UI_VIEW_CGROUPS;
+	free(s);
+	s = draw(&u, 80, 24, true);
+	ck_assert_ptr_nonnull(strstr(s, "this recording has no cgroup rows"));
+	free(s);
 }
 END_TEST
 
@@ -616,7 +668,7 @@ START_TEST(test_click_mapping_matches_the_drawn_titles)
 			ui_init(&u, COL_PID, false, 1.0);
 			u.show_cpus = false;
 			u.hscroll = pos;
-			table_layout(m, w, false, pos, &t);
+			table_layout(m, w, COL_ROWS_PROCESSES, pos, &t);
 			s = draw(&u, w, 12, false);
 			/* the title line comes after the three header lines */
 			line = s;
@@ -653,6 +705,7 @@ int main(void)
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);
 	tcase_add_test(tc, test_events_80x24);
 	tcase_add_test(tc, test_events_200x50_software_only);

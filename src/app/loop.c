@@ -756,6 +756,8 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.syms = symbols_new("");
 	t.read_tick = 0;
 	loop_tui_take(&t);
+	if (o->cgroups)
+		t.u.view = UI_VIEW_CGROUPS;
 	if (o->drill) {
 		t.u.view = UI_VIEW_DRILL;
 		t.u.drill = o->drill;

@@ -57,7 +57,8 @@ struct loop_tui_opts {
 	long iterations;     /* -n: quit after this many frames, as top does; -1 for never */
 	enum sample_kind sample_kind; /* --sample-source for the drill-down */
 	unsigned long long sample_period;
-	int drill; /* --sample PID: open on that process's drill-down */
+	int drill;    /* --sample PID: open on that process's drill-down */
+	bool cgroups; /* --cgroups: open on the cgroup view */
 };
 
 /*

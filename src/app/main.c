@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collect/cgroupfs.h"
 #include "collect/events.h"
 #include "collect/pmu.h"
 #include "stream/evlist.h"
@@ -142,6 +143,43 @@ static int main_check_pids(const struct options *o)
 	return 0;
 }
 
+/*
+ * Headless with --cgroups: cgroups instead of processes, so the cost does
+ * not grow with them, unless an option asks for processes too (--per-user sums them).
+ */
+static bool main_no_processes(const struct options *o)
+{
+	return o->cgroups && (o->batch || o->listen) && !o->export_processes && !o->npids &&
+	       !o->user && !o->cgroup_filter && !o->threads && !o->sample_pid && !o->per_user;
+}
+
+/*
+ * --cgroup-filter in the form the processes' paths have: below the v2
+ * hierarchy, whose mount point (from mountinfo) may prefix what was given.
+ */
+static char *main_cgroup_filter(const struct options *o)
+{
+	char root[4096 + 32], path[CGROUPFS_PATH_MAX], *buf = xmalloc(1u << 20);
+	struct cgroupfs_mount *mnt = xcalloc(1, sizeof(*mnt));
+	const char *dir = NULL;
+	FILE *f;
+
+	snprintf(root, sizeof(root), "%s/self/mountinfo", o->proc_root ? o->proc_root : "/proc");
+	f = o->replay ? NULL : fopen(root, "re");
+	if (f) {
+		size_t n = fread(buf, 1, (1u << 20) - 1, f);
+
+		fclose(f);
+		if (!cgroupfs_parse_mountinfo(buf, n, mnt))
+			dir = mnt->dir;
+	}
+	if (cgroupfs_normalize(dir, o->cgroup_filter, path, sizeof(path)))
+		snprintf(path, sizeof(path), "%s", o->cgroup_filter); /* the options checked it */
+	free(buf);
+	free(mnt);
+	return xstrdup(path);
+}
+
 /* The live or replay source; NULL after saying why, with the exit status in *status. */
 static struct source *main_source(const struct options *o, int *status)
 {
@@ -170,6 +208,13 @@ static struct source *main_source(const struct options *o, int *status)
 			.pids = o->pids,
 			.npids = o->npids,
 			.per_cpu = !o->no_cpus,
+			/* the screen counts cgroups for its view (G); batch and exporter when asked */
+			.cgroups = options_cgroups_asked(o) || (!o->batch && !o->listen),
+			.cgroups_required = options_cgroups_asked(o),
+			.cgroup_depth = o->cgroup_depth,
+			.cgroup_paths = (const char *const *)o->cgroup_paths,
+			.ncgroup_paths = o->ncgroup_paths,
+			.no_tasks = main_no_processes(o),
 			.threads = o->threads,
 			.read_all = o->read_all,
 			.kernel_threads = o->kernel_threads,
@@ -258,6 +303,7 @@ static int main_run(struct options *op)
 	struct source *rec = NULL; /* src itself when recording */
 	struct exporter *ex = NULL;
 	struct exposition_info xi;
+	char *cgroup_filter = NULL;
 	int status, col;
 
 	if (o.help) {
@@ -321,6 +367,10 @@ static int main_run(struct options *op)
 	m->filter.pids = o.pids;
 	m->filter.npids = o.npids;
 	m->filter.user = o.user;
+	if (o.cgroup_filter) {
+		cgroup_filter = main_cgroup_filter(&o);
+		m->filter.cgroup = cgroup_filter;
+	}
 	m->filter.kthreads = o.kernel_threads;
 	col = o.sort ? model_sort_key(m, o.sort) : COL_CPU;
 	if (col < 0) {
@@ -374,6 +424,7 @@ static int main_run(struct options *op)
 	out.sampling = o.sample_pid != 0;
 	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
+	out.no_processes = main_no_processes(&o);
 	if (o.threads)
 		source_threads(src, 0, true);
 	if (o.listen) {
@@ -406,6 +457,7 @@ static int main_run(struct options *op)
 			.iterations = o.iterations,
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
+			.cgroups = o.cgroups,
 		};
 
 		if (o.sample_source)
@@ -434,6 +486,7 @@ out_model:
 	output_release(&out);
 	exporter_free(ex);
 	model_free(m);
+	free(cgroup_filter);
 	source_free(src);
 	return status;
 }

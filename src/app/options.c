@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "collect/cgroupfs.h"
 #include "out/exporter.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -29,6 +30,10 @@ enum {
 	OPT_TOP,
 	OPT_LISTEN,
 	OPT_EXPORT_PROCESSES,
+	OPT_CGROUPS,
+	OPT_CGROUP,
+	OPT_CGROUP_DEPTH,
+	OPT_CGROUP_FILTER,
 	OPT_NO_MOUSE,
 	OPT_KERNEL_THREADS,
 	OPT_PER_USER,
@@ -63,6 +68,10 @@ static const struct option OPTIONS_LONG[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "export-processes", required_argument, NULL, OPT_EXPORT_PROCESSES },
+	{ "cgroups", no_argument, NULL, OPT_CGROUPS },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "cgroup-depth", required_argument, NULL, OPT_CGROUP_DEPTH },
+	{ "cgroup-filter", required_argument, NULL, OPT_CGROUP_FILTER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -81,8 +90,8 @@ void options_usage(FILE *f)
 	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, state, res, mem,\n"
 	      "                          cputime, cpu, ghz, ipc, cpi, cache, l1d, dtlb, brmis, "
 	      "pf,\n"
-	      "                          cs, mig, counted, command, or an -e event name (default\n"
-	      "                          cpu)\n"
+	      "                          cs, mig, counted, cgroup, command, or an -e event name\n"
+	      "                          (default cpu)\n"
 	      "  -r, --reverse           reverse the sort order\n"
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
@@ -114,6 +123,14 @@ void options_usage(FILE *f)
 	      "      --listen [ADDR:]PORT serve /metrics for Prometheus on ADDR (default\n"
 	      "                          127.0.0.1; [::1]:PORT for IPv6), with no terminal\n"
 	      "      --export-processes K with --listen, also the top K processes by CPU\n"
+	      "      --cgroups           one row per cgroup (v2), counted per cgroup: the\n"
+	      "                          screen starts in the cgroup view (key G); with -b or\n"
+	      "                          --listen cgroups are counted instead of processes\n"
+	      "      --cgroup PATH       also count the cgroup PATH (below the hierarchy, e.g.\n"
+	      "                          /system.slice/ssh.service); repeatable\n"
+	      "      --cgroup-depth N    count the cgroups down to N levels below the root\n"
+	      "                          (default 1: the top-level ones; 0: only --cgroup)\n"
+	      "      --cgroup-filter PATH only processes in the cgroup PATH or below it\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -130,6 +147,30 @@ static void options_init(struct options *o)
 	o->page_shift = 12;
 	o->halflife = 2.0;
 	o->top = 20;
+	o->cgroup_depth = 1;
+}
+
+bool options_cgroups_asked(const struct options *o)
+{
+	return o->cgroups || o->ncgroup_paths || o->cgroup_depth_set || o->cgroup_filter;
+}
+
+/* A cgroup path for opt: "/a/b", "a/b" or one under the mount point; 0 or -EINVAL with err. */
+static int options_cgroup_path(const char *opt, const char *v, char *err, size_t errsize)
+{
+	char path[CGROUPFS_PATH_MAX];
+	int r = cgroupfs_normalize(NULL, v, path, sizeof(path));
+
+	if (r == -ENAMETOOLONG)
+		snprintf(err, errsize,
+			 "cgroup path '%.64s...' for %s is too long (%d bytes at most)", v, opt,
+			 CGROUPFS_PATH_MAX - 1);
+	else if (r)
+		snprintf(err, errsize,
+			 "invalid cgroup path '%s' for %s: give a path such as /system.slice or "
+			 "/sys/fs/cgroup/system.slice, without '.' or '..'",
+			 v, opt);
+	return r ? -EINVAL : 0;
 }
 
 void options_release(struct options *o)
@@ -146,6 +187,10 @@ void options_release(struct options *o)
 	free(o->proc_root);
 	free(o->sample_source);
 	free(o->listen);
+	for (size_t i = 0; i < o->ncgroup_paths; i++)
+		free(o->cgroup_paths[i]);
+	free(o->cgroup_paths);
+	free(o->cgroup_filter);
 	options_init(o);
 }
 
@@ -254,6 +299,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
 		const char *pend;
+		long depth;
 
 		switch (c) {
 		case 'b':
@@ -426,6 +472,38 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case OPT_CGROUPS:
+			o->cgroups = true;
+			break;
+		case OPT_CGROUP:
+			if (options_cgroup_path("--cgroup", optarg, err, errsize))
+				return -EINVAL;
+			if (o->ncgroup_paths >= 256) {
+				snprintf(err, errsize, "too many '--cgroup' options (256 at most)");
+				return -EINVAL;
+			}
+			o->cgroup_paths = xrealloc(
+				o->cgroup_paths, (o->ncgroup_paths + 1) * sizeof(*o->cgroup_paths));
+			o->cgroup_paths[o->ncgroup_paths++] = xstrdup(optarg);
+			break;
+		case OPT_CGROUP_DEPTH:
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || depth < 0 ||
+			    depth > CGROUPFS_DEPTH_MAX) {
+				snprintf(err, errsize,
+					 "invalid depth '%s' for --cgroup-depth: give 0 to %d",
+					 optarg, CGROUPFS_DEPTH_MAX);
+				return -EINVAL;
+			}
+			o->cgroup_depth = (int)depth;
+			o->cgroup_depth_set = true;
+			break;
+		case OPT_CGROUP_FILTER:
+			if (options_cgroup_path("--cgroup-filter", optarg, err, errsize))
+				return -EINVAL;
+			options_set(&o->cgroup_filter, optarg);
 			break;
 		case 'h':
 			o->help = true;

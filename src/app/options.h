@@ -41,6 +41,12 @@ struct options {
 	long top;	       /* pages per frame */
 	char *listen;	       /* --listen [ADDR:]PORT: serve /metrics; NULL for none */
 	long export_processes; /* --export-processes K: per-process series; 0 for none */
+	bool cgroups;	     /* --cgroups: cgroup rows (the view; headless: instead of processes) */
+	char **cgroup_paths; /* --cgroup PATH, repeatable: also count these cgroups */
+	size_t ncgroup_paths;
+	int cgroup_depth; /* --cgroup-depth N: levels of the hierarchy counted (default 1) */
+	bool cgroup_depth_set;
+	char *cgroup_filter; /* --cgroup-filter PATH: only processes in PATH or below */
 	bool help;
 	bool version;
 };
@@ -54,6 +60,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 void options_release(struct options *o);
 /* Print the --help text. */
 void options_usage(FILE *f);
+/* Whether the options ask for cgroups (--cgroups, --cgroup, --cgroup-depth, --cgroup-filter). */
+bool options_cgroups_asked(const struct options *o);
 /* Parse a comma-separated pid list; 0 or -EINVAL (message in err). Pure. */
 int options_parse_pids(const char *s, int **pids, size_t *n, char *err, size_t errsize);
 

@@ -40,7 +40,8 @@ static int counters_try_open(struct counters_group *g, const struct perf_event_a
 					       a.inherit && !(flags & COUNTERS_NO_INHERIT_THREAD));
 		/* only a leader can be pinned: the group stays on the PMU or goes to error */
 		a.pinned = (flags & COUNTERS_PINNED) && i == 0;
-		fd = sysops_perf_open(g->ops, &a, pid, cpu, i == 0 ? -1 : g->fd[0]);
+		fd = sysops_perf_open_flags(g->ops, &a, pid, cpu, i == 0 ? -1 : g->fd[0],
+					    (flags & COUNTERS_CGROUP) ? PERF_FLAG_PID_CGROUP : 0);
 		if (fd < 0) {
 			*bad = i;
 			counters_close_group(g);

@@ -16,6 +16,8 @@
 #define COUNTERS_PINNED 0x2u  /* the group always on the PMU, or in error state */
 /* with INHERIT: leave attr.inherit_thread clear (kernels before 5.13 refuse it) */
 #define COUNTERS_NO_INHERIT_THREAD 0x4u
+/* pid is the descriptor of a cgroup directory: count its tasks on cpu (PERF_FLAG_PID_CGROUP) */
+#define COUNTERS_CGROUP 0x8u
 #define COUNTERS_ECHILD_TRIES 3 /* builds of an inherited group a clone may spoil in a row */
 
 struct counters_group {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/cgroupfs.h"
 #include "collect/counters.h"
 #include "collect/cpumap.h"
 #include "collect/pmu.h"
@@ -64,9 +65,23 @@ struct live_proc {
 	size_t ntt;
 	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
 	struct live_ctxsw *ctxsw; /* context switches from /proc, user mode only; owned */
+	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
+	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	  /* the counts of the last full read; owned */
 	uint64_t gate;		  /* the task-clock of that read, summed over the sets */
 	unsigned idle;		  /* ticks since, in which it did not run */
+};
+
+/* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
+struct live_cgroup {
+	char *path;		/* below the mount: "/a/b" */
+	unsigned long long ino; /* of its directory: a cgroup made again under the name is new */
+	int err;		/* 0, or why it is not counted */
+	size_t ncpu, ng;	/* CPUs and task group definitions it was opened with */
+	int *cpus;
+	struct counters_group *g; /* ncpu x ng */
+	int *gerr;		  /* ncpu x ng: 0 when open */
+	size_t fds;		  /* descriptors it holds */
 };
 
 struct live_cpu {
@@ -142,6 +157,20 @@ struct live {
 	uint64_t maps_hash;
 	char *mapsbuf;
 	uint64_t smp_last_t; /* time of the last snapshot that drained the rings */
+	/* cgroups (live_cgroups.c) */
+	struct cgroupfs_mount *cg_mnt; /* the v2 hierarchy; NULL when cgroups are not counted */
+	int cg_mntfd;		       /* its directory */
+	struct live_cgroup *cgs;       /* sorted by path */
+	size_t ncgs, cgscap;
+	char **cg_named; /* --cgroup paths, normalised */
+	bool *cg_told;	 /* per named path: its absence was told */
+	size_t ncg_named;
+	size_t cg_fds;	    /* descriptors the cgroups' counters take */
+	uint64_t cg_proc_t; /* when the processes' cgroups were last read */
+	bool cg_reread;	    /* this tick reads every process's cgroup again */
+	bool told_cg_err, told_cg_fds, told_cg_cost;
+	struct cgroupfs_entry *cg_walk;
+	size_t cg_walkcap;
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
@@ -188,6 +217,19 @@ void live_cpus_free(struct live *l);
  */
 void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
 void live_ctxsw_free(struct live_proc *p);
+
+/*
+ * live_cgroups.c: find the v2 hierarchy (0; -errno with *why only when
+ * cgroups were asked for and cannot be counted at all), count the cgroups
+ * into snap each tick (rescanning the hierarchy), and each process's place.
+ */
+int live_cgroups_init(struct live *l, struct errmsg_fact *why);
+void live_cgroups_read(struct live *l, struct snapshot *snap);
+/* Close every cgroup's counters (the task group definitions changed): reopened next tick. */
+void live_cgroups_reset(struct live *l);
+/* The cgroup of pid below the mount (owned), or NULL when not known. */
+char *live_cgroup_of(struct live *l, int pid);
+void live_cgroups_free(struct live *l);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

@@ -219,6 +219,8 @@ void live_copy_same(const struct live *l, struct snapshot *snap)
 			snap->tasks[t].c[i] = snap->tasks[t].c[j];
 		for (size_t c = 0; c < snap->ncpus; c++)
 			snap->cpus[c].c[i] = snap->cpus[c].c[j];
+		for (size_t g = 0; g < snap->cg.n; g++)
+			snap->cg.v[g].c[i] = snap->cg.v[g].c[j];
 	}
 }
 

@@ -69,6 +69,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
 	free(p->cmdline);
+	free(p->cgroup);
 	free(p->cnt);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
@@ -216,6 +217,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
 	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
 	live_read_cmdline(l, p);
+	p->cgroup = live_cgroup_of(l, p->pid);
 	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
 	return true;
 }
@@ -369,6 +371,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->start = st->start;
 	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
 	snapshot_task_set_cmdline(t, p->cmdline);
+	snapshot_task_set_cgroup(t, p->cgroup);
 	t->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
 	t->rss_kib = live_pages_kib(st->rss);
 	t->cpu_ns = live_ticks_ns(st->cpu);
@@ -414,6 +417,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p,
 	e->start = t->start;
 	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
 	snapshot_task_set_cmdline(e, p->cmdline);
+	snapshot_task_set_cgroup(e, p->cgroup);
 	/* a thread's own CPU time; its memory is the process's, as top shows it */
 	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
 	e->rss_kib = live_pages_kib(p->last.rss);
@@ -691,6 +695,17 @@ void live_scan(struct live *l, struct snapshot *snap)
 					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 					live_read_cmdline(l, p);
 				}
+				/*
+				 * processes move between cgroups: look again now and then;
+				 * an idle process is looked at when it is next read in full,
+				 * as its stat is (within LIVE_IDLE_REFRESH ticks)
+				 */
+				p->cg_due |= l->cg_reread;
+				if (p->cg_due && !idle) {
+					free(p->cgroup);
+					p->cgroup = live_cgroup_of(l, pid);
+					p->cg_due = false;
+				}
 				if (live_needs_attach(p))
 					goto defer;
 				live_fill_task(l, p, &st, idle, snap);
@@ -781,6 +796,7 @@ void live_check_starved(struct live *l)
 	}
 	live_split_group(l, split, name, sizeof(name));
 	live_build_task_groups(l);
+	live_cgroups_reset(l);
 	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
 }
 

@@ -56,8 +56,12 @@ static int live_read(struct source *s, struct snapshot *snap)
 	/* without it %MEM is empty, never a guess */
 	snap->mem_total_kib = proc_read_memtotal(l->rootfd, &memtotal) ? 0 : memtotal;
 	live_read_cpus(l, snap);
-	live_scan(l, snap);
-	live_check_starved(l);
+	/* cgroups before processes: they take few descriptors and come first for them */
+	live_cgroups_read(l, snap);
+	if (!l->o.no_tasks) {
+		live_scan(l, snap);
+		live_check_starved(l);
+	}
 	live_copy_same(l, snap);
 	/* tids of different processes interleave */
 	snapshot_sort(snap);
@@ -78,6 +82,7 @@ static void live_free(struct source *s)
 	struct live *l = (struct live *)s;
 
 	live_tasks_free(l);
+	live_cgroups_free(l);
 	live_cpus_free(l);
 	live_samples_free(l);
 	free(l->tmp);
@@ -93,6 +98,9 @@ static void live_free(struct source *s)
 	free(l->pids_copy);
 	free(l->proc_copy);
 	free(l->sysfs_copy);
+	for (size_t i = 0; i < l->o.ncgroup_paths; i++)
+		free((char *)l->o.cgroup_paths[i]);
+	free((void *)l->o.cgroup_paths);
 	if (l->rootfd >= 0)
 		close(l->rootfd);
 	source_release(&l->base);
@@ -120,8 +128,18 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	source_init(&l->base, &LIVE_OPS);
 	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
+	l->cg_mntfd = -1;
 	l->paranoid = -2;
 	l->o = *o;
+	if (o->ncgroup_paths) {
+		const char **paths = xcalloc(o->ncgroup_paths, sizeof(*paths));
+
+		for (size_t i = 0; i < o->ncgroup_paths; i++)
+			paths[i] = xstrdup(o->cgroup_paths[i]);
+		l->o.cgroup_paths = paths;
+	} else {
+		l->o.cgroup_paths = NULL;
+	}
 	l->kthreads = o->kernel_threads;
 	l->ops = sysops_or_real(o->ops);
 	if (o->npids) {
@@ -150,6 +168,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	}
 	l->fd_budget = live_fd_budget();
 	live_open_cpus(l);
+	if (live_cgroups_init(l, &why)) {
+		errmsg_fact(err, errsize, &why);
+		goto out_free;
+	}
 	return &l->base;
 out_free:
 	live_free(&l->base);

@@ -23,6 +23,13 @@ struct live_opts {
 	bool threads;  /* thread rows from the start: budget a thread's set beside its process's */
 	bool read_all; /* read every process every tick, also those that did not run */
 	bool kernel_threads; /* list kernel threads too (--kernel-threads) */
+	/* cgroups of the v2 hierarchy, counted per CPU with PERF_FLAG_PID_CGROUP */
+	bool cgroups;	       /* count cgroups and read which cgroup each process is in */
+	bool cgroups_required; /* asked for by the user: no hierarchy is an error, not a notice */
+	int cgroup_depth;      /* levels below the root walked (1: the top-level cgroups) */
+	const char *const *cgroup_paths; /* borrowed; also these ("/a/b", or under the mount) */
+	size_t ncgroup_paths;
+	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
 };
 
 /*

@@ -90,7 +90,13 @@ const struct sysops *sysops_or_real(const struct sysops *ops)
 int sysops_perf_open(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
 		     int group_fd)
 {
-	return ops->perf_open(ops->ctx, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return sysops_perf_open_flags(ops, attr, pid, cpu, group_fd, 0);
+}
+
+int sysops_perf_open_flags(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
+			   int group_fd, unsigned long flags)
+{
+	return ops->perf_open(ops->ctx, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC | flags);
 }
 
 long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size)

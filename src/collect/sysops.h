@@ -38,6 +38,9 @@ const struct sysops *sysops_or_real(const struct sysops *ops);
  */
 int sysops_perf_open(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
 		     int group_fd);
+/* The same with more PERF_FLAG_* flags (PERF_FLAG_PID_CGROUP: pid is a cgroup directory's fd). */
+int sysops_perf_open_flags(const struct sysops *ops, struct perf_event_attr *attr, int pid, int cpu,
+			   int group_fd, unsigned long flags);
 /* read(2) restarted on EINTR; bytes or -errno. */
 long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size);
 /*

@@ -33,6 +33,7 @@ static const struct column COLUMNS[COL_MAX] = {
 		.id = COL_THR, .key = "threads", .title = "THR", .unit = "", .width = 4,
 		.type = COL_TYPE_INT, .prio = 20, .sort_desc = true,
 		.thread = { .key = "pid", .title = "PID", .width = 7 },
+		.cgroup = { .key = "procs", .title = "PROCS", .width = 5 },
 		.help = "number of threads",
 	},
 	[COL_STATE] = {
@@ -142,10 +143,15 @@ static const struct column COLUMNS[COL_MAX] = {
 		.help = "share of the time hardware counters ran (below 100: multiplexed, values "
 			"estimated)",
 	},
+	[COL_CGROUP] = {
+		.id = COL_CGROUP, .key = "cgroup", .title = "CGROUP", .unit = "", .width = 16,
+		.left = true, .type = COL_TYPE_TEXT, .prio = 5, .cgroups = true,
+		.help = "the process's cgroup (v2), its path's end where it does not fit",
+	},
 	[COL_COMMAND] = {
 		.id = COL_COMMAND, .key = "command", .title = "COMMAND", .unit = "", .width = 8,
 		.left = true, .rest = true, .type = COL_TYPE_TEXT,
-		.cmdline_title = "COMMAND LINE",
+		.cmdline_title = "COMMAND LINE", .cgroup = { .key = "cgroup", .title = "CGROUP" },
 		.help = "process name",
 	},
 };
@@ -236,12 +242,31 @@ static const struct col_variant *columns_variant(const struct column *col, enum 
 		return &col->thread;
 	case COL_ROWS_CPUS:
 		return &col->cpu;
+	case COL_ROWS_CGROUPS:
+		return &col->cgroup;
 	case COL_ROWS_USERS:
 		return &col->user;
 	case COL_ROWS_PROCESSES:
 		break;
 	}
 	return NULL;
+}
+
+bool columns_on_rows(const struct column *col, enum col_rows rows)
+{
+	switch (rows) {
+	case COL_ROWS_CPUS:
+		return col->on_cpus;
+	case COL_ROWS_CGROUPS:
+		return (col->type == COL_TYPE_NUM &&
+			(col->calc != COL_CALC_NONE || !col->key[0])) ||
+		       col->rest || col->id == COL_THR;
+	case COL_ROWS_USERS:
+		/* a user's processes are in many cgroups */
+		return col->id != COL_CGROUP;
+	default:
+		return true;
+	}
 }
 
 const char *columns_key(const struct column *col, enum col_rows rows)

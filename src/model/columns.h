@@ -33,6 +33,7 @@ enum col_id {
 	COL_CS,
 	COL_MIG,
 	COL_COUNTED,
+	COL_CGROUP,
 	COL_COMMAND,
 	COL_MAX
 };
@@ -58,6 +59,7 @@ enum col_rows {
 	COL_ROWS_PROCESSES,
 	COL_ROWS_THREADS,
 	COL_ROWS_CPUS,
+	COL_ROWS_CGROUPS,
 	COL_ROWS_USERS, /* one row per user: the totals of their processes */
 };
 
@@ -86,6 +88,7 @@ struct column {
 	bool left;	   /* left-aligned */
 	bool rest;	   /* the last column, taking the rest of the line */
 	bool on_cpus;	   /* also a column of the per-CPU rows */
+	bool cgroups;	   /* shown only where cgroups are known (the model's have_cgroups) */
 	bool proc;	   /* from /proc, not the counters: shown on rows that are not counted */
 	enum col_fmt fmt;
 	enum col_type type;
@@ -95,7 +98,7 @@ struct column {
 	double scale;		  /* 100 for percentages */
 	struct metrics_bands sev; /* colour bands; neutral for none */
 	bool sort_desc;		  /* natural order: biggest first */
-	struct col_variant thread, cpu, user;
+	struct col_variant thread, cpu, cgroup, user;
 	const char *cmdline_title; /* header when command lines are shown; NULL: title */
 	const char *help;
 };
@@ -114,6 +117,12 @@ bool columns_available(const struct column *col, const struct evlist *ev);
  * counted, *err (if not NULL) is the errno of the first that cannot, else 0.
  */
 bool columns_requested(const struct column *col, const struct evlist *ev, int *err);
+/*
+ * Whether col is a column of rows: every column of processes and threads;
+ * on CPUs those marked on_cpus; on cgroups the computed numbers, the thread
+ * count (their processes there) and the rest column (their path).
+ */
+bool columns_on_rows(const struct column *col, enum col_rows rows);
 /* Key, title and width of col on rows. */
 const char *columns_key(const struct column *col, enum col_rows rows);
 const char *columns_title(const struct column *col, enum col_rows rows);

@@ -11,6 +11,7 @@
 
 #include "model/metrics.h"
 #include "util/errmsg.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
 
 struct model *model_new(const struct evlist *ev)
@@ -38,6 +39,7 @@ static void model_release_rows(struct model_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(rows[i].cmdline);
+		free(rows[i].cgroup);
 		free(rows[i].raw);
 		free(rows[i].raw_fl);
 		free(rows[i].ev);
@@ -52,9 +54,11 @@ void model_free(struct model *m)
 	model_release_rows(m->rows, m->nrows);
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
+	model_release_rows(m->cgroups, m->ncgroups);
 	free(m->rows);
 	free(m->threads);
 	free(m->cpus);
+	free(m->cgroups);
 	free(m->raw_ev);
 	free(m->counted_once);
 	free(m->evstat);
@@ -264,18 +268,27 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 	return true;
 }
 
+bool model_filter_cgroup(const struct model_filter *f, const char *cgroup)
+{
+	if (!f->cgroup || !*f->cgroup)
+		return true;
+	return cgroup && parse_path_under(cgroup, f->cgroup);
+}
+
 bool model_wanted(const struct model *m, const struct snap_task *t)
 {
 	if ((t->pflags & SNAP_TASK_KTHREAD) && !m->filter.kthreads)
 		return false;
-	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline);
+	return model_filter_match(&m->filter, t->tgid, t->uid, t->user, t->comm, t->cmdline) &&
+	       model_filter_cgroup(&m->filter, t->cgroup);
 }
 
 bool model_row_wanted(const struct model_filter *f, const struct model_row *r)
 {
 	if ((r->pflags & SNAP_TASK_KTHREAD) && !f->kthreads)
 		return false;
-	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline);
+	return model_filter_match(f, r->tgid, r->uid, r->user, r->comm, r->cmdline) &&
+	       model_filter_cgroup(f, r->cgroup);
 }
 
 static struct model_row *model_new_row(const struct model *m, struct model_row **rows, size_t *n,
@@ -328,6 +341,7 @@ static struct model_row *model_task_row(struct model *m, struct model_row **rows
 	r->state = t->state;
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	r->cmdline = xstrdup(t->cmdline);
+	r->cgroup = t->cgroup ? xstrdup(t->cgroup) : NULL;
 	r->err = t->err;
 	r->v[COL_PID] = t->pid;
 	r->v[COL_THR] = t->threads;
@@ -505,6 +519,90 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 		}
 }
 
+/* A row id for a cgroup path, stable from tick to tick: FNV-1a, folded to a positive int. */
+static int model_cgroup_id(const char *path)
+{
+	uint32_t h = 2166136261u;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return (int)(h & 0x7fffffffu);
+}
+
+/* How many of the snapshot's processes are in each cgroup of s or below it; NULL: not known. */
+static long *model_cgroup_procs(const struct snapshot *s)
+{
+	long *n;
+
+	if (!s->ntasks)
+		return NULL;
+	n = xcalloc(s->cg.n + 1, sizeof(*n));
+	for (size_t t = 0; t < s->ntasks; t++) {
+		const char *p = s->tasks[t].cgroup;
+		char buf[1024];
+		size_t len;
+
+		if (!p || (len = strlen(p)) >= sizeof(buf))
+			continue;
+		memcpy(buf, p, len + 1);
+		/* the path and each of its ancestors: "/a/b", "/a", "/" */
+		for (;;) {
+			const struct snap_cgroup *g = snapshot_find_cgroup(s, buf);
+			char *slash;
+
+			if (g)
+				n[g - s->cg.v]++;
+			if (!strcmp(buf, "/"))
+				break;
+			slash = strrchr(buf, '/');
+			if (!slash)
+				break;
+			if (slash == buf)
+				slash[1] = '\0';
+			else
+				*slash = '\0';
+		}
+	}
+	return n;
+}
+
+/*
+ * One row per cgroup: deltas against the same path's counts at the last
+ * tick; d NULL on a first snapshot, whose rows have no counts yet.
+ */
+static void model_update_cgroups(struct model *m, const struct snapshot *s, struct model_deltas *d,
+				 double dt_ns)
+{
+	long *procs = model_cgroup_procs(s);
+
+	m->cg_not_counted = 0;
+	for (size_t i = 0; i < s->cg.n; i++) {
+		const struct snap_cgroup *g = &s->cg.v[i];
+		const struct snap_cgroup *p = snapshot_find_cgroup(&m->prev, g->path);
+		struct model_row *r = model_new_row(m, &m->cgroups, &m->ncgroups, &m->cgcap,
+						    model_cgroup_id(g->path));
+		const char *last = strrchr(g->path, '/');
+
+		r->tgid = r->id;
+		r->cgroup = xstrdup(g->path);
+		r->cmdline = xstrdup(g->path);
+		snprintf(r->comm, sizeof(r->comm), "%s", last && last[1] ? last + 1 : g->path);
+		r->threads = procs ? (int)procs[i] : -1;
+		r->v[COL_THR] = r->threads >= 0 ? r->threads : NAN;
+		r->err = g->err;
+		if (g->err) {
+			m->cg_not_counted++;
+			continue;
+		}
+		/* a first snapshot: the cgroups at once, their counts after an interval */
+		if (!d)
+			continue;
+		model_deltas(m, p ? p->c : NULL, g->c, d);
+		model_metrics(m, d, r, dt_ns, NAN);
+	}
+	free(procs);
+}
+
 /*
  * The rows of a first snapshot: what /proc says, at once, and no counter
  * values (there is no interval yet). A task's count since the attach is not
@@ -534,6 +632,7 @@ static void model_first_rows(struct model *m, const struct snapshot *s)
 		model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, s->cpus[i].cpu);
 	if (s->ncpus)
 		model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, -1);
+	model_update_cgroups(m, s, NULL, 0);
 }
 
 bool model_update(struct model *m, const struct snapshot *s)
@@ -545,7 +644,11 @@ bool model_update(struct model *m, const struct snapshot *s)
 	model_release_rows(m->rows, m->nrows);
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
-	m->nrows = m->nthreads = m->ncpus = 0;
+	model_release_rows(m->cgroups, m->ncgroups);
+	m->nrows = m->nthreads = m->ncpus = m->ncgroups = 0;
+	m->have_cgroups = s->cg.on;
+	m->cg_fds = s->cg.fds;
+	m->cg_budget = s->cg.budget;
 	m->ntasks_seen = s->ntasks;
 	m->not_counted = 0;
 	m->not_counted_err = 0;
@@ -581,6 +684,7 @@ bool model_update(struct model *m, const struct snapshot *s)
 	for (size_t e = 0; e < m->ev.n; e++)
 		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
+	model_update_cgroups(m, s, &d, dt_ns);
 	model_samples(m, s, m->dt);
 	free(d.v);
 	free(d.fl);
@@ -609,6 +713,11 @@ static double model_num(const struct model *m, const struct model_row *r, int co
 		*text = r->comm;
 		return 0;
 	}
+	if (col == COL_CGROUP) {
+		*is_text = true;
+		*text = r->cgroup ? r->cgroup : "";
+		return 0;
+	}
 	if (col == COL_STATE)
 		return (unsigned char)r->state; /* by the letter */
 	if (col == COL_PID)
@@ -623,7 +732,9 @@ static bool model_natural_desc(const struct model *m, int col)
 	return model_column(m, col)->sort_desc;
 }
 
-int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
+/* The order of a and b by the sort column alone; 0 when they are equal in it. */
+static int model_compare_values(const struct model *m, const struct model_row *a,
+				const struct model_row *b)
 {
 	bool ta, tb;
 	const char *sa = NULL, *sb = NULL;
@@ -644,6 +755,13 @@ int model_compare(const struct model *m, const struct model_row *a, const struct
 		if (desc)
 			c = -c;
 	}
+	return c;
+}
+
+int model_compare(const struct model *m, const struct model_row *a, const struct model_row *b)
+{
+	int c = model_compare_values(m, a, b);
+
 	if (c)
 		return c;
 	return (a->id > b->id) - (a->id < b->id);
@@ -654,6 +772,17 @@ static int model_qsort_cmp(const void *a, const void *b, void *m)
 	return model_compare(m, a, b);
 }
 
+/* Cgroups equal in the sort column (as on a first frame, without counts) go by path. */
+static int model_qsort_cgroup_cmp(const void *a, const void *b, void *m)
+{
+	const struct model_row *ra = a, *rb = b;
+	int c = model_compare_values(m, ra, rb);
+
+	if (c)
+		return c;
+	return strcmp(ra->cgroup ? ra->cgroup : "", rb->cgroup ? rb->cgroup : "");
+}
+
 void model_sort(struct model *m, int col, bool reverse)
 {
 	m->sort_col = col;
@@ -662,6 +791,8 @@ void model_sort(struct model *m, int col, bool reverse)
 		qsort_r(m->rows, m->nrows, sizeof(*m->rows), model_qsort_cmp, m);
 	if (m->nthreads > 1)
 		qsort_r(m->threads, m->nthreads, sizeof(*m->threads), model_qsort_cmp, m);
+	if (m->ncgroups > 1)
+		qsort_r(m->cgroups, m->ncgroups, sizeof(*m->cgroups), model_qsort_cgroup_cmp, m);
 }
 
 int model_sort_key(const struct model *m, const char *key)
@@ -678,6 +809,8 @@ int model_sort_key(const struct model *m, const char *key)
 
 bool model_column_shown(const struct model *m, enum col_id col)
 {
+	if (columns_get(col)->cgroups && !m->have_cgroups)
+		return false;
 	return columns_available(columns_get(col), &m->ev);
 }
 
@@ -820,11 +953,25 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 		snprintf(buf, size, "%s", r->user);
 		return;
 	case COL_THR:
-		snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
+		if (rows == COL_ROWS_CGROUPS && r->threads < 0)
+			snprintf(buf, size, "-");
+		else
+			snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
 		return;
 	case COL_COMMAND:
-		snprintf(buf, size, "%s", r->comm);
+		snprintf(buf, size, "%s", rows == COL_ROWS_CGROUPS ? r->cmdline : r->comm);
 		return;
+	case COL_CGROUP: {
+		const char *p = r->cgroup ? r->cgroup : "";
+		size_t n = strlen(p);
+
+		/* a path's end tells cgroups apart ("...docker-1f2e.scope"), its start does not */
+		if (width > 3 && n > (size_t)width)
+			snprintf(buf, size, "...%s", p + n - (size_t)(width - 3));
+		else
+			snprintf(buf, size, "%s", p);
+		return;
+	}
 	default:
 		columns_format_cell(col, buf, size, r->v[id], width, model_cell_flags(r, id));
 		return;

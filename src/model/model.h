@@ -24,6 +24,9 @@
 #define MODEL_SUSPECT_CYCLES 100000000.0
 #define MODEL_SUSPECT_NS 100000000.0
 
+/* est, na and suspect hold a bit per column */
+_Static_assert(COL_MAX <= 32, "widen the per-column masks of struct model_row");
+
 struct model_row {
 	int id;	  /* pid (tid for threads), or CPU number (-1 for the total) */
 	int tgid; /* the process of a thread row; id for process rows */
@@ -41,6 +44,7 @@ struct model_row {
 	uint32_t suspect;  /* bit per column: it rests on a suspect event (MODEL_F_SUSPECT) */
 	double *raw;	   /* one per raw (-e) event, scaled delta; owned */
 	uint8_t *raw_fl;   /* MODEL_F_* per raw event; owned */
+	char *cgroup;	   /* owned; the cgroup (v2) path, NULL when not known */
 	double *ev;	   /* every event's scaled delta, NAN when none: what totals sum; owned */
 	uint8_t *ev_fl;	   /* MODEL_F_* per event; owned */
 	double counted;	   /* lowest running/enabled share of hardware events; NAN if none */
@@ -57,9 +61,10 @@ struct model_users {
 struct model_filter {
 	const int *pids; /* borrowed; only these when npids > 0 */
 	size_t npids;
-	const char *user; /* borrowed; user name or numeric uid, NULL for all */
-	const char *name; /* borrowed; substring of the name or command line */
-	bool kthreads;	  /* keep kernel threads (--kernel-threads, K) */
+	const char *user;   /* borrowed; user name or numeric uid, NULL for all */
+	const char *name;   /* borrowed; substring of the name or command line */
+	const char *cgroup; /* borrowed; only processes in this cgroup or below it */
+	bool kthreads;	    /* keep kernel threads (--kernel-threads, K) */
 };
 
 struct model {
@@ -84,10 +89,21 @@ struct model {
 	size_t nthreads, thcap;
 	struct model_row *cpus; /* per CPU, then one total row with id -1 */
 	size_t ncpus, ccap;
-	size_t nmultiplexed; /* events scaled from multiplexed counts in some row */
-	size_t ntasks_seen;  /* tasks in the snapshot before filtering */
-	size_t not_counted;  /* rows whose counters could not be opened */
-	int not_counted_err; /* the most common reason */
+	/*
+	 * Per cgroup: the path in cgroup and cmdline, its last part in comm,
+	 * the processes in it or below in threads (-1 when processes are not
+	 * counted), id a hash of the path (for a selection to follow).
+	 */
+	struct model_row *cgroups;
+	size_t ncgroups, cgcap;
+	bool have_cgroups;     /* the snapshots say which cgroups there are */
+	uint64_t cg_fds;       /* descriptors their counters take */
+	uint64_t cg_budget;    /* of the budget; 0 when unlimited */
+	size_t cg_not_counted; /* cgroup rows that could not be counted */
+	size_t nmultiplexed;   /* events scaled from multiplexed counts in some row */
+	size_t ntasks_seen;    /* tasks in the snapshot before filtering */
+	size_t not_counted;    /* rows whose counters could not be opened */
+	int not_counted_err;   /* the most common reason */
 	/* per event: its shares of time counted in the last interval (the events screen) */
 	struct evstat *evstat;
 	struct model_filter filter;
@@ -128,7 +144,7 @@ bool model_update(struct model *m, const struct snapshot *s);
 void model_restart(struct model *m);
 /* Whether event i is a hardware event that has never counted anything while work went on. */
 bool model_event_suspect(const struct model *m, size_t i);
-/* Sort the process and thread rows by column (see sort_col); reverse flips the natural order. */
+/* Sort the process, thread and cgroup rows by column (see sort_col); reverse flips the natural order. */
 void model_sort(struct model *m, int col, bool reverse);
 /* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */
 int model_sort_key(const struct model *m, const char *key);
@@ -181,6 +197,8 @@ void model_set_halflife(struct model *m, double seconds);
  */
 bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, const char *user,
 			const char *comm, const char *cmdline);
+/* Whether a process in cgroup (NULL: not known) passes f's cgroup part. */
+bool model_filter_cgroup(const struct model_filter *f, const char *cgroup);
 /* Whether a snapshot entry passes the model's filter (the rows model_update keeps). */
 bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */

@@ -41,6 +41,10 @@ enum {
 	EXPOSITION_F_CPU_COUNT,
 	EXPOSITION_F_CPU_ENABLED,
 	EXPOSITION_F_CPU_RUNNING,
+	EXPOSITION_F_CGROUPS,
+	EXPOSITION_F_CG_COUNT,
+	EXPOSITION_F_CG_ENABLED,
+	EXPOSITION_F_CG_RUNNING,
 	EXPOSITION_F_PROC_COUNT,
 	EXPOSITION_F_PROC_ENABLED,
 	EXPOSITION_F_PROC_RUNNING,
@@ -79,6 +83,21 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_CPU_RUNNING] = { "pmctop_cpu_event_running_seconds", EXPOSITION_COUNTER,
 				       "seconds",
 				       "Time the event was on the CPU's PMU, counting." },
+	[EXPOSITION_F_CGROUPS] = { "pmctop_cgroups", EXPOSITION_GAUGE, NULL,
+				   "Cgroups (v2) in the last snapshot: the top levels of the "
+				   "hierarchy and those named with --cgroup." },
+	[EXPOSITION_F_CG_COUNT] = { "pmctop_cgroup_event_count", EXPOSITION_COUNTER, NULL,
+				    "Raw count of an event in a cgroup and the cgroups below it, "
+				    "summed over the CPUs, since pmctop opened it; not scaled." },
+	[EXPOSITION_F_CG_ENABLED] = { "pmctop_cgroup_event_enabled_seconds", EXPOSITION_COUNTER,
+				      "seconds",
+				      "Time the cgroup's event was enabled, summed over the CPUs "
+				      "(it runs while the cgroup's tasks run)." },
+	[EXPOSITION_F_CG_RUNNING] = { "pmctop_cgroup_event_running_seconds", EXPOSITION_COUNTER,
+				      "seconds",
+				      "Time the cgroup's event was on the PMU, counting, summed "
+				      "over "
+				      "the CPUs." },
 	[EXPOSITION_F_PROC_COUNT] = { "pmctop_process_event_count", EXPOSITION_COUNTER, NULL,
 				      "Raw count of an event in a process since pmctop opened it, "
 				      "for the processes using the most CPU." },
@@ -397,6 +416,42 @@ static void exposition_cpus(FILE *f, enum exposition_format fmt, const struct mo
 	}
 }
 
+/*
+ * Per cgroup: the raw counts summed over the CPUs, labelled with the path
+ * below the hierarchy's root. Cgroups not counted have no samples.
+ */
+static void exposition_cgroups(FILE *f, enum exposition_format fmt, const struct model *m,
+			       const struct exposition_info *info)
+{
+	static const size_t fams[] = {
+		EXPOSITION_F_CG_COUNT,
+		EXPOSITION_F_CG_ENABLED,
+		EXPOSITION_F_CG_RUNNING,
+	};
+	const struct snapshot *s = &m->prev;
+
+	exposition_single(f, fmt, EXPOSITION_F_CGROUPS, (double)s->cg.n);
+	for (size_t p = 0; p < sizeof(fams) / sizeof(fams[0]); p++) {
+		exposition_family(f, fmt, fams[p]);
+		for (size_t c = 0; c < s->cg.n; c++)
+			for (size_t e = 0; e < m->ev.n && e < s->nev; e++) {
+				const struct snap_count *k = &s->cg.v[c].c[e];
+
+				if (s->cg.v[c].err || k->err || m->ev.ev[e].err)
+					continue;
+				exposition_sample_name(f, fams[p]);
+				fputs("{cgroup=", f);
+				exposition_label_value(f, s->cg.v[c].path);
+				fputs(",pmu=", f);
+				exposition_label_value(f, exposition_pmu(&m->ev.ev[e], info));
+				fputs(",event=", f);
+				exposition_label_value(f, m->ev.ev[e].name);
+				fputc('}', f);
+				exposition_count(f, k, (enum exposition_part)p);
+			}
+	}
+}
+
 /* Busiest first; rows with no %CPU after the rest, then by pid. */
 static int exposition_by_cpu(const void *pa, const void *pb)
 {
@@ -466,6 +521,8 @@ int exposition_render(const struct exposition *x, FILE *f, enum exposition_forma
 	exposition_head(f, fmt, m, x, info);
 	exposition_statuses(f, fmt, m, x, info);
 	exposition_cpus(f, fmt, m, info);
+	if (m->prev.cg.on)
+		exposition_cgroups(f, fmt, m, info);
 	if (info->top_processes)
 		exposition_processes(f, fmt, m, info);
 	exposition_self(f, fmt, &info->self);

@@ -55,7 +55,7 @@ static size_t output_text_cols(const struct model *m, enum col_rows rows, int *o
 	size_t n = model_columns(m, ids, OUTPUT_MAX_COLS), k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (rows != COL_ROWS_CPUS || model_column(m, ids[i])->on_cpus)
+		if (columns_on_rows(model_column(m, ids[i]), rows))
 			out[k++] = ids[i];
 	return k;
 }
@@ -151,9 +151,14 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 			output_text_cell(f, col, rows, i == 0, r->cmdline);
 			continue;
 		}
-		/* numbers are exact; memory and CPU time as top writes them, within the column */
-		model_format_cell(m, r, ids[i], rows, col->fmt ? columns_width(col, rows) : 0, cell,
-				  sizeof(cell));
+		/*
+		 * numbers are exact; memory and CPU time as top writes them, and a
+		 * left-aligned text cut to its column: the cell says how (a path keeps its end)
+		 */
+		model_format_cell(m, r, ids[i], rows,
+				  col->fmt || (col->left && !col->rest) ? columns_width(col, rows)
+									: 0,
+				  cell, sizeof(cell));
 		output_text_cell(f, col, rows, i == 0, cell);
 	}
 	fputc('\n', f);
@@ -203,20 +208,39 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fputc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
-	if (o->per_user)
-		fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
-	else
-		fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks", output_nrows(o, m));
-	if (m->not_counted)
-		fprintf(f, ", %zu not counted (%s)", m->not_counted,
-			errmsg_short(m->not_counted_err));
-	fputs("\n\n", f);
+	if (!o->no_processes) {
+		if (o->per_user)
+			fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
+		else
+			fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks",
+				output_nrows(o, m));
+		if (m->not_counted)
+			fprintf(f, ", %zu not counted (%s)", m->not_counted,
+				errmsg_short(m->not_counted_err));
+		fputc('\n', f);
+	}
+	if (m->have_cgroups) {
+		fprintf(f, "Cgroups: %zu shown, %" PRIu64 " file descriptors", m->ncgroups,
+			m->cg_fds);
+		if (m->cg_not_counted)
+			fprintf(f, ", %zu not counted", m->cg_not_counted);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
 	if (m->ncpus) {
 		output_text_titles(f, m, COL_ROWS_CPUS, false);
 		for (size_t i = 0; i < m->ncpus; i++)
 			output_text_row(f, m, &m->cpus[i], COL_ROWS_CPUS, false);
 		fputc('\n', f);
 	}
+	if (m->have_cgroups) {
+		output_text_titles(f, m, COL_ROWS_CGROUPS, false);
+		for (size_t i = 0; i < m->ncgroups; i++)
+			output_text_row(f, m, &m->cgroups[i], COL_ROWS_CGROUPS, true);
+		fputc('\n', f);
+	}
+	if (o->no_processes)
+		return;
 	output_text_titles(f, m, output_row_kind(o), o->show_cmdline);
 	for (size_t i = 0; i < output_nrows(o, m); i++)
 		output_text_row(f, m, &output_rows(o, m)[i], output_row_kind(o), o->show_cmdline);
@@ -275,18 +299,31 @@ static void output_csv_marks(FILE *f, const struct model *m, const struct model_
 }
 
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
-			   const enum col_id *cols, size_t ncols, bool cpu, bool thread,
-			   double wall)
+			   const enum col_id *cols, size_t ncols, enum col_rows rows, double wall)
 {
-	fprintf(f, "%.3f,%s,", wall, cpu ? "cpu" : thread ? "thread" : "process");
+	static const char *const KIND[] = {
+		[COL_ROWS_PROCESSES] = "process",
+		[COL_ROWS_THREADS] = "thread",
+		[COL_ROWS_CPUS] = "cpu",
+		[COL_ROWS_CGROUPS] = "cgroup",
+	};
+	bool cpu = rows == COL_ROWS_CPUS, cg = rows == COL_ROWS_CGROUPS;
+
+	fprintf(f, "%.3f,%s,", wall, KIND[rows]);
 	if (cpu && r->id < 0)
 		fputs("all", f);
-	else
+	else if (!cg)
 		fprintf(f, "%d", r->id);
 	fputc(',', f);
-	if (!cpu) {
+	if (cg) {
+		/* a cgroup has no user or state; its processes go where a process's threads do */
+		if (r->threads >= 0)
+			fprintf(f, ",%d,", r->threads);
+		else
+			fputs(",,", f);
+	} else if (!cpu) {
 		output_csv_str(f, r->user);
-		fprintf(f, ",%d,%c", thread ? r->tgid : r->threads, r->state);
+		fprintf(f, ",%d,%c", rows == COL_ROWS_THREADS ? r->tgid : r->threads, r->state);
 	} else {
 		fputs(",,", f);
 	}
@@ -308,11 +345,17 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	if (r->err)
 		fputs(errmsg_short(r->err), f);
 	fputc(',', f);
-	if (!cpu)
+	if (!cpu && !cg)
 		output_csv_str(f, r->comm);
 	fputc(',', f);
-	if (!cpu)
+	if (!cpu && !cg)
 		output_csv_str(f, r->cmdline);
+	/* the cgroup column is there when cgroups are known: older files keep their schema */
+	if (m->have_cgroups) {
+		fputc(',', f);
+		if (r->cgroup)
+			output_csv_str(f, r->cgroup);
+	}
 	fputc('\n', f);
 }
 
@@ -332,15 +375,27 @@ static void output_csv_users(struct output *o, const struct model *m, const enum
 			fputc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
-		fputs(",estimated,suspect,not_counted\n", f);
+		/* as for processes: a cgroup column only where cgroups are known */
+		fputs(m->have_cgroups ? ",estimated,suspect,not_counted,cgroup\n"
+				      : ",estimated,suspect,not_counted\n",
+		      f);
 		o->csv_header_done = true;
 	}
-	for (size_t i = 0; i < o->users.n; i++) {
-		const struct model_row *r = &o->users.v[i];
+	/* the cgroups first, as before the processes: PROCS is theirs, no uid, user or threads */
+	for (size_t i = 0; i < m->ncgroups + o->users.n; i++) {
+		bool cg = i < m->ncgroups;
+		const struct model_row *r = cg ? &m->cgroups[i] : &o->users.v[i - m->ncgroups];
 
-		fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
-		output_csv_str(f, r->user);
-		fprintf(f, ",%d,%d", r->procs, r->threads);
+		if (cg) {
+			fprintf(f, "%.3f,cgroup,,,", m->wall);
+			if (r->threads >= 0)
+				fprintf(f, "%d", r->threads);
+			fputc(',', f);
+		} else {
+			fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
+			output_csv_str(f, r->user);
+			fprintf(f, ",%d,%d", r->procs, r->threads);
+		}
 		for (size_t c = 0; c < ncols; c++) {
 			fputc(',', f);
 			output_csv_num(f, r->v[cols[c]], columns_get(cols[c])->data_prec);
@@ -356,6 +411,11 @@ static void output_csv_users(struct output *o, const struct model *m, const enum
 		fputc(',', f);
 		if (r->err)
 			fputs(errmsg_short(r->err), f);
+		if (m->have_cgroups) {
+			fputc(',', f);
+			if (cg)
+				output_csv_str(f, r->cgroup ? r->cgroup : "");
+		}
 		fputc('\n', f);
 	}
 }
@@ -379,13 +439,16 @@ static void output_csv(struct output *o, const struct model *m)
 			fputc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
-		fputs(",estimated,suspect,not_counted,command,cmdline\n", f);
+		fputs(",estimated,suspect,not_counted,command,cmdline", f);
+		fputs(m->have_cgroups ? ",cgroup\n" : "\n", f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < m->ncpus; i++)
-		output_csv_row(f, m, &m->cpus[i], cols, ncols, true, false, m->wall);
-	for (size_t i = 0; i < output_nrows(o, m); i++)
-		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, false, o->threads,
+		output_csv_row(f, m, &m->cpus[i], cols, ncols, COL_ROWS_CPUS, m->wall);
+	for (size_t i = 0; i < m->ncgroups; i++)
+		output_csv_row(f, m, &m->cgroups[i], cols, ncols, COL_ROWS_CGROUPS, m->wall);
+	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++)
+		output_csv_row(f, m, &output_rows(o, m)[i], cols, ncols, output_row_kind(o),
 			       m->wall);
 }
 
@@ -449,13 +512,15 @@ static void output_json_marks(FILE *f, const struct model *m, const struct model
 }
 
 static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
-				const enum col_id *cols, size_t ncols, bool cpu)
+				const enum col_id *cols, size_t ncols, enum col_rows rows)
 {
+	bool cpu = rows == COL_ROWS_CPUS;
+
 	for (size_t i = 0; i < ncols; i++) {
 		const struct column *c = columns_get(cols[i]);
 
-		if (cpu && !c->on_cpus)
-			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's */
+		if (!columns_on_rows(c, rows))
+			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's or a cgroup's */
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
 		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
 		output_json_num(f, r->v[c->id], c->data_prec);
@@ -506,11 +571,31 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 			fprintf(f, "{\"%s\":\"all\"", columns_key(pid, COL_ROWS_CPUS));
 		else
 			fprintf(f, "{\"%s\":%d", columns_key(pid, COL_ROWS_CPUS), r->id);
-		output_json_metrics(f, m, r, cols, ncols, true);
+		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CPUS);
 		fputc('}', f);
 	}
+	if (m->have_cgroups) {
+		fprintf(f, "],\"cgroup_fds\":%" PRIu64 ",\"cgroups\":[", m->cg_fds);
+		for (size_t i = 0; i < m->ncgroups; i++) {
+			const struct model_row *r = &m->cgroups[i];
+
+			fputs(i ? ",{\"cgroup\":" : "{\"cgroup\":", f);
+			output_json_str(f, r->cgroup ? r->cgroup : "");
+			if (r->threads >= 0)
+				fprintf(f, ",\"procs\":%d", r->threads);
+			else
+				fputs(",\"procs\":null", f);
+			if (r->err) {
+				fputs(",\"not_counted\":", f);
+				output_json_str(f, errmsg_short(r->err));
+			} else {
+				output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CGROUPS);
+			}
+			fputc('}', f);
+		}
+	}
 	fprintf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
-	for (size_t i = 0; i < output_nrows(o, m); i++) {
+	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
@@ -520,7 +605,7 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 			output_json_str(f, r->user);
 			fprintf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
 				r->procs, thr->key, r->threads);
-			output_json_metrics(f, m, r, cols, ncols, false);
+			output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
 			if (r->err) {
 				fputs(",\"not_counted\":", f);
 				output_json_str(f, errmsg_short(r->err));
@@ -541,8 +626,15 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 		output_json_str(f, r->comm);
 		fputs(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);
+		if (m->have_cgroups) {
+			fputs(",\"cgroup\":", f);
+			if (r->cgroup)
+				output_json_str(f, r->cgroup);
+			else
+				fputs("null", f);
+		}
 		/* every column on every row, null where there is no value: one schema */
-		output_json_metrics(f, m, r, cols, ncols, false);
+		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
 		if (r->err) {
 			fputs(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));

@@ -24,6 +24,7 @@ struct output {
 	bool sampling;		  /* frames are the hot pages of the sampled process */
 	int sample_pid;		  /* that process: pages of any other are never shown as its */
 	size_t top;		  /* pages per frame when sampling */
+	bool no_processes;	  /* processes are not counted (cgroups instead): no process rows */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */

@@ -167,12 +167,34 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			thr ? t->tgid : t->ppid, t->uid, user, t->state, t->threads, t->start,
 			en ? en : "EINVAL");
 		recording_write_counts(f, t->c, s->nev);
-		fprintf(f, " %s %s\n", comm, cmd);
+		fprintf(f, " %s %s", comm, cmd);
 		free(cmd);
+		/* the cgroup only where known: lines without it read as before */
+		if (t->cgroup) {
+			cmd = xmalloc(strlen(t->cgroup) * 3 + 2);
+			recording_escape(t->cgroup, cmd, strlen(t->cgroup) * 3 + 2);
+			fprintf(f, " %s", cmd);
+			free(cmd);
+		}
+		fputc('\n', f);
 		/* a line of its own, so that the task line keeps the shape old readers know */
 		if (t->pflags & SNAP_TASK_PROC)
 			fprintf(f, "procinfo %" PRIu64 " %" PRIu64 " %u\n", t->rss_kib, t->cpu_ns,
 				t->pflags & SNAP_TASK_KTHREAD ? 1u : 0u);
+	}
+	if (s->cg.on)
+		fprintf(f, "cgroups %" PRIu64 " %" PRIu64 "\n", s->cg.fds, s->cg.budget);
+	for (size_t i = 0; i < s->cg.n; i++) {
+		const struct snap_cgroup *g = &s->cg.v[i];
+		size_t pl = strlen(g->path) * 3 + 2;
+		char *path = xmalloc(pl);
+		const char *en = g->err ? errmsg_errno_name(g->err) : "ok";
+
+		recording_escape(g->path, path, pl);
+		fprintf(f, "cgroup %s %s", path, en ? en : "EINVAL");
+		recording_write_counts(f, g->c, s->nev);
+		fputc('\n', f);
+		free(path);
 	}
 	if (s->smp.pid) {
 		const struct snap_sampling *p = &s->smp;
@@ -440,12 +462,22 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	struct snap_task *t;
 	int pid, ppid, threads, err;
 	unsigned long long uid, start;
+	char *cgroup = NULL;
 
+	/* a last field after the command line is the cgroup (recordings made with cgroups) */
+	if (ntok == 9 + r->ev.n + 3) {
+		cgroup = tok[--ntok];
+		if (recording_unescape(cgroup) || cgroup[0] != '/')
+			return recording_fail(r,
+					      "expected a cgroup path such as '/a/b', found "
+					      "'%.40s'",
+					      cgroup);
+	}
 	if (ntok != 9 + r->ev.n + 2)
 		return recording_fail(
 			r,
-			"expected '%s' then %zu counts, COMM and CMDLINE (%zu fields), "
-			"found %zu",
+			"expected '%s' then %zu counts, COMM, CMDLINE and an optional CGROUP (%zu "
+			"fields), found %zu",
 			thread ? "thread TID PID UID USER STATE THREADS START ERR"
 			       : "task PID PPID UID USER STATE THREADS START ERR",
 			r->ev.n, 11 + r->ev.n, ntok);
@@ -493,7 +525,46 @@ static int recording_task(struct recording_reader *r, char **tok, size_t ntok,
 	t->err = err;
 	snprintf(t->comm, sizeof(t->comm), "%s", tok[ntok - 2]);
 	snapshot_task_set_cmdline(t, tok[ntok - 1]);
+	snapshot_task_set_cgroup(t, cgroup);
 	return 0;
+}
+
+/* "cgroups FDS BUDGET": cgroups were counted in this tick, their descriptors and the budget. */
+static int recording_cgroups(struct recording_reader *r, char **tok, size_t ntok,
+			     struct snapshot *snap)
+{
+	unsigned long long fds, budget;
+
+	if (ntok != 3 || recording_ull(tok[1], &fds) || recording_ull(tok[2], &budget))
+		return recording_fail(r, "expected 'cgroups FDS BUDGET' (numbers)");
+	snap->cg.on = true;
+	snap->cg.fds = fds;
+	snap->cg.budget = budget;
+	return 0;
+}
+
+static int recording_cgroup(struct recording_reader *r, char **tok, size_t ntok,
+			    struct snapshot *snap)
+{
+	struct snap_cgroup *g;
+	int err;
+
+	if (ntok != 3 + r->ev.n)
+		return recording_fail(r, "expected 'cgroup PATH STATUS' then %zu counts", r->ev.n);
+	if (recording_unescape(tok[1]) || tok[1][0] != '/')
+		return recording_fail(r, "expected a cgroup path such as '/a/b', found '%.40s'",
+				      tok[1]);
+	if (snap->cg.n && strcmp(snap->cg.v[snap->cg.n - 1].path, tok[1]) >= 0)
+		return recording_fail(r,
+				      "expected cgroups in increasing path order, found "
+				      "'%.40s'",
+				      tok[1]);
+	if (recording_errname(tok[2], &err))
+		return recording_fail(r, "expected 'ok' or an errno name, found '%.20s'", tok[2]);
+	g = snapshot_add_cgroup(snap, tok[1]);
+	g->err = err;
+	snap->cg.on = true;
+	return recording_counts(r, tok + 3, ntok - 3, g->c);
 }
 
 /* procinfo RSS_KIB CPU_NS FLAGS: the /proc facts of the task or thread line just before. */
@@ -763,6 +834,10 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		goto out_free;
 	} else if (!strcmp(tok[0], "memtotal")) {
 		ret = recording_memtotal(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "cgroups")) {
+		ret = recording_cgroups(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "cgroup")) {
+		ret = recording_cgroup(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "sampling")) {
 		ret = recording_sampling(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "map")) {
@@ -779,8 +854,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'procinfo', 'memtotal', 'sampling', "
-			"'map', 'sample' or 'end', found '%.20s'",
+			"expected 'cpu', 'task', 'thread', 'procinfo', 'memtotal', 'cgroups', "
+			"'cgroup', 'sampling', 'map', 'sample' or 'end', found '%.20s'",
 			tok[0]);
 	}
 	/* a procinfo line belongs to the task or thread line right before it */

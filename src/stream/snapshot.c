@@ -19,12 +19,21 @@ static void snapshot_free_entries(struct snapshot *s)
 {
 	for (size_t i = 0; i < s->ntasks; i++) {
 		free(s->tasks[i].cmdline);
+		free(s->tasks[i].cgroup);
 		free(s->tasks[i].c);
 	}
 	for (size_t i = 0; i < s->nthreads; i++) {
 		free(s->threads[i].cmdline);
+		free(s->threads[i].cgroup);
 		free(s->threads[i].c);
 	}
+	for (size_t i = 0; i < s->cg.n; i++) {
+		free(s->cg.v[i].path);
+		free(s->cg.v[i].c);
+	}
+	s->cg.n = 0;
+	s->cg.on = false;
+	s->cg.fds = s->cg.budget = 0;
 	s->nthreads = 0;
 	for (size_t i = 0; i < s->ncpus; i++)
 		free(s->cpus[i].c);
@@ -46,6 +55,7 @@ void snapshot_release(struct snapshot *s)
 	free(s->tasks);
 	free(s->threads);
 	free(s->cpus);
+	free(s->cg.v);
 	free(s->smp.v);
 	free(s->smp.maps);
 	snapshot_init(s, 0);
@@ -157,6 +167,42 @@ void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline)
 	t->cmdline = xstrdup(cmdline ? cmdline : "");
 }
 
+void snapshot_task_set_cgroup(struct snap_task *t, const char *path)
+{
+	free(t->cgroup);
+	t->cgroup = path ? xstrdup(path) : NULL;
+}
+
+struct snap_cgroup *snapshot_add_cgroup(struct snapshot *s, const char *path)
+{
+	struct snap_cgroup *g;
+
+	s->cg.v = xgrow(s->cg.v, &s->cg.cap, s->cg.n + 1, sizeof(*s->cg.v));
+	g = &s->cg.v[s->cg.n++];
+	memset(g, 0, sizeof(*g));
+	g->path = xstrdup(path);
+	g->c = snapshot_new_counts(s->nev);
+	return g;
+}
+
+const struct snap_cgroup *snapshot_find_cgroup(const struct snapshot *s, const char *path)
+{
+	size_t lo = 0, hi = s->cg.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->cg.v[mid].path, path);
+
+		if (!c)
+			return &s->cg.v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 struct snap_sample *snapshot_add_sample(struct snapshot *s)
 {
 	struct snap_sample *x;
@@ -223,9 +269,20 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 		*t = *st;
 		t->c = c;
 		t->cmdline = cmd;
+		t->cgroup = NULL;
 		snapshot_task_set_cmdline(t, st->cmdline);
+		snapshot_task_set_cgroup(t, st->cgroup);
 		memcpy(t->c, st->c, src->nev * sizeof(*c));
 	}
+	for (size_t i = 0; i < src->cg.n; i++) {
+		struct snap_cgroup *g = snapshot_add_cgroup(dst, src->cg.v[i].path);
+
+		g->err = src->cg.v[i].err;
+		memcpy(g->c, src->cg.v[i].c, src->nev * sizeof(*g->c));
+	}
+	dst->cg.on = src->cg.on;
+	dst->cg.fds = src->cg.fds;
+	dst->cg.budget = src->cg.budget;
 	for (size_t i = 0; i < src->ncpus; i++) {
 		struct snap_cpu *c = snapshot_add_cpu(dst, src->cpus[i].cpu);
 

@@ -29,6 +29,7 @@ struct snap_task {
 	char *cmdline;	      /* owned; "" when unknown */
 	int err;	      /* 0, or -errno: why the task is not counted */
 	struct snap_count *c; /* owned; one per event */
+	char *cgroup;	      /* owned; its cgroup v2 path ("/a/b"), NULL when not known */
 	unsigned pflags;      /* SNAP_TASK_*: which /proc facts below are known */
 	uint64_t rss_kib;     /* resident memory in KiB (the process's, on thread entries) */
 	uint64_t cpu_ns;      /* user + system CPU time since the task started */
@@ -73,6 +74,22 @@ struct snap_sampling {
 	struct mem_map *maps;
 };
 
+/* One cgroup of the v2 hierarchy: its counts summed over the CPUs it was counted on. */
+struct snap_cgroup {
+	char *path;	      /* owned; below the hierarchy's root: "/a/b" */
+	int err;	      /* 0, or -errno: why it is not counted */
+	struct snap_count *c; /* owned; one per event */
+};
+
+/* The cgroups counted in a tick. */
+struct snap_cgroups {
+	bool on;	 /* cgroups were looked for: the entries are all there are */
+	uint64_t fds;	 /* descriptors their counters take */
+	uint64_t budget; /* descriptors counters may take in all; 0 when unlimited */
+	size_t n, cap;
+	struct snap_cgroup *v; /* sorted by path (strcmp) */
+};
+
 struct snapshot {
 	uint64_t t_ns; /* monotonic time of the read */
 	double wall;   /* seconds since the epoch, for display */
@@ -89,6 +106,7 @@ struct snapshot {
 	size_t ncpus, ccap;
 	struct snap_cpu *cpus;
 	struct snap_sampling smp;
+	struct snap_cgroups cg;
 };
 
 void snapshot_init(struct snapshot *s, size_t nev);
@@ -115,5 +133,11 @@ struct snap_sample *snapshot_add_sample(struct snapshot *s);
 struct mem_map *snapshot_add_map(struct snapshot *s);
 /* Set a task's command line (copied). */
 void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline);
+/* Set a task's cgroup path (copied; NULL: not known). */
+void snapshot_task_set_cgroup(struct snap_task *t, const char *path);
+/* Append a cgroup (counts marked -ENOENT until filled); never NULL. Append in path order. */
+struct snap_cgroup *snapshot_add_cgroup(struct snapshot *s, const char *path);
+/* Binary search of the cgroups by path; NULL when absent. */
+const struct snap_cgroup *snapshot_find_cgroup(const struct snapshot *s, const char *path);
 
 #endif

@@ -350,6 +350,46 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "fewer processes with -p or -u",
 			 f->n);
 		break;
+	case ERRMSG_CGROUP_MOUNT:
+		if (err == ENOENT)
+			snprintf(buf, size,
+				 "no cgroup v2 hierarchy is mounted (no cgroup2 line in '%s'): "
+				 "cgroups are not counted",
+				 f->name);
+		else
+			snprintf(buf, size,
+				 "cannot open the cgroup v2 hierarchy at '%s': %s; cgroups are not "
+				 "counted",
+				 f->name, strerror(err));
+		break;
+	case ERRMSG_CGROUPS:
+		if (err == EACCES || err == EPERM)
+			snprintf(buf, size,
+				 "cgroups cannot be counted: their counters are per-core ones; %s",
+				 errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		else if (err == EMFILE || err == ENFILE)
+			snprintf(
+				buf, size,
+				"out of file descriptors: %lld cgroup%s not counted; raise 'ulimit "
+				"-n' or count fewer with --cgroup-depth or --cgroup",
+				f->n, f->n == 1 ? " is" : "s are");
+		else
+			snprintf(buf, size, "the cgroup '%s' cannot be counted: %s", f->name,
+				 errmsg_short(err));
+		break;
+	case ERRMSG_CGROUP_MISSING:
+		snprintf(
+			buf, size,
+			"there is no cgroup '%s' in the cgroup v2 hierarchy: it is counted when it "
+			"appears",
+			f->name);
+		break;
+	case ERRMSG_CGROUP_COST:
+		snprintf(buf, size,
+			 "counting %lld cgroup%s takes %lld file descriptors (CPUs x events x "
+			 "cgroups)",
+			 f->n, f->n == 1 ? "" : "s", f->n2);
+		break;
 	case ERRMSG_STARVED:
 		snprintf(buf, size,
 			 "the group '%s' never got the counters it needs in %lld ticks "

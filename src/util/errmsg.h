@@ -25,6 +25,10 @@ enum errmsg_what {
 	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
+	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
+	ERRMSG_CGROUPS,	     /* counting the cgroup NAME failed with err; EMFILE: n left out */
+	ERRMSG_CGROUP_MISSING, /* the cgroup NAME given with --cgroup does not exist (yet) */
+	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
 };
@@ -47,6 +51,7 @@ struct errmsg_fact {
 	char pmu[64];		 /* ERRMSG_ONE_PMU: the core PMU it counts on */
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
+	long long n2;		 /* a second count, where what needs one */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parse_pid(const char *s, const char **end, int *pid)
 {
@@ -34,4 +35,15 @@ int parse_delay(const char *s, bool allow_zero, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+bool parse_path_under(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	while (n && prefix[n - 1] == '/')
+		n--;
+	if (strncmp(path, prefix, n))
+		return false;
+	return path[n] == '\0' || path[n] == '/';
 }

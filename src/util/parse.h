@@ -16,4 +16,10 @@ int parse_delay(const char *s, bool allow_zero, double *out);
 /* Parse one pid, 1 to PARSE_PID_MAX, ending at end (',' or NUL); 0 or -EINVAL. Pure. */
 int parse_pid(const char *s, const char **end, int *pid);
 
+/*
+ * Whether the '/'-separated path is prefix or lies below it, by whole
+ * components ("/a/bc" is not below "/a/b"; every path is below "/"). Pure.
+ */
+bool parse_path_under(const char *path, const char *prefix);
+
 #endif

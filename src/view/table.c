@@ -11,10 +11,9 @@
 #define TABLE_PINNED 1
 
 /* The candidate columns of the table, and the rest column's id and least width. */
-static size_t table_candidates(const struct model *m, bool threads, struct layout_col *cand,
+static size_t table_candidates(const struct model *m, enum col_rows rows, struct layout_col *cand,
 			       int *rest_id, int *min_last)
 {
-	enum col_rows rows = threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 	int ids[TABLE_MAX_COLS];
 	size_t n = model_columns(m, ids, TABLE_MAX_COLS), nc = 0;
 
@@ -23,6 +22,9 @@ static size_t table_candidates(const struct model *m, bool threads, struct layou
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, ids[i]);
 
+		/* a cgroup or a user row has some columns only */
+		if (!columns_on_rows(col, rows))
+			continue;
 		/* the rest column is drawn after the others, in what is left of the line */
 		if (col->rest) {
 			*rest_id = ids[i];
@@ -38,13 +40,13 @@ static size_t table_candidates(const struct model *m, bool threads, struct layou
 	return nc;
 }
 
-void table_layout(const struct model *m, int width, bool threads, int hscroll,
+void table_layout(const struct model *m, int width, enum col_rows rows, int hscroll,
 		  struct table_layout *t)
 {
 	struct layout_col cand[TABLE_MAX_COLS];
 	size_t stops[TABLE_MAX_COLS + 1], nstops, stop;
 	int min_last, x = 0;
-	size_t nc = table_candidates(m, threads, cand, &t->rest_id, &min_last);
+	size_t nc = table_candidates(m, rows, cand, &t->rest_id, &min_last);
 	bool dropped;
 
 	nstops = layout_scroll_stops(cand, nc, TABLE_PINNED, width, min_last, stops,
@@ -94,19 +96,19 @@ bool table_shows(const struct table_layout *t, int col)
 	return false;
 }
 
-int table_reveal(const struct model *m, int width, bool threads, int hscroll, int col)
+int table_reveal(const struct model *m, int width, enum col_rows rows, int hscroll, int col)
 {
 	struct table_layout t;
 	int best = -1;
 
-	table_layout(m, width, threads, hscroll, &t);
+	table_layout(m, width, rows, hscroll, &t);
 	if (table_shows(&t, col))
 		return hscroll;
 	/* the nearest column stop that shows it; text steps show the columns of the last stop */
 	for (int p = 0; p <= t.last_col; p++) {
 		struct table_layout at;
 
-		table_layout(m, width, threads, p, &at);
+		table_layout(m, width, rows, p, &at);
 		if (!table_shows(&at, col))
 			continue;
 		if (best < 0 || abs(p - hscroll) < abs(best - hscroll))

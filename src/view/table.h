@@ -1,4 +1,4 @@
-/* Where the process table's columns are on screen at a horizontal scroll position. Pure. */
+/* Where the table's columns are on screen at a horizontal scroll position. Pure. */
 #ifndef PMCTOP_TABLE_H
 #define PMCTOP_TABLE_H
 
@@ -31,8 +31,8 @@ struct table_layout {
 	int last_col;	 /* the scroll position of the last column stop */
 };
 
-/* Lay out the table of m (thread rows when threads) on width cells at scroll position hscroll. */
-void table_layout(const struct model *m, int width, bool threads, int hscroll,
+/* Lay out the table of m (its rows of kind rows) on width cells at scroll position hscroll. */
+void table_layout(const struct model *m, int width, enum col_rows rows, int hscroll,
 		  struct table_layout *t);
 /* The column whose title or cells cover x: its id, the rest column's past rest_x, -1 between. */
 int table_column_at(const struct table_layout *t, int x);
@@ -42,6 +42,6 @@ bool table_shows(const struct table_layout *t, int col);
  * The scroll position nearest hscroll at which col is on screen: hscroll itself when it
  * already is; -1 when col does not fit this width at any position.
  */
-int table_reveal(const struct model *m, int width, bool threads, int hscroll, int col);
+int table_reveal(const struct model *m, int width, enum col_rows rows, int hscroll, int col);
 
 #endif

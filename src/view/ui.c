@@ -151,14 +151,25 @@ static void ui_build_tree(struct ui_list *l)
 
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 {
-	const struct model_filter f = { .user = u->user,
-					.name = u->filter,
-					.kthreads = u->kthreads };
+	const struct model_filter f = {
+		.user = u->user, .name = u->filter, .cgroup = u->cgroup, .kthreads = u->kthreads
+	};
+	const struct model_filter fc = { .name = u->filter };
 	const struct model_row *rows = m->rows;
 	size_t n = m->nrows;
 
 	l->n = 0;
 	l->is_tree = false;
+	if (u->view == UI_VIEW_CGROUPS) {
+		/* cgroups have no user: the name filter matches their paths */
+		for (size_t i = 0; i < m->ncgroups; i++) {
+			if (!model_row_wanted(&fc, &m->cgroups[i]))
+				continue;
+			l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+			l->v[l->n++] = &m->cgroups[i];
+		}
+		return;
+	}
 	if (u->view == UI_VIEW_DRILL || u->threads) {
 		rows = m->threads;
 		n = m->nthreads;
@@ -271,10 +282,20 @@ static bool ui_thread_rows(const struct ui *u)
 	return u->threads || u->view == UI_VIEW_DRILL;
 }
 
+/* The kind of rows the list on screen shows, for its layout. */
+static enum col_rows ui_rows(const struct ui *u)
+{
+	if (u->view == UI_VIEW_CGROUPS)
+		return COL_ROWS_CGROUPS;
+	if (u->per_user && u->view == UI_VIEW_TABLE)
+		return COL_ROWS_USERS;
+	return ui_thread_rows(u) ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+}
+
 /* A sort column hidden for width is scrolled into view; one that cannot fit is named. */
 static void ui_reveal_sort(struct ui *u, const struct model *m)
 {
-	int p = table_reveal(m, u->width, ui_thread_rows(u), u->hscroll, u->sort_col);
+	int p = table_reveal(m, u->width, ui_rows(u), u->hscroll, u->sort_col);
 
 	if (p >= 0) {
 		u->hscroll = p;
@@ -282,9 +303,7 @@ static void ui_reveal_sort(struct ui *u, const struct model *m)
 	}
 	snprintf(u->status, sizeof(u->status),
 		 "sorted by %s, which does not fit %d columns: widen the terminal to see it",
-		 model_column_title(m, u->sort_col,
-				    ui_thread_rows(u) ? COL_ROWS_THREADS : COL_ROWS_PROCESSES),
-		 u->width);
+		 model_column_title(m, u->sort_col, ui_rows(u)), u->width);
 }
 
 static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
@@ -311,7 +330,14 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
 	size_t n = ui_sortable(m, cols, sizeof(cols) / sizeof(cols[0]));
-	size_t i;
+	size_t i, k = 0;
+
+	/* cgroups are sorted by their own columns only */
+	for (i = 0; i < n && u->view == UI_VIEW_CGROUPS; i++)
+		if (columns_on_rows(model_column(m, cols[i]), COL_ROWS_CGROUPS))
+			cols[k++] = cols[i];
+	if (u->view == UI_VIEW_CGROUPS)
+		n = k;
 
 	for (i = 0; i < n && cols[i] != u->sort_col; i++)
 		;
@@ -586,7 +612,7 @@ static void ui_start_prompt(struct ui *u, enum ui_prompt p, const char *initial)
 
 static void ui_enter_view(struct ui *u, enum ui_view v)
 {
-	if (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL)
+	if (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL || u->view == UI_VIEW_CGROUPS)
 		u->back = u->view;
 	u->view = v;
 	u->scroll = 0;
@@ -660,6 +686,20 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "Enter",
 	  .footer = "Drill" },
+	{ .keys = { UI_KEY_ENTER, '\r' },
+	  .in = UI_IN(UI_VIEW_CGROUPS),
+	  .what = UI_DO_CGROUP_DRILL,
+	  .help = "the processes of the selected cgroup and those below it (Esc: back)",
+	  .footer_in = UI_IN(UI_VIEW_CGROUPS),
+	  .footer_key = "Enter",
+	  .footer = "Procs" },
+	{ .keys = { 'G' },
+	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
+	  .what = UI_DO_CGROUPS,
+	  .help = "cgroups (v2) as rows, counted per cgroup; again: processes",
+	  .footer_in = UI_IN(UI_VIEW_CGROUPS),
+	  .footer_key = "G",
+	  .footer = "Tasks" },
 	{ .keys = { '/', UI_KEY_F3 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SEARCH,
@@ -775,7 +815,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_TAB, UI_KEY_BTAB },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_NEXT_SCREEN,
-	  .help = "next or previous screen: the table, the selected one's drill-down" },
+	  .help = "next or previous screen: the table, the drill-down, the cgroups" },
 	{ .keys = { 'e' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_LOG,
@@ -796,9 +836,9 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .what = UI_DO_SEEK,
 	  .help = "replays: go to a recorded time, HH:MM:SS or +SECONDS from the start" },
 	{ .keys = { UI_KEY_ESC },
-	  .in = UI_IN(UI_VIEW_TABLE),
+	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .what = UI_DO_CLEAR,
-	  .help = "clear the filters" },
+	  .help = "clear the filters; in one cgroup's processes: back to the cgroups" },
 
 	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
@@ -1008,6 +1048,18 @@ static void ui_move_key(struct ui *u, const struct ui_list *l, int key)
 	}
 }
 
+/* Back to the cgroup view, on the cgroup whose processes were shown. */
+static void ui_leave_cgroup(struct ui *u, const struct model *m)
+{
+	u->sel_id = -1;
+	for (size_t i = 0; i < m->ncgroups; i++)
+		if (m->cgroups[i].cgroup && !strcmp(m->cgroups[i].cgroup, u->cgroup))
+			u->sel_id = m->cgroups[i].id;
+	u->cgroup[0] = '\0';
+	u->view = UI_VIEW_CGROUPS;
+	u->top = 0;
+}
+
 bool ui_tagged(const struct ui *u, int id)
 {
 	for (size_t i = 0; i < u->ntags; i++)
@@ -1060,6 +1112,14 @@ static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list
 {
 	size_t kept = 0;
 
+	/* a cgroup's or a user's row is no process: its id is not a pid to signal */
+	if (u->view == UI_VIEW_CGROUPS || (u->per_user && u->view == UI_VIEW_TABLE)) {
+		snprintf(u->status, sizeof(u->status),
+			 u->view == UI_VIEW_CGROUPS
+				 ? "a cgroup is no process: Enter lists its processes"
+				 : "a user's totals are no process: W lists the processes");
+		return false;
+	}
 	if (!u->live) {
 		snprintf(u->status, sizeof(u->status),
 			 "not in a replay: signals and nice values go to live processes only");
@@ -1094,7 +1154,8 @@ static int ui_text_cells(const struct ui *u, const struct ui_list *l)
 
 	for (size_t i = 0; i < l->n; i++) {
 		const struct model_row *r = l->v[i];
-		const char *t = u->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+		bool cmd = u->cmdline || u->view == UI_VIEW_CGROUPS; /* a cgroup's path */
+		const char *t = cmd && r->cmdline[0] ? r->cmdline : r->comm;
 		/* the indent as view_tree_prefix draws it, 31 levels at most */
 		int cells =
 			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
@@ -1118,7 +1179,7 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 			u->hscroll--;
 		return;
 	}
-	table_layout(m, u->width, ui_thread_rows(u), u->hscroll, &t);
+	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
 	room = u->width - t.rest_x;
 	text = ui_text_cells(u, l);
 	/* past the last column stop, steps of the text while some of it is still cut off */
@@ -1140,6 +1201,7 @@ static const struct {
 } UI_SCREEN_CYCLE[] = {
 	{ UI_VIEW_TABLE, UI_DO_LEAVE },
 	{ UI_VIEW_DRILL, UI_DO_DRILL },
+	{ UI_VIEW_CGROUPS, UI_DO_CGROUPS },
 };
 
 #define UI_NSCREENS (sizeof(UI_SCREEN_CYCLE) / sizeof(UI_SCREEN_CYCLE[0]))
@@ -1158,7 +1220,12 @@ static unsigned ui_next_screen(struct ui *u, int dir, const struct model *m,
 	for (size_t k = 1; k < UI_NSCREENS; k++) {
 		size_t i = (at + (dir > 0 ? k : UI_NSCREENS - k)) % UI_NSCREENS;
 		struct ui_binding open = { .what = UI_SCREEN_CYCLE[i].open };
-		unsigned act = ui_do(u, &open, 0, m, l);
+		unsigned act;
+
+		/* the cgroup view only where cgroups are known (not in an older recording) */
+		if (UI_SCREEN_CYCLE[i].view == UI_VIEW_CGROUPS && !m->have_cgroups)
+			continue;
+		act = ui_do(u, &open, 0, m, l);
 
 		if (u->view == UI_SCREEN_CYCLE[i].view)
 			return act;
@@ -1173,6 +1240,11 @@ static unsigned ui_next_screen(struct ui *u, int dir, const struct model *m,
  */
 static bool ui_process_rows(struct ui *u, const char *what)
 {
+	if (u->view == UI_VIEW_CGROUPS) {
+		snprintf(u->status, sizeof(u->status),
+			 "%s needs processes, not a cgroup: Enter lists its processes", what);
+		return false;
+	}
 	if (!u->per_user || u->view != UI_VIEW_TABLE)
 		return true;
 	snprintf(u->status, sizeof(u->status),
@@ -1279,9 +1351,39 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->sel_id = u->drill;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_CLEAR:
+		if (u->view == UI_VIEW_TABLE && u->cgroup[0]) {
+			ui_leave_cgroup(u, m);
+			return 0;
+		}
 		/* Esc on the table clears the filters, as in htop */
 		u->filter[0] = '\0';
 		u->user[0] = '\0';
+		return 0;
+	case UI_DO_CGROUPS:
+		if (u->view == UI_VIEW_CGROUPS) {
+			u->view = UI_VIEW_TABLE;
+			u->cgroup[0] = '\0';
+			u->sel_id = -1;
+			u->top = 0;
+			return 0;
+		}
+		/* G says "again: processes": the per-user totals end here, as W would end them */
+		u->per_user = false;
+		if (u->view == UI_VIEW_DRILL) {
+			/* Tab from the drill-down: its sampling and thread counts stop */
+			ui_leave_cgroup(u, m);
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
+		}
+		ui_leave_cgroup(u, m);
+		return 0;
+	case UI_DO_CGROUP_DRILL:
+		if (!l->n)
+			return 0;
+		snprintf(u->cgroup, sizeof(u->cgroup), "%s",
+			 l->v[u->sel]->cgroup ? l->v[u->sel]->cgroup : "/");
+		u->view = UI_VIEW_TABLE;
+		u->sel_id = -1;
+		u->top = 0;
 		return 0;
 	case UI_DO_DRILL_THREADS:
 		u->drill_mode =
@@ -1366,7 +1468,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 	if (u->prompt != UI_PROMPT_NONE || u->list_y < 0 || y < u->list_y ||
 	    !(UI_IN(u->view) & UI_IN_LISTS))
 		return 0;
-	table_layout(m, u->width, ui_thread_rows(u), u->hscroll, &t);
+	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
 	if (y > u->list_y) {
 		size_t line = (size_t)(y - u->list_y - 1), row = u->top + line;
 

@@ -42,7 +42,8 @@ enum ui_view {
 	UI_VIEW_DRILL, /* one process: its threads */
 	UI_VIEW_HELP,
 	UI_VIEW_ERRORS,
-	UI_VIEW_EVENTS, /* every event: its group, status and share of time counted */
+	UI_VIEW_CGROUPS, /* one row per cgroup */
+	UI_VIEW_EVENTS,	 /* every event: its group, status and share of time counted */
 };
 
 enum ui_prompt {
@@ -64,7 +65,7 @@ enum ui_drill_mode {
 
 /* A set of views, for the key table. */
 #define UI_IN(view) (1u << (view))
-#define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL))
+#define UI_IN_LISTS (UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_DRILL) | UI_IN(UI_VIEW_CGROUPS))
 #define UI_IN_PAGERS (UI_IN(UI_VIEW_HELP) | UI_IN(UI_VIEW_ERRORS) | UI_IN(UI_VIEW_EVENTS))
 #define UI_IN_ALL (UI_IN_LISTS | UI_IN_PAGERS)
 
@@ -95,19 +96,21 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
-	UI_DO_EVENTS,	   /* the events screen */
-	UI_DO_STEP,	   /* replays: j the next frame, J the previous one (paused) */
-	UI_DO_SEEK,	   /* replays: T asks for a time to go to */
-	UI_DO_HSCROLL,	   /* Left, Right: scroll the table and its command lines sideways */
-	UI_DO_TREE,	   /* processes under their parents */
-	UI_DO_FOLLOW,	   /* keep the selection on the selected process */
-	UI_DO_TAG,	   /* tag or untag the selected process and move down */
-	UI_DO_UNTAG,	   /* untag all */
-	UI_DO_SIGNAL,	   /* the signal menu for the selected or tagged processes */
-	UI_DO_NICE,	   /* F7 lowers the nice value, F8 raises it */
-	UI_DO_NEXT_SCREEN, /* Tab, Shift-Tab: the next or previous screen of the cycle */
-	UI_DO_KTHREADS,	   /* list kernel threads, or stop */
-	UI_DO_PER_USER,	   /* per-user totals instead of processes, or back */
+	UI_DO_CGROUPS,	    /* the cgroup view, or back to the processes */
+	UI_DO_CGROUP_DRILL, /* the processes of the selected cgroup */
+	UI_DO_EVENTS,	    /* the events screen */
+	UI_DO_STEP,	    /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,	    /* replays: T asks for a time to go to */
+	UI_DO_HSCROLL,	    /* Left, Right: scroll the table and its command lines sideways */
+	UI_DO_TREE,	    /* processes under their parents */
+	UI_DO_FOLLOW,	    /* keep the selection on the selected process */
+	UI_DO_TAG,	    /* tag or untag the selected process and move down */
+	UI_DO_UNTAG,	    /* untag all */
+	UI_DO_SIGNAL,	    /* the signal menu for the selected or tagged processes */
+	UI_DO_NICE,	    /* F7 lowers the nice value, F8 raises it */
+	UI_DO_NEXT_SCREEN,  /* Tab, Shift-Tab: the next or previous screen of the cycle */
+	UI_DO_KTHREADS,	    /* list kernel threads, or stop */
+	UI_DO_PER_USER,	    /* per-user totals instead of processes, or back */
 };
 
 #define UI_BINDING_KEYS 7
@@ -155,7 +158,8 @@ struct ui {
 	size_t scroll;		 /* first line of help or errors */
 	int sort_col;
 	bool reverse;
-	char filter[64]; /* name or command line contains */
+	char filter[64];   /* name or command line contains */
+	char cgroup[1024]; /* the table shows this cgroup's processes (from the cgroup view) */
 	char user[33];
 	char search[64];
 	bool show_cpus;

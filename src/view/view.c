@@ -31,6 +31,7 @@ static const struct {
 } VIEW_HELP_SECTIONS[] = {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
+	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
 	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
 };
 
@@ -39,13 +40,29 @@ static enum col_rows view_rows(bool threads)
 	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
-size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
+/* The rows the list of the current view shows. */
+static enum col_rows view_list_rows(const struct ui *u)
+{
+	if (u->view == UI_VIEW_CGROUPS)
+		return COL_ROWS_CGROUPS;
+	/* the per-user rows name their columns their way (PROCS) */
+	if (u->per_user && u->view == UI_VIEW_TABLE)
+		return COL_ROWS_USERS;
+	return view_rows(u->threads || u->view == UI_VIEW_DRILL);
+}
+
+static size_t view_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
 {
 	struct table_layout t;
 
-	table_layout(m, width, threads, 0, &t);
+	table_layout(m, width, rows, 0, &t);
 	memcpy(out, t.ids, t.n * sizeof(*out));
 	return t.n;
+}
+
+size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
+{
+	return view_columns_of(m, width, view_rows(threads), out);
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
@@ -123,6 +140,9 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
 		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
 		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
+	} else if (u->view == UI_VIEW_CGROUPS) {
+		x = canvas_put(c, 0, 2, "Cgroups: ", CANVAS_LABEL, -1);
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
 	} else {
 		x = canvas_put(c, 0, 2,
 			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
@@ -136,6 +156,8 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
 	if (u->replay_ended)
 		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; cgroup '%s'", u->cgroup);
 	if (u->filter[0] && u->view != UI_VIEW_DRILL)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
@@ -145,10 +167,17 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 				   view_find_row(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
-	if (m->not_counted && u->view != UI_VIEW_DRILL)
+	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
+		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
+				   m->cg_not_counted);
+	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS)
+		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds", m->cg_fds);
+	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
 		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
 				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s%s", model_column_title(m, sc, COL_ROWS_PROCESSES),
+	snprintf(sort, sizeof(sort), "%s%s%s",
+		 model_column_title(
+			 m, sc, u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS : COL_ROWS_PROCESSES),
 		 u->reverse ? " (reversed)" : "",
 		 v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
 	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
@@ -242,25 +271,23 @@ static int view_cores(struct canvas *c, int y, int body, const struct view_ctx *
 }
 
 static void view_table_titles(struct canvas *c, int y, const struct model *m,
-			      const struct table_layout *t, bool threads, const struct ui *u)
+			      const struct table_layout *t, enum col_rows rows, const struct ui *u)
 {
 	const struct column *rest = model_column(m, t->rest_id);
-	/* the per-user rows name their columns their way (PROCS) */
-	enum col_rows rk =
-		u->per_user && u->view == UI_VIEW_TABLE ? COL_ROWS_USERS : view_rows(threads);
 
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
 		int w = t->w[i];
-		const char *title = model_column_title(m, t->ids[i], rk);
+		const char *title = model_column_title(m, t->ids[i], rows);
 		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
 		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
 	}
 	canvas_put(c, t->rest_x, y,
-		   u->cmdline && rest->cmdline_title ? rest->cmdline_title
-						     : columns_title(rest, view_rows(threads)),
+		   u->cmdline && rest->cmdline_title && rows != COL_ROWS_CGROUPS
+			   ? rest->cmdline_title
+			   : columns_title(rest, rows),
 		   u->sort_col == t->rest_id ? CANVAS_TITLE_SORT : CANVAS_TITLE, -1);
 	/* what Left and Right would bring into view */
 	if (t->more_left)
@@ -305,7 +332,8 @@ static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree
 }
 
 struct view_row_style {
-	bool threads, cmdline, selected, tagged, utf8;
+	enum col_rows rows; /* processes, threads, users or cgroups */
+	bool cmdline, selected, tagged, utf8;
 	const struct ui_tree_pos *tree; /* NULL outside the tree view */
 };
 
@@ -325,8 +353,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			snprintf(cell, sizeof(cell), "-");
 			attr = CANVAS_DIM;
 		} else {
-			model_format_cell(m, r, t->ids[i], view_rows(st->threads), w, cell,
-					  sizeof(cell));
+			model_format_cell(m, r, t->ids[i], st->rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
 				double v = view_value(r, t->ids[i], &na);
@@ -382,19 +409,20 @@ static void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
 }
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
-static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, bool threads)
+static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
 	struct table_layout t;
 	const struct ui *u = v->u;
 
 	if (h < 1)
 		return;
-	table_layout(v->m, c->w, threads, u->hscroll, &t);
-	view_table_titles(c, y, v->m, &t, threads, u);
+	table_layout(v->m, c->w, rows, u->hscroll, &t);
+	view_table_titles(c, y, v->m, &t, rows, u);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
 		const struct view_row_style st = {
-			.threads = threads,
-			.cmdline = u->cmdline,
+			.rows = rows,
+			/* a cgroup's rest column is its path, kept in the command line */
+			.cmdline = u->cmdline || rows == COL_ROWS_CGROUPS,
 			.selected = i == u->sel,
 			/* a user's row carries a uid, which a tagged pid may equal */
 			.tagged = u->view == UI_VIEW_TABLE && !u->per_user &&
@@ -405,6 +433,28 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 
 		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], &t, &st);
 	}
+}
+
+/* The cgroup view: its list, or why there is none. */
+static void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+
+	if (h < 2)
+		return;
+	if (!m->have_cgroups) {
+		canvas_put(c, 0, y + 1,
+			   v->replay ? "this recording has no cgroup rows"
+				     : "cgroups are not counted here (e: log says why)",
+			   CANVAS_DIM, -1);
+		return;
+	}
+	view_list(c, y, h, v, COL_ROWS_CGROUPS);
+	if (!m->ncgroups)
+		canvas_put(c, 0, y + 2,
+			   "no cgroups at this depth of the hierarchy (see --cgroup-depth and "
+			   "--cgroup)",
+			   CANVAS_DIM, -1);
 }
 
 static void view_footer(struct canvas *c, const struct view_ctx *v)
@@ -734,7 +784,7 @@ static void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 				      "with the next tick",
 				      v->u->drill);
 	}
-	view_list(c, y, h, v, true);
+	view_list(c, y, h, v, COL_ROWS_THREADS);
 }
 
 /* Help lines from line scroll on go to y0 .. y0 + h; lines before and after are counted only. */
@@ -951,7 +1001,7 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 		return body > 1 ? (size_t)body : 1;
 	if (!v->have_frame)
 		return 0;
-	if (u->show_cpus && u->view == UI_VIEW_TABLE) {
+	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
 		int used = view_cores_fit(v->m, w, body, &lc);
 
 		body -= used;
@@ -1009,7 +1059,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
-		if (u->show_cpus && u->view == UI_VIEW_TABLE) {
+		if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
 			int used = view_cores(c, y, body, v);
 
 			y += used;
@@ -1017,8 +1067,10 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		}
 		if (u->view == UI_VIEW_DRILL)
 			view_drill(c, y, body, v);
+		else if (u->view == UI_VIEW_CGROUPS)
+			view_cgroups(c, y, body, v);
 		else
-			view_list(c, y, body, v, u->threads);
+			view_list(c, y, body, v, view_list_rows(u));
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
 		/* over the list from its titles down, else under the header */

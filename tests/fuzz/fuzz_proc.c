@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/cgroupfs.h"
 #include "collect/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -26,6 +27,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	proc_parse_cpustat(s, len, &cs, &cap);
 	proc_parse_loadavg(s, len, load);
 	proc_parse_uptime(s, len, &up);
+	{
+		/* the cgroup v2 parsers read the same kinds of /proc text */
+		static struct cgroupfs_mount mnt;
+		char path[CGROUPFS_PATH_MAX], rel[CGROUPFS_PATH_MAX], *z = malloc(len + 1);
+
+		if (!cgroupfs_parse_mountinfo(s, len, &mnt) &&
+		    !cgroupfs_parse_proc(s, len, path, sizeof(path)))
+			cgroupfs_relative(&mnt, path, rel, sizeof(rel));
+		memcpy(z, data, len);
+		z[len] = '\0';
+		cgroupfs_normalize(mnt.dir, z, path, sizeof(path));
+		free(z);
+	}
 	n = proc_parse_maps(s, len, &maps, &mcap);
 	for (long i = 0; i < n; i++)
 		mem_find_map(maps, (size_t)n, maps[i].start);
