@@ -42,4 +42,22 @@ case $mode in
 	not_ok "pmctop reports an unknown mode: $mode"
 	;;
 esac
+# pmctop's own cost in every live frame: no CPU share before an interval, then one of a CPU at most
+# per frame on this 2-CPU machine, memory, and descriptors within the limit
+self_ok() {
+	python3 - "$1" <<'PY'
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+s = [f["self"] for f in frames]
+assert s[0]["cpu"] is None, s[0]
+for x in s[1:]:
+    assert x["cpu"] is not None and 0 <= x["cpu"] <= 200, x
+for x in s:
+    assert x["rss_kib"] > 500 and 3 <= x["fds"] <= x["max_fds"], x
+print("# self per frame:", " ".join("%s%%/%dKiB/%dfd" % (x["cpu"], x["rss_kib"], x["fds"]) for x in s))
+PY
+}
+check "each live frame gives pmctop's own CPU share, memory and descriptors" self_ok "$TMP/pf.json"
+"$PMCTOP" -b --replay "$top_srcdir/tests/data/sw.rec" -d 0 -o json >"$TMP/replay.json" 2>/dev/null
+check "a replay's frames carry no cost of the pmctop replaying them" sh -c '! grep -q "\"self\"" "$1"' _ "$TMP/replay.json"
 done_testing

@@ -170,6 +170,11 @@ case $mode in
 	not_ok "pmctop reports an unknown mode: $mode"
 	;;
 esac
+# what watching costs closes the first line, where the width leaves room for it
+tmux resize-window -t $S -x 200 -y 50
+check "live: the header gives pmctop's own CPU, memory and descriptors" \
+	wait_for "load [0-9. ]*  self [0-9.]*% [0-9.]*MiB [0-9]*/[0-9]*fd"
+tmux resize-window -t $S -x 80 -y 24
 # busy_shown: once the busy process is on screen with some %CPU (up to 30 s on a loaded host),
 # that %CPU is what the workload logged over some 0.5 s frame that ended in the 5 s before the
 # capture (the screen shows one of those frames)

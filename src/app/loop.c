@@ -19,6 +19,7 @@
 #include "out/tui.h"
 #include "view/ui.h"
 #include "view/view.h"
+#include "util/selfcost.h"
 #include "util/xalloc.h"
 
 /*
@@ -257,6 +258,8 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	bool paced = source_caps(src) & SOURCE_CAP_PACED;
 	struct loop_io io;
 	struct snapshot snap;
+	struct selfcost self = { 0 };
+	uint64_t self_t = 0;
 	int status = 0;
 	long frames = 0;
 	uint64_t last_t;
@@ -311,6 +314,14 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		}
 		model_update(m, &snap);
 		loop_export(o, m);
+		if (out && !paced) {
+			struct selfcost prev = self;
+
+			selfcost_read(&self, frames ? &prev : NULL,
+				      (double)(snap.t_ns - self_t) / 1e9);
+			self_t = snap.t_ns;
+			out->self = &self;
+		}
 		r = out ? output_frame(out, m, src->mode) : 0;
 		if (r == -EPIPE)
 			break; /* "| head": the reader has what it wanted */
@@ -322,6 +333,8 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		frames++;
 	}
 out_snap:
+	if (out)
+		out->self = NULL; /* it was ours */
 	snapshot_release(&snap);
 	loop_io_close(&io);
 	return status;
@@ -352,6 +365,7 @@ struct loop_tui {
 	int status;
 	char sample_err[512]; /* why the drilled process cannot be sampled */
 	struct symbols *syms; /* names of the sampled instructions, read from the files mapped */
+	struct selfcost self; /* live sources: what pmctop itself costs, at the last frame */
 };
 
 /* The view's namer of instruction addresses: functions from the files the process maps. */
@@ -423,6 +437,12 @@ static void loop_tui_take(struct loop_tui *t)
 {
 	/* the first snapshot is a frame too: /proc's columns at once, the counters next */
 	model_update(t->m, &t->snap);
+	if (!t->paced) {
+		struct selfcost prev = t->self;
+
+		selfcost_read(&t->self, t->frames ? &prev : NULL,
+			      (double)(t->snap.t_ns - t->shown_t) / 1e9);
+	}
 	t->have_frame = true;
 	t->frames++;
 	t->shown_t = t->snap.t_ns;
@@ -475,6 +495,7 @@ static void loop_tui_render(struct loop_tui *t)
 	v.kernel = t->m->kernel[0] ? t->m->kernel : t->src->kernel;
 	v.uptime = t->m->uptime;
 	v.replay = t->paced;
+	v.self = t->paced ? NULL : &t->self;
 	v.log = (const char *const *)t->log;
 	v.nlog = t->nlog;
 	v.utf8 = tui_utf8();

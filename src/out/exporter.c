@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/selfcost.h"
 #include "util/xalloc.h"
 
 /* After the answer, what the client still sends is read and dropped for this long, so the close
@@ -447,41 +448,13 @@ const char *exporter_address(const struct exporter *x)
 
 void exporter_self(struct exposition_self *s)
 {
-	struct rusage ru;
-	struct rlimit rl;
-	char buf[128];
-	unsigned long long pages, rss;
-	int fd;
-	DIR *d;
+	struct selfcost c;
 
-	s->cpu_seconds = s->rss_bytes = s->open_fds = s->max_fds = NAN;
-	if (!getrusage(RUSAGE_SELF, &ru))
-		s->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-				 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
-
-		if (n > 0) {
-			buf[n] = '\0';
-			if (sscanf(buf, "%llu %llu", &pages, &rss) == 2)
-				s->rss_bytes = (double)rss * (double)sysconf(_SC_PAGESIZE);
-		}
-		close(fd);
-	}
-	d = opendir("/proc/self/fd");
-	if (d) {
-		struct dirent *e;
-		double n = 0;
-
-		while ((e = readdir(d)))
-			if (e->d_name[0] != '.')
-				n++;
-		s->open_fds = n - 1; /* not the directory's own */
-		closedir(d);
-	}
-	if (!getrlimit(RLIMIT_NOFILE, &rl))
-		s->max_fds = rl.rlim_cur == RLIM_INFINITY ? INFINITY : (double)rl.rlim_cur;
+	selfcost_read(&c, NULL, 0);
+	s->cpu_seconds = c.cpu_seconds;
+	s->rss_bytes = c.rss_bytes;
+	s->open_fds = c.open_fds;
+	s->max_fds = c.max_fds;
 }
 
 void exporter_update(struct exporter *x, const struct model *m, const struct exposition_info *info)

@@ -194,6 +194,38 @@ static void output_time(char *buf, size_t size, double wall)
 		snprintf(buf, size, "?");
 }
 
+/* "Self: 0.4% CPU, 6.1 MiB resident, 27 of 1024 descriptors": what watching costs. */
+static void output_text_self(FILE *f, const struct selfcost *c)
+{
+	fputs("Self:", f);
+	if (isfinite(c->cpu_pct))
+		fprintf(f, " %.1f%% CPU,", c->cpu_pct);
+	if (isfinite(c->rss_bytes))
+		fprintf(f, " %.1f MiB resident,", c->rss_bytes / 1048576);
+	if (isfinite(c->open_fds) && isfinite(c->max_fds))
+		fprintf(f, " %.0f of %.0f descriptors", c->open_fds, c->max_fds);
+	else if (isfinite(c->open_fds))
+		fprintf(f, " %.0f descriptors", c->open_fds);
+	fputc('\n', f);
+}
+
+/* The JSON of pmctop's own cost: "self":{...}, numbers or null. */
+static void output_json_self(FILE *f, const struct selfcost *c)
+{
+	const double v[] = { c->cpu_pct, c->rss_bytes / 1024, c->open_fds, c->max_fds };
+	const char *const k[] = { "cpu", "rss_kib", "fds", "max_fds" };
+
+	fputs(",\"self\":{", f);
+	for (size_t i = 0; i < 4; i++) {
+		fprintf(f, "%s\"%s\":", i ? "," : "", k[i]);
+		if (isfinite(v[i]))
+			fprintf(f, i ? "%.0f" : "%.2f", v[i]);
+		else
+			fputs("null", f);
+	}
+	fputc('}', f);
+}
+
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
@@ -226,6 +258,8 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 			fprintf(f, ", %zu not counted", m->cg_not_counted);
 		fputc('\n', f);
 	}
+	if (o->self)
+		output_text_self(f, o->self);
 	fputc('\n', f);
 	if (m->ncpus) {
 		output_text_titles(f, m, COL_ROWS_CPUS, false);
@@ -560,6 +594,8 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
 		iv, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
+	if (o->self)
+		output_json_self(f, o->self);
 	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
 		o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "util/selfcost.h"
 
 enum output_format {
 	OUTPUT_TEXT,
@@ -25,6 +26,7 @@ struct output {
 	int sample_pid;		  /* that process: pages of any other are never shown as its */
 	size_t top;		  /* pages per frame when sampling */
 	bool no_processes;	  /* processes are not counted (cgroups instead): no process rows */
+	const struct selfcost *self; /* borrowed: pmctop's own cost, live frames only; or NULL */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */

@@ -127,8 +127,14 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
 			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
 	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
-	canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
-		      m->load[2]);
+	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0],
+			   m->load[1], m->load[2]);
+	/* what watching costs, last: a narrow screen cuts it first */
+	if (v->self && isfinite(v->self->cpu_pct) && isfinite(v->self->rss_bytes))
+		canvas_printf(c, x, 0, CANVAS_DIM, -1, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
+			      v->self->cpu_pct, v->self->rss_bytes / 1048576,
+			      isfinite(v->self->open_fds) ? v->self->open_fds : 0,
+			      isfinite(v->self->max_fds) ? v->self->max_fds : 0);
 	x = canvas_put(c, 0, 1, "Events: ", CANVAS_LABEL, -1);
 	x += canvas_put(c, x, 1, v->mode, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, -1);
 	if (m->nmultiplexed)

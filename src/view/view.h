@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/selfcost.h"
 #include "util/errmsg.h"
 #include "view/canvas.h"
 #include "model/model.h"
@@ -21,7 +22,8 @@ struct view_ctx {
 	const char *kernel;
 	double uptime; /* seconds; < 0 when unknown (replays) */
 	bool replay;
-	const char *const *log; /* messages for the user, oldest first */
+	const struct selfcost *self; /* borrowed: pmctop's own cost when live; NULL in replays */
+	const char *const *log;	     /* messages for the user, oldest first */
 	size_t nlog;
 	bool utf8;			 /* UTF-8 bars, else ASCII */
 	const char *sample_err;		 /* why the drilled process is not sampled; "" if it is */
