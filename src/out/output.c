@@ -332,6 +332,26 @@ static void output_csv_marks(FILE *f, const struct model *m, const struct model_
 	output_csv_str(f, buf);
 }
 
+/* A row's numeric cells, its -e counts, and its estimated, suspect and not_counted fields. */
+static void output_csv_counts(FILE *f, const struct model *m, const struct model_row *r,
+			      const enum col_id *cols, size_t ncols)
+{
+	for (size_t i = 0; i < ncols; i++) {
+		fputc(',', f);
+		output_csv_num(f, r->v[cols[i]], columns_get(cols[i])->data_prec);
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		fputc(',', f);
+		output_csv_num(f, r->raw[k], 0);
+	}
+	fputc(',', f);
+	output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
+	fputc(',', f);
+	output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
+	fputc(',', f);
+	if (r->err)
+		fputs(errmsg_short(r->err), f);
+}
 static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
 			   const enum col_id *cols, size_t ncols, enum col_rows rows, double wall)
 {
@@ -361,23 +381,7 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	} else {
 		fputs(",,", f);
 	}
-	for (size_t i = 0; i < ncols; i++) {
-		const struct column *c = columns_get(cols[i]);
-
-		fputc(',', f);
-		output_csv_num(f, r->v[c->id], c->data_prec);
-	}
-	for (size_t k = 0; k < m->nraw; k++) {
-		fputc(',', f);
-		output_csv_num(f, r->raw[k], 0);
-	}
-	fputc(',', f);
-	output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
-	fputc(',', f);
-	output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
-	fputc(',', f);
-	if (r->err)
-		fputs(errmsg_short(r->err), f);
+	output_csv_counts(f, m, r, cols, ncols);
 	fputc(',', f);
 	if (!cpu && !cg)
 		output_csv_str(f, r->comm);
@@ -430,21 +434,7 @@ static void output_csv_users(struct output *o, const struct model *m, const enum
 			output_csv_str(f, r->user);
 			fprintf(f, ",%d,%d", r->procs, r->threads);
 		}
-		for (size_t c = 0; c < ncols; c++) {
-			fputc(',', f);
-			output_csv_num(f, r->v[cols[c]], columns_get(cols[c])->data_prec);
-		}
-		for (size_t k = 0; k < m->nraw; k++) {
-			fputc(',', f);
-			output_csv_num(f, r->raw[k], 0);
-		}
-		fputc(',', f);
-		output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
-		fputc(',', f);
-		output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
-		fputc(',', f);
-		if (r->err)
-			fputs(errmsg_short(r->err), f);
+		output_csv_counts(f, m, r, cols, ncols);
 		if (m->have_cgroups) {
 			fputc(',', f);
 			if (cg)
