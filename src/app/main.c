@@ -218,6 +218,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.threads = o->threads,
 			.read_all = o->read_all,
 			.kernel_threads = o->kernel_threads,
+			.bpf = o->bpf,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};

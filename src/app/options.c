@@ -37,6 +37,7 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_KERNEL_THREADS,
 	OPT_PER_USER,
+	OPT_BPF,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -53,6 +54,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "threads", no_argument, NULL, 'H' },
 	{ "kernel-threads", no_argument, NULL, OPT_KERNEL_THREADS },
 	{ "per-user", no_argument, NULL, OPT_PER_USER },
+	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -108,6 +110,9 @@ void options_usage(FILE *f)
 	      "      --record FILE       also write what is collected to FILE\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
+	      "      --bpf               count processes per CPU with a BPF program at each\n"
+	      "                          context switch (root or CAP_BPF+CAP_PERFMON; no\n"
+	      "                          thread rows); else says why and counts per thread\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
 	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
@@ -361,6 +366,9 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_PER_USER:
 			o->per_user = true;
+			break;
+		case OPT_BPF:
+			o->bpf = true;
 			break;
 		case OPT_LIST_EVENTS:
 			o->list_events = true;

@@ -31,6 +31,7 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
+	bool bpf;	     /* --bpf: processes counted by a BPF program at context switches */
 	bool read_all;	     /* --read-all: no skipping of processes that did not run */
 	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
 	int sample_pid;	     /* --sample: 0 when not sampling */

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/bpfcount.h"
 #include "collect/cgroupfs.h"
 #include "collect/counters.h"
 #include "collect/cpumap.h"
@@ -171,6 +172,14 @@ struct live {
 	bool told_cg_err, told_cg_fds, told_cg_cost;
 	struct cgroupfs_entry *cg_walk;
 	size_t cg_walkcap;
+	/* --bpf (live_bpf.c): process counts summed by the context-switch program */
+	struct bpfcount *bpf; /* NULL: counted per thread */
+	int *bpf_ev;	      /* the event index of each of the program's events */
+	int bpf_nev;
+	int bpf_err;	 /* 0, or why the last read failed */
+	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
+	size_t nbpf_absent;
+	bool told_bpf_read;
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
@@ -230,6 +239,18 @@ void live_cgroups_reset(struct live *l);
 /* The cgroup of pid below the mount (owned), or NULL when not known. */
 char *live_cgroup_of(struct live *l, int pid);
 void live_cgroups_free(struct live *l);
+
+/*
+ * live_bpf.c: with --bpf, load the program after the probe (or tell why not
+ * and stay per thread); read its sums before each scan; fill a process's
+ * counts from them (false when not in --bpf); drop the sums of processes
+ * gone after the scan.
+ */
+void live_bpf_init(struct live *l);
+void live_bpf_read(struct live *l);
+bool live_bpf_fill(struct live *l, int pid, struct snap_count *c);
+void live_bpf_sweep(struct live *l);
+void live_bpf_free(struct live *l);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

@@ -128,6 +128,8 @@ static int live_attach(struct live *l, struct live_proc *p)
 	long n;
 	int last = -ESRCH;
 
+	if (l->bpf)
+		return 0; /* counted by the context-switch program: nothing to open */
 	snprintf(path, sizeof(path), "%d/task", p->pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
@@ -378,7 +380,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
-	if (p->err)
+	if (p->err || live_bpf_fill(l, p->pid, t->c))
 		return;
 	if (idle) {
 		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
@@ -497,6 +499,8 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 
 static void live_maybe_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
 {
+	if (l->bpf)
+		return; /* processes only: the program sums by process */
 	if (l->all_threads || l->focus == p->pid)
 		live_fill_threads(l, p, snap);
 	else if (p->tt)

@@ -59,7 +59,9 @@ static int live_read(struct source *s, struct snapshot *snap)
 	/* cgroups before processes: they take few descriptors and come first for them */
 	live_cgroups_read(l, snap);
 	if (!l->o.no_tasks) {
+		live_bpf_read(l);
 		live_scan(l, snap);
+		live_bpf_sweep(l);
 		live_check_starved(l);
 	}
 	live_copy_same(l, snap);
@@ -82,6 +84,7 @@ static void live_free(struct source *s)
 	struct live *l = (struct live *)s;
 
 	live_tasks_free(l);
+	live_bpf_free(l);
 	live_cgroups_free(l);
 	live_cpus_free(l);
 	live_samples_free(l);
@@ -167,6 +170,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
+	live_bpf_init(l);
 	live_open_cpus(l);
 	if (live_cgroups_init(l, &why)) {
 		errmsg_fact(err, errsize, &why);

@@ -30,6 +30,7 @@ struct live_opts {
 	const char *const *cgroup_paths; /* borrowed; also these ("/a/b", or under the mount) */
 	size_t ncgroup_paths;
 	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
+	bool bpf;      /* processes counted per CPU by BPF at context switches (--bpf) */
 };
 
 /*

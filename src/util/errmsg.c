@@ -278,6 +278,100 @@ static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct 
 			: " (a VM without a virtual PMU has none)");
 }
 
+/* Why --bpf is not used, step by step, with the way out; the run goes on per thread. */
+static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
+{
+	const char *per = "; counting per thread instead";
+	const char *perm = "BPF counting needs root, or the capabilities CAP_BPF and CAP_PERFMON "
+			   "(setcap cap_bpf,cap_perfmon+ep on the pmctop binary)";
+	int err = errmsg_abs(f->err);
+	const char *sym = errmsg_errno_name(err);
+	char e[128], why[800];
+
+	snprintf(e, sizeof(e), "%s%s%s", sym ? sym : "", sym ? ": " : "", strerror(err));
+	if ((err == EPERM || err == EACCES) &&
+	    (f->n == ERRMSG_BPF_MAP || f->n == ERRMSG_BPF_LOAD || f->n == ERRMSG_BPF_ATTACH ||
+	     f->n == ERRMSG_BPF_TEST_RUN)) {
+		snprintf(buf, size, "--bpf is not permitted: the kernel refused BPF (%s); %s%s", e,
+			 perm, per);
+		return;
+	}
+	switch (f->n) {
+	case ERRMSG_BPF_NOT_BUILT:
+		snprintf(buf, size,
+			 "--bpf is not available: this pmctop was built without it (configure "
+			 "--disable-bpf, or the build machine's linux/bpf.h predates Linux 5.10)%s",
+			 per);
+		break;
+	case ERRMSG_BPF_POSSIBLE:
+		snprintf(buf, size,
+			 "--bpf cannot be used: the possible CPUs cannot be read from sysfs "
+			 "(devices/system/cpu/possible: %s)%s",
+			 e, per);
+		break;
+	case ERRMSG_BPF_MAP:
+		if (err == ENOSYS)
+			snprintf(buf, size,
+				 "--bpf cannot be used: this kernel has no bpf() system call "
+				 "(CONFIG_BPF_SYSCALL)%s",
+				 per);
+		else
+			snprintf(buf, size,
+				 "--bpf cannot be used: creating a BPF map failed (%s)%s", e, per);
+		break;
+	case ERRMSG_BPF_EVENT:
+		snprintf(buf, size, "--bpf cannot be used: %s on CPU %lld%s",
+			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid), f->n2, per);
+		break;
+	case ERRMSG_BPF_ARRAY:
+		snprintf(buf, size,
+			 "--bpf cannot be used: this kernel does not let BPF read the event '%s' "
+			 "(its perf event array refused it: %s)%s",
+			 f->name, e, per);
+		break;
+	case ERRMSG_BPF_LOAD:
+		snprintf(buf, size,
+			 "--bpf cannot be used: the kernel's BPF verifier refused pmctop's program "
+			 "(%s%s%s)%s",
+			 e, f->name[0] ? "; it said: " : "", f->name, per);
+		break;
+	case ERRMSG_BPF_ATTACH:
+		snprintf(buf, size,
+			 "--bpf cannot be used: attaching to the sched_switch tracepoint failed "
+			 "(%s)%s",
+			 e, per);
+		break;
+	case ERRMSG_BPF_TEST_RUN:
+		snprintf(
+			buf, size,
+			"--bpf cannot be used: this kernel cannot run a BPF program on a chosen "
+			"CPU "
+			"(%s; raw tracepoint programs get BPF_F_TEST_RUN_ON_CPU in Linux 5.10), so "
+			"a task that never leaves its CPU would never be counted%s",
+			e, per);
+		break;
+	case ERRMSG_BPF_READ:
+		snprintf(buf, size,
+			 "reading the BPF counts failed (%s): process counts are missing this "
+			 "tick",
+			 e);
+		break;
+	case ERRMSG_BPF_HYBRID:
+		snprintf(buf, size,
+			 "--bpf cannot be used on a machine with several core PMUs (hybrid "
+			 "CPUs)%s",
+			 per);
+		break;
+	case ERRMSG_BPF_EVENTS:
+		snprintf(buf, size, "--bpf counts at most %d events per process, %lld were asked%s",
+			 16, f->n2, per);
+		break;
+	default:
+		snprintf(buf, size, "--bpf cannot be used (%s)%s", e, per);
+		break;
+	}
+}
+
 const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 {
 	char adv[320], why[800];
@@ -286,6 +380,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 	switch (f->what) {
 	case ERRMSG_EVENT:
 		return errmsg_perf(buf, size, f->err, f->name, f->paranoid);
+	case ERRMSG_BPF:
+		errmsg_bpf(buf, size, f);
+		break;
 	case ERRMSG_NO_EVENT:
 		snprintf(buf, size, "no event can be counted on this machine: %s",
 			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid));
@@ -469,7 +566,11 @@ static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 {
-	const char *user = m->kernel ? "" : ", user mode only";
+	const char *user =
+		m->bpf	    ? (m->kernel ? ", processes by BPF at context switches"
+					 : ", user mode only, processes by BPF at context switches")
+		: m->kernel ? ""
+			    : ", user mode only";
 	char why[400] = "";
 
 	if (m->hw) {

@@ -31,6 +31,27 @@ enum errmsg_what {
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
+	/*
+	 * --bpf cannot be used: step n (enum errmsg_bpf_step) failed with err, on
+	 * the event NAME and CPU n2 where the step has them (the verifier's last
+	 * words in NAME for a refused load); counted per thread instead
+	 */
+	ERRMSG_BPF,
+};
+
+/* The steps of setting up --bpf, for ERRMSG_BPF's n (collect/bpfcount.h names them alike). */
+enum errmsg_bpf_step {
+	ERRMSG_BPF_NOT_BUILT = 0,
+	ERRMSG_BPF_POSSIBLE,
+	ERRMSG_BPF_MAP,
+	ERRMSG_BPF_EVENT,
+	ERRMSG_BPF_ARRAY,
+	ERRMSG_BPF_LOAD,
+	ERRMSG_BPF_ATTACH,
+	ERRMSG_BPF_TEST_RUN,
+	ERRMSG_BPF_READ,
+	ERRMSG_BPF_HYBRID, /* several core PMUs: not done */
+	ERRMSG_BPF_EVENTS, /* more events (n2) than the program takes */
 };
 
 /*
@@ -75,6 +96,7 @@ struct errmsg_mode {
 	int cpu_hw;		/* counters each CPU keeps for the core pane */
 	int task_hw;		/* hardware events counted per process */
 	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
+	bool bpf;		/* processes counted per CPU by BPF at context switches (--bpf) */
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 

@@ -1,0 +1,39 @@
+/* The context-switch counting program, built instruction by instruction (pure). */
+#ifndef PMCTOP_BPFPROG_H
+#define PMCTOP_BPFPROG_H
+
+#include <stddef.h>
+
+#include "collect/bpf_insn.h"
+
+#define BPFPROG_MAX_EVENTS 16 /* the deltas kept on the program's 512-byte stack */
+#define BPFPROG_FIELDS 3      /* per event: counter, time enabled, time running */
+/* bytes of one process's value (and of the per-CPU last reads) */
+#define BPFPROG_VALUE_SIZE(nev) ((size_t)(nev)*BPFPROG_FIELDS * 8)
+/* instructions the program of nev events takes */
+#define BPFPROG_INSNS(nev) (34 + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
+
+/*
+ * The maps the program works on, by descriptor: last, a per-CPU array of one
+ * entry holding the last counter, enabled and running read of each event on
+ * that CPU; acc, a per-CPU hash from tgid to the sums of the differences;
+ * perf[i], event i's perf event array indexed by CPU.
+ */
+struct bpfprog_maps {
+	int last;
+	int acc;
+	const int *perf;
+	int nev;
+};
+
+/*
+ * Write the program into out (room for max instructions): run at each
+ * context switch (and on demand on each CPU), it reads every event's
+ * counter on the current CPU and adds what it grew since the last read to
+ * the entry of the task that is current, which at sched_switch is the one
+ * leaving the CPU. The number of instructions, or -E2BIG (too many events
+ * or too little room), -EINVAL (no event).
+ */
+int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max);
+
+#endif

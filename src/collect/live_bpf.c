@@ -1,0 +1,172 @@
+/* Live source, --bpf: process counts from the context-switch program instead of thread groups. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static void live_bpf_refuse(struct live *l, enum errmsg_bpf_step step, int err, const char *name,
+			    long long n2)
+{
+	struct errmsg_fact f;
+
+	errmsg_fact_set(&f, ERRMSG_BPF, err, name, l->paranoid, step);
+	f.n2 = n2;
+	live_tell(l, &f);
+}
+
+void live_bpf_init(struct live *l)
+{
+	const struct perf_event_attr *attrs[BPFPROG_MAX_EVENTS];
+	struct bpfcount_why why;
+	int nev = 0, r;
+
+	if (!l->o.bpf || l->o.no_tasks)
+		return;
+	if (l->hybrid) {
+		live_bpf_refuse(l, ERRMSG_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
+		return;
+	}
+	for (size_t k = 0; k < l->ntg; k++)
+		nev += l->tg[k].nr;
+	if (nev > BPFPROG_MAX_EVENTS) {
+		live_bpf_refuse(l, ERRMSG_BPF_EVENTS, -E2BIG, NULL, nev);
+		return;
+	}
+	if (!nev)
+		return; /* nothing is counted per process: nothing to sum */
+	l->bpf_ev = xcalloc((size_t)nev, sizeof(*l->bpf_ev));
+	nev = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		for (int i = 0; i < l->tg[k].nr; i++) {
+			attrs[nev] = live_attr(l, &l->tg[k], i);
+			l->bpf_ev[nev++] = l->tg[k].ev[i];
+		}
+	if (cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) || !l->online.n) {
+		live_bpf_refuse(l, ERRMSG_BPF_POSSIBLE, -ENOENT, NULL, 0);
+		goto out_free;
+	}
+	r = bpfcount_open(&l->bpf, l->ops, l->o.sysfs_root, attrs, nev, l->online.cpu, l->online.n,
+			  &why);
+	if (r) {
+		bool ev = why.step == BPFCOUNT_EVENT || why.step == BPFCOUNT_ARRAY;
+
+		live_bpf_refuse(l, (enum errmsg_bpf_step)why.step, why.err,
+				ev && why.ev >= 0 ? l->base.ev.ev[l->bpf_ev[why.ev]].name : why.log,
+				why.cpu);
+		goto out_free;
+	}
+	l->bpf_nev = nev;
+	l->fds_open += bpfcount_fds(l->bpf);
+	/* no thread groups: nothing to gate on, and no per-thread rows to give */
+	l->gate_set = -1;
+	l->base.caps &= ~(unsigned)SOURCE_CAP_THREADS;
+	l->mode.bpf = true;
+	errmsg_mode(l->base.mode, sizeof(l->base.mode), &l->mode);
+	return;
+out_free:
+	free(l->bpf_ev);
+	l->bpf_ev = NULL;
+}
+
+void live_bpf_read(struct live *l)
+{
+	struct bpfcount_why why;
+	int r;
+
+	if (!l->bpf)
+		return;
+	r = bpfcount_read(l->bpf, &why);
+	l->bpf_err = r;
+	if (r && !l->told_bpf_read) {
+		l->told_bpf_read = true;
+		live_bpf_refuse(l, ERRMSG_BPF_READ, r, NULL, 0);
+	}
+}
+
+bool live_bpf_fill(struct live *l, int pid, struct snap_count *c)
+{
+	const uint64_t *s;
+
+	if (!l->bpf)
+		return false;
+	s = bpfcount_get(l->bpf, pid);
+	for (int j = 0; j < l->bpf_nev; j++) {
+		struct snap_count *d = &c[l->bpf_ev[j]];
+
+		d->err = l->bpf_err;
+		/* no entry: it has not run since counting began */
+		d->value = s ? s[j * BPFPROG_FIELDS] : 0;
+		d->enabled = s ? s[j * BPFPROG_FIELDS + 1] : 0;
+		d->running = s ? s[j * BPFPROG_FIELDS + 2] : 0;
+	}
+	return true;
+}
+
+static int live_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool live_bpf_known(const struct live *l, int pid)
+{
+	size_t lo = 0, hi = l->nprocs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->procs[mid].pid == pid)
+			return true;
+		if (l->procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+void live_bpf_sweep(struct live *l)
+{
+	const int *keys;
+	size_t n, na = 0;
+	int *absent;
+
+	if (!l->bpf || l->bpf_err)
+		return;
+	keys = bpfcount_keys(l->bpf, &n);
+	absent = xcalloc(n + 1, sizeof(*absent));
+	/*
+	 * An entry whose process the scan did not find is dropped when it was
+	 * missing at the last read too: a process started between the scan and
+	 * the read is not yet in the list, and keeps what it counted.
+	 */
+	for (size_t k = 0; k < n; k++) {
+		int pid = keys[k];
+
+		/* pid 0: the idle tasks, never a row */
+		if (pid == 0 || live_bpf_known(l, pid))
+			continue;
+		if (bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), live_cmp_int))
+			bpfcount_forget(l->bpf, pid);
+		else
+			absent[na++] = pid;
+	}
+	free(l->bpf_absent);
+	l->bpf_absent = absent;
+	l->nbpf_absent = na;
+}
+
+void live_bpf_free(struct live *l)
+{
+	if (l->bpf)
+		l->fds_open -= bpfcount_fds(l->bpf);
+	bpfcount_close(l->bpf);
+	l->bpf = NULL;
+	free(l->bpf_ev);
+	free(l->bpf_absent);
+}
