@@ -78,6 +78,8 @@ struct bpfi {
 #define BPFI_RSH64_IMM(d, i) BPFI_RAW(BPFI_ALU64 | BPFI_RSH | BPFI_K, d, 0, 0, i)
 /* dst = *(uint64_t *)(src + off) */
 #define BPFI_LDX_DW(d, s, o) BPFI_RAW(BPFI_LDX | BPFI_MEM | BPFI_DW, d, s, o, 0)
+/* dst = *(uint32_t *)(src + off) */
+#define BPFI_LDX_W(d, s, o) BPFI_RAW(BPFI_LDX | BPFI_MEM | BPFI_W, d, s, o, 0)
 /* *(uint64_t *)(dst + off) = src */
 #define BPFI_STX_DW(d, o, s) BPFI_RAW(BPFI_STX | BPFI_MEM | BPFI_DW, d, s, o, 0)
 /* *(uint32_t *)(dst + off) = src */
@@ -89,6 +91,10 @@ struct bpfi {
 /* the two halves of dst = the map whose descriptor is fd */
 #define BPFI_LD_MAP_FD0(d, fd) BPFI_RAW(BPFI_LD | BPFI_IMM | BPFI_DW, d, BPFI_PSEUDO_MAP_FD, 0, fd)
 #define BPFI_LD_MAP_FD1() BPFI_RAW(0, 0, 0, 0, 0)
+/* the two halves of dst = a 64-bit constant: the low word first */
+#define BPFI_LD_IMM64_0(d, v)                                                                      \
+	BPFI_RAW(BPFI_LD | BPFI_IMM | BPFI_DW, d, 0, 0, (int32_t)(uint32_t)(v))
+#define BPFI_LD_IMM64_1(v) BPFI_RAW(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
 /* if (dst OP imm) skip off instructions */
 #define BPFI_JMP_IMM(op, d, i, o) BPFI_RAW(BPFI_JMP | (op) | BPFI_K, d, 0, o, i)
 #define BPFI_CALL_HELPER(id) BPFI_RAW(BPFI_JMP | BPFI_CALL, 0, 0, 0, id)
@@ -99,5 +105,6 @@ struct bpfi {
 #define BPFI_FN_MAP_UPDATE_ELEM 2
 #define BPFI_FN_GET_CURRENT_PID_TGID 14
 #define BPFI_FN_PERF_EVENT_READ_VALUE 55
+#define BPFI_FN_GET_NS_CURRENT_PID_TGID 120
 
 #endif

@@ -13,15 +13,17 @@
 
 #include <linux/bpf.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "collect/cpumap.h"
 
-#define BPFCOUNT_MAX_PROCS (1 << 22) /* the most pids Linux hands out (pid_max's limit) */
-#define BPFCOUNT_BATCH 1024	     /* entries one batched lookup asks for */
-#define BPFCOUNT_LOG_SIZE 65536	     /* room for the verifier's account of a refusal */
-#define BPFCOUNT_ENOTSUPP 524	     /* the kernel's own "not supported" (no batches) */
+#define BPFCOUNT_MAX_PROCS (1 << 22)	/* the most pids Linux hands out (pid_max's limit) */
+#define BPFCOUNT_BATCH 1024		/* entries one batched lookup asks for */
+#define BPFCOUNT_LOG_SIZE 65536		/* room for the verifier's account of a refusal */
+#define BPFCOUNT_INIT_PIDNS 0xeffffffcu /* the inode of the initial PID namespace */
+#define BPFCOUNT_ENOTSUPP 524		/* the kernel's own "not supported" (no batches) */
 
 struct bpfcount {
 	const struct sysops *ops;
@@ -143,13 +145,28 @@ static void bpfcount_log_tail(const char *log, char *out, size_t size)
 
 static int bpfcount_load(struct bpfcount *b, struct bpfcount_why *why)
 {
-	struct bpfprog_maps m = { b->last, b->acc, b->arr, b->nev };
-	size_t max = BPFPROG_INSNS(b->nev);
-	struct bpfi *insns = xcalloc(max, sizeof(*insns));
-	char *log = xcalloc(1, BPFCOUNT_LOG_SIZE);
+	struct bpfprog_maps m = { b->last, b->acc, b->arr, b->nev, false, 0, 0 };
+	struct stat st;
+	size_t max;
+	struct bpfi *insns;
+	char *log;
 	union bpf_attr a;
-	int n = bpfprog_build(&m, insns, max);
+	int n;
 	long r;
+
+	/*
+	 * In a PID namespace of its own pmctop's /proc shows the tgids of that
+	 * namespace, not the kernel's: key by those (Linux 5.7)
+	 */
+	if (stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != BPFCOUNT_INIT_PIDNS) {
+		m.ns = true;
+		m.ns_dev = (uint64_t)st.st_dev;
+		m.ns_ino = (uint64_t)st.st_ino;
+	}
+	max = BPFPROG_INSNS(b->nev, m.ns);
+	insns = xcalloc(max, sizeof(*insns));
+	log = xcalloc(1, BPFCOUNT_LOG_SIZE);
+	n = bpfprog_build(&m, insns, max);
 
 	if (n < 0) {
 		free(insns);

@@ -51,12 +51,28 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 
 	if (m->nev <= 0)
 		return -EINVAL;
-	if (m->nev > BPFPROG_MAX_EVENTS || max < BPFPROG_INSNS(m->nev))
+	if (m->nev > BPFPROG_MAX_EVENTS || max < BPFPROG_INSNS(m->nev, m->ns))
 		return -E2BIG;
-	/* the tgid in the upper half of pid_tgid; the tid is ignored: processes are counted */
-	emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_CURRENT_PID_TGID));
-	emit(&e, BPFI_RSH64_IMM(BPFI_R0, 32));
-	emit(&e, BPFI_STX_W(BPFI_R10, KEY_TGID, BPFI_R0));
+	if (m->ns) {
+		/* struct bpf_pidns_info { u32 pid, tgid; } in the read buffer; 0 when not ours */
+		emit(&e, BPFI_LD_IMM64_0(BPFI_R1, m->ns_dev));
+		emit(&e, BPFI_LD_IMM64_1(m->ns_dev));
+		emit(&e, BPFI_LD_IMM64_0(BPFI_R2, m->ns_ino));
+		emit(&e, BPFI_LD_IMM64_1(m->ns_ino));
+		emit(&e, BPFI_MOV64_REG(BPFI_R3, BPFI_R10));
+		emit(&e, BPFI_ADD64_IMM(BPFI_R3, READ_BUF));
+		emit(&e, BPFI_MOV64_IMM(BPFI_R4, 8));
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_NS_CURRENT_PID_TGID));
+		emit(&e, BPFI_ST_W(BPFI_R10, KEY_TGID, 0));
+		emit(&e, BPFI_JMP_IMM(BPFI_JNE, BPFI_R0, 0, 2));
+		emit(&e, BPFI_LDX_W(BPFI_R1, BPFI_R10, READ_BUF + 4));
+		emit(&e, BPFI_STX_W(BPFI_R10, KEY_TGID, BPFI_R1));
+	} else {
+		/* the tgid in the upper half of pid_tgid; the tid is ignored: processes are counted */
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_CURRENT_PID_TGID));
+		emit(&e, BPFI_RSH64_IMM(BPFI_R0, 32));
+		emit(&e, BPFI_STX_W(BPFI_R10, KEY_TGID, BPFI_R0));
+	}
 	emit(&e, BPFI_ST_W(BPFI_R10, KEY_ZERO, 0));
 	/* r7 = this CPU's last reads */
 	emit_map_key(&e, m->last, KEY_ZERO);

@@ -2,7 +2,9 @@
 #ifndef PMCTOP_BPFPROG_H
 #define PMCTOP_BPFPROG_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collect/bpf_insn.h"
 
@@ -10,8 +12,9 @@
 #define BPFPROG_FIELDS 3      /* per event: counter, time enabled, time running */
 /* bytes of one process's value (and of the per-CPU last reads) */
 #define BPFPROG_VALUE_SIZE(nev) ((size_t)(nev)*BPFPROG_FIELDS * 8)
-/* instructions the program of nev events takes */
-#define BPFPROG_INSNS(nev) (34 + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
+/* instructions the program of nev events takes; ns: tgids as a PID namespace sees them */
+#define BPFPROG_INSNS(nev, ns)                                                                     \
+	(34 + ((ns) ? 11 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
 
 /*
  * The maps the program works on, by descriptor: last, a per-CPU array of one
@@ -24,6 +27,13 @@ struct bpfprog_maps {
 	int acc;
 	const int *perf;
 	int nev;
+	/*
+	 * When ns: key by the tgid in the PID namespace whose nsfs file has
+	 * device ns_dev and inode ns_ino (the /proc pmctop reads shows those);
+	 * a task of any other namespace is charged to key 0, as idle is.
+	 */
+	bool ns;
+	uint64_t ns_dev, ns_ino;
 };
 
 /*
