@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,15 @@ static double workload_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The CPU time of the whole process, its exited threads included. */
+static double workload_cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -435,6 +445,59 @@ static int workload_pingpong(long rate, double seconds)
 	return 0;
 }
 
+static void *workload_job_spin(void *arg)
+{
+	double until = workload_cpu_now() + *(double *)arg;
+
+	while (workload_cpu_now() < until)
+		;
+	return NULL;
+}
+
+/*
+ * A fixed amount of work, started by a line on fifo and logged with the
+ * process's own accounts of it (getrusage, the process CPU clock): pages
+ * first touched (one minor fault each), sleeps (one context switch each)
+ * and spin_ms of CPU time on a second thread; then it waits to be killed,
+ * so that a counter attached per thread keeps the counts to the end.
+ */
+static int workload_job(long pages, long sleeps, double spin_ms, const char *fifo, FILE *log)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec nap = { 0, 50000 };
+	struct rusage r0, r1;
+	double c0, c1, spin = spin_ms / 1000;
+	pthread_t t;
+	char line[16];
+	FILE *f = fopen(fifo, "r");
+	char *buf;
+
+	if (!f || !fgets(line, sizeof(line), f))
+		return 1;
+	fclose(f);
+	getrusage(RUSAGE_SELF, &r0);
+	c0 = workload_cpu_now();
+	buf = mmap(NULL, (size_t)(pages * page), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return 1;
+	/* one fault per page: no huge page may serve many at once */
+	madvise(buf, (size_t)(pages * page), MADV_NOHUGEPAGE);
+	for (long i = 0; i < pages; i++)
+		buf[i * page] = 1;
+	for (long i = 0; i < sleeps; i++)
+		nanosleep(&nap, NULL);
+	if (pthread_create(&t, NULL, workload_job_spin, &spin) || pthread_join(t, NULL))
+		return 1;
+	c1 = workload_cpu_now();
+	getrusage(RUSAGE_SELF, &r1);
+	fprintf(log, "%ld %ld %.0f\n", r1.ru_minflt - r0.ru_minflt,
+		(r1.ru_nvcsw + r1.ru_nivcsw) - (r0.ru_nvcsw + r0.ru_nivcsw), (c1 - c0) * 1e9);
+	fclose(log);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	/* an optional last argument names the log of what the workload really did */
@@ -442,6 +505,9 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "named"))
 		return workload_named(argv[2], atof(argv[3]));
+	if (argc == 7 && !strcmp(argv[1], "job"))
+		return workload_job(atol(argv[2]), atol(argv[3]), atof(argv[4]), argv[5],
+				    workload_log_open(argv[6]));
 	if (argc == 4 && !strcmp(argv[1], "pingpong"))
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "napper"))
@@ -475,7 +541,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
 			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
-			"pingpong RATE SECONDS | "
+			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG | "
 			"named NAME SECONDS | sleep SECONDS\n");
 	return 2;
 }

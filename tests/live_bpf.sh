@@ -1,0 +1,114 @@
+# Live: --bpf counts a process's page faults, context switches and task-clock within 2 % of the
+# per-thread mode over the same work, and of the process's own accounts of it; where BPF is not
+# permitted (nobody) pmctop says so once and counts per thread.
+. "$top_srcdir/tests/lib.sh"
+isolate
+exclusive
+
+if [ "$(id -u)" != 0 ]; then
+	skip "--bpf needs root (CAP_BPF and CAP_PERFMON)"
+	done_testing
+	exit 0
+fi
+EV=page-faults,context-switches,task-clock
+PAGES=6000
+SLEEPS=3000
+SPIN_MS=400
+
+"$PMCTOP" -b -n 1 -d 0.2 --bpf -p $$ -o json >"$TMP/probe.json" 2>"$TMP/probe.err"
+sed 's/^/# probe stderr: /' "$TMP/probe.err"
+if grep -q -- "--bpf is not available: this pmctop was built without it" "$TMP/probe.err"; then
+	# a build without it must say so and count per thread: nothing else to compare
+	check "built without --bpf: the frame still comes, per thread" test -s "$TMP/probe.json"
+	done_testing
+	exit 0
+fi
+check "--bpf as root: no refusal" sh -c '! grep -q -- "--bpf" "$1"' _ "$TMP/probe.err"
+check "the mode says processes are counted by BPF" grep -q 'processes by BPF at context switches' "$TMP/probe.json"
+
+# the same work watched by both modes at once, from before it starts to after it ends
+mkfifo "$TMP/go"
+background "$WORKLOAD" job $PAGES $SLEEPS $SPIN_MS "$TMP/go" "$TMP/job.log"
+wl=$BG
+"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --bpf -o json >"$TMP/bpf.json" 2>"$TMP/bpf.err" &
+pb=$!
+"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/thr.json" 2>"$TMP/thr.err" &
+pt=$!
+# both have their first frame (the attach) before the work begins
+for _ in $(seq 100); do
+	[ -s "$TMP/bpf.json" ] && [ -s "$TMP/thr.json" ] && break
+	nap 0.1
+done
+echo go >"$TMP/go"
+wait $pb
+sb=$?
+wait $pt
+st=$?
+sed 's/^/# bpf stderr: /' "$TMP/bpf.err"
+check "pmctop --bpf exits 0" test $sb = 0
+check "pmctop per thread exits 0" test $st = 0
+check "the work was done and logged" test -s "$TMP/job.log"
+read -r tpf tcs tns <"$TMP/job.log"
+diag "the work's own accounts: $tpf minor faults, $tcs context switches, $tns ns of CPU"
+
+# the sums of the workload's row over the frames, and that the work ended before the last one
+sums() {
+	python3 - "$1" "$wl" "$TMP/job.log" <<'PY'
+import json, os, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+pid = int(sys.argv[2])
+s = {"page-faults": 0, "context-switches": 0, "task-clock": 0}
+for f in frames:
+    for p in f["processes"]:
+        if p["pid"] == pid:
+            for k in s:
+                if p["events"][k] is not None:
+                    s[k] += p["events"][k]
+done = os.path.getmtime(sys.argv[3]) < frames[-1]["time"] - 0.5
+print(s["page-faults"], s["context-switches"], s["task-clock"], "done" if done else "late")
+PY
+}
+read -r bpf bcs bns bdone <<EOF
+$(sums "$TMP/bpf.json")
+EOF
+read -r thr rcs rns rdone <<EOF
+$(sums "$TMP/thr.json")
+EOF
+diag "--bpf: $bpf faults, $bcs switches, $bns ns; per thread: $thr faults, $rcs switches, $rns ns"
+check "the work ended a frame before the last (--bpf)" test "$bdone" = done
+check "the work ended a frame before the last (per thread)" test "$rdone" = done
+check "page faults: --bpf $bpf within 2 % of per thread $thr" agree "$bpf" "$thr" 0.02 10
+check "page faults: --bpf $bpf within 2 % of the $tpf the work made" agree "$bpf" "$tpf" 0.02 20
+check "page faults: at least the $PAGES pages touched" test "$bpf" -ge $PAGES
+check "context switches: --bpf $bcs within 2 % of per thread $rcs" agree "$bcs" "$rcs" 0.02 10
+check "context switches: --bpf $bcs within 2 % of the $tcs the work made" agree "$bcs" "$tcs" 0.02 20
+check "context switches: at least the $SLEEPS sleeps" test "$bcs" -ge $SLEEPS
+check "task-clock: --bpf $bns within 2 % of per thread $rns" agree "$bns" "$rns" 0.02 2000000
+check "task-clock: --bpf $bns within 2 % of the $tns ns of CPU the work took" \
+	agree "$bns" "$tns" 0.02 5000000
+kill "$wl" 2>/dev/null
+
+# --bpf where it is not permitted: said once, in plain words, and counted per thread
+if command -v setpriv >/dev/null; then
+	cp "$PMCTOP" "$TMP/pmctop"
+	chmod 755 "$TMP" "$TMP/pmctop"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$TMP/pmctop" -b \
+		-n 2 -d 0.5 --bpf -o csv >"$TMP/u.csv" 2>"$TMP/u.err"
+	su=$?
+	sed 's/^/# nobody stderr: /' "$TMP/u.err"
+	check "--bpf as nobody exits 0" test $su = 0
+	check "--bpf as nobody: said once that BPF is not permitted" \
+		test "$(grep -c -- '--bpf is not permitted' "$TMP/u.err")" = 1
+	check "the message gives the errno and the way out" \
+		sh -c 'grep -q "EPERM" "$1" && grep -q "CAP_BPF and CAP_PERFMON" "$1" && grep -q "counting per thread instead" "$1"' _ "$TMP/u.err"
+	field() { head -1 "$TMP/u.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+	nc=$(field not_counted)
+	cmd=$(field command)
+	cpu=$(field cpu)
+	check "as nobody, its own process is still counted per thread" \
+		sh -c 'awk -F, -v nc="$2" -v cmd="$3" -v cpu="$4" '"'"'$2 == "process" && $cmd == "pmctop" && $nc == "" && $cpu != ""'"'"' "$1" | grep -q .' \
+		_ "$TMP/u.csv" "$nc" "$cmd" "$cpu"
+else
+	skip "no setpriv to drop to nobody"
+fi
+done_testing
