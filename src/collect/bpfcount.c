@@ -221,30 +221,6 @@ static int bpfcount_flush(const struct bpfcount *b, struct bpfcount_why *why)
 	return 0;
 }
 
-static int bpfcount_clear(struct bpfcount *b)
-{
-	union bpf_attr a;
-	uint32_t key, next;
-	bool first = true;
-
-	/* delete from the front until none is left: the walk restarts after each delete */
-	for (;;) {
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)b->acc;
-		a.key = first ? 0 : (uint64_t)(uintptr_t)&key;
-		a.next_key = (uint64_t)(uintptr_t)&next;
-		if (bpfcount_sys(BPF_MAP_GET_NEXT_KEY, &a) < 0)
-			return 0;
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)b->acc;
-		a.key = (uint64_t)(uintptr_t)&next;
-		if (bpfcount_sys(BPF_MAP_DELETE_ELEM, &a) < 0) {
-			key = next; /* cannot go: step over it */
-			first = false;
-		}
-	}
-}
-
 int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *sysfs,
 		  const struct perf_event_attr *const *attrs, int nev, const int *cpus,
 		  size_t ncpus, struct bpfcount_why *why)
@@ -339,11 +315,14 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 		goto out_close;
 	}
 	b->link = r;
-	/* a first run on each CPU sets its last reads: counting starts now, not at the open */
+	/*
+	 * A first run on each CPU sets its last reads, and tells now whether the
+	 * kernel can run it on demand. What the sums hold from before it is of
+	 * the moments since the open: the frames take differences anyway.
+	 */
 	r = bpfcount_flush(b, why);
 	if (r)
 		goto out_close;
-	bpfcount_clear(b);
 	*out = b;
 	return 0;
 out_close:
