@@ -14,7 +14,7 @@
 #define BPFPROG_VALUE_SIZE(nev) ((size_t)(nev)*BPFPROG_FIELDS * 8)
 /* instructions the program of nev events takes; ns: tgids as a PID namespace sees them */
 #define BPFPROG_INSNS(nev, ns)                                                                     \
-	(34 + ((ns) ? 11 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
+	(34 + ((ns) ? 9 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
 
 /*
  * The maps the program works on, by descriptor: last, a per-CPU array of one
