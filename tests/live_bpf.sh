@@ -75,6 +75,19 @@ read -r thr rcs rns rdone <<EOF
 $(sums "$TMP/thr.json")
 EOF
 diag "--bpf: $bpf faults, $bcs switches, $bns ns; per thread: $thr faults, $rcs switches, $rns ns"
+frames() {
+	python3 - "$1" "$wl" <<'PY'
+import json, sys
+pid = int(sys.argv[2])
+for f in (json.loads(l) for l in open(sys.argv[1])):
+    for p in f["processes"]:
+        if p["pid"] == pid and any(p["events"].values()):
+            e = p["events"]
+            print("%.3f: %s %s %s;" % (f["time"], e["page-faults"], e["context-switches"], e["task-clock"]), end=" ")
+PY
+}
+diag "--bpf per frame (faults switches ns): $(frames "$TMP/bpf.json")"
+diag "per thread per frame: $(frames "$TMP/thr.json")"
 check "the work ended a frame before the last (--bpf)" test "$bdone" = done
 check "the work ended a frame before the last (per thread)" test "$rdone" = done
 check "page faults: --bpf $bpf within 2 % of per thread $thr" agree "$bpf" "$thr" 0.02 10
@@ -83,9 +96,15 @@ check "page faults: at least the $PAGES pages touched" test "$bpf" -ge $PAGES
 check "context switches: --bpf $bcs within 2 % of per thread $rcs" agree "$bcs" "$rcs" 0.02 10
 check "context switches: --bpf $bcs within 2 % of the $tcs the work made" agree "$bcs" "$tcs" 0.02 20
 check "context switches: at least the $SLEEPS sleeps" test "$bcs" -ge $SLEEPS
-check "task-clock: --bpf $bns within 2 % of per thread $rns" agree "$bns" "$rns" 0.02 2000000
-check "task-clock: --bpf $bns within 2 % of the $tns ns of CPU the work took" \
-	agree "$bns" "$tns" 0.02 5000000
+# task-clock: --bpf charges a task from one sched_switch to the next, a per-thread counter from
+# its context's switch-in to its switch-out, a little later and earlier in the same switch; the
+# process CPU clock counts more of it. So they differ by a few microseconds per switch of the
+# work (doc/performance.md): 2 %, and up to 25 us for each of its switches.
+slack=$((bcs * 25000))
+check "task-clock: --bpf $bns within 2 % (and ${slack} ns for $bcs switches) of per thread $rns" \
+	agree "$bns" "$rns" 0.02 $slack
+check "task-clock: --bpf $bns within 2 % (and ${slack} ns) of the $tns ns of CPU the work took" \
+	agree "$bns" "$tns" 0.02 $slack
 kill "$wl" 2>/dev/null
 
 # --bpf where it is not permitted: said once, in plain words, and counted per thread

@@ -193,7 +193,7 @@ hw_cases() {
 
 	check "$tag: the kernel's armv8_pmuv3 driver is up (7 counters)" \
 		grep -qE 'enabled with armv8_pmuv3 PMU driver, 7 (\([0-9a-f,]*\) )?counters' "$d/info"
-	for c in basic threads thrcpu late mux starve; do
+	for c in basic threads thrcpu late mux starve bpf bpfref; do
 		check "$tag: $c: the workload ran to the end while pmctop watched" grep -q "^wl done $TRUTH\$" "$d/$c.wl"
 	done
 	todo_check "$(todo_for pmctop-runs)" "$tag: pmctop attaches to the workload and exits 0" \
@@ -201,13 +201,14 @@ hw_cases() {
 	diag "$tag: basic: pmctop's errors: $(head -3 "$d/basic.err")"
 
 	# replays on the host give CSV and JSON of exactly what the guest collected
-	for c in basic threads thrcpu late mux starve; do
+	for c in basic threads thrcpu late mux starve bpf bpfref; do
 		[ -s "$d/$c.rec" ] || continue
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 >"$d/$c.replay.txt" 2>&1
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 -o csv >"$d/$c.csv" 2>&1
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 -o json >"$d/$c.json" 2>&1
 	done
-	touch "$d/basic.csv" "$d/threads.csv" "$d/thrcpu.csv" "$d/late.csv" "$d/mux.csv" "$d/starve.csv"
+	touch "$d/basic.csv" "$d/threads.csv" "$d/thrcpu.csv" "$d/late.csv" "$d/mux.csv" "$d/starve.csv" \
+		"$d/bpf.csv" "$d/bpfref.csv"
 
 	# one thread, exactly TRUTH instructions
 	f=$d/basic.csv
@@ -415,6 +416,34 @@ hw_cases() {
 	else
 		skip "$tag: mux: JSON estimated (python3 is missing)"
 	fi
+
+	# --bpf: the context-switch program sums the per-CPU counters into the process; the same
+	# work counted per thread beside it. Where the kernel cannot, pmctop says why and counts per
+	# thread (then the counts must agree all the same).
+	local bi ri
+	bi=$(sum_col "$d/bpf.csv" process instructions)
+	ri=$(sum_col "$d/bpfref.csv" process instructions)
+	diag "$tag: bpf: header: $(grep -m1 '^Events:' "$d/bpf.out"); stderr: $(grep -- '--bpf' "$d/bpf.err" | head -2)"
+	diag "$tag: bpf: instructions $bi (--bpf), $ri (per thread), truth $TRUTH; CNT% per frame: $(csv_col "$d/bpf.csv" process counted | awk '{ print $3 }' | tr '\n' ' ')"
+	check "$tag: bpf: pmctop --bpf exits 0" grep -qx 'status 0' "$d/bpf.args"
+	bpf_mode() {
+		if grep -q '^Events: .*processes by BPF at context switches' "$d/bpf.out"; then
+			! grep -q -- '--bpf' "$d/bpf.err"
+		else
+			# not on this kernel: one plain sentence with the reason, and no BPF mode claimed
+			diag "$tag: bpf: not used here: $(grep -- '--bpf' "$d/bpf.err")"
+			# only Linux 5.10 may lack a part (Debian 11); 6.1 and later have them all
+			[ "$(grep -c -e '--bpf cannot be used' -e '--bpf is not' "$d/bpf.err")" = 1 ] &&
+				case $kver in 5.10.*) true ;; *) false ;; esac
+		fi
+	}
+	check "$tag: bpf: the header says processes are counted by BPF (or, where the kernel cannot, stderr says why once)" bpf_mode
+	check "$tag: bpf: instructions over the frames match the $TRUTH retired (within 2 %): $bi" \
+		near "$bi" "$TRUTH" 2
+	check "$tag: bpf: instructions agree with the per-thread count of the same work (within 2 %): $bi and $ri" \
+		near "$bi" "$ri" 2
+	check "$tag: bpf: cycles agree with instructions under icount (within 2 %): $(sum_col "$d/bpf.csv" process cycles)" \
+		near "$(sum_col "$d/bpf.csv" process cycles)" "$bi" 2
 
 	# starvation: per-CPU groups go first and leave too few counters for the task's groups of four
 	starve_ok() {

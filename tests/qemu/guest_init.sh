@@ -87,6 +87,9 @@ if [ "$MODE" = hw ]; then
 	run mux spin $N $K -- --no-cpus -d 0.5 -n 9 -e $EV
 	# the same with per-CPU groups open: those go first, the task's groups of four never fit
 	run starve spin $N $K -- -d 0.5 -n 9 -e $EV
+	# processes counted by the BPF program at context switches, and the same per thread
+	run bpf spin $N $K -- --bpf -d 0.5 -n 9 -e cycles,instructions
+	run bpfref spin $N $K -- -d 0.5 -n 9 -e cycles,instructions
 else
 	run nopmu spin $N 20 -- -d 0.5 -n 4
 fi
