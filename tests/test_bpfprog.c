@@ -59,7 +59,7 @@ START_TEST(test_program_size_and_encoding)
 	int perf_loads = 0, reads = 0;
 
 	ck_assert_int_eq(n, (int)BPFPROG_INSNS(3, false));
-	ck_assert_int_eq(n, 34 + 32 * 3);
+	ck_assert_int_eq(n, 36 + 32 * 3);
 	/* call get_current_pid_tgid; r0 >>= 32: the tgid */
 	ck_assert_int_eq(p[0].code, 0x85);
 	ck_assert_int_eq(p[0].imm, 14);

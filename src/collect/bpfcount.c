@@ -253,7 +253,8 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 		goto out_close;
 	}
 	bpfcount_memlock();
-	b->last = bpfcount_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, (unsigned)b->vsize, 1, 0);
+	b->last =
+		bpfcount_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, (unsigned)BPFPROG_LAST_SIZE(nev), 1, 0);
 	if (b->last < 0) {
 		r = bpfcount_fail(why, BPFCOUNT_MAP, b->last, -1, -1);
 		goto out_close;

@@ -47,7 +47,7 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 	struct emit e = { out, 0, max };
 	int vwords = m->nev * BPFPROG_FIELDS;
 	int zero = KEY_ZERO - vwords * 8; /* the zero value for a new entry, below the keys */
-	size_t to_out[2], nto = 0, have;
+	size_t to_out[1], nto = 0, have;
 
 	if (m->nev <= 0)
 		return -EINVAL;
@@ -94,9 +94,14 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 	emit(&e, BPFI_CALL_HELPER(BPFI_FN_MAP_UPDATE_ELEM));
 	emit_map_key(&e, m->acc, KEY_TGID);
 	emit(&e, BPFI_CALL_HELPER(BPFI_FN_MAP_LOOKUP_ELEM));
-	/* the table is full: the last reads stay, the growth is charged to the next task */
-	to_out[nto++] = e.n;
-	emit(&e, BPFI_JMP_IMM(BPFI_JEQ, BPFI_R0, 0, 0));
+	/*
+	 * No entry to be had (the table full, or no memory to grow it): the
+	 * counters are read all the same, into the spill half of this CPU's
+	 * last reads, so that the growth is not charged to the next task
+	 */
+	emit(&e, BPFI_JMP_IMM(BPFI_JNE, BPFI_R0, 0, 2));
+	emit(&e, BPFI_MOV64_REG(BPFI_R0, BPFI_R7));
+	emit(&e, BPFI_ADD64_IMM(BPFI_R0, vwords * 8));
 	patch(&e, have, e.n);
 	emit(&e, BPFI_MOV64_REG(BPFI_R8, BPFI_R0));
 	for (int i = 0; i < m->nev; i++) {

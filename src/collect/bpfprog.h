@@ -12,14 +12,17 @@
 #define BPFPROG_FIELDS 3      /* per event: counter, time enabled, time running */
 /* bytes of one process's value (and of the per-CPU last reads) */
 #define BPFPROG_VALUE_SIZE(nev) ((size_t)(nev)*BPFPROG_FIELDS * 8)
+/* bytes of the entry of last: the last reads, and the sums no entry took */
+#define BPFPROG_LAST_SIZE(nev) (2 * BPFPROG_VALUE_SIZE(nev))
 /* instructions the program of nev events takes; ns: tgids as a PID namespace sees them */
 #define BPFPROG_INSNS(nev, ns)                                                                     \
-	(34 + ((ns) ? 9 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
+	(36 + ((ns) ? 9 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
 
 /*
  * The maps the program works on, by descriptor: last, a per-CPU array of one
  * entry holding the last counter, enabled and running read of each event on
- * that CPU; acc, a per-CPU hash from tgid to the sums of the differences;
+ * that CPU, then as much again for the sums of tasks that found no entry in
+ * acc (BPFPROG_LAST_SIZE); acc, a per-CPU hash from tgid to the sums of the differences;
  * perf[i], event i's perf event array indexed by CPU.
  */
 struct bpfprog_maps {
