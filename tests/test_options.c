@@ -82,6 +82,9 @@ static const struct {
 	{ __LINE__, "--sample", "4294967297", NULL, "invalid pid" },
 	{ __LINE__, "-p", "2147483648", NULL, "invalid pid" },
 	{ __LINE__, "--per-user", "-H", NULL, "'--per-user' sums processes" },
+	{ __LINE__, "--bpf", "-H", NULL,
+	  "'--bpf' counts whole processes: it cannot be used with '-H'" },
+	{ __LINE__, "--bpf", "--replay", "x.rec", "'--bpf' is a way of counting live" },
 	{ __LINE__, "--per-user", "--sample", "5", "cannot be used with '--sample'" },
 };
 

@@ -557,6 +557,14 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			 o->threads ? "-H" : "--sample");
 		return -EINVAL;
 	}
+	if (o->bpf && (o->threads || o->replay)) {
+		snprintf(err, errsize, "%s",
+			 o->threads ? "'--bpf' counts whole processes: it cannot be used with '-H' "
+				      "(drop one of them)"
+				    : "'--bpf' is a way of counting live: it cannot be used with "
+				      "'--replay'");
+		return -EINVAL;
+	}
 	if (o->export_processes && !o->listen) {
 		snprintf(err, errsize, "'--export-processes' needs '--listen'");
 		return -EINVAL;
