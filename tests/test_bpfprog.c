@@ -16,12 +16,14 @@
 
 #define FD_LAST 41
 #define FD_ACC 42
+#define FD_ALIAS 43
 static const int FD_PERF[BPFPROG_MAX_EVENTS + 1] = { 50, 51, 52, 53, 54, 55, 56, 57, 58,
 						     59, 60, 61, 62, 63, 64, 65, 66 };
 
 static int build(int nev, bool ns, struct bpfi *out, size_t max)
 {
-	struct bpfprog_maps m = { FD_LAST, FD_ACC, FD_PERF, nev, ns, 0x1234, 0x1effffffcull };
+	struct bpfprog_maps m = { FD_LAST, FD_ACC, FD_PERF,	   nev,
+				  ns,	   0x1234, 0x1effffffcull, FD_ALIAS };
 
 	return bpfprog_build(&m, out, max);
 }
@@ -74,6 +76,7 @@ START_TEST(test_program_size_and_encoding)
 				perf_loads++;
 			} else {
 				ck_assert(p[i].imm == FD_LAST || p[i].imm == FD_ACC);
+				ck_assert_int_ne(p[i].imm, FD_ALIAS); /* only in a namespace */
 			}
 		}
 		if (p[i].code == 0x85 && p[i].imm == 55) {
@@ -106,10 +109,17 @@ START_TEST(test_program_in_a_pid_namespace)
 	ck_assert_int_eq(p[1].imm, 0);
 	ck_assert_uint_eq((uint32_t)p[2].imm, 0xeffffffcu);
 	ck_assert_int_eq(p[3].imm, 1);
-	for (int i = 0; i < n; i++)
+	int alias = 0;
+
+	for (int i = 0; i < n; i++) {
 		if (p[i].code == 0x85 && p[i].imm == 120)
 			ns_call = true;
+		/* the alias table: looked up for a thread past its exit, filled for a new process */
+		if (p[i].code == 0x18 && p[i].src == BPFI_PSEUDO_MAP_FD && p[i].imm == FD_ALIAS)
+			alias++;
+	}
 	ck_assert(ns_call);
+	ck_assert_int_eq(alias, 2);
 	check_jumps(p, n);
 }
 END_TEST

@@ -20,6 +20,7 @@
 #include "collect/cpumap.h"
 
 #define BPFCOUNT_MAX_PROCS (1 << 22)	/* the most pids Linux hands out (pid_max's limit) */
+#define BPFCOUNT_ALIASES 16384		/* processes whose exiting threads are still charged */
 #define BPFCOUNT_BATCH 1024		/* entries one batched lookup asks for */
 #define BPFCOUNT_LOG_SIZE 65536		/* room for the verifier's account of a refusal */
 #define BPFCOUNT_INIT_PIDNS 0xeffffffcu /* the inode of the initial PID namespace */
@@ -33,6 +34,7 @@ struct bpfcount {
 	int *pfd;	/* ncpus x nev perf event descriptors, -1 where not open */
 	int *arr;	/* per event: its perf event array */
 	int last, acc;	/* the maps the program keeps its state in */
+	int alias;	/* in a PID namespace: the kernel's tgids to the namespace's */
 	int prog, link; /* the program and its attachment to sched_switch */
 	size_t npossible;
 	size_t vsize; /* bytes of one entry's value on one CPU */
@@ -145,7 +147,7 @@ static void bpfcount_log_tail(const char *log, char *out, size_t size)
 
 static int bpfcount_load(struct bpfcount *b, struct bpfcount_why *why)
 {
-	struct bpfprog_maps m = { b->last, b->acc, b->arr, b->nev, false, 0, 0 };
+	struct bpfprog_maps m = { b->last, b->acc, b->arr, b->nev, false, 0, 0, -1 };
 	struct stat st;
 	size_t max;
 	struct bpfi *insns;
@@ -162,6 +164,11 @@ static int bpfcount_load(struct bpfcount *b, struct bpfcount_why *why)
 		m.ns = true;
 		m.ns_dev = (uint64_t)st.st_dev;
 		m.ns_ino = (uint64_t)st.st_ino;
+		/* least recently used first out: a lost entry costs one thread's last slice */
+		b->alias = bpfcount_map(BPF_MAP_TYPE_LRU_HASH, 4, 4, BPFCOUNT_ALIASES, 0);
+		if (b->alias < 0)
+			return bpfcount_fail(why, BPFCOUNT_MAP, b->alias, -1, -1);
+		m.alias = b->alias;
 	}
 	max = BPFPROG_INSNS(b->nev, m.ns);
 	insns = xcalloc(max, sizeof(*insns));
@@ -236,7 +243,7 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 	b = xcalloc(1, sizeof(*b));
 	b->ops = ops;
 	b->nev = nev;
-	b->last = b->acc = b->prog = b->link = -1;
+	b->last = b->acc = b->alias = b->prog = b->link = -1;
 	b->vsize = BPFPROG_VALUE_SIZE(nev);
 	b->cpus = xcalloc(ncpus ? ncpus : 1, sizeof(*b->cpus));
 	memcpy(b->cpus, cpus, ncpus * sizeof(*cpus));
@@ -334,7 +341,7 @@ out_close:
 size_t bpfcount_fds(const struct bpfcount *b)
 {
 	/* the perf events, their arrays, the two maps, the program and its link */
-	return b->ncpus * (size_t)b->nev + (size_t)b->nev + 4;
+	return b->ncpus * (size_t)b->nev + (size_t)b->nev + 4 + (b->alias >= 0);
 }
 
 /* Sum the per-CPU values of entry k of the scratch into the sums of the read. */
@@ -533,6 +540,8 @@ void bpfcount_close(struct bpfcount *b)
 			close(b->arr[i]);
 	if (b->acc >= 0)
 		close(b->acc);
+	if (b->alias >= 0)
+		close(b->alias);
 	if (b->last >= 0)
 		close(b->last);
 	free(b->pfd);

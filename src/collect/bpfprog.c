@@ -5,9 +5,11 @@
 #include <errno.h>
 
 /* stack layout below the frame pointer r10 */
-#define KEY_TGID (-4)  /* u32: the current tgid, the key of acc */
-#define KEY_ZERO (-8)  /* u32 0: the key of last */
-#define READ_BUF (-32) /* the counter, enabled and running bpf_perf_event_read_value fills */
+#define KEY_TGID (-4)	 /* u32: the current tgid, the key of acc */
+#define KEY_ZERO (-8)	 /* u32 0: the key of last */
+#define KEY_GLOBAL (-12) /* u32: the tgid as the kernel numbers it, the key of alias */
+#define READ_BUF (-40)	 /* the counter, enabled and running bpf_perf_event_read_value fills */
+#define ZERO_TOP (-16)	 /* the zero value of a new entry ends here */
 
 struct emit {
 	struct bpfi *out;
@@ -46,7 +48,8 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 {
 	struct emit e = { out, 0, max };
 	int vwords = m->nev * BPFPROG_FIELDS;
-	int zero = KEY_ZERO - vwords * 8; /* the zero value for a new entry, below the keys */
+	int zero = ZERO_TOP - vwords * 8; /* the zero value for a new entry, below the keys */
+	size_t ok = 0, done[3], ndone = 0, skip = 0;
 	size_t to_out[1], nto = 0, have;
 
 	if (m->nev <= 0)
@@ -54,7 +57,7 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 	if (m->nev > BPFPROG_MAX_EVENTS || max < BPFPROG_INSNS(m->nev, m->ns))
 		return -E2BIG;
 	if (m->ns) {
-		/* struct bpf_pidns_info { u32 pid, tgid; } in the read buffer; 0 when not ours */
+		/* struct bpf_pidns_info { u32 pid, tgid; } in the read buffer */
 		emit(&e, BPFI_LD_IMM64_0(BPFI_R1, m->ns_dev));
 		emit(&e, BPFI_LD_IMM64_1(m->ns_dev));
 		emit(&e, BPFI_LD_IMM64_0(BPFI_R2, m->ns_ino));
@@ -63,10 +66,32 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 		emit(&e, BPFI_ADD64_IMM(BPFI_R3, READ_BUF));
 		emit(&e, BPFI_MOV64_IMM(BPFI_R4, 8));
 		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_NS_CURRENT_PID_TGID));
+		/* another namespace's task (EINVAL), or idle: key 0 */
 		emit(&e, BPFI_ST_W(BPFI_R10, KEY_TGID, 0));
-		emit(&e, BPFI_JMP_IMM(BPFI_JNE, BPFI_R0, 0, 2));
+		ok = e.n;
+		emit(&e, BPFI_JMP_IMM(BPFI_JEQ, BPFI_R0, 0, 0));
+		done[ndone++] = e.n;
+		emit(&e, BPFI_JMP_IMM(BPFI_JNE, BPFI_R0, -ENOENT, 0));
+		/*
+		 * ENOENT: a thread past the point of its exit where it left the
+		 * namespace, in its last switch: the process by the kernel's number
+		 */
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_CURRENT_PID_TGID));
+		emit(&e, BPFI_RSH64_IMM(BPFI_R0, 32));
+		emit(&e, BPFI_STX_W(BPFI_R10, KEY_GLOBAL, BPFI_R0));
+		emit_map_key(&e, m->alias, KEY_GLOBAL);
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_MAP_LOOKUP_ELEM));
+		done[ndone++] = e.n;
+		emit(&e, BPFI_JMP_IMM(BPFI_JEQ, BPFI_R0, 0, 0));
+		emit(&e, BPFI_LDX_W(BPFI_R1, BPFI_R0, 0));
+		emit(&e, BPFI_STX_W(BPFI_R10, KEY_TGID, BPFI_R1));
+		done[ndone++] = e.n;
+		emit(&e, BPFI_JMP_IMM(BPFI_JA, 0, 0, 0));
+		patch(&e, ok, e.n);
 		emit(&e, BPFI_LDX_W(BPFI_R1, BPFI_R10, READ_BUF + 4));
 		emit(&e, BPFI_STX_W(BPFI_R10, KEY_TGID, BPFI_R1));
+		for (size_t k = 0; k < ndone; k++)
+			patch(&e, done[k], e.n);
 	} else {
 		/* the tgid in the upper half of pid_tgid; the tid is ignored: processes are counted */
 		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_CURRENT_PID_TGID));
@@ -87,6 +112,21 @@ int bpfprog_build(const struct bpfprog_maps *m, struct bpfi *out, size_t max)
 	emit(&e, BPFI_JMP_IMM(BPFI_JNE, BPFI_R0, 0, 0));
 	for (int w = 0; w < vwords; w++)
 		emit(&e, BPFI_ST_DW(BPFI_R10, zero + 8 * w, 0));
+	if (m->ns) {
+		/* a process new to the table: remember its kernel number for its threads' exits */
+		emit(&e, BPFI_LDX_W(BPFI_R1, BPFI_R10, KEY_TGID));
+		skip = e.n;
+		emit(&e, BPFI_JMP_IMM(BPFI_JEQ, BPFI_R1, 0, 0));
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_GET_CURRENT_PID_TGID));
+		emit(&e, BPFI_RSH64_IMM(BPFI_R0, 32));
+		emit(&e, BPFI_STX_W(BPFI_R10, KEY_GLOBAL, BPFI_R0));
+		emit_map_key(&e, m->alias, KEY_GLOBAL);
+		emit(&e, BPFI_MOV64_REG(BPFI_R3, BPFI_R10));
+		emit(&e, BPFI_ADD64_IMM(BPFI_R3, KEY_TGID));
+		emit(&e, BPFI_MOV64_IMM(BPFI_R4, 0)); /* BPF_ANY */
+		emit(&e, BPFI_CALL_HELPER(BPFI_FN_MAP_UPDATE_ELEM));
+		patch(&e, skip, e.n);
+	}
 	emit_map_key(&e, m->acc, KEY_TGID);
 	emit(&e, BPFI_MOV64_REG(BPFI_R3, BPFI_R10));
 	emit(&e, BPFI_ADD64_IMM(BPFI_R3, zero));

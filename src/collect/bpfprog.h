@@ -16,7 +16,7 @@
 #define BPFPROG_LAST_SIZE(nev) (2 * BPFPROG_VALUE_SIZE(nev))
 /* instructions the program of nev events takes; ns: tgids as a PID namespace sees them */
 #define BPFPROG_INSNS(nev, ns)                                                                     \
-	(36 + ((ns) ? 9 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
+	(36 + ((ns) ? 35 : 0) + (BPFPROG_FIELDS + 8 + 7 * BPFPROG_FIELDS) * (size_t)(nev))
 
 /*
  * The maps the program works on, by descriptor: last, a per-CPU array of one
@@ -37,6 +37,12 @@ struct bpfprog_maps {
 	 */
 	bool ns;
 	uint64_t ns_dev, ns_ino;
+	/*
+	 * When ns: an LRU hash from the kernel's tgid to the namespace's, filled
+	 * as processes enter acc, for a thread's last switch after its exit has
+	 * taken it out of the namespace
+	 */
+	int alias;
 };
 
 /*

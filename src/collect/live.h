@@ -28,6 +28,8 @@
 #define LIVE_MAX_PENDING (1u << 21) /* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
 #define LIVE_MAX_FACTS 256 /* facts kept for source_live_facts */
+/* Ticks an idle process goes without a fresh stat read (its parent may die meanwhile). */
+#define LIVE_IDLE_REFRESH 16
 
 struct live_gdef {
 	int nr;
@@ -243,12 +245,15 @@ void live_cgroups_free(struct live *l);
 /*
  * live_bpf.c: with --bpf, load the program after the probe (or tell why not
  * and stay per thread); read its sums before each scan; fill a process's
- * counts from them (false when not in --bpf); drop the sums of processes
+ * counts from them (false when not in --bpf), kept with the enabled time of
+ * the first event as the gate of the idle skip; drop the sums of processes
  * gone after the scan.
  */
 void live_bpf_init(struct live *l);
 void live_bpf_read(struct live *l);
-bool live_bpf_fill(struct live *l, int pid, struct snap_count *c);
+bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c);
+/* Whether p has not run since its last full read (its sums did not move). */
+bool live_bpf_idle(struct live *l, struct live_proc *p);
 void live_bpf_sweep(struct live *l);
 void live_bpf_free(struct live *l);
 

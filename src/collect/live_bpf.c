@@ -87,13 +87,30 @@ void live_bpf_read(struct live *l)
 	}
 }
 
-bool live_bpf_fill(struct live *l, int pid, struct snap_count *c)
+/* The enabled time of the first event: it grows whenever the process runs. */
+static uint64_t live_bpf_gate(const uint64_t *s)
 {
+	return s ? s[1] : 0;
+}
+
+bool live_bpf_idle(struct live *l, struct live_proc *p)
+{
+	if (p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->bpf_err || l->o.read_all)
+		return false;
+	if (live_bpf_gate(bpfcount_get(l->bpf, p->pid)) != p->gate)
+		return false;
+	p->idle++;
+	return true;
+}
+
+bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
+{
+	size_t nev = l->base.ev.n;
 	const uint64_t *s;
 
 	if (!l->bpf)
 		return false;
-	s = bpfcount_get(l->bpf, pid);
+	s = bpfcount_get(l->bpf, p->pid);
 	for (int j = 0; j < l->bpf_nev; j++) {
 		struct snap_count *d = &c[l->bpf_ev[j]];
 
@@ -103,6 +120,17 @@ bool live_bpf_fill(struct live *l, int pid, struct snap_count *c)
 		d->enabled = s ? s[j * BPFPROG_FIELDS + 1] : 0;
 		d->running = s ? s[j * BPFPROG_FIELDS + 2] : 0;
 	}
+	/* kept for the ticks it does not run: neither its stat nor its sums move then */
+	p->idle = 0;
+	if (l->bpf_err) {
+		free(p->cnt);
+		p->cnt = NULL;
+		return true;
+	}
+	if (!p->cnt)
+		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
+	memcpy(p->cnt, c, nev * sizeof(*c));
+	p->gate = live_bpf_gate(s);
 	return true;
 }
 

@@ -331,9 +331,6 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 	free(en);
 }
 
-/* Ticks an idle process goes without a fresh stat read (its parent may die meanwhile). */
-#define LIVE_IDLE_REFRESH 16
-
 /*
  * Whether counted process p has not run since its last full read: the
  * task-clock group of each of its sets, read alone, sums to what it did
@@ -345,6 +342,8 @@ static bool live_idle(struct live *l, struct live_proc *p)
 	const struct live_gdef *gd;
 	uint64_t sum = 0;
 
+	if (l->bpf)
+		return live_bpf_idle(l, p);
 	if (l->gate_set < 0 || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH)
 		return false;
 	gd = &l->tg[l->gate_set];
@@ -380,12 +379,14 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
-	if (p->err || live_bpf_fill(l, p->pid, t->c))
+	if (p->err)
 		return;
 	if (idle) {
 		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
 		return;
 	}
+	if (live_bpf_fill(l, p, t->c))
+		return;
 	live_sum_groups(l, p->thr, p->nthr, t->c);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
