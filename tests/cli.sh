@@ -72,6 +72,8 @@ check "--proc-root: S, RES, %MEM and TIME+ come from the fixture's stat and memi
 "$PMCTOP" -b --kernel-threads --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fxk.txt" 2>/dev/null
 check "--kernel-threads: the fixture's kernel thread is listed" grep -Eq "^ +2 root +1 S +0 +0\.0 +0:00\.00 .* kthreadd$" "$TMP/fxk.txt"
 check "--per-user with -H is refused" expect 2 "'--per-user' sums processes: it cannot be used with '-H'" -b --per-user -H
+check "--bpf with -H is refused" expect 2 "'--bpf' counts whole processes: it cannot be used with '-H'" -b --bpf -H
+check "--bpf with --replay is refused" expect 2 "'--bpf' is a way of counting live: it cannot be used with '--replay'" -b --bpf --replay "$top_srcdir/tests/data/sw.rec"
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
