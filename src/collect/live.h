@@ -181,7 +181,7 @@ struct live {
 	int bpf_err;	 /* 0, or why the last read failed */
 	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
-	bool told_bpf_read;
+	bool told_bpf_read, told_bpf_threads;
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */

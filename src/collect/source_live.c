@@ -77,6 +77,13 @@ static void live_threads(struct source *s, int pid, bool all)
 
 	l->focus = pid;
 	l->all_threads = all;
+	if ((pid || all) && l->bpf && !l->told_bpf_threads) {
+		struct errmsg_fact f;
+
+		l->told_bpf_threads = true;
+		errmsg_fact_set(&f, ERRMSG_BPF, 0, NULL, l->paranoid, ERRMSG_BPF_THREADS);
+		live_tell(l, &f);
+	}
 }
 
 static void live_free(struct source *s)

@@ -362,6 +362,11 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 			 "CPUs)%s",
 			 per);
 		break;
+	case ERRMSG_BPF_THREADS:
+		snprintf(buf, size,
+			 "--bpf counts whole processes: there are no thread rows (run pmctop "
+			 "without --bpf to see threads)");
+		break;
 	case ERRMSG_BPF_EVENTS:
 		snprintf(buf, size, "--bpf counts at most %d events per process, %lld were asked%s",
 			 16, f->n2, per);
