@@ -108,7 +108,8 @@ START_TEST(test_table_200x50_ascii)
 	s = draw(&u, 200, 50, false);
 	golden("screen-200x50.txt", s);
 	ck_assert_ptr_null(strstr(s, "\u2588")); /* ASCII bars outside UTF-8 locales */
-	ck_assert_ptr_nonnull(strstr(s, "LLC-load-mis"));
+	/* an -e event per second, under its whole name and the unit */
+	ck_assert_ptr_nonnull(strstr(s, "LLC-load-misses/s"));
 	free(s);
 }
 END_TEST
@@ -217,6 +218,68 @@ START_TEST(test_events_200x50_software_only)
 	src = hw_src;
 	model_free(sw);
 	source_free(sw_src);
+}
+END_TEST
+
+/* Line y (from 0) of a drawn screen, into buf. */
+static const char *screen_line(const char *s, int y, char *buf, size_t size)
+{
+	for (int i = 0; i < y && s; i++) {
+		s = strchr(s, '\n');
+		s = s ? s + 1 : NULL;
+	}
+	snprintf(buf, size, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+	return buf;
+}
+
+/*
+ * An -e event whose name is too long for a title: "e1/s" over its column and
+ * a legend above the footer naming it, which the list leaves room for; the
+ * events screen names its column too. Rates per second (the ticks are 2 s apart).
+ */
+START_TEST(test_long_event_name_gets_a_legend)
+{
+	char rec[256], line[512];
+	struct source *l_src;
+	struct model *l, *hw = m;
+	struct source *hw_src = src;
+	struct ui u;
+	char *s;
+
+	testutil_long_event_rec(rec, sizeof(rec));
+	l = testutil_replay_model(rec, &l_src);
+	unlink(rec);
+	m = l;
+	src = l_src;
+	ui_init(&u, COL_PID, false, 1.0);
+	s = draw(&u, 200, 24, true);
+	golden("screen-long-event-200x24.txt", s);
+	ck_assert_str_eq(screen_line(s, 22, line, sizeof(line)), "e1/s = " TESTUTIL_LONG_EVENT);
+	ck_assert_ptr_nonnull(strstr(s, " CNT%       e1/s COMMAND"));
+	ck_assert_ptr_nonnull(strstr(s, "  100    7500000 stream"));
+	free(s);
+	/* no room for the legend: the list keeps its lines */
+	s = draw(&u, 100, 10, true);
+	ck_assert_ptr_null(strstr(s, "e1/s = "));
+	free(s);
+	/* the line is narrower than the name: as much as fits, never past the edge */
+	s = draw(&u, 30, 24, false);
+	ck_assert_str_eq(screen_line(s, 22, line, sizeof(line)), "e1/s = cpu_core/mem_load_retir");
+	free(s);
+	u.view = UI_VIEW_HELP;
+	s = draw(&u, 100, 24, true);
+	ck_assert_ptr_null(strstr(s, "e1/s = "));
+	free(s);
+	u.view = UI_VIEW_EVENTS;
+	s = draw(&u, 100, 40, true);
+	ck_assert_ptr_nonnull(strstr(s, TESTUTIL_LONG_EVENT "     6 hw   -e       counted"));
+	ck_assert_ptr_nonnull(strstr(s, "\n    the column e1/s\n"));
+	ck_assert_ptr_nonnull(strstr(s, "-e columns: per second"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(l);
+	source_free(l_src);
 }
 END_TEST
 
@@ -610,13 +673,26 @@ START_TEST(test_scrolled_goldens)
 	ck_assert_ptr_nonnull(strstr(s, "\n<   PID "));
 	ck_assert_ptr_null(strstr(s, "USER")); /* scrolled off */
 	free(s);
-	/* at 200 every column fits; Right moves the command lines */
+	/* at 200 every column and every command line fits: a scroll leaves the lines whole */
 	u.cmdline = true;
 	u.hscroll = 1;
 	s = draw(&u, 200, 50, false);
 	golden("screen-scrolled-200x50.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
+	ck_assert_ptr_nonnull(strstr(s, " 10000 /usr/bin/db-server --port 5432\n"));
+	free(s);
+	/* at 170 every column fits but the lines do not: Right moves them, to the longest's end */
+	s = draw(&u, 170, 50, false);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
 	ck_assert_ptr_null(strstr(s, "/usr/bin/db-server"));
+	free(s);
+	u.hscroll = 10;
+	s = draw(&u, 170, 50, false);
+	/* the longest line (pid 101's) ends at the last cell */
+	ck_assert_ptr_nonnull(strstr(s, " 10000 r/bin/db-server --port 5432\n"));
+	ck_assert_int_eq(strstr(s, " 10000 r/bin/db-server --port 5432\n") + 34 -
+				 strstr(s, "\n    101 alice ") - 1,
+			 170);
 	free(s);
 }
 END_TEST
@@ -675,8 +751,9 @@ START_TEST(test_click_mapping_matches_the_drawn_titles)
 			for (int k = 0; k < 3; k++)
 				line = strchr(line, '\n') + 1;
 			for (size_t i = 0; i < t.n; i++) {
-				const char *title =
-					model_column_title(m, t.ids[i], COL_ROWS_PROCESSES);
+				char head[64];
+				const char *title = model_column_head(
+					m, t.ids[i], COL_ROWS_PROCESSES, head, sizeof(head));
 				size_t tl = strlen(title) < (size_t)t.w[i] ? strlen(title)
 									   : (size_t)t.w[i];
 				const struct column *col = model_column(m, t.ids[i]);
@@ -709,6 +786,7 @@ int main(void)
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);
 	tcase_add_test(tc, test_events_80x24);
 	tcase_add_test(tc, test_events_200x50_software_only);
+	tcase_add_test(tc, test_long_event_name_gets_a_legend);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);

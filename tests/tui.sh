@@ -113,7 +113,7 @@ keys "clear" Enter
 # At 200x50 every column fits.
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0"
-check "at 200x50 all columns show" wait_for "PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND"
+check "at 200x50 all columns show" wait_for "PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-misses/s COMMAND"
 check "S, RES, %MEM and TIME+ as top writes them" wait_for "^    202 bob          1 R  3.20g  20.0   1:03.10   95.0 "
 keys K
 check "K lists the recording's kernel thread" wait_for "^ *2 root .* kthreadd$"

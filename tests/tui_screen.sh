@@ -191,7 +191,7 @@ quit
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0 -c"
 wait_for "F1Help" >/dev/null
-check "200x50: every column fits, no > mark" wait_for "LLC-load-mis COMMAND LINE *$"
+check "200x50: every column fits, no > mark" wait_for "LLC-load-misses/s COMMAND LINE *$"
 keys Right t
 check "200x50: the tree" wait_for "^ *505 alice .*└─ newproc --fast"
 check "200x50: with nothing cut off, Right does not scroll" wait_for "^    PID USER .*COMMAND LINE *$"
@@ -202,7 +202,7 @@ keys t
 y=$(title_line)
 click "$(title_x CACHE%)" "$y"
 check "200x50: a click sorts by CACHE%" wait_for "sort CACHE%, as a tree"
-click "$(title_x LLC-load-mis)" "$y"
+click "$(title_x LLC-load-misses/s)" "$y"
 check "200x50: clicks reach columns past 94" wait_for "sort LLC-load-misses"
 quit
 

@@ -156,20 +156,24 @@ static const struct column COLUMNS[COL_MAX] = {
 	},
 };
 
-/* Every -e event column: a count, biggest first, dropped early on narrow screens. */
+/*
+ * Every -e event column: a rate, biggest first, dropped early on narrow screens. The screen and
+ * text show it per second, like PF/s, beside the other rates; CSV and JSON keep the count in the
+ * interval, exact, as programs summing counts over frames want it.
+ */
 static const struct column COLUMNS_EVENT = {
 	.id = COL_MAX,
 	.key = "",
 	.title = "",
-	.unit = "",
-	.width = 12,
+	.unit = "/s",
+	.width = 10,
 	.prec = 0,
 	.data_prec = 0,
 	.on_cpus = true,
 	.type = COL_TYPE_NUM,
 	.prio = 15,
 	.sort_desc = true,
-	.help = "an event given with -e: its count in the interval",
+	.help = "an event given with -e, per second (CSV and JSON: its count in the interval)",
 };
 
 const struct column *columns_get(enum col_id id)
@@ -180,6 +184,28 @@ const struct column *columns_get(enum col_id id)
 const struct column *columns_event(void)
 {
 	return &COLUMNS_EVENT;
+}
+
+bool columns_event_short(const char *name)
+{
+	return strlen(name) + strlen(COLUMNS_EVENT.unit) > COLUMNS_EVENT_TITLE_MAX;
+}
+
+const char *columns_event_title(char *buf, size_t size, const char *name, size_t k)
+{
+	if (columns_event_short(name))
+		snprintf(buf, size, "e%zu%s", k + 1, COLUMNS_EVENT.unit);
+	else
+		snprintf(buf, size, "%s%s", name, COLUMNS_EVENT.unit);
+	return buf;
+}
+
+int columns_event_width(const char *name, size_t k)
+{
+	char title[COLUMNS_EVENT_TITLE_MAX + 32];
+	int w = (int)strlen(columns_event_title(title, sizeof(title), name, k));
+
+	return w > COLUMNS_EVENT.width ? w : COLUMNS_EVENT.width;
 }
 
 const struct column *columns_find(const char *key)

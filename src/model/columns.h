@@ -107,6 +107,17 @@ struct column {
 const struct column *columns_get(enum col_id id);
 /* The definition every -e event column shares (its title is the event's name). */
 const struct column *columns_event(void);
+/*
+ * The table title of the k-th -e event (from 0), named name: "name/s" up to
+ * COLUMNS_EVENT_TITLE_MAX characters, else short, "e1/s" for the first, and a
+ * legend names it in full (columns_event_short). Returns buf.
+ */
+#define COLUMNS_EVENT_TITLE_MAX 18
+const char *columns_event_title(char *buf, size_t size, const char *name, size_t k);
+/* Whether an event of that name gets a short title. */
+bool columns_event_short(const char *name);
+/* The cells of the k-th -e event's column: its title's, at least the shared definition's. */
+int columns_event_width(const char *name, size_t k);
 /* Column by key or title, case-insensitive; NULL when none. */
 const struct column *columns_find(const char *key);
 /* Whether ev has the data col needs. */

@@ -177,13 +177,30 @@ const char *model_unsupported_text(const struct model *m, enum col_rows rows, ch
 size_t model_data_columns(const struct model *m, enum col_id *out, size_t max);
 /* The definition of column id: the table's, or the -e event columns' for COL_MAX and up. */
 const struct column *model_column(const struct model *m, int id);
-/* The header of column id on rows: its title, or the event's name. */
+/* The name of column id on rows: its title, or the event's full name (CSV, JSON, messages). */
 const char *model_column_title(const struct model *m, int id, enum col_rows rows);
+/*
+ * The title of column id over a table of rows (the screen's and text's): its
+ * title, or an -e event's "name/s" or, for a long name, "e1/s" (see
+ * columns_event_title). Returns buf.
+ */
+const char *model_column_head(const struct model *m, int id, enum col_rows rows, char *buf,
+			      size_t size);
+/* The cells column id takes in a table of rows. */
+int model_column_width(const struct model *m, int id, enum col_rows rows);
+/* Whether the k-th -e event's column has a short title, which a legend names. */
+bool model_event_short(const struct model *m, size_t k);
+/*
+ * Row r's k-th -e event per second of the interval, as the screen and text
+ * show it (r->raw holds the count in the interval); NAN when not known.
+ */
+double model_event_rate(const struct model *m, const struct model_row *r, size_t k);
 /* The MODEL_F_* marks of row r's built-in column id (< COL_MAX). */
 unsigned model_cell_flags(const struct model_row *r, int id);
 /*
  * Row r's cell of column id as text, unpadded: numbers as columns_format_fit
- * gives them within width (<= 0: exact, as batch output wants).
+ * gives them within width (<= 0: exact, as batch output wants); an -e
+ * event per second (model_event_rate).
  */
 void model_format_cell(const struct model *m, const struct model_row *r, int id, enum col_rows rows,
 		       int width, char *buf, size_t size);

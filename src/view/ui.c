@@ -1148,7 +1148,7 @@ static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list
 }
 
 /* The longest text of the rest column in l, in cells (with the tree's indent). */
-static int ui_text_cells(const struct ui *u, const struct ui_list *l)
+int ui_text_cells(const struct ui *u, const struct ui_list *l)
 {
 	int most = 0;
 

@@ -239,6 +239,8 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);
 /* Whether id is tagged. */
 bool ui_tagged(const struct ui *u, int id);
+/* The cells of the longest text of the list's rest column (name, command line, path, tree). */
+int ui_text_cells(const struct ui *u, const struct ui_list *l);
 /* The signal menu, in its order; *n gets its length. */
 const struct ui_signal *ui_signals(size_t *n);
 /* The name of signal num ("TERM"), or NULL for one the menu does not list. */

@@ -66,13 +66,13 @@ size_t view_table_columns(const struct model *m, int width, bool threads, int *o
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
-static double view_value(const struct model_row *r, int id, bool *na)
+static double view_value(const struct model *m, const struct model_row *r, int id, bool *na)
 {
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
 
 		*na = r->raw_fl[k] & MODEL_F_NA;
-		return r->raw[k];
+		return model_event_rate(m, r, k);
 	}
 	*na = r->na & (1u << id);
 	return r->v[id];
@@ -285,9 +285,10 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
 		int w = t->w[i];
-		const char *title = model_column_title(m, t->ids[i], rows);
+		char title[64];
 		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
+		model_column_head(m, t->ids[i], rows, title, sizeof(title));
 		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
 	}
 	canvas_put(c, t->rest_x, y,
@@ -362,7 +363,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			model_format_cell(m, r, t->ids[i], st->rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
-				double v = view_value(r, t->ids[i], &na);
+				double v = view_value(m, r, t->ids[i], &na);
 
 				attr = view_cell_attr(col, v, na);
 			}
@@ -423,6 +424,13 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 	if (h < 1)
 		return;
 	table_layout(v->m, c->w, rows, u->hscroll, &t);
+	/* the last step of the text stops where the longest one ends at the edge, not past */
+	if (t.text_off > 0) {
+		int end = ui_text_cells(u, v->list) - (c->w - t.rest_x);
+
+		if (t.text_off > end)
+			t.text_off = end > 0 ? end : 0;
+	}
 	view_table_titles(c, y, v->m, &t, rows, u);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
 		const struct view_row_style st = {
@@ -851,6 +859,10 @@ void view_help(struct canvas *c, int y0, int h, size_t scroll)
 	for (int i = 0; i < COL_MAX; i++)
 		view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
 			       columns_get(i)->help);
+	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "NAME/s", columns_event()->help);
+	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "e1/s",
+		       "the same for a long NAME: the line "
+		       "above the keys names it");
 	view_help_line(&o, CANVAS_NORMAL, "%s", "");
 	view_help_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
 	view_help_line(&o, CANVAS_NORMAL,
@@ -915,6 +927,17 @@ static void view_share(char *buf, size_t size, double share)
 		snprintf(buf, size, "%.1f", 100 * share);
 }
 
+/* Whether event i is an -e event with a short column title; the title into buf. */
+static bool view_event_short(const struct model *m, size_t i, char *buf, size_t size)
+{
+	for (size_t k = 0; k < m->nraw; k++)
+		if (m->raw_ev[k] == (int)i && model_event_short(m, k)) {
+			model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, buf, size);
+			return true;
+		}
+	return false;
+}
+
 /*
  * The events screen: every event asked for, built in or with -e, with its
  * group, what it needs, its status and the share of the last interval it was
@@ -961,7 +984,7 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 		const struct ev *e = &ev->ev[i];
 		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
 		enum evstat_status s = evstat_status(e, st);
-		char pt[16] = "-", pc[16] = "-", why[600];
+		char pt[16] = "-", pc[16] = "-", why[600], head[64];
 		int attr = s == EVSTAT_COUNTED	     ? CANVAS_NORMAL
 			   : s == EVSTAT_IDLE	     ? CANVAS_DIM
 			   : s == EVSTAT_MULTIPLEXED ? CANVAS_WARN
@@ -982,6 +1005,8 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 				       "never counted anything while the CPU did a lot of work: a "
 				       "hypervisor may filter it");
 		}
+		if (e->user && view_event_short(m, i, head, sizeof(head)))
+			view_help_line(&o, CANVAS_DIM, "    the column %s", head);
 		if (st && st->tasks_failed && !e->err)
 			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
 				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
@@ -992,6 +1017,64 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 		       "PROC% CPU%: time running over time enabled in the interval, summed over");
 	view_help_line(&o, CANVAS_DIM, "%s",
 		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+	if (nuser)
+		view_help_line(
+			&o, CANVAS_DIM, "%s",
+			"-e columns: per second (NAME/s; e1/s for a long NAME); CSV and JSON "
+			"give the count in the interval");
+}
+
+/*
+ * Lines the legend of the short -e titles takes above the footer: one where a
+ * table of rows with event columns shows and an event's name is too long for
+ * its title, on a screen tall enough to spare it; else 0.
+ */
+static int view_legend_lines(const struct view_ctx *v, int h)
+{
+	const struct ui *u = v->u;
+	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS ||
+		     (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_THREADS);
+
+	if (!v->have_frame || !table || h < VIEW_HEADER_LINES + 8)
+		return 0;
+	for (size_t k = 0; k < v->m->nraw; k++)
+		if (model_event_short(v->m, k))
+			return 1;
+	return 0;
+}
+
+/*
+ * The legend on line y: "e1/s = NAME" for each short title, whole entries
+ * while they fit, then how many did not (the events screen, E, has them all).
+ */
+static void view_legend(struct canvas *c, int y, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	size_t left = 0;
+	int x = 0;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
+	for (size_t k = 0; k < m->nraw; k++) {
+		char head[64];
+		const char *name = model_column_title(m, COL_MAX + (int)k, COL_ROWS_PROCESSES);
+		int need;
+
+		if (!model_event_short(m, k))
+			continue;
+		model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, head, sizeof(head));
+		need = (x ? 2 : 0) + (int)strlen(head) + 3 + canvas_cells(name);
+		/* the first entry is drawn as far as it goes: a title is never left unexplained */
+		if (x && x + need > c->w - 12) {
+			left++;
+			continue;
+		}
+		x += canvas_put(c, x, y, x ? "  " : "", CANVAS_NORMAL, -1);
+		x += canvas_put(c, x, y, head, CANVAS_LABEL, -1);
+		x += canvas_put(c, x, y, " = ", CANVAS_NORMAL, -1);
+		x += canvas_put(c, x, y, name, CANVAS_NORMAL, -1);
+	}
+	if (left)
+		canvas_printf(c, x, y, CANVAS_DIM, -1, "  +%zu more (E)", left);
 }
 
 /* The page of the current view, and the line of the list's titles (-1 when no list shows). */
@@ -1005,6 +1088,7 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 	*list_y = -1;
 	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
+	body -= view_legend_lines(v, h);
 	if (!v->have_frame)
 		return 0;
 	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
@@ -1056,6 +1140,10 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	canvas_clear(c);
 	y = view_header(c, v);
 	body = c->h - y - 1;
+	if (view_legend_lines(v, c->h)) {
+		body--;
+		view_legend(c, c->h - 2, v);
+	}
 	if (u->view == UI_VIEW_HELP) {
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
