@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "collect/symbols.h"
+#include "util/selfcost.h"
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
@@ -17,6 +18,7 @@
 static struct model *m;
 static struct source *src;
 static struct symbols *syms;
+static const struct selfcost *self; /* pmctop's own cost in the header, as live; NULL: replay */
 
 /* Instruction names as the screen gives them, from files under a root that does not exist. */
 static const char *test_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
@@ -61,7 +63,8 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.host = src->host;
 	v.kernel = src->kernel;
 	v.uptime = 93784;
-	v.replay = true;
+	v.replay = !self;
+	v.self = self;
 	v.log = LOG;
 	v.nlog = 1;
 	v.utf8 = utf8;
@@ -394,6 +397,129 @@ START_TEST(test_every_size_draws_without_garbage)
 			}
 			free(s);
 		}
+}
+END_TEST
+
+/* The header, meters and footer at 40 and 60 columns: fields left out whole, numbers whole. */
+START_TEST(test_narrow_header_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	s = draw(&u, 40, 24, true);
+	golden("screen-40x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Events: hardware events (skl), recorded\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown, 1 not counted; sort %CPU\n"));
+	free(s);
+	s = draw(&u, 60, 24, true);
+	golden("screen-60x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "(replay 00:06:42)  load 1.50 1.20 0.90\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "\nTasks: 5 shown, 1 not counted (permission denied, e: log)\n"));
+	free(s);
+}
+END_TEST
+
+/* Whether c may be part of a number as the header writes them: digits, '.', ':', '/'. */
+static bool numeric(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == ':' || c == '/';
+}
+
+/*
+ * Every number (a run of digits, '.', ':' and '/') in the header and the meters
+ * of s, the lines before the first blank one or the table's titles, into out as
+ * "|run|" each.
+ */
+static void numbers_of(const char *s, char *out, size_t size)
+{
+	const char *end = s, *l = s;
+	size_t o = 0;
+
+	/* the three header lines, then the meters' lines, each with its '[' */
+	for (int line = 0; *l; line++) {
+		size_t n = strcspn(l, "\n");
+
+		if (line >= 3 && !memchr(l, '[', n))
+			break;
+		end = l + n;
+		l += l[n] ? n + 1 : n;
+	}
+	out[0] = '\0';
+	for (const char *p = s; p < end;) {
+		if (numeric(*p) && strpbrk(p, "0123456789") == p + strspn(p, ".:/")) {
+			size_t n = 0;
+
+			while (numeric(p[n]))
+				n++;
+			if (o < size)
+				o += (size_t)snprintf(out + o, size - o, "|%.*s|", (int)n, p);
+			p += n;
+		} else {
+			p++;
+		}
+	}
+}
+
+/*
+ * At every width, each number the header and the meters show is one the
+ * widest screen shows whole: a narrow screen leaves fields out, never cuts a
+ * number (load 1.50, never 1.5; 02:03, never 02:0). In several states: a
+ * replay, live with pmctop's own cost, paused and filtered, the cgroup view.
+ */
+START_TEST(test_narrow_header_never_cuts_a_number)
+{
+	const struct selfcost cost = {
+		.cpu_pct = 12.5, .rss_bytes = 6.5 * 1048576, .open_fds = 27, .max_fds = 1048576
+	};
+	struct source *cg_src;
+	struct model *cg = testutil_replay_model("cgroup.rec", &cg_src);
+	struct model *hw = m;
+
+	for (int state = 0; state < 4; state++) {
+		struct ui u;
+		static char wide[16384], narrow[16384];
+		char *s;
+
+		ui_init(&u, COL_CPU, false, 1.0);
+		self = state == 1 ? &cost : NULL;
+		if (state == 2) {
+			u.paused = true;
+			u.reverse = true;
+			snprintf(u.filter, sizeof(u.filter), "%s", "a");
+			u.follow = true;
+			u.follow_id = 101;
+		}
+		if (state == 3) {
+			m = cg;
+			u.view = UI_VIEW_CGROUPS;
+		}
+		s = draw(&u, 400, 50, true);
+		numbers_of(s, wide, sizeof(wide));
+		ck_assert_ptr_nonnull(strstr(wide, state == 3 ? "|0.50|" : "|1.50|"));
+		free(s);
+		for (int w = 8; w <= 200; w++) {
+			char *p, *q;
+
+			s = draw(&u, w, 50, true);
+			numbers_of(s, narrow, sizeof(narrow));
+			/* each "|run|" in turn */
+			for (p = narrow; *p && (q = strchr(p + 1, '|')); p = q + 1) {
+				char run[64];
+
+				snprintf(run, sizeof(run), "%.*s", (int)(q - p + 1), p);
+				ck_assert_msg(strstr(wide, run),
+					      "state %d, %d wide: %s is cut in\n%s", state, w, run,
+					      s);
+			}
+			free(s);
+		}
+	}
+	self = NULL;
+	m = hw;
+	model_free(cg);
+	source_free(cg_src);
 }
 END_TEST
 
@@ -781,6 +907,8 @@ int main(void)
 	tcase_add_test(tc, test_table_80x24);
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
+	tcase_add_test(tc, test_narrow_header_goldens);
+	tcase_add_test(tc, test_narrow_header_never_cuts_a_number);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);

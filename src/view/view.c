@@ -106,13 +106,102 @@ static void view_uptime(char *buf, size_t size, double up)
 
 static const struct model_row *view_find_row(const struct model *m, int pid);
 
-static int view_header(struct canvas *c, const struct view_ctx *v)
+/*
+ * A header line as fields, each drawn whole or left out where the line is short
+ * (layout_fields): a narrow screen never shows part of a number.
+ */
+#define VIEW_FIELDS_MAX 16
+struct view_fields {
+	size_t n;
+	struct layout_field lay[VIEW_FIELDS_MAX];
+	int attr[VIEW_FIELDS_MAX];
+	char text[VIEW_FIELDS_MAX][1100];
+	char shorter[VIEW_FIELDS_MAX][96];
+};
+
+/* Add a field of priority prio (LAYOUT_KEEP: always there); returns its index. */
+static size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ...)
+{
+	/* the header adds a known handful; more would overwrite the last, never overflow */
+	size_t i = f->n < VIEW_FIELDS_MAX ? f->n++ : VIEW_FIELDS_MAX - 1;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text[i], sizeof(f->text[i]), fmt, ap);
+	va_end(ap);
+	f->shorter[i][0] = '\0';
+	f->attr[i] = attr;
+	f->lay[i] = (struct layout_field){ .cells = canvas_cells(f->text[i]), .prio = prio };
+	return i;
+}
+
+/* The shorter form field i takes before it is dropped. */
+static void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->shorter[i], sizeof(f->shorter[i]), fmt, ap);
+	va_end(ap);
+	f->lay[i].short_cells = canvas_cells(f->shorter[i]);
+}
+
+/*
+ * Text in at most room cells: whole, else up to the last blank that lets it fit,
+ * so that a word (a number) is whole or absent; a text of one word without a digit
+ * is cut. Returns the cells drawn.
+ */
+static int view_put_words(struct canvas *c, int x, int y, const char *text, int attr, int room)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text), cut = 0;
+	int cells = 0;
+
+	if (room <= 0)
+		return 0;
+	if (canvas_cells(text) <= room)
+		return canvas_put(c, x, y, text, attr, -1);
+	for (size_t o = 0; o < n && cells <= room; cells++) {
+		size_t len;
+
+		if (text[o] == ' ')
+			cut = o;
+		utf8_decode(p + o, n - o, &len);
+		o += len;
+	}
+	if (cut) {
+		char buf[1100];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		return canvas_put(c, x, y, buf, attr, -1);
+	}
+	return strpbrk(text, "0123456789") ? 0 : canvas_put(c, x, y, text, attr, room);
+}
+
+static void view_fields_draw(struct canvas *c, int y, const struct view_fields *f)
+{
+	int choice[VIEW_FIELDS_MAX], x = 0;
+
+	layout_fields(f->lay, f->n, c->w, choice);
+	for (size_t i = 0; i < f->n; i++)
+		if (choice[i])
+			x += view_put_words(c, x, y, choice[i] == 2 ? f->shorter[i] : f->text[i],
+					    f->attr[i], c->w - x);
+}
+
+/* The first line: host, the replay's time, kernel, uptime, load, and what watching costs. */
+static void view_header_host(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	const struct ui *u = v->u;
-	char up[64] = "", sort[96], unsup[1024], when[40] = "";
-	int x;
-	int sc = u->sort_col;
+	struct view_fields f = { 0 };
+	char up[64] = "", when[40] = "";
+	size_t i;
 
 	if (v->uptime >= 0)
 		view_uptime(up, sizeof(up), v->uptime);
@@ -124,69 +213,128 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
 			when[0] = '\0';
 	}
-	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
-			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
-	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
-	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0],
-			   m->load[1], m->load[2]);
-	/* what watching costs, last: a narrow screen cuts it first */
-	if (v->self && isfinite(v->self->cpu_pct) && isfinite(v->self->rss_bytes))
-		canvas_printf(c, x, 0, CANVAS_DIM, -1, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
-			      v->self->cpu_pct, v->self->rss_bytes / 1048576,
-			      isfinite(v->self->open_fds) ? v->self->open_fds : 0,
-			      isfinite(v->self->max_fds) ? v->self->max_fds : 0);
-	x = canvas_put(c, 0, 1, "Events: ", CANVAS_LABEL, -1);
-	x += canvas_put(c, x, 1, v->mode, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, -1);
-	if (m->nmultiplexed)
-		x += canvas_printf(c, x, 1, CANVAS_WARN, -1,
-				   "; %zu event%s multiplexed (values marked *)", m->nmultiplexed,
-				   m->nmultiplexed == 1 ? "" : "s");
-	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup)))
-		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %s", unsup);
-	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
-		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
-	} else if (u->view == UI_VIEW_CGROUPS) {
-		x = canvas_put(c, 0, 2, "Cgroups: ", CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
-	} else {
-		x = canvas_put(c, 0, 2,
-			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
-			       : u->threads || u->view == UI_VIEW_DRILL ? "Threads: "
-									: "Tasks: ",
-			       CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+	view_field(&f, LAYOUT_KEEP, CANVAS_HEADER, "pmctop");
+	view_field(&f, 99, CANVAS_HEADER, " - %s", v->host);
+	if (v->replay) {
+		i = view_field(&f, 70, CANVAS_HEADER, " (replay%s)", when);
+		view_field_short(&f, i, " (replay)");
 	}
-	/* what hides rows or stops updates comes first, where a narrow screen still shows it */
+	view_field(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
+	if (up[0])
+		view_field(&f, 30, CANVAS_NORMAL, "  %s", up);
+	i = view_field(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
+		       m->load[2]);
+	view_field_short(&f, i, "  load %.2f", m->load[0]);
+	/* what watching costs, last: a narrow screen leaves it out first */
+	if (v->self && isfinite(v->self->cpu_pct) && isfinite(v->self->rss_bytes)) {
+		i = view_field(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
+			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
+			       isfinite(v->self->open_fds) ? v->self->open_fds : 0,
+			       isfinite(v->self->max_fds) ? v->self->max_fds : 0);
+		view_field_short(&f, i, "  self %.1f%%", v->self->cpu_pct);
+	}
+	view_fields_draw(c, 0, &f);
+}
+
+/* The second line: the event mode, then what is multiplexed and what cannot be counted. */
+static void view_header_events(struct canvas *c, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct view_fields f = { 0 };
+	char unsup[1024];
+	int ids[MODEL_MAX_COLS], err[MODEL_MAX_COLS];
+	size_t i;
+
+	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Events: ");
+	view_field(&f, LAYOUT_KEEP, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, "%s",
+		   v->mode);
+	if (m->nmultiplexed) {
+		i = view_field(&f, 50, CANVAS_WARN, "; %zu event%s multiplexed (values marked *)",
+			       m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
+		view_field_short(&f, i, "; %zu event%s multiplexed (*)", m->nmultiplexed,
+				 m->nmultiplexed == 1 ? "" : "s");
+	}
+	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup))) {
+		size_t n = model_columns_unsupported(m, ids, err, MODEL_MAX_COLS);
+
+		i = view_field(&f, 40, CANVAS_WARN, "; %s", unsup);
+		view_field_short(&f, i, "; %zu column%s not counted (E)", n, n == 1 ? "" : "s");
+	}
+	view_fields_draw(c, 1, &f);
+}
+
+/* The third line: what is listed, then what hides rows or stops updates, the pace and sort. */
+static void view_header_rows(struct canvas *c, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct ui *u = v->u;
+	struct view_fields f = { 0 };
+	int sc = u->sort_col;
+	size_t i;
+
+	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
+		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
+	} else {
+		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s",
+			   u->view == UI_VIEW_CGROUPS		     ? "Cgroups: "
+			   : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
+			   : u->threads || u->view == UI_VIEW_DRILL  ? "Threads: "
+								     : "Tasks: ");
+		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
+	}
+	/* what hides rows or stops updates comes first, and stays longest on a narrow screen */
 	if (u->paused)
-		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
-	if (u->replay_ended)
-		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+		view_field(&f, 95, CANVAS_HOT, " PAUSED");
+	if (u->replay_ended) {
+		i = view_field(&f, 90, CANVAS_WARN, " (end of recording)");
+		view_field_short(&f, i, " (end)");
+	}
 	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; cgroup '%s'", u->cgroup);
+		view_field(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
 	if (u->filter[0] && u->view != UI_VIEW_DRILL)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
+		view_field(&f, 80, CANVAS_WARN, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+		view_field(&f, 80, CANVAS_WARN, "; user '%s'", u->user);
 	if (u->follow)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d%s", u->follow_id,
-				   view_find_row(m, u->follow_id) ? "" : " (exited)");
+		view_field(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
+			   view_find_row(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
-	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
-				   m->cg_not_counted);
-	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds", m->cg_fds);
-	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
-				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s%s",
-		 model_column_title(
-			 m, sc, u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS : COL_ROWS_PROCESSES),
-		 u->reverse ? " (reversed)" : "",
-		 v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
-	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
+		view_field(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
+	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {
+		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
+			       m->cg_not_counted);
+		view_field_short(&f, i, ", %zu not counted", m->cg_not_counted);
+	}
+	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS) {
+		view_field(&f, 35, CANVAS_NORMAL, ", %" PRIu64 " fds", m->cg_fds);
+	} else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS) {
+		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (%s, e: log)",
+			       m->not_counted, errmsg_short(m->not_counted_err));
+		view_field_short(&f, i, ", %zu not counted", m->not_counted);
+	}
+	/* the pace the user chose is what they know best: it gives way first */
+	view_field(&f, 25, CANVAS_NORMAL, "; every %.2g s", u->delay);
+	i = view_field(&f, 45, CANVAS_NORMAL, "; sort %s%s%s",
+		       model_column_title(m, sc,
+					  u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS
+								     : COL_ROWS_PROCESSES),
+		       u->reverse ? " (reversed)" : "",
+		       v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
+	if (u->reverse || v->list->is_tree)
+		view_field_short(&f, i, "; sort %s",
+				 model_column_title(m, sc,
+						    u->view == UI_VIEW_CGROUPS
+							    ? COL_ROWS_CGROUPS
+							    : COL_ROWS_PROCESSES));
+	view_fields_draw(c, 2, &f);
+}
+
+static int view_header(struct canvas *c, const struct view_ctx *v)
+{
+	view_header_host(c, v);
+	view_header_events(c, v);
+	view_header_rows(c, v);
 	return VIEW_HEADER_LINES;
 }
 
@@ -200,6 +348,7 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	char label[16], text[48];
 	double busy = r->v[COL_CPU];
 	int lw, bw, fill8;
+	size_t busy_len;
 
 	if (r->id < 0)
 		snprintf(label, sizeof(label), "all");
@@ -210,6 +359,7 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		snprintf(text, sizeof(text), "-");
 	else
 		snprintf(text, sizeof(text), "%.*f%s", cpu->prec, busy, cpu->unit);
+	busy_len = strlen(text);
 	if (model_column_shown(m, COL_IPC) && w >= 40) {
 		char vi[16], vg[16];
 
@@ -228,6 +378,9 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		/* neither yet (the first frame): no "IPC - GHz -" beside an empty bar */
 	}
 	bw = w - lw - 3; /* " [" and "]" */
+	/* too narrow for IPC and GHz: the busy share alone; for that too, no meter */
+	if (bw < (int)strlen(text) + 2)
+		text[busy_len] = '\0';
 	if (bw < (int)strlen(text) + 2)
 		return;
 	canvas_put(c, x + lw, y, " [", CANVAS_NORMAL, -1);
@@ -512,6 +665,9 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	for (size_t i = 0; i < n && x < c->w; i++) {
 		if (!(b[i].footer_in & UI_IN(u->view)))
 			continue;
+		/* a key and its word whole, or neither */
+		if (x + (int)strlen(b[i].footer_key) + (int)strlen(b[i].footer) > c->w)
+			break;
 		x += canvas_put(c, x, y, b[i].footer_key, CANVAS_KEY, -1);
 		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s",
 				   (int)strlen(b[i].footer) + 1, b[i].footer);
