@@ -775,14 +775,27 @@ START_TEST(test_cgroup_view_keys)
 	press(&u, &l, ' ');
 	ck_assert_uint_eq(u.ntags, 0);
 	press(&u, &l, 'W');
-	/* Tab: the table, the drill-down, the cgroups (known in this recording), the table */
-	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	/* Tab: the table and the cgroups (known in this recording); no drill-down is open */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* one opened with Enter joins the cycle: the table, the drill-down, the cgroups */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
 	press(&u, &l, UI_KEY_TAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
 	ui_list_release(&l);
 	model_free(m);
@@ -1131,6 +1144,8 @@ END_TEST
 
 START_TEST(test_tab_cycles_screens)
 {
+	static const int PAGES[] = { 'h', 'e', 'E' };
+	static const enum ui_view PAGE_VIEW[] = { UI_VIEW_HELP, UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	struct ui u;
 	struct ui_list l = { 0 };
 
@@ -1139,15 +1154,44 @@ START_TEST(test_tab_cycles_screens)
 	ui_build_list(&u, m, &l);
 	ui_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
+	/* no drill-down open, no cgroups in this recording: Tab stays, and samples nothing */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* Enter opens one: Tab goes to it and back, its process kept whatever is selected */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_int_eq(u.drill, 101);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_int_eq(u.drill, 101);
-	press(&u, &l, UI_KEY_TAB);
+	/* in the mode it was left in */
+	press(&u, &l, 't');
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	/* help, the log and the events are pages over a screen, not in the cycle: Tab stays */
+	for (size_t i = 0; i < 3; i++) {
+		press(&u, &l, PAGES[i]);
+		ck_assert_int_eq(u.view, PAGE_VIEW[i]);
+		ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+		ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
+		ck_assert_int_eq(u.view, PAGE_VIEW[i]);
+		press(&u, &l, UI_KEY_ESC);
+		ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	}
+	/* Esc closes it: Tab stays on the table again */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	/* with nothing to drill into, Tab stays on the table */
 	press(&u, &l, '\\');

@@ -54,6 +54,24 @@ check "the process table has a CGROUP column" wait_for "^ *PID USER .* CGROUP *C
 tmux resize-window -t $S -x 80 -y 24
 keys G
 check "G again: the cgroups" wait_for "^Cgroups: 4 shown"
+# Tab goes through the data screens: the processes, a drill-down while one is open, the cgroups
+keys Tab
+check "Tab: the processes" wait_for "^Tasks: 4 shown"
+keys Tab
+check "Tab: the cgroups again, no drill-down being open" wait_for "^Cgroups: 4 shown"
+keys BTab Enter
+check "Enter opens a drill-down" wait_for "^Process: [0-9]*, its hot pages"
+keys Tab
+check "Tab from the drill-down: the cgroups" wait_for "^Cgroups: 4 shown"
+keys Tab Tab
+check "Tab, Tab: back to the drill-down left open" wait_for "^Process: [0-9]*, its hot pages"
+keys Escape Tab
+check "Esc closes it: Tab goes to the cgroups" wait_for "^Cgroups: 4 shown"
+# help is a page over a screen, not one of the cycle: Tab leaves it where it is
+keys h
+wait_for "EscBack" >/dev/null
+keys Tab Escape
+check "Tab in help stays in help (Esc then goes back to the cgroups)" wait_for "EnterProcs GTasks"
 keys q
 check "q exits with status 0" wait_for "EXIT=0"
 start "$PMCTOP --replay $top_srcdir/tests/data/hw.rec -d 0 --cgroups"

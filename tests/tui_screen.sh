@@ -143,12 +143,12 @@ keys Escape F4 db Enter
 check "F4 filters" pids_are "101 "
 keys Escape
 pids_are "101 202 303 404 505 " >/dev/null
-keys Home Tab
-check "Tab: the drill-down of the selected process" wait_for "PID 101 db-server"
+keys Home Enter
+check "Enter: the drill-down of the selected process" wait_for "PID 101 db-server"
 keys Tab
-check "Tab again: back to the table" wait_for "^    PID USER"
+check "Tab: back to the table, the drill-down left open" wait_for "^    PID USER"
 keys BTab
-check "Shift-Tab goes the other way" wait_for "PID 101 db-server"
+check "Shift-Tab: back to the drill-down left open" wait_for "PID 101 db-server"
 keys Escape
 wait_for "^    PID USER" >/dev/null
 quit

@@ -815,7 +815,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_TAB, UI_KEY_BTAB },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_NEXT_SCREEN,
-	  .help = "next or previous screen: the table, the drill-down, the cgroups" },
+	  .help = "next or previous screen: table, drill-down left open, cgroups" },
 	{ .keys = { 'e' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_LOG,
@@ -1191,16 +1191,18 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 }
 
 /*
- * The screens Tab goes through, in order, and the action that opens each: to add a screen,
- * add a line. Shift-Tab goes backwards. A screen that cannot open (no process selected for
- * the drill-down) is passed over.
+ * The data screens Tab goes through, in order, and the action that opens each: to add a
+ * screen, add a line. Shift-Tab goes backwards. A screen that cannot open is passed over: the
+ * drill-down unless one is open (Enter opened it, Esc did not close it: Tab never starts
+ * sampling a process), the cgroups where they are not known. Help, the log and the events
+ * are no screens of the cycle but pages over one (their keys take them back).
  */
 static const struct {
 	enum ui_view view;
 	enum ui_do open;
 } UI_SCREEN_CYCLE[] = {
-	{ UI_VIEW_TABLE, UI_DO_LEAVE },
-	{ UI_VIEW_DRILL, UI_DO_DRILL },
+	{ UI_VIEW_TABLE, UI_DO_TABLE },
+	{ UI_VIEW_DRILL, UI_DO_REDRILL },
 	{ UI_VIEW_CGROUPS, UI_DO_CGROUPS },
 };
 
@@ -1339,6 +1341,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;
+		u->drill_open = true;
 		u->view = UI_VIEW_DRILL;
 		u->drill_mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
@@ -1347,8 +1350,28 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
+		u->drill_open = false;
 		u->view = UI_VIEW_TABLE;
 		u->sel_id = u->drill;
+		return UI_ACT_THREADS | UI_ACT_SAMPLE;
+	case UI_DO_TABLE:
+		if (u->view == UI_VIEW_DRILL) {
+			/* its sampling and thread counts stop; Tab comes back to it */
+			u->view = UI_VIEW_TABLE;
+			u->sel_id = u->drill;
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
+		}
+		/* from the cgroups, as G goes back: all the processes */
+		return ui_do(u, &(struct ui_binding){ .what = UI_DO_CGROUPS }, key, m, l);
+	case UI_DO_REDRILL:
+		if (!u->drill_open)
+			return 0;
+		u->view = UI_VIEW_DRILL;
+		u->sel_id = -1;
+		u->top = 0;
+		u->page_chosen = false;
+		u->page_top = 0;
+		/* its sampling (and thread counts) start again, in the mode it was left in */
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_CLEAR:
 		if (u->view == UI_VIEW_TABLE && u->cgroup[0]) {

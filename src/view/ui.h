@@ -109,6 +109,8 @@ enum ui_do {
 	UI_DO_SIGNAL,	    /* the signal menu for the selected or tagged processes */
 	UI_DO_NICE,	    /* F7 lowers the nice value, F8 raises it */
 	UI_DO_NEXT_SCREEN,  /* Tab, Shift-Tab: the next or previous screen of the cycle */
+	UI_DO_TABLE,	    /* Tab: back to the process table, a drill-down left open */
+	UI_DO_REDRILL,	    /* Tab: back to the drill-down left open */
 	UI_DO_KTHREADS,	    /* list kernel threads, or stop */
 	UI_DO_PER_USER,	    /* per-user totals instead of processes, or back */
 };
@@ -172,6 +174,7 @@ struct ui {
 	bool replay_ended;
 	int drill; /* pid of the drill-down */
 	enum ui_drill_mode drill_mode;
+	bool drill_open;		   /* opened (Enter), not closed (Esc): in the Tab cycle */
 	unsigned long long sample_period;  /* 0: the source's default */
 	unsigned long long sample_default; /* the period the source chose */
 	unsigned page_shift;		   /* 12 or 21 */
