@@ -1,4 +1,4 @@
-/* errno -> user text for perf_event_open failures. */
+/* errno -> user text: perf_event_open failures, sampling, signals and nice values. */
 #include "config.h"
 #include "util/errmsg.h"
 
@@ -507,5 +507,72 @@ const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, c
 	errmsg_notes(tried, sizeof(tried), notes);
 	snprintf(buf, size, "sampling pid %d with %s: %s%s%s", pid, kind, meaning,
 		 tried[0] ? "; not used: " : "", tried);
+	return buf;
+}
+
+/* Why an operation on a process failed, in words that say what to do. */
+static const char *errmsg_acted_why(int err)
+{
+	switch (err) {
+	case ESRCH:
+		return "no such process (it has exited)";
+	case EPERM:
+		return "permission denied: it belongs to another user (run pmctop as root)";
+	case EACCES:
+		return "permission denied: lowering a nice value needs root or CAP_SYS_NICE";
+	case EINVAL:
+		return "not a process id";
+	default:
+		return strerror(err);
+	}
+}
+
+const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name)
+{
+	if (menu_name)
+		snprintf(buf, size, "SIG%s", menu_name);
+	else
+		snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
+const char *errmsg_no_signal(char *buf, size_t size, int sig, int max)
+{
+	snprintf(buf, size, "no signal %d: give a number from 1 to %d", sig, max);
+	return buf;
+}
+
+const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
+			     const struct errmsg_acted *a)
+{
+	if (!a->err && a->n == 1)
+		snprintf(buf, size, "sent %s to pid %d", name, pids[0]);
+	else if (!a->err)
+		snprintf(buf, size, "sent %s to %zu processes", name, a->n);
+	else if (a->n == 1)
+		snprintf(buf, size, "cannot send %s to pid %d: %s", name, a->err_id,
+			 errmsg_acted_why(a->err));
+	else
+		snprintf(buf, size, "sent %s to %zu of %zu processes; pid %d: %s", name, a->done,
+			 a->n, a->err_id, errmsg_acted_why(a->err));
+	return buf;
+}
+
+const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, const int *ids, int now,
+			   const struct errmsg_acted *a)
+{
+	const char *what = threads ? "thread" : "pid";
+
+	if (!a->err && a->n == 1)
+		snprintf(buf, size, "%s %d: nice %d", what, ids[0], now);
+	else if (!a->err)
+		snprintf(buf, size, "nice value %s by one for %zu processes",
+			 delta < 0 ? "lowered" : "raised", a->n);
+	else if (a->n == 1)
+		snprintf(buf, size, "cannot %s the nice value of %s %d: %s",
+			 delta < 0 ? "lower" : "raise", what, a->err_id, errmsg_acted_why(a->err));
+	else
+		snprintf(buf, size, "nice value changed for %zu of %zu processes; %d: %s", a->done,
+			 a->n, a->err_id, errmsg_acted_why(a->err));
 	return buf;
 }

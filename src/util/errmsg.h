@@ -123,4 +123,27 @@ int errmsg_errno_value(const char *name);
 /* The advice for permission errors, naming the paranoid level. */
 const char *errmsg_permission_advice(char *buf, size_t size, int paranoid);
 
+/*
+ * Signals and nice values sent from the screen. What happened to n processes (or threads):
+ * done of them took it; err is the positive errno of the first that did not (0: none) and
+ * err_id that process or thread.
+ */
+struct errmsg_acted {
+	size_t n, done;
+	int err, err_id;
+};
+/* A signal's name for the status line: "SIGTERM" from menu_name "TERM", else "signal 34". */
+const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name);
+/* The signal sig, outside 1..max, that cannot be sent. Returns buf. */
+const char *errmsg_no_signal(char *buf, size_t size, int sig, int max);
+/* The status line after sending name (errmsg_signal_name) to pids (n of them). Returns buf. */
+const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
+			     const struct errmsg_acted *a);
+/*
+ * The status line after changing the nice value of ids by delta (threads: thread ids, else
+ * processes); now is the new value of the one id when there is one. Returns buf.
+ */
+const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, const int *ids, int now,
+			   const struct errmsg_acted *a);
+
 #endif
