@@ -4,31 +4,8 @@
 . "$top_srcdir/tests/cgroup_lib.sh"
 REC="$top_srcdir/tests/data/cgroup.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-cgtest
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cgroup_cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-50}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-cgtest cgroup_cleanup
 
 start "$PMCTOP --replay $REC -d 0 --cgroups"
 check "--cgroups opens the cgroup view" wait_for "^Cgroups: 4 shown (end of recording), 1 not counted (e: log), 48 fds"

@@ -4,31 +4,9 @@
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/hw.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-screen
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 10 s)
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-100}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
+TUI_WAIT=100
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-screen
 # gone PATTERN: until the screen no longer shows PATTERN
 gone() {
 	i=0
@@ -64,7 +42,6 @@ selected() {
 	diag "no highlighted row matches '$1'"
 	return 1
 }
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 quit() { keys q; wait_for "EXIT=0" >/dev/null; }
 # The mouse tests run pmctop as on an xterm, whose mouse reports are SGR (ESC [ < b ; x ; y M)
 # and reach any column; tmux's own key sequences (Home) are those of screen-256color.
