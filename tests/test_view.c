@@ -15,6 +15,17 @@
 #include "view/view.h"
 #include "util/utf8.h"
 
+/*
+ * ck_assert_msg for checks made thousands of times a test: Check writes down every assertion
+ * it passes, which on a loaded machine can take a sweep past its timeout; this says nothing
+ * until cond fails.
+ */
+#define REQUIRE(cond, ...)                                                                         \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			ck_abort_msg(__VA_ARGS__);                                                 \
+	} while (0)
+
 static struct model *m;
 static struct source *src;
 static struct symbols *syms;
@@ -356,19 +367,18 @@ static void assert_clean_lines(const char *s, int w, int h)
 			size_t len;
 			int32_t cp = utf8_decode(p, (size_t)(end - p), &len);
 
-			ck_assert_msg(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
-			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
-				      "%dx%d line %d: control character %#x", w, h, lines,
-				      (unsigned)cp);
+			REQUIRE(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
+			REQUIRE(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
+				"%dx%d line %d: control character %#x", w, h, lines, (unsigned)cp);
 			cells++;
 			p += len;
 		}
-		ck_assert_msg(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
-		ck_assert_msg(*p == '\n', "%dx%d: the last line is not terminated", w, h);
+		REQUIRE(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
+		REQUIRE(*p == '\n', "%dx%d: the last line is not terminated", w, h);
 		p++;
 		lines++;
 	}
-	ck_assert_msg(lines == h, "%dx%d: %d lines", w, h, lines);
+	REQUIRE(lines == h, "%dx%d: %d lines", w, h, lines);
 }
 
 START_TEST(test_every_size_draws_without_garbage)
@@ -418,6 +428,34 @@ START_TEST(test_narrow_header_goldens)
 	ck_assert_ptr_nonnull(
 		strstr(s, "\nTasks: 5 shown, 1 not counted (permission denied, e: log)\n"));
 	free(s);
+}
+END_TEST
+
+/* The status line on a narrow screen ends at a word: every word shown is a whole one. */
+START_TEST(test_narrow_status_ends_at_a_word)
+{
+	static const char STATUS[] =
+		"sent SIGTERM to 12 of 15 processes; pid 1234: no such process (it has exited)";
+	struct ui u;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	snprintf(u.status, sizeof(u.status), "%s", STATUS);
+	for (int w = 4; w <= 90; w++) {
+		char *s = draw(&u, w, 12, false), *last, *tok, *save;
+		char padded[sizeof(STATUS) + 2];
+
+		snprintf(padded, sizeof(padded), " %s ", STATUS);
+		last = strrchr(s, '\n');
+		*last = '\0';
+		last = strrchr(s, '\n') + 1;
+		for (tok = strtok_r(last, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char word[128];
+
+			snprintf(word, sizeof(word), " %s ", tok);
+			ck_assert_msg(strstr(padded, word), "%d wide: '%s' is cut", w, tok);
+		}
+		free(s);
+	}
 }
 END_TEST
 
@@ -909,6 +947,7 @@ int main(void)
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_narrow_header_goldens);
 	tcase_add_test(tc, test_narrow_header_never_cuts_a_number);
+	tcase_add_test(tc, test_narrow_status_ends_at_a_word);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);

@@ -640,8 +640,9 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 
+	/* a question or a status line too long for the screen ends at a word, a number whole */
 	if (u->prompt == UI_PROMPT_CONFIRM) {
-		canvas_put(c, 0, y, u->ask, CANVAS_ERROR, -1);
+		view_put_words(c, 0, y, u->ask, CANVAS_ERROR, c->w);
 		return;
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL) {
@@ -659,7 +660,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	if (u->status[0]) {
-		canvas_put(c, 0, y, u->status, CANVAS_ERROR, -1);
+		view_put_words(c, 0, y, u->status, CANVAS_ERROR, c->w);
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
