@@ -100,6 +100,22 @@ START_TEST(test_errmsg_says_what_signals_and_nice_values_did)
 
 	ck_assert_str_eq(errmsg_signal_name(name, sizeof(name), 15, "TERM"), "SIGTERM");
 	ck_assert_str_eq(errmsg_signal_name(name, sizeof(name), 34, NULL), "signal 34");
+	{
+		const char sug[2][128] = { "cycles", "cpu-cycles" };
+		char ev[1024];
+
+		ck_assert_str_eq(
+			errmsg_bad_event(ev, sizeof(ev), "cylces", -ENOENT, false, sug, 2),
+			"pmctop: unknown event 'cylces'; did you mean 'cycles', 'cpu-cycles'\n"
+			"List the events with 'pmctop --list-events'.\n");
+		ck_assert_str_eq(
+			errmsg_bad_event(ev, sizeof(ev), "cycles:q", -EINVAL, false, NULL, 0),
+			"pmctop: invalid event 'cycles:q' (check its modifiers)\n"
+			"List the events with 'pmctop --list-events'.\n");
+		ck_assert_ptr_nonnull(
+			strstr(errmsg_bad_event(ev, sizeof(ev), "x/y/", -EINVAL, true, NULL, 0),
+			       "invalid event 'x/y/': a PMU/TERMS/ event names a PMU"));
+	}
 	ck_assert_str_eq(errmsg_no_signal(buf, sizeof(buf), 0, 64),
 			 "no signal 0: give a number from 1 to 64");
 	ck_assert_str_eq(errmsg_signalled(buf, sizeof(buf), "SIGSTOP", one,

@@ -64,11 +64,10 @@ static int main_events(const struct options *o, struct evlist *ev)
 		int k;
 
 		if (r && spec) {
-			fprintf(stderr,
-				"pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
-				"/sys/bus/event_source/devices and terms of its format/ or "
-				"events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
-				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
+			char msg[1024];
+
+			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, true, NULL, 0),
+			      stderr);
 			return EXIT_USAGE;
 		}
 		if (spec) {
@@ -78,16 +77,12 @@ static int main_events(const struct options *o, struct evlist *ev)
 			continue;
 		}
 		if (r) {
-			char sug[3][128];
+			char sug[3][128], msg[1024];
 			size_t ns = events_suggest(o->events[i], sug, 3);
 
-			fprintf(stderr, "pmctop: %s event '%s'",
-				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
-			if (r == -EINVAL)
-				fprintf(stderr, " (check its modifiers)");
-			for (size_t s = 0; s < ns; s++)
-				fprintf(stderr, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
-			fprintf(stderr, "\nList the events with 'pmctop --list-events'.\n");
+			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, false,
+					       (const char(*)[128])sug, ns),
+			      stderr);
 			return EXIT_USAGE;
 		}
 		k = evlist_find(ev, o->events[i]);

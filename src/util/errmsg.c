@@ -542,6 +542,31 @@ const char *errmsg_no_signal(char *buf, size_t size, int sig, int max)
 	return buf;
 }
 
+const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, bool spec,
+			     const char (*sug)[128], size_t nsug)
+{
+	const char *kind = err == -ENOENT ? "unknown" : "invalid";
+	size_t len;
+
+	if (spec) {
+		snprintf(buf, size,
+			 "pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
+			 "/sys/bus/event_source/devices and terms of its format/ or "
+			 "events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
+			 kind, name);
+		return buf;
+	}
+	snprintf(buf, size, "pmctop: %s event '%s'%s", kind, name,
+		 err == -EINVAL ? " (check its modifiers)" : "");
+	for (size_t s = 0; s < nsug; s++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "\nList the events with 'pmctop --list-events'.\n");
+	return buf;
+}
+
 const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
 			     const struct errmsg_acted *a)
 {

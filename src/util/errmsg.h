@@ -136,6 +136,10 @@ struct errmsg_acted {
 const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name);
 /* The signal sig, outside 1..max, that cannot be sent. Returns buf. */
 const char *errmsg_no_signal(char *buf, size_t size, int sig, int max);
+/* An -e event that does not encode: err -ENOENT unknown, else invalid; spec: written PMU/TERMS/;
+ * sug: up to nsug names it may have meant. Several lines, the last ending in a newline. */
+const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, bool spec,
+			     const char (*sug)[128], size_t nsug);
 /* The status line after sending name (errmsg_signal_name) to pids (n of them). Returns buf. */
 const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
 			     const struct errmsg_acted *a);
