@@ -31,8 +31,18 @@
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
-	int pmu; /* the core PMU its generic events go to; -1: as encoded */
+	int pmu;  /* the core PMU its generic events go to; -1: as encoded */
+	bool sim; /* PMCTOP_SIM_GROUPS: opened and read like the others, never summed */
 };
+
+/* Ticks a process that found no descriptors waits before its attach is tried again. */
+#define LIVE_RETRY_TICKS 16
+/* Ticks an idle process or thread row goes without a fresh stat read (its parent may die). */
+#define LIVE_IDLE_REFRESH 16
+/* Ticks a running process goes without its uid read again (setuid, setresuid). */
+#define LIVE_UID_TICKS 4
+/* The least time a tick spends attaching counters, while some wait: 40 ms. */
+#define LIVE_ATTACH_SLICE_NS 40000000ull
 
 /*
  * A thread's group set: with inheritance for the threads of a process at
@@ -46,6 +56,9 @@ struct live_thread {
 	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
 	char comm[64];
 	struct counters_group *g; /* one per task group definition */
+	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
+	uint64_t gate;		  /* the enabled time of its gate group at that read */
+	unsigned idle;		  /* ticks since, in which it did not run */
 };
 
 struct live_proc {
@@ -68,8 +81,15 @@ struct live_proc {
 	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
 	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	  /* the counts of the last full read; owned */
-	uint64_t gate;		  /* the task-clock of that read, summed over the sets */
+	uint64_t gate;		  /* the gate group's enabled time at that read, over the sets */
 	unsigned idle;		  /* ticks since, in which it did not run */
+	unsigned uid_age;	  /* ticks it ran since its uid was last read */
+	unsigned long long retry; /* l->tick from which a failed attach is tried again */
+	/* some threads did not fit the descriptors: the busiest are counted */
+	bool partial;
+	size_t thr_all;	    /* threads it had at attach */
+	uint64_t part_cpu0; /* its CPU time (ns) at attach */
+	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -90,6 +110,12 @@ struct live_cpu {
 	uint64_t last_enabled;	  /* of the first group: stops growing once detached */
 	struct counters_group *g; /* one per CPU group definition */
 	int *gerr;
+};
+
+/* One thread's read of the gate group: kept, so the full read does not read it again. */
+struct live_gread {
+	int r;
+	struct snap_count v[COUNTERS_MAX_GROUP]; /* by member */
 };
 
 struct live_user {
@@ -115,7 +141,7 @@ struct live {
 	struct pmu_set pmus; /* the core PMUs in sysfs */
 	bool hybrid;	     /* several core PMUs, each given its own groups */
 	int *same;    /* per event: -1, or the built-in event of the same encoding it reuses */
-	int gate_set; /* the task group holding task-clock, -1: every process read every tick */
+	int gate_set; /* the task group read first, whose enabled time gates the rest; -1: none */
 	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
 	int counters;		       /* a group's most hardware events (probed), 0 unknown */
 	int counters_free;	       /* of them, what a pinned group of ours got */
@@ -142,8 +168,15 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
-	bool kthreads;	     /* list kernel threads (and count them where kernel mode may be) */
-	size_t set_fds;	     /* descriptors one thread's group set takes */
+	bool kthreads;	/* list kernel threads (and count them where kernel mode may be) */
+	size_t set_fds; /* descriptors one thread's group set takes */
+	int sim_groups; /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
+	unsigned long long tick;  /* reads so far */
+	uint64_t last_read_ns;	  /* when the last read began */
+	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
+	struct live_gread *gread; /* the gate group's reads of one process, per thread */
+	size_t greadcap;
+	int gread_pid;	     /* whose reads gread holds; 0: none */
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */

@@ -504,10 +504,41 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 	}
 }
 
+/*
+ * PMCTOP_SIM_GROUPS=N: the software group is followed by N - 1 groups of two
+ * of its own events, opened, enabled and read on every thread like the
+ * hardware ratio pairs of a real PMU and never summed, so that the cost of
+ * such a layout can be measured on a machine without a PMU.
+ */
+static void live_add_sim_groups(struct live *l)
+{
+	size_t sw = l->ntg;
+
+	for (size_t k = 0; k < l->ntg && sw == l->ntg; k++) {
+		bool hw = false;
+
+		for (int m = 0; m < l->tg[k].nr; m++)
+			hw |= l->base.ev.ev[l->tg[k].ev[m]].hw;
+		if (!hw)
+			sw = k;
+	}
+	if (sw == l->ntg || l->sim_groups < 2)
+		return;
+	l->tg = xrealloc(l->tg, (l->ntg + (size_t)l->sim_groups) * sizeof(*l->tg));
+	for (int i = 1; i < l->sim_groups; i++) {
+		struct live_gdef *d = &l->tg[l->ntg++];
+
+		*d = l->tg[sw];
+		d->nr = d->nr < 2 ? d->nr : 2;
+		d->sim = true;
+	}
+}
+
 void live_build_task_groups(struct live *l)
 {
 	free(l->tg);
 	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_add_sim_groups(l);
 	l->set_fds = 0;
 	for (size_t k = 0; k < l->ntg; k++)
 		l->set_fds += (size_t)l->tg[k].nr;
@@ -519,16 +550,23 @@ void live_build_task_groups(struct live *l)
 	free(l->tg_starved);
 	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
 	/*
-	 * A task that did not run counted nothing: its task-clock tells, so the
-	 * other groups of an idle process need not be read. Not where forked
-	 * children count in their parent's row (no inherit_thread): their time
-	 * is not the parent's.
+	 * A task that did not run counted nothing: the enabled time of one of
+	 * its groups tells (a task's events are enabled only while it runs,
+	 * whether or not they got a counter), so the other groups of an idle
+	 * process need not be read. The group holding task-clock is the gate
+	 * where there is one. Not where forked children count in their
+	 * parent's row (no inherit_thread): their time is not the parent's.
 	 */
 	l->gate_set = -1;
-	if (!l->o.read_all && !(l->cflags & COUNTERS_NO_INHERIT_THREAD))
-		for (size_t k = 0; k < l->ntg && l->gate_set < 0; k++)
-			if (l->base.ev.ev[l->tg[k].ev[0]].role == EV_TASK_CLOCK)
+	if (l->o.read_all || (l->cflags & COUNTERS_NO_INHERIT_THREAD) || !l->ntg)
+		return;
+	l->gate_set = 0;
+	for (size_t k = 0; k < l->ntg; k++)
+		for (int m = 0; m < l->tg[k].nr; m++)
+			if (!l->tg[k].sim && l->base.ev.ev[l->tg[k].ev[m]].role == EV_TASK_CLOCK) {
 				l->gate_set = (int)k;
+				return;
+			}
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */

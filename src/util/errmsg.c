@@ -29,6 +29,7 @@ static const struct {
 	{ E2BIG, "E2BIG", "attribute size refused" },
 	{ EBADF, "EBADF", "not open" },
 	{ EAGAIN, "EAGAIN", "attaching" },
+	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
 };
 
 static int errmsg_abs(int err)
@@ -405,6 +406,13 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "(their "
 			 "user-mode counts would always be 0); %s",
 			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
+	case ERRMSG_PARTIAL:
+		snprintf(buf, size,
+			 "'%s' (pid %lld) has %lld threads and the file descriptors left fit %lld: "
+			 "its busiest threads are counted, and its counts are scaled to its CPU "
+			 "time and marked * as estimates; raise 'ulimit -n' to count every thread",
+			 f->name, f->n, f->n3, f->n2);
 		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,

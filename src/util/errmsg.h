@@ -31,6 +31,8 @@ enum errmsg_what {
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
+	/* process NAME (pid n) had n3 threads, n2 of them counted (no descriptors for the rest) */
+	ERRMSG_PARTIAL,
 };
 
 /*
@@ -52,6 +54,7 @@ struct errmsg_fact {
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
+	long long n3;		 /* a third */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
