@@ -444,7 +444,8 @@ static bool live_idle(struct live *l, struct live_proc *p)
 	bool bad = false;
 
 	l->gread_pid = 0;
-	if (l->gate_set < 0 || p->err || !p->cnt)
+	/* a partial process runs in threads the gate does not see: its stat tells */
+	if (l->gate_set < 0 || p->err || !p->cnt || p->partial)
 		return false;
 	gd = &l->tg[l->gate_set];
 	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
