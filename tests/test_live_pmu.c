@@ -763,7 +763,8 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	k.starve_over = 2; /* the 4-event group validates and never gets its counters */
 	s = hw_live_many(&t, &k, false);
 	snapshot_init(&snap, s->ev.n);
-	for (int i = 0; i < 6; i++)
+	/* packed groups of 4 starve: unpacked; the 4 asked for as one group starve: split */
+	for (int i = 0; i < 12; i++)
 		ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
 	ck_assert_ptr_nonnull(task);
@@ -775,6 +776,108 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	for (size_t i = 0; i < n; i++)
 		told |= f[i].what == ERRMSG_STARVED;
 	ck_assert(told);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+/* task-clock, page-faults; {cycles, instructions}; {cache-references, cache-misses}; branches. */
+static struct source *hw_live_pairs(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+{
+	static const char *const HW[] = { "cycles",	  "instructions", "cache-references",
+					  "cache-misses", "branches",	  "branch-misses" };
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	for (int i = 0; i < 6; i++)
+		evlist_add(&ev, HW[i], 1 + i / 2, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/* Groups open on pid, the descriptors they hold, and how many of their leaders are software. */
+static int hw_groups_of(const struct hw_kernel *k, int pid, int *fds, int *sw_leaders)
+{
+	int n = 0;
+
+	*fds = *sw_leaders = 0;
+	for (int i = 0; i < k->nev; i++) {
+		if (!k->ev[i].open || k->ev[i].pid != pid)
+			continue;
+		(*fds)++;
+		if (k->ev[i].leader == k->ev[i].fd) {
+			n++;
+			*sw_leaders += k->ev[i].pmu < 0;
+		}
+	}
+	return n;
+}
+
+START_TEST(test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	int fds, sw, reads;
+
+	proc_tree_init(&t);
+	/* 7 counters for processes: the three pairs fit one group, and software rides in it */
+	hw_qemu(&k);
+	s = hw_live_pairs(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 1);
+	ck_assert_int_eq(fds, 8);
+	ck_assert_int_eq(sw, 0);
+	reads = 0;
+	for (int i = 0; i < k.nev; i++)
+		reads -= k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	for (int i = 0; i < k.nev; i++)
+		reads += k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	ck_assert_int_eq(reads, 1);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	for (size_t e = 0; e < s->ev.n; e++) {
+		ck_assert_int_eq(task->c[e].err, 0);
+		ck_assert_uint_gt(task->c[e].value, 0);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	/*
+	 * 4 counters: the pairs pack into 4 + 2 and time-share, so the software group stays
+	 * apart (its counts exact): 3 groups, not 4
+	 */
+	hw_qemu(&k);
+	k.counters[0] = 4;
+	s = hw_live_pairs(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 3);
+	ck_assert_int_eq(fds, 8);
+	ck_assert_int_eq(sw, 1);
+	ck_assert_int_eq(hw_largest_group(&k, 100), 4);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_uint_eq(task->c[0].running, task->c[0].enabled);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(k.nopen, 0);
@@ -803,6 +906,8 @@ int main(void)
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
 	tcase_add_test(tc, test_a_group_validated_larger_than_what_runs_counts_what_runs);
 	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
+	tcase_add_test(tc,
+		       test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -148,6 +148,7 @@ struct live {
 	int watchdog;		       /* /proc/sys/kernel/nmi_watchdog, -1 unknown */
 	int cpu_hw;		       /* hardware events each per-CPU set takes */
 	int task_cap;		       /* most hardware events in one task group, 0: no limit */
+	int pack_cap;		       /* hardware events task groups are packed up to, 0: none */
 	uint64_t *tg_en, *tg_run;      /* per task group: enabled and running over all tasks */
 	uint64_t *tg_en0, *tg_run0;    /* the same at the last tick */
 	unsigned *tg_starved;	       /* ticks in a row it was enabled and never ran */

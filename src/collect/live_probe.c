@@ -534,10 +534,76 @@ static void live_add_sim_groups(struct live *l)
 	}
 }
 
+/* The hardware events among the members of d. */
+static int live_gdef_hw(const struct live *l, const struct live_gdef *d)
+{
+	int n = 0;
+
+	for (int m = 0; m < d->nr; m++)
+		n += l->base.ev.ev[d->ev[m]].hw;
+	return n;
+}
+
+static void live_gdef_append(struct live_gdef *to, const struct live_gdef *from)
+{
+	for (int m = 0; m < from->nr; m++)
+		to->ev[to->nr++] = from->ev[m];
+}
+
+/*
+ * Fewer groups per thread, so fewer reads a tick: the hardware groups,
+ * each kept whole (a ratio's pair stays together), are packed in order into
+ * as few groups as hold pack_cap hardware events each (what the PMU gives a
+ * task group); and where they all fit one group, the software group rides
+ * in it (the kernel moves a group with a hardware leader to the hardware
+ * context), making one group and one read a thread. Where the hardware
+ * groups time-share the counters the software group stays apart: in a
+ * group off the PMU it would stop counting, and its exact counts would
+ * become estimates. Not on hybrid machines, whose hardware groups are
+ * copied per core PMU (a software event in each copy would count twice).
+ */
+static void live_pack_task_groups(struct live *l)
+{
+	struct live_gdef *out;
+	size_t no = 0, nhw;
+
+	if (l->hybrid || l->pack_cap <= 0 || l->ntg < 2)
+		return;
+	out = xcalloc(l->ntg, sizeof(*out));
+	for (size_t k = 0; k < l->ntg; k++) {
+		int hw = live_gdef_hw(l, &l->tg[k]);
+		size_t j;
+
+		if (!hw)
+			continue;
+		for (j = 0; j < no; j++)
+			if (live_gdef_hw(l, &out[j]) + hw <= l->pack_cap &&
+			    out[j].nr + l->tg[k].nr <= COUNTERS_MAX_GROUP)
+				break;
+		if (j == no)
+			out[no++] = l->tg[k];
+		else
+			live_gdef_append(&out[j], &l->tg[k]);
+	}
+	nhw = no;
+	for (size_t k = 0; k < l->ntg; k++) {
+		if (live_gdef_hw(l, &l->tg[k]))
+			continue;
+		if (nhw == 1 && out[0].nr + l->tg[k].nr <= COUNTERS_MAX_GROUP)
+			live_gdef_append(&out[0], &l->tg[k]);
+		else
+			out[no++] = l->tg[k];
+	}
+	free(l->tg);
+	l->tg = out;
+	l->ntg = no;
+}
+
 void live_build_task_groups(struct live *l)
 {
 	free(l->tg);
 	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_pack_task_groups(l);
 	live_add_sim_groups(l);
 	l->set_fds = 0;
 	for (size_t k = 0; k < l->ntg; k++)
@@ -661,6 +727,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 		l->watchdog = -1;
 	live_probe_events(l);
 	live_budget(l);
+	/* with thread rows a running thread's set and its process's are on the PMU together */
+	l->pack_cap = l->o.threads ? l->task_cap / 2 : l->task_cap;
 	live_fit_groups(l);
 	live_probe_groups(l);
 	if (!l->kernel && req->role_idx[EV_CTX_SWITCHES] >= 0)

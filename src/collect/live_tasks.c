@@ -983,7 +983,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 
 void live_check_starved(struct live *l)
 {
-	int split = -1;
+	int split = -1, unpack = 0;
 	unsigned ticks = 0;
 	char name[256];
 
@@ -994,7 +994,8 @@ void live_check_starved(struct live *l)
 		l->tg_en0[k] = l->tg_en[k];
 		l->tg_run0[k] = l->tg_run[k];
 		l->tg_en[k] = l->tg_run[k] = 0;
-		if (split < 0 && l->tg_starved[k] >= LIVE_STARVED_TICKS && l->tg[k].nr > 1) {
+		if (split < 0 && !unpack && l->tg_starved[k] >= LIVE_STARVED_TICKS &&
+		    l->tg[k].nr > 1) {
 			int g = l->base.ev.ev[l->tg[k].ev[0]].group;
 
 			for (int m = 0; m < l->tg[k].nr; m++)
@@ -1003,10 +1004,14 @@ void live_check_starved(struct live *l)
 			if (g >= 0) {
 				split = g;
 				ticks = l->tg_starved[k];
+			} else {
+				/* groups packed together: pack no more, back to the groups asked for */
+				unpack = (int)k + 1;
+				ticks = l->tg_starved[k];
 			}
 		}
 	}
-	if (split < 0)
+	if (split < 0 && !unpack)
 		return;
 	/* the sets are built from the group definitions: close them all, reattach next tick */
 	for (size_t i = 0; i < l->nprocs; i++) {
@@ -1020,10 +1025,27 @@ void live_check_starved(struct live *l)
 		p->nthr = 0;
 		p->err = LIVE_RETRY;
 	}
-	live_split_group(l, split, name, sizeof(name));
+	if (split >= 0) {
+		live_split_group(l, split, name, sizeof(name));
+	} else {
+		const struct live_gdef *d = &l->tg[unpack - 1];
+		size_t len = 0;
+
+		name[0] = '\0';
+		for (int m = 0; m < d->nr && len < sizeof(name); m++)
+			len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s",
+						m ? "," : "", l->base.ev.ev[d->ev[m]].name);
+		l->pack_cap = 0;
+	}
 	live_build_task_groups(l);
 	live_cgroups_reset(l);
-	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
+	{
+		struct errmsg_fact f;
+
+		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid, ticks);
+		f.n2 = split < 0;
+		live_tell(l, &f);
+	}
 }
 
 size_t live_fd_budget(void)

@@ -396,8 +396,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "the group '%s' never got the counters it needs in %lld ticks "
 			 "while its processes ran (other users, the NMI watchdog or per-core "
 			 "counters "
-			 "hold them): split in two",
-			 f->name, f->n);
+			 "hold them): %s",
+			 f->name, f->n,
+			 f->n2 ? "split into the groups it was packed from" : "split in two");
 		break;
 	case ERRMSG_KTHREADS:
 		snprintf(buf, size,

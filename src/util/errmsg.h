@@ -7,22 +7,22 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0,     /* opening the event NAME */
-	ERRMSG_NO_EVENT,      /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	      /* opening the /proc root NAME */
-	ERRMSG_TASKS,	      /* counting processes; n: how many are not counted */
-	ERRMSG_CPUS,	      /* opening per-core counters */
-	ERRMSG_CPU_OFFLINE,   /* CPU n went offline */
-	ERRMSG_CPU_ONLINE,    /* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,      /* CPU n went offline and came back between two ticks */
-	ERRMSG_NO_PMU,	      /* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK,   /* sampling pid n: no threads found */
-	ERRMSG_SAMPLE_CPUS,   /* sampling: no online CPU found */
-	ERRMSG_SAMPLE_PEBS,   /* sampling with PEBS event NAME failed with err */
-	ERRMSG_SAMPLE_IBS,    /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,	      /* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED,	      /* the group NAME never ran in n ticks of its tasks: split */
-	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
+	ERRMSG_EVENT = 0,   /* opening the event NAME */
+	ERRMSG_NO_EVENT,    /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	    /* opening the /proc root NAME */
+	ERRMSG_TASKS,	    /* counting processes; n: how many are not counted */
+	ERRMSG_CPUS,	    /* opening per-core counters */
+	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
+	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
+	ERRMSG_CPU_BACK,    /* CPU n went offline and came back between two ticks */
+	ERRMSG_NO_PMU,	    /* hardware events asked, none opened; err and NAME of the first */
+	ERRMSG_SAMPLE_TASK, /* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_CPUS, /* sampling: no online CPU found */
+	ERRMSG_SAMPLE_PEBS, /* sampling with PEBS event NAME failed with err */
+	ERRMSG_SAMPLE_IBS,  /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
+	ERRMSG_SAMPLE,	    /* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED, /* the group NAME never ran in n ticks of its tasks: split (n2 1: unpacked) */
+	ERRMSG_USER_SWITCHES,	  /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
 	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
