@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -885,6 +886,191 @@ START_TEST(test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_gr
 }
 END_TEST
 
+/* Process pid in the tree, one thread, with ticks of CPU time used. */
+static void proc_tree_add(struct proc_tree *t, int pid, unsigned long long ticks)
+{
+	char rel[64], text[256];
+
+	snprintf(rel, sizeof(rel), "%d", pid);
+	if (access(t->dir, F_OK) == 0) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%d", t->dir, pid);
+		if (access(path, F_OK) != 0) {
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/task", pid);
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/task/%d", pid, pid);
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/status", pid);
+			put(t->dir, rel, "Name:\twork\nUid:\t0\t0\t0\t0\n");
+			snprintf(rel, sizeof(rel), "%d/cmdline", pid);
+			put(t->dir, rel, "work");
+		}
+	}
+	snprintf(text, sizeof(text),
+		 "%d (work) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 1 0 100 1000 100 0\n",
+		 pid, pid, pid, ticks);
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	put(t->dir, rel, text);
+}
+
+/* Which of pids 100 to 104 have hardware groups open, as a bit per pid - 100. */
+static unsigned hw_holders(const struct hw_kernel *k)
+{
+	unsigned m = 0;
+
+	for (int pid = 100; pid <= 104; pid++)
+		if (hw_largest_group(k, pid) > 0)
+			m |= 1u << (pid - 100);
+	return m;
+}
+
+START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *f;
+	char err[512], sys[512];
+	size_t nf, told = 0;
+
+	proc_tree_init(&t);
+	/* busiest first: 100, 101, 102, 103, 104 */
+	proc_tree_add(&t, 100, 900);
+	proc_tree_add(&t, 101, 800);
+	proc_tree_add(&t, 102, 300);
+	proc_tree_add(&t, 103, 200);
+	proc_tree_add(&t, 104, 100);
+	hw_qemu(&k);
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	o.hw_top = 2;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* the two busiest get hardware; the others software alone, hardware not counted */
+	ck_assert_uint_eq(hw_holders(&k), 0x3);
+	for (int pid = 100; pid <= 104; pid++) {
+		const struct snap_task *task = task_of(&snap, pid);
+
+		ck_assert_ptr_nonnull(task);
+		ck_assert_int_eq(task->err, 0);
+		ck_assert_int_eq(task->c[0].err, 0);
+		ck_assert_int_eq(task->c[1].err, pid <= 101 ? 0 : -EDQUOT);
+		ck_assert_int_eq(task->c[2].err, pid <= 101 ? 0 : -EDQUOT);
+	}
+	f = source_live_facts(s, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].what == ERRMSG_HW_TOP) {
+			told++;
+			ck_assert_int_eq(f[i].n, 2);
+		}
+	ck_assert_uint_eq(told, 1);
+	/* from now on 104 and 102 run, 100 and 101 do not: 103 ran a little */
+	proc_tree_add(&t, 104, 500);
+	proc_tree_add(&t, 102, 600);
+	proc_tree_add(&t, 103, 210);
+	for (int i = 2; i <= 5; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		/* chosen again every 5 ticks only */
+		ck_assert_uint_eq(hw_holders(&k), i < 5 ? 0x3 : 0x0);
+	}
+	/* the tick after the choice attaches them again: 104 and 102 in, 100 and 101 out */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	ck_assert_int_eq(task_of(&snap, 104)->c[1].err, 0);
+	ck_assert_int_eq(task_of(&snap, 100)->c[1].err, -EDQUOT);
+	ck_assert_int_eq(task_of(&snap, 100)->c[0].err, 0);
+	/* 103 edges past 102 next time, not by a quarter of the top: 102 stays (hysteresis) */
+	proc_tree_add(&t, 103, 700);
+	proc_tree_add(&t, 102, 790);
+	proc_tree_add(&t, 104, 900);
+	for (int i = 7; i <= 11; i++)
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl;
+	const struct errmsg_fact *f;
+	char err[512], sys[512];
+	size_t nf, told = 0;
+
+	proc_tree_init(&t);
+	proc_tree_add(&t, 100, 900);
+	proc_tree_add(&t, 101, 800);
+	proc_tree_add(&t, 102, 300);
+	proc_tree_add(&t, 103, 200);
+	proc_tree_add(&t, 104, 100);
+	hw_qemu(&k);
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl.rlim_cur = 24 + 11;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_uint_eq(hw_holders(&k), 0x7);
+		for (int pid = 100; pid <= 104; pid++) {
+			const struct snap_task *task = task_of(&snap, pid);
+
+			ck_assert_int_eq(task->err, 0);
+			ck_assert_int_eq(task->c[0].err, 0);
+			ck_assert_int_eq(task->c[1].err, pid <= 102 ? 0 : -EDQUOT);
+		}
+	}
+	f = source_live_facts(s, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].what == ERRMSG_HW_TOP) {
+			told++;
+			ck_assert_int_eq(f[i].n, 0);
+			ck_assert_int_eq(f[i].err, -EMFILE);
+		}
+	ck_assert_uint_eq(told, 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live_pmu");
@@ -908,6 +1094,10 @@ int main(void)
 	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
 	tcase_add_test(tc,
 		       test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group);
+	tcase_add_test(
+		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
+	tcase_add_test(
+		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -35,6 +35,11 @@ struct live_gdef {
 	bool sim; /* PMCTOP_SIM_GROUPS: opened and read like the others, never summed */
 };
 
+/* Hardware columns of a process outside the hardware top (--hw-top, or the budget). */
+#define LIVE_NOT_TOP (-EDQUOT)
+/* Ticks between two choices of the processes counted with hardware events. */
+#define LIVE_HWTOP_TICKS 5
+
 /* Ticks a process that found no descriptors waits before its attach is tried again. */
 #define LIVE_RETRY_TICKS 16
 /* Ticks an idle process or thread row goes without a fresh stat read (its parent may die). */
@@ -90,6 +95,8 @@ struct live_proc {
 	size_t thr_all;	    /* threads it had at attach */
 	uint64_t part_cpu0; /* its CPU time (ns) at attach */
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
+	bool lite;	    /* opened with the software events only (not in the hardware top) */
+	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -110,6 +117,18 @@ struct live_cpu {
 	uint64_t last_enabled;	  /* of the first group: stops growing once detached */
 	struct counters_group *g; /* one per CPU group definition */
 	int *gerr;
+};
+
+/*
+ * The task group definitions a set is opened with: every event (l->tg), or
+ * the software ones alone (l->sw) for a process outside the hardware top.
+ */
+struct live_layout {
+	const struct live_gdef *tg;
+	size_t ntg;
+	size_t set_fds; /* descriptors a set takes */
+	int gate_set;	/* the group read first, whose enabled time gates the rest; -1: none */
+	bool lite;
 };
 
 /* One thread's read of the gate group: kept, so the full read does not read it again. */
@@ -169,9 +188,16 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
-	bool kthreads;	/* list kernel threads (and count them where kernel mode may be) */
-	size_t set_fds; /* descriptors one thread's group set takes */
-	int sim_groups; /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
+	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
+	size_t set_fds;	      /* descriptors one thread's group set takes */
+	int sim_groups;	      /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
+	struct live_gdef *sw; /* the software groups alone: sets outside the hardware top */
+	size_t nsw, sw_fds;   /* nsw 0: no hardware event, no such sets */
+	int sw_gate;
+	size_t slots;  /* groups a set's array holds: the more of ntg and nsw */
+	bool hw_limit; /* hardware events for the busiest processes only */
+	size_t hw_k;   /* how many, while limited */
+	bool told_hw_top;
 	unsigned long long tick;  /* reads so far */
 	uint64_t last_read_ns;	  /* when the last read began */
 	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
@@ -238,6 +264,14 @@ void live_tasks_free(struct live *l);
  * LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
  */
 void live_check_starved(struct live *l);
+/* Hardware events for the busiest processes only from now on; said once. */
+void live_hw_limit(struct live *l);
+/*
+ * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
+ * time which processes count hardware events, with hysteresis; a process
+ * that changes is attached again next tick.
+ */
+void live_hw_top(struct live *l);
 
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);

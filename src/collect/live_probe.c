@@ -599,15 +599,54 @@ static void live_pack_task_groups(struct live *l)
 	l->ntg = no;
 }
 
+/* The group holding task-clock among n definitions, else 0; -1 when there is no gate. */
+static int live_gate_of(const struct live *l, const struct live_gdef *tg, size_t n)
+{
+	if (l->o.read_all || (l->cflags & COUNTERS_NO_INHERIT_THREAD) || !n)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		for (int m = 0; m < tg[k].nr; m++)
+			if (!tg[k].sim && l->base.ev.ev[tg[k].ev[m]].role == EV_TASK_CLOCK)
+				return (int)k;
+	return 0;
+}
+
+/*
+ * The software groups alone, as asked for (not ridden in a hardware group):
+ * the sets of processes outside the hardware top. None when no hardware
+ * event is counted, or no software one.
+ */
+static void live_build_sw_groups(struct live *l)
+{
+	bool hw = false;
+
+	free(l->sw);
+	l->sw = xcalloc(l->ntg + 1, sizeof(*l->sw));
+	l->nsw = l->sw_fds = 0;
+	for (size_t k = 0; k < l->ntg; k++) {
+		if (live_gdef_hw(l, &l->tg[k])) {
+			hw = true;
+			continue;
+		}
+		l->sw[l->nsw++] = l->tg[k];
+		l->sw_fds += (size_t)l->tg[k].nr;
+	}
+	if (!hw)
+		l->nsw = l->sw_fds = 0;
+	l->sw_gate = live_gate_of(l, l->sw, l->nsw);
+}
+
 void live_build_task_groups(struct live *l)
 {
 	free(l->tg);
 	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_build_sw_groups(l);
 	live_pack_task_groups(l);
 	live_add_sim_groups(l);
 	l->set_fds = 0;
 	for (size_t k = 0; k < l->ntg; k++)
 		l->set_fds += (size_t)l->tg[k].nr;
+	l->slots = l->ntg > l->nsw ? l->ntg : l->nsw;
 	free(l->tg_en);
 	l->tg_en = xcalloc(4 * l->ntg + 1, sizeof(*l->tg_en));
 	l->tg_run = l->tg_en + l->ntg;
@@ -623,16 +662,7 @@ void live_build_task_groups(struct live *l)
 	 * where there is one. Not where forked children count in their
 	 * parent's row (no inherit_thread): their time is not the parent's.
 	 */
-	l->gate_set = -1;
-	if (l->o.read_all || (l->cflags & COUNTERS_NO_INHERIT_THREAD) || !l->ntg)
-		return;
-	l->gate_set = 0;
-	for (size_t k = 0; k < l->ntg; k++)
-		for (int m = 0; m < l->tg[k].nr; m++)
-			if (!l->tg[k].sim && l->base.ev.ev[l->tg[k].ev[m]].role == EV_TASK_CLOCK) {
-				l->gate_set = (int)k;
-				return;
-			}
+	l->gate_set = live_gate_of(l, l->tg, l->ntg);
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */

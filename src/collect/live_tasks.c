@@ -48,14 +48,30 @@ static uint64_t live_pages_kib(unsigned long long pages)
 	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
 }
 
-/* Close a thread's group set (as live_open_groups opened it) and free it. */
+/* The group definitions of a set: every event, or the software ones (lite). */
+static struct live_layout live_ly(const struct live *l, bool lite)
+{
+	struct live_layout y = { l->tg, l->ntg, l->set_fds, l->gate_set, false };
+
+	if (lite && l->nsw) {
+		y.tg = l->sw;
+		y.ntg = l->nsw;
+		y.set_fds = l->sw_fds;
+		y.gate_set = l->sw_gate;
+		y.lite = true;
+	}
+	return y;
+}
+
+/* Close a thread's group set (as live_open_groups opened it, either layout) and free it. */
 static void live_close_groups(struct live *l, struct counters_group **g)
 {
 	if (!*g)
 		return;
-	for (size_t k = 0; k < l->ntg; k++)
+	for (size_t k = 0; k < l->slots; k++) {
+		l->fds_open -= (size_t)((*g)[k].nr > 0 ? (*g)[k].nr : 0);
 		counters_close_group(&(*g)[k]);
-	l->fds_open -= l->set_fds;
+	}
 	free(*g);
 	*g = NULL;
 }
@@ -99,21 +115,23 @@ static void live_close_proc(struct live *l, struct live_proc *p)
  * -EMFILE without trying when the descriptors pmctop keeps for itself would
  * be touched: scanning /proc must go on when counters run out.
  */
-static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags)
+static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
+			    bool lite)
 {
 	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
 	struct counters_group *g;
+	struct live_layout ly = live_ly(l, lite);
 
 	*out = NULL;
-	if (l->fds_open + l->set_fds > l->fd_budget)
+	if (l->fds_open + ly.set_fds > l->fd_budget)
 		return -EMFILE;
-	g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
-	for (size_t k = 0; k < l->ntg; k++) {
+	g = xcalloc(l->slots ? l->slots : 1, sizeof(*g));
+	for (size_t k = 0; k < ly.ntg; k++) {
 		int bad, r;
 
-		for (int i = 0; i < l->tg[k].nr; i++)
-			a[i] = live_attr(l, &l->tg[k], i);
-		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1,
+		for (int i = 0; i < ly.tg[k].nr; i++)
+			a[i] = live_attr(l, &ly.tg[k], i);
+		r = counters_open_group(&g[k], l->ops, a, ly.tg[k].ev, ly.tg[k].nr, tid, -1,
 					flags | l->cflags, &bad);
 		if (r) {
 			while (k-- > 0)
@@ -122,16 +140,34 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 			return r;
 		}
 	}
-	l->fds_open += l->set_fds;
+	l->fds_open += ly.set_fds;
 	*out = g;
 	return 0;
 }
 
 /* Open the inherited group set of one thread that exists at attach. */
-static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+static int live_open_thread(struct live *l, struct live_thread *t, int tid, bool lite)
 {
 	t->tid = tid;
-	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT);
+	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT, lite);
+}
+
+/*
+ * From now on hardware events go to the busiest processes only (--hw-top,
+ * or the descriptors do not hold them for every process): said once.
+ */
+void live_hw_limit(struct live *l)
+{
+	if (!l->hw_limit) {
+		l->hw_limit = true;
+		/* by the budget: as many as fit, found when attaching and at each choice */
+		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
+	}
+	if (!l->told_hw_top) {
+		l->told_hw_top = true;
+		live_tell_err(l, ERRMSG_HW_TOP, l->o.hw_top ? 0 : -EMFILE, NULL,
+			      (long long)l->o.hw_top);
+	}
 }
 
 struct live_tcpu {
@@ -188,7 +224,8 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 	char path[64];
 	long n;
 	int last = -ESRCH;
-	size_t room, want, gone = 0;
+	size_t room, want, gone = 0,
+			   left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 
 	snprintf(path, sizeof(path), "%d/task", p->pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
@@ -197,9 +234,15 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 	free(p->thr); /* a retry after running out of descriptors */
 	p->nthr = 0;
 	p->partial = false;
-	room = l->fd_budget > l->fds_open
-		       ? (l->fd_budget - l->fds_open) / (l->set_fds ? l->set_fds : 1)
-		       : 0;
+	/*
+	 * every thread with the software events alone, rather than some with
+	 * all: the hardware events then go to the busiest processes that fit
+	 */
+	if (!p->lite && l->nsw && (size_t)n * l->set_fds > left && (size_t)n * l->sw_fds <= left) {
+		p->lite = true;
+		live_hw_limit(l);
+	}
+	room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
 	if (!room && n)
 		return -EMFILE;
 	want = (size_t)n;
@@ -209,7 +252,7 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 	}
 	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
 	for (long i = 0; i < n && p->nthr < want; i++) {
-		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i]);
+		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i], p->lite);
 
 		if (r == 0) {
 			p->nthr++;
@@ -353,13 +396,13 @@ static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
  * Read set k of thread th into l->tmp; the gate group of the process whose
  * gate reads live_idle kept (stash) is not read again.
  */
-static int live_read_set(struct live *l, const struct live_thread *thr, size_t th, size_t k,
-			 bool stash)
+static int live_read_set(struct live *l, const struct live_layout *ly,
+			 const struct live_thread *thr, size_t th, size_t k, bool stash)
 {
-	const struct live_gdef *gd = &l->tg[k];
+	const struct live_gdef *gd = &ly->tg[k];
 	const struct live_gread *g;
 
-	if (!stash || (int)k != l->gate_set)
+	if (!stash || (int)k != ly->gate_set)
 		return counters_read_group(&thr[th].g[k], l->tmp);
 	g = &l->gread[th];
 	if (!g->r)
@@ -369,42 +412,51 @@ static int live_read_set(struct live *l, const struct live_thread *thr, size_t t
 }
 
 /*
- * Sum the group reads of every set in thr into counts c (one per event),
- * and the gate group's enabled time into *gate.
+ * Sum the group reads of every set in thr (of layout ly) into counts c (one
+ * per event), and the gate group's enabled time into *gate. Outside the
+ * hardware top, the hardware events are not counted (LIVE_NOT_TOP).
  * An event opened once per core PMU is summed over the copies: a thread runs
  * on one PMU at a time, so each copy's running time adds up to the thread's
  * time and only a sum short of it is multiplexing; the copies' enabled times
  * are each the thread's time and count once.
  */
-static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
-			    struct snap_count *c, bool stash, uint64_t *gate)
+static void live_sum_groups(struct live *l, const struct live_layout *ly,
+			    const struct live_thread *thr, size_t nthr, struct snap_count *c,
+			    bool stash, uint64_t *gate)
 {
 	size_t nev = l->base.ev.n;
 	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
 	uint64_t *ok = en + nev;
 
 	*gate = 0;
-	for (size_t k = 0; k < l->ntg; k++)
-		for (int i = 0; i < l->tg[k].nr; i++) {
-			struct snap_count *d = &c[l->tg[k].ev[i]];
+	if (ly->lite)
+		for (size_t e = 0; e < nev; e++)
+			if (l->base.ev.ev[e].hw && !l->base.ev.ev[e].err)
+				c[e].err = LIVE_NOT_TOP;
+	for (size_t k = 0; k < ly->ntg; k++)
+		for (int i = 0; i < ly->tg[k].nr; i++) {
+			struct snap_count *d = &c[ly->tg[k].ev[i]];
 
-			if (l->tg[k].sim)
+			if (ly->tg[k].sim)
 				continue;
 			d->value = d->enabled = d->running = 0;
 			d->err = -ESRCH;
 		}
 	for (size_t th = 0; th < nthr; th++) {
 		memset(en, 0, nev * sizeof(*en));
-		for (size_t k = 0; k < l->ntg; k++) {
-			const struct live_gdef *gd = &l->tg[k];
-			int r = live_read_set(l, thr, th, k, stash);
+		for (size_t k = 0; k < ly->ntg; k++) {
+			const struct live_gdef *gd = &ly->tg[k];
+			int r = live_read_set(l, ly, thr, th, k, stash);
 
 			if (gd->sim)
 				continue; /* read for its cost alone */
 			if (!r) {
-				l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
-				l->tg_run[k] += l->tmp[gd->ev[0]].running;
-				if ((int)k == l->gate_set)
+				/* what the starving check watches: the groups of full sets */
+				if (!ly->lite) {
+					l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
+					l->tg_run[k] += l->tmp[gd->ev[0]].running;
+				}
+				if ((int)k == ly->gate_set)
 					*gate += l->tmp[gd->ev[0]].enabled;
 			}
 			for (int i = 0; i < gd->nr; i++) {
@@ -440,19 +492,20 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 static bool live_idle(struct live *l, struct live_proc *p)
 {
 	const struct live_gdef *gd;
+	struct live_layout ly = live_ly(l, p->lite);
 	uint64_t sum = 0;
 	bool bad = false;
 
 	l->gread_pid = 0;
 	/* a partial process runs in threads the gate does not see: its stat tells */
-	if (l->gate_set < 0 || p->err || !p->cnt || p->partial)
+	if (ly.gate_set < 0 || p->err || !p->cnt || p->partial)
 		return false;
-	gd = &l->tg[l->gate_set];
+	gd = &ly.tg[ly.gate_set];
 	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
 	for (size_t th = 0; th < p->nthr; th++) {
 		struct live_gread *g = &l->gread[th];
 
-		g->r = counters_read_group(&p->thr[th].g[l->gate_set], l->tmp);
+		g->r = counters_read_group(&p->thr[th].g[ly.gate_set], l->tmp);
 		if (g->r) {
 			bad = true;
 			continue;
@@ -494,6 +547,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	size_t nev = l->base.ev.n;
 	uint64_t gate;
 	bool stash = l->gread_pid == p->pid;
+	struct live_layout ly = live_ly(l, p->lite);
 
 	l->gread_pid = 0;
 	t->ppid = st->ppid;
@@ -517,18 +571,18 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
 		return;
 	}
-	live_sum_groups(l, p->thr, p->nthr, t->c, stash, &gate);
+	live_sum_groups(l, &ly, p->thr, p->nthr, t->c, stash, &gate);
 	if (p->partial)
 		live_partial_scale(p, st, t->c, nev);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
-	if (l->gate_set < 0)
+	if (ly.gate_set < 0)
 		return;
 	/* what the gate compares with next tick */
 	p->idle = 0;
 	for (size_t e = 0; e < nev; e++)
-		if (t->c[e].err && !l->base.ev.ev[e].err) {
+		if (t->c[e].err && t->c[e].err != LIVE_NOT_TOP && !l->base.ev.ev[e].err) {
 			free(p->cnt); /* a set that did not read: read it all again */
 			p->cnt = NULL;
 			return;
@@ -549,6 +603,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
 	size_t nev = l->base.ev.n;
 	uint64_t gate;
+	struct live_layout ly = live_ly(l, p->lite);
 
 	e->uid = p->uid;
 	snprintf(e->user, sizeof(e->user), "%s", p->user);
@@ -571,10 +626,10 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 		memcpy(e->c, t->cnt, nev * sizeof(*e->c));
 		return;
 	}
-	live_sum_groups(l, t, 1, e->c, false, &gate);
+	live_sum_groups(l, &ly, t, 1, e->c, false, &gate);
 	t->idle = 0;
 	for (size_t k = 0; k < nev; k++)
-		if (e->c[k].err && !l->base.ev.ev[k].err) {
+		if (e->c[k].err && e->c[k].err != LIVE_NOT_TOP && !l->base.ev.ev[k].err) {
 			free(t->cnt);
 			t->cnt = NULL;
 			return;
@@ -591,14 +646,15 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
  * file nor its other groups are read; its stat at least every
  * LIVE_IDLE_REFRESH ticks.
  */
-static bool live_thread_idle(struct live *l, struct live_thread *t)
+static bool live_thread_idle(struct live *l, bool lite, struct live_thread *t)
 {
 	const struct live_gdef *gd;
+	struct live_layout ly = live_ly(l, lite);
 
-	if (l->gate_set < 0 || !t->g || t->err || !t->cnt || t->idle >= LIVE_IDLE_REFRESH)
+	if (ly.gate_set < 0 || !t->g || t->err || !t->cnt || t->idle >= LIVE_IDLE_REFRESH)
 		return false;
-	gd = &l->tg[l->gate_set];
-	if (counters_read_group(&t->g[l->gate_set], l->tmp) || l->tmp[gd->ev[0]].enabled != t->gate)
+	gd = &ly.tg[ly.gate_set];
+	if (counters_read_group(&t->g[ly.gate_set], l->tmp) || l->tmp[gd->ev[0]].enabled != t->gate)
 		return false;
 	t->idle++;
 	return true;
@@ -643,7 +699,8 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 
 		while (old < p->ntt && p->tt[old].tid < tid)
 			live_end_tthread(l, p, &p->tt[old++], snap);
-		if (old < p->ntt && p->tt[old].tid == tid && live_thread_idle(l, &p->tt[old])) {
+		if (old < p->ntt && p->tt[old].tid == tid &&
+		    live_thread_idle(l, p->lite, &p->tt[old])) {
 			*t = p->tt[old];
 			memset(&p->tt[old++], 0, sizeof(*t));
 			nn++;
@@ -660,7 +717,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 				live_close_tthread(l, &p->tt[old++]);
 			t->tid = tid;
 			t->start = st.start;
-			t->err = live_open_groups(l, &t->g, tid, 0);
+			t->err = live_open_groups(l, &t->g, tid, 0, p->lite);
 			/* gone, or on its way out: not shown; a thread still there is tried next tick */
 			if (t->err == -ESRCH || t->err == -ENODEV)
 				continue;
@@ -749,11 +806,13 @@ static uint64_t live_now_ns(void)
 static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
-	size_t gone = 0, nfd = 0;
+	size_t gone = 0, nfd = 0, nfull = 0;
 	int perm = 0;
 	bool late = false;
 
 	l->gread_pid = 0;
+	for (size_t i = 0; i < n; i++)
+		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
 	if (npend > 1) {
 		unsigned long long now = live_now_ticks(l);
 
@@ -784,7 +843,12 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
 		}
+		/* a new process, or one that found no descriptors: hardware while the top has room */
+		if (p->err != LIVE_RETRY)
+			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
+		p->hw_cpu0 = pend[i].st.cpu;
 		p->err = live_attach(l, p, &pend[i].st);
+		nfull += !p->err && !p->lite;
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
 			p->pid = 0; /* dropped below */
@@ -1046,6 +1110,88 @@ void live_check_starved(struct live *l)
 		f.n2 = split < 0;
 		live_tell(l, &f);
 	}
+}
+
+struct live_rank {
+	size_t idx;
+	unsigned long long recent; /* CPU ticks since the last choice */
+};
+
+static int live_cmp_rank(const void *a, const void *b)
+{
+	const struct live_rank *x = a, *y = b;
+
+	if (x->recent != y->recent)
+		return x->recent < y->recent ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Close p's sets and have it attached again next tick with the other layout. */
+static void live_switch_layout(struct live *l, struct live_proc *p)
+{
+	live_close_tthreads(l, p);
+	for (size_t t = 0; t < p->nthr; t++)
+		live_close_groups(l, &p->thr[t].g);
+	p->nthr = 0;
+	p->err = LIVE_RETRY;
+	p->lite = !p->lite;
+	free(p->cnt);
+	p->cnt = NULL;
+}
+
+void live_hw_top(struct live *l)
+{
+	struct live_rank *r;
+	size_t n = 0, k, margin, nfull = 0,
+	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
+	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+
+	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
+		return;
+	r = xcalloc(l->nprocs + 1, sizeof(*r));
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->skip || p->err || !p->nthr)
+			continue;
+		r[n].idx = i;
+		r[n++].recent = p->last.cpu > p->hw_cpu0 ? p->last.cpu - p->hw_cpu0 : 0;
+		p->hw_cpu0 = p->last.cpu;
+	}
+	qsort(r, n, sizeof(*r), live_cmp_rank);
+	/* by the budget: the busiest whose hardware sets fit, as if none had them */
+	if (!l->o.hw_top) {
+		size_t room = left;
+
+		for (size_t i = 0; i < n; i++)
+			if (!l->procs[r[i].idx].lite)
+				room += l->procs[r[i].idx].nthr * extra;
+		for (k = 0; k < n && l->procs[r[k].idx].nthr * extra <= room; k++)
+			room -= l->procs[r[k].idx].nthr * extra;
+		l->hw_k = k;
+	}
+	k = l->hw_k;
+	/* hysteresis: one in the top leaves it only when it falls a quarter below */
+	margin = k / 4 + 1;
+	for (size_t i = 0; i < n; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite && i >= k + margin)
+			live_switch_layout(l, p);
+		else if (!p->lite)
+			nfull++;
+	}
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	for (size_t i = 0; i < n && i < k && nfull < k; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite || p->partial || p->nthr * l->set_fds > left + p->nthr * l->sw_fds)
+			continue;
+		left = left + p->nthr * l->sw_fds - p->nthr * l->set_fds;
+		live_switch_layout(l, p);
+		nfull++;
+	}
+	free(r);
 }
 
 size_t live_fd_budget(void)

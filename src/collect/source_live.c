@@ -77,6 +77,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	if (!l->o.no_tasks) {
 		live_scan(l, snap);
 		live_check_starved(l);
+		live_hw_top(l);
 	}
 	live_copy_same(l, snap);
 	/* tids of different processes interleave */
@@ -107,6 +108,7 @@ static void live_free(struct source *s)
 	free(l->pattr);
 	pmu_set_release(&l->pmus);
 	free(l->tg);
+	free(l->sw);
 	free(l->tg_en);
 	free(l->tg_starved);
 	free(l->cg);
@@ -184,6 +186,8 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
+	if (o->hw_top && l->nsw)
+		live_hw_limit(l);
 	live_open_cpus(l);
 	if (live_cgroups_init(l, &why)) {
 		errmsg_fact(err, errsize, &why);

@@ -30,6 +30,7 @@ static const struct {
 	{ EBADF, "EBADF", "not open" },
 	{ EAGAIN, "EAGAIN", "attaching" },
 	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
+	{ EDQUOT, "EDQUOT", "hardware for the busiest only" },
 };
 
 static int errmsg_abs(int err)
@@ -407,6 +408,23 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "(their "
 			 "user-mode counts would always be 0); %s",
 			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
+	case ERRMSG_HW_TOP:
+		if (f->n)
+			snprintf(buf, size,
+				 "hardware events are counted for the %lld busiest processes "
+				 "(--hw-top), chosen again by CPU time every 5 ticks; the others "
+				 "count software events alone and show '-' in hardware columns",
+				 f->n);
+		else
+			snprintf(buf, size,
+				 "the file descriptors do not hold hardware counters for every "
+				 "thread: the busiest processes that fit get them, chosen again by "
+				 "CPU time every 5 ticks; the others count software events alone "
+				 "and "
+				 "show '-' in hardware columns; raise 'ulimit -n', or choose how "
+				 "many "
+				 "with --hw-top");
 		break;
 	case ERRMSG_PARTIAL:
 		snprintf(buf, size,

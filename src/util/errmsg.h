@@ -33,6 +33,8 @@ enum errmsg_what {
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
 	/* process NAME (pid n) had n3 threads, n2 of them counted (no descriptors for the rest) */
 	ERRMSG_PARTIAL,
+	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
+	ERRMSG_HW_TOP,
 };
 
 /*
