@@ -372,7 +372,7 @@ static bool said(struct source *s, const char *text)
 	return found;
 }
 
-static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 };
+static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 }, T20[] = { 20 };
 
 static void four_procs(struct tree *t)
 {
@@ -1202,6 +1202,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 10, 100, 1721);
+	tree_proc(&t, 20, T20, 1, 100, 10);
 	for (int i = 0; i < 10; i++)
 		tree_thread_stat(&t, 10, tids[i], busy[i]);
 	fake_init(&f);
@@ -1212,9 +1213,14 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	s = live_new(&t, &f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	task = tick10(s, &snap);
-	/* half of what is left: the main thread and the two busiest, 15 and 17 */
+	/*
+	 * what is left less a set for process 20, attached after it: the main thread and the
+	 * five busiest, not the four idlest (12, 14, 16, 18)
+	 */
+	ck_assert_int_eq(f.opens_of[20], 2);
+	ck_assert_int_eq(find_task(&snap, 20)->err, 0);
 	for (int i = 0; i < 10; i++) {
-		int want = tids[i] == 10 || tids[i] == 15 || tids[i] == 17 ? 2 : 0;
+		int want = tids[i] == 12 || tids[i] == 14 || tids[i] == 16 || tids[i] == 18 ? 0 : 2;
 
 		ck_assert_msg(f.opens_of[tids[i]] == want, "thread %d: %d opens", tids[i],
 			      f.opens_of[tids[i]]);
@@ -1223,9 +1229,9 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	ck_assert_int_eq(task->err, 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, &fact), 1);
 	ck_assert_int_eq(fact->n, 10);
-	ck_assert_int_eq(fact->n2, 3);
+	ck_assert_int_eq(fact->n2, 6);
 	ck_assert_int_eq(fact->n3, 10);
-	ck_assert(said(s, "'work10' (pid 10) has 10 threads and the file descriptors left fit 3"));
+	ck_assert(said(s, "'work10' (pid 10) has 10 threads and the file descriptors left fit 6"));
 	/* the process used 100 more ticks of CPU: its counts are scaled to that time, marked */
 	tree_proc(&t, 10, tids, 10, 100, 1821);
 	for (int i = 0; i < 5; i++) {
@@ -1362,6 +1368,52 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 }
 END_TEST
 
+START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once)
+{
+	static int tids[200];
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	int ticks = 0, opens = 0;
+
+	tree_init(&t);
+	for (int i = 0; i < 200; i++)
+		tids[i] = 10 + i;
+	tree_proc(&t, 10, tids, 200, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	/* 200 threads of 2 events at 1 ms an open: 400 ms, past a tick's 40 ms of attaching */
+	f.open_us = 1000;
+	snapshot_init(&snap, s->ev.n);
+	do {
+		task = tick10(s, &snap);
+		ticks++;
+		if (task->err) {
+			ck_assert_int_eq(task->err, -EINPROGRESS);
+			ck_assert_int_eq(task->c[0].err, -EINPROGRESS);
+		}
+	} while (task->err && ticks < 20);
+	ck_assert_int_gt(ticks, 1);
+	/* at least 64 threads a tick: done within 4 ticks, each thread opened once */
+	ck_assert_int_le(ticks, 4);
+	for (int i = 0; i < 200 && tids[i] < 64; i++)
+		opens += f.opens_of[tids[i]];
+	ck_assert_int_eq(opens, 2 * 54);
+	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_int_eq(task->c[0].err, 0);
+	ck_assert_int_eq(task->c[1].err, 0);
+	task = tick10(s, &snap);
+	ck_assert_uint_gt(task->c[0].value, 0);
+	ck_assert_int_eq(f.nopen, 400);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -1397,6 +1449,8 @@ int main(void)
 		tc,
 		test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet);
 	tcase_add_test(tc, test_thread_rows_that_did_not_run_are_not_read_again);
+	tcase_add_test(
+		tc, test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

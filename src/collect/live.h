@@ -97,6 +97,11 @@ struct live_proc {
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
 	bool lite;	    /* opened with the software events only (not in the hardware top) */
 	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
+	/* an attach in progress over several ticks: the threads still to open */
+	int *todo;
+	size_t ntodo, todo_i, want, gone;
+	int attach_err; /* the last error of that attach */
+	bool told_partial;
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -198,6 +203,7 @@ struct live {
 	bool hw_limit; /* hardware events for the busiest processes only */
 	size_t hw_k;   /* how many, while limited */
 	bool told_hw_top;
+	size_t reserve;		  /* thread sets the processes after this one in the attach need */
 	unsigned long long tick;  /* reads so far */
 	uint64_t last_read_ns;	  /* when the last read began */
 	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */

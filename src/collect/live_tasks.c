@@ -63,6 +63,14 @@ static struct live_layout live_ly(const struct live *l, bool lite)
 	return y;
 }
 
+static uint64_t live_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* Close a thread's group set (as live_open_groups opened it, either layout) and free it. */
 static void live_close_groups(struct live *l, struct counters_group **g)
 {
@@ -102,6 +110,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	for (size_t i = 0; i < p->nthr; i++)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
+	free(p->todo);
 	free(p->cmdline);
 	free(p->cgroup);
 	free(p->cnt);
@@ -212,69 +221,98 @@ static void live_order_threads(struct live *l, const struct live_proc *p, size_t
  * Threads that exist now get a group set each; threads created later are
  * counted by inheritance into their creator's set, so no rescans are needed.
  * When the descriptors left cannot take a set per thread, the process gets
- * at most half of them (so that it cannot leave the others none), the main
- * thread's and the busiest threads' sets, and is partial: counted, its
- * counts estimated. Descriptors running out halfway keep what is open,
+ * them less what the processes still to attach this tick need (l->reserve),
+ * and at least half: the main thread's and the busiest threads' sets; it is
+ * partial: counted, its counts estimated. Descriptors running out halfway keep what is open,
  * never a process attached and closed again. A thread that exits meanwhile
  * gives ESRCH (skipped) or, caught halfway out, ENODEV: then nothing stays
  * open and the caller tries next tick.
  */
+/* Give up an attach in progress: its sets closed, its list freed. */
+static void live_attach_drop(struct live *l, struct live_proc *p)
+{
+	for (size_t k = 0; k < p->nthr; k++)
+		live_close_groups(l, &p->thr[k].g);
+	p->nthr = 0;
+	free(p->todo);
+	p->todo = NULL;
+	p->ntodo = p->todo_i = 0;
+}
+
+/* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
+#define LIVE_ATTACH_LEAST 64
+
 static int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
-	char path[64];
-	long n;
-	int last = -ESRCH;
-	size_t room, want, gone = 0,
-			   left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	size_t opened = 0, n;
 
-	snprintf(path, sizeof(path), "%d/task", p->pid);
-	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	free(p->thr); /* a retry after running out of descriptors */
-	p->nthr = 0;
-	p->partial = false;
-	/*
-	 * every thread with the software events alone, rather than some with
-	 * all: the hardware events then go to the busiest processes that fit
-	 */
-	if (!p->lite && l->nsw && (size_t)n * l->set_fds > left && (size_t)n * l->sw_fds <= left) {
-		p->lite = true;
-		live_hw_limit(l);
-	}
-	room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
-	if (!room && n)
-		return -EMFILE;
-	want = (size_t)n;
-	if (want > room) {
-		want = room / 2 ? room / 2 : 1;
-		live_order_threads(l, p, (size_t)n);
-	}
-	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
-	for (long i = 0; i < n && p->nthr < want; i++) {
-		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i], p->lite);
+	if (!p->todo) {
+		char path[64];
+		long ln;
+		size_t room, left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 
+		snprintf(path, sizeof(path), "%d/task", p->pid);
+		ln = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+		if (ln < 0)
+			return ln == -ENOENT ? -ESRCH : (int)ln;
+		n = (size_t)ln;
+		free(p->thr); /* a retry after running out of descriptors */
+		p->nthr = 0;
+		p->partial = false;
+		/*
+		 * every thread with the software events alone, rather than some with
+		 * all: the hardware events then go to the busiest processes that fit
+		 */
+		if (!p->lite && l->nsw && n * l->set_fds > left && n * l->sw_fds <= left) {
+			p->lite = true;
+			live_hw_limit(l);
+		}
+		room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
+		if (!room && n)
+			return -EMFILE;
+		p->want = n;
+		if (p->want > room) {
+			/* what the processes still to attach this tick need, up to half */
+			p->want = room - (l->reserve < room / 2 ? l->reserve : room / 2);
+			live_order_threads(l, p, n);
+		}
+		p->thr = xcalloc(n ? n : 1, sizeof(*p->thr));
+		p->todo = xcalloc(n ? n : 1, sizeof(*p->todo));
+		memcpy(p->todo, l->tids, n * sizeof(*p->todo));
+		p->ntodo = n;
+		p->todo_i = p->gone = 0;
+		p->attach_err = -ESRCH;
+		p->part_cpu0 = live_ticks_ns(st->cpu);
+	}
+	while (p->todo_i < p->ntodo && p->nthr < p->want) {
+		int r;
+
+		/* thousands of threads: the rest next tick, so that the frame does not wait */
+		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until)
+			return LIVE_UNATTACHED;
+		r = live_open_thread(l, &p->thr[p->nthr], p->todo[p->todo_i++], p->lite);
+		opened++;
 		if (r == 0) {
 			p->nthr++;
 			continue;
 		}
-		last = r;
+		p->attach_err = r;
 		if (r == -ESRCH) {
-			gone++; /* the thread exited meanwhile */
+			p->gone++; /* the thread exited meanwhile */
 			continue;
 		}
 		if ((r == -EMFILE || r == -ENFILE) && p->nthr)
 			break;
-		for (size_t k = 0; k < p->nthr; k++)
-			live_close_groups(l, &p->thr[k].g);
-		p->nthr = 0;
+		live_attach_drop(l, p);
 		return r;
 	}
+	n = p->ntodo;
+	free(p->todo);
+	p->todo = NULL;
 	if (!p->nthr)
-		return last;
-	p->thr_all = (size_t)n - gone;
+		return p->attach_err;
+	p->thr_all = n - p->gone;
 	p->partial = p->nthr < p->thr_all;
-	p->part_cpu0 = live_ticks_ns(st->cpu);
 	p->part_max = 0;
 	return 0;
 }
@@ -787,14 +825,6 @@ static bool live_needs_attach(const struct live *l, const struct live_proc *p)
 	return p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY;
 }
 
-static uint64_t live_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * Open the counters of processes found this tick, and retry those that
  * found no descriptors, busiest first: when descriptors run out, the
@@ -806,7 +836,7 @@ static uint64_t live_now_ns(void)
 static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
-	size_t gone = 0, nfd = 0, nfull = 0;
+	size_t gone = 0, nfd = 0, nfull = 0, reserve = 0;
 	int perm = 0;
 	bool late = false;
 
@@ -824,9 +854,13 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		}
 		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
 	}
+	for (size_t i = 0; i < npend; i++)
+		reserve += pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
 
+		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
+		l->reserve = reserve;
 		if (p->kthread && !l->kernel) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
 			p->err = -EPERM;
@@ -864,9 +898,10 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			nfd++;
 			p->retry = l->tick + LIVE_RETRY_TICKS;
 		}
-		if (p->partial) {
+		if (p->partial && !p->told_partial) {
 			struct errmsg_fact f;
 
+			p->told_partial = true;
 			errmsg_fact_set(&f, ERRMSG_PARTIAL, -EMFILE, p->comm, l->paranoid, p->pid);
 			f.n2 = (long long)p->nthr;
 			f.n3 = (long long)p->thr_all;
@@ -1081,6 +1116,8 @@ void live_check_starved(struct live *l)
 	for (size_t i = 0; i < l->nprocs; i++) {
 		struct live_proc *p = &l->procs[i];
 
+		if (p->todo)
+			live_attach_drop(l, p); /* halfway: begun again with the new groups */
 		if (p->skip || p->err)
 			continue;
 		live_close_tthreads(l, p);
