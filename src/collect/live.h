@@ -207,6 +207,7 @@ struct live {
 	unsigned long long tick;  /* reads so far */
 	uint64_t last_read_ns;	  /* when the last read began */
 	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
+	uint64_t attach_slice;	  /* how long this tick may attach */
 	struct live_gread *gread; /* the gate group's reads of one process, per thread */
 	size_t greadcap;
 	int gread_pid;	     /* whose reads gread holds; 0: none */

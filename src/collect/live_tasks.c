@@ -841,6 +841,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	bool late = false;
 
 	l->gread_pid = 0;
+	/* the slice counts from here: the /proc scan before it is a cost of its own */
+	l->attach_until = live_now_ns() + l->attach_slice;
 	for (size_t i = 0; i < n; i++)
 		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
 	if (npend > 1) {
@@ -965,12 +967,13 @@ void live_scan(struct live *l, struct snapshot *snap)
 	struct live_proc *next = NULL;
 	struct live_pend *pend = NULL;
 	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
-	uint64_t now = live_now_ns(), slice = LIVE_ATTACH_SLICE_NS;
+	uint64_t now = live_now_ns();
 
 	/* attaching may take a quarter of the time between two ticks, or the least slice */
-	if (l->last_read_ns && now > l->last_read_ns && (now - l->last_read_ns) / 4 > slice)
-		slice = (now - l->last_read_ns) / 4;
-	l->attach_until = now + slice;
+	l->attach_slice = LIVE_ATTACH_SLICE_NS;
+	if (l->last_read_ns && now > l->last_read_ns &&
+	    (now - l->last_read_ns) / 4 > l->attach_slice)
+		l->attach_slice = (now - l->last_read_ns) / 4;
 	l->last_read_ns = now;
 	l->tick++;
 	/* a failed listing (no descriptor to open /proc with) keeps the last one */
