@@ -880,7 +880,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			continue;
 		}
 		/* a new process, or one that found no descriptors: hardware while the top has room */
-		if (p->err != LIVE_RETRY)
+		if (p->err != LIVE_RETRY && !p->todo)
 			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
 		p->hw_cpu0 = pend[i].st.cpu;
 		p->err = live_attach(l, p, &pend[i].st);
