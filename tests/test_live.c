@@ -1195,7 +1195,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	struct fake f;
 	struct source *s;
 	struct snapshot snap;
-	struct rlimit rl;
+	struct rlimit rl, rl0;
 	const struct snap_task *task;
 	const struct errmsg_fact *fact = NULL;
 	int opens = 0;
@@ -1208,6 +1208,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	fake_init(&f);
 	/* 38 descriptors, 14 of them for counters: 7 sets of 2 events for 10 threads */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
 	rl.rlim_cur = 38;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = live_new(&t, &f, false, false);
@@ -1252,6 +1253,8 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 1);
 	snapshot_release(&snap);
 	source_free(s);
+	/* the limit back, should the tests share a process (CK_FORK=no) */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
 	ck_assert_int_eq(f.nopen, 0);
 	tree_free(&t);
 }

@@ -1016,7 +1016,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
-	struct rlimit rl;
+	struct rlimit rl, rl0;
 	const struct errmsg_fact *f;
 	char err[512], sys[512];
 	size_t nf, told = 0;
@@ -1039,6 +1039,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	o.ops = &k.ops;
 	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
 	rl.rlim_cur = 24 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = source_live_new(&ev, &o, err, sizeof(err));
@@ -1066,6 +1067,8 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	ck_assert_uint_eq(told, 1);
 	snapshot_release(&snap);
 	source_free(s);
+	/* the limit back, should the tests share a process (CK_FORK=no) */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
 	ck_assert_int_eq(k.nopen, 0);
 	proc_tree_free(&t);
 }
