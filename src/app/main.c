@@ -212,6 +212,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.no_tasks = main_no_processes(o),
 			.threads = o->threads,
 			.read_all = o->read_all,
+			.hw_top = o->hw_top,
 			.kernel_threads = o->kernel_threads,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",

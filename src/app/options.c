@@ -37,6 +37,7 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_KERNEL_THREADS,
 	OPT_PER_USER,
+	OPT_HW_TOP,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -59,6 +60,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
 	{ "read-all", no_argument, NULL, OPT_READ_ALL },
+	{ "hw-top", required_argument, NULL, OPT_HW_TOP },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
@@ -112,6 +114,9 @@ void options_usage(FILE *f)
 	      "      --no-cpus           do not open per-core counters\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
+	      "      --hw-top K          hardware events for the K busiest processes only (by\n"
+	      "                          CPU time); the rest count software events (default:\n"
+	      "                          all, or the busiest that fit the descriptors)\n"
 	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
 	      "                          select)\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
@@ -488,6 +493,18 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			o->cgroup_paths = xrealloc(
 				o->cgroup_paths, (o->ncgroup_paths + 1) * sizeof(*o->cgroup_paths));
 			o->cgroup_paths[o->ncgroup_paths++] = xstrdup(optarg);
+			break;
+		case OPT_HW_TOP:
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || depth < 1 || depth > 1000000) {
+				snprintf(err, errsize,
+					 "invalid process count '%s' for --hw-top: give 1 to "
+					 "1000000",
+					 optarg);
+				return -EINVAL;
+			}
+			o->hw_top = (unsigned)depth;
 			break;
 		case OPT_CGROUP_DEPTH:
 			errno = 0;

@@ -31,7 +31,9 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	bool read_all;	     /* --read-all: no skipping of processes that did not run */
+	bool read_all; /* --read-all: no skipping of processes that did not run */
+	unsigned
+		hw_top; /* --hw-top K: hardware events for the K busiest processes; 0: all that fit */
 	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
 	int sample_pid;	     /* --sample: 0 when not sampling */
 	char *sample_source; /* auto, pebs, ibs, faults */

@@ -30,6 +30,11 @@ struct live_opts {
 	const char *const *cgroup_paths; /* borrowed; also these ("/a/b", or under the mount) */
 	size_t ncgroup_paths;
 	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
+	/*
+	 * --hw-top K: hardware events for the K busiest processes only, the others
+	 * software events alone; 0: for every process while the descriptors hold
+	 */
+	unsigned hw_top;
 };
 
 /*

@@ -29,6 +29,8 @@ static const struct {
 	{ E2BIG, "E2BIG", "attribute size refused" },
 	{ EBADF, "EBADF", "not open" },
 	{ EAGAIN, "EAGAIN", "attaching" },
+	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
+	{ EDQUOT, "EDQUOT", "hardware for the busiest only" },
 };
 
 static int errmsg_abs(int err)
@@ -395,8 +397,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "the group '%s' never got the counters it needs in %lld ticks "
 			 "while its processes ran (other users, the NMI watchdog or per-core "
 			 "counters "
-			 "hold them): split in two",
-			 f->name, f->n);
+			 "hold them): %s",
+			 f->name, f->n,
+			 f->n2 ? "split into the groups it was packed from" : "split in two");
 		break;
 	case ERRMSG_KTHREADS:
 		snprintf(buf, size,
@@ -405,6 +408,30 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "(their "
 			 "user-mode counts would always be 0); %s",
 			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
+	case ERRMSG_HW_TOP:
+		if (f->n)
+			snprintf(buf, size,
+				 "hardware events are counted for the %lld busiest processes "
+				 "(--hw-top), chosen again by CPU time every 5 ticks; the others "
+				 "count software events alone and show '-' in hardware columns",
+				 f->n);
+		else
+			snprintf(buf, size,
+				 "the file descriptors do not hold hardware counters for every "
+				 "thread: the busiest processes that fit get them, chosen again by "
+				 "CPU time every 5 ticks; the others count software events alone "
+				 "and "
+				 "show '-' in hardware columns; raise 'ulimit -n', or choose how "
+				 "many "
+				 "with --hw-top");
+		break;
+	case ERRMSG_PARTIAL:
+		snprintf(buf, size,
+			 "'%s' (pid %lld) has %lld threads and the file descriptors left fit %lld: "
+			 "its busiest threads are counted, and its counts are scaled to its CPU "
+			 "time and marked * as estimates; raise 'ulimit -n' to count every thread",
+			 f->name, f->n, f->n3, f->n2);
 		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,

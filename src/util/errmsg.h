@@ -7,22 +7,22 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0,     /* opening the event NAME */
-	ERRMSG_NO_EVENT,      /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	      /* opening the /proc root NAME */
-	ERRMSG_TASKS,	      /* counting processes; n: how many are not counted */
-	ERRMSG_CPUS,	      /* opening per-core counters */
-	ERRMSG_CPU_OFFLINE,   /* CPU n went offline */
-	ERRMSG_CPU_ONLINE,    /* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,      /* CPU n went offline and came back between two ticks */
-	ERRMSG_NO_PMU,	      /* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK,   /* sampling pid n: no threads found */
-	ERRMSG_SAMPLE_CPUS,   /* sampling: no online CPU found */
-	ERRMSG_SAMPLE_PEBS,   /* sampling with PEBS event NAME failed with err */
-	ERRMSG_SAMPLE_IBS,    /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,	      /* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED,	      /* the group NAME never ran in n ticks of its tasks: split */
-	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
+	ERRMSG_EVENT = 0,   /* opening the event NAME */
+	ERRMSG_NO_EVENT,    /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	    /* opening the /proc root NAME */
+	ERRMSG_TASKS,	    /* counting processes; n: how many are not counted */
+	ERRMSG_CPUS,	    /* opening per-core counters */
+	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
+	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
+	ERRMSG_CPU_BACK,    /* CPU n went offline and came back between two ticks */
+	ERRMSG_NO_PMU,	    /* hardware events asked, none opened; err and NAME of the first */
+	ERRMSG_SAMPLE_TASK, /* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_CPUS, /* sampling: no online CPU found */
+	ERRMSG_SAMPLE_PEBS, /* sampling with PEBS event NAME failed with err */
+	ERRMSG_SAMPLE_IBS,  /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
+	ERRMSG_SAMPLE,	    /* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED, /* the group NAME never ran in n ticks of its tasks: split (n2 1: unpacked) */
+	ERRMSG_USER_SWITCHES,	  /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
 	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
@@ -31,6 +31,10 @@ enum errmsg_what {
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
+	/* process NAME (pid n) had n3 threads, n2 of them counted (no descriptors for the rest) */
+	ERRMSG_PARTIAL,
+	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
+	ERRMSG_HW_TOP,
 };
 
 /*
@@ -52,6 +56,7 @@ struct errmsg_fact {
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
+	long long n3;		 /* a third */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
