@@ -365,9 +365,9 @@ START_TEST(test_rcfile_one_message_for_many_problems)
 	rcfile_init(&rc);
 	ck_assert_int_eq(rcfile_parse(&rc, T, sizeof(T) - 1, "p", msg, sizeof(msg)), -EINVAL);
 	ck_assert_str_eq(msg,
-			 "settings file 'p' line 2: unknown setting 'a' (use columns, meters, "
-			 "colours, sort, reverse, delay); the defaults stand for what is wrong "
-			 "(1 more problem)");
+			 "settings file 'p' line 2 (first of 2 bad lines): unknown setting 'a' "
+			 "(use columns, meters, colours, sort, reverse, delay); the defaults "
+			 "stand for what is wrong");
 	ck_assert_str_eq(columns_choice_format(&rc.cols, buf, sizeof(buf)), "cpi,pid,command");
 }
 END_TEST

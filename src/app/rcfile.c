@@ -187,16 +187,16 @@ static void rcfile_message(const struct keyval *kv, const char *path, bool whole
 {
 	char more[64] = "";
 
+	/* before what is wrong: a long list of what is known may be cut on a narrow screen */
 	if (kv->problems > 1)
-		snprintf(more, sizeof(more), " (%u more problem%s)", kv->problems - 1,
-			 kv->problems == 2 ? "" : "s");
+		snprintf(more, sizeof(more), " (first of %u bad lines)", kv->problems);
 	if (whole)
 		snprintf(msg, msgsize, "settings file '%s' %s; pmctop starts with the defaults",
 			 path, kv->bad);
 	else
 		snprintf(msg, msgsize,
-			 "settings file '%s' line %u: %s; the defaults stand for what is wrong%s",
-			 path, kv->bad_line, kv->bad, more);
+			 "settings file '%s' line %u%s: %s; the defaults stand for what is wrong",
+			 path, kv->bad_line, more, kv->bad);
 }
 
 int rcfile_parse(struct rcfile *rc, const char *text, size_t len, const char *path, char *msg,
