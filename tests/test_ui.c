@@ -821,8 +821,10 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.cols.order[0], COL_PID);
 	/* Space hides and shows; COMMAND cannot be hidden or moved */
 	press(&u, &l, UI_KEY_DOWN);
+	u.hscroll = 3; /* scrolled sideways: the stops change with the columns, back to the start */
 	ck_assert_uint_eq(press(&u, &l, ' '), UI_ACT_COLUMNS);
 	ck_assert(!columns_choice_shown(&u.cols, COL_USER));
+	ck_assert_int_eq(u.hscroll, 0);
 	press(&u, &l, UI_KEY_END);
 	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_COMMAND);
 	ck_assert_uint_eq(press(&u, &l, ' '), 0);

@@ -415,6 +415,34 @@ START_TEST(test_new_screens_at_every_size)
 }
 END_TEST
 
+/* The setup at every size and in every section, the highlight anywhere: clean lines only. */
+START_TEST(test_setup_at_every_size)
+{
+	for (int sec = 0; sec < UI_SETUP_MAX; sec++)
+		for (int w = 1; w <= 130; w += 7)
+			for (int h = 1; h <= 30; h += 3) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.view = UI_VIEW_SETUP;
+				u.setup_sec = (enum ui_setup_section)sec;
+				u.setup_sel[UI_SETUP_COLUMNS] = (size_t)(w + h) % COL_MAX;
+				u.setup_sel[UI_SETUP_METERS] = (size_t)h % UI_METER_MAX;
+				u.setup_sel[UI_SETUP_COLOURS] = (size_t)w % UI_SCHEME_MAX;
+				u.cols.hidden = (uint32_t)(w * h) & ~(1u << COL_COMMAND);
+				s = draw(&u, w, h, w & 1);
+				assert_clean_lines(s, w, h);
+				/* the highlighted column's description, where there is a line for it */
+				if (h >= 12 && w >= 60 && sec == UI_SETUP_COLUMNS)
+					ck_assert_ptr_nonnull(strstr(
+						s,
+						columns_get(u.cols.order[u.setup_sel[0]])->title));
+				free(s);
+			}
+}
+END_TEST
+
 /* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
 START_TEST(test_drill_every_size_and_mode)
 {
@@ -779,6 +807,7 @@ int main(void)
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
 	tcase_add_test(tc, test_setup_goldens);
+	tcase_add_test(tc, test_setup_at_every_size);
 	tcase_add_test(tc, test_meters_of_the_first_frame_show_no_dangling_units);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

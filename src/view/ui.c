@@ -1365,6 +1365,7 @@ static unsigned ui_setup_toggle(struct ui *u)
 			return 0;
 		}
 		u->cols.hidden ^= 1u << id;
+		u->hscroll = 0; /* the scroll stops were those of other columns */
 		return UI_ACT_COLUMNS;
 	}
 	case UI_SETUP_METERS:
@@ -1388,9 +1389,10 @@ static void ui_setup_order(struct ui *u, int dir)
 		snprintf(u->status, sizeof(u->status), "only columns have an order: Tab to them");
 		return;
 	}
-	if (columns_choice_move(&u->cols, *sel, dir))
+	if (columns_choice_move(&u->cols, *sel, dir)) {
 		*sel = dir < 0 ? *sel - 1 : *sel + 1;
-	else if (columns_get(u->cols.order[*sel])->rest)
+		u->hscroll = 0;
+	} else if (columns_get(u->cols.order[*sel])->rest)
 		snprintf(u->status, sizeof(u->status),
 			 "%s stays last: it takes the rest of the line",
 			 columns_get(u->cols.order[*sel])->title);
