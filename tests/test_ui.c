@@ -861,6 +861,10 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	/* a key the setup does not know says so */
+	ck_assert_uint_eq(press(&u, &l, 'x'), 0);
+	ck_assert_str_eq(u.status, "unknown key 'x': press h for help");
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	/* w asks for the file to be written and stays; F10 writes and leaves */
 	ck_assert_uint_eq(press(&u, &l, 'w'), UI_ACT_WRITE);
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);

@@ -13,7 +13,7 @@ export TMUX_TMPDIR="$TMP"
 S=pmctop-setup
 CFG="$TMP/cfg"
 RC="$CFG/pmctop/pmctoprc"
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP XDG_CONFIG_HOME=$CFG PS1='$ ' bash --norc --noprofile" || exit 1
+tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP XDG_CONFIG_HOME=$CFG HISTFILE=/dev/null PS1='$ ' bash --norc --noprofile" || exit 1
 cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
 trap cleanup_tmux EXIT
 
@@ -104,7 +104,10 @@ check "--no-config: the default columns" wait_for "^    PID USER       THR S    
 check "--no-config: the setup says there is no file to save to" sh -c "tmux send-keys -t $S F2; sleep 0.5; tmux capture-pane -p -t $S | grep -q 'no settings file to save to (--no-config)'"
 keys w
 check "--no-config: w says why it writes nothing" wait_for "no settings file to write"
+keys Tab Tab End Enter
+check "the colours: light chosen" wait_for "(\*) light"
 keys Escape
+check "light: the titles white on blue, at once" sh -c "sleep 0.3; tmux capture-pane -p -e -t $S | grep 'PID USER' | grep -q '37m.*44m\|37;44m\|44;37m\|44m.*37m'"
 quit
 
 # ---- a corrupt file: one message with the file, the line and what; the defaults for it ----

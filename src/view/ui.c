@@ -1714,7 +1714,7 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 	b = ui_binding_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);
-	if ((UI_IN(u->view) & UI_IN_LISTS) && key >= 0x20 && key < 0x7f)
+	if ((UI_IN(u->view) & (UI_IN_LISTS | UI_IN(UI_VIEW_SETUP))) && key >= 0x20 && key < 0x7f)
 		snprintf(u->status, sizeof(u->status), "unknown key '%c': press h for help", key);
 	return 0;
 }
