@@ -143,6 +143,19 @@ START_TEST(test_keyval_foreign_files_are_refused_whole)
 		ck_assert_msg(kv.bad_line == T[i].line, "line %d: %u", T[i].src, kv.bad_line);
 		keyval_release(&kv);
 	}
+	/* a byte-order mark before the header, as Windows editors write one */
+	{
+		static const char BOM[] = "\xef\xbb\xbf" HDR "sort=cpi\r\n";
+		struct keyval kv;
+
+		ck_assert_int_eq(parse(&kv, BOM, sizeof(BOM) - 1), 0);
+		ck_assert_uint_eq(kv.n, 1);
+		ck_assert_str_eq(kv.v[0].value, "cpi");
+		keyval_release(&kv);
+		/* only at the very start */
+		ck_assert_int_eq(parse(&kv, "\n\xef\xbb\xbf" HDR, sizeof(HDR) + 3), -EINVAL);
+		keyval_release(&kv);
+	}
 	/* the header may end in CRLF too, and be followed by nothing */
 	{
 		struct keyval kv;

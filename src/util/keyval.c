@@ -138,6 +138,8 @@ int keyval_parse(struct keyval *kv, const char *text, size_t len, const char *ma
 {
 	const char *nul = memchr(text, '\0', len);
 	unsigned line = 1;
+	/* a byte-order mark, as some Windows editors write, is no part of the header */
+	size_t start = len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
 
 	memset(kv, 0, sizeof(*kv));
 	/* binary data: none of it is taken, whatever its first line says */
@@ -147,7 +149,7 @@ int keyval_parse(struct keyval *kv, const char *text, size_t len, const char *ma
 		keyval_problem(kv, line, "has a NUL byte on line %u: it is no text file", line);
 		return -EINVAL;
 	}
-	for (size_t off = 0; off < len; line++) {
+	for (size_t off = start; off < len; line++) {
 		const char *p = text + off, *nl = memchr(p, '\n', len - off);
 		size_t l = nl ? (size_t)(nl - p) : len - off;
 
