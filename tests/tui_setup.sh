@@ -31,6 +31,18 @@ wait_for() {
 	screen | sed 's/^/# |/'
 	return 1
 }
+# wait_attr LINE CODES: until the screen's line with LINE has the escape codes CODES (10 s)
+wait_attr() {
+	i=0
+	while [ $i -lt 100 ]; do
+		tmux capture-pane -p -e -t $S | grep -- "$1" | grep -q -- "$2" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	diag "no '$2' on the line of '$1':"
+	tmux capture-pane -p -e -t $S | grep -- "$1" | cat -v | sed 's/^/# |/'
+	return 1
+}
 # lacks PATTERN: the screen, settled, does not show PATTERN
 lacks() {
 	sleep 0.3
@@ -101,13 +113,14 @@ check "restarted: still no colours" sh -c "sleep 0.3; ! tmux capture-pane -p -e 
 quit
 start "$PMCTOP --replay $REC -d 0 --no-config"
 check "--no-config: the default columns" wait_for "^    PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI "
-check "--no-config: the setup says there is no file to save to" sh -c "tmux send-keys -t $S F2; sleep 0.5; tmux capture-pane -p -t $S | grep -q 'no settings file to save to (--no-config)'"
+keys F2
+check "--no-config: the setup says there is no file to save to" wait_for "no settings file to save to (--no-config)"
 keys w
 check "--no-config: w says why it writes nothing" wait_for "no settings file to write"
 keys Tab Tab End Enter
 check "the colours: light chosen" wait_for "(\*) light"
 keys Escape
-check "light: the titles white on blue, at once" sh -c "sleep 0.3; tmux capture-pane -p -e -t $S | grep 'PID USER' | grep -q '37m.*44m\|37;44m\|44;37m\|44m.*37m'"
+check "light: the titles white on blue, at once" wait_attr "PID USER" "37m.*44m\|37;44m\|44;37m\|44m.*37m"
 quit
 
 # ---- a corrupt file: one message with the file, the line and what; the defaults for it ----
