@@ -739,6 +739,13 @@ START_TEST(test_setup_goldens)
 	ck_assert_ptr_null(strstr(s, "up 1 day"));
 	ck_assert_ptr_nonnull(strstr(s, "load 1.50"));
 	free(s);
+	/* the help lists the setup's keys from the key table, in a section of their own */
+	ui_key(&u, 'h', m, &l);
+	s = draw(&u, 100, 120, true);
+	ck_assert_ptr_nonnull(strstr(s, "In the setup (F2)"));
+	ck_assert_ptr_nonnull(strstr(s, "  F7 [ F8 ]                    move the column up"));
+	ck_assert_ptr_nonnull(strstr(s, "  Esc q F2 S                   leave the setup"));
+	free(s);
 	columns_choice_default(&m->cols);
 	ui_list_release(&l);
 }
