@@ -82,6 +82,7 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.sample_err = "";
 	v.facts = src->have_facts ? &src->facts : NULL;
 	v.ip_name = test_ip_name;
+	v.settings_path = "/home/user/.config/pmctop/pmctoprc";
 	page = view_page(&v, w, h, &list);
 	ui_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
@@ -172,7 +173,7 @@ START_TEST(test_drill_and_help_and_log)
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 35;
+	u.scroll = 46;
 	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
@@ -641,6 +642,34 @@ START_TEST(test_new_screens_at_every_size)
 }
 END_TEST
 
+/* The setup at every size and in every section, the highlight anywhere: clean lines only. */
+START_TEST(test_setup_at_every_size)
+{
+	for (int sec = 0; sec < UI_SETUP_MAX; sec++)
+		for (int w = 1; w <= 130; w += 7)
+			for (int h = 1; h <= 30; h += 3) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.view = UI_VIEW_SETUP;
+				u.setup_sec = (enum ui_setup_section)sec;
+				u.setup_sel[UI_SETUP_COLUMNS] = (size_t)(w + h) % COL_MAX;
+				u.setup_sel[UI_SETUP_METERS] = (size_t)h % UI_METER_MAX;
+				u.setup_sel[UI_SETUP_COLOURS] = (size_t)w % UI_SCHEME_MAX;
+				u.cols.hidden = (uint32_t)(w * h) & ~(1u << COL_COMMAND);
+				s = draw(&u, w, h, w & 1);
+				assert_clean_lines(s, w, h);
+				/* the highlighted column's description, where there is a line for it */
+				if (h >= 12 && w >= 60 && sec == UI_SETUP_COLUMNS)
+					ck_assert_ptr_nonnull(strstr(
+						s,
+						columns_get(u.cols.order[u.setup_sel[0]])->title));
+				free(s);
+			}
+}
+END_TEST
+
 /* The drill-down at every size, down to panes with no room for a single page (10-11 rows crashed). */
 START_TEST(test_drill_every_size_and_mode)
 {
@@ -897,6 +926,71 @@ START_TEST(test_meters_of_the_first_frame_show_no_dangling_units)
 }
 END_TEST
 
+/*
+ * The setup screen (F2) at both sizes: the columns in their order with the hidden ones
+ * unmarked, the meters and the colours; the section in use and the highlighted entry, whose
+ * description is on the last line. Then what the choices do to the table and the header.
+ */
+START_TEST(test_setup_goldens)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_key(&u, UI_KEY_F2, m, &l);
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	/* CPI hidden, USER moved below %CPU */
+	for (int i = 0; i < 10; i++)
+		ck_assert_uint_eq(ui_key(&u, UI_KEY_DOWN, m, &l), 0);
+	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_CPI);
+	ck_assert_uint_eq(ui_key(&u, ' ', m, &l), UI_ACT_COLUMNS);
+	ui_key(&u, UI_KEY_HOME, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	for (int i = 0; i < 6; i++)
+		ck_assert_uint_eq(ui_key(&u, UI_KEY_F8, m, &l), UI_ACT_COLUMNS);
+	m->cols = u.cols; /* as the loop gives the choice to the model */
+	s = draw(&u, 80, 24, true);
+	golden("screen-setup-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "[ ] CPI"));
+	ck_assert_ptr_nonnull(strstr(s, "effective user"));
+	free(s);
+	/* the meters: the uptime hidden; the colours: mono */
+	ui_key(&u, UI_KEY_TAB, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	ui_key(&u, ' ', m, &l);
+	ui_key(&u, UI_KEY_TAB, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	ck_assert_uint_eq(ui_key(&u, UI_KEY_ENTER, m, &l), UI_ACT_SCHEME);
+	ck_assert_int_eq(u.scheme, UI_SCHEME_MONO);
+	s = draw(&u, 200, 50, false);
+	golden("screen-setup-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "(*) mono"));
+	ck_assert_ptr_nonnull(strstr(s, "[ ] uptime"));
+	ck_assert_ptr_null(strstr(s, "up 1 day"));
+	free(s);
+	/* back on the table: the columns as chosen, the header without the uptime */
+	ck_assert_uint_eq(ui_key(&u, UI_KEY_ESC, m, &l), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	s = draw(&u, 200, 50, false);
+	ck_assert_ptr_nonnull(strstr(
+		s, "    PID  THR S    RES  %MEM     TIME+   %CPU USER        GHZ   IPC CACHE%"));
+	ck_assert_ptr_null(strstr(s, "CPI"));
+	ck_assert_ptr_null(strstr(s, "up 1 day"));
+	ck_assert_ptr_nonnull(strstr(s, "load 1.50"));
+	free(s);
+	/* the help lists the setup's keys from the key table, in a section of their own */
+	ui_key(&u, 'h', m, &l);
+	s = draw(&u, 100, 120, true);
+	ck_assert_ptr_nonnull(strstr(s, "In the setup (F2)"));
+	ck_assert_ptr_nonnull(strstr(s, "  F7 [ F8 ]                    move the column up"));
+	ck_assert_ptr_nonnull(strstr(s, "  Esc q F2 S                   leave the setup"));
+	free(s);
+	columns_choice_default(&m->cols);
+	ui_list_release(&l);
+}
+END_TEST
+
 START_TEST(test_click_mapping_matches_the_drawn_titles)
 {
 	for (int w = 30; w <= 200; w += 17)
@@ -964,6 +1058,8 @@ int main(void)
 	tcase_add_test(tc, test_signal_menu_goldens);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
+	tcase_add_test(tc, test_setup_goldens);
+	tcase_add_test(tc, test_setup_at_every_size);
 	tcase_add_test(tc, test_meters_of_the_first_frame_show_no_dangling_units);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

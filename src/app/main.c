@@ -19,6 +19,7 @@
 #include "app/loop.h"
 #include "model/model.h"
 #include "app/options.h"
+#include "app/rcfile.h"
 #include "out/exporter.h"
 #include "out/output.h"
 #include "stream/source_record.h"
@@ -271,6 +272,26 @@ static int main_check_record(const struct options *o)
 
 static int main_run(struct options *op);
 
+/*
+ * The settings file, for the screen and batch mode (the exporter has no use for it): read
+ * into rc, its path into path ("" when there is none to read or write), and what was wrong
+ * with it into msg ("" when nothing was).
+ */
+static void main_settings(const struct options *o, struct rcfile *rc, char *path, size_t size,
+			  char *msg, size_t msgsize)
+{
+	rcfile_init(rc);
+	path[0] = msg[0] = '\0';
+	if (o->no_config || (o->listen && !o->batch))
+		return;
+	if (o->config)
+		snprintf(path, size, "%s", o->config);
+	else if (rcfile_path(getenv("XDG_CONFIG_HOME"), getenv("HOME"), path, size))
+		path[0] = '\0';
+	if (path[0])
+		rcfile_load(rc, path, msg, msgsize);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -301,6 +322,8 @@ static int main_run(struct options *op)
 	struct exposition_info xi;
 	char *cgroup_filter = NULL;
 	int status, col;
+	struct rcfile rc;
+	char rc_path[4096], rc_msg[1024];
 
 	if (o.help) {
 		options_usage(stdout);
@@ -353,6 +376,17 @@ static int main_run(struct options *op)
 			"'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;
 	}
+	main_settings(&o, &rc, rc_path, sizeof(rc_path), rc_msg, sizeof(rc_msg));
+	/* the screen shows what was wrong with the file; batch mode says it once, here */
+	if (rc_msg[0] && o.batch)
+		fprintf(stderr, "pmctop: %s\n", rc_msg);
+	/* the command line wins over the file */
+	if (!o.sort && rc.sort_set) {
+		o.sort = rc.sort;
+		o.sort_reverse |= rc.reverse_set && rc.reverse;
+	}
+	if (!o.delay_set && rc.delay_set && !o.replay)
+		o.delay = rc.delay;
 	main_raise_nofile();
 	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
 	signal(SIGPIPE, SIG_IGN);
@@ -378,6 +412,8 @@ static int main_run(struct options *op)
 		goto out_model;
 	}
 	model_sort(m, col, o.sort_reverse);
+	/* the screen's and batch text's columns; CSV and JSON keep their fixed fields */
+	m->cols = rc.cols;
 	model_set_page_shift(m, o.page_shift);
 	model_set_halflife(m, o.halflife);
 	if (o.sample_pid && o.batch && !o.replay) {
@@ -454,6 +490,9 @@ static int main_run(struct options *op)
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
 			.cgroups = o.cgroups,
+			.rc = &rc,
+			.rc_path = rc_path[0] ? rc_path : NULL,
+			.rc_msg = rc_msg,
 		};
 
 		if (o.sample_source)

@@ -38,6 +38,8 @@ enum {
 	OPT_KERNEL_THREADS,
 	OPT_PER_USER,
 	OPT_HW_TOP,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -74,6 +76,8 @@ static const struct option OPTIONS_LONG[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "cgroup-depth", required_argument, NULL, OPT_CGROUP_DEPTH },
 	{ "cgroup-filter", required_argument, NULL, OPT_CGROUP_FILTER },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -138,6 +142,10 @@ void options_usage(FILE *f)
 	      "      --cgroup-depth N    count the cgroups down to N levels below the root\n"
 	      "                          (default 1: the top-level ones; 0: only --cgroup)\n"
 	      "      --cgroup-filter PATH only processes in the cgroup PATH or below it\n"
+	      "      --config FILE       the settings file to read, and to write from the setup\n"
+	      "                          (F2), instead of $XDG_CONFIG_HOME/pmctop/pmctoprc\n"
+	      "                          (default ~/.config/pmctop/pmctoprc)\n"
+	      "      --no-config         read no settings file (the setup writes none)\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -198,6 +206,7 @@ void options_release(struct options *o)
 		free(o->cgroup_paths[i]);
 	free(o->cgroup_paths);
 	free(o->cgroup_filter);
+	free(o->config);
 	options_init(o);
 }
 
@@ -524,6 +533,16 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				return -EINVAL;
 			options_set(&o->cgroup_filter, optarg);
 			break;
+		case OPT_CONFIG:
+			if (!*optarg) {
+				snprintf(err, errsize, "'--config' needs a file name");
+				return -EINVAL;
+			}
+			options_set(&o->config, optarg);
+			break;
+		case OPT_NO_CONFIG:
+			o->no_config = true;
+			break;
 		case 'h':
 			o->help = true;
 			break;
@@ -566,6 +585,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	if (o->per_user && (o->threads || o->sample_pid)) {
 		snprintf(err, errsize, "'--per-user' sums processes: it cannot be used with '%s'",
 			 o->threads ? "-H" : "--sample");
+		return -EINVAL;
+	}
+	if (o->config && o->no_config) {
+		snprintf(err, errsize,
+			 "'--config' and '--no-config' contradict each other: give one");
 		return -EINVAL;
 	}
 	if (o->export_processes && !o->listen) {

@@ -49,6 +49,8 @@ struct options {
 	int cgroup_depth; /* --cgroup-depth N: levels of the hierarchy counted (default 1) */
 	bool cgroup_depth_set;
 	char *cgroup_filter; /* --cgroup-filter PATH: only processes in PATH or below */
+	char *config;	     /* --config FILE: the settings file instead of the usual one */
+	bool no_config;	     /* --no-config: read and write no settings file */
 	bool help;
 	bool version;
 };

@@ -32,6 +32,7 @@ struct model *model_new(const struct evlist *ev)
 	m->page_shift = 12;
 	m->halflife = 2.0;
 	m->hp_cap = 4096;
+	columns_choice_default(&m->cols);
 	return m;
 }
 
@@ -828,9 +829,12 @@ size_t model_columns(const struct model *m, int *out, size_t max)
 {
 	size_t n = 0;
 
-	for (int c = 0; c < COL_MAX; c++) {
-		int err;
+	/* in the order the user chose (F2), hidden columns left out */
+	for (int i = 0; i < COL_MAX; i++) {
+		int err, c = m->cols.order[i];
 
+		if (!columns_choice_shown(&m->cols, c))
+			continue;
 		if (columns_get(c)->rest)
 			for (size_t k = 0; k < m->nraw && n < max; k++)
 				out[n++] = COL_MAX + (int)k;

@@ -107,7 +107,8 @@ struct model {
 	/* per event: its shares of time counted in the last interval (the events screen) */
 	struct evstat *evstat;
 	struct model_filter filter;
-	int sort_col; /* enum col_id, or COL_MAX + raw index */
+	struct col_choice cols; /* the table's columns: their order, which are hidden (F2) */
+	int sort_col;		/* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
 
 	/* the hot-page histogram of the sampled process */
@@ -151,8 +152,9 @@ int model_sort_key(const struct model *m, const char *key);
 /* Whether numeric column col has data in this event mode. */
 bool model_column_shown(const struct model *m, enum col_id col);
 /*
- * The columns shown in this event mode, in display order (the column table's), the -e event
- * columns (COL_MAX + k) before the rest column; writes at most max ids to out, returns how many.
+ * The columns shown in this event mode, in display order (cols: the column table's unless
+ * the user chose another), the -e event columns (COL_MAX + k) before the rest column, the
+ * columns cols hides left out; writes at most max ids to out, returns how many.
  */
 size_t model_columns(const struct model *m, int *out, size_t max);
 /*

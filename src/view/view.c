@@ -33,6 +33,7 @@ static const struct {
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
 	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
 	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
+	{ .in = UI_IN(UI_VIEW_SETUP), .title = "In the setup (F2)" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -203,7 +204,7 @@ static void view_header_host(struct canvas *c, const struct view_ctx *v)
 	char up[64] = "", when[40] = "";
 	size_t i;
 
-	if (v->uptime >= 0)
+	if (v->uptime >= 0 && ui_meter_shown(v->u, UI_METER_UPTIME))
 		view_uptime(up, sizeof(up), v->uptime);
 	/* a replay says when the frame on screen was recorded */
 	if (v->replay && m->wall > 0 && m->wall < 1e12) {
@@ -222,11 +223,14 @@ static void view_header_host(struct canvas *c, const struct view_ctx *v)
 	view_field(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
 	if (up[0])
 		view_field(&f, 30, CANVAS_NORMAL, "  %s", up);
-	i = view_field(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0], m->load[1],
-		       m->load[2]);
-	view_field_short(&f, i, "  load %.2f", m->load[0]);
+	if (ui_meter_shown(v->u, UI_METER_LOAD)) {
+		i = view_field(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
+			       m->load[1], m->load[2]);
+		view_field_short(&f, i, "  load %.2f", m->load[0]);
+	}
 	/* what watching costs, last: a narrow screen leaves it out first */
-	if (v->self && isfinite(v->self->cpu_pct) && isfinite(v->self->rss_bytes)) {
+	if (v->self && ui_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
+	    isfinite(v->self->rss_bytes)) {
 		i = view_field(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
 			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
 			       isfinite(v->self->open_fds) ? v->self->open_fds : 0,
@@ -1234,6 +1238,131 @@ static void view_legend(struct canvas *c, int y, const struct view_ctx *v)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, "  +%zu more (E)", left);
 }
 
+/* The setup screen's sections: their titles and widths. */
+static const struct {
+	const char *title;
+	int w;
+} VIEW_SETUP_SECTIONS[UI_SETUP_MAX] = {
+	[UI_SETUP_COLUMNS] = { "Columns", 22 },
+	[UI_SETUP_METERS] = { "Meters", 26 },
+	[UI_SETUP_COLOURS] = { "Colours", 22 },
+};
+
+static const char *const VIEW_METER_LABELS[UI_METER_MAX] = {
+	[UI_METER_CPUS] = "CPU meters",
+	[UI_METER_UPTIME] = "uptime",
+	[UI_METER_LOAD] = "load average",
+	[UI_METER_SELF] = "pmctop's own cost",
+};
+
+static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
+	[UI_METER_CPUS] = "one meter per CPU under the header: busy %, IPC, GHz (key 1)",
+	[UI_METER_UPTIME] = "how long the machine has been up, on the first line",
+	[UI_METER_LOAD] = "the load averages over 1, 5 and 15 minutes, on the first line",
+	[UI_METER_SELF] = "what pmctop itself costs: CPU %, memory, descriptors (live only)",
+};
+
+static const char *const VIEW_SCHEME_HELP[UI_SCHEME_MAX] = {
+	[UI_SCHEME_DEFAULT] = "green good, yellow fair, red poor values on the default background",
+	[UI_SCHEME_MONO] = "no colours: bold, underline and reverse only (as NO_COLOR gives)",
+	[UI_SCHEME_LIGHT] = "darker colours that read on a light background",
+};
+
+/* The text of entry i of section s, and whether it is on; the description in help. */
+static void view_setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_t i, char *buf,
+			     size_t size, const char **help, const char **title, bool *dim)
+{
+	const struct ui *u = v->u;
+
+	*dim = false;
+	*title = NULL;
+	if (s == UI_SETUP_COLUMNS) {
+		const struct column *col = columns_get(u->cols.order[i]);
+
+		snprintf(buf, size, "[%c] %s%s",
+			 columns_choice_shown(&u->cols, col->id) ? 'x' : ' ', col->title,
+			 col->rest ? " (last)" : "");
+		*help = col->help;
+		*title = col->title;
+		*dim = !model_column_shown(v->m, col->id);
+	} else if (s == UI_SETUP_METERS) {
+		snprintf(buf, size, "[%c] %s", ui_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
+			 VIEW_METER_LABELS[i]);
+		*help = VIEW_METER_HELP[i];
+	} else {
+		snprintf(buf, size, "(%c) %s", u->scheme == (enum ui_scheme)i ? '*' : ' ',
+			 ui_scheme_name((enum ui_scheme)i));
+		*help = VIEW_SCHEME_HELP[i];
+	}
+}
+
+/*
+ * The setup screen (F2): the columns in their order, shown or hidden; the header's meters;
+ * the colour schemes. Side by side, the section in use highlighted; the highlighted entry's
+ * description on the last line. A long column list scrolls with its highlight.
+ */
+static void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	static const size_t N[UI_SETUP_MAX] = { COL_MAX, UI_METER_MAX, UI_SCHEME_MAX };
+	const struct ui *u = v->u;
+	int rows = h - 4, x = 0;
+	const char *sel_help = "", *sel_title = NULL;
+	char line[96];
+
+	if (h < 1)
+		return;
+	x = canvas_put(c, 0, y0, "Setup", CANVAS_HEADER, -1);
+	if (v->settings_path)
+		canvas_printf(c, x, y0, CANVAS_DIM, -1, "  applied at once; w saves them to %s",
+			      v->settings_path);
+	else
+		canvas_put(c, x, y0, "  applied at once; no settings file to save to (--no-config)",
+			   CANVAS_DIM, -1);
+	if (rows < 1)
+		return;
+	x = 0;
+	for (int s = 0; s < UI_SETUP_MAX; s++) {
+		int w = VIEW_SETUP_SECTIONS[s].w;
+		size_t sel = u->setup_sel[s],
+		       top = sel >= (size_t)rows ? sel - (size_t)rows + 1 : 0;
+		int attr = s == (int)u->setup_sec ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+
+		canvas_fill(c, y0 + 2, x, x + w - 1, ' ', attr);
+		/* a list cut short says where in it the highlight is */
+		if (N[s] > (size_t)rows)
+			canvas_printf(c, x + 1, y0 + 2, attr, w - 2, "%s %zu/%zu",
+				      VIEW_SETUP_SECTIONS[s].title, sel + 1, N[s]);
+		else
+			canvas_put(c, x + 1, y0 + 2, VIEW_SETUP_SECTIONS[s].title, attr, w - 2);
+		for (size_t i = top; i < N[s] && i - top < (size_t)rows; i++) {
+			int y = y0 + 3 + (int)(i - top);
+			const char *help, *title;
+			bool dim, on = s == (int)u->setup_sec && i == sel;
+
+			view_setup_entry(v, (enum ui_setup_section)s, i, line, sizeof(line), &help,
+					 &title, &dim);
+			if (on) {
+				canvas_fill(c, y, x, x + w - 1, ' ', CANVAS_SELECTED);
+				sel_help = help;
+				sel_title = title;
+			}
+			canvas_put(c, x + 1, y, line,
+				   on	 ? CANVAS_SELECTED
+				   : dim ? CANVAS_DIM
+					 : CANVAS_NORMAL,
+				   w - 2);
+		}
+		x += w;
+	}
+	canvas_printf(c, 0, y0 + h - 1, CANVAS_DIM, -1, "%s%s%s%s", sel_title ? sel_title : "",
+		      sel_title ? ": " : "", sel_help,
+		      u->setup_sec == UI_SETUP_COLUMNS &&
+				      !model_column_shown(
+					      v->m, u->cols.order[u->setup_sel[UI_SETUP_COLUMNS]])
+			      ? "; no data in this event mode"
+			      : "");
+}
+
 /* The page of the current view, and the line of the list's titles (-1 when no list shows). */
 static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, int *list_y)
 {
@@ -1246,7 +1375,7 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
 	body -= view_legend_lines(v, h);
-	if (!v->have_frame)
+	if (!v->have_frame || u->view == UI_VIEW_SETUP)
 		return 0;
 	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
 		int used = view_cores_fit(v->m, w, body, &lc);
@@ -1307,6 +1436,8 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_log(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_EVENTS) {
 		view_events(c, y + 1, body - 1, v);
+	} else if (u->view == UI_VIEW_SETUP) {
+		view_setup(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
