@@ -91,7 +91,8 @@ quit
 # ---- 200x50: every column fits; F10 saves and leaves; the mono scheme ----
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0"
-check "200x50: the saved order, every other column" wait_for "^    PID  THR S    RES  %MEM   CPI     TIME+   %CPU   GHZ   IPC CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND$"
+check "200x50: the saved order, every other column" wait_for "^    PID  THR S    RES  %MEM   CPI     TIME+   %CPU   GHZ   IPC CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-misses/s COMMAND$"
+check "a file saved during a replay reads back without a message (no replay pace as delay)" lacks "settings file"
 keys F2
 check "200x50: the whole column list, no position shown" wait_for "^ Columns  *Meters  *Colours"
 check "200x50: COMMAND is last and always shown" wait_for "\[x\] COMMAND (last)"
@@ -131,7 +132,7 @@ colours=rainbow
 EOF
 start "$PMCTOP --replay $REC -d 0"
 check "corrupt lines: the message names the file, the first bad line, how many and what" wait_for "settings file '$RC' line 2 (first of 2 bad lines): unknown column 'bogus'"
-check "corrupt line: the good part of the line is used" wait_for "^    PID   CPI LLC-load-mis COMMAND$"
+check "corrupt line: the good part of the line is used" wait_for "^    PID   CPI LLC-load-misses/s COMMAND$"
 keys e
 check "the log keeps the message" wait_for "settings file '$RC' line 2"
 keys Escape
@@ -165,7 +166,7 @@ check "the terminal is restored (echo and icanon)" wait_for "^\(echo icanon\|ica
 # ---- batch: text follows the file's columns, CSV keeps its fields, stderr says what is wrong ----
 printf '# pmctop config 1\ncolumns=pid,cpi,user\nsort=cpi\nreverse=yes\n' >"$RC"
 XDG_CONFIG_HOME=$CFG "$PMCTOP" -b --replay "$REC" -d 0 -n 2 >"$TMP/text" 2>"$TMP/err"
-check "batch text: the file's columns" grep -q "^    PID   CPI USER      LLC-load-mis COMMAND$" "$TMP/text"
+check "batch text: the file's columns" grep -q "^    PID   CPI USER      LLC-load-misses/s COMMAND$" "$TMP/text"
 check "batch text: the file's sort, reversed" sh -c "grep -A1 '^    PID   CPI' '$TMP/text' | tail -1 | grep -q '^    101 '"
 check "batch: no message for a good file" test ! -s "$TMP/err"
 XDG_CONFIG_HOME=$CFG "$PMCTOP" -b --replay "$REC" -d 0 -n 2 -s pid >"$TMP/text2"
@@ -178,7 +179,7 @@ check "batch --no-config: the default columns" grep -q "^    PID USER       THR 
 cp "$RC" "$TMP/other"
 printf 'columns=pid\n' >>"$TMP/other"
 "$PMCTOP" -b --replay "$REC" -d 0 -n 1 --config "$TMP/other" >"$TMP/text4"
-check "batch --config FILE reads that file" grep -q "^    PID LLC-load-mis COMMAND$" "$TMP/text4"
+check "batch --config FILE reads that file" grep -q "^    PID LLC-load-misses/s COMMAND$" "$TMP/text4"
 printf '# pmctop config 1\nfrobnicate=1\n' >"$RC"
 XDG_CONFIG_HOME=$CFG "$PMCTOP" -b --replay "$REC" -d 0 -n 1 >"$TMP/text5" 2>"$TMP/err5"
 st=$?

@@ -698,7 +698,11 @@ static void loop_tui_write(struct loop_tui *t)
 	if (u->sort_col < COL_MAX)
 		snprintf(rc.sort, sizeof(rc.sort), "%s", columns_get(u->sort_col)->key);
 	rc.reverse = u->reverse;
-	rc.delay = u->delay;
+	/* a replay's pace is not a live delay (-d 0 is valid only there): keep the file's */
+	if (!t->paced && u->delay >= 0.01)
+		rc.delay = u->delay;
+	else if (t->o->rc && t->o->rc->delay_set)
+		rc.delay = t->o->rc->delay;
 	if (rcfile_save(&rc, t->o->rc_path, msg, sizeof(msg)))
 		loop_tui_log_line(t, msg);
 	snprintf(u->status, sizeof(u->status), "%s", msg);
