@@ -9,6 +9,9 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+# the settings file of the one running the tests is not read: each test has its own (empty)
+XDG_CONFIG_HOME="$TMP/config"
+export XDG_CONFIG_HOME
 
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }

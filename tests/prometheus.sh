@@ -1,55 +1,17 @@
 # A real Prometheus scrapes pmctop --listen on loopback every second; its HTTP API gives a known
 # workload's page-fault rate within 10 % of the rate the workload makes.
 . "$top_srcdir/tests/lib.sh"
-if ! command -v prometheus >/dev/null; then
-	skip "a real Prometheus scrapes pmctop: prometheus is not installed (apt-get install prometheus)"
-	done_testing
-	exit 0
-fi
+. "$top_srcdir/tests/prometheus_lib.sh"
+prom_need "a real Prometheus scrapes pmctop"
 exclusive
 RATE=2000
 DEADLINE=$(($(date +%s) + 55))	# the whole test stays under a minute
 
-# query EXPR: the first value of an instant query to the Prometheus HTTP API, "" when none
-query() {
-	python3 - "$PROM" "$1" <<'EOF'
-import json, sys, urllib.parse, urllib.request
-url = 'http://%s/api/v1/query?%s' % (sys.argv[1], urllib.parse.urlencode({'query': sys.argv[2]}))
-try:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        res = json.load(r)['data']['result']
-except Exception:
-    res = []
-print(res[0]['value'][1] if res else '')
-EOF
-}
-
 background "$WORKLOAD" faults $RATE 50
-"$PMCTOP" --listen 127.0.0.1:0 -p "$BG" --export-processes 1 -d 0.2 >"$TMP/pmctop.out" 2>"$TMP/pmctop.err" &
-SERVER=$!
-KILL_PIDS="$KILL_PIDS $SERVER"
-ADDR=
-while [ -z "$ADDR" ] && [ "$(date +%s)" -lt "$DEADLINE" ] && kill -0 "$SERVER" 2>/dev/null; do
-	sleep 0.1
-	ADDR=$(sed -n 's|^pmctop: serving metrics on http://\(.*\)/metrics$|\1|p' "$TMP/pmctop.err")
-done
+pmctop_listen -p "$BG" --export-processes 1 -d 0.2
 check "pmctop --listen started ($ADDR)" test -n "$ADDR"
 
-PROM=127.0.0.1:$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: pmctop
-    scrape_interval: 1s
-    scrape_timeout: 1s
-    static_configs:
-      - targets: ['$ADDR']
-EOF
-prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="$PROM" --log.level=warn >"$TMP/prometheus.log" 2>&1 &
-KILL_PIDS="$KILL_PIDS $!"
+prom_start
 
 # wait for ten seconds of scrapes of the workload's series
 PF="pmctop_process_event_count_total{event=\"page-faults\",pid=\"$BG\"}"

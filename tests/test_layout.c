@@ -155,6 +155,67 @@ START_TEST(test_scroll_stops_differ_at_every_width)
 }
 END_TEST
 
+/* A header line: "pmctop" (kept), host 10, time 12/5 short, load 20/8 short, self 15. */
+static const struct layout_field FIELDS[] = {
+	{ 6, 0, LAYOUT_KEEP }, { 10, 0, 99 }, { 12, 5, 70 }, { 20, 8, 60 }, { 15, 0, 10 },
+};
+
+static const struct {
+	int line;
+	int width, total;
+	int choice[5];
+} FIELD_FIT[] = {
+	{ __LINE__, 100, 63, { 1, 1, 1, 1, 1 } },
+	{ __LINE__, 63, 63, { 1, 1, 1, 1, 1 } },
+	/* the lowest goes whole: it has no short form */
+	{ __LINE__, 62, 48, { 1, 1, 1, 1, 0 } },
+	/* then the load takes its short form */
+	{ __LINE__, 47, 36, { 1, 1, 1, 2, 0 } },
+	/* the lowest goes whole before the next gives way */
+	{ __LINE__, 35, 28, { 1, 1, 1, 0, 0 } },
+	{ __LINE__, 28, 28, { 1, 1, 1, 0, 0 } },
+	{ __LINE__, 27, 21, { 1, 1, 2, 0, 0 } },
+	{ __LINE__, 20, 16, { 1, 1, 0, 0, 0 } },
+	{ __LINE__, 16, 16, { 1, 1, 0, 0, 0 } },
+	/* what the host leaves, the time's short form takes back */
+	{ __LINE__, 15, 11, { 1, 0, 2, 0, 0 } },
+	{ __LINE__, 10, 6, { 1, 0, 0, 0, 0 } },
+	/* the kept field stays, wider than the line */
+	{ __LINE__, 3, 6, { 1, 0, 0, 0, 0 } },
+};
+
+START_TEST(test_fields_give_way_by_priority_whole)
+{
+	int choice[5];
+	int total = layout_fields(FIELDS, 5, FIELD_FIT[_i].width, choice);
+
+	ck_assert_msg(total == FIELD_FIT[_i].total, "line %d: %d cells", FIELD_FIT[_i].line, total);
+	for (size_t k = 0; k < 5; k++)
+		ck_assert_msg(choice[k] == FIELD_FIT[_i].choice[k], "line %d: field %zu is %d",
+			      FIELD_FIT[_i].line, k, choice[k]);
+}
+END_TEST
+
+/* Of equal priorities the rightmost gives way first; a short form no shorter is no help. */
+START_TEST(test_fields_equal_priority_rightmost_first)
+{
+	const struct layout_field f[] = {
+		{ 5, 0, LAYOUT_KEEP },
+		{ 10, 0, 50 },
+		{ 10, 10, 50 },
+		{ 10, 0, 50 },
+	};
+	int choice[4];
+
+	ck_assert_int_eq(layout_fields(f, 4, 30, choice), 25);
+	ck_assert_int_eq(choice[3], 0);
+	ck_assert_int_eq(choice[2], 1);
+	ck_assert_int_eq(layout_fields(f, 4, 20, choice), 15);
+	ck_assert_int_eq(choice[2], 0);
+	ck_assert_int_eq(choice[1], 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("layout");
@@ -166,6 +227,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_scroll_stops_bring_every_column_into_view, 0,
 			    sizeof(SCROLL) / sizeof(SCROLL[0]));
 	tcase_add_test(tc, test_scroll_stops_differ_at_every_width);
+	tcase_add_loop_test(tc, test_fields_give_way_by_priority_whole, 0,
+			    sizeof(FIELD_FIT) / sizeof(FIELD_FIT[0]));
+	tcase_add_test(tc, test_fields_equal_priority_rightmost_first);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

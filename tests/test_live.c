@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,7 @@ struct fake {
 	int reads_of[64];	      /* group reads per pid below 64 */
 	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
 	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
+	unsigned open_us;	      /* each perf_event_open takes this long */
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -78,6 +80,8 @@ static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu
 	}
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
+	if (f->open_us)
+		usleep(f->open_us);
 	if (a->type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
 	if (!a->exclude_kernel && f->deny_kernel)
@@ -368,7 +372,7 @@ static bool said(struct source *s, const char *text)
 	return found;
 }
 
-static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 };
+static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 }, T20[] = { 20 };
 
 static void four_procs(struct tree *t)
 {
@@ -386,7 +390,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	struct source *s;
 	struct snapshot snap;
 	const struct errmsg_fact *fact = NULL;
-	int counted = 0, out = 0;
+	int counted = 0, out = 0, opens, ticks;
 
 	tree_init(&t);
 	four_procs(&t);
@@ -408,11 +412,21 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, &fact), 1);
 	ck_assert_int_eq(fact->n, 2);
 	ck_assert(said(s, "out of file descriptors: some processes are not counted"));
-	/* said once; retried each tick, and counted once descriptors are back */
+	/*
+	 * said once; not tried again each tick (that opened and closed counters
+	 * for nothing), but after 16 ticks, and counted once descriptors are back
+	 */
+	opens = f.opens_of[12] + f.opens_of[13];
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, NULL), 1);
 	f.max_open = 0;
-	ck_assert_int_eq(source_read(s, &snap), 0);
+	for (ticks = 0; ticks < 20 && find_task(&snap, 13)->err; ticks++) {
+		ck_assert_int_eq(f.opens_of[12] + f.opens_of[13], opens);
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(find_task(&snap, 12)->err, find_task(&snap, 13)->err);
+	}
+	ck_assert_int_eq(ticks, 15);
+	ck_assert_int_eq(f.opens_of[12] + f.opens_of[13], opens + 4);
 	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
 	ck_assert_uint_gt(find_task(&snap, 13)->c[1].value, 0);
@@ -1081,6 +1095,328 @@ START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
 }
 END_TEST
 
+/* Write the stat file of thread tid of pid, with its CPU ticks. */
+static void tree_thread_stat(struct tree *t, int pid, int tid, unsigned long long ticks)
+{
+	char path[512], text[512];
+
+	snprintf(path, sizeof(path), "%s/%d/task/%d/stat", t->proc, pid, tid);
+	snprintf(text, sizeof(text),
+		 "%d (work%d) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 1 0 100 1000 100 0\n",
+		 tid, pid, pid, pid, ticks);
+	put(path, text);
+}
+
+START_TEST(test_sim_groups_open_and_read_the_software_set_as_n_groups_and_count_it_once)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f, g;
+	struct source *s, *plain;
+	struct snapshot snap, ref;
+	int reads;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	fake_init(&f);
+	fake_init(&g);
+	plain = live_new(&t, &g, false, false);
+	setenv("PMCTOP_SIM_GROUPS", "3", 1);
+	s = live_new(&t, &f, false, false);
+	unsetenv("PMCTOP_SIM_GROUPS");
+	snapshot_init(&snap, s->ev.n);
+	snapshot_init(&ref, plain->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(source_read(plain, &ref), 0);
+	/* per thread: the set of 2 events, then 2 groups of 2 copies: 6 descriptors, 3 groups */
+	ck_assert_int_eq(f.opens_of[10], 6);
+	ck_assert_int_eq(f.opens_of[11], 6);
+	ck_assert_int_eq(g.opens_of[10], 2);
+	reads = f.reads_of[10];
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(source_read(plain, &ref), 0);
+	ck_assert_int_eq(f.reads_of[10] - reads, 3);
+	/* the copies are read, never added: the counts are the plain layout's */
+	for (int e = 0; e < 2; e++) {
+		ck_assert_int_eq(find_task(&snap, 10)->c[e].err, 0);
+		ck_assert_uint_eq(find_task(&snap, 10)->c[e].value,
+				  find_task(&ref, 10)->c[e].value);
+		ck_assert_uint_eq(find_task(&snap, 10)->c[e].enabled,
+				  find_task(&ref, 10)->c[e].enabled);
+	}
+	snapshot_release(&snap);
+	snapshot_release(&ref);
+	source_free(s);
+	source_free(plain);
+	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(g.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_reused)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	uint64_t last = 0;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tick10(s, &snap);
+	for (int i = 0; i < 5; i++) {
+		int reads = f.reads_of[10] + f.reads_of[11];
+		const struct snap_task *task = tick10(s, &snap);
+
+		/* one group per thread, read once: by the gate, its read then summed */
+		ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 2);
+		ck_assert_int_eq(task->c[0].err, 0);
+		ck_assert_uint_gt(task->c[0].value, last);
+		last = task->c[0].value;
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_says_so)
+{
+	static const int tids[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	const struct snap_task *task;
+	const struct errmsg_fact *fact = NULL;
+	int opens = 0;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 10, 100, 1721);
+	tree_proc(&t, 20, T20, 1, 100, 10);
+	for (int i = 0; i < 10; i++)
+		tree_thread_stat(&t, 10, tids[i], busy[i]);
+	fake_init(&f);
+	/* 38 descriptors, 14 of them for counters: 7 sets of 2 events for 10 threads */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = 38;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	task = tick10(s, &snap);
+	/*
+	 * what is left less a set for process 20, attached after it: the main thread and the
+	 * five busiest, not the four idlest (12, 14, 16, 18)
+	 */
+	ck_assert_int_eq(f.opens_of[20], 2);
+	ck_assert_int_eq(find_task(&snap, 20)->err, 0);
+	for (int i = 0; i < 10; i++) {
+		int want = tids[i] == 12 || tids[i] == 14 || tids[i] == 16 || tids[i] == 18 ? 0 : 2;
+
+		ck_assert_msg(f.opens_of[tids[i]] == want, "thread %d: %d opens", tids[i],
+			      f.opens_of[tids[i]]);
+		opens += f.opens_of[tids[i]];
+	}
+	ck_assert_int_eq(task->err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, 10);
+	ck_assert_int_eq(fact->n2, 6);
+	ck_assert_int_eq(fact->n3, 10);
+	ck_assert(said(s, "'work10' (pid 10) has 10 threads and the file descriptors left fit 6"));
+	/* the process used 100 more ticks of CPU: its counts are scaled to that time, marked */
+	tree_proc(&t, 10, tids, 10, 100, 1821);
+	for (int i = 0; i < 5; i++) {
+		task = tick10(s, &snap);
+		ck_assert_int_eq(task->err, 0);
+		for (int e = 0; e < 2; e++) {
+			ck_assert_int_eq(task->c[e].err, 0);
+			ck_assert_uint_lt(task->c[e].running, task->c[e].enabled);
+			ck_assert_uint_ge(task->c[e].enabled,
+					  100ull *
+						  (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK)));
+		}
+	}
+	/* never attached again, nor said again */
+	for (int i = 0; i < 10; i++)
+		opens -= f.opens_of[tids[i]];
+	ck_assert_int_eq(opens, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 1);
+	snapshot_release(&snap);
+	source_free(s);
+	/* the limit back, should the tests share a process (CK_FORK=no) */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	size_t attached = 0, ticks = 0;
+
+	tree_init(&t);
+	/* 40 processes, 20 to 59, the higher the busier; 2 opens of 5 ms each to attach one */
+	for (int pid = 20; pid < 60; pid++) {
+		int tid = pid;
+
+		tree_proc(&t, pid, &tid, 1, 100, (unsigned long long)pid * 10);
+	}
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	f.open_us = 5000;
+	snapshot_init(&snap, s->ev.n);
+	while (attached < 40) {
+		size_t now = 0;
+		int lowest = 60;
+
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ticks++;
+		ck_assert_uint_eq(snap.ntasks, 40);
+		for (size_t i = 0; i < snap.ntasks; i++) {
+			const struct snap_task *task = &snap.tasks[i];
+
+			if (task->err == 0) {
+				now++;
+				if (task->pid < lowest)
+					lowest = task->pid;
+				continue;
+			}
+			/* shown from /proc, its counts not attached yet: never a 0 */
+			ck_assert_int_eq(task->err, -EINPROGRESS);
+			for (size_t e = 0; e < s->ev.n; e++)
+				ck_assert_int_eq(task->c[e].err, -EINPROGRESS);
+			ck_assert_uint_gt(task->cpu_ns, 0);
+		}
+		/* at least one more each tick, and the busiest ones */
+		ck_assert_uint_gt(now, attached);
+		ck_assert_int_eq(lowest, 60 - (int)now);
+		attached = now;
+	}
+	/* 400 ms of opens do not fit one tick's 40 ms */
+	ck_assert_uint_gt(ticks, 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	int reads;
+	uint64_t v11 = 0, tick_ns = 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	tree_thread_stat(&t, 10, 10, 500);
+	tree_thread_stat(&t, 10, 11, 300);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	source_threads(s, 10, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tick10(s, &snap);
+	ck_assert_uint_eq(snap.nthreads, 2);
+	f.frozen = 1ull << 10 | 1ull << 11;
+	tick10(s, &snap);
+	reads = f.reads_of[10] + f.reads_of[11];
+	/* its stat file is not read while it does not run: what it says now is not seen */
+	tree_thread_stat(&t, 10, 11, 999);
+	for (int i = 0; i < 5; i++) {
+		tick10(s, &snap);
+		ck_assert_uint_eq(snap.nthreads, 2);
+		for (size_t k = 0; k < snap.nthreads; k++) {
+			ck_assert_int_eq(snap.threads[k].err, 0);
+			ck_assert_uint_gt(snap.threads[k].c[0].value, 0);
+			if (snap.threads[k].pid == 11) {
+				ck_assert(!v11 || snap.threads[k].c[0].value == v11);
+				v11 = snap.threads[k].c[0].value;
+				ck_assert_uint_eq(snap.threads[k].cpu_ns, 300 * tick_ns);
+			}
+		}
+	}
+	/* a tick: the process's gate group per thread, and each thread row's gate group */
+	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 5 * 4);
+	/* it runs: read in full, its stat too */
+	f.frozen = 1ull << 10;
+	tick10(s, &snap);
+	for (size_t k = 0; k < snap.nthreads; k++)
+		if (snap.threads[k].pid == 11) {
+			ck_assert_uint_gt(snap.threads[k].c[0].value, v11);
+			ck_assert_uint_eq(snap.threads[k].cpu_ns, 999 * tick_ns);
+		}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once)
+{
+	static int tids[200];
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	int ticks = 0, opens = 0;
+
+	tree_init(&t);
+	for (int i = 0; i < 200; i++)
+		tids[i] = 10 + i;
+	tree_proc(&t, 10, tids, 200, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	/* 200 threads of 2 events at 1 ms an open: 400 ms, past a tick's 40 ms of attaching */
+	f.open_us = 1000;
+	snapshot_init(&snap, s->ev.n);
+	do {
+		task = tick10(s, &snap);
+		ticks++;
+		if (task->err) {
+			ck_assert_int_eq(task->err, -EINPROGRESS);
+			ck_assert_int_eq(task->c[0].err, -EINPROGRESS);
+		}
+	} while (task->err && ticks < 20);
+	ck_assert_int_gt(ticks, 1);
+	/* at least 64 threads a tick: done within 4 ticks, each thread opened once */
+	ck_assert_int_le(ticks, 4);
+	for (int i = 0; i < 200 && tids[i] < 64; i++)
+		opens += f.opens_of[tids[i]];
+	ck_assert_int_eq(opens, 2 * 54);
+	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_int_eq(task->c[0].err, 0);
+	ck_assert_int_eq(task->c[1].err, 0);
+	task = tick10(s, &snap);
+	ck_assert_uint_gt(task->c[0].value, 0);
+	ck_assert_int_eq(f.nopen, 400);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -1106,6 +1442,18 @@ int main(void)
 	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
 	tcase_add_test(tc, test_cgroups_are_counted_per_cpu_on_their_directories);
 	tcase_add_test(tc, test_cgroups_without_permission_or_hierarchy);
+	tcase_add_test(
+		tc, test_sim_groups_open_and_read_the_software_set_as_n_groups_and_count_it_once);
+	tcase_add_test(tc,
+		       test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_reused);
+	tcase_add_test(tc,
+		       test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_says_so);
+	tcase_add_test(
+		tc,
+		test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet);
+	tcase_add_test(tc, test_thread_rows_that_did_not_run_are_not_read_again);
+	tcase_add_test(
+		tc, test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

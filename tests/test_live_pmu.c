@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -763,7 +764,8 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	k.starve_over = 2; /* the 4-event group validates and never gets its counters */
 	s = hw_live_many(&t, &k, false);
 	snapshot_init(&snap, s->ev.n);
-	for (int i = 0; i < 6; i++)
+	/* packed groups of 4 starve: unpacked; the 4 asked for as one group starve: split */
+	for (int i = 0; i < 12; i++)
 		ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
 	ck_assert_ptr_nonnull(task);
@@ -777,6 +779,296 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	ck_assert(told);
 	snapshot_release(&snap);
 	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+/* task-clock, page-faults; {cycles, instructions}; {cache-references, cache-misses}; branches. */
+static struct source *hw_live_pairs(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+{
+	static const char *const HW[] = { "cycles",	  "instructions", "cache-references",
+					  "cache-misses", "branches",	  "branch-misses" };
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512], sys[512];
+
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	for (int i = 0; i < 6; i++)
+		evlist_add(&ev, HW[i], 1 + i / 2, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->dir;
+	o.sysfs_root = sys;
+	o.ops = &k->ops;
+	o.per_cpu = per_cpu;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/* Groups open on pid, the descriptors they hold, and how many of their leaders are software. */
+static int hw_groups_of(const struct hw_kernel *k, int pid, int *fds, int *sw_leaders)
+{
+	int n = 0;
+
+	*fds = *sw_leaders = 0;
+	for (int i = 0; i < k->nev; i++) {
+		if (!k->ev[i].open || k->ev[i].pid != pid)
+			continue;
+		(*fds)++;
+		if (k->ev[i].leader == k->ev[i].fd) {
+			n++;
+			*sw_leaders += k->ev[i].pmu < 0;
+		}
+	}
+	return n;
+}
+
+START_TEST(test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	int fds, sw, reads;
+
+	proc_tree_init(&t);
+	/* 7 counters for processes: the three pairs fit one group, and software rides in it */
+	hw_qemu(&k);
+	s = hw_live_pairs(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 1);
+	ck_assert_int_eq(fds, 8);
+	ck_assert_int_eq(sw, 0);
+	reads = 0;
+	for (int i = 0; i < k.nev; i++)
+		reads -= k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	for (int i = 0; i < k.nev; i++)
+		reads += k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	ck_assert_int_eq(reads, 1);
+	task = task_of(&snap, 100);
+	ck_assert_ptr_nonnull(task);
+	for (size_t e = 0; e < s->ev.n; e++) {
+		ck_assert_int_eq(task->c[e].err, 0);
+		ck_assert_uint_gt(task->c[e].value, 0);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	/*
+	 * 4 counters: the pairs pack into 4 + 2 and time-share, so the software group stays
+	 * apart (its counts exact): 3 groups, not 4
+	 */
+	hw_qemu(&k);
+	k.counters[0] = 4;
+	s = hw_live_pairs(&t, &k, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 3);
+	ck_assert_int_eq(fds, 8);
+	ck_assert_int_eq(sw, 1);
+	ck_assert_int_eq(hw_largest_group(&k, 100), 4);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	task = task_of(&snap, 100);
+	ck_assert_uint_eq(task->c[0].running, task->c[0].enabled);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+/* Process pid in the tree, one thread, with ticks of CPU time used. */
+static void proc_tree_add(struct proc_tree *t, int pid, unsigned long long ticks)
+{
+	char rel[64], text[256];
+
+	snprintf(rel, sizeof(rel), "%d", pid);
+	if (access(t->dir, F_OK) == 0) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "%s/%d", t->dir, pid);
+		if (access(path, F_OK) != 0) {
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/task", pid);
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/task/%d", pid, pid);
+			sub(t->dir, rel);
+			snprintf(rel, sizeof(rel), "%d/status", pid);
+			put(t->dir, rel, "Name:\twork\nUid:\t0\t0\t0\t0\n");
+			snprintf(rel, sizeof(rel), "%d/cmdline", pid);
+			put(t->dir, rel, "work");
+		}
+	}
+	snprintf(text, sizeof(text),
+		 "%d (work) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 1 0 100 1000 100 0\n",
+		 pid, pid, pid, ticks);
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	put(t->dir, rel, text);
+}
+
+/* Which of pids 100 to 104 have hardware groups open, as a bit per pid - 100. */
+static unsigned hw_holders(const struct hw_kernel *k)
+{
+	unsigned m = 0;
+
+	for (int pid = 100; pid <= 104; pid++)
+		if (hw_largest_group(k, pid) > 0)
+			m |= 1u << (pid - 100);
+	return m;
+}
+
+START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *f;
+	char err[512], sys[512];
+	size_t nf, told = 0;
+
+	proc_tree_init(&t);
+	/* busiest first: 100, 101, 102, 103, 104 */
+	proc_tree_add(&t, 100, 900);
+	proc_tree_add(&t, 101, 800);
+	proc_tree_add(&t, 102, 300);
+	proc_tree_add(&t, 103, 200);
+	proc_tree_add(&t, 104, 100);
+	hw_qemu(&k);
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	o.hw_top = 2;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* the two busiest get hardware; the others software alone, hardware not counted */
+	ck_assert_uint_eq(hw_holders(&k), 0x3);
+	for (int pid = 100; pid <= 104; pid++) {
+		const struct snap_task *task = task_of(&snap, pid);
+
+		ck_assert_ptr_nonnull(task);
+		ck_assert_int_eq(task->err, 0);
+		ck_assert_int_eq(task->c[0].err, 0);
+		ck_assert_int_eq(task->c[1].err, pid <= 101 ? 0 : -EDQUOT);
+		ck_assert_int_eq(task->c[2].err, pid <= 101 ? 0 : -EDQUOT);
+	}
+	f = source_live_facts(s, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].what == ERRMSG_HW_TOP) {
+			told++;
+			ck_assert_int_eq(f[i].n, 2);
+		}
+	ck_assert_uint_eq(told, 1);
+	/* from now on 104 and 102 run, 100 and 101 do not: 103 ran a little */
+	proc_tree_add(&t, 104, 500);
+	proc_tree_add(&t, 102, 600);
+	proc_tree_add(&t, 103, 210);
+	for (int i = 2; i <= 5; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		/* chosen again every 5 ticks only */
+		ck_assert_uint_eq(hw_holders(&k), i < 5 ? 0x3 : 0x0);
+	}
+	/* the tick after the choice attaches them again: 104 and 102 in, 100 and 101 out */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	ck_assert_int_eq(task_of(&snap, 104)->c[1].err, 0);
+	ck_assert_int_eq(task_of(&snap, 100)->c[1].err, -EDQUOT);
+	ck_assert_int_eq(task_of(&snap, 100)->c[0].err, 0);
+	/* 103 edges past 102 next time, not by a quarter of the top: 102 stays (hysteresis) */
+	proc_tree_add(&t, 103, 700);
+	proc_tree_add(&t, 102, 790);
+	proc_tree_add(&t, 104, 900);
+	for (int i = 7; i <= 11; i++)
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	const struct errmsg_fact *f;
+	char err[512], sys[512];
+	size_t nf, told = 0;
+
+	proc_tree_init(&t);
+	proc_tree_add(&t, 100, 900);
+	proc_tree_add(&t, 101, 800);
+	proc_tree_add(&t, 102, 300);
+	proc_tree_add(&t, 103, 200);
+	proc_tree_add(&t, 104, 100);
+	hw_qemu(&k);
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = 24 + 11;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 6; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_uint_eq(hw_holders(&k), 0x7);
+		for (int pid = 100; pid <= 104; pid++) {
+			const struct snap_task *task = task_of(&snap, pid);
+
+			ck_assert_int_eq(task->err, 0);
+			ck_assert_int_eq(task->c[0].err, 0);
+			ck_assert_int_eq(task->c[1].err, pid <= 102 ? 0 : -EDQUOT);
+		}
+	}
+	f = source_live_facts(s, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (f[i].what == ERRMSG_HW_TOP) {
+			told++;
+			ck_assert_int_eq(f[i].n, 0);
+			ck_assert_int_eq(f[i].err, -EMFILE);
+		}
+	ck_assert_uint_eq(told, 1);
+	snapshot_release(&snap);
+	source_free(s);
+	/* the limit back, should the tests share a process (CK_FORK=no) */
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
 	ck_assert_int_eq(k.nopen, 0);
 	proc_tree_free(&t);
 }
@@ -803,6 +1095,12 @@ int main(void)
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
 	tcase_add_test(tc, test_a_group_validated_larger_than_what_runs_counts_what_runs);
 	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
+	tcase_add_test(tc,
+		       test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group);
+	tcase_add_test(
+		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
+	tcase_add_test(
+		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -249,6 +249,65 @@ START_TEST(test_metrics_from_one_second)
 }
 END_TEST
 
+/*
+ * An -e event over a quarter of a second: the row keeps the count (CSV and
+ * JSON), the table shows it per second under "NAME/s", with K, M, ... where
+ * the column is too narrow; a name too long for a title gets "eN/s".
+ */
+START_TEST(test_event_columns_are_rates_under_their_unit)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r;
+	char buf[64];
+	int id = COL_MAX;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 1250000000;
+	task(&a, 10, 5);
+	fill_second(task(&b, 10, 5)->c, 250000000, 250000000);
+	set(b.tasks[0].c, E_RAW, 3000000, 250000000, 250000000);
+	m = two_ticks(&a, &b);
+	r = &m->rows[0];
+	NEAR(r->raw[0], 3000000);
+	NEAR(model_event_rate(m, r, 0), 12000000);
+	NEAR(r->v[COL_PF], 1200); /* the built-in rates are per second alike */
+	model_format_cell(m, r, id, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "12000000");
+	model_format_cell(m, r, id, COL_ROWS_PROCESSES, 5, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "12.0M");
+	ck_assert_str_eq(model_column_head(m, id, COL_ROWS_PROCESSES, buf, sizeof(buf)),
+			 "LLC-load-misses/s");
+	ck_assert_int_eq(model_column_width(m, id, COL_ROWS_PROCESSES), 17);
+	ck_assert(!model_event_short(m, 0));
+	/* the full name stays the column's name for CSV, JSON, -s and messages */
+	ck_assert_str_eq(model_column_title(m, id, COL_ROWS_PROCESSES), "LLC-load-misses");
+	ck_assert_str_eq(model_column(m, id)->unit, "/s");
+	/* before the second snapshot there is no interval: no rate, never 0 */
+	model_restart(m);
+	ck_assert(!model_update(m, &a));
+	ck_assert(isnan(model_event_rate(m, &m->rows[0], 0)));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+
+	ck_assert_str_eq(columns_event_title(buf, sizeof(buf), "cycles", 0), "cycles/s");
+	ck_assert_int_eq(columns_event_width("cycles", 0), columns_event()->width);
+	ck_assert_str_eq(columns_event_title(buf, sizeof(buf), "0123456789abcdef", 1),
+			 "0123456789abcdef/s");
+	ck_assert(!columns_event_short("0123456789abcdef"));
+	ck_assert(columns_event_short("0123456789abcdefg"));
+	ck_assert_str_eq(columns_event_title(buf, sizeof(buf), "0123456789abcdefg", 2), "e3/s");
+	ck_assert_str_eq(
+		columns_event_title(buf, sizeof(buf), "cpu_core/mem_load_retired.l3_miss/", 0),
+		"e1/s");
+	ck_assert_int_eq(columns_event_width("cpu_core/mem_load_retired.l3_miss/", 0),
+			 columns_event()->width);
+}
+END_TEST
+
 /* The model computes every ratio and rate column from the roles the column table names. */
 START_TEST(test_every_computed_column_follows_the_table)
 {
@@ -1144,6 +1203,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_event_columns_are_rates_under_their_unit);
 	tcase_add_test(tc, test_cpu_busier_than_its_time_is_unknown);
 	tcase_add_test(tc, test_a_zero_that_stays_while_cycles_advance_is_suspect);
 	tcase_add_test(tc, test_a_zero_early_in_a_run_is_not_suspect);

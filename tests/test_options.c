@@ -17,6 +17,33 @@ static int parse(struct options *o, char *err, size_t size, const char *a1, cons
 	return options_parse(o, argc, argv, err, size);
 }
 
+/* --config names the settings file, --no-config reads none; not both, and never an empty name. */
+START_TEST(test_config_options)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--config", "/x/rc", NULL), 0);
+	ck_assert_str_eq(o.config, "/x/rc");
+	ck_assert(!o.no_config);
+	options_release(&o);
+	ck_assert_ptr_null(o.config);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--no-config", NULL, NULL), 0);
+	ck_assert(o.no_config);
+	ck_assert_ptr_null(o.config);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--config", "rc", "--no-config"), -EINVAL);
+	ck_assert_str_eq(err, "'--config' and '--no-config' contradict each other: give one");
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--config=", NULL, NULL), -EINVAL);
+	ck_assert_str_eq(err, "'--config' needs a file name");
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--no-config=1", NULL, NULL), -EINVAL);
+	ck_assert_str_eq(err, "option '--no-config' takes no value: drop '=1'");
+	options_release(&o);
+}
+END_TEST
+
 START_TEST(test_batch_options)
 {
 	struct options o;
@@ -193,6 +220,7 @@ int main(void)
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_test(tc, test_batch_options);
+	tcase_add_test(tc, test_config_options);
 	tcase_add_test(tc, test_no_mouse);
 	tcase_add_test(tc, test_kernel_threads_and_per_user);
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));

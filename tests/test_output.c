@@ -23,7 +23,11 @@ static char *render_all(const char *rec, enum output_format fmt, const char *key
 	struct snapshot s;
 	struct output o;
 
-	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
+	/* a name is under tests/data; a path (from testutil_long_event_rec) is itself */
+	if (rec[0] == '/')
+		snprintf(path, sizeof(path), "%s", rec);
+	else
+		snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
 	in = fopen(path, "r");
 	ck_assert_ptr_nonnull(in);
 	src = source_replay_new(in, rec, err, sizeof(err));
@@ -62,7 +66,11 @@ static char *render_users(const char *rec, enum output_format fmt)
 	struct snapshot s;
 	struct output o;
 
-	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
+	/* a name is under tests/data; a path (from testutil_long_event_rec) is itself */
+	if (rec[0] == '/')
+		snprintf(path, sizeof(path), "%s", rec);
+	else
+		snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, rec);
 	in = fopen(path, "r");
 	ck_assert_ptr_nonnull(in);
 	src = source_replay_new(in, rec, err, sizeof(err));
@@ -240,6 +248,46 @@ START_TEST(test_multiplexed_event_columns_are_listed_as_estimated)
 					"\"r23\",\"r24\",\"r3c\",\"r03\",\"r04\",\"r10\"]"));
 	free(c);
 	free(j);
+}
+END_TEST
+
+/*
+ * -e events in text are per second like PF/s, a long name under a short
+ * title that a legend line names; CSV and JSON keep the count in the
+ * interval. The ticks are 2 s apart, so the two differ.
+ */
+START_TEST(test_event_rates_in_text_counts_in_csv_and_json)
+{
+	char rec[256];
+	char *t, *c, *j, *u, *frame, *row;
+
+	testutil_long_event_rec(rec, sizeof(rec));
+	t = render(rec, OUTPUT_TEXT, "pid", false);
+	c = render(rec, OUTPUT_CSV, "pid", false);
+	j = render(rec, OUTPUT_JSON, "pid", false);
+	u = render_users(rec, OUTPUT_TEXT);
+	unlink(rec);
+	golden("hw-long-event.txt", t);
+	ck_assert_ptr_nonnull(strstr(t, "\nLegend: e1/s = " TESTUTIL_LONG_EVENT " per second\n"));
+	ck_assert_ptr_nonnull(strstr(u, "\nLegend: e1/s = " TESTUTIL_LONG_EVENT " per second\n"));
+	ck_assert_ptr_nonnull(strstr(t, " MIG/s CNT%       e1/s COMMAND\n"));
+	ck_assert_ptr_null(strstr(t, "cpu_core/mem_load_retired.l3_m "));
+	/* pid 202 missed 15000000 times in each 2 s interval */
+	frame = strstr(t, "interval 2.00 s");
+	ck_assert_ptr_nonnull(frame);
+	row = strstr(frame, "\n    202 bob ");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_ptr_nonnull(strstr(row, "  100    7500000 stream\n"));
+	ck_assert(strstr(row, "  100    7500000 stream\n") < strchr(row + 1, '\n') + 1);
+	ck_assert_ptr_nonnull(strstr(c, ",counted," TESTUTIL_LONG_EVENT ",estimated,"));
+	ck_assert_ptr_nonnull(strstr(c, ",100.0,15000000,,,,stream,"));
+	ck_assert_ptr_null(strstr(c, "7500000"));
+	ck_assert_ptr_nonnull(strstr(j, "\"events\":{\"" TESTUTIL_LONG_EVENT "\":15000000}"));
+	ck_assert_ptr_null(strstr(j, "7500000"));
+	free(t);
+	free(c);
+	free(j);
+	free(u);
 }
 END_TEST
 
@@ -488,6 +536,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_json);
 	tcase_add_test(tc, test_software_recording_hides_hardware_columns);
 	tcase_add_test(tc, test_golden_threads);
+	tcase_add_test(tc, test_event_rates_in_text_counts_in_csv_and_json);
 	tcase_add_test(tc, test_unsupported_columns_are_kept_and_said);
 	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
 	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);

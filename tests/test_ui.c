@@ -775,20 +775,146 @@ START_TEST(test_cgroup_view_keys)
 	press(&u, &l, ' ');
 	ck_assert_uint_eq(u.ntags, 0);
 	press(&u, &l, 'W');
-	/* Tab: the table, the drill-down, the cgroups (known in this recording), the table */
-	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	/* Tab: the table and the cgroups (known in this recording); no drill-down is open */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* one opened with Enter joins the cycle: the table, the drill-down, the cgroups */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
 	press(&u, &l, UI_KEY_TAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
 	ui_list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
 	src = hwsrc;
+}
+END_TEST
+
+/* F2 and S open the setup; its keys choose, order and hide; Esc, q and F2 leave, F10 saves too. */
+START_TEST(test_setup_keys)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F2), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	/* q leaves the setup, as Esc does; it does not quit */
+	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	press(&u, &l, 'S');
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	/* the first column goes no higher; F8 moves it down, the highlight with it */
+	press(&u, &l, UI_KEY_F7);
+	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_COLUMNS);
+	ck_assert_int_eq(u.cols.order[0], COL_USER);
+	ck_assert_int_eq(u.cols.order[1], COL_PID);
+	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLUMNS], 1);
+	press(&u, &l, ']');
+	ck_assert_int_eq(u.cols.order[2], COL_PID);
+	press(&u, &l, '[');
+	press(&u, &l, UI_KEY_F7);
+	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	/* Space hides and shows; COMMAND cannot be hidden or moved */
+	press(&u, &l, UI_KEY_DOWN);
+	u.hscroll = 3; /* scrolled sideways: the stops change with the columns, back to the start */
+	ck_assert_uint_eq(press(&u, &l, ' '), UI_ACT_COLUMNS);
+	ck_assert(!columns_choice_shown(&u.cols, COL_USER));
+	ck_assert_int_eq(u.hscroll, 0);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_COMMAND);
+	ck_assert_uint_eq(press(&u, &l, ' '), 0);
+	ck_assert_ptr_nonnull(strstr(u.status, "COMMAND is always shown"));
+	ck_assert(columns_choice_shown(&u.cols, COL_COMMAND));
+	press(&u, &l, UI_KEY_F7);
+	ck_assert_int_eq(u.cols.order[COL_MAX - 1], COL_COMMAND);
+	/* Tab: the meters; Space there hides the CPU meters (as 1 does) and the load */
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	press(&u, &l, ' ');
+	ck_assert(!u.show_cpus);
+	ck_assert(!ui_meter_shown(&u, UI_METER_CPUS));
+	press(&u, &l, UI_KEY_DOWN);
+	press(&u, &l, UI_KEY_DOWN);
+	press(&u, &l, ' ');
+	ck_assert(!ui_meter_shown(&u, UI_METER_LOAD));
+	ck_assert(ui_meter_shown(&u, UI_METER_UPTIME));
+	/* F7 has nothing to order here, and says so */
+	press(&u, &l, UI_KEY_F7);
+	ck_assert_ptr_nonnull(strstr(u.status, "only columns have an order"));
+	/* the colours: Enter chooses */
+	press(&u, &l, UI_KEY_RIGHT);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SCHEME);
+	ck_assert_int_eq(u.scheme, UI_SCHEME_LIGHT);
+	press(&u, &l, UI_KEY_DOWN); /* the last stays the last */
+	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLOURS], UI_SCHEME_MAX - 1);
+	/* round the sections both ways */
+	press(&u, &l, UI_KEY_TAB);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	press(&u, &l, UI_KEY_LEFT);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	/* a key the setup does not know says so */
+	ck_assert_uint_eq(press(&u, &l, 'x'), 0);
+	ck_assert_str_eq(u.status, "unknown key 'x': press h for help");
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	/* w asks for the file to be written and stays; F10 writes and leaves */
+	ck_assert_uint_eq(press(&u, &l, 'w'), UI_ACT_WRITE);
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_WRITE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* F10 on the table still quits */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
+	/* from help, F2 opens the setup, and Esc goes back to the table */
+	press(&u, &l, 'h');
+	press(&u, &l, UI_KEY_F2);
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	press(&u, &l, UI_KEY_F2);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ui_list_release(&l);
+}
+END_TEST
+
+/* A sort key for a column hidden in the setup sorts by it, and says where it went. */
+START_TEST(test_sort_by_a_hidden_column_says_so)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char bad[32];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_set_screen(&u, 200, 7);
+	ck_assert_int_eq(columns_choice_parse(&m->cols, "pid,user,cpu", bad, sizeof(bad)), 0);
+	ck_assert_uint_eq(press(&u, &l, 'C'), UI_ACT_SORT);
+	ck_assert_int_eq(u.sort_col, COL_CPI);
+	ck_assert_ptr_nonnull(strstr(u.status, "sorted by CPI, a column hidden in the setup"));
+	/* the sort cycle goes through the shown columns only */
+	press(&u, &l, '>');
+	ck_assert_int_eq(u.sort_col, COL_PID);
+	press(&u, &l, '>');
+	ck_assert_int_eq(u.sort_col, COL_USER);
+	columns_choice_default(&m->cols);
+	ui_list_release(&l);
 }
 END_TEST
 
@@ -1131,6 +1257,8 @@ END_TEST
 
 START_TEST(test_tab_cycles_screens)
 {
+	static const int PAGES[] = { 'h', 'e', 'E' };
+	static const enum ui_view PAGE_VIEW[] = { UI_VIEW_HELP, UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	struct ui u;
 	struct ui_list l = { 0 };
 
@@ -1139,15 +1267,44 @@ START_TEST(test_tab_cycles_screens)
 	ui_build_list(&u, m, &l);
 	ui_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
+	/* no drill-down open, no cgroups in this recording: Tab stays, and samples nothing */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	/* Enter opens one: Tab goes to it and back, its process kept whatever is selected */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	ck_assert_int_eq(u.drill, 101);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
 	ck_assert_int_eq(u.drill, 101);
-	press(&u, &l, UI_KEY_TAB);
+	/* in the mode it was left in */
+	press(&u, &l, 't');
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	press(&u, &l, UI_KEY_BTAB);
+	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	/* help, the log and the events are pages over a screen, not in the cycle: Tab stays */
+	for (size_t i = 0; i < 3; i++) {
+		press(&u, &l, PAGES[i]);
+		ck_assert_int_eq(u.view, PAGE_VIEW[i]);
+		ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
+		ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
+		ck_assert_int_eq(u.view, PAGE_VIEW[i]);
+		press(&u, &l, UI_KEY_ESC);
+		ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+	}
+	/* Esc closes it: Tab stays on the table again */
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), UI_ACT_THREADS | UI_ACT_SAMPLE);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	/* with nothing to drill into, Tab stays on the table */
 	press(&u, &l, '\\');
@@ -1240,6 +1397,8 @@ int main(void)
 	tcase_add_test(tc, test_every_footer_key_dispatches);
 	tcase_add_test(tc, test_cgroup_view_keys);
 	tcase_add_test(tc, test_docs_name_every_key);
+	tcase_add_test(tc, test_setup_keys);
+	tcase_add_test(tc, test_sort_by_a_hidden_column_says_so);
 	tcase_add_test(tc, test_sideways_scroll_and_sort_reveal);
 	tcase_add_test(tc, test_tree_view_orders_children_under_parents);
 	tcase_add_test(tc, test_tree_of_crafted_parents);

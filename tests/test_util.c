@@ -2,10 +2,12 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "util/errmsg.h"
 #include "util/parse.h"
 #include "util/textsafe.h"
 
@@ -90,6 +92,68 @@ START_TEST(test_parse_pid_takes_only_what_linux_can_give)
 }
 END_TEST
 
+/* The status lines of signals and nice values: what was done, or the first refusal and why. */
+START_TEST(test_errmsg_says_what_signals_and_nice_values_did)
+{
+	const int one[] = { 4242 }, three[] = { 11, 0, 13 };
+	char buf[256], name[32];
+
+	ck_assert_str_eq(errmsg_signal_name(name, sizeof(name), 15, "TERM"), "SIGTERM");
+	ck_assert_str_eq(errmsg_signal_name(name, sizeof(name), 34, NULL), "signal 34");
+	{
+		const char sug[2][128] = { "cycles", "cpu-cycles" };
+		char ev[1024];
+
+		ck_assert_str_eq(
+			errmsg_bad_event(ev, sizeof(ev), "cylces", -ENOENT, false, sug, 2),
+			"pmctop: unknown event 'cylces'; did you mean 'cycles', 'cpu-cycles'\n"
+			"List the events with 'pmctop --list-events'.\n");
+		ck_assert_str_eq(
+			errmsg_bad_event(ev, sizeof(ev), "cycles:q", -EINVAL, false, NULL, 0),
+			"pmctop: invalid event 'cycles:q' (check its modifiers)\n"
+			"List the events with 'pmctop --list-events'.\n");
+		ck_assert_ptr_nonnull(
+			strstr(errmsg_bad_event(ev, sizeof(ev), "x/y/", -EINVAL, true, NULL, 0),
+			       "invalid event 'x/y/': a PMU/TERMS/ event names a PMU"));
+	}
+	ck_assert_str_eq(errmsg_no_signal(buf, sizeof(buf), 0, 64),
+			 "no signal 0: give a number from 1 to 64");
+	ck_assert_str_eq(errmsg_signalled(buf, sizeof(buf), "SIGSTOP", one,
+					  &(struct errmsg_acted){ .n = 1, .done = 1 }),
+			 "sent SIGSTOP to pid 4242");
+	ck_assert_str_eq(errmsg_signalled(buf, sizeof(buf), "SIGKILL", three,
+					  &(struct errmsg_acted){ .n = 3, .done = 3 }),
+			 "sent SIGKILL to 3 processes");
+	ck_assert_str_eq(
+		errmsg_signalled(buf, sizeof(buf), "SIGTERM", one,
+				 &(struct errmsg_acted){ .n = 1, .err = ESRCH, .err_id = 4242 }),
+		"cannot send SIGTERM to pid 4242: no such process (it has exited)");
+	ck_assert_str_eq(errmsg_signalled(buf, sizeof(buf), "SIGKILL", three,
+					  &(struct errmsg_acted){
+						  .n = 3, .done = 2, .err = EINVAL, .err_id = 0 }),
+			 "sent SIGKILL to 2 of 3 processes; pid 0: not a process id");
+	ck_assert_str_eq(errmsg_reniced(buf, sizeof(buf), 1, false, one, 5,
+					&(struct errmsg_acted){ .n = 1, .done = 1 }),
+			 "pid 4242: nice 5");
+	ck_assert_str_eq(errmsg_reniced(buf, sizeof(buf), -1, true, one, -2,
+					&(struct errmsg_acted){ .n = 1, .done = 1 }),
+			 "thread 4242: nice -2");
+	ck_assert_str_eq(errmsg_reniced(buf, sizeof(buf), -1, false, three, 0,
+					&(struct errmsg_acted){ .n = 3, .done = 3 }),
+			 "nice value lowered by one for 3 processes");
+	ck_assert_str_eq(
+		errmsg_reniced(buf, sizeof(buf), -1, false, one, 0,
+			       &(struct errmsg_acted){ .n = 1, .err = EACCES, .err_id = 4242 }),
+		"cannot lower the nice value of pid 4242: permission denied: lowering a nice "
+		"value needs root or CAP_SYS_NICE");
+	ck_assert_str_eq(errmsg_reniced(buf, sizeof(buf), 1, false, three, 0,
+					&(struct errmsg_acted){
+						.n = 3, .done = 1, .err = EPERM, .err_id = 11 }),
+			 "nice value changed for 1 of 3 processes; 11: permission denied: it "
+			 "belongs to another user (run pmctop as root)");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -98,6 +162,7 @@ int main(void)
 	tcase_add_test(tc, test_textsafe_copies_as_ps_shows_names);
 	tcase_add_test(tc, test_textsafe_names_the_unsafe_code_points);
 	tcase_add_test(tc, test_parse_pid_takes_only_what_linux_can_give);
+	tcase_add_test(tc, test_errmsg_says_what_signals_and_nice_values_did);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "collect/symbols.h"
+#include "util/selfcost.h"
 #include "model/model.h"
 #include "stream/source_replay.h"
 #include "testutil.h"
@@ -14,9 +15,21 @@
 #include "view/view.h"
 #include "util/utf8.h"
 
+/*
+ * ck_assert_msg for checks made thousands of times a test: Check writes down every assertion
+ * it passes, which on a loaded machine can take a sweep past its timeout; this says nothing
+ * until cond fails.
+ */
+#define REQUIRE(cond, ...)                                                                         \
+	do {                                                                                       \
+		if (!(cond))                                                                       \
+			ck_abort_msg(__VA_ARGS__);                                                 \
+	} while (0)
+
 static struct model *m;
 static struct source *src;
 static struct symbols *syms;
+static const struct selfcost *self; /* pmctop's own cost in the header, as live; NULL: replay */
 
 /* Instruction names as the screen gives them, from files under a root that does not exist. */
 static const char *test_ip_name(void *arg, uint64_t ip, char *buf, size_t size)
@@ -61,13 +74,15 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.host = src->host;
 	v.kernel = src->kernel;
 	v.uptime = 93784;
-	v.replay = true;
+	v.replay = !self;
+	v.self = self;
 	v.log = LOG;
 	v.nlog = 1;
 	v.utf8 = utf8;
 	v.sample_err = "";
 	v.facts = src->have_facts ? &src->facts : NULL;
 	v.ip_name = test_ip_name;
+	v.settings_path = "/home/user/.config/pmctop/pmctoprc";
 	page = view_page(&v, w, h, &list);
 	ui_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
@@ -108,7 +123,8 @@ START_TEST(test_table_200x50_ascii)
 	s = draw(&u, 200, 50, false);
 	golden("screen-200x50.txt", s);
 	ck_assert_ptr_null(strstr(s, "\u2588")); /* ASCII bars outside UTF-8 locales */
-	ck_assert_ptr_nonnull(strstr(s, "LLC-load-mis"));
+	/* an -e event per second, under its whole name and the unit */
+	ck_assert_ptr_nonnull(strstr(s, "LLC-load-misses/s"));
 	free(s);
 }
 END_TEST
@@ -157,7 +173,7 @@ START_TEST(test_drill_and_help_and_log)
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 35;
+	u.scroll = 46;
 	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
@@ -217,6 +233,68 @@ START_TEST(test_events_200x50_software_only)
 	src = hw_src;
 	model_free(sw);
 	source_free(sw_src);
+}
+END_TEST
+
+/* Line y (from 0) of a drawn screen, into buf. */
+static const char *screen_line(const char *s, int y, char *buf, size_t size)
+{
+	for (int i = 0; i < y && s; i++) {
+		s = strchr(s, '\n');
+		s = s ? s + 1 : NULL;
+	}
+	snprintf(buf, size, "%.*s", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+	return buf;
+}
+
+/*
+ * An -e event whose name is too long for a title: "e1/s" over its column and
+ * a legend above the footer naming it, which the list leaves room for; the
+ * events screen names its column too. Rates per second (the ticks are 2 s apart).
+ */
+START_TEST(test_long_event_name_gets_a_legend)
+{
+	char rec[256], line[512];
+	struct source *l_src;
+	struct model *l, *hw = m;
+	struct source *hw_src = src;
+	struct ui u;
+	char *s;
+
+	testutil_long_event_rec(rec, sizeof(rec));
+	l = testutil_replay_model(rec, &l_src);
+	unlink(rec);
+	m = l;
+	src = l_src;
+	ui_init(&u, COL_PID, false, 1.0);
+	s = draw(&u, 200, 24, true);
+	golden("screen-long-event-200x24.txt", s);
+	ck_assert_str_eq(screen_line(s, 22, line, sizeof(line)), "e1/s = " TESTUTIL_LONG_EVENT);
+	ck_assert_ptr_nonnull(strstr(s, " CNT%       e1/s COMMAND"));
+	ck_assert_ptr_nonnull(strstr(s, "  100    7500000 stream"));
+	free(s);
+	/* no room for the legend: the list keeps its lines */
+	s = draw(&u, 100, 10, true);
+	ck_assert_ptr_null(strstr(s, "e1/s = "));
+	free(s);
+	/* the line is narrower than the name: as much as fits, never past the edge */
+	s = draw(&u, 30, 24, false);
+	ck_assert_str_eq(screen_line(s, 22, line, sizeof(line)), "e1/s = cpu_core/mem_load_retir");
+	free(s);
+	u.view = UI_VIEW_HELP;
+	s = draw(&u, 100, 24, true);
+	ck_assert_ptr_null(strstr(s, "e1/s = "));
+	free(s);
+	u.view = UI_VIEW_EVENTS;
+	s = draw(&u, 100, 40, true);
+	ck_assert_ptr_nonnull(strstr(s, TESTUTIL_LONG_EVENT "     6 hw   -e       counted"));
+	ck_assert_ptr_nonnull(strstr(s, "\n    the column e1/s\n"));
+	ck_assert_ptr_nonnull(strstr(s, "-e columns: per second"));
+	free(s);
+	m = hw;
+	src = hw_src;
+	model_free(l);
+	source_free(l_src);
 }
 END_TEST
 
@@ -290,19 +368,18 @@ static void assert_clean_lines(const char *s, int w, int h)
 			size_t len;
 			int32_t cp = utf8_decode(p, (size_t)(end - p), &len);
 
-			ck_assert_msg(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
-			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
-				      "%dx%d line %d: control character %#x", w, h, lines,
-				      (unsigned)cp);
+			REQUIRE(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
+			REQUIRE(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
+				"%dx%d line %d: control character %#x", w, h, lines, (unsigned)cp);
 			cells++;
 			p += len;
 		}
-		ck_assert_msg(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
-		ck_assert_msg(*p == '\n', "%dx%d: the last line is not terminated", w, h);
+		REQUIRE(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
+		REQUIRE(*p == '\n', "%dx%d: the last line is not terminated", w, h);
 		p++;
 		lines++;
 	}
-	ck_assert_msg(lines == h, "%dx%d: %d lines", w, h, lines);
+	REQUIRE(lines == h, "%dx%d: %d lines", w, h, lines);
 }
 
 START_TEST(test_every_size_draws_without_garbage)
@@ -331,6 +408,157 @@ START_TEST(test_every_size_draws_without_garbage)
 			}
 			free(s);
 		}
+}
+END_TEST
+
+/* The header, meters and footer at 40 and 60 columns: fields left out whole, numbers whole. */
+START_TEST(test_narrow_header_goldens)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	s = draw(&u, 40, 24, true);
+	golden("screen-40x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "Events: hardware events (skl), recorded\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown, 1 not counted; sort %CPU\n"));
+	free(s);
+	s = draw(&u, 60, 24, true);
+	golden("screen-60x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "(replay 00:06:42)  load 1.50 1.20 0.90\n"));
+	ck_assert_ptr_nonnull(
+		strstr(s, "\nTasks: 5 shown, 1 not counted (permission denied, e: log)\n"));
+	free(s);
+}
+END_TEST
+
+/* The status line on a narrow screen ends at a word: every word shown is a whole one. */
+START_TEST(test_narrow_status_ends_at_a_word)
+{
+	static const char STATUS[] =
+		"sent SIGTERM to 12 of 15 processes; pid 1234: no such process (it has exited)";
+	struct ui u;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	snprintf(u.status, sizeof(u.status), "%s", STATUS);
+	for (int w = 4; w <= 90; w++) {
+		char *s = draw(&u, w, 12, false), *last, *tok, *save;
+		char padded[sizeof(STATUS) + 2];
+
+		snprintf(padded, sizeof(padded), " %s ", STATUS);
+		last = strrchr(s, '\n');
+		*last = '\0';
+		last = strrchr(s, '\n') + 1;
+		for (tok = strtok_r(last, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char word[128];
+
+			snprintf(word, sizeof(word), " %s ", tok);
+			ck_assert_msg(strstr(padded, word), "%d wide: '%s' is cut", w, tok);
+		}
+		free(s);
+	}
+}
+END_TEST
+
+/* Whether c may be part of a number as the header writes them: digits, '.', ':', '/'. */
+static bool numeric(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == ':' || c == '/';
+}
+
+/*
+ * Every number (a run of digits, '.', ':' and '/') in the header and the meters
+ * of s, the lines before the first blank one or the table's titles, into out as
+ * "|run|" each.
+ */
+static void numbers_of(const char *s, char *out, size_t size)
+{
+	const char *end = s, *l = s;
+	size_t o = 0;
+
+	/* the three header lines, then the meters' lines, each with its '[' */
+	for (int line = 0; *l; line++) {
+		size_t n = strcspn(l, "\n");
+
+		if (line >= 3 && !memchr(l, '[', n))
+			break;
+		end = l + n;
+		l += l[n] ? n + 1 : n;
+	}
+	out[0] = '\0';
+	for (const char *p = s; p < end;) {
+		if (numeric(*p) && strpbrk(p, "0123456789") == p + strspn(p, ".:/")) {
+			size_t n = 0;
+
+			while (numeric(p[n]))
+				n++;
+			if (o < size)
+				o += (size_t)snprintf(out + o, size - o, "|%.*s|", (int)n, p);
+			p += n;
+		} else {
+			p++;
+		}
+	}
+}
+
+/*
+ * At every width, each number the header and the meters show is one the
+ * widest screen shows whole: a narrow screen leaves fields out, never cuts a
+ * number (load 1.50, never 1.5; 02:03, never 02:0). In several states: a
+ * replay, live with pmctop's own cost, paused and filtered, the cgroup view.
+ */
+START_TEST(test_narrow_header_never_cuts_a_number)
+{
+	const struct selfcost cost = {
+		.cpu_pct = 12.5, .rss_bytes = 6.5 * 1048576, .open_fds = 27, .max_fds = 1048576
+	};
+	struct source *cg_src;
+	struct model *cg = testutil_replay_model("cgroup.rec", &cg_src);
+	struct model *hw = m;
+
+	for (int state = 0; state < 4; state++) {
+		struct ui u;
+		static char wide[16384], narrow[16384];
+		char *s;
+
+		ui_init(&u, COL_CPU, false, 1.0);
+		self = state == 1 ? &cost : NULL;
+		if (state == 2) {
+			u.paused = true;
+			u.reverse = true;
+			snprintf(u.filter, sizeof(u.filter), "%s", "a");
+			u.follow = true;
+			u.follow_id = 101;
+		}
+		if (state == 3) {
+			m = cg;
+			u.view = UI_VIEW_CGROUPS;
+		}
+		s = draw(&u, 400, 50, true);
+		numbers_of(s, wide, sizeof(wide));
+		ck_assert_ptr_nonnull(strstr(wide, state == 3 ? "|0.50|" : "|1.50|"));
+		free(s);
+		for (int w = 8; w <= 200; w++) {
+			char *p, *q;
+
+			s = draw(&u, w, 50, true);
+			numbers_of(s, narrow, sizeof(narrow));
+			/* each "|run|" in turn */
+			for (p = narrow; *p && (q = strchr(p + 1, '|')); p = q + 1) {
+				char run[64];
+
+				snprintf(run, sizeof(run), "%.*s", (int)(q - p + 1), p);
+				ck_assert_msg(strstr(wide, run),
+					      "state %d, %d wide: %s is cut in\n%s", state, w, run,
+					      s);
+			}
+			free(s);
+		}
+	}
+	self = NULL;
+	m = hw;
+	model_free(cg);
+	source_free(cg_src);
 }
 END_TEST
 
@@ -409,6 +637,34 @@ START_TEST(test_new_screens_at_every_size)
 				}
 				s = draw(&u, w, h, variant & 1);
 				assert_clean_lines(s, w, h);
+				free(s);
+			}
+}
+END_TEST
+
+/* The setup at every size and in every section, the highlight anywhere: clean lines only. */
+START_TEST(test_setup_at_every_size)
+{
+	for (int sec = 0; sec < UI_SETUP_MAX; sec++)
+		for (int w = 1; w <= 130; w += 7)
+			for (int h = 1; h <= 30; h += 3) {
+				struct ui u;
+				char *s;
+
+				ui_init(&u, COL_CPU, false, 1.0);
+				u.view = UI_VIEW_SETUP;
+				u.setup_sec = (enum ui_setup_section)sec;
+				u.setup_sel[UI_SETUP_COLUMNS] = (size_t)(w + h) % COL_MAX;
+				u.setup_sel[UI_SETUP_METERS] = (size_t)h % UI_METER_MAX;
+				u.setup_sel[UI_SETUP_COLOURS] = (size_t)w % UI_SCHEME_MAX;
+				u.cols.hidden = (uint32_t)(w * h) & ~(1u << COL_COMMAND);
+				s = draw(&u, w, h, w & 1);
+				assert_clean_lines(s, w, h);
+				/* the highlighted column's description, where there is a line for it */
+				if (h >= 12 && w >= 60 && sec == UI_SETUP_COLUMNS)
+					ck_assert_ptr_nonnull(strstr(
+						s,
+						columns_get(u.cols.order[u.setup_sel[0]])->title));
 				free(s);
 			}
 }
@@ -610,13 +866,26 @@ START_TEST(test_scrolled_goldens)
 	ck_assert_ptr_nonnull(strstr(s, "\n<   PID "));
 	ck_assert_ptr_null(strstr(s, "USER")); /* scrolled off */
 	free(s);
-	/* at 200 every column fits; Right moves the command lines */
+	/* at 200 every column and every command line fits: a scroll leaves the lines whole */
 	u.cmdline = true;
 	u.hscroll = 1;
 	s = draw(&u, 200, 50, false);
 	golden("screen-scrolled-200x50.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
+	ck_assert_ptr_nonnull(strstr(s, " 10000 /usr/bin/db-server --port 5432\n"));
+	free(s);
+	/* at 170 every column fits but the lines do not: Right moves them, to the longest's end */
+	s = draw(&u, 170, 50, false);
+	ck_assert_ptr_nonnull(strstr(s, "\n<   PID USER"));
 	ck_assert_ptr_null(strstr(s, "/usr/bin/db-server"));
+	free(s);
+	u.hscroll = 10;
+	s = draw(&u, 170, 50, false);
+	/* the longest line (pid 101's) ends at the last cell */
+	ck_assert_ptr_nonnull(strstr(s, " 10000 r/bin/db-server --port 5432\n"));
+	ck_assert_int_eq(strstr(s, " 10000 r/bin/db-server --port 5432\n") + 34 -
+				 strstr(s, "\n    101 alice ") - 1,
+			 170);
 	free(s);
 }
 END_TEST
@@ -657,6 +926,71 @@ START_TEST(test_meters_of_the_first_frame_show_no_dangling_units)
 }
 END_TEST
 
+/*
+ * The setup screen (F2) at both sizes: the columns in their order with the hidden ones
+ * unmarked, the meters and the colours; the section in use and the highlighted entry, whose
+ * description is on the last line. Then what the choices do to the table and the header.
+ */
+START_TEST(test_setup_goldens)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	ui_key(&u, UI_KEY_F2, m, &l);
+	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
+	/* CPI hidden, USER moved below %CPU */
+	for (int i = 0; i < 10; i++)
+		ck_assert_uint_eq(ui_key(&u, UI_KEY_DOWN, m, &l), 0);
+	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_CPI);
+	ck_assert_uint_eq(ui_key(&u, ' ', m, &l), UI_ACT_COLUMNS);
+	ui_key(&u, UI_KEY_HOME, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	for (int i = 0; i < 6; i++)
+		ck_assert_uint_eq(ui_key(&u, UI_KEY_F8, m, &l), UI_ACT_COLUMNS);
+	m->cols = u.cols; /* as the loop gives the choice to the model */
+	s = draw(&u, 80, 24, true);
+	golden("screen-setup-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "[ ] CPI"));
+	ck_assert_ptr_nonnull(strstr(s, "effective user"));
+	free(s);
+	/* the meters: the uptime hidden; the colours: mono */
+	ui_key(&u, UI_KEY_TAB, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	ui_key(&u, ' ', m, &l);
+	ui_key(&u, UI_KEY_TAB, m, &l);
+	ui_key(&u, UI_KEY_DOWN, m, &l);
+	ck_assert_uint_eq(ui_key(&u, UI_KEY_ENTER, m, &l), UI_ACT_SCHEME);
+	ck_assert_int_eq(u.scheme, UI_SCHEME_MONO);
+	s = draw(&u, 200, 50, false);
+	golden("screen-setup-200x50.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "(*) mono"));
+	ck_assert_ptr_nonnull(strstr(s, "[ ] uptime"));
+	ck_assert_ptr_null(strstr(s, "up 1 day"));
+	free(s);
+	/* back on the table: the columns as chosen, the header without the uptime */
+	ck_assert_uint_eq(ui_key(&u, UI_KEY_ESC, m, &l), 0);
+	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	s = draw(&u, 200, 50, false);
+	ck_assert_ptr_nonnull(strstr(
+		s, "    PID  THR S    RES  %MEM     TIME+   %CPU USER        GHZ   IPC CACHE%"));
+	ck_assert_ptr_null(strstr(s, "CPI"));
+	ck_assert_ptr_null(strstr(s, "up 1 day"));
+	ck_assert_ptr_nonnull(strstr(s, "load 1.50"));
+	free(s);
+	/* the help lists the setup's keys from the key table, in a section of their own */
+	ui_key(&u, 'h', m, &l);
+	s = draw(&u, 100, 120, true);
+	ck_assert_ptr_nonnull(strstr(s, "In the setup (F2)"));
+	ck_assert_ptr_nonnull(strstr(s, "  F7 [ F8 ]                    move the column up"));
+	ck_assert_ptr_nonnull(strstr(s, "  Esc q F2 S                   leave the setup"));
+	free(s);
+	columns_choice_default(&m->cols);
+	ui_list_release(&l);
+}
+END_TEST
+
 START_TEST(test_click_mapping_matches_the_drawn_titles)
 {
 	for (int w = 30; w <= 200; w += 17)
@@ -675,8 +1009,9 @@ START_TEST(test_click_mapping_matches_the_drawn_titles)
 			for (int k = 0; k < 3; k++)
 				line = strchr(line, '\n') + 1;
 			for (size_t i = 0; i < t.n; i++) {
-				const char *title =
-					model_column_title(m, t.ids[i], COL_ROWS_PROCESSES);
+				char head[64];
+				const char *title = model_column_head(
+					m, t.ids[i], COL_ROWS_PROCESSES, head, sizeof(head));
 				size_t tl = strlen(title) < (size_t)t.w[i] ? strlen(title)
 									   : (size_t)t.w[i];
 				const struct column *col = model_column(m, t.ids[i]);
@@ -704,11 +1039,15 @@ int main(void)
 	tcase_add_test(tc, test_table_80x24);
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
+	tcase_add_test(tc, test_narrow_header_goldens);
+	tcase_add_test(tc, test_narrow_header_never_cuts_a_number);
+	tcase_add_test(tc, test_narrow_status_ends_at_a_word);
 	tcase_add_test(tc, test_drill_and_help_and_log);
 	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);
 	tcase_add_test(tc, test_events_80x24);
 	tcase_add_test(tc, test_events_200x50_software_only);
+	tcase_add_test(tc, test_long_event_name_gets_a_legend);
 	tcase_add_test(tc, test_every_size_draws_without_garbage);
 	tcase_add_test(tc, test_drill_every_size_and_mode);
 	tcase_add_test(tc, test_selection_on_screen_at_every_size);
@@ -719,6 +1058,8 @@ int main(void)
 	tcase_add_test(tc, test_signal_menu_goldens);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
+	tcase_add_test(tc, test_setup_goldens);
+	tcase_add_test(tc, test_setup_at_every_size);
 	tcase_add_test(tc, test_meters_of_the_first_frame_show_no_dangling_units);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

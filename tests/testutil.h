@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <unistd.h>
 
 static inline int testutil_run(Suite *s)
 {
@@ -91,6 +92,42 @@ static inline void testutil_golden(const char *name, const char *got)
 	free(want);
 }
 
+/*
+ * tests/data/hw.rec with its -e event renamed to a name too long for a column
+ * title (cpu_core/mem_load_retired.l3_miss/) and its ticks 2 s apart, not 1:
+ * a rate and a count differ. Written to a new file under /tmp whose path goes
+ * to path; the caller removes it.
+ */
+#define TESTUTIL_LONG_EVENT "cpu_core/mem_load_retired.l3_miss/"
+static inline void testutil_long_event_rec(char *path, size_t size)
+{
+	char in[512], line[8192];
+	FILE *f, *out;
+	int fd;
+
+	snprintf(in, sizeof(in), "%s/data/hw.rec", TEST_SRCDIR);
+	snprintf(path, size, "/tmp/pmctop-test-long-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w");
+	f = fopen(in, "r");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long ns;
+		int at;
+
+		if (sscanf(line, "tick %llu %n", &ns, &at) == 1)
+			fprintf(out, "tick %llu %s", ns * 2, line + at);
+		else if (!strcmp(line, "event 14 6 hw user ok LLC-load-misses\n"))
+			fprintf(out, "event 14 6 hw user ok %s\n", TESTUTIL_LONG_EVENT);
+		else
+			fputs(line, out);
+	}
+	fclose(f);
+	ck_assert_int_eq(fclose(out), 0);
+}
+
 #if defined(PMCTOP_MODEL_H) && defined(PMCTOP_SOURCE_REPLAY_H)
 /*
  * The model after every tick of the recording tests/data/NAME; *src is the
@@ -103,7 +140,11 @@ static inline struct model *testutil_replay_model(const char *name, struct sourc
 	struct snapshot s;
 	struct model *m;
 
-	snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, name);
+	/* a name is under tests/data; a path (from testutil_long_event_rec) is itself */
+	if (name[0] == '/')
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "%s/data/%s", TEST_SRCDIR, name);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
 	*src = source_replay_new(f, name, err, sizeof(err));

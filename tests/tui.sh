@@ -2,34 +2,10 @@
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/hw.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-test
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 5 s)
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-50}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-test
 # the pids of the process table, top to bottom
 table_pids() { screen | awk '/^ +(PID|TID) /{t=1; next} t && $1 ~ /^[0-9]+$/ {print $1}' | tr '\n' ' '; }
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 
 # A replay run to the end (-d 0), so the frame stands still while keys are tested.
 start "$PMCTOP --replay $REC -d 0"
@@ -113,7 +89,7 @@ keys "clear" Enter
 # At 200x50 every column fits.
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0"
-check "at 200x50 all columns show" wait_for "PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-mis COMMAND"
+check "at 200x50 all columns show" wait_for "PID USER       THR S    RES  %MEM     TIME+   %CPU   GHZ   IPC   CPI CACHE%  L1D% DTLB% BRMIS%    PF/s   CS/s MIG/s CNT% LLC-load-misses/s COMMAND"
 check "S, RES, %MEM and TIME+ as top writes them" wait_for "^    202 bob          1 R  3.20g  20.0   1:03.10   95.0 "
 keys K
 check "K lists the recording's kernel thread" wait_for "^ *2 root .* kthreadd$"

@@ -4,31 +4,8 @@
 . "$top_srcdir/tests/cgroup_lib.sh"
 REC="$top_srcdir/tests/data/cgroup.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-cgtest
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cgroup_cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-50}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-cgtest cgroup_cleanup
 
 start "$PMCTOP --replay $REC -d 0 --cgroups"
 check "--cgroups opens the cgroup view" wait_for "^Cgroups: 4 shown (end of recording), 1 not counted (e: log), 48 fds"
@@ -54,6 +31,24 @@ check "the process table has a CGROUP column" wait_for "^ *PID USER .* CGROUP *C
 tmux resize-window -t $S -x 80 -y 24
 keys G
 check "G again: the cgroups" wait_for "^Cgroups: 4 shown"
+# Tab goes through the data screens: the processes, a drill-down while one is open, the cgroups
+keys Tab
+check "Tab: the processes" wait_for "^Tasks: 4 shown"
+keys Tab
+check "Tab: the cgroups again, no drill-down being open" wait_for "^Cgroups: 4 shown"
+keys BTab Enter
+check "Enter opens a drill-down" wait_for "^Process: [0-9]*, its hot pages"
+keys Tab
+check "Tab from the drill-down: the cgroups" wait_for "^Cgroups: 4 shown"
+keys Tab Tab
+check "Tab, Tab: back to the drill-down left open" wait_for "^Process: [0-9]*, its hot pages"
+keys Escape Tab
+check "Esc closes it: Tab goes to the cgroups" wait_for "^Cgroups: 4 shown"
+# help is a page over a screen, not one of the cycle: Tab leaves it where it is
+keys h
+wait_for "EscBack" >/dev/null
+keys Tab Escape
+check "Tab in help stays in help (Esc then goes back to the cgroups)" wait_for "EnterProcs GTasks"
 keys q
 check "q exits with status 0" wait_for "EXIT=0"
 start "$PMCTOP --replay $top_srcdir/tests/data/hw.rec -d 0 --cgroups"

@@ -3,32 +3,9 @@
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/steps.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-replay
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 TZ=UTC PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 5 s)
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-50}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
+TUI_ENV="TZ=UTC"
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-replay
 # frame TIME CPU: the header shows the recorded time and pid 100 (alpha) its %CPU of that frame
 frame() { wait_for "(replay $1)" && wait_for "^ *100 alice .* $2 .* alpha"; }
 

@@ -4,31 +4,9 @@
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/hw.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-screen
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
-
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 10 s)
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-100}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
+TUI_WAIT=100
+. "$top_srcdir/tests/tui_lib.sh"
+tui_session pmctop-screen
 # gone PATTERN: until the screen no longer shows PATTERN
 gone() {
 	i=0
@@ -64,7 +42,6 @@ selected() {
 	diag "no highlighted row matches '$1'"
 	return 1
 }
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 quit() { keys q; wait_for "EXIT=0" >/dev/null; }
 # The mouse tests run pmctop as on an xterm, whose mouse reports are SGR (ESC [ < b ; x ; y M)
 # and reach any column; tmux's own key sequences (Home) are those of screen-256color.
@@ -83,7 +60,7 @@ title_x() { screen | grep '^[< ] *PID ' | head -1 | awk -v t="$1" '{ print index
 start "$PMCTOP --replay $REC -d 0"
 wait_for "F1Help" >/dev/null
 check "80x24: > marks columns hidden for width" wait_for "COMMAND *>$"
-check "80x24: the footer names the htop keys" wait_for "F3Search F4Filter F5Tree F6Sort HThrRows F9Kill"
+check "80x24: the footer names the htop keys" wait_for "F2Setup EnterDrill F3Search F4Filter F5Tree F6Sort F9Kill"
 keys Right
 check "Right scrolls: < at the left end of the titles" wait_for "^<   PID "
 # the stops at 80 columns: THR, S and RES, RES and %MEM, %MEM, TIME+, then PF/s
@@ -143,12 +120,12 @@ keys Escape F4 db Enter
 check "F4 filters" pids_are "101 "
 keys Escape
 pids_are "101 202 303 404 505 " >/dev/null
-keys Home Tab
-check "Tab: the drill-down of the selected process" wait_for "PID 101 db-server"
+keys Home Enter
+check "Enter: the drill-down of the selected process" wait_for "PID 101 db-server"
 keys Tab
-check "Tab again: back to the table" wait_for "^    PID USER"
+check "Tab: back to the table, the drill-down left open" wait_for "^    PID USER"
 keys BTab
-check "Shift-Tab goes the other way" wait_for "PID 101 db-server"
+check "Shift-Tab: back to the drill-down left open" wait_for "PID 101 db-server"
 keys Escape
 wait_for "^    PID USER" >/dev/null
 quit
@@ -191,7 +168,7 @@ quit
 tmux resize-window -t $S -x 200 -y 50
 start "$PMCTOP --replay $REC -d 0 -c"
 wait_for "F1Help" >/dev/null
-check "200x50: every column fits, no > mark" wait_for "LLC-load-mis COMMAND LINE *$"
+check "200x50: every column fits, no > mark" wait_for "LLC-load-misses/s COMMAND LINE *$"
 keys Right t
 check "200x50: the tree" wait_for "^ *505 alice .*└─ newproc --fast"
 check "200x50: with nothing cut off, Right does not scroll" wait_for "^    PID USER .*COMMAND LINE *$"
@@ -202,7 +179,7 @@ keys t
 y=$(title_line)
 click "$(title_x CACHE%)" "$y"
 check "200x50: a click sorts by CACHE%" wait_for "sort CACHE%, as a tree"
-click "$(title_x LLC-load-mis)" "$y"
+click "$(title_x LLC-load-misses/s)" "$y"
 check "200x50: clicks reach columns past 94" wait_for "sort LLC-load-misses"
 quit
 

@@ -344,6 +344,54 @@ static int workload_idle(int threads, double seconds)
 	return 0;
 }
 
+struct workload_crowd {
+	double busy; /* seconds of spinning after each second of sleep */
+};
+
+static void *workload_crowd_thread(void *arg)
+{
+	const struct workload_crowd *c = arg;
+	struct timespec ts = { 1, 0 };
+	volatile unsigned long x = 0;
+
+	for (;;) {
+		double until;
+
+		nanosleep(&ts, NULL);
+		until = workload_now() + c->busy;
+		while (workload_now() < until)
+			for (int i = 0; i < 1000; i++)
+				x += (unsigned long)i;
+	}
+	return NULL;
+}
+
+/*
+ * A crowd: THREADS threads that each sleep a second and spin BUSY ms, over
+ * and over, beside a main thread that sleeps: a process whose CPU time is
+ * spread over many threads. Writes "ready" to the log once all run.
+ */
+static int workload_crowd_run(int threads, double busy_ms, FILE *log)
+{
+	static struct workload_crowd c;
+	pthread_attr_t at;
+	pthread_t t;
+
+	c.busy = busy_ms / 1000.0;
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 << 10);
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t, &at, workload_crowd_thread, &c))
+			return 1;
+	if (log) {
+		fprintf(log, "ready\n");
+		fflush(log);
+	}
+	for (;;)
+		pause();
+	return 0;
+}
+
 /*
  * THREADS sleeping threads and a main thread that, once sent SIGUSR1, wakes
  * three times a second apart to fault 200 pages, logs "faults N" and sleeps
@@ -512,6 +560,8 @@ int main(int argc, char **argv)
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "napper"))
 		return workload_napper(atoi(argv[2]), workload_log_open(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "crowd"))
+		return workload_crowd_run(atoi(argv[2]), atof(argv[3]), workload_log_open(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
 		return workload_idle(atoi(argv[2]), atof(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "churn"))
@@ -541,6 +591,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
 			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
+			"crowd THREADS BUSY_MS LOG | "
 			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG | "
 			"named NAME SECONDS | sleep SECONDS\n");
 	return 2;

@@ -501,6 +501,7 @@ static void loop_tui_render(struct loop_tui *t)
 	v.utf8 = tui_utf8();
 	v.sample_err = t->sample_err;
 	v.facts = t->src->have_facts ? &t->src->facts : NULL;
+	v.settings_path = t->o->rc_path;
 	if (t->m->sample_pid) {
 		char root[64] = "";
 
@@ -674,6 +675,39 @@ static void loop_tui_act(struct loop_tui *t, unsigned act)
 		loop_tui_log_line(t, msg);
 }
 
+/* w or F10 in the setup: the screen's settings into the file, and how it went on the status line. */
+static void loop_tui_write(struct loop_tui *t)
+{
+	struct ui *u = &t->u;
+	struct rcfile rc;
+	char msg[sizeof(u->status)];
+
+	if (!t->o->rc_path) {
+		snprintf(
+			u->status, sizeof(u->status),
+			"no settings file to write: pmctop runs with --no-config, or without HOME");
+		return;
+	}
+	rcfile_init(&rc);
+	rc.foreign = t->o->rc && t->o->rc->foreign;
+	rc.cols = u->cols;
+	rc.show_cpus = u->show_cpus;
+	rc.meters_off = u->meters_off;
+	rc.scheme = u->scheme;
+	/* an -e event's column is this run's only: it is not kept */
+	if (u->sort_col < COL_MAX)
+		snprintf(rc.sort, sizeof(rc.sort), "%s", columns_get(u->sort_col)->key);
+	rc.reverse = u->reverse;
+	/* a replay's pace is not a live delay (-d 0 is valid only there): keep the file's */
+	if (!t->paced && u->delay >= 0.01)
+		rc.delay = u->delay;
+	else if (t->o->rc && t->o->rc->delay_set)
+		rc.delay = t->o->rc->delay;
+	if (rcfile_save(&rc, t->o->rc_path, msg, sizeof(msg)))
+		loop_tui_log_line(t, msg);
+	snprintf(u->status, sizeof(u->status), "%s", msg);
+}
+
 static bool loop_tui_keys(struct loop_tui *t)
 {
 	int k, x = 0, y = 0;
@@ -701,6 +735,12 @@ static bool loop_tui_keys(struct loop_tui *t)
 			loop_tui_act(t, act);
 		if (act & UI_ACT_SORT)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
+		if (act & UI_ACT_COLUMNS)
+			t->m->cols = t->u.cols;
+		if (act & UI_ACT_SCHEME)
+			tui_scheme(t->u.scheme);
+		if (act & UI_ACT_WRITE)
+			loop_tui_write(t);
 		if (act & UI_ACT_THREADS)
 			source_threads(t->src, t->u.view == UI_VIEW_DRILL ? t->u.drill : 0,
 				       t->u.threads);
@@ -750,6 +790,12 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	t.u.halflife = m->halflife;
 	t.u.sample_period = o->sample_period;
 	t.u.live = source_caps(src) & SOURCE_CAP_LIVE;
+	t.u.cols = m->cols;
+	if (o->rc) {
+		t.u.show_cpus = o->rc->show_cpus;
+		t.u.meters_off = o->rc->meters_off;
+		t.u.scheme = o->rc->scheme;
+	}
 	if (o->threads)
 		source_threads(src, 0, true);
 	snapshot_init(&t.snap, src->ev.n);
@@ -774,6 +820,13 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		return 2;
 	}
 	tui_install_crash_handlers();
+	tui_scheme(t.u.scheme);
+	/* what was wrong with the settings file: on the first screen, and in the log */
+	if (o->rc_msg && o->rc_msg[0]) {
+		loop_tui_log_line(&t, o->rc_msg);
+		snprintf(t.u.status, sizeof(t.u.status), "%.*s", (int)sizeof(t.u.status) - 1,
+			 o->rc_msg);
+	}
 	t.syms = symbols_new("");
 	t.read_tick = 0;
 	loop_tui_take(&t);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "app/rcfile.h"
 #include "model/model.h"
 #include "out/exporter.h"
 #include "out/output.h"
@@ -57,8 +58,11 @@ struct loop_tui_opts {
 	long iterations;     /* -n: quit after this many frames, as top does; -1 for never */
 	enum sample_kind sample_kind; /* --sample-source for the drill-down */
 	unsigned long long sample_period;
-	int drill;    /* --sample PID: open on that process's drill-down */
-	bool cgroups; /* --cgroups: open on the cgroup view */
+	int drill;		 /* --sample PID: open on that process's drill-down */
+	bool cgroups;		 /* --cgroups: open on the cgroup view */
+	const struct rcfile *rc; /* the settings read at start (columns are in the model) */
+	const char *rc_path;	 /* where the setup writes them; NULL for nowhere */
+	const char *rc_msg;	 /* what was wrong with the file; "" or NULL for nothing */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include "app/loop.h"
 #include "model/model.h"
 #include "app/options.h"
+#include "app/rcfile.h"
 #include "out/exporter.h"
 #include "out/output.h"
 #include "stream/source_record.h"
@@ -64,11 +65,10 @@ static int main_events(const struct options *o, struct evlist *ev)
 		int k;
 
 		if (r && spec) {
-			fprintf(stderr,
-				"pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
-				"/sys/bus/event_source/devices and terms of its format/ or "
-				"events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
-				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
+			char msg[1024];
+
+			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, true, NULL, 0),
+			      stderr);
 			return EXIT_USAGE;
 		}
 		if (spec) {
@@ -78,16 +78,12 @@ static int main_events(const struct options *o, struct evlist *ev)
 			continue;
 		}
 		if (r) {
-			char sug[3][128];
+			char sug[3][128], msg[1024];
 			size_t ns = events_suggest(o->events[i], sug, 3);
 
-			fprintf(stderr, "pmctop: %s event '%s'",
-				r == -ENOENT ? "unknown" : "invalid", o->events[i]);
-			if (r == -EINVAL)
-				fprintf(stderr, " (check its modifiers)");
-			for (size_t s = 0; s < ns; s++)
-				fprintf(stderr, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
-			fprintf(stderr, "\nList the events with 'pmctop --list-events'.\n");
+			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, false,
+					       (const char(*)[128])sug, ns),
+			      stderr);
 			return EXIT_USAGE;
 		}
 		k = evlist_find(ev, o->events[i]);
@@ -217,6 +213,7 @@ static struct source *main_source(const struct options *o, int *status)
 			.no_tasks = main_no_processes(o),
 			.threads = o->threads,
 			.read_all = o->read_all,
+			.hw_top = o->hw_top,
 			.kernel_threads = o->kernel_threads,
 			.bpf = o->bpf,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
@@ -276,6 +273,26 @@ static int main_check_record(const struct options *o)
 
 static int main_run(struct options *op);
 
+/*
+ * The settings file, for the screen and batch mode (the exporter has no use for it): read
+ * into rc, its path into path ("" when there is none to read or write), and what was wrong
+ * with it into msg ("" when nothing was).
+ */
+static void main_settings(const struct options *o, struct rcfile *rc, char *path, size_t size,
+			  char *msg, size_t msgsize)
+{
+	rcfile_init(rc);
+	path[0] = msg[0] = '\0';
+	if (o->no_config || (o->listen && !o->batch))
+		return;
+	if (o->config)
+		snprintf(path, size, "%s", o->config);
+	else if (rcfile_path(getenv("XDG_CONFIG_HOME"), getenv("HOME"), path, size))
+		path[0] = '\0';
+	if (path[0])
+		rcfile_load(rc, path, msg, msgsize);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -306,6 +323,8 @@ static int main_run(struct options *op)
 	struct exposition_info xi;
 	char *cgroup_filter = NULL;
 	int status, col;
+	struct rcfile rc;
+	char rc_path[4096], rc_msg[1024];
 
 	if (o.help) {
 		options_usage(stdout);
@@ -358,6 +377,17 @@ static int main_run(struct options *op)
 			"'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;
 	}
+	main_settings(&o, &rc, rc_path, sizeof(rc_path), rc_msg, sizeof(rc_msg));
+	/* the screen shows what was wrong with the file; batch mode says it once, here */
+	if (rc_msg[0] && o.batch)
+		fprintf(stderr, "pmctop: %s\n", rc_msg);
+	/* the command line wins over the file */
+	if (!o.sort && rc.sort_set) {
+		o.sort = rc.sort;
+		o.sort_reverse |= rc.reverse_set && rc.reverse;
+	}
+	if (!o.delay_set && rc.delay_set && !o.replay)
+		o.delay = rc.delay;
 	main_raise_nofile();
 	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
 	signal(SIGPIPE, SIG_IGN);
@@ -383,6 +413,8 @@ static int main_run(struct options *op)
 		goto out_model;
 	}
 	model_sort(m, col, o.sort_reverse);
+	/* the screen's and batch text's columns; CSV and JSON keep their fixed fields */
+	m->cols = rc.cols;
 	model_set_page_shift(m, o.page_shift);
 	model_set_halflife(m, o.halflife);
 	if (o.sample_pid && o.batch && !o.replay) {
@@ -459,6 +491,9 @@ static int main_run(struct options *op)
 			.sample_period = o.sample_period,
 			.drill = o.sample_pid,
 			.cgroups = o.cgroups,
+			.rc = &rc,
+			.rc_path = rc_path[0] ? rc_path : NULL,
+			.rc_msg = rc_msg,
 		};
 
 		if (o.sample_source)

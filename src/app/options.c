@@ -38,6 +38,9 @@ enum {
 	OPT_KERNEL_THREADS,
 	OPT_PER_USER,
 	OPT_BPF,
+	OPT_HW_TOP,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -61,6 +64,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
 	{ "read-all", no_argument, NULL, OPT_READ_ALL },
+	{ "hw-top", required_argument, NULL, OPT_HW_TOP },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
@@ -74,6 +78,8 @@ static const struct option OPTIONS_LONG[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "cgroup-depth", required_argument, NULL, OPT_CGROUP_DEPTH },
 	{ "cgroup-filter", required_argument, NULL, OPT_CGROUP_FILTER },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -99,7 +105,9 @@ void options_usage(FILE *f)
 	      "  -e, --events LIST       also count these events (comma-separated libpfm4 names,\n"
 	      "                          e.g. cycles, LLC-load-misses, "
 	      "MEM_INST_RETIRED:ALL_LOADS:u,\n"
-	      "                          or PMU/TERMS/ from sysfs, e.g. cpu/event=0xc0,umask=0/)\n"
+	      "                          or PMU/TERMS/ from sysfs, e.g. cpu/event=0xc0,umask=0/);\n"
+	      "                          per second on the screen and in text, counts per\n"
+	      "                          interval in CSV and JSON\n"
 	      "  -c, --cmdline           show command lines instead of names\n"
 	      "  -H, --threads           show threads as rows, each counted on its own\n"
 	      "      --kernel-threads    list kernel threads too (key K); counted only where\n"
@@ -115,6 +123,9 @@ void options_usage(FILE *f)
 	      "                          thread rows); else says why and counts per thread\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
+	      "      --hw-top K          hardware events for the K busiest processes only (by\n"
+	      "                          CPU time); the rest count software events (default:\n"
+	      "                          all, or the busiest that fit the descriptors)\n"
 	      "      --no-mouse          leave the mouse to the terminal (clicks do not sort or\n"
 	      "                          select)\n"
 	      "      --proc-root DIR     read processes from DIR instead of /proc (for tests)\n"
@@ -136,6 +147,10 @@ void options_usage(FILE *f)
 	      "      --cgroup-depth N    count the cgroups down to N levels below the root\n"
 	      "                          (default 1: the top-level ones; 0: only --cgroup)\n"
 	      "      --cgroup-filter PATH only processes in the cgroup PATH or below it\n"
+	      "      --config FILE       the settings file to read, and to write from the setup\n"
+	      "                          (F2), instead of $XDG_CONFIG_HOME/pmctop/pmctoprc\n"
+	      "                          (default ~/.config/pmctop/pmctoprc)\n"
+	      "      --no-config         read no settings file (the setup writes none)\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -196,6 +211,7 @@ void options_release(struct options *o)
 		free(o->cgroup_paths[i]);
 	free(o->cgroup_paths);
 	free(o->cgroup_filter);
+	free(o->config);
 	options_init(o);
 }
 
@@ -495,6 +511,18 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				o->cgroup_paths, (o->ncgroup_paths + 1) * sizeof(*o->cgroup_paths));
 			o->cgroup_paths[o->ncgroup_paths++] = xstrdup(optarg);
 			break;
+		case OPT_HW_TOP:
+			errno = 0;
+			depth = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || depth < 1 || depth > 1000000) {
+				snprintf(err, errsize,
+					 "invalid process count '%s' for --hw-top: give 1 to "
+					 "1000000",
+					 optarg);
+				return -EINVAL;
+			}
+			o->hw_top = (unsigned)depth;
+			break;
 		case OPT_CGROUP_DEPTH:
 			errno = 0;
 			depth = strtol(optarg, &end, 10);
@@ -512,6 +540,16 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			if (options_cgroup_path("--cgroup-filter", optarg, err, errsize))
 				return -EINVAL;
 			options_set(&o->cgroup_filter, optarg);
+			break;
+		case OPT_CONFIG:
+			if (!*optarg) {
+				snprintf(err, errsize, "'--config' needs a file name");
+				return -EINVAL;
+			}
+			options_set(&o->config, optarg);
+			break;
+		case OPT_NO_CONFIG:
+			o->no_config = true;
 			break;
 		case 'h':
 			o->help = true;
@@ -563,6 +601,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				      "(drop one of them)"
 				    : "'--bpf' is a way of counting live: it cannot be used with "
 				      "'--replay'");
+		return -EINVAL;
+	}
+	if (o->config && o->no_config) {
+		snprintf(err, errsize,
+			 "'--config' and '--no-config' contradict each other: give one");
 		return -EINVAL;
 	}
 	if (o->export_processes && !o->listen) {

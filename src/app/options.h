@@ -31,8 +31,10 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	bool bpf;	     /* --bpf: processes counted by a BPF program at context switches */
-	bool read_all;	     /* --read-all: no skipping of processes that did not run */
+	bool bpf;      /* --bpf: processes counted by a BPF program at context switches */
+	bool read_all; /* --read-all: no skipping of processes that did not run */
+	unsigned
+		hw_top; /* --hw-top K: hardware events for the K busiest processes; 0: all that fit */
 	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */
 	int sample_pid;	     /* --sample: 0 when not sampling */
 	char *sample_source; /* auto, pebs, ibs, faults */
@@ -48,6 +50,8 @@ struct options {
 	int cgroup_depth; /* --cgroup-depth N: levels of the hierarchy counted (default 1) */
 	bool cgroup_depth_set;
 	char *cgroup_filter; /* --cgroup-filter PATH: only processes in PATH or below */
+	char *config;	     /* --config FILE: the settings file instead of the usual one */
+	bool no_config;	     /* --no-config: read and write no settings file */
 	bool help;
 	bool version;
 };

@@ -28,14 +28,26 @@
 #define LIVE_MAX_PENDING (1u << 21) /* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
 #define LIVE_MAX_FACTS 256 /* facts kept for source_live_facts */
-/* Ticks an idle process goes without a fresh stat read (its parent may die meanwhile). */
-#define LIVE_IDLE_REFRESH 16
-
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
-	int pmu; /* the core PMU its generic events go to; -1: as encoded */
+	int pmu;  /* the core PMU its generic events go to; -1: as encoded */
+	bool sim; /* PMCTOP_SIM_GROUPS: opened and read like the others, never summed */
 };
+
+/* Hardware columns of a process outside the hardware top (--hw-top, or the budget). */
+#define LIVE_NOT_TOP (-EDQUOT)
+/* Ticks between two choices of the processes counted with hardware events. */
+#define LIVE_HWTOP_TICKS 5
+
+/* Ticks a process that found no descriptors waits before its attach is tried again. */
+#define LIVE_RETRY_TICKS 16
+/* Ticks an idle process or thread row goes without a fresh stat read (its parent may die). */
+#define LIVE_IDLE_REFRESH 16
+/* Ticks a running process goes without its uid read again (setuid, setresuid). */
+#define LIVE_UID_TICKS 4
+/* The least time a tick spends attaching counters, while some wait: 40 ms. */
+#define LIVE_ATTACH_SLICE_NS 40000000ull
 
 /*
  * A thread's group set: with inheritance for the threads of a process at
@@ -49,6 +61,9 @@ struct live_thread {
 	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
 	char comm[64];
 	struct counters_group *g; /* one per task group definition */
+	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
+	uint64_t gate;		  /* the enabled time of its gate group at that read */
+	unsigned idle;		  /* ticks since, in which it did not run */
 };
 
 struct live_proc {
@@ -71,8 +86,24 @@ struct live_proc {
 	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
 	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	  /* the counts of the last full read; owned */
-	uint64_t gate;		  /* the task-clock of that read, summed over the sets */
+	uint64_t gate;		  /* the gate group's enabled time at that read, over the sets */
 	unsigned idle;		  /* ticks since, in which it did not run */
+	unsigned uid_age;	  /* ticks it ran since its uid was last read */
+	unsigned long long retry; /* l->tick from which a failed attach is tried again */
+	/* some threads did not fit the descriptors: the busiest are counted */
+	bool partial;
+	size_t thr_all;	    /* threads it had at attach */
+	uint64_t part_cpu0; /* its CPU time (ns) at attach */
+	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
+	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
+	uint64_t *part_out; /* per event: the enabled time given at the last read */
+	bool lite;	    /* opened with the software events only (not in the hardware top) */
+	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
+	/* an attach in progress over several ticks: the threads still to open */
+	int *todo;
+	size_t ntodo, todo_i, want, gone;
+	int attach_err; /* the last error of that attach */
+	bool told_partial;
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -93,6 +124,24 @@ struct live_cpu {
 	uint64_t last_enabled;	  /* of the first group: stops growing once detached */
 	struct counters_group *g; /* one per CPU group definition */
 	int *gerr;
+};
+
+/*
+ * The task group definitions a set is opened with: every event (l->tg), or
+ * the software ones alone (l->sw) for a process outside the hardware top.
+ */
+struct live_layout {
+	const struct live_gdef *tg;
+	size_t ntg;
+	size_t set_fds; /* descriptors a set takes */
+	int gate_set;	/* the group read first, whose enabled time gates the rest; -1: none */
+	bool lite;
+};
+
+/* One thread's read of the gate group: kept, so the full read does not read it again. */
+struct live_gread {
+	int r;
+	struct snap_count v[COUNTERS_MAX_GROUP]; /* by member */
 };
 
 struct live_user {
@@ -118,13 +167,14 @@ struct live {
 	struct pmu_set pmus; /* the core PMUs in sysfs */
 	bool hybrid;	     /* several core PMUs, each given its own groups */
 	int *same;    /* per event: -1, or the built-in event of the same encoding it reuses */
-	int gate_set; /* the task group holding task-clock, -1: every process read every tick */
+	int gate_set; /* the task group read first, whose enabled time gates the rest; -1: none */
 	struct perf_event_attr *pattr; /* when hybrid: per core PMU, one per event */
 	int counters;		       /* a group's most hardware events (probed), 0 unknown */
 	int counters_free;	       /* of them, what a pinned group of ours got */
 	int watchdog;		       /* /proc/sys/kernel/nmi_watchdog, -1 unknown */
 	int cpu_hw;		       /* hardware events each per-CPU set takes */
 	int task_cap;		       /* most hardware events in one task group, 0: no limit */
+	int pack_cap;		       /* hardware events task groups are packed up to, 0: none */
 	uint64_t *tg_en, *tg_run;      /* per task group: enabled and running over all tasks */
 	uint64_t *tg_en0, *tg_run0;    /* the same at the last tick */
 	unsigned *tg_starved;	       /* ticks in a row it was enabled and never ran */
@@ -145,8 +195,24 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
-	bool kthreads;	     /* list kernel threads (and count them where kernel mode may be) */
-	size_t set_fds;	     /* descriptors one thread's group set takes */
+	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
+	size_t set_fds;	      /* descriptors one thread's group set takes */
+	int sim_groups;	      /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
+	struct live_gdef *sw; /* the software groups alone: sets outside the hardware top */
+	size_t nsw, sw_fds;   /* nsw 0: no hardware event, no such sets */
+	int sw_gate;
+	size_t slots;  /* groups a set's array holds: the more of ntg and nsw */
+	bool hw_limit; /* hardware events for the busiest processes only */
+	size_t hw_k;   /* how many, while limited */
+	bool told_hw_top;
+	size_t reserve;		  /* thread sets the processes after this one in the attach need */
+	unsigned long long tick;  /* reads so far */
+	uint64_t last_read_ns;	  /* when the last read began */
+	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
+	uint64_t attach_slice;	  /* how long this tick may attach */
+	struct live_gread *gread; /* the gate group's reads of one process, per thread */
+	size_t greadcap;
+	int gread_pid;	     /* whose reads gread holds; 0: none */
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */
@@ -215,6 +281,14 @@ void live_tasks_free(struct live *l);
  * LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
  */
 void live_check_starved(struct live *l);
+/* Hardware events for the busiest processes only from now on; said once. */
+void live_hw_limit(struct live *l);
+/*
+ * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
+ * time which processes count hardware events, with hysteresis; a process
+ * that changes is attached again next tick.
+ */
+void live_hw_top(struct live *l);
 
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);

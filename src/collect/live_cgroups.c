@@ -125,8 +125,9 @@ static bool live_cg_open(struct live *l, struct live_cgroup *c)
 			const struct live_gdef *d = &l->tg[k];
 			int *e = &c->gerr[i * c->ng + k], bad;
 
-			/* a core PMU counts on its own CPUs only */
-			if (d->pmu >= 0 && !pmu_has_cpu(&l->pmus, (size_t)d->pmu, c->cpus[i])) {
+			/* a core PMU counts on its own CPUs only; PMCTOP_SIM_GROUPS's copies: none */
+			if (d->sim ||
+			    (d->pmu >= 0 && !pmu_has_cpu(&l->pmus, (size_t)d->pmu, c->cpus[i]))) {
 				*e = -ENOENT;
 				continue;
 			}
@@ -308,7 +309,7 @@ static void live_cg_fill(struct live *l, const struct live_cgroup *c, struct sna
 
 	memset(ok, 0, nev * sizeof(*ok));
 	for (size_t k = 0; k < c->ng; k++)
-		for (int m = 0; m < l->tg[k].nr; m++) {
+		for (int m = 0; m < l->tg[k].nr && !l->tg[k].sim; m++) {
 			struct snap_count *d = &out[l->tg[k].ev[m]];
 
 			d->value = d->enabled = d->running = 0;
@@ -319,8 +320,8 @@ static void live_cg_fill(struct live *l, const struct live_cgroup *c, struct sna
 			const struct live_gdef *d = &l->tg[k];
 			int r = c->gerr[i * c->ng + k];
 
-			if (r == -ENOENT && d->pmu >= 0)
-				continue; /* its PMU is not on this CPU */
+			if ((r == -ENOENT && d->pmu >= 0) || d->sim)
+				continue; /* its PMU is not on this CPU, or a copy never opened */
 			if (!r)
 				r = counters_read_group(&c->g[i * c->ng + k], l->tmp);
 			for (int m = 0; m < d->nr; m++) {

@@ -504,13 +504,149 @@ static void live_build_gdefs(struct live *l, struct live_gdef **out, size_t *nou
 	}
 }
 
+/*
+ * PMCTOP_SIM_GROUPS=N: the software group is followed by N - 1 groups of two
+ * of its own events, opened, enabled and read on every thread like the
+ * hardware ratio pairs of a real PMU and never summed, so that the cost of
+ * such a layout can be measured on a machine without a PMU.
+ */
+static void live_add_sim_groups(struct live *l)
+{
+	size_t sw = l->ntg;
+
+	for (size_t k = 0; k < l->ntg && sw == l->ntg; k++) {
+		bool hw = false;
+
+		for (int m = 0; m < l->tg[k].nr; m++)
+			hw |= l->base.ev.ev[l->tg[k].ev[m]].hw;
+		if (!hw)
+			sw = k;
+	}
+	if (sw == l->ntg || l->sim_groups < 2)
+		return;
+	l->tg = xrealloc(l->tg, (l->ntg + (size_t)l->sim_groups) * sizeof(*l->tg));
+	for (int i = 1; i < l->sim_groups; i++) {
+		struct live_gdef *d = &l->tg[l->ntg++];
+
+		*d = l->tg[sw];
+		d->nr = d->nr < 2 ? d->nr : 2;
+		d->sim = true;
+	}
+}
+
+/* The hardware events among the members of d. */
+static int live_gdef_hw(const struct live *l, const struct live_gdef *d)
+{
+	int n = 0;
+
+	for (int m = 0; m < d->nr; m++)
+		n += l->base.ev.ev[d->ev[m]].hw;
+	return n;
+}
+
+static void live_gdef_append(struct live_gdef *to, const struct live_gdef *from)
+{
+	for (int m = 0; m < from->nr; m++)
+		to->ev[to->nr++] = from->ev[m];
+}
+
+/*
+ * Fewer groups per thread, so fewer reads a tick: the hardware groups,
+ * each kept whole (a ratio's pair stays together), are packed in order into
+ * as few groups as hold pack_cap hardware events each (what the PMU gives a
+ * task group); and where they all fit one group, the software group rides
+ * in it (the kernel moves a group with a hardware leader to the hardware
+ * context), making one group and one read a thread. Where the hardware
+ * groups time-share the counters the software group stays apart: in a
+ * group off the PMU it would stop counting, and its exact counts would
+ * become estimates. Not on hybrid machines, whose hardware groups are
+ * copied per core PMU (a software event in each copy would count twice).
+ */
+static void live_pack_task_groups(struct live *l)
+{
+	struct live_gdef *out;
+	size_t no = 0, nhw;
+
+	if (l->hybrid || l->pack_cap <= 0 || l->ntg < 2)
+		return;
+	out = xcalloc(l->ntg, sizeof(*out));
+	for (size_t k = 0; k < l->ntg; k++) {
+		int hw = live_gdef_hw(l, &l->tg[k]);
+		size_t j;
+
+		if (!hw)
+			continue;
+		for (j = 0; j < no; j++)
+			if (live_gdef_hw(l, &out[j]) + hw <= l->pack_cap &&
+			    out[j].nr + l->tg[k].nr <= COUNTERS_MAX_GROUP)
+				break;
+		if (j == no)
+			out[no++] = l->tg[k];
+		else
+			live_gdef_append(&out[j], &l->tg[k]);
+	}
+	nhw = no;
+	for (size_t k = 0; k < l->ntg; k++) {
+		if (live_gdef_hw(l, &l->tg[k]))
+			continue;
+		if (nhw == 1 && out[0].nr + l->tg[k].nr <= COUNTERS_MAX_GROUP)
+			live_gdef_append(&out[0], &l->tg[k]);
+		else
+			out[no++] = l->tg[k];
+	}
+	free(l->tg);
+	l->tg = out;
+	l->ntg = no;
+}
+
+/* The group holding task-clock among n definitions, else 0; -1 when there is no gate. */
+static int live_gate_of(const struct live *l, const struct live_gdef *tg, size_t n)
+{
+	if (l->o.read_all || (l->cflags & COUNTERS_NO_INHERIT_THREAD) || !n)
+		return -1;
+	for (size_t k = 0; k < n; k++)
+		for (int m = 0; m < tg[k].nr; m++)
+			if (!tg[k].sim && l->base.ev.ev[tg[k].ev[m]].role == EV_TASK_CLOCK)
+				return (int)k;
+	return 0;
+}
+
+/*
+ * The software groups alone, as asked for (not ridden in a hardware group):
+ * the sets of processes outside the hardware top. None when no hardware
+ * event is counted, or no software one.
+ */
+static void live_build_sw_groups(struct live *l)
+{
+	bool hw = false;
+
+	free(l->sw);
+	l->sw = xcalloc(l->ntg + 1, sizeof(*l->sw));
+	l->nsw = l->sw_fds = 0;
+	for (size_t k = 0; k < l->ntg; k++) {
+		if (live_gdef_hw(l, &l->tg[k])) {
+			hw = true;
+			continue;
+		}
+		l->sw[l->nsw++] = l->tg[k];
+		l->sw_fds += (size_t)l->tg[k].nr;
+	}
+	if (!hw)
+		l->nsw = l->sw_fds = 0;
+	l->sw_gate = live_gate_of(l, l->sw, l->nsw);
+}
+
 void live_build_task_groups(struct live *l)
 {
 	free(l->tg);
 	live_build_gdefs(l, &l->tg, &l->ntg, false);
+	live_build_sw_groups(l);
+	live_pack_task_groups(l);
+	live_add_sim_groups(l);
 	l->set_fds = 0;
 	for (size_t k = 0; k < l->ntg; k++)
 		l->set_fds += (size_t)l->tg[k].nr;
+	l->slots = l->ntg > l->nsw ? l->ntg : l->nsw;
 	free(l->tg_en);
 	l->tg_en = xcalloc(4 * l->ntg + 1, sizeof(*l->tg_en));
 	l->tg_run = l->tg_en + l->ntg;
@@ -519,16 +655,14 @@ void live_build_task_groups(struct live *l)
 	free(l->tg_starved);
 	l->tg_starved = xcalloc(l->ntg + 1, sizeof(*l->tg_starved));
 	/*
-	 * A task that did not run counted nothing: its task-clock tells, so the
-	 * other groups of an idle process need not be read. Not where forked
-	 * children count in their parent's row (no inherit_thread): their time
-	 * is not the parent's.
+	 * A task that did not run counted nothing: the enabled time of one of
+	 * its groups tells (a task's events are enabled only while it runs,
+	 * whether or not they got a counter), so the other groups of an idle
+	 * process need not be read. The group holding task-clock is the gate
+	 * where there is one. Not where forked children count in their
+	 * parent's row (no inherit_thread): their time is not the parent's.
 	 */
-	l->gate_set = -1;
-	if (!l->o.read_all && !(l->cflags & COUNTERS_NO_INHERIT_THREAD))
-		for (size_t k = 0; k < l->ntg && l->gate_set < 0; k++)
-			if (l->base.ev.ev[l->tg[k].ev[0]].role == EV_TASK_CLOCK)
-				l->gate_set = (int)k;
+	l->gate_set = live_gate_of(l, l->tg, l->ntg);
 }
 
 /* The mode facts, the software-only fact, and one fact per event that cannot be counted. */
@@ -623,6 +757,8 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 		l->watchdog = -1;
 	live_probe_events(l);
 	live_budget(l);
+	/* with thread rows a running thread's set and its process's are on the PMU together */
+	l->pack_cap = l->o.threads ? l->task_cap / 2 : l->task_cap;
 	live_fit_groups(l);
 	live_probe_groups(l);
 	if (!l->kernel && req->role_idx[EV_CTX_SWITCHES] >= 0)

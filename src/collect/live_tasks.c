@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/xalloc.h"
@@ -32,14 +33,53 @@ static const char *live_user_name(struct live *l, unsigned uid)
 	return u->name;
 }
 
-/* Close a thread's group set (as live_open_groups opened it) and free it. */
+/* Clock ticks in ns, pages in KiB: the units of /proc/PID/stat into the snapshot's. */
+static uint64_t live_ticks_ns(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
+}
+
+static uint64_t live_pages_kib(unsigned long long pages)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
+}
+
+/* The group definitions of a set: every event, or the software ones (lite). */
+static struct live_layout live_ly(const struct live *l, bool lite)
+{
+	struct live_layout y = { l->tg, l->ntg, l->set_fds, l->gate_set, false };
+
+	if (lite && l->nsw) {
+		y.tg = l->sw;
+		y.ntg = l->nsw;
+		y.set_fds = l->sw_fds;
+		y.gate_set = l->sw_gate;
+		y.lite = true;
+	}
+	return y;
+}
+
+static uint64_t live_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Close a thread's group set (as live_open_groups opened it, either layout) and free it. */
 static void live_close_groups(struct live *l, struct counters_group **g)
 {
 	if (!*g)
 		return;
-	for (size_t k = 0; k < l->ntg; k++)
+	for (size_t k = 0; k < l->slots; k++) {
+		l->fds_open -= (size_t)((*g)[k].nr > 0 ? (*g)[k].nr : 0);
 		counters_close_group(&(*g)[k]);
-	l->fds_open -= l->set_fds;
+	}
 	free(*g);
 	*g = NULL;
 }
@@ -47,6 +87,8 @@ static void live_close_groups(struct live *l, struct counters_group **g)
 static void live_close_tthread(struct live *l, struct live_thread *t)
 {
 	live_close_groups(l, &t->g);
+	free(t->cnt);
+	t->cnt = NULL;
 }
 
 static void live_close_tthreads(struct live *l, struct live_proc *p)
@@ -68,9 +110,12 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	for (size_t i = 0; i < p->nthr; i++)
 		live_close_groups(l, &p->thr[i].g);
 	free(p->thr);
+	free(p->todo);
 	free(p->cmdline);
 	free(p->cgroup);
 	free(p->cnt);
+	free(p->part_raw);
+	free(p->part_out);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
@@ -81,21 +126,23 @@ static void live_close_proc(struct live *l, struct live_proc *p)
  * -EMFILE without trying when the descriptors pmctop keeps for itself would
  * be touched: scanning /proc must go on when counters run out.
  */
-static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags)
+static int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
+			    bool lite)
 {
 	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
 	struct counters_group *g;
+	struct live_layout ly = live_ly(l, lite);
 
 	*out = NULL;
-	if (l->fds_open + l->set_fds > l->fd_budget)
+	if (l->fds_open + ly.set_fds > l->fd_budget)
 		return -EMFILE;
-	g = xcalloc(l->ntg ? l->ntg : 1, sizeof(*g));
-	for (size_t k = 0; k < l->ntg; k++) {
+	g = xcalloc(l->slots ? l->slots : 1, sizeof(*g));
+	for (size_t k = 0; k < ly.ntg; k++) {
 		int bad, r;
 
-		for (int i = 0; i < l->tg[k].nr; i++)
-			a[i] = live_attr(l, &l->tg[k], i);
-		r = counters_open_group(&g[k], l->ops, a, l->tg[k].ev, l->tg[k].nr, tid, -1,
+		for (int i = 0; i < ly.tg[k].nr; i++)
+			a[i] = live_attr(l, &ly.tg[k], i);
+		r = counters_open_group(&g[k], l->ops, a, ly.tg[k].ev, ly.tg[k].nr, tid, -1,
 					flags | l->cflags, &bad);
 		if (r) {
 			while (k-- > 0)
@@ -104,55 +151,177 @@ static int live_open_groups(struct live *l, struct counters_group **out, int tid
 			return r;
 		}
 	}
-	l->fds_open += l->set_fds;
+	l->fds_open += ly.set_fds;
 	*out = g;
 	return 0;
 }
 
 /* Open the inherited group set of one thread that exists at attach. */
-static int live_open_thread(struct live *l, struct live_thread *t, int tid)
+static int live_open_thread(struct live *l, struct live_thread *t, int tid, bool lite)
 {
 	t->tid = tid;
-	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT);
+	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT, lite);
+}
+
+/*
+ * From now on hardware events go to the busiest processes only (--hw-top,
+ * or the descriptors do not hold them for every process): said once.
+ */
+void live_hw_limit(struct live *l)
+{
+	if (!l->hw_limit) {
+		l->hw_limit = true;
+		/* by the budget: as many as fit, found when attaching and at each choice */
+		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
+	}
+	if (!l->told_hw_top) {
+		l->told_hw_top = true;
+		live_tell_err(l, ERRMSG_HW_TOP, l->o.hw_top ? 0 : -EMFILE, NULL,
+			      (long long)l->o.hw_top);
+	}
+}
+
+struct live_tcpu {
+	int tid;
+	bool main;
+	unsigned long long cpu;
+};
+
+static int live_cmp_tcpu(const void *a, const void *b)
+{
+	const struct live_tcpu *x = a, *y = b;
+
+	if (x->main != y->main)
+		return x->main ? -1 : 1;
+	return (x->cpu < y->cpu) - (x->cpu > y->cpu);
+}
+
+/*
+ * Put the n thread ids of p in l->tids in the order they are counted when
+ * not all fit: the main thread first (it starts most of the others, which
+ * it then counts by inheritance), then the busiest by CPU time.
+ */
+static void live_order_threads(struct live *l, const struct live_proc *p, size_t n)
+{
+	struct live_tcpu *tc = xcalloc(n ? n : 1, sizeof(*tc));
+
+	for (size_t i = 0; i < n; i++) {
+		struct proc_stat st;
+
+		tc[i].tid = l->tids[i];
+		tc[i].main = l->tids[i] == p->pid;
+		if (!proc_read_stat(l->rootfd, p->pid, l->tids[i], &st))
+			tc[i].cpu = st.cpu;
+	}
+	qsort(tc, n, sizeof(*tc), live_cmp_tcpu);
+	for (size_t i = 0; i < n; i++)
+		l->tids[i] = tc[i].tid;
+	free(tc);
 }
 
 /*
  * Threads that exist now get a group set each; threads created later are
  * counted by inheritance into their creator's set, so no rescans are needed.
- * A thread that exits meanwhile gives ESRCH (skipped) or, caught halfway
- * out, ENODEV: then nothing stays open and the caller tries next tick.
+ * When the descriptors left cannot take a set per thread, the process gets
+ * them less what the processes still to attach this tick need (l->reserve),
+ * and at least half: the main thread's and the busiest threads' sets; it is
+ * partial: counted, its counts estimated. Descriptors running out halfway keep what is open,
+ * never a process attached and closed again. A thread that exits meanwhile
+ * gives ESRCH (skipped) or, caught halfway out, ENODEV: then nothing stays
+ * open and the caller tries next tick.
  */
-static int live_attach(struct live *l, struct live_proc *p)
+/* Give up an attach in progress: its sets closed, its list freed. */
+static void live_attach_drop(struct live *l, struct live_proc *p)
 {
-	char path[64];
-	long n;
-	int last = -ESRCH;
+	for (size_t k = 0; k < p->nthr; k++)
+		live_close_groups(l, &p->thr[k].g);
+	p->nthr = 0;
+	free(p->todo);
+	p->todo = NULL;
+	p->ntodo = p->todo_i = 0;
+}
+
+/* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
+#define LIVE_ATTACH_LEAST 64
+
+static int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
+{
+	size_t opened = 0, n;
 
 	if (l->bpf)
 		return 0; /* counted by the context-switch program: nothing to open */
-	snprintf(path, sizeof(path), "%d/task", p->pid);
-	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
-	free(p->thr); /* a retry after running out of descriptors */
-	p->nthr = 0;
-	p->thr = xcalloc((size_t)n ? (size_t)n : 1, sizeof(*p->thr));
-	for (long i = 0; i < n; i++) {
-		int r = live_open_thread(l, &p->thr[p->nthr], l->tids[i]);
+	if (!p->todo) {
+		char path[64];
+		long ln;
+		size_t room, left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 
+		snprintf(path, sizeof(path), "%d/task", p->pid);
+		ln = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+		if (ln < 0)
+			return ln == -ENOENT ? -ESRCH : (int)ln;
+		n = (size_t)ln;
+		free(p->thr); /* a retry after running out of descriptors */
+		p->nthr = 0;
+		p->partial = false;
+		/*
+		 * every thread with the software events alone, rather than some with
+		 * all: the hardware events then go to the busiest processes that fit
+		 */
+		if (!p->lite && l->nsw && n * l->set_fds > left && n * l->sw_fds <= left) {
+			p->lite = true;
+			live_hw_limit(l);
+		}
+		room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
+		if (!room && n)
+			return -EMFILE;
+		p->want = n;
+		if (p->want > room) {
+			/* what the processes still to attach this tick need, up to half */
+			p->want = room - (l->reserve < room / 2 ? l->reserve : room / 2);
+			live_order_threads(l, p, n);
+		}
+		p->thr = xcalloc(n ? n : 1, sizeof(*p->thr));
+		p->todo = xcalloc(n ? n : 1, sizeof(*p->todo));
+		memcpy(p->todo, l->tids, n * sizeof(*p->todo));
+		p->ntodo = n;
+		p->todo_i = p->gone = 0;
+		p->attach_err = -ESRCH;
+		p->part_cpu0 = live_ticks_ns(st->cpu);
+		free(p->part_raw);
+		free(p->part_out);
+		p->part_raw = p->part_out = NULL;
+	}
+	while (p->todo_i < p->ntodo && p->nthr < p->want) {
+		int r;
+
+		/* thousands of threads: the rest next tick, so that the frame does not wait */
+		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until)
+			return LIVE_UNATTACHED;
+		r = live_open_thread(l, &p->thr[p->nthr], p->todo[p->todo_i++], p->lite);
+		opened++;
 		if (r == 0) {
 			p->nthr++;
 			continue;
 		}
-		last = r;
-		if (r == -ESRCH)
-			continue; /* the thread exited meanwhile */
-		for (size_t k = 0; k < p->nthr; k++)
-			live_close_groups(l, &p->thr[k].g);
-		p->nthr = 0;
+		p->attach_err = r;
+		if (r == -ESRCH) {
+			p->gone++; /* the thread exited meanwhile */
+			continue;
+		}
+		if ((r == -EMFILE || r == -ENFILE) && p->nthr)
+			break;
+		live_attach_drop(l, p);
 		return r;
 	}
-	return p->nthr ? 0 : last;
+	n = p->ntodo;
+	free(p->todo);
+	p->todo = NULL;
+	if (!p->nthr)
+		return p->attach_err;
+	p->thr_all = n - p->gone;
+	p->partial = p->nthr < p->thr_all;
+	p->part_max = 0;
+	return 0;
 }
 
 /*
@@ -228,7 +397,10 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
  * Whether a known process must be set up anew: kernel threads were switched
  * on or off, or, under -u, a setuid took it into or out of the user's
  * processes. Otherwise a new uid (setuid, setresuid) is taken as it is, so
- * USER and the filters follow it: status is read every tick the process ran.
+ * USER and the filters follow it: status is read when the process runs
+ * after a tick it did not, and every LIVE_UID_TICKS ticks while it runs on
+ * (a path walk each tick for every busy process would cost more than its
+ * counters).
  */
 static bool live_renew(struct live *l, struct live_proc *p, bool idle)
 {
@@ -239,6 +411,9 @@ static bool live_renew(struct live *l, struct live_proc *p, bool idle)
 	/* a process that did not run made no setuid */
 	if (idle)
 		return false;
+	if (p->idle == 0 && ++p->uid_age < LIVE_UID_TICKS)
+		return false;
+	p->uid_age = 0;
 	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
 		return false;
 	if (l->o.by_uid && p->skip != (uid != l->o.uid))
@@ -262,51 +437,72 @@ static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
 	       (a->start_code != b->start_code || a->start_stack != b->start_stack);
 }
 
-/* Clock ticks in ns, pages in KiB: the units of /proc/PID/stat into the snapshot's. */
-static uint64_t live_ticks_ns(unsigned long long ticks)
+/*
+ * Read set k of thread th into l->tmp; the gate group of the process whose
+ * gate reads live_idle kept (stash) is not read again.
+ */
+static int live_read_set(struct live *l, const struct live_layout *ly,
+			 const struct live_thread *thr, size_t th, size_t k, bool stash)
 {
-	long hz = sysconf(_SC_CLK_TCK);
+	const struct live_gdef *gd = &ly->tg[k];
+	const struct live_gread *g;
 
-	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
-}
-
-static uint64_t live_pages_kib(unsigned long long pages)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-
-	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
+	if (!stash || (int)k != ly->gate_set)
+		return counters_read_group(&thr[th].g[k], l->tmp);
+	g = &l->gread[th];
+	if (!g->r)
+		for (int i = 0; i < gd->nr; i++)
+			l->tmp[gd->ev[i]] = g->v[i];
+	return g->r;
 }
 
 /*
- * Sum the group reads of every set in thr into counts c (one per event).
+ * Sum the group reads of every set in thr (of layout ly) into counts c (one
+ * per event), and the gate group's enabled time into *gate. Outside the
+ * hardware top, the hardware events are not counted (LIVE_NOT_TOP).
  * An event opened once per core PMU is summed over the copies: a thread runs
  * on one PMU at a time, so each copy's running time adds up to the thread's
  * time and only a sum short of it is multiplexing; the copies' enabled times
  * are each the thread's time and count once.
  */
-static void live_sum_groups(struct live *l, const struct live_thread *thr, size_t nthr,
-			    struct snap_count *c)
+static void live_sum_groups(struct live *l, const struct live_layout *ly,
+			    const struct live_thread *thr, size_t nthr, struct snap_count *c,
+			    bool stash, uint64_t *gate)
 {
 	size_t nev = l->base.ev.n;
 	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
 	uint64_t *ok = en + nev;
 
-	for (size_t k = 0; k < l->ntg; k++)
-		for (int i = 0; i < l->tg[k].nr; i++) {
-			struct snap_count *d = &c[l->tg[k].ev[i]];
+	*gate = 0;
+	if (ly->lite)
+		for (size_t e = 0; e < nev; e++)
+			if (l->base.ev.ev[e].hw && !l->base.ev.ev[e].err)
+				c[e].err = LIVE_NOT_TOP;
+	for (size_t k = 0; k < ly->ntg; k++)
+		for (int i = 0; i < ly->tg[k].nr; i++) {
+			struct snap_count *d = &c[ly->tg[k].ev[i]];
 
+			if (ly->tg[k].sim)
+				continue;
 			d->value = d->enabled = d->running = 0;
 			d->err = -ESRCH;
 		}
 	for (size_t th = 0; th < nthr; th++) {
 		memset(en, 0, nev * sizeof(*en));
-		for (size_t k = 0; k < l->ntg; k++) {
-			const struct live_gdef *gd = &l->tg[k];
-			int r = counters_read_group(&thr[th].g[k], l->tmp);
+		for (size_t k = 0; k < ly->ntg; k++) {
+			const struct live_gdef *gd = &ly->tg[k];
+			int r = live_read_set(l, ly, thr, th, k, stash);
 
+			if (gd->sim)
+				continue; /* read for its cost alone */
 			if (!r) {
-				l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
-				l->tg_run[k] += l->tmp[gd->ev[0]].running;
+				/* what the starving check watches: the groups of full sets */
+				if (!ly->lite) {
+					l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
+					l->tg_run[k] += l->tmp[gd->ev[0]].running;
+				}
+				if ((int)k == ly->gate_set)
+					*gate += l->tmp[gd->ev[0]].enabled;
 			}
 			for (int i = 0; i < gd->nr; i++) {
 				int e = gd->ev[i];
@@ -332,30 +528,84 @@ static void live_sum_groups(struct live *l, const struct live_thread *thr, size_
 }
 
 /*
- * Whether counted process p has not run since its last full read: the
- * task-clock group of each of its sets, read alone, sums to what it did
- * then. Every per-task count moves only while the task runs, so the last
- * counts stand; a process that ran is read in full.
+ * Whether counted process p has not run since its last full read: the gate
+ * group of each of its sets, read alone, was enabled no longer than then
+ * (a task's events are enabled only while it runs). Every per-task count
+ * moves only while the task runs, so the last counts stand; a process that
+ * ran is read in full, and the gate reads made here are kept for that read.
  */
 static bool live_idle(struct live *l, struct live_proc *p)
 {
 	const struct live_gdef *gd;
+	struct live_layout ly = live_ly(l, p->lite);
 	uint64_t sum = 0;
+	bool bad = false;
 
+	l->gread_pid = 0;
 	if (l->bpf)
 		return live_bpf_idle(l, p);
-	if (l->gate_set < 0 || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH)
+	/* a partial process runs in threads the gate does not see: its stat tells */
+	if (ly.gate_set < 0 || p->err || !p->cnt || p->partial)
 		return false;
-	gd = &l->tg[l->gate_set];
+	gd = &ly.tg[ly.gate_set];
+	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
 	for (size_t th = 0; th < p->nthr; th++) {
-		if (counters_read_group(&p->thr[th].g[l->gate_set], l->tmp))
-			return false;
-		sum += l->tmp[gd->ev[0]].value;
+		struct live_gread *g = &l->gread[th];
+
+		g->r = counters_read_group(&p->thr[th].g[ly.gate_set], l->tmp);
+		if (g->r) {
+			bad = true;
+			continue;
+		}
+		for (int i = 0; i < gd->nr; i++)
+			g->v[i] = l->tmp[gd->ev[i]];
+		sum += g->v[0].enabled;
 	}
-	if (sum != p->gate)
+	l->gread_pid = p->pid;
+	if (bad || sum != p->gate || p->idle >= LIVE_IDLE_REFRESH)
 		return false;
 	p->idle++;
 	return true;
+}
+
+/*
+ * A partial process: the counted threads' counts, each event's enabled time
+ * raised to the CPU time the whole process used since the attach (as /proc
+ * says), so that the counts are scaled by the share of that time the counted
+ * threads had and marked as estimates, as multiplexed counts are. Kept
+ * from falling, as a cumulative count must.
+ */
+static void live_partial_scale(struct live_proc *p, const struct proc_stat *st,
+			       struct snap_count *c, size_t nev)
+{
+	uint64_t now = live_ticks_ns(st->cpu);
+
+	if (now > p->part_cpu0 && now - p->part_cpu0 > p->part_max)
+		p->part_max = now - p->part_cpu0;
+	/*
+	 * The stat's CPU time moves in clock ticks: threads not counted may have run
+	 * less than one, unseen. So each read gives the enabled time the counted
+	 * threads gained and 1 ns more at least, never less than the process's CPU
+	 * time: no interval is taken as wholly counted (an estimate, or n/a when no
+	 * counted thread ran), never a plain number.
+	 */
+	if (!p->part_raw) {
+		p->part_raw = xcalloc(nev ? nev : 1, sizeof(*p->part_raw));
+		p->part_out = xcalloc(nev ? nev : 1, sizeof(*p->part_out));
+	}
+	for (size_t e = 0; e < nev; e++) {
+		uint64_t en;
+
+		if (c[e].err)
+			continue;
+		en = c[e].enabled > p->part_max ? c[e].enabled : p->part_max;
+		if (c[e].enabled >= p->part_raw[e] &&
+		    en < p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1)
+			en = p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1;
+		p->part_raw[e] = c[e].enabled;
+		p->part_out[e] = en;
+		c[e].enabled = en;
+	}
 }
 
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
@@ -363,7 +613,11 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 {
 	struct snap_task *t = snapshot_add_task(snap, p->pid);
 	size_t nev = l->base.ev.n;
+	uint64_t gate;
+	bool stash = l->gread_pid == p->pid;
+	struct live_layout ly = live_ly(l, p->lite);
 
+	l->gread_pid = 0;
 	t->ppid = st->ppid;
 	t->uid = p->uid;
 	snprintf(t->user, sizeof(t->user), "%s", p->user);
@@ -387,16 +641,18 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	}
 	if (live_bpf_fill(l, p, t->c))
 		return;
-	live_sum_groups(l, p->thr, p->nthr, t->c);
+	live_sum_groups(l, &ly, p->thr, p->nthr, t->c, stash, &gate);
+	if (p->partial)
+		live_partial_scale(p, st, t->c, nev);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
-	if (l->gate_set < 0)
+	if (ly.gate_set < 0)
 		return;
-	/* what the gate reads next tick: the task-clock summed over the sets, read in full */
+	/* what the gate compares with next tick */
 	p->idle = 0;
 	for (size_t e = 0; e < nev; e++)
-		if (t->c[e].err && !l->base.ev.ev[e].err) {
+		if (t->c[e].err && t->c[e].err != LIVE_NOT_TOP && !l->base.ev.ev[e].err) {
 			free(p->cnt); /* a set that did not read: read it all again */
 			p->cnt = NULL;
 			return;
@@ -404,14 +660,20 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	if (!p->cnt)
 		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
 	memcpy(p->cnt, t->c, nev * sizeof(*t->c));
-	p->gate = t->c[l->tg[l->gate_set].ev[0]].value;
+	p->gate = gate;
 }
 
-/* The snapshot entry of per-thread row t of p, with its counts read now. */
-static void live_thread_entry(struct live *l, const struct live_proc *p,
-			      const struct live_thread *t, struct snapshot *snap)
+/*
+ * The snapshot entry of per-thread row t of p: its last counts when idle,
+ * else its counts read now, kept for the ticks it does not run.
+ */
+static void live_thread_entry(struct live *l, const struct live_proc *p, struct live_thread *t,
+			      bool idle, struct snapshot *snap)
 {
 	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
+	size_t nev = l->base.ev.n;
+	uint64_t gate;
+	struct live_layout ly = live_ly(l, p->lite);
 
 	e->uid = p->uid;
 	snprintf(e->user, sizeof(e->user), "%s", p->user);
@@ -426,10 +688,46 @@ static void live_thread_entry(struct live *l, const struct live_proc *p,
 	e->rss_kib = live_pages_kib(p->last.rss);
 	e->cpu_ns = live_ticks_ns(t->cpu);
 	e->err = t->err;
-	for (size_t k = 0; k < l->base.ev.n; k++)
+	for (size_t k = 0; k < nev; k++)
 		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
-	if (!t->err)
-		live_sum_groups(l, t, 1, e->c);
+	if (t->err)
+		return;
+	if (idle) {
+		memcpy(e->c, t->cnt, nev * sizeof(*e->c));
+		return;
+	}
+	live_sum_groups(l, &ly, t, 1, e->c, false, &gate);
+	t->idle = 0;
+	for (size_t k = 0; k < nev; k++)
+		if (e->c[k].err && e->c[k].err != LIVE_NOT_TOP && !l->base.ev.ev[k].err) {
+			free(t->cnt);
+			t->cnt = NULL;
+			return;
+		}
+	if (!t->cnt)
+		t->cnt = xcalloc(nev ? nev : 1, sizeof(*t->cnt));
+	memcpy(t->cnt, e->c, nev * sizeof(*e->c));
+	t->gate = gate;
+}
+
+/*
+ * Whether thread row t did not run since its last full read: its gate
+ * group was enabled no longer (as for processes). Then neither its stat
+ * file nor its other groups are read; its stat at least every
+ * LIVE_IDLE_REFRESH ticks.
+ */
+static bool live_thread_idle(struct live *l, bool lite, struct live_thread *t)
+{
+	const struct live_gdef *gd;
+	struct live_layout ly = live_ly(l, lite);
+
+	if (ly.gate_set < 0 || !t->g || t->err || !t->cnt || t->idle >= LIVE_IDLE_REFRESH)
+		return false;
+	gd = &ly.tg[ly.gate_set];
+	if (counters_read_group(&t->g[ly.gate_set], l->tmp) || l->tmp[gd->ev[0]].enabled != t->gate)
+		return false;
+	t->idle++;
+	return true;
 }
 
 /*
@@ -442,14 +740,15 @@ static void live_end_tthread(struct live *l, const struct live_proc *p, struct l
 {
 	if (t->g && !t->err) {
 		t->state = 'X';
-		live_thread_entry(l, p, t, snap);
+		live_thread_entry(l, p, t, false, snap);
 	}
 	live_close_tthread(l, t);
 }
 
 /*
  * Per-thread rows: every current thread of p gets a set of its own (no
- * inheritance), kept across ticks and closed when the thread is gone.
+ * inheritance), kept across ticks and closed when the thread is gone. A
+ * thread that did not run since the last tick is not read again.
  */
 static void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
 {
@@ -470,6 +769,14 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 
 		while (old < p->ntt && p->tt[old].tid < tid)
 			live_end_tthread(l, p, &p->tt[old++], snap);
+		if (old < p->ntt && p->tt[old].tid == tid &&
+		    live_thread_idle(l, p->lite, &p->tt[old])) {
+			*t = p->tt[old];
+			memset(&p->tt[old++], 0, sizeof(*t));
+			nn++;
+			live_thread_entry(l, p, t, true, snap);
+			continue;
+		}
 		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
 			continue;
 		if (old < p->ntt && p->tt[old].tid == tid && p->tt[old].start == st.start) {
@@ -480,7 +787,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 				live_close_tthread(l, &p->tt[old++]);
 			t->tid = tid;
 			t->start = st.start;
-			t->err = live_open_groups(l, &t->g, tid, 0);
+			t->err = live_open_groups(l, &t->g, tid, 0, p->lite);
 			/* gone, or on its way out: not shown; a thread still there is tried next tick */
 			if (t->err == -ESRCH || t->err == -ENODEV)
 				continue;
@@ -489,7 +796,7 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 		t->state = st.state;
 		t->cpu = st.cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
-		live_thread_entry(l, p, t, snap);
+		live_thread_entry(l, p, t, false, snap);
 	}
 	while (old < p->ntt)
 		live_end_tthread(l, p, &p->tt[old++], snap);
@@ -540,23 +847,38 @@ static int live_cmp_proc(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static bool live_needs_attach(const struct live_proc *p)
+/*
+ * Whether p is to be attached this tick: found, or to try again; one that
+ * found no descriptors, once LIVE_RETRY_TICKS ticks have passed (trying
+ * each tick would open and close counters for nothing).
+ */
+static bool live_needs_attach(const struct live *l, const struct live_proc *p)
 {
-	return p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY || p->err == -EMFILE ||
-	       p->err == -ENFILE;
+	if (p->err == -EMFILE || p->err == -ENFILE)
+		return l->tick >= p->retry;
+	return p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY;
 }
 
 /*
  * Open the counters of processes found this tick, and retry those that
  * found no descriptors, busiest first: when descriptors run out, the
- * processes that matter most are the ones counted.
+ * processes that matter most are the ones counted. A tick attaches until
+ * l->attach_until and at least one process, so that the first frame does
+ * not wait for thousands of attaches: the rest are shown from /proc, their
+ * counts "not attached yet", and attached by the next ticks.
  */
 static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
-	size_t gone = 0, nfd = 0;
+	size_t gone = 0, nfd = 0, nfull = 0, reserve = 0;
 	int perm = 0;
+	bool late = false;
 
+	l->gread_pid = 0;
+	/* the slice counts from here: the /proc scan before it is a cost of its own */
+	l->attach_until = live_now_ns() + l->attach_slice;
+	for (size_t i = 0; i < n; i++)
+		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
 	if (npend > 1) {
 		unsigned long long now = live_now_ticks(l);
 
@@ -568,9 +890,13 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		}
 		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
 	}
+	for (size_t i = 0; i < npend; i++)
+		reserve += pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
 
+		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
+		l->reserve = reserve;
 		if (p->kthread && !l->kernel) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
 			p->err = -EPERM;
@@ -581,7 +907,18 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
 		}
-		p->err = live_attach(l, p);
+		late = late || (i > 0 && live_now_ns() > l->attach_until);
+		if (late) {
+			/* left for the next tick: counts not attached yet, never 0 */
+			live_fill_task(l, p, &pend[i].st, false, snap);
+			continue;
+		}
+		/* a new process, or one that found no descriptors: hardware while the top has room */
+		if (p->err != LIVE_RETRY && !p->todo)
+			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
+		p->hw_cpu0 = pend[i].st.cpu;
+		p->err = live_attach(l, p, &pend[i].st);
+		nfull += !p->err && !p->lite;
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
 			p->pid = 0; /* dropped below */
@@ -593,8 +930,19 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			p->err = LIVE_RETRY;
 		if ((p->err == -EACCES || p->err == -EPERM) && !perm)
 			perm = p->err;
-		if (p->err == -EMFILE || p->err == -ENFILE)
+		if (p->err == -EMFILE || p->err == -ENFILE) {
 			nfd++;
+			p->retry = l->tick + LIVE_RETRY_TICKS;
+		}
+		if (p->partial && !p->told_partial) {
+			struct errmsg_fact f;
+
+			p->told_partial = true;
+			errmsg_fact_set(&f, ERRMSG_PARTIAL, -EMFILE, p->comm, l->paranoid, p->pid);
+			f.n2 = (long long)p->nthr;
+			f.n3 = (long long)p->thr_all;
+			live_tell(l, &f);
+		}
 		live_fill_task(l, p, &pend[i].st, false, snap);
 		live_maybe_threads(l, p, snap);
 	}
@@ -653,7 +1001,15 @@ void live_scan(struct live *l, struct snapshot *snap)
 	struct live_proc *next = NULL;
 	struct live_pend *pend = NULL;
 	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
+	uint64_t now = live_now_ns();
 
+	/* attaching may take a quarter of the time between two ticks, or the least slice */
+	l->attach_slice = LIVE_ATTACH_SLICE_NS;
+	if (l->last_read_ns && now > l->last_read_ns &&
+	    (now - l->last_read_ns) / 4 > l->attach_slice)
+		l->attach_slice = (now - l->last_read_ns) / 4;
+	l->last_read_ns = now;
+	l->tick++;
 	/* a failed listing (no descriptor to open /proc with) keeps the last one */
 	if (n < 0)
 		n = l->nids;
@@ -663,6 +1019,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 		struct proc_stat st;
 		struct live_proc *p;
 
+		l->gread_pid = 0; /* the gate reads of the last process are not this one's */
 		if (!live_wanted_pid(l, pid))
 			continue;
 		/* both lists are sorted: drop old processes that vanished */
@@ -711,7 +1068,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 					p->cgroup = live_cgroup_of(l, pid);
 					p->cg_due = false;
 				}
-				if (live_needs_attach(p))
+				if (live_needs_attach(l, p))
 					goto defer;
 				live_fill_task(l, p, &st, idle, snap);
 				live_maybe_threads(l, p, snap);
@@ -762,7 +1119,7 @@ static void live_split_group(struct live *l, int g, char *name, size_t size)
 
 void live_check_starved(struct live *l)
 {
-	int split = -1;
+	int split = -1, unpack = 0;
 	unsigned ticks = 0;
 	char name[256];
 
@@ -773,7 +1130,8 @@ void live_check_starved(struct live *l)
 		l->tg_en0[k] = l->tg_en[k];
 		l->tg_run0[k] = l->tg_run[k];
 		l->tg_en[k] = l->tg_run[k] = 0;
-		if (split < 0 && l->tg_starved[k] >= LIVE_STARVED_TICKS && l->tg[k].nr > 1) {
+		if (split < 0 && !unpack && l->tg_starved[k] >= LIVE_STARVED_TICKS &&
+		    l->tg[k].nr > 1) {
 			int g = l->base.ev.ev[l->tg[k].ev[0]].group;
 
 			for (int m = 0; m < l->tg[k].nr; m++)
@@ -782,15 +1140,21 @@ void live_check_starved(struct live *l)
 			if (g >= 0) {
 				split = g;
 				ticks = l->tg_starved[k];
+			} else {
+				/* groups packed together: pack no more, back to the groups asked for */
+				unpack = (int)k + 1;
+				ticks = l->tg_starved[k];
 			}
 		}
 	}
-	if (split < 0)
+	if (split < 0 && !unpack)
 		return;
 	/* the sets are built from the group definitions: close them all, reattach next tick */
 	for (size_t i = 0; i < l->nprocs; i++) {
 		struct live_proc *p = &l->procs[i];
 
+		if (p->todo)
+			live_attach_drop(l, p); /* halfway: begun again with the new groups */
 		if (p->skip || p->err)
 			continue;
 		live_close_tthreads(l, p);
@@ -799,10 +1163,109 @@ void live_check_starved(struct live *l)
 		p->nthr = 0;
 		p->err = LIVE_RETRY;
 	}
-	live_split_group(l, split, name, sizeof(name));
+	if (split >= 0) {
+		live_split_group(l, split, name, sizeof(name));
+	} else {
+		const struct live_gdef *d = &l->tg[unpack - 1];
+		size_t len = 0;
+
+		name[0] = '\0';
+		for (int m = 0; m < d->nr && len < sizeof(name); m++)
+			len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s",
+						m ? "," : "", l->base.ev.ev[d->ev[m]].name);
+		l->pack_cap = 0;
+	}
 	live_build_task_groups(l);
 	live_cgroups_reset(l);
-	live_tell_err(l, ERRMSG_STARVED, 0, name, ticks);
+	{
+		struct errmsg_fact f;
+
+		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid, ticks);
+		f.n2 = split < 0;
+		live_tell(l, &f);
+	}
+}
+
+struct live_rank {
+	size_t idx;
+	unsigned long long recent; /* CPU ticks since the last choice */
+};
+
+static int live_cmp_rank(const void *a, const void *b)
+{
+	const struct live_rank *x = a, *y = b;
+
+	if (x->recent != y->recent)
+		return x->recent < y->recent ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Close p's sets and have it attached again next tick with the other layout. */
+static void live_switch_layout(struct live *l, struct live_proc *p)
+{
+	live_close_tthreads(l, p);
+	for (size_t t = 0; t < p->nthr; t++)
+		live_close_groups(l, &p->thr[t].g);
+	p->nthr = 0;
+	p->err = LIVE_RETRY;
+	p->lite = !p->lite;
+	free(p->cnt);
+	p->cnt = NULL;
+}
+
+void live_hw_top(struct live *l)
+{
+	struct live_rank *r;
+	size_t n = 0, k, margin, nfull = 0,
+	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
+	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+
+	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
+		return;
+	r = xcalloc(l->nprocs + 1, sizeof(*r));
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->skip || p->err || !p->nthr)
+			continue;
+		r[n].idx = i;
+		r[n++].recent = p->last.cpu > p->hw_cpu0 ? p->last.cpu - p->hw_cpu0 : 0;
+		p->hw_cpu0 = p->last.cpu;
+	}
+	qsort(r, n, sizeof(*r), live_cmp_rank);
+	/* by the budget: the busiest whose hardware sets fit, as if none had them */
+	if (!l->o.hw_top) {
+		size_t room = left;
+
+		for (size_t i = 0; i < n; i++)
+			if (!l->procs[r[i].idx].lite)
+				room += l->procs[r[i].idx].nthr * extra;
+		for (k = 0; k < n && l->procs[r[k].idx].nthr * extra <= room; k++)
+			room -= l->procs[r[k].idx].nthr * extra;
+		l->hw_k = k;
+	}
+	k = l->hw_k;
+	/* hysteresis: one in the top leaves it only when it falls a quarter below */
+	margin = k / 4 + 1;
+	for (size_t i = 0; i < n; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite && i >= k + margin)
+			live_switch_layout(l, p);
+		else if (!p->lite)
+			nfull++;
+	}
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	for (size_t i = 0; i < n && i < k && nfull < k; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite || p->partial || p->nthr * l->set_fds > left + p->nthr * l->sw_fds)
+			continue;
+		left = left + p->nthr * l->sw_fds - p->nthr * l->set_fds;
+		live_switch_layout(l, p);
+		nfull++;
+	}
+	free(r);
 }
 
 size_t live_fd_budget(void)
@@ -830,4 +1293,5 @@ void live_tasks_free(struct live *l)
 	free(l->ids);
 	free(l->tids);
 	free(l->users);
+	free(l->gread);
 }

@@ -33,6 +33,22 @@ void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *n
 	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
 }
 
+/*
+ * PMCTOP_SIM_GROUPS=N, for benchmarks: the software set opened as N groups
+ * per thread (live_build_task_groups); 0 when unset or not a count 2..32.
+ */
+static int live_sim_groups(void)
+{
+	const char *v = getenv("PMCTOP_SIM_GROUPS");
+	char *end;
+	long n;
+
+	if (!v || !*v)
+		return 0;
+	n = strtol(v, &end, 10);
+	return *end || n < 2 || n > 32 ? 0 : (int)n;
+}
+
 static int live_read(struct source *s, struct snapshot *snap)
 {
 	struct live *l = (struct live *)s;
@@ -63,6 +79,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 		live_scan(l, snap);
 		live_bpf_sweep(l);
 		live_check_starved(l);
+		live_hw_top(l);
 	}
 	live_copy_same(l, snap);
 	/* tids of different processes interleave */
@@ -101,6 +118,7 @@ static void live_free(struct source *s)
 	free(l->pattr);
 	pmu_set_release(&l->pmus);
 	free(l->tg);
+	free(l->sw);
 	free(l->tg_en);
 	free(l->tg_starved);
 	free(l->cg);
@@ -172,12 +190,15 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		snprintf(l->base.host, sizeof(l->base.host), "%s", un.nodename);
 		snprintf(l->base.kernel, sizeof(l->base.kernel), "%s", un.release);
 	}
+	l->sim_groups = live_sim_groups();
 	if (live_probe(l, req, &why)) {
 		errmsg_fact(err, errsize, &why);
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
 	live_bpf_init(l);
+	if (o->hw_top && l->nsw)
+		live_hw_limit(l);
 	live_open_cpus(l);
 	if (live_cgroups_init(l, &why)) {
 		errmsg_fact(err, errsize, &why);

@@ -31,6 +31,11 @@ struct live_opts {
 	size_t ncgroup_paths;
 	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
 	bool bpf;      /* processes counted per CPU by BPF at context switches (--bpf) */
+	/*
+	 * --hw-top K: hardware events for the K busiest processes only, the others
+	 * software events alone; 0: for every process while the descriptors hold
+	 */
+	unsigned hw_top;
 };
 
 /*

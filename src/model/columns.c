@@ -156,20 +156,24 @@ static const struct column COLUMNS[COL_MAX] = {
 	},
 };
 
-/* Every -e event column: a count, biggest first, dropped early on narrow screens. */
+/*
+ * Every -e event column: a rate, biggest first, dropped early on narrow screens. The screen and
+ * text show it per second, like PF/s, beside the other rates; CSV and JSON keep the count in the
+ * interval, exact, as programs summing counts over frames want it.
+ */
 static const struct column COLUMNS_EVENT = {
 	.id = COL_MAX,
 	.key = "",
 	.title = "",
-	.unit = "",
-	.width = 12,
+	.unit = "/s",
+	.width = 10,
 	.prec = 0,
 	.data_prec = 0,
 	.on_cpus = true,
 	.type = COL_TYPE_NUM,
 	.prio = 15,
 	.sort_desc = true,
-	.help = "an event given with -e: its count in the interval",
+	.help = "an event given with -e, per second (CSV and JSON: its count in the interval)",
 };
 
 const struct column *columns_get(enum col_id id)
@@ -180,6 +184,28 @@ const struct column *columns_get(enum col_id id)
 const struct column *columns_event(void)
 {
 	return &COLUMNS_EVENT;
+}
+
+bool columns_event_short(const char *name)
+{
+	return strlen(name) + strlen(COLUMNS_EVENT.unit) > COLUMNS_EVENT_TITLE_MAX;
+}
+
+const char *columns_event_title(char *buf, size_t size, const char *name, size_t k)
+{
+	if (columns_event_short(name))
+		snprintf(buf, size, "e%zu%s", k + 1, COLUMNS_EVENT.unit);
+	else
+		snprintf(buf, size, "%s%s", name, COLUMNS_EVENT.unit);
+	return buf;
+}
+
+int columns_event_width(const char *name, size_t k)
+{
+	char title[COLUMNS_EVENT_TITLE_MAX + 32];
+	int w = (int)strlen(columns_event_title(title, sizeof(title), name, k));
+
+	return w > COLUMNS_EVENT.width ? w : COLUMNS_EVENT.width;
 }
 
 const struct column *columns_find(const char *key)
@@ -410,4 +436,102 @@ void columns_format_cell(const struct column *col, char *buf, size_t size, doubl
 		columns_format_kib(buf, size, v, width);
 	else
 		columns_format_time(buf, size, v, width);
+}
+
+void columns_choice_default(struct col_choice *c)
+{
+	for (int i = 0; i < COL_MAX; i++)
+		c->order[i] = (unsigned char)i;
+	c->hidden = 0;
+}
+
+/* Put the rest column last, where the table draws it whatever the order says. */
+static void columns_choice_rest_last(struct col_choice *c)
+{
+	for (int i = 0; i + 1 < COL_MAX; i++)
+		if (COLUMNS[c->order[i]].rest) {
+			unsigned char r = c->order[i];
+
+			memmove(&c->order[i], &c->order[i + 1], (size_t)(COL_MAX - 1 - i));
+			c->order[COL_MAX - 1] = r;
+			break;
+		}
+	c->hidden &= ~(1u << c->order[COL_MAX - 1]);
+}
+
+int columns_choice_parse(struct col_choice *c, const char *list, char *bad, size_t size)
+{
+	bool seen[COL_MAX] = { false };
+	int n = 0, r = 0;
+	const char *p = list;
+
+	if (size)
+		bad[0] = '\0';
+	while (*p) {
+		size_t len = strcspn(p, ","), tl = len;
+		const char *t = p;
+		char name[64];
+		const struct column *col = NULL;
+
+		while (tl && (*t == ' ' || *t == '\t')) {
+			t++;
+			tl--;
+		}
+		while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t'))
+			tl--;
+		if (tl && tl < sizeof(name)) {
+			memcpy(name, t, tl);
+			name[tl] = '\0';
+			col = columns_find(name);
+		}
+		if (tl && (!col || seen[col->id])) {
+			if (!r && size)
+				snprintf(bad, size, "%.*s", (int)(tl < 64 ? tl : 64), t);
+			r = -EINVAL;
+		} else if (col) {
+			seen[col->id] = true;
+			c->order[n++] = (unsigned char)col->id;
+		}
+		p += len + (p[len] == ',');
+	}
+	c->hidden = 0;
+	for (int i = 0; i < COL_MAX; i++)
+		if (!seen[i]) {
+			c->order[n++] = (unsigned char)i;
+			c->hidden |= 1u << i;
+		}
+	columns_choice_rest_last(c);
+	return r;
+}
+
+char *columns_choice_format(const struct col_choice *c, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < COL_MAX && o < size; i++)
+		if (!(c->hidden & (1u << c->order[i])))
+			o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? "," : "",
+					      COLUMNS[c->order[i]].key);
+	return buf;
+}
+
+bool columns_choice_shown(const struct col_choice *c, enum col_id id)
+{
+	return id < COL_MAX && !(c->hidden & (1u << id));
+}
+
+bool columns_choice_move(struct col_choice *c, size_t i, int dir)
+{
+	size_t j = dir < 0 ? i - 1 : i + 1;
+	unsigned char t;
+
+	/* the rest column stays last: nothing moves past it */
+	if (i >= COL_MAX || (dir < 0 && !i) || j >= COL_MAX || COLUMNS[c->order[i]].rest ||
+	    COLUMNS[c->order[j]].rest)
+		return false;
+	t = c->order[i];
+	c->order[i] = c->order[j];
+	c->order[j] = t;
+	return true;
 }

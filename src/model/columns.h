@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "stream/evlist.h"
 #include "model/metrics.h"
@@ -107,6 +108,17 @@ struct column {
 const struct column *columns_get(enum col_id id);
 /* The definition every -e event column shares (its title is the event's name). */
 const struct column *columns_event(void);
+/*
+ * The table title of the k-th -e event (from 0), named name: "name/s" up to
+ * COLUMNS_EVENT_TITLE_MAX characters, else short, "e1/s" for the first, and a
+ * legend names it in full (columns_event_short). Returns buf.
+ */
+#define COLUMNS_EVENT_TITLE_MAX 18
+const char *columns_event_title(char *buf, size_t size, const char *name, size_t k);
+/* Whether an event of that name gets a short title. */
+bool columns_event_short(const char *name);
+/* The cells of the k-th -e event's column: its title's, at least the shared definition's. */
+int columns_event_width(const char *name, size_t k);
 /* Column by key or title, case-insensitive; NULL when none. */
 const struct column *columns_find(const char *key);
 /* Whether ev has the data col needs. */
@@ -131,6 +143,31 @@ int columns_width(const struct column *col, enum col_rows rows);
 enum metrics_severity columns_severity(const struct column *col, double v);
 /* "pid, user, ..., command, or an -e event name" into buf, for messages; returns buf. */
 char *columns_keys(char *buf, size_t size);
+/*
+ * The user's choice of table columns (F2 setup, the settings file): every column in display
+ * order, some hidden. The rest column (COMMAND) is always shown and always last.
+ */
+struct col_choice {
+	unsigned char order[COL_MAX]; /* each enum col_id once */
+	uint32_t hidden;	      /* bit per enum col_id */
+};
+
+/* The column table's own order, every column shown. */
+void columns_choice_default(struct col_choice *c);
+/*
+ * The shown columns from a comma-separated list of keys or titles ("pid,user,cpi"), in that
+ * order; the others hidden after them, in table order. A name that is no column, or one
+ * given twice, is passed over: *bad (size bytes) gets the first, and -EINVAL is returned;
+ * the rest of the list still counts. 0 when every name was good. Pure.
+ */
+int columns_choice_parse(struct col_choice *c, const char *list, char *bad, size_t size);
+/* The shown columns' keys, comma-separated, into buf; returns buf. */
+char *columns_choice_format(const struct col_choice *c, char *buf, size_t size);
+/* Whether c's column id is shown. */
+bool columns_choice_shown(const struct col_choice *c, enum col_id id);
+/* Move the column at position i one place up (dir < 0) or down; false when it cannot go. */
+bool columns_choice_move(struct col_choice *c, size_t i, int dir);
+
 /* How sure a value is: marks of a cell. */
 #define COL_F_EST 0x1u	   /* scaled from a multiplexed count: '*' */
 #define COL_F_NA 0x2u	   /* a counter it needs did not run: "n/a" */

@@ -32,6 +32,7 @@ struct model *model_new(const struct evlist *ev)
 	m->page_shift = 12;
 	m->halflife = 2.0;
 	m->hp_cap = 4096;
+	columns_choice_default(&m->cols);
 	return m;
 }
 
@@ -828,9 +829,12 @@ size_t model_columns(const struct model *m, int *out, size_t max)
 {
 	size_t n = 0;
 
-	for (int c = 0; c < COL_MAX; c++) {
-		int err;
+	/* in the order the user chose (F2), hidden columns left out */
+	for (int i = 0; i < COL_MAX; i++) {
+		int err, c = m->cols.order[i];
 
+		if (!columns_choice_shown(&m->cols, c))
+			continue;
 		if (columns_get(c)->rest)
 			for (size_t k = 0; k < m->nraw && n < max; k++)
 				out[n++] = COL_MAX + (int)k;
@@ -917,6 +921,33 @@ const char *model_column_title(const struct model *m, int id, enum col_rows rows
 	return columns_title(columns_get(id), rows);
 }
 
+const char *model_column_head(const struct model *m, int id, enum col_rows rows, char *buf,
+			      size_t size)
+{
+	if (id >= COL_MAX)
+		return columns_event_title(buf, size, model_column_title(m, id, rows),
+					   (size_t)(id - COL_MAX));
+	snprintf(buf, size, "%s", columns_title(columns_get(id), rows));
+	return buf;
+}
+
+int model_column_width(const struct model *m, int id, enum col_rows rows)
+{
+	if (id >= COL_MAX)
+		return columns_event_width(model_column_title(m, id, rows), (size_t)(id - COL_MAX));
+	return columns_width(columns_get(id), rows);
+}
+
+bool model_event_short(const struct model *m, size_t k)
+{
+	return k < m->nraw && columns_event_short(m->ev.ev[m->raw_ev[k]].name);
+}
+
+double model_event_rate(const struct model *m, const struct model_row *r, size_t k)
+{
+	return k < m->nraw ? metrics_rate(r->raw[k], m->dt) : NAN;
+}
+
 unsigned model_cell_flags(const struct model_row *r, int id)
 {
 	uint32_t bit = 1u << id;
@@ -933,7 +964,8 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
 
-		columns_format_fit(buf, size, r->raw[k], col->prec, width, r->raw_fl[k]);
+		columns_format_fit(buf, size, model_event_rate(m, r, k), col->prec, width,
+				   r->raw_fl[k]);
 		return;
 	}
 	switch (id) {

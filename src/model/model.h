@@ -107,7 +107,8 @@ struct model {
 	/* per event: its shares of time counted in the last interval (the events screen) */
 	struct evstat *evstat;
 	struct model_filter filter;
-	int sort_col; /* enum col_id, or COL_MAX + raw index */
+	struct col_choice cols; /* the table's columns: their order, which are hidden (F2) */
+	int sort_col;		/* enum col_id, or COL_MAX + raw index */
 	bool sort_reverse;
 
 	/* the hot-page histogram of the sampled process */
@@ -151,8 +152,9 @@ int model_sort_key(const struct model *m, const char *key);
 /* Whether numeric column col has data in this event mode. */
 bool model_column_shown(const struct model *m, enum col_id col);
 /*
- * The columns shown in this event mode, in display order (the column table's), the -e event
- * columns (COL_MAX + k) before the rest column; writes at most max ids to out, returns how many.
+ * The columns shown in this event mode, in display order (cols: the column table's unless
+ * the user chose another), the -e event columns (COL_MAX + k) before the rest column, the
+ * columns cols hides left out; writes at most max ids to out, returns how many.
  */
 size_t model_columns(const struct model *m, int *out, size_t max);
 /*
@@ -177,13 +179,30 @@ const char *model_unsupported_text(const struct model *m, enum col_rows rows, ch
 size_t model_data_columns(const struct model *m, enum col_id *out, size_t max);
 /* The definition of column id: the table's, or the -e event columns' for COL_MAX and up. */
 const struct column *model_column(const struct model *m, int id);
-/* The header of column id on rows: its title, or the event's name. */
+/* The name of column id on rows: its title, or the event's full name (CSV, JSON, messages). */
 const char *model_column_title(const struct model *m, int id, enum col_rows rows);
+/*
+ * The title of column id over a table of rows (the screen's and text's): its
+ * title, or an -e event's "name/s" or, for a long name, "e1/s" (see
+ * columns_event_title). Returns buf.
+ */
+const char *model_column_head(const struct model *m, int id, enum col_rows rows, char *buf,
+			      size_t size);
+/* The cells column id takes in a table of rows. */
+int model_column_width(const struct model *m, int id, enum col_rows rows);
+/* Whether the k-th -e event's column has a short title, which a legend names. */
+bool model_event_short(const struct model *m, size_t k);
+/*
+ * Row r's k-th -e event per second of the interval, as the screen and text
+ * show it (r->raw holds the count in the interval); NAN when not known.
+ */
+double model_event_rate(const struct model *m, const struct model_row *r, size_t k);
 /* The MODEL_F_* marks of row r's built-in column id (< COL_MAX). */
 unsigned model_cell_flags(const struct model_row *r, int id);
 /*
  * Row r's cell of column id as text, unpadded: numbers as columns_format_fit
- * gives them within width (<= 0: exact, as batch output wants).
+ * gives them within width (<= 0: exact, as batch output wants); an -e
+ * event per second (model_event_rate).
  */
 void model_format_cell(const struct model *m, const struct model_row *r, int id, enum col_rows rows,
 		       int width, char *buf, size_t size);

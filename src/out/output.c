@@ -89,10 +89,10 @@ static void output_puts_safe(FILE *f, const char *text)
 		free(safe);
 }
 
-static void output_text_cell(FILE *f, const struct column *col, enum col_rows rows, bool first,
-			     const char *text)
+/* A cell of col, w characters wide (model_column_width) */
+static void output_text_cell(FILE *f, const struct column *col, int w, bool first, const char *text)
 {
-	int w = columns_width(col, rows), cols;
+	int cols;
 	char small[OUTPUT_SMALL];
 	/* left-aligned text (user names) is cut to its column; numbers are never cut */
 	char *safe = output_safe(text, small, col->left && !col->rest ? w : -1, &cols);
@@ -112,16 +112,18 @@ static void output_text_titles(FILE *f, const struct model *m, enum col_rows row
 
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, ids[i]);
-		const char *t = model_column_title(m, ids[i], rows);
+		int w = model_column_width(m, ids[i], rows);
+		char head[64];
+		const char *t = model_column_head(m, ids[i], rows, head, sizeof(head));
 
 		if (col->rest && cmdline && col->cmdline_title)
 			t = col->cmdline_title;
 		if (ids[i] >= COL_MAX)
-			fprintf(f, " %*.*s", col->width, col->width, t);
+			fprintf(f, " %*.*s", w, w, t);
 		else if (col->left && !col->rest)
-			fprintf(f, "%s%-*s", i ? " " : "", columns_width(col, rows), t);
+			fprintf(f, "%s%-*s", i ? " " : "", w, t);
 		else
-			output_text_cell(f, col, rows, i == 0, t);
+			output_text_cell(f, col, w, i == 0, t);
 	}
 	fputc('\n', f);
 }
@@ -136,6 +138,7 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 
 	for (size_t i = 0; i < n; i++) {
 		const struct column *col = model_column(m, ids[i]);
+		int w = model_column_width(m, ids[i], rows);
 		char cell[64];
 
 		/* /proc's columns are there for every row; the counters say why they are not */
@@ -148,18 +151,20 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 		if (r->err && counter)
 			continue;
 		if (col->rest && cmdline && r->cmdline[0]) {
-			output_text_cell(f, col, rows, i == 0, r->cmdline);
+			output_text_cell(f, col, w, i == 0, r->cmdline);
 			continue;
 		}
 		/*
-		 * numbers are exact; memory and CPU time as top writes them, and a
-		 * left-aligned text cut to its column: the cell says how (a path keeps its end)
+		 * numbers are exact; memory and CPU time as top writes them, an -e
+		 * event's rate with K, M, G when it would not fit its column (CSV
+		 * has its exact count), and a left-aligned text cut to its column:
+		 * the cell says how (a path keeps its end)
 		 */
 		model_format_cell(m, r, ids[i], rows,
-				  col->fmt || (col->left && !col->rest) ? columns_width(col, rows)
-									: 0,
+				  col->fmt || ids[i] >= COL_MAX || (col->left && !col->rest) ? w
+											     : 0,
 				  cell, sizeof(cell));
-		output_text_cell(f, col, rows, i == 0, cell);
+		output_text_cell(f, col, w, i == 0, cell);
 	}
 	fputc('\n', f);
 }
@@ -226,6 +231,29 @@ static void output_json_self(FILE *f, const struct selfcost *c)
 	fputc('}', f);
 }
 
+/* "Legend: e1/s = NAME per second, ...": the -e events whose names are too long for a title. */
+static void output_text_legend(FILE *f, const struct model *m)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < m->nraw; k++) {
+		char head[64];
+
+		if (!model_event_short(m, k))
+			continue;
+		fputs(any ? ", " : "Legend: ", f);
+		fputs(model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, head,
+					sizeof(head)),
+		      f);
+		fputs(" = ", f);
+		output_puts_safe(f, output_raw_name(m, k));
+		fputs(" per second", f);
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+}
+
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	FILE *f = o->f;
@@ -240,6 +268,7 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 	fputc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
 		fprintf(f, "Columns %s\n", unsup);
+	output_text_legend(f, m);
 	if (!o->no_processes) {
 		if (o->per_user)
 			fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);

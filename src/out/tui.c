@@ -19,48 +19,67 @@
 static volatile sig_atomic_t tui_active;
 
 static attr_t tui_attrs[CANVAS_ATTR_MAX];
+/* Whether the terminal shows colours and NO_COLOR allows them: set once by tui_init. */
+static bool tui_color_ok;
+
+/*
+ * Each canvas attribute in each scheme: the default colours, those of the light scheme (no
+ * yellow or cyan text, which a light background washes out), and the attributes of mono.
+ */
+static const struct {
+	int attr;
+	short fg, bg;
+	attr_t extra;
+	short light_fg, light_bg;
+	attr_t light_extra;
+	attr_t mono;
+} TUI_MAP[] = {
+	{ CANVAS_NORMAL, -1, -1, 0, -1, -1, 0, 0 },
+	{ CANVAS_HEADER, COLOR_CYAN, -1, A_BOLD, COLOR_BLUE, -1, A_BOLD, A_BOLD },
+	{ CANVAS_LABEL, COLOR_CYAN, -1, 0, COLOR_BLUE, -1, 0, 0 },
+	{ CANVAS_TITLE, COLOR_BLACK, COLOR_GREEN, 0, COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE },
+	{ CANVAS_TITLE_SORT, COLOR_BLACK, COLOR_CYAN, A_BOLD, COLOR_WHITE, COLOR_MAGENTA, A_BOLD,
+	  A_REVERSE | A_BOLD },
+	{ CANVAS_SELECTED, COLOR_BLACK, COLOR_CYAN, 0, COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE },
+	{ CANVAS_DIM, COLOR_BLUE, -1, A_BOLD, COLOR_BLACK, -1, A_DIM, A_DIM },
+	{ CANVAS_GOOD, COLOR_GREEN, -1, 0, COLOR_GREEN, -1, 0, 0 },
+	{ CANVAS_WARN, COLOR_YELLOW, -1, 0, COLOR_MAGENTA, -1, 0, A_BOLD },
+	{ CANVAS_HOT, COLOR_RED, -1, A_BOLD, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
+	{ CANVAS_BAR, COLOR_GREEN, -1, 0, COLOR_GREEN, -1, 0, 0 },
+	{ CANVAS_KEY, -1, -1, A_BOLD, -1, -1, A_BOLD, A_BOLD },
+	{ CANVAS_KEYTEXT, COLOR_BLACK, COLOR_CYAN, 0, COLOR_WHITE, COLOR_BLUE, 0, A_REVERSE },
+	{ CANVAS_ERROR, COLOR_RED, -1, A_BOLD, COLOR_RED, -1, A_BOLD, A_BOLD },
+	{ CANVAS_TAGGED, COLOR_YELLOW, -1, A_BOLD, COLOR_MAGENTA, -1, A_BOLD,
+	  A_BOLD | A_UNDERLINE },
+};
+
+void tui_scheme(enum ui_scheme scheme)
+{
+	bool color = tui_color_ok && scheme != UI_SCHEME_MONO;
+
+	for (size_t i = 0; i < sizeof(TUI_MAP) / sizeof(TUI_MAP[0]); i++) {
+		int a = TUI_MAP[i].attr;
+		bool light = scheme == UI_SCHEME_LIGHT;
+
+		if (!color) {
+			tui_attrs[a] = TUI_MAP[i].mono;
+			continue;
+		}
+		init_pair((short)(a + 1), light ? TUI_MAP[i].light_fg : TUI_MAP[i].fg,
+			  light ? TUI_MAP[i].light_bg : TUI_MAP[i].bg);
+		tui_attrs[a] =
+			COLOR_PAIR(a + 1) | (light ? TUI_MAP[i].light_extra : TUI_MAP[i].extra);
+	}
+}
 
 static void tui_colors(bool color)
 {
-	static const struct {
-		int attr;
-		short fg, bg;
-		attr_t extra;
-		attr_t mono;
-	} MAP[] = {
-		{ CANVAS_NORMAL, -1, -1, 0, 0 },
-		{ CANVAS_HEADER, COLOR_CYAN, -1, A_BOLD, A_BOLD },
-		{ CANVAS_LABEL, COLOR_CYAN, -1, 0, 0 },
-		{ CANVAS_TITLE, COLOR_BLACK, COLOR_GREEN, 0, A_REVERSE },
-		{ CANVAS_TITLE_SORT, COLOR_BLACK, COLOR_CYAN, A_BOLD, A_REVERSE | A_BOLD },
-		{ CANVAS_SELECTED, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
-		{ CANVAS_DIM, COLOR_BLUE, -1, A_BOLD, A_DIM },
-		{ CANVAS_GOOD, COLOR_GREEN, -1, 0, 0 },
-		{ CANVAS_WARN, COLOR_YELLOW, -1, 0, A_BOLD },
-		{ CANVAS_HOT, COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-		{ CANVAS_BAR, COLOR_GREEN, -1, 0, 0 },
-		{ CANVAS_KEY, -1, -1, A_BOLD, A_BOLD },
-		{ CANVAS_KEYTEXT, COLOR_BLACK, COLOR_CYAN, 0, A_REVERSE },
-		{ CANVAS_ERROR, COLOR_RED, -1, A_BOLD, A_BOLD },
-		{ CANVAS_TAGGED, COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-	};
-
-	if (color && has_colors()) {
+	tui_color_ok = color && has_colors();
+	if (tui_color_ok) {
 		start_color();
 		use_default_colors();
-	} else {
-		color = false;
 	}
-	for (size_t i = 0; i < sizeof(MAP) / sizeof(MAP[0]); i++) {
-		int a = MAP[i].attr;
-
-		if (!color) {
-			tui_attrs[a] = MAP[i].mono;
-			continue;
-		}
-		init_pair((short)(a + 1), MAP[i].fg, MAP[i].bg);
-		tui_attrs[a] = COLOR_PAIR(a + 1) | MAP[i].extra;
-	}
+	tui_scheme(UI_SCHEME_DEFAULT);
 }
 
 int tui_init(bool color, bool mouse, char *err, size_t errsize)
@@ -182,6 +201,8 @@ int tui_key(int *x, int *y)
 		return UI_KEY_ENTER;
 	case KEY_F(1):
 		return UI_KEY_F1;
+	case KEY_F(2):
+		return UI_KEY_F2;
 	case KEY_F(3):
 		return UI_KEY_F3;
 	case KEY_F(4):

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "view/canvas.h"
+#include "view/ui.h"
 
 /*
  * Take over the terminal. color: use colours if the terminal has them
@@ -12,6 +13,8 @@
  * message in err when there is no usable terminal.
  */
 int tui_init(bool color, bool mouse, char *err, size_t errsize);
+/* Map the canvas attributes to the terminal's by scheme (mono when colours are off). */
+void tui_scheme(enum ui_scheme scheme);
 /* Give the terminal back; safe to call twice. */
 void tui_end(void);
 /* Whether the locale is UTF-8 (bars and marks may use it). */

@@ -1,4 +1,4 @@
-/* errno -> user text for perf_event_open failures. */
+/* errno -> user text: perf_event_open failures, sampling, signals and nice values. */
 #include "config.h"
 #include "util/errmsg.h"
 
@@ -29,6 +29,8 @@ static const struct {
 	{ E2BIG, "E2BIG", "attribute size refused" },
 	{ EBADF, "EBADF", "not open" },
 	{ EAGAIN, "EAGAIN", "attaching" },
+	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
+	{ EDQUOT, "EDQUOT", "hardware for the busiest only" },
 };
 
 static int errmsg_abs(int err)
@@ -497,8 +499,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "the group '%s' never got the counters it needs in %lld ticks "
 			 "while its processes ran (other users, the NMI watchdog or per-core "
 			 "counters "
-			 "hold them): split in two",
-			 f->name, f->n);
+			 "hold them): %s",
+			 f->name, f->n,
+			 f->n2 ? "split into the groups it was packed from" : "split in two");
 		break;
 	case ERRMSG_KTHREADS:
 		snprintf(buf, size,
@@ -507,6 +510,30 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "(their "
 			 "user-mode counts would always be 0); %s",
 			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
+		break;
+	case ERRMSG_HW_TOP:
+		if (f->n)
+			snprintf(buf, size,
+				 "hardware events are counted for the %lld busiest processes "
+				 "(--hw-top), chosen again by CPU time every 5 ticks; the others "
+				 "count software events alone and show '-' in hardware columns",
+				 f->n);
+		else
+			snprintf(buf, size,
+				 "the file descriptors do not hold hardware counters for every "
+				 "thread: the busiest processes that fit get them, chosen again by "
+				 "CPU time every 5 ticks; the others count software events alone "
+				 "and "
+				 "show '-' in hardware columns; raise 'ulimit -n', or choose how "
+				 "many "
+				 "with --hw-top");
+		break;
+	case ERRMSG_PARTIAL:
+		snprintf(buf, size,
+			 "'%s' (pid %lld) has %lld threads and the file descriptors left fit %lld: "
+			 "its busiest threads are counted, and its counts are scaled to its CPU "
+			 "time and marked * as estimates; raise 'ulimit -n' to count every thread",
+			 f->name, f->n, f->n3, f->n2);
 		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,
@@ -613,5 +640,97 @@ const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, c
 	errmsg_notes(tried, sizeof(tried), notes);
 	snprintf(buf, size, "sampling pid %d with %s: %s%s%s", pid, kind, meaning,
 		 tried[0] ? "; not used: " : "", tried);
+	return buf;
+}
+
+/* Why an operation on a process failed, in words that say what to do. */
+static const char *errmsg_acted_why(int err)
+{
+	switch (err) {
+	case ESRCH:
+		return "no such process (it has exited)";
+	case EPERM:
+		return "permission denied: it belongs to another user (run pmctop as root)";
+	case EACCES:
+		return "permission denied: lowering a nice value needs root or CAP_SYS_NICE";
+	case EINVAL:
+		return "not a process id";
+	default:
+		return strerror(err);
+	}
+}
+
+const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name)
+{
+	if (menu_name)
+		snprintf(buf, size, "SIG%s", menu_name);
+	else
+		snprintf(buf, size, "signal %d", sig);
+	return buf;
+}
+
+const char *errmsg_no_signal(char *buf, size_t size, int sig, int max)
+{
+	snprintf(buf, size, "no signal %d: give a number from 1 to %d", sig, max);
+	return buf;
+}
+
+const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, bool spec,
+			     const char (*sug)[128], size_t nsug)
+{
+	const char *kind = err == -ENOENT ? "unknown" : "invalid";
+	size_t len;
+
+	if (spec) {
+		snprintf(buf, size,
+			 "pmctop: %s event '%s': a PMU/TERMS/ event names a PMU of "
+			 "/sys/bus/event_source/devices and terms of its format/ or "
+			 "events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
+			 kind, name);
+		return buf;
+	}
+	snprintf(buf, size, "pmctop: %s event '%s'%s", kind, name,
+		 err == -EINVAL ? " (check its modifiers)" : "");
+	for (size_t s = 0; s < nsug; s++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s'%s'", s ? ", " : "; did you mean ", sug[s]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, size - len, "\nList the events with 'pmctop --list-events'.\n");
+	return buf;
+}
+
+const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
+			     const struct errmsg_acted *a)
+{
+	if (!a->err && a->n == 1)
+		snprintf(buf, size, "sent %s to pid %d", name, pids[0]);
+	else if (!a->err)
+		snprintf(buf, size, "sent %s to %zu processes", name, a->n);
+	else if (a->n == 1)
+		snprintf(buf, size, "cannot send %s to pid %d: %s", name, a->err_id,
+			 errmsg_acted_why(a->err));
+	else
+		snprintf(buf, size, "sent %s to %zu of %zu processes; pid %d: %s", name, a->done,
+			 a->n, a->err_id, errmsg_acted_why(a->err));
+	return buf;
+}
+
+const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, const int *ids, int now,
+			   const struct errmsg_acted *a)
+{
+	const char *what = threads ? "thread" : "pid";
+
+	if (!a->err && a->n == 1)
+		snprintf(buf, size, "%s %d: nice %d", what, ids[0], now);
+	else if (!a->err)
+		snprintf(buf, size, "nice value %s by one for %zu processes",
+			 delta < 0 ? "lowered" : "raised", a->n);
+	else if (a->n == 1)
+		snprintf(buf, size, "cannot %s the nice value of %s %d: %s",
+			 delta < 0 ? "lower" : "raise", what, a->err_id, errmsg_acted_why(a->err));
+	else
+		snprintf(buf, size, "nice value changed for %zu of %zu processes; %d: %s", a->done,
+			 a->n, a->err_id, errmsg_acted_why(a->err));
 	return buf;
 }

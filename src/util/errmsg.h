@@ -7,22 +7,22 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0,     /* opening the event NAME */
-	ERRMSG_NO_EVENT,      /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	      /* opening the /proc root NAME */
-	ERRMSG_TASKS,	      /* counting processes; n: how many are not counted */
-	ERRMSG_CPUS,	      /* opening per-core counters */
-	ERRMSG_CPU_OFFLINE,   /* CPU n went offline */
-	ERRMSG_CPU_ONLINE,    /* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,      /* CPU n went offline and came back between two ticks */
-	ERRMSG_NO_PMU,	      /* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK,   /* sampling pid n: no threads found */
-	ERRMSG_SAMPLE_CPUS,   /* sampling: no online CPU found */
-	ERRMSG_SAMPLE_PEBS,   /* sampling with PEBS event NAME failed with err */
-	ERRMSG_SAMPLE_IBS,    /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,	      /* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED,	      /* the group NAME never ran in n ticks of its tasks: split */
-	ERRMSG_USER_SWITCHES, /* user mode only: switches from /proc, no migrations */
+	ERRMSG_EVENT = 0,   /* opening the event NAME */
+	ERRMSG_NO_EVENT,    /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	    /* opening the /proc root NAME */
+	ERRMSG_TASKS,	    /* counting processes; n: how many are not counted */
+	ERRMSG_CPUS,	    /* opening per-core counters */
+	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
+	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
+	ERRMSG_CPU_BACK,    /* CPU n went offline and came back between two ticks */
+	ERRMSG_NO_PMU,	    /* hardware events asked, none opened; err and NAME of the first */
+	ERRMSG_SAMPLE_TASK, /* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_CPUS, /* sampling: no online CPU found */
+	ERRMSG_SAMPLE_PEBS, /* sampling with PEBS event NAME failed with err */
+	ERRMSG_SAMPLE_IBS,  /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
+	ERRMSG_SAMPLE,	    /* sampling pid n with the event NAME failed with err */
+	ERRMSG_STARVED, /* the group NAME never ran in n ticks of its tasks: split (n2 1: unpacked) */
+	ERRMSG_USER_SWITCHES,	  /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
 	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
 	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
@@ -31,6 +31,10 @@ enum errmsg_what {
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
+	/* process NAME (pid n) had n3 threads, n2 of them counted (no descriptors for the rest) */
+	ERRMSG_PARTIAL,
+	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
+	ERRMSG_HW_TOP,
 	/*
 	 * --bpf cannot be used: step n (enum errmsg_bpf_step) failed with err, on
 	 * the event NAME and CPU n2 where the step has them (the verifier's last
@@ -74,6 +78,7 @@ struct errmsg_fact {
 	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
+	long long n3;		 /* a third */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
@@ -145,5 +150,32 @@ const char *errmsg_errno_name(int err);
 int errmsg_errno_value(const char *name);
 /* The advice for permission errors, naming the paranoid level. */
 const char *errmsg_permission_advice(char *buf, size_t size, int paranoid);
+
+/*
+ * Signals and nice values sent from the screen. What happened to n processes (or threads):
+ * done of them took it; err is the positive errno of the first that did not (0: none) and
+ * err_id that process or thread.
+ */
+struct errmsg_acted {
+	size_t n, done;
+	int err, err_id;
+};
+/* A signal's name for the status line: "SIGTERM" from menu_name "TERM", else "signal 34". */
+const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name);
+/* The signal sig, outside 1..max, that cannot be sent. Returns buf. */
+const char *errmsg_no_signal(char *buf, size_t size, int sig, int max);
+/* An -e event that does not encode: err -ENOENT unknown, else invalid; spec: written PMU/TERMS/;
+ * sug: up to nsug names it may have meant. Several lines, the last ending in a newline. */
+const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, bool spec,
+			     const char (*sug)[128], size_t nsug);
+/* The status line after sending name (errmsg_signal_name) to pids (n of them). Returns buf. */
+const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
+			     const struct errmsg_acted *a);
+/*
+ * The status line after changing the nice value of ids by delta (threads: thread ids, else
+ * processes); now is the new value of the one id when there is one. Returns buf.
+ */
+const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, const int *ids, int now,
+			   const struct errmsg_acted *a);
 
 #endif

@@ -63,6 +63,24 @@ int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int m
 	return cols;
 }
 
+int canvas_cells(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text);
+	int cols = 0;
+
+	/* one cell a code point, an invalid byte one '?', as canvas_put draws them */
+	while (n) {
+		size_t len;
+
+		utf8_decode(p, n, &len);
+		cols++;
+		p += len;
+		n -= len;
+	}
+	return cols;
+}
+
 int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
 {
 	char buf[1024];

@@ -47,6 +47,8 @@ void canvas_clear(struct canvas *c);
  * Returns the columns written.
  */
 int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw);
+/* The cells canvas_put takes for text, unclipped: what a caller measures before drawing. */
+int canvas_cells(const char *text);
 /* printf into the canvas; same clipping as canvas_put. */
 int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -108,3 +108,62 @@ int layout_cores(int ncpus, int width, int max_rows, int min_w, struct layout_co
 	out->cell_w = (width - (cols - 1)) / cols;
 	return 0;
 }
+
+int layout_fields(const struct layout_field *f, size_t n, int width, int *choice)
+{
+	int total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		choice[i] = 1;
+		total += f[i].cells;
+	}
+	while (total > width) {
+		size_t low = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (choice[i] && f[i].prio < LAYOUT_KEEP &&
+			    (low == n || f[i].prio <= f[low].prio))
+				low = i;
+		if (low == n)
+			break; /* what must stay is wider than the line */
+		if (choice[low] == 1 && f[low].short_cells > 0 &&
+		    f[low].short_cells < f[low].cells) {
+			choice[low] = 2;
+			total -= f[low].cells - f[low].short_cells;
+		} else {
+			total -= choice[low] == 2 ? f[low].short_cells : f[low].cells;
+			choice[low] = 0;
+		}
+	}
+	/*
+	 * What a field of lower priority left behind may take back one that gave way:
+	 * in order of priority (of equals, the leftmost first), each takes its text or
+	 * else its short form where that fits.
+	 */
+	for (size_t done = 0, prev = n; done < n; done++) {
+		size_t next = n;
+
+		for (size_t i = 0; i < n; i++) {
+			bool after = prev == n || f[i].prio < f[prev].prio ||
+				     (f[i].prio == f[prev].prio && i > prev);
+
+			if (after && (next == n || f[i].prio > f[next].prio))
+				next = i;
+		}
+		if (next == n)
+			break;
+		prev = next;
+		if (choice[next] == 1)
+			continue;
+		if (total - (choice[next] == 2 ? f[next].short_cells : 0) + f[next].cells <=
+		    width) {
+			total += f[next].cells - (choice[next] == 2 ? f[next].short_cells : 0);
+			choice[next] = 1;
+		} else if (!choice[next] && f[next].short_cells > 0 &&
+			   total + f[next].short_cells <= width) {
+			total += f[next].short_cells;
+			choice[next] = 2;
+		}
+	}
+	return total;
+}

@@ -36,6 +36,24 @@ size_t layout_scroll(const struct layout_col *cand, size_t n, size_t pinned, siz
 size_t layout_scroll_stops(const struct layout_col *cand, size_t n, size_t pinned, int width,
 			   int min_last, size_t *stops, size_t max);
 
+/* A field of a header line: a piece of text dropped whole, never cut, when the line is short. */
+struct layout_field {
+	int cells;	 /* its text's */
+	int short_cells; /* a shorter form's; 0 for none */
+	int prio;	 /* lower gives way first; LAYOUT_KEEP never does */
+};
+#define LAYOUT_KEEP 1000
+
+/*
+ * Which fields of a line (in display order) fit width: while they do not, the
+ * lowest priority (of equals, the rightmost) takes its shorter form where it has
+ * one, else is dropped; a LAYOUT_KEEP field stays. Then, highest priority first,
+ * a field that gave way takes back its text or short form where the room left
+ * allows. choice[i] gets 0 (dropped), 1 (its text) or 2 (its shorter form). Returns the cells of what is kept, which is
+ * wider than width only when the LAYOUT_KEEP fields alone are.
+ */
+int layout_fields(const struct layout_field *f, size_t n, int width, int *choice);
+
 struct layout_cores {
 	int cols;   /* meters per line */
 	int rows;   /* lines */

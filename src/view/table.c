@@ -33,7 +33,7 @@ static size_t table_candidates(const struct model *m, enum col_rows rows, struct
 		}
 		cand[nc++] = (struct layout_col){
 			.id = ids[i],
-			.width = columns_width(col, rows),
+			.width = model_column_width(m, ids[i], rows),
 			.prio = col->prio,
 		};
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -40,6 +41,52 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 	u->halflife = 2.0;
 	u->width = 80;
 	u->list_y = -1;
+	columns_choice_default(&u->cols);
+}
+
+/* The header's meters: the names the settings file gives them. */
+static const char *const UI_METER_NAMES[UI_METER_MAX] = {
+	[UI_METER_CPUS] = "cpus",
+	[UI_METER_UPTIME] = "uptime",
+	[UI_METER_LOAD] = "load",
+	[UI_METER_SELF] = "self",
+};
+
+static const char *const UI_SCHEME_NAMES[UI_SCHEME_MAX] = {
+	[UI_SCHEME_DEFAULT] = "default",
+	[UI_SCHEME_MONO] = "mono",
+	[UI_SCHEME_LIGHT] = "light",
+};
+
+bool ui_meter_shown(const struct ui *u, enum ui_meter k)
+{
+	return k == UI_METER_CPUS ? u->show_cpus : !(u->meters_off & (1u << k));
+}
+
+const char *ui_meter_name(enum ui_meter k)
+{
+	return k < UI_METER_MAX ? UI_METER_NAMES[k] : "";
+}
+
+const char *ui_scheme_name(enum ui_scheme k)
+{
+	return k < UI_SCHEME_MAX ? UI_SCHEME_NAMES[k] : "";
+}
+
+int ui_meter_find(const char *name)
+{
+	for (int k = 0; k < UI_METER_MAX; k++)
+		if (!strcasecmp(UI_METER_NAMES[k], name))
+			return k;
+	return -1;
+}
+
+int ui_scheme_find(const char *name)
+{
+	for (int k = 0; k < UI_SCHEME_MAX; k++)
+		if (!strcasecmp(UI_SCHEME_NAMES[k], name))
+			return k;
+	return -1;
 }
 
 /* The id of a row's parent in the tree: a thread's process, a process's parent process. */
@@ -297,6 +344,12 @@ static void ui_reveal_sort(struct ui *u, const struct model *m)
 {
 	int p = table_reveal(m, u->width, ui_rows(u), u->hscroll, u->sort_col);
 
+	if (p < 0 && u->sort_col < COL_MAX && !columns_choice_shown(&m->cols, u->sort_col)) {
+		snprintf(u->status, sizeof(u->status),
+			 "sorted by %s, a column hidden in the setup (F2 shows it again)",
+			 model_column_title(m, u->sort_col, ui_rows(u)));
+		return;
+	}
 	if (p >= 0) {
 		u->hscroll = p;
 		return;
@@ -679,6 +732,13 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN_LISTS,
 	  .footer_key = "F1",
 	  .footer = "Help" },
+	{ .keys = { UI_KEY_F2, 'S' },
+	  .in = UI_IN_ALL,
+	  .what = UI_DO_SETUP,
+	  .help = "setup: choose and order the columns, the meters, the colours",
+	  .footer_in = UI_IN(UI_VIEW_TABLE),
+	  .footer_key = "F2",
+	  .footer = "Setup" },
 	{ .keys = { UI_KEY_ENTER, '\r' },
 	  .in = UI_IN(UI_VIEW_TABLE),
 	  .what = UI_DO_DRILL,
@@ -754,10 +814,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { 'H' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_THREADS,
-	  .help = "show threads as rows, each counted on its own",
-	  .footer_in = UI_IN(UI_VIEW_TABLE),
-	  .footer_key = "H",
-	  .footer = "ThrRows" },
+	  .help = "show threads as rows, each counted on its own" },
 	{ .keys = { 'K' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_KTHREADS,
@@ -815,7 +872,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { UI_KEY_TAB, UI_KEY_BTAB },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_NEXT_SCREEN,
-	  .help = "next or previous screen: the table, the drill-down, the cgroups" },
+	  .help = "next or previous screen: table, drill-down left open, cgroups" },
 	{ .keys = { 'e' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_LOG,
@@ -839,6 +896,60 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .what = UI_DO_CLEAR,
 	  .help = "clear the filters; in one cgroup's processes: back to the cgroups" },
+
+	{ .keys = { UI_KEY_UP, UI_KEY_DOWN, UI_KEY_PGUP, UI_KEY_PGDN, UI_KEY_HOME, UI_KEY_END },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_MOVE,
+	  .help = "the entry above or below",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "Up/Dn",
+	  .footer = "Select" },
+	{ .keys = { UI_KEY_LEFT, UI_KEY_RIGHT, UI_KEY_TAB, UI_KEY_BTAB },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_SECTION,
+	  .help = "the section to the left or right: columns, meters, colours",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "Tab",
+	  .footer = "Section" },
+	{ .keys = { ' ', UI_KEY_ENTER, '\r' },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_TOGGLE,
+	  .help = "show or hide the column or meter; choose the colours (at once)",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "Space",
+	  .footer = "Show/Hide" },
+	{ .keys = { UI_KEY_F7, '[', UI_KEY_F8, ']' },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_ORDER,
+	  .help = "move the column up (F7 [) or down (F8 ]) the order",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "F7F8",
+	  .footer = "Move" },
+	{ .keys = { 'w' },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_WRITE,
+	  .help = "write the settings file, which pmctop reads at start",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "w",
+	  .footer = "Write" },
+	{ .keys = { UI_KEY_F10 },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_SETUP_DONE,
+	  .help = "write the settings file and leave the setup",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "F10",
+	  .footer = "Done" },
+	{ .keys = { UI_KEY_ESC, 'q', UI_KEY_F2, 'S' },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_BACK,
+	  .help = "leave the setup; its changes stay until pmctop ends (w keeps them)",
+	  .footer_in = UI_IN(UI_VIEW_SETUP),
+	  .footer_key = "Esc",
+	  .footer = "Back" },
+	{ .keys = { 'h', '?', UI_KEY_F1 },
+	  .in = UI_IN(UI_VIEW_SETUP),
+	  .what = UI_DO_HELP,
+	  .help = "help" },
 
 	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
@@ -882,6 +993,7 @@ static const struct {
 	{ UI_KEY_END, "End" },
 	{ UI_KEY_BACKSPACE, "Backspace" },
 	{ UI_KEY_F1, "F1" },
+	{ UI_KEY_F2, "F2" },
 	{ UI_KEY_F6, "F6" },
 	{ UI_KEY_F10, "F10" },
 	{ UI_KEY_F3, "F3" },
@@ -1148,7 +1260,7 @@ static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list
 }
 
 /* The longest text of the rest column in l, in cells (with the tree's indent). */
-static int ui_text_cells(const struct ui *u, const struct ui_list *l)
+int ui_text_cells(const struct ui *u, const struct ui_list *l)
 {
 	int most = 0;
 
@@ -1191,16 +1303,18 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 }
 
 /*
- * The screens Tab goes through, in order, and the action that opens each: to add a screen,
- * add a line. Shift-Tab goes backwards. A screen that cannot open (no process selected for
- * the drill-down) is passed over.
+ * The data screens Tab goes through, in order, and the action that opens each: to add a
+ * screen, add a line. Shift-Tab goes backwards. A screen that cannot open is passed over: the
+ * drill-down unless one is open (Enter opened it, Esc did not close it: Tab never starts
+ * sampling a process), the cgroups where they are not known. Help, the log and the events
+ * are no screens of the cycle but pages over one (their keys take them back).
  */
 static const struct {
 	enum ui_view view;
 	enum ui_do open;
 } UI_SCREEN_CYCLE[] = {
-	{ UI_VIEW_TABLE, UI_DO_LEAVE },
-	{ UI_VIEW_DRILL, UI_DO_DRILL },
+	{ UI_VIEW_TABLE, UI_DO_TABLE },
+	{ UI_VIEW_DRILL, UI_DO_REDRILL },
 	{ UI_VIEW_CGROUPS, UI_DO_CGROUPS },
 };
 
@@ -1208,6 +1322,83 @@ static const struct {
 
 static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const struct model *m,
 		      const struct ui_list *l);
+
+/* The entries of a setup section. */
+static size_t ui_setup_entries(enum ui_setup_section s)
+{
+	return s == UI_SETUP_COLUMNS  ? COL_MAX
+	       : s == UI_SETUP_METERS ? UI_METER_MAX
+				      : UI_SCHEME_MAX;
+}
+
+static void ui_setup_move(struct ui *u, int key)
+{
+	size_t *sel = &u->setup_sel[u->setup_sec], n = ui_setup_entries(u->setup_sec);
+
+	switch (key) {
+	case UI_KEY_UP:
+		*sel = *sel ? *sel - 1 : 0;
+		break;
+	case UI_KEY_DOWN:
+		*sel = *sel + 1 < n ? *sel + 1 : n - 1;
+		break;
+	case UI_KEY_PGUP:
+	case UI_KEY_HOME:
+		*sel = 0;
+		break;
+	default: /* PgDn, End */
+		*sel = n - 1;
+		break;
+	}
+}
+
+static unsigned ui_setup_toggle(struct ui *u)
+{
+	size_t sel = u->setup_sel[u->setup_sec];
+
+	switch (u->setup_sec) {
+	case UI_SETUP_COLUMNS: {
+		int id = u->cols.order[sel];
+
+		if (columns_get(id)->rest) {
+			snprintf(u->status, sizeof(u->status),
+				 "%s is always shown, last: it takes the rest of the line",
+				 columns_get(id)->title);
+			return 0;
+		}
+		u->cols.hidden ^= 1u << id;
+		u->hscroll = 0; /* the scroll stops were those of other columns */
+		return UI_ACT_COLUMNS;
+	}
+	case UI_SETUP_METERS:
+		if (sel == UI_METER_CPUS)
+			u->show_cpus = !u->show_cpus;
+		else
+			u->meters_off ^= 1u << sel;
+		return 0;
+	default:
+		u->scheme = (enum ui_scheme)sel;
+		return UI_ACT_SCHEME;
+	}
+}
+
+/* F7/F8 in the columns: the highlighted column moves, and the highlight with it. */
+static void ui_setup_order(struct ui *u, int dir)
+{
+	size_t *sel = &u->setup_sel[UI_SETUP_COLUMNS];
+
+	if (u->setup_sec != UI_SETUP_COLUMNS) {
+		snprintf(u->status, sizeof(u->status), "only columns have an order: Tab to them");
+		return;
+	}
+	if (columns_choice_move(&u->cols, *sel, dir)) {
+		*sel = dir < 0 ? *sel - 1 : *sel + 1;
+		u->hscroll = 0;
+	} else if (columns_get(u->cols.order[*sel])->rest)
+		snprintf(u->status, sizeof(u->status),
+			 "%s stays last: it takes the rest of the line",
+			 columns_get(u->cols.order[*sel])->title);
+}
 
 static unsigned ui_next_screen(struct ui *u, int dir, const struct model *m,
 			       const struct ui_list *l)
@@ -1339,6 +1530,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;
+		u->drill_open = true;
 		u->view = UI_VIEW_DRILL;
 		u->drill_mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
@@ -1347,8 +1539,28 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
+		u->drill_open = false;
 		u->view = UI_VIEW_TABLE;
 		u->sel_id = u->drill;
+		return UI_ACT_THREADS | UI_ACT_SAMPLE;
+	case UI_DO_TABLE:
+		if (u->view == UI_VIEW_DRILL) {
+			/* its sampling and thread counts stop; Tab comes back to it */
+			u->view = UI_VIEW_TABLE;
+			u->sel_id = u->drill;
+			return UI_ACT_THREADS | UI_ACT_SAMPLE;
+		}
+		/* from the cgroups, as G goes back: all the processes */
+		return ui_do(u, &(struct ui_binding){ .what = UI_DO_CGROUPS }, key, m, l);
+	case UI_DO_REDRILL:
+		if (!u->drill_open)
+			return 0;
+		u->view = UI_VIEW_DRILL;
+		u->sel_id = -1;
+		u->top = 0;
+		u->page_chosen = false;
+		u->page_top = 0;
+		/* its sampling (and thread counts) start again, in the mode it was left in */
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_CLEAR:
 		if (u->view == UI_VIEW_TABLE && u->cgroup[0]) {
@@ -1454,6 +1666,27 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return UI_ACT_NICE;
 	case UI_DO_NEXT_SCREEN:
 		return ui_next_screen(u, key == UI_KEY_BTAB ? -1 : 1, m, l);
+	case UI_DO_SETUP:
+		ui_enter_view(u, UI_VIEW_SETUP);
+		return 0;
+	case UI_DO_SETUP_MOVE:
+		ui_setup_move(u, key);
+		return 0;
+	case UI_DO_SETUP_SECTION:
+		u->setup_sec = (u->setup_sec +
+				(key == UI_KEY_LEFT || key == UI_KEY_BTAB ? UI_SETUP_MAX - 1 : 1)) %
+			       UI_SETUP_MAX;
+		return 0;
+	case UI_DO_SETUP_TOGGLE:
+		return ui_setup_toggle(u);
+	case UI_DO_SETUP_ORDER:
+		ui_setup_order(u, key == UI_KEY_F7 || key == '[' ? -1 : 1);
+		return UI_ACT_COLUMNS;
+	case UI_DO_SETUP_WRITE:
+		return UI_ACT_WRITE;
+	case UI_DO_SETUP_DONE:
+		u->view = u->back;
+		return UI_ACT_WRITE;
 	}
 	return 0;
 }
@@ -1504,7 +1737,7 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 	b = ui_binding_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);
-	if ((UI_IN(u->view) & UI_IN_LISTS) && key >= 0x20 && key < 0x7f)
+	if ((UI_IN(u->view) & (UI_IN_LISTS | UI_IN(UI_VIEW_SETUP))) && key >= 0x20 && key < 0x7f)
 		snprintf(u->status, sizeof(u->status), "unknown key '%c': press h for help", key);
 	return 0;
 }

@@ -33,6 +33,7 @@ enum ui_key {
 	UI_KEY_F9,
 	UI_KEY_BTAB,  /* Shift-Tab */
 	UI_KEY_MOUSE, /* a click; the terminal gives its cell (see ui_click) */
+	UI_KEY_F2,
 };
 
 #define UI_KEY_TAB '\t'
@@ -44,7 +45,28 @@ enum ui_view {
 	UI_VIEW_ERRORS,
 	UI_VIEW_CGROUPS, /* one row per cgroup */
 	UI_VIEW_EVENTS,	 /* every event: its group, status and share of time counted */
+	UI_VIEW_SETUP,	 /* F2: columns, meters and colours */
 };
+
+/* The parts of the header the setup screen shows or hides (the CPU meters are show_cpus). */
+enum ui_meter {
+	UI_METER_CPUS,	 /* the per-core meters (also the key 1) */
+	UI_METER_UPTIME, /* "up 1 day 02:03" */
+	UI_METER_LOAD,	 /* the load averages */
+	UI_METER_SELF,	 /* pmctop's own cost */
+	UI_METER_MAX
+};
+
+/* Colour schemes; out/tui.c maps each to the terminal's attributes. */
+enum ui_scheme {
+	UI_SCHEME_DEFAULT,
+	UI_SCHEME_MONO,	 /* attributes only, as NO_COLOR gives */
+	UI_SCHEME_LIGHT, /* for terminals with a light background */
+	UI_SCHEME_MAX
+};
+
+/* The sections of the setup screen, left to right. */
+enum ui_setup_section { UI_SETUP_COLUMNS, UI_SETUP_METERS, UI_SETUP_COLOURS, UI_SETUP_MAX };
 
 enum ui_prompt {
 	UI_PROMPT_NONE,
@@ -96,21 +118,30 @@ enum ui_do {
 	UI_DO_PERIOD,	/* + doubles, - halves the sample period */
 	UI_DO_HALFLIFE, /* ] doubles, [ halves the half-life */
 	UI_DO_PAGE_SIZE,
-	UI_DO_CGROUPS,	    /* the cgroup view, or back to the processes */
-	UI_DO_CGROUP_DRILL, /* the processes of the selected cgroup */
-	UI_DO_EVENTS,	    /* the events screen */
-	UI_DO_STEP,	    /* replays: j the next frame, J the previous one (paused) */
-	UI_DO_SEEK,	    /* replays: T asks for a time to go to */
-	UI_DO_HSCROLL,	    /* Left, Right: scroll the table and its command lines sideways */
-	UI_DO_TREE,	    /* processes under their parents */
-	UI_DO_FOLLOW,	    /* keep the selection on the selected process */
-	UI_DO_TAG,	    /* tag or untag the selected process and move down */
-	UI_DO_UNTAG,	    /* untag all */
-	UI_DO_SIGNAL,	    /* the signal menu for the selected or tagged processes */
-	UI_DO_NICE,	    /* F7 lowers the nice value, F8 raises it */
-	UI_DO_NEXT_SCREEN,  /* Tab, Shift-Tab: the next or previous screen of the cycle */
-	UI_DO_KTHREADS,	    /* list kernel threads, or stop */
-	UI_DO_PER_USER,	    /* per-user totals instead of processes, or back */
+	UI_DO_CGROUPS,	     /* the cgroup view, or back to the processes */
+	UI_DO_CGROUP_DRILL,  /* the processes of the selected cgroup */
+	UI_DO_EVENTS,	     /* the events screen */
+	UI_DO_STEP,	     /* replays: j the next frame, J the previous one (paused) */
+	UI_DO_SEEK,	     /* replays: T asks for a time to go to */
+	UI_DO_HSCROLL,	     /* Left, Right: scroll the table and its command lines sideways */
+	UI_DO_TREE,	     /* processes under their parents */
+	UI_DO_FOLLOW,	     /* keep the selection on the selected process */
+	UI_DO_TAG,	     /* tag or untag the selected process and move down */
+	UI_DO_UNTAG,	     /* untag all */
+	UI_DO_SIGNAL,	     /* the signal menu for the selected or tagged processes */
+	UI_DO_NICE,	     /* F7 lowers the nice value, F8 raises it */
+	UI_DO_NEXT_SCREEN,   /* Tab, Shift-Tab: the next or previous screen of the cycle */
+	UI_DO_TABLE,	     /* Tab: back to the process table, a drill-down left open */
+	UI_DO_REDRILL,	     /* Tab: back to the drill-down left open */
+	UI_DO_KTHREADS,	     /* list kernel threads, or stop */
+	UI_DO_PER_USER,	     /* per-user totals instead of processes, or back */
+	UI_DO_SETUP,	     /* F2: the setup screen */
+	UI_DO_SETUP_MOVE,    /* setup: the highlighted entry, up or down */
+	UI_DO_SETUP_SECTION, /* setup: the section to the left or right */
+	UI_DO_SETUP_TOGGLE,  /* setup: show or hide the column or meter, choose the colours */
+	UI_DO_SETUP_ORDER,   /* setup: move the column up or down the order */
+	UI_DO_SETUP_WRITE,   /* setup: write the settings file */
+	UI_DO_SETUP_DONE,    /* setup: write the settings file and leave */
 };
 
 #define UI_BINDING_KEYS 7
@@ -148,6 +179,9 @@ struct ui_signal {
 	const char *name; /* without SIG */
 };
 #define UI_ACT_KTHREADS 0x800 /* tell the source whether kernel threads are listed */
+#define UI_ACT_COLUMNS 0x1000 /* the column choice changed: give cols to the model */
+#define UI_ACT_SCHEME 0x2000  /* the colour scheme changed */
+#define UI_ACT_WRITE 0x4000   /* write the settings file; the loop says how it went in status */
 
 struct ui {
 	enum ui_view view, back; /* back: where Esc returns from help/errors */
@@ -172,6 +206,7 @@ struct ui {
 	bool replay_ended;
 	int drill; /* pid of the drill-down */
 	enum ui_drill_mode drill_mode;
+	bool drill_open;		   /* opened (Enter), not closed (Esc): in the Tab cycle */
 	unsigned long long sample_period;  /* 0: the source's default */
 	unsigned long long sample_default; /* the period the source chose */
 	unsigned page_shift;		   /* 12 or 21 */
@@ -205,6 +240,12 @@ struct ui {
 	size_t ntargets;
 	bool act_threads; /* the targets are threads (nice: only them, not their process) */
 	char ask[224];	  /* the question of UI_PROMPT_CONFIRM */
+	/* the settings of the setup screen (F2), which the settings file keeps */
+	struct col_choice cols; /* the table's columns; the loop gives them to the model */
+	unsigned meters_off;	/* bit per enum ui_meter hidden (not UI_METER_CPUS) */
+	enum ui_scheme scheme;
+	enum ui_setup_section setup_sec; /* the section in use */
+	size_t setup_sel[UI_SETUP_MAX];	 /* the highlighted entry of each section */
 };
 
 /* A row's place in the tree view. */
@@ -239,6 +280,8 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);
 /* Whether id is tagged. */
 bool ui_tagged(const struct ui *u, int id);
+/* The cells of the longest text of the list's rest column (name, command line, path, tree). */
+int ui_text_cells(const struct ui *u, const struct ui_list *l);
 /* The signal menu, in its order; *n gets its length. */
 const struct ui_signal *ui_signals(size_t *n);
 /* The name of signal num ("TERM"), or NULL for one the menu does not list. */
@@ -260,6 +303,14 @@ size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows);
  * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
  */
 int ui_parse_time(const char *s, bool *rel, double *seconds);
+/* Whether meter k of the header is shown. */
+bool ui_meter_shown(const struct ui *u, enum ui_meter k);
+/* The name of meter k and of scheme k, as the setup screen and the settings file say them. */
+const char *ui_meter_name(enum ui_meter k);
+const char *ui_scheme_name(enum ui_scheme k);
+/* The meter or scheme called name; -1 when none is. */
+int ui_meter_find(const char *name);
+int ui_scheme_find(const char *name);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
 

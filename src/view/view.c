@@ -33,6 +33,7 @@ static const struct {
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
 	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
 	{ .in = UI_IN_PAGERS, .title = "In help, the log and the events" },
+	{ .in = UI_IN(UI_VIEW_SETUP), .title = "In the setup (F2)" },
 };
 
 static enum col_rows view_rows(bool threads)
@@ -66,13 +67,13 @@ size_t view_table_columns(const struct model *m, int width, bool threads, int *o
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
-static double view_value(const struct model_row *r, int id, bool *na)
+static double view_value(const struct model *m, const struct model_row *r, int id, bool *na)
 {
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
 
 		*na = r->raw_fl[k] & MODEL_F_NA;
-		return r->raw[k];
+		return model_event_rate(m, r, k);
 	}
 	*na = r->na & (1u << id);
 	return r->v[id];
@@ -106,15 +107,104 @@ static void view_uptime(char *buf, size_t size, double up)
 
 static const struct model_row *view_find_row(const struct model *m, int pid);
 
-static int view_header(struct canvas *c, const struct view_ctx *v)
+/*
+ * A header line as fields, each drawn whole or left out where the line is short
+ * (layout_fields): a narrow screen never shows part of a number.
+ */
+#define VIEW_FIELDS_MAX 16
+struct view_fields {
+	size_t n;
+	struct layout_field lay[VIEW_FIELDS_MAX];
+	int attr[VIEW_FIELDS_MAX];
+	char text[VIEW_FIELDS_MAX][1100];
+	char shorter[VIEW_FIELDS_MAX][96];
+};
+
+/* Add a field of priority prio (LAYOUT_KEEP: always there); returns its index. */
+static size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ...)
+{
+	/* the header adds a known handful; more would overwrite the last, never overflow */
+	size_t i = f->n < VIEW_FIELDS_MAX ? f->n++ : VIEW_FIELDS_MAX - 1;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->text[i], sizeof(f->text[i]), fmt, ap);
+	va_end(ap);
+	f->shorter[i][0] = '\0';
+	f->attr[i] = attr;
+	f->lay[i] = (struct layout_field){ .cells = canvas_cells(f->text[i]), .prio = prio };
+	return i;
+}
+
+/* The shorter form field i takes before it is dropped. */
+static void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->shorter[i], sizeof(f->shorter[i]), fmt, ap);
+	va_end(ap);
+	f->lay[i].short_cells = canvas_cells(f->shorter[i]);
+}
+
+/*
+ * Text in at most room cells: whole, else up to the last blank that lets it fit,
+ * so that a word (a number) is whole or absent; a text of one word without a digit
+ * is cut. Returns the cells drawn.
+ */
+static int view_put_words(struct canvas *c, int x, int y, const char *text, int attr, int room)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t n = strlen(text), cut = 0;
+	int cells = 0;
+
+	if (room <= 0)
+		return 0;
+	if (canvas_cells(text) <= room)
+		return canvas_put(c, x, y, text, attr, -1);
+	for (size_t o = 0; o < n && cells <= room; cells++) {
+		size_t len;
+
+		if (text[o] == ' ')
+			cut = o;
+		utf8_decode(p + o, n - o, &len);
+		o += len;
+	}
+	if (cut) {
+		char buf[1100];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		return canvas_put(c, x, y, buf, attr, -1);
+	}
+	return strpbrk(text, "0123456789") ? 0 : canvas_put(c, x, y, text, attr, room);
+}
+
+static void view_fields_draw(struct canvas *c, int y, const struct view_fields *f)
+{
+	int choice[VIEW_FIELDS_MAX], x = 0;
+
+	layout_fields(f->lay, f->n, c->w, choice);
+	for (size_t i = 0; i < f->n; i++)
+		if (choice[i])
+			x += view_put_words(c, x, y, choice[i] == 2 ? f->shorter[i] : f->text[i],
+					    f->attr[i], c->w - x);
+}
+
+/* The first line: host, the replay's time, kernel, uptime, load, and what watching costs. */
+static void view_header_host(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	const struct ui *u = v->u;
-	char up[64] = "", sort[96], unsup[1024], when[40] = "";
-	int x;
-	int sc = u->sort_col;
+	struct view_fields f = { 0 };
+	char up[64] = "", when[40] = "";
+	size_t i;
 
-	if (v->uptime >= 0)
+	if (v->uptime >= 0 && ui_meter_shown(v->u, UI_METER_UPTIME))
 		view_uptime(up, sizeof(up), v->uptime);
 	/* a replay says when the frame on screen was recorded */
 	if (v->replay && m->wall > 0 && m->wall < 1e12) {
@@ -124,69 +214,131 @@ static int view_header(struct canvas *c, const struct view_ctx *v)
 		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
 			when[0] = '\0';
 	}
-	x = canvas_printf(c, 0, 0, CANVAS_HEADER, -1, "pmctop - %s%s%s%s", v->host,
-			  v->replay ? " (replay" : "", v->replay ? when : "", v->replay ? ")" : "");
-	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  kernel %s  %s", v->kernel, up);
-	x += canvas_printf(c, x, 0, CANVAS_NORMAL, -1, "  load %.2f %.2f %.2f", m->load[0],
-			   m->load[1], m->load[2]);
-	/* what watching costs, last: a narrow screen cuts it first */
-	if (v->self && isfinite(v->self->cpu_pct) && isfinite(v->self->rss_bytes))
-		canvas_printf(c, x, 0, CANVAS_DIM, -1, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
-			      v->self->cpu_pct, v->self->rss_bytes / 1048576,
-			      isfinite(v->self->open_fds) ? v->self->open_fds : 0,
-			      isfinite(v->self->max_fds) ? v->self->max_fds : 0);
-	x = canvas_put(c, 0, 1, "Events: ", CANVAS_LABEL, -1);
-	x += canvas_put(c, x, 1, v->mode, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, -1);
-	if (m->nmultiplexed)
-		x += canvas_printf(c, x, 1, CANVAS_WARN, -1,
-				   "; %zu event%s multiplexed (values marked *)", m->nmultiplexed,
-				   m->nmultiplexed == 1 ? "" : "s");
-	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup)))
-		canvas_printf(c, x, 1, CANVAS_WARN, -1, "; %s", unsup);
-	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
-		x = canvas_put(c, 0, 2, "Process: ", CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%d, its hot pages", u->drill);
-	} else if (u->view == UI_VIEW_CGROUPS) {
-		x = canvas_put(c, 0, 2, "Cgroups: ", CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
-	} else {
-		x = canvas_put(c, 0, 2,
-			       u->per_user && u->view == UI_VIEW_TABLE	? "Users: "
-			       : u->threads || u->view == UI_VIEW_DRILL ? "Threads: "
-									: "Tasks: ",
-			       CANVAS_LABEL, -1);
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "%zu shown", v->list->n);
+	view_field(&f, LAYOUT_KEEP, CANVAS_HEADER, "pmctop");
+	view_field(&f, 99, CANVAS_HEADER, " - %s", v->host);
+	if (v->replay) {
+		i = view_field(&f, 70, CANVAS_HEADER, " (replay%s)", when);
+		view_field_short(&f, i, " (replay)");
 	}
-	/* what hides rows or stops updates comes first, where a narrow screen still shows it */
+	view_field(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
+	if (up[0])
+		view_field(&f, 30, CANVAS_NORMAL, "  %s", up);
+	if (ui_meter_shown(v->u, UI_METER_LOAD)) {
+		i = view_field(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
+			       m->load[1], m->load[2]);
+		view_field_short(&f, i, "  load %.2f", m->load[0]);
+	}
+	/* what watching costs, last: a narrow screen leaves it out first */
+	if (v->self && ui_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
+	    isfinite(v->self->rss_bytes)) {
+		i = view_field(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
+			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
+			       isfinite(v->self->open_fds) ? v->self->open_fds : 0,
+			       isfinite(v->self->max_fds) ? v->self->max_fds : 0);
+		view_field_short(&f, i, "  self %.1f%%", v->self->cpu_pct);
+	}
+	view_fields_draw(c, 0, &f);
+}
+
+/* The second line: the event mode, then what is multiplexed and what cannot be counted. */
+static void view_header_events(struct canvas *c, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	struct view_fields f = { 0 };
+	char unsup[1024];
+	int ids[MODEL_MAX_COLS], err[MODEL_MAX_COLS];
+	size_t i;
+
+	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Events: ");
+	view_field(&f, LAYOUT_KEEP, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, "%s",
+		   v->mode);
+	if (m->nmultiplexed) {
+		i = view_field(&f, 50, CANVAS_WARN, "; %zu event%s multiplexed (values marked *)",
+			       m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
+		view_field_short(&f, i, "; %zu event%s multiplexed (*)", m->nmultiplexed,
+				 m->nmultiplexed == 1 ? "" : "s");
+	}
+	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup))) {
+		size_t n = model_columns_unsupported(m, ids, err, MODEL_MAX_COLS);
+
+		i = view_field(&f, 40, CANVAS_WARN, "; %s", unsup);
+		view_field_short(&f, i, "; %zu column%s not counted (E)", n, n == 1 ? "" : "s");
+	}
+	view_fields_draw(c, 1, &f);
+}
+
+/* The third line: what is listed, then what hides rows or stops updates, the pace and sort. */
+static void view_header_rows(struct canvas *c, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	const struct ui *u = v->u;
+	struct view_fields f = { 0 };
+	int sc = u->sort_col;
+	size_t i;
+
+	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
+		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
+	} else {
+		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s",
+			   u->view == UI_VIEW_CGROUPS		     ? "Cgroups: "
+			   : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
+			   : u->threads || u->view == UI_VIEW_DRILL  ? "Threads: "
+								     : "Tasks: ");
+		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
+	}
+	/* what hides rows or stops updates comes first, and stays longest on a narrow screen */
 	if (u->paused)
-		x += canvas_put(c, x, 2, " PAUSED", CANVAS_HOT, -1);
-	if (u->replay_ended)
-		x += canvas_put(c, x, 2, " (end of recording)", CANVAS_WARN, -1);
+		view_field(&f, 95, CANVAS_HOT, " PAUSED");
+	if (u->replay_ended) {
+		i = view_field(&f, 90, CANVAS_WARN, " (end of recording)");
+		view_field_short(&f, i, " (end)");
+	}
 	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; cgroup '%s'", u->cgroup);
+		view_field(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
 	if (u->filter[0] && u->view != UI_VIEW_DRILL)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; filter '%s'", u->filter);
+		view_field(&f, 80, CANVAS_WARN, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; user '%s'", u->user);
+		view_field(&f, 80, CANVAS_WARN, "; user '%s'", u->user);
 	if (u->follow)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; following %d%s", u->follow_id,
-				   view_find_row(m, u->follow_id) ? "" : " (exited)");
+		view_field(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
+			   view_find_row(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, "; %zu tagged", u->ntags);
-	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (e: log)",
-				   m->cg_not_counted);
-	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_NORMAL, -1, ", %" PRIu64 " fds", m->cg_fds);
-	else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS)
-		x += canvas_printf(c, x, 2, CANVAS_WARN, -1, ", %zu not counted (%s, e: log)",
-				   m->not_counted, errmsg_short(m->not_counted_err));
-	snprintf(sort, sizeof(sort), "%s%s%s",
-		 model_column_title(
-			 m, sc, u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS : COL_ROWS_PROCESSES),
-		 u->reverse ? " (reversed)" : "",
-		 v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
-	canvas_printf(c, x, 2, CANVAS_NORMAL, -1, "; every %.2g s; sort %s", u->delay, sort);
+		view_field(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
+	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {
+		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
+			       m->cg_not_counted);
+		view_field_short(&f, i, ", %zu not counted", m->cg_not_counted);
+	}
+	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS) {
+		view_field(&f, 35, CANVAS_NORMAL, ", %" PRIu64 " fds", m->cg_fds);
+	} else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS) {
+		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (%s, e: log)",
+			       m->not_counted, errmsg_short(m->not_counted_err));
+		view_field_short(&f, i, ", %zu not counted", m->not_counted);
+	}
+	/* the pace the user chose is what they know best: it gives way first */
+	view_field(&f, 25, CANVAS_NORMAL, "; every %.2g s", u->delay);
+	i = view_field(&f, 45, CANVAS_NORMAL, "; sort %s%s%s",
+		       model_column_title(m, sc,
+					  u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS
+								     : COL_ROWS_PROCESSES),
+		       u->reverse ? " (reversed)" : "",
+		       v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
+	if (u->reverse || v->list->is_tree)
+		view_field_short(&f, i, "; sort %s",
+				 model_column_title(m, sc,
+						    u->view == UI_VIEW_CGROUPS
+							    ? COL_ROWS_CGROUPS
+							    : COL_ROWS_PROCESSES));
+	view_fields_draw(c, 2, &f);
+}
+
+static int view_header(struct canvas *c, const struct view_ctx *v)
+{
+	view_header_host(c, v);
+	view_header_events(c, v);
+	view_header_rows(c, v);
 	return VIEW_HEADER_LINES;
 }
 
@@ -200,6 +352,7 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 	char label[16], text[48];
 	double busy = r->v[COL_CPU];
 	int lw, bw, fill8;
+	size_t busy_len;
 
 	if (r->id < 0)
 		snprintf(label, sizeof(label), "all");
@@ -210,6 +363,7 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		snprintf(text, sizeof(text), "-");
 	else
 		snprintf(text, sizeof(text), "%.*f%s", cpu->prec, busy, cpu->unit);
+	busy_len = strlen(text);
 	if (model_column_shown(m, COL_IPC) && w >= 40) {
 		char vi[16], vg[16];
 
@@ -228,6 +382,9 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 		/* neither yet (the first frame): no "IPC - GHz -" beside an empty bar */
 	}
 	bw = w - lw - 3; /* " [" and "]" */
+	/* too narrow for IPC and GHz: the busy share alone; for that too, no meter */
+	if (bw < (int)strlen(text) + 2)
+		text[busy_len] = '\0';
 	if (bw < (int)strlen(text) + 2)
 		return;
 	canvas_put(c, x + lw, y, " [", CANVAS_NORMAL, -1);
@@ -285,9 +442,10 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
 		int w = t->w[i];
-		const char *title = model_column_title(m, t->ids[i], rows);
+		char title[64];
 		int attr = t->ids[i] == u->sort_col ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
+		model_column_head(m, t->ids[i], rows, title, sizeof(title));
 		canvas_printf(c, t->x[i], y, attr, w, col->left ? "%-*.*s" : "%*.*s", w, w, title);
 	}
 	canvas_put(c, t->rest_x, y,
@@ -362,7 +520,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			model_format_cell(m, r, t->ids[i], st->rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
-				double v = view_value(r, t->ids[i], &na);
+				double v = view_value(m, r, t->ids[i], &na);
 
 				attr = view_cell_attr(col, v, na);
 			}
@@ -423,6 +581,13 @@ static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, 
 	if (h < 1)
 		return;
 	table_layout(v->m, c->w, rows, u->hscroll, &t);
+	/* the last step of the text stops where the longest one ends at the edge, not past */
+	if (t.text_off > 0) {
+		int end = ui_text_cells(u, v->list) - (c->w - t.rest_x);
+
+		if (t.text_off > end)
+			t.text_off = end > 0 ? end : 0;
+	}
 	view_table_titles(c, y, v->m, &t, rows, u);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
 		const struct view_row_style st = {
@@ -479,8 +644,9 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 
+	/* a question or a status line too long for the screen ends at a word, a number whole */
 	if (u->prompt == UI_PROMPT_CONFIRM) {
-		canvas_put(c, 0, y, u->ask, CANVAS_ERROR, -1);
+		view_put_words(c, 0, y, u->ask, CANVAS_ERROR, c->w);
 		return;
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL) {
@@ -498,12 +664,15 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	if (u->status[0]) {
-		canvas_put(c, 0, y, u->status, CANVAS_ERROR, -1);
+		view_put_words(c, 0, y, u->status, CANVAS_ERROR, c->w);
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
 		if (!(b[i].footer_in & UI_IN(u->view)))
 			continue;
+		/* a key and its word whole, or neither */
+		if (x + (int)strlen(b[i].footer_key) + (int)strlen(b[i].footer) > c->w)
+			break;
 		x += canvas_put(c, x, y, b[i].footer_key, CANVAS_KEY, -1);
 		x += canvas_printf(c, x, y, CANVAS_KEYTEXT, -1, "%-*s",
 				   (int)strlen(b[i].footer) + 1, b[i].footer);
@@ -851,6 +1020,10 @@ void view_help(struct canvas *c, int y0, int h, size_t scroll)
 	for (int i = 0; i < COL_MAX; i++)
 		view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
 			       columns_get(i)->help);
+	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "NAME/s", columns_event()->help);
+	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "e1/s",
+		       "the same for a long NAME: the line "
+		       "above the keys names it");
 	view_help_line(&o, CANVAS_NORMAL, "%s", "");
 	view_help_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
 	view_help_line(&o, CANVAS_NORMAL,
@@ -915,6 +1088,17 @@ static void view_share(char *buf, size_t size, double share)
 		snprintf(buf, size, "%.1f", 100 * share);
 }
 
+/* Whether event i is an -e event with a short column title; the title into buf. */
+static bool view_event_short(const struct model *m, size_t i, char *buf, size_t size)
+{
+	for (size_t k = 0; k < m->nraw; k++)
+		if (m->raw_ev[k] == (int)i && model_event_short(m, k)) {
+			model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, buf, size);
+			return true;
+		}
+	return false;
+}
+
 /*
  * The events screen: every event asked for, built in or with -e, with its
  * group, what it needs, its status and the share of the last interval it was
@@ -961,7 +1145,7 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 		const struct ev *e = &ev->ev[i];
 		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
 		enum evstat_status s = evstat_status(e, st);
-		char pt[16] = "-", pc[16] = "-", why[600];
+		char pt[16] = "-", pc[16] = "-", why[600], head[64];
 		int attr = s == EVSTAT_COUNTED	     ? CANVAS_NORMAL
 			   : s == EVSTAT_IDLE	     ? CANVAS_DIM
 			   : s == EVSTAT_MULTIPLEXED ? CANVAS_WARN
@@ -982,6 +1166,8 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 				       "never counted anything while the CPU did a lot of work: a "
 				       "hypervisor may filter it");
 		}
+		if (e->user && view_event_short(m, i, head, sizeof(head)))
+			view_help_line(&o, CANVAS_DIM, "    the column %s", head);
 		if (st && st->tasks_failed && !e->err)
 			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
 				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
@@ -992,6 +1178,189 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 		       "PROC% CPU%: time running over time enabled in the interval, summed over");
 	view_help_line(&o, CANVAS_DIM, "%s",
 		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+	if (nuser)
+		view_help_line(
+			&o, CANVAS_DIM, "%s",
+			"-e columns: per second (NAME/s; e1/s for a long NAME); CSV and JSON "
+			"give the count in the interval");
+}
+
+/*
+ * Lines the legend of the short -e titles takes above the footer: one where a
+ * table of rows with event columns shows and an event's name is too long for
+ * its title, on a screen tall enough to spare it; else 0.
+ */
+static int view_legend_lines(const struct view_ctx *v, int h)
+{
+	const struct ui *u = v->u;
+	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS ||
+		     (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_THREADS);
+
+	if (!v->have_frame || !table || h < VIEW_HEADER_LINES + 8)
+		return 0;
+	for (size_t k = 0; k < v->m->nraw; k++)
+		if (model_event_short(v->m, k))
+			return 1;
+	return 0;
+}
+
+/*
+ * The legend on line y: "e1/s = NAME" for each short title, whole entries
+ * while they fit, then how many did not (the events screen, E, has them all).
+ */
+static void view_legend(struct canvas *c, int y, const struct view_ctx *v)
+{
+	const struct model *m = v->m;
+	size_t left = 0;
+	int x = 0;
+
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
+	for (size_t k = 0; k < m->nraw; k++) {
+		char head[64];
+		const char *name = model_column_title(m, COL_MAX + (int)k, COL_ROWS_PROCESSES);
+		int need;
+
+		if (!model_event_short(m, k))
+			continue;
+		model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, head, sizeof(head));
+		need = (x ? 2 : 0) + (int)strlen(head) + 3 + canvas_cells(name);
+		/* the first entry is drawn as far as it goes: a title is never left unexplained */
+		if (x && x + need > c->w - 12) {
+			left++;
+			continue;
+		}
+		x += canvas_put(c, x, y, x ? "  " : "", CANVAS_NORMAL, -1);
+		x += canvas_put(c, x, y, head, CANVAS_LABEL, -1);
+		x += canvas_put(c, x, y, " = ", CANVAS_NORMAL, -1);
+		x += canvas_put(c, x, y, name, CANVAS_NORMAL, -1);
+	}
+	if (left)
+		canvas_printf(c, x, y, CANVAS_DIM, -1, "  +%zu more (E)", left);
+}
+
+/* The setup screen's sections: their titles and widths. */
+static const struct {
+	const char *title;
+	int w;
+} VIEW_SETUP_SECTIONS[UI_SETUP_MAX] = {
+	[UI_SETUP_COLUMNS] = { "Columns", 22 },
+	[UI_SETUP_METERS] = { "Meters", 26 },
+	[UI_SETUP_COLOURS] = { "Colours", 22 },
+};
+
+static const char *const VIEW_METER_LABELS[UI_METER_MAX] = {
+	[UI_METER_CPUS] = "CPU meters",
+	[UI_METER_UPTIME] = "uptime",
+	[UI_METER_LOAD] = "load average",
+	[UI_METER_SELF] = "pmctop's own cost",
+};
+
+static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
+	[UI_METER_CPUS] = "one meter per CPU under the header: busy %, IPC, GHz (key 1)",
+	[UI_METER_UPTIME] = "how long the machine has been up, on the first line",
+	[UI_METER_LOAD] = "the load averages over 1, 5 and 15 minutes, on the first line",
+	[UI_METER_SELF] = "what pmctop itself costs: CPU %, memory, descriptors (live only)",
+};
+
+static const char *const VIEW_SCHEME_HELP[UI_SCHEME_MAX] = {
+	[UI_SCHEME_DEFAULT] = "green good, yellow fair, red poor values on the default background",
+	[UI_SCHEME_MONO] = "no colours: bold, underline and reverse only (as NO_COLOR gives)",
+	[UI_SCHEME_LIGHT] = "darker colours that read on a light background",
+};
+
+/* The text of entry i of section s, and whether it is on; the description in help. */
+static void view_setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_t i, char *buf,
+			     size_t size, const char **help, const char **title, bool *dim)
+{
+	const struct ui *u = v->u;
+
+	*dim = false;
+	*title = NULL;
+	if (s == UI_SETUP_COLUMNS) {
+		const struct column *col = columns_get(u->cols.order[i]);
+
+		snprintf(buf, size, "[%c] %s%s",
+			 columns_choice_shown(&u->cols, col->id) ? 'x' : ' ', col->title,
+			 col->rest ? " (last)" : "");
+		*help = col->help;
+		*title = col->title;
+		*dim = !model_column_shown(v->m, col->id);
+	} else if (s == UI_SETUP_METERS) {
+		snprintf(buf, size, "[%c] %s", ui_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
+			 VIEW_METER_LABELS[i]);
+		*help = VIEW_METER_HELP[i];
+	} else {
+		snprintf(buf, size, "(%c) %s", u->scheme == (enum ui_scheme)i ? '*' : ' ',
+			 ui_scheme_name((enum ui_scheme)i));
+		*help = VIEW_SCHEME_HELP[i];
+	}
+}
+
+/*
+ * The setup screen (F2): the columns in their order, shown or hidden; the header's meters;
+ * the colour schemes. Side by side, the section in use highlighted; the highlighted entry's
+ * description on the last line. A long column list scrolls with its highlight.
+ */
+static void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	static const size_t N[UI_SETUP_MAX] = { COL_MAX, UI_METER_MAX, UI_SCHEME_MAX };
+	const struct ui *u = v->u;
+	int rows = h - 4, x = 0;
+	const char *sel_help = "", *sel_title = NULL;
+	char line[96];
+
+	if (h < 1)
+		return;
+	x = canvas_put(c, 0, y0, "Setup", CANVAS_HEADER, -1);
+	if (v->settings_path)
+		canvas_printf(c, x, y0, CANVAS_DIM, -1, "  applied at once; w saves them to %s",
+			      v->settings_path);
+	else
+		canvas_put(c, x, y0, "  applied at once; no settings file to save to (--no-config)",
+			   CANVAS_DIM, -1);
+	if (rows < 1)
+		return;
+	x = 0;
+	for (int s = 0; s < UI_SETUP_MAX; s++) {
+		int w = VIEW_SETUP_SECTIONS[s].w;
+		size_t sel = u->setup_sel[s],
+		       top = sel >= (size_t)rows ? sel - (size_t)rows + 1 : 0;
+		int attr = s == (int)u->setup_sec ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+
+		canvas_fill(c, y0 + 2, x, x + w - 1, ' ', attr);
+		/* a list cut short says where in it the highlight is */
+		if (N[s] > (size_t)rows)
+			canvas_printf(c, x + 1, y0 + 2, attr, w - 2, "%s %zu/%zu",
+				      VIEW_SETUP_SECTIONS[s].title, sel + 1, N[s]);
+		else
+			canvas_put(c, x + 1, y0 + 2, VIEW_SETUP_SECTIONS[s].title, attr, w - 2);
+		for (size_t i = top; i < N[s] && i - top < (size_t)rows; i++) {
+			int y = y0 + 3 + (int)(i - top);
+			const char *help, *title;
+			bool dim, on = s == (int)u->setup_sec && i == sel;
+
+			view_setup_entry(v, (enum ui_setup_section)s, i, line, sizeof(line), &help,
+					 &title, &dim);
+			if (on) {
+				canvas_fill(c, y, x, x + w - 1, ' ', CANVAS_SELECTED);
+				sel_help = help;
+				sel_title = title;
+			}
+			canvas_put(c, x + 1, y, line,
+				   on	 ? CANVAS_SELECTED
+				   : dim ? CANVAS_DIM
+					 : CANVAS_NORMAL,
+				   w - 2);
+		}
+		x += w;
+	}
+	canvas_printf(c, 0, y0 + h - 1, CANVAS_DIM, -1, "%s%s%s%s", sel_title ? sel_title : "",
+		      sel_title ? ": " : "", sel_help,
+		      u->setup_sec == UI_SETUP_COLUMNS &&
+				      !model_column_shown(
+					      v->m, u->cols.order[u->setup_sel[UI_SETUP_COLUMNS]])
+			      ? "; no data in this event mode"
+			      : "");
 }
 
 /* The page of the current view, and the line of the list's titles (-1 when no list shows). */
@@ -1005,7 +1374,8 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 	*list_y = -1;
 	if (UI_IN(u->view) & UI_IN_PAGERS)
 		return body > 1 ? (size_t)body : 1;
-	if (!v->have_frame)
+	body -= view_legend_lines(v, h);
+	if (!v->have_frame || u->view == UI_VIEW_SETUP)
 		return 0;
 	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
 		int used = view_cores_fit(v->m, w, body, &lc);
@@ -1056,12 +1426,18 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	canvas_clear(c);
 	y = view_header(c, v);
 	body = c->h - y - 1;
+	if (view_legend_lines(v, c->h)) {
+		body--;
+		view_legend(c, c->h - 2, v);
+	}
 	if (u->view == UI_VIEW_HELP) {
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		view_log(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_EVENTS) {
 		view_events(c, y + 1, body - 1, v);
+	} else if (u->view == UI_VIEW_SETUP) {
+		view_setup(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {

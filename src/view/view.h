@@ -34,7 +34,8 @@ struct view_ctx {
 	 */
 	const char *(*ip_name)(void *arg, uint64_t ip, char *buf, size_t size);
 	void *ip_arg;
-	bool ip_local; /* the names come from this machine's files (a replay) */
+	bool ip_local;		   /* the names come from this machine's files (a replay) */
+	const char *settings_path; /* where the setup's w writes; NULL when there is none */
 };
 
 /*

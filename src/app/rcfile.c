@@ -1,0 +1,394 @@
+/* The settings file: read with suspicion (any byte may be in it), written whole or not at all. */
+#include "config.h"
+#include "app/rcfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/keyval.h"
+#include "util/parse.h"
+#include "util/textsafe.h"
+#include "util/xalloc.h"
+
+void rcfile_init(struct rcfile *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	columns_choice_default(&rc->cols);
+	rc->show_cpus = true;
+	rc->scheme = UI_SCHEME_DEFAULT;
+	rc->delay = 1.0;
+}
+
+int rcfile_path(const char *xdg, const char *home, char *buf, size_t size)
+{
+	int n;
+
+	/* the XDG rule: a relative XDG_CONFIG_HOME is not one, and is ignored */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/pmctop/pmctoprc", xdg);
+	else if (home && home[0])
+		n = snprintf(buf, size, "%s/.config/pmctop/pmctoprc", home);
+	else
+		return -ENOENT;
+	return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+/* A value from the file, quoted safely for a terminal and cut short. */
+static const char *rcfile_quote(const char *s, char *buf, size_t size)
+{
+	textsafe_copy(s, buf, size, 40);
+	return buf;
+}
+
+static int rcfile_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") ||
+	    !strcasecmp(v, "on")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") ||
+	    !strcasecmp(v, "off")) {
+		*out = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The columns' keys, "pid, user, ...", for messages; returns buf. */
+static char *rcfile_keys(char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < COL_MAX && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
+				      columns_get(i)->key);
+	return buf;
+}
+
+/* meters=: the meters listed are shown, the others hidden; an unknown name is a problem. */
+static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct keyval_entry *e)
+{
+	const char *p = e->value;
+	char q[64];
+
+	rc->show_cpus = false;
+	rc->meters_off = 0;
+	for (int k = 0; k < UI_METER_MAX; k++)
+		if (k != UI_METER_CPUS)
+			rc->meters_off |= 1u << k;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[32];
+		int k = -1;
+
+		if (len < sizeof(name)) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			k = ui_meter_find(name);
+		}
+		if (k == UI_METER_CPUS)
+			rc->show_cpus = true;
+		else if (k >= 0)
+			rc->meters_off &= ~(1u << k);
+		else if (len) {
+			snprintf(name, sizeof(name), "%.*s", (int)(len < 31 ? len : 31), p);
+			keyval_problem(kv, e->line,
+				       "unknown meter '%s' (use cpus, uptime, load, self)",
+				       rcfile_quote(name, q, sizeof(q)));
+		}
+		p += len + (p[len] == ',');
+	}
+	rc->meters_set = true;
+}
+
+/* One setting of the file into rc; a bad one is a problem and leaves rc alone. */
+static void rcfile_entry(struct rcfile *rc, struct keyval *kv, const struct keyval_entry *e)
+{
+	const char *k = e->key, *v = e->value;
+	char q[64], bad[80];
+	int i;
+
+	if (!strcmp(k, "columns")) {
+		struct col_choice c;
+
+		memset(&c, 0, sizeof(c));
+		if (columns_choice_parse(&c, v, bad, sizeof(bad))) {
+			char keys[256];
+
+			if (columns_find(bad))
+				keyval_problem(kv, e->line, "column '%s' is listed twice",
+					       rcfile_quote(bad, q, sizeof(q)));
+			else
+				keyval_problem(kv, e->line, "unknown column '%s' (known: %s)",
+					       rcfile_quote(bad, q, sizeof(q)),
+					       rcfile_keys(keys, sizeof(keys)));
+		}
+		rc->cols = c;
+		rc->cols_set = true;
+	} else if (!strcmp(k, "meters")) {
+		rcfile_meters(rc, kv, e);
+	} else if (!strcmp(k, "colours") || !strcmp(k, "colors")) {
+		i = ui_scheme_find(v);
+		if (i < 0) {
+			keyval_problem(kv, e->line,
+				       "unknown colour scheme '%s' (use default, mono or light)",
+				       rcfile_quote(v, q, sizeof(q)));
+			return;
+		}
+		rc->scheme = (enum ui_scheme)i;
+		rc->scheme_set = true;
+	} else if (!strcmp(k, "sort")) {
+		const struct column *col = strlen(v) < 64 ? columns_find(v) : NULL;
+		char keys[256];
+
+		if (!col) {
+			keyval_problem(kv, e->line, "unknown sort column '%s' (known: %s)",
+				       rcfile_quote(v, q, sizeof(q)),
+				       rcfile_keys(keys, sizeof(keys)));
+			return;
+		}
+		snprintf(rc->sort, sizeof(rc->sort), "%s", col->key);
+		rc->sort_set = true;
+	} else if (!strcmp(k, "reverse")) {
+		if (rcfile_bool(v, &rc->reverse)) {
+			keyval_problem(kv, e->line, "reverse is '%s': use yes or no",
+				       rcfile_quote(v, q, sizeof(q)));
+			return;
+		}
+		rc->reverse_set = true;
+	} else if (!strcmp(k, "delay")) {
+		if (parse_delay(v, false, &rc->delay)) {
+			keyval_problem(kv, e->line,
+				       "invalid delay '%s': give seconds from 0.01 to 86400",
+				       rcfile_quote(v, q, sizeof(q)));
+			return;
+		}
+		rc->delay_set = true;
+	} else {
+		keyval_problem(kv, e->line,
+			       "unknown setting '%s' (use columns, meters, colours, sort, reverse, "
+			       "delay)",
+			       rcfile_quote(k, q, sizeof(q)));
+	}
+}
+
+/* The one message for the file's problems: where, what, how many more, and what is used. */
+static void rcfile_message(const struct keyval *kv, const char *path, bool whole, char *msg,
+			   size_t msgsize)
+{
+	char more[64] = "";
+
+	/* before what is wrong: a long list of what is known may be cut on a narrow screen */
+	if (kv->problems > 1)
+		snprintf(more, sizeof(more), " (first of %u bad lines)", kv->problems);
+	if (whole)
+		snprintf(msg, msgsize, "settings file '%s' %s; pmctop starts with the defaults",
+			 path, kv->bad);
+	else
+		snprintf(msg, msgsize,
+			 "settings file '%s' line %u%s: %s; the defaults stand for what is wrong",
+			 path, kv->bad_line, more, kv->bad);
+}
+
+int rcfile_parse(struct rcfile *rc, const char *text, size_t len, const char *path, char *msg,
+		 size_t msgsize)
+{
+	struct keyval kv;
+	int r = keyval_parse(&kv, text, len, RCFILE_MAGIC, RCFILE_VERSION);
+
+	if (r) {
+		rc->foreign = true;
+		rcfile_message(&kv, path, true, msg, msgsize);
+		keyval_release(&kv);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < kv.n; i++)
+		rcfile_entry(rc, &kv, &kv.v[i]);
+	r = kv.problems ? -EINVAL : 0;
+	if (r)
+		rcfile_message(&kv, path, false, msg, msgsize);
+	keyval_release(&kv);
+	return r;
+}
+
+int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize)
+{
+	/* non-blocking: a FIFO put there must not hang the start */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	char *buf;
+	size_t n = 0;
+	int r;
+
+	rcfile_init(rc);
+	msg[0] = '\0';
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0) {
+		r = -errno;
+		/* what is there cannot be read: it is not ours to overwrite either */
+		rc->foreign = true;
+		snprintf(msg, msgsize,
+			 "cannot read the settings file '%s': %s; pmctop starts with the defaults",
+			 path, strerror(-r));
+		return r;
+	}
+	if (fstat(fd, &st))
+		memset(&st, 0, sizeof(st)); /* taken for no regular file */
+	if (!S_ISREG(st.st_mode) || st.st_size > RCFILE_SIZE_MAX) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
+		close(fd);
+		rc->foreign = true;
+		snprintf(msg, msgsize, "settings file '%s' %s; pmctop starts with the defaults",
+			 path,
+			 r == -EISDIR  ? "is a directory"
+			 : r == -EFBIG ? "is larger than 64 KiB, more than any settings file"
+				       : "is not a regular file");
+		return r;
+	}
+	buf = xmalloc(RCFILE_SIZE_MAX + 1);
+	for (;;) {
+		ssize_t got = read(fd, buf + n, RCFILE_SIZE_MAX + 1 - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			r = -errno;
+			close(fd);
+			free(buf);
+			rc->foreign = true;
+			snprintf(msg, msgsize,
+				 "cannot read the settings file '%s': %s; pmctop starts with the "
+				 "defaults",
+				 path, strerror(-r));
+			return r;
+		}
+		if (!got || (n += (size_t)got) > RCFILE_SIZE_MAX)
+			break;
+	}
+	close(fd);
+	if (n > RCFILE_SIZE_MAX) {
+		free(buf);
+		rc->foreign = true;
+		snprintf(msg, msgsize,
+			 "settings file '%s' is larger than 64 KiB, more than any settings file; "
+			 "pmctop starts with the defaults",
+			 path);
+		return -EFBIG;
+	}
+	r = rcfile_parse(rc, buf, n, path, msg, msgsize);
+	free(buf);
+	return r;
+}
+
+char *rcfile_format(const struct rcfile *rc, size_t *len)
+{
+	char *buf = NULL, cols[512], meters[64] = "", delay[32];
+	size_t ml = 0;
+
+	*len = 0;
+	buf = xmalloc(64);
+	*len = (size_t)snprintf(buf, 64, "%s %u\n", RCFILE_MAGIC, RCFILE_VERSION);
+	for (int k = 0; k < UI_METER_MAX; k++)
+		if (k == UI_METER_CPUS ? rc->show_cpus : !(rc->meters_off & (1u << k)))
+			ml += (size_t)snprintf(meters + ml, sizeof(meters) - ml, "%s%s",
+					       ml ? "," : "", ui_meter_name((enum ui_meter)k));
+	snprintf(delay, sizeof(delay), "%g", rc->delay);
+	/* every value here comes from pmctop's own tables: each one reads back */
+	keyval_append(&buf, len, "columns", columns_choice_format(&rc->cols, cols, sizeof(cols)));
+	keyval_append(&buf, len, "meters", meters);
+	keyval_append(&buf, len, "colours", ui_scheme_name(rc->scheme));
+	if (rc->sort[0])
+		keyval_append(&buf, len, "sort", rc->sort);
+	keyval_append(&buf, len, "reverse", rc->reverse ? "yes" : "no");
+	keyval_append(&buf, len, "delay", delay);
+	return buf;
+}
+
+/* Make the directory of path and those above it that are missing, mode 0700. */
+static int rcfile_mkdirs(const char *path)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+int rcfile_save(const struct rcfile *rc, const char *path, char *msg, size_t msgsize)
+{
+	char target[PATH_MAX], tmp[PATH_MAX + 16];
+	struct stat st;
+	size_t len, off = 0;
+	char *text;
+	int fd, r = 0;
+
+	if (rc->foreign) {
+		snprintf(msg, msgsize,
+			 "not written: '%s' is not a pmctop settings file, and writing would "
+			 "destroy it; move it away first",
+			 path);
+		return -EEXIST;
+	}
+	/* a link (to a file kept with other dotfiles) stays a link: the file it names changes */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, target))
+		path = target;
+	else if (snprintf(target, sizeof(target), "%s", path) >= (int)sizeof(target))
+		r = -ENAMETOOLONG;
+	if (!r)
+		r = rcfile_mkdirs(target);
+	if (!r && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target) >= (int)sizeof(tmp))
+		r = -ENAMETOOLONG;
+	if (r) {
+		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
+			 strerror(-r));
+		return r;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
+			 strerror(-r));
+		return r;
+	}
+	text = rcfile_format(rc, &len);
+	while (off < len && !r) {
+		ssize_t w = write(fd, text + off, len - off);
+
+		if (w < 0 && errno != EINTR)
+			r = -errno;
+		else if (w > 0)
+			off += (size_t)w;
+	}
+	free(text);
+	if (!r && fsync(fd))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, target))
+		r = -errno;
+	if (r) {
+		unlink(tmp);
+		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
+			 strerror(-r));
+		return r;
+	}
+	snprintf(msg, msgsize, "settings written to %s", path);
+	return 0;
+}

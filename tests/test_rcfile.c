@@ -1,0 +1,542 @@
+/* Tests of the settings file: the KEY=VALUE format, the column choice, reading and writing. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "app/rcfile.h"
+#include "model/columns.h"
+#include "testutil.h"
+#include "util/keyval.h"
+
+#define HDR "# pmctop config 1\n"
+
+static int parse(struct keyval *kv, const char *text, size_t len)
+{
+	return keyval_parse(kv, text, len, RCFILE_MAGIC, RCFILE_VERSION);
+}
+
+START_TEST(test_keyval_reads_keys_values_and_comments)
+{
+	static const char T[] = HDR "# a comment\n\n  sort = cpi  \ncolumns=pid,user\r\n"
+				    "empty=\nlast=no newline";
+	struct keyval kv;
+
+	ck_assert_int_eq(parse(&kv, T, sizeof(T) - 1), 0);
+	ck_assert_uint_eq(kv.problems, 0);
+	ck_assert_uint_eq(kv.version, 1);
+	ck_assert_uint_eq(kv.n, 4);
+	ck_assert_str_eq(kv.v[0].key, "sort");
+	ck_assert_str_eq(kv.v[0].value, "cpi");
+	ck_assert_uint_eq(kv.v[0].line, 4);
+	/* a CR before the newline is no part of the value (a file edited on Windows) */
+	ck_assert_str_eq(kv.v[1].value, "pid,user");
+	ck_assert_str_eq(kv.v[2].key, "empty");
+	ck_assert_str_eq(kv.v[2].value, "");
+	ck_assert_str_eq(kv.v[3].value, "no newline");
+	ck_assert_uint_eq(kv.v[3].line, 7);
+	keyval_release(&kv);
+}
+END_TEST
+
+/* Each kind of bad line is skipped and named by its line; the good lines around it count. */
+START_TEST(test_keyval_bad_lines_are_skipped_and_named)
+{
+	static const struct {
+		int src;
+		const char *line;
+		const char *why;
+	} T[] = {
+		{ __LINE__, "no equals sign", "has no '='" },
+		{ __LINE__, "=value", "has no key before '='" },
+		{ __LINE__, "  = value", "has no key before '='" },
+		{ __LINE__, "key=va\x01lue", "has a control character (0x01)" },
+		{ __LINE__, "key=\x1b[31mred", "has a control character (0x1b)" },
+		{ __LINE__, "key=del\x7f", "has a control character (0x7f)" },
+		{ __LINE__, "key=a\rb", "has a control character (0x0d)" },
+	};
+
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		char text[256];
+		struct keyval kv;
+		int len = snprintf(text, sizeof(text), HDR "a=1\n%s\nb=2\n", T[i].line);
+
+		ck_assert_msg(parse(&kv, text, (size_t)len) == 0, "line %d", T[i].src);
+		ck_assert_msg(kv.problems == 1 && kv.bad_line == 3, "line %d: %u problems, line %u",
+			      T[i].src, kv.problems, kv.bad_line);
+		ck_assert_msg(strstr(kv.bad, T[i].why), "line %d: %s", T[i].src, kv.bad);
+		ck_assert_msg(kv.n == 2 && !strcmp(kv.v[0].key, "a") && !strcmp(kv.v[1].key, "b"),
+			      "line %d", T[i].src);
+		keyval_release(&kv);
+	}
+}
+END_TEST
+
+START_TEST(test_keyval_long_lines_are_refused_not_cut)
+{
+	size_t len = strlen(HDR) + KEYVAL_LINE_MAX + 32;
+	char *text = malloc(len + 1);
+	struct keyval kv;
+	size_t o = (size_t)sprintf(text, HDR "key=");
+
+	/* a line one byte too long, then a good one */
+	memset(text + o, 'x', KEYVAL_LINE_MAX - 3);
+	o += KEYVAL_LINE_MAX - 3;
+	o += (size_t)sprintf(text + o, "\nok=1\n");
+	ck_assert_int_eq(parse(&kv, text, o), 0);
+	ck_assert_uint_eq(kv.problems, 1);
+	ck_assert_uint_eq(kv.bad_line, 2);
+	ck_assert_ptr_nonnull(strstr(kv.bad, "longer than 1024 bytes"));
+	ck_assert_uint_eq(kv.n, 1);
+	ck_assert_str_eq(kv.v[0].key, "ok");
+	keyval_release(&kv);
+	/* exactly the longest line is kept */
+	o = (size_t)sprintf(text, HDR "key=");
+	memset(text + o, 'x', KEYVAL_LINE_MAX - 4);
+	o += KEYVAL_LINE_MAX - 4;
+	ck_assert_int_eq(parse(&kv, text, o), 0);
+	ck_assert_uint_eq(kv.problems, 0);
+	ck_assert_uint_eq(strlen(kv.v[0].value), KEYVAL_LINE_MAX - 4);
+	keyval_release(&kv);
+	free(text);
+}
+END_TEST
+
+/* Files that are no settings file at all: none of their lines is taken. */
+START_TEST(test_keyval_foreign_files_are_refused_whole)
+{
+	static const struct {
+		int src;
+		const char *text;
+		size_t len;
+		const char *why;
+		unsigned line;
+	} T[] = {
+		{ __LINE__, "", 0, "is empty", 1 },
+		{ __LINE__, "sort=cpi\n", 9, "is not a pmctop settings file", 1 },
+		{ __LINE__, "# htop config\nsort=cpi\n", 23,
+		  "first line must be '# pmctop config 1'", 1 },
+		{ __LINE__, "# pmctop config x\n", 18, "is not a pmctop settings file", 1 },
+		{ __LINE__, "# pmctop config 0\n", 18, "is not a pmctop settings file", 1 },
+		{ __LINE__, "# pmctop config 2\nsort=cpi\n", 27,
+		  "newer pmctop (settings version 2; this one reads 1)", 1 },
+		{ __LINE__, HDR "sort=cpi\n\0\xff\xfe", sizeof(HDR) - 1 + 12,
+		  "has a NUL byte on line 3", 3 },
+		{ __LINE__,
+		  "\x7f"
+		  "ELF\x02\x01\x01\0\0\0",
+		  10, "NUL byte on line 1", 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		struct keyval kv;
+
+		ck_assert_msg(parse(&kv, T[i].text, T[i].len) == -EINVAL, "line %d", T[i].src);
+		ck_assert_msg(kv.n == 0 && kv.v == NULL, "line %d", T[i].src);
+		ck_assert_msg(strstr(kv.bad, T[i].why), "line %d: %s", T[i].src, kv.bad);
+		ck_assert_msg(kv.bad_line == T[i].line, "line %d: %u", T[i].src, kv.bad_line);
+		keyval_release(&kv);
+	}
+	/* a byte-order mark before the header, as Windows editors write one */
+	{
+		static const char BOM[] = "\xef\xbb\xbf" HDR "sort=cpi\r\n";
+		struct keyval kv;
+
+		ck_assert_int_eq(parse(&kv, BOM, sizeof(BOM) - 1), 0);
+		ck_assert_uint_eq(kv.n, 1);
+		ck_assert_str_eq(kv.v[0].value, "cpi");
+		keyval_release(&kv);
+		/* only at the very start */
+		ck_assert_int_eq(parse(&kv, "\n\xef\xbb\xbf" HDR, sizeof(HDR) + 3), -EINVAL);
+		keyval_release(&kv);
+	}
+	/* the header may end in CRLF too, and be followed by nothing */
+	{
+		struct keyval kv;
+
+		ck_assert_int_eq(parse(&kv, "# pmctop config 1\r\n", 19), 0);
+		ck_assert_uint_eq(kv.n, 0);
+		keyval_release(&kv);
+	}
+}
+END_TEST
+
+START_TEST(test_keyval_append_writes_only_what_reads_back)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct keyval kv;
+
+	ck_assert_int_eq(keyval_append(&buf, &len, "a", "1"), 0);
+	ck_assert_int_eq(keyval_append(&buf, &len, "b", ""), 0);
+	ck_assert_int_eq(keyval_append(&buf, &len, "", "x"), -EINVAL);
+	ck_assert_int_eq(keyval_append(&buf, &len, "k=v", "x"), -EINVAL);
+	ck_assert_int_eq(keyval_append(&buf, &len, "#k", "x"), -EINVAL);
+	ck_assert_int_eq(keyval_append(&buf, &len, "k", "two\nlines"), -EINVAL);
+	ck_assert_int_eq(keyval_append(&buf, &len, "k", " padded"), -EINVAL);
+	ck_assert_str_eq(buf, "a=1\nb=\n");
+	ck_assert_uint_eq(len, 7);
+	buf = realloc(buf, len + sizeof(HDR));
+	memmove(buf + strlen(HDR), buf, len + 1);
+	memcpy(buf, HDR, strlen(HDR));
+	ck_assert_int_eq(parse(&kv, buf, strlen(buf)), 0);
+	ck_assert_uint_eq(kv.n, 2);
+	ck_assert_str_eq(kv.v[1].key, "b");
+	keyval_release(&kv);
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_column_choice_parse_and_format)
+{
+	struct col_choice c;
+	char buf[512], bad[64];
+
+	columns_choice_default(&c);
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)),
+			 "pid,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,l1d,dtlb,"
+			 "brmis,pf,cs,mig,counted,cgroup,command");
+	/* keys or titles, any case; the others hidden after them; COMMAND always last */
+	ck_assert_int_eq(columns_choice_parse(&c, "CPI, pid ,%CPU,command,user", bad, sizeof(bad)),
+			 0);
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)), "cpi,pid,cpu,user,command");
+	ck_assert_int_eq(c.order[0], COL_CPI);
+	ck_assert_int_eq(c.order[COL_MAX - 1], COL_COMMAND);
+	ck_assert(!columns_choice_shown(&c, COL_THR));
+	ck_assert(columns_choice_shown(&c, COL_COMMAND));
+	/* the hidden ones follow in table order */
+	ck_assert_int_eq(c.order[4], COL_THR);
+	/* an unknown or repeated name is passed over; the rest count */
+	ck_assert_int_eq(columns_choice_parse(&c, "pid,speed,cpi,pid", bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "speed");
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)), "pid,cpi,command");
+	ck_assert_int_eq(columns_choice_parse(&c, "pid,cpi,pid", bad, sizeof(bad)), -EINVAL);
+	ck_assert_str_eq(bad, "pid");
+	/* nothing listed: only COMMAND, which cannot be hidden */
+	ck_assert_int_eq(columns_choice_parse(&c, "", bad, sizeof(bad)), 0);
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)), "command");
+	ck_assert_int_eq(columns_choice_parse(&c, ",,", bad, sizeof(bad)), 0);
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)), "command");
+}
+END_TEST
+
+START_TEST(test_column_choice_moves_but_command_stays_last)
+{
+	struct col_choice c;
+	char buf[512];
+
+	columns_choice_default(&c);
+	ck_assert(!columns_choice_move(&c, 0, -1));
+	ck_assert(columns_choice_move(&c, 0, 1));
+	ck_assert_int_eq(c.order[0], COL_USER);
+	ck_assert_int_eq(c.order[1], COL_PID);
+	ck_assert(columns_choice_move(&c, 1, -1));
+	ck_assert_int_eq(c.order[0], COL_PID);
+	/* nothing goes past COMMAND, and COMMAND goes nowhere */
+	ck_assert(!columns_choice_move(&c, COL_MAX - 2, 1));
+	ck_assert(!columns_choice_move(&c, COL_MAX - 1, -1));
+	ck_assert(!columns_choice_move(&c, COL_MAX - 1, 1));
+	ck_assert(!columns_choice_move(&c, COL_MAX, -1));
+	ck_assert_str_eq(columns_choice_format(&c, buf, sizeof(buf)),
+			 "pid,user,threads,state,res,mem,cputime,cpu,ghz,ipc,cpi,cache,l1d,dtlb,"
+			 "brmis,pf,cs,mig,counted,cgroup,command");
+}
+END_TEST
+
+START_TEST(test_rcfile_path_follows_xdg)
+{
+	char buf[128];
+
+	ck_assert_int_eq(rcfile_path("/x/cfg", "/home/a", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/x/cfg/pmctop/pmctoprc");
+	/* a relative XDG_CONFIG_HOME is no XDG_CONFIG_HOME */
+	ck_assert_int_eq(rcfile_path("cfg", "/home/a", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/home/a/.config/pmctop/pmctoprc");
+	ck_assert_int_eq(rcfile_path("", "/home/a", buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "/home/a/.config/pmctop/pmctoprc");
+	ck_assert_int_eq(rcfile_path(NULL, NULL, buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(rcfile_path(NULL, "", buf, sizeof(buf)), -ENOENT);
+	ck_assert_int_eq(rcfile_path(NULL, "/home/a", buf, 8), -ENAMETOOLONG);
+}
+END_TEST
+
+static bool same_cols(const struct col_choice *a, const struct col_choice *b)
+{
+	return !memcmp(a->order, b->order, sizeof(a->order)) && a->hidden == b->hidden;
+}
+
+/* What is written reads back the same, settings the defaults do not have included. */
+START_TEST(test_rcfile_round_trip)
+{
+	struct rcfile rc, back;
+	char msg[512], bad[64];
+	size_t len;
+	char *text;
+
+	rcfile_init(&rc);
+	columns_choice_parse(&rc.cols, "pid,cpi,user,ipc", bad, sizeof(bad));
+	rc.show_cpus = false;
+	rc.meters_off = 1u << UI_METER_SELF;
+	rc.scheme = UI_SCHEME_LIGHT;
+	snprintf(rc.sort, sizeof(rc.sort), "cpi");
+	rc.reverse = true;
+	rc.delay = 2.5;
+	text = rcfile_format(&rc, &len);
+	ck_assert_str_eq(text, "# pmctop config 1\n"
+			       "columns=pid,cpi,user,ipc,command\n"
+			       "meters=uptime,load\n"
+			       "colours=light\n"
+			       "sort=cpi\n"
+			       "reverse=yes\n"
+			       "delay=2.5\n");
+	rcfile_init(&back);
+	ck_assert_int_eq(rcfile_parse(&back, text, len, "f", msg, sizeof(msg)), 0);
+	ck_assert(same_cols(&back.cols, &rc.cols));
+	ck_assert(back.cols_set && back.meters_set && back.scheme_set && back.sort_set &&
+		  back.reverse_set && back.delay_set);
+	ck_assert(!back.show_cpus);
+	ck_assert_uint_eq(back.meters_off, rc.meters_off);
+	ck_assert_int_eq(back.scheme, UI_SCHEME_LIGHT);
+	ck_assert_str_eq(back.sort, "cpi");
+	ck_assert(back.reverse);
+	ck_assert(back.delay == 2.5);
+	ck_assert(!back.foreign);
+	free(text);
+	/* the defaults too */
+	rcfile_init(&rc);
+	text = rcfile_format(&rc, &len);
+	rcfile_init(&back);
+	ck_assert_int_eq(rcfile_parse(&back, text, len, "f", msg, sizeof(msg)), 0);
+	ck_assert(same_cols(&back.cols, &rc.cols));
+	ck_assert(back.show_cpus);
+	ck_assert_uint_eq(back.meters_off, 0);
+	free(text);
+}
+END_TEST
+
+/* Each bad setting: one message naming the file, the line and what; the others still count. */
+START_TEST(test_rcfile_bad_settings_keep_their_defaults)
+{
+	static const struct {
+		int src;
+		const char *line;
+		const char *why;
+	} T[] = {
+		{ __LINE__, "frobnicate=1", "unknown setting 'frobnicate' (use columns, meters," },
+		{ __LINE__, "columns=pid,speed", "unknown column 'speed' (known: pid, user," },
+		{ __LINE__, "columns=pid,pid", "column 'pid' is listed twice" },
+		{ __LINE__, "meters=cpus,fan",
+		  "unknown meter 'fan' (use cpus, uptime, load, self)" },
+		{ __LINE__, "colours=rainbow", "unknown colour scheme 'rainbow'" },
+		{ __LINE__, "sort=speed", "unknown sort column 'speed'" },
+		{ __LINE__, "reverse=maybe", "reverse is 'maybe': use yes or no" },
+		{ __LINE__, "delay=0", "invalid delay '0'" },
+		{ __LINE__, "delay=fast", "invalid delay 'fast'" },
+		{ __LINE__, "columns", "has no '='" },
+		/* what came from the file is quoted safe for a terminal */
+		{ __LINE__,
+		  "colours=\xe2\x80\xae"
+		  "evil",
+		  "unknown colour scheme '?evil'" },
+	};
+
+	for (size_t i = 0; i < sizeof(T) / sizeof(T[0]); i++) {
+		char text[256], msg[1024], want[128];
+		struct rcfile rc;
+		int len =
+			snprintf(text, sizeof(text), HDR "sort=cpi\n%s\ncolours=mono\n", T[i].line);
+
+		rcfile_init(&rc);
+		ck_assert_msg(rcfile_parse(&rc, text, (size_t)len, "/cfg/pmctoprc", msg,
+					   sizeof(msg)) == -EINVAL,
+			      "line %d", T[i].src);
+		snprintf(want, sizeof(want), "settings file '/cfg/pmctoprc' line 3: %s", T[i].why);
+		ck_assert_msg(!strncmp(msg, want, strlen(want)), "line %d: %s", T[i].src, msg);
+		ck_assert_msg(strstr(msg, "the defaults stand for what is wrong"), "line %d",
+			      T[i].src);
+		ck_assert_msg(!strchr(msg, '\x1b'), "line %d", T[i].src);
+		/* the lines around it still count */
+		ck_assert_msg(rc.sort_set && !strcmp(rc.sort, "cpi"), "line %d", T[i].src);
+		ck_assert_msg(rc.scheme == UI_SCHEME_MONO, "line %d", T[i].src);
+		ck_assert_msg(!rc.foreign, "line %d", T[i].src);
+	}
+}
+END_TEST
+
+START_TEST(test_rcfile_one_message_for_many_problems)
+{
+	static const char T[] = HDR "a=1\nb=2\ncolumns=cpi,pid\n";
+	struct rcfile rc;
+	char msg[1024], buf[256];
+
+	rcfile_init(&rc);
+	ck_assert_int_eq(rcfile_parse(&rc, T, sizeof(T) - 1, "p", msg, sizeof(msg)), -EINVAL);
+	ck_assert_str_eq(msg,
+			 "settings file 'p' line 2 (first of 2 bad lines): unknown setting 'a' "
+			 "(use columns, meters, colours, sort, reverse, delay); the defaults "
+			 "stand for what is wrong");
+	ck_assert_str_eq(columns_choice_format(&rc.cols, buf, sizeof(buf)), "cpi,pid,command");
+}
+END_TEST
+
+static char dir[PATH_MAX];
+
+static void tmp_setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/pmctop-rcfile.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void tmp_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void put(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+	fclose(f);
+}
+
+START_TEST(test_rcfile_save_makes_the_directory_and_loads_back)
+{
+	char path[PATH_MAX + 64], msg[1024];
+	struct rcfile rc, back;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/cfg/pmctop/pmctoprc", dir);
+	/* no file: the defaults, no message */
+	ck_assert_int_eq(rcfile_load(&back, path, msg, sizeof(msg)), 0);
+	ck_assert_str_eq(msg, "");
+	ck_assert(!back.foreign);
+	rcfile_init(&rc);
+	rc.scheme = UI_SCHEME_MONO;
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), 0);
+	ck_assert_ptr_nonnull(strstr(msg, "settings written to"));
+	snprintf(msg, sizeof(msg), "%s/cfg/pmctop", dir);
+	ck_assert_int_eq(stat(msg, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0700);
+	ck_assert_int_eq(rcfile_load(&back, path, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(back.scheme, UI_SCHEME_MONO);
+	/* no temporary file is left beside it */
+	snprintf(msg, sizeof(msg), "ls -A '%s/cfg/pmctop' | grep -qv '^pmctoprc$'", dir);
+	ck_assert_int_ne(system(msg), 0);
+}
+END_TEST
+
+START_TEST(test_rcfile_load_refuses_what_is_no_settings_file)
+{
+	char path[PATH_MAX + 64], msg[1024];
+	struct rcfile rc;
+	char *big;
+
+	/* a directory where the file should be */
+	snprintf(path, sizeof(path), "%s/d", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EISDIR);
+	ck_assert_ptr_nonnull(strstr(msg, "is a directory; pmctop starts with the defaults"));
+	ck_assert(rc.foreign);
+	ck_assert(rc.show_cpus && rc.scheme == UI_SCHEME_DEFAULT);
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EEXIST);
+	ck_assert_ptr_nonnull(strstr(msg, "is not a pmctop settings file"));
+	/* a FIFO: not opened for long, and no hang */
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "is not a regular file"));
+	/* binary data, and a foreign file, are never overwritten */
+	snprintf(path, sizeof(path), "%s/bin", dir);
+	put(path,
+	    "\x7f"
+	    "ELF\0\0\0",
+	    7);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "has a NUL byte on line 1"));
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EEXIST);
+	/* too big to be one */
+	snprintf(path, sizeof(path), "%s/big", dir);
+	big = malloc(RCFILE_SIZE_MAX + 10);
+	memset(big, '#', RCFILE_SIZE_MAX + 10);
+	put(path, big, RCFILE_SIZE_MAX + 10);
+	free(big);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EFBIG);
+	ck_assert_ptr_nonnull(strstr(msg, "larger than 64 KiB"));
+	/* unreadable (root reads anything: then the file is simply read) */
+	snprintf(path, sizeof(path), "%s/locked", dir);
+	put(path, HDR "colours=mono\n", sizeof(HDR) - 1 + 13);
+	ck_assert_int_eq(chmod(path, 0), 0);
+	if (geteuid()) {
+		ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EACCES);
+		ck_assert_ptr_nonnull(strstr(msg, "cannot read the settings file"));
+		ck_assert_ptr_nonnull(strstr(msg, "Permission denied"));
+	} else {
+		ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), 0);
+		ck_assert_int_eq(rc.scheme, UI_SCHEME_MONO);
+	}
+}
+END_TEST
+
+/* A settings file kept elsewhere behind a symbolic link stays a link; its target changes. */
+START_TEST(test_rcfile_save_through_a_link)
+{
+	char link[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
+	struct rcfile rc, back;
+	struct stat st;
+
+	snprintf(target, sizeof(target), "%s/dotfiles-pmctoprc", dir);
+	snprintf(link, sizeof(link), "%s/pmctoprc", dir);
+	put(target, HDR, sizeof(HDR) - 1);
+	ck_assert_int_eq(symlink(target, link), 0);
+	rcfile_init(&rc);
+	rc.delay = 3;
+	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(rcfile_load(&back, target, msg, sizeof(msg)), 0);
+	ck_assert(back.delay == 3);
+	/* a corrupt file of pmctop's own is rewritten whole */
+	put(target, HDR "colours=rainbow\n", sizeof(HDR) - 1 + 16);
+	ck_assert_int_eq(rcfile_load(&back, link, msg, sizeof(msg)), -EINVAL);
+	ck_assert(!back.foreign);
+	ck_assert_int_eq(rcfile_save(&back, link, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(rcfile_load(&back, link, msg, sizeof(msg)), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("rcfile");
+	TCase *tc = tcase_create("format");
+	TCase *tf = tcase_create("files");
+
+	tcase_add_test(tc, test_keyval_reads_keys_values_and_comments);
+	tcase_add_test(tc, test_keyval_bad_lines_are_skipped_and_named);
+	tcase_add_test(tc, test_keyval_long_lines_are_refused_not_cut);
+	tcase_add_test(tc, test_keyval_foreign_files_are_refused_whole);
+	tcase_add_test(tc, test_keyval_append_writes_only_what_reads_back);
+	tcase_add_test(tc, test_column_choice_parse_and_format);
+	tcase_add_test(tc, test_column_choice_moves_but_command_stays_last);
+	tcase_add_test(tc, test_rcfile_path_follows_xdg);
+	tcase_add_test(tc, test_rcfile_round_trip);
+	tcase_add_test(tc, test_rcfile_bad_settings_keep_their_defaults);
+	tcase_add_test(tc, test_rcfile_one_message_for_many_problems);
+	suite_add_tcase(s, tc);
+	tcase_add_checked_fixture(tf, tmp_setup, tmp_teardown);
+	tcase_add_test(tf, test_rcfile_save_makes_the_directory_and_loads_back);
+	tcase_add_test(tf, test_rcfile_load_refuses_what_is_no_settings_file);
+	tcase_add_test(tf, test_rcfile_save_through_a_link);
+	suite_add_tcase(s, tf);
+	return testutil_run(s);
+}
