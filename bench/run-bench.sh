@@ -4,7 +4,7 @@
 # the sampling path; sampling against perf record; the cgroup agent. Numbers depend on the machine.
 #
 # Environment: SIZES ("0 500 2000 5000": idle processes), THREADS ("1 20 100": threads in each of
-# 50 processes), REPS (5), TICKS (20 frames measured after A=3), DELAY (0.1 s), ONLY=ticks to stop after the table,
+# 50 processes), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
 # ROUNDS (watched_cost round trips), NPROC/NCG/SECONDS_RUN for cgroup-bench.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,8 +15,8 @@ RUNSTAT=${RUNSTAT:-$build/bench/runstat}
 SIZES=${SIZES-0 500 2000 5000}
 THREADS=${THREADS-1 20 100}
 REPS=${REPS:-5}
-A=${A:-3}
-TICKS=${TICKS:-20}
+A=${A:-2}
+TICKS=${TICKS:-10}
 B=$((A + TICKS))
 DELAY=${DELAY:-0.1}
 SIM=6
