@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,8 +33,9 @@ struct procevents {
 	double rescan_s, last_list;
 	unsigned long listings;
 	bool overrun, listed;
-	int probe;	  /* the child forked to see that events come, with this pid */
-	bool probe_seen;  /* and its fork event came */
+	unsigned seq;	  /* of our LISTEN */
+	bool refused;	  /* the kernel acknowledged it with an error */
+	bool trusted;	  /* a forked pid was seen in a listing: the events are this /proc's */
 	int *add, *watch; /* forked since the last tick; leaders that exited, still to check */
 	size_t nadd, addcap, nwatch, watchcap;
 };
@@ -115,11 +115,10 @@ static void procevents_drop(int *v, size_t *n, int pid)
 }
 
 /*
- * One datagram's events into pe; an acknowledgement of our LISTEN (seq)
- * with an error (the kernel refused it) sets *acked to -err.
+ * One datagram's events into pe; an acknowledgement of our LISTEN with an
+ * error (the kernel refused it) sets pe->refused.
  */
-static void procevents_parse(struct procevents *pe, const char *buf, size_t len, unsigned seq,
-			     int *acked)
+static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 {
 	const struct nlmsghdr *nl = (const struct nlmsghdr *)buf;
 	int left = (int)len;
@@ -134,15 +133,12 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len,
 			continue;
 		switch (ev->what) {
 		case PROC_EVENT_NONE:
-			if (acked && cn->seq == seq && cn->ack == 1 && ev->event_data.ack.err)
-				*acked = -(int)ev->event_data.ack.err;
+			if (cn->seq == pe->seq && cn->ack == 1 && ev->event_data.ack.err)
+				pe->refused = true;
 			break;
 		case PROC_EVENT_FORK:
 			if (ev->event_data.fork.child_pid == ev->event_data.fork.child_tgid) {
 				int pid = ev->event_data.fork.child_tgid;
-
-				if (pid == pe->probe)
-					pe->probe_seen = true;
 
 				procevents_drop(pe->watch, &pe->nwatch, pid);
 				procevents_push(&pe->add, &pe->nadd, &pe->addcap, pid);
@@ -160,7 +156,7 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len,
 }
 
 /* Every event waiting; ENOBUFS (the socket overflowed) marks a listing as due. */
-static void procevents_drain(struct procevents *pe, unsigned seq, int *acked)
+static void procevents_drain(struct procevents *pe)
 {
 	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
 
@@ -175,7 +171,7 @@ static void procevents_drain(struct procevents *pe, unsigned seq, int *acked)
 		}
 		if (n <= 0)
 			return;
-		procevents_parse(pe, buf, (size_t)n, seq, acked);
+		procevents_parse(pe, buf, (size_t)n);
 	}
 }
 
@@ -183,9 +179,7 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 {
 	struct procevents *p;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
-	int size = 4 << 20, acked = 0, err;
-	unsigned seq = (unsigned)getpid();
-	double until;
+	int size = 4 << 20, err;
 
 	*pe = NULL;
 	if (getenv("PMCTOP_NO_PROC_EVENTS"))
@@ -207,33 +201,24 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 		err = -errno;
 		goto fail;
 	}
-	err = procevents_send_listen(p->fd, seq);
+	p->seq = (unsigned)getpid();
+	err = procevents_send_listen(p->fd, p->seq);
 	if (err)
 		goto fail;
 	/*
-	 * A refused LISTEN is acknowledged with an error; one from another
-	 * namespace is ignored in silence, and some kernels do not
-	 * acknowledge an accepted one. So: fork a child that exits at once
-	 * and wait for its fork event, with the pid fork() gave us.
+	 * A refused LISTEN (no CAP_NET_ADMIN) is acknowledged with an error,
+	 * soon; one from another namespace is ignored in silence. The events
+	 * are trusted once a pid they announced turns up in a listing of
+	 * this /proc: until then /proc is listed every tick as before.
 	 */
-	p->probe = fork();
-	if (p->probe < 0) {
-		err = -errno;
-		goto fail;
-	}
-	if (p->probe == 0)
-		_exit(0);
-	while (waitpid(p->probe, NULL, 0) < 0 && errno == EINTR)
-		;
-	until = procevents_now() + 0.5;
-	while (!p->probe_seen && acked >= 0 && procevents_now() < until) {
+	{
 		struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
 
-		if (poll(&pfd, 1, 50) > 0)
-			procevents_drain(p, seq, &acked);
+		if (poll(&pfd, 1, 20) > 0)
+			procevents_drain(p);
 	}
-	if (!p->probe_seen) {
-		err = acked < 0 ? acked : -ENOTSUP;
+	if (p->refused) {
+		err = -EPERM;
 		goto fail;
 	}
 	p->nadd = p->nwatch = 0;
@@ -256,13 +241,18 @@ long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, l
 	size_t k = 0, w = 0;
 	double now;
 
-	if (!pe)
+	if (!pe || pe->refused)
 		return proc_list_ids(rootfd, ".", ids, cap);
-	procevents_drain(pe, 0, NULL);
+	procevents_drain(pe);
 	now = procevents_now();
-	if (!pe->listed || n < 0 || pe->overrun || now - pe->last_list >= pe->rescan_s) {
+	if (!pe->trusted || !pe->listed || n < 0 || pe->overrun ||
+	    now - pe->last_list >= pe->rescan_s) {
 		long r = proc_list_ids(rootfd, ".", ids, cap);
 
+		/* a process the events announced, alive in the listing: they can be trusted */
+		for (size_t i = 0; r > 0 && !pe->trusted && i < pe->nadd; i++)
+			pe->trusted = bsearch(&pe->add[i], *ids, (size_t)r, sizeof(**ids),
+					      procevents_cmp) != NULL;
 		if (r >= 0) {
 			pe->listed = true;
 			pe->overrun = false;

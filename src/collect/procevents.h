@@ -9,11 +9,13 @@ struct procevents;
 /*
  * Listen to the kernel's process events (netlink connector, CN_IDX_PROC)
  * for the /proc open at rootfd, listing /proc again at least every
- * rescan_s seconds. 0 and *pe, or -errno and *pe NULL where the kernel
- * does not allow it (no CAP_NET_ADMIN, a PID namespace other than the
- * initial one: the events carry the initial namespace's pids, no
- * connector) or PMCTOP_NO_PROC_EVENTS is set: the callers then list /proc
- * every tick, through procevents_ids(NULL, ...).
+ * rescan_s seconds. 0 and *pe, or -errno and *pe NULL where they cannot
+ * be had: no connector, no CAP_NET_ADMIN (-EPERM), a PID namespace other
+ * than the initial one (-EXDEV: the events carry the initial namespace's
+ * pids and are not sent to others), PMCTOP_NO_PROC_EVENTS set
+ * (-ECANCELED). Callers then list /proc every tick, through
+ * procevents_ids(NULL, ...); so does pe until a pid its events announced
+ * is seen in a listing (a kernel that ignores the request sends none).
  */
 int procevents_open(struct procevents **pe, int rootfd, double rescan_s);
 /*
