@@ -249,6 +249,18 @@ if [ "$HAVE_BPF" = 1 ]; then
 fi
 
 echo
+echo "== what a layout of per-task counters adds to a clone and a context switch (bench/event_cost,"
+echo "   the process counting itself with inherit, one CPU; none, task-clock, the default set, 6 groups of it)"
+pin=""
+command -v taskset >/dev/null && pin="taskset -c 0"
+for _ in 1 2 3; do
+	for l in "none 0" "1 1" "1,2,3,4 1" "1,2,3,4 6"; do
+		# shellcheck disable=SC2086
+		$pin "$build/bench/event_cost" $l
+	done
+done
+
+echo
 echo "== ring drain and hot-page histogram on synthetic records (one core)"
 "$build/bench/ring_bench"
 
@@ -269,4 +281,4 @@ depopulate
 echo "20000 faults/s: pmctop ${p} ms CPU, perf record ${f} ms CPU"
 
 echo
-sh "$here/cgroup-bench.sh"
+SECONDS_RUN=${SECONDS_RUN:-30} sh "$here/cgroup-bench.sh"
