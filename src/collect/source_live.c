@@ -160,7 +160,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	/* new processes from the kernel's events where it sends them; else /proc listed each tick */
-	if (!o->proc_root)
+	if (!o->proc_root && !o->no_tasks)
 		procevents_open(&l->pev, l->rootfd, LIVE_RESCAN_S);
 	if (uname(&un) == 0) {
 		snprintf(l->base.host, sizeof(l->base.host), "%s", un.nodename);
