@@ -175,11 +175,20 @@ static void procevents_drain(struct procevents *pe)
 	}
 }
 
+void procevents_attach(struct procevents **pe, int fd, double rescan_s)
+{
+	struct procevents *p = xcalloc(1, sizeof(*p));
+
+	p->fd = fd;
+	p->rescan_s = rescan_s;
+	*pe = p;
+}
+
 int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 {
 	struct procevents *p;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC };
-	int size = 4 << 20, err;
+	int size = 4 << 20, err, fd;
 
 	*pe = NULL;
 	if (getenv("PMCTOP_NO_PROC_EVENTS"))
@@ -187,13 +196,10 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 	/* events carry the initial namespace's pids, and are not sent to other namespaces */
 	if (procevents_nested_pidns() || !procevents_own_proc(rootfd))
 		return -EXDEV;
-	p = xcalloc(1, sizeof(*p));
-	p->rescan_s = rescan_s;
-	p->fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
-	if (p->fd < 0) {
-		err = -errno;
-		goto fail;
-	}
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (fd < 0)
+		return -errno;
+	procevents_attach(&p, fd, rescan_s);
 	/* room for a burst of forks between two ticks; more is an overrun and a listing */
 	if (setsockopt(p->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
 		setsockopt(p->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));

@@ -19,6 +19,11 @@ struct procevents;
  */
 int procevents_open(struct procevents **pe, int rootfd, double rescan_s);
 /*
+ * procevents over fd, a socket already receiving the events (tests give
+ * one end of a socket pair); pe owns fd from then on.
+ */
+void procevents_attach(struct procevents **pe, int fd, double rescan_s);
+/*
  * The sorted pids of /proc in *ids (of *cap, grown with xgrow), given
  * those of the last call (n of them, < 0 for none): the last ones
  * updated by the events since, or a listing of /proc (pe NULL, the first
