@@ -1,87 +1,263 @@
 #!/bin/sh
-# pmctop benchmarks (make bench): per-tick cost against top, the sampling path, and sampling
-# cost against perf record. Numbers depend on the machine; nothing here is a pass/fail test.
+# pmctop benchmarks (make bench): per-tick cost against top -b and top -H -b in a PID namespace of
+# their own, checked against the targets of doc/performance.md; the cost to the watched processes;
+# the sampling path; sampling against perf record; the cgroup agent. Numbers depend on the machine.
+#
+# Environment: SIZES ("0 500 2000 5000": idle processes), THREADS ("1 20 100": threads in each of
+# 50 processes), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
+# ROUNDS (watched_cost round trips), NPROC/NCG/SECONDS_RUN for cgroup-bench.sh.
 set -u
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/..}
 PMCTOP=${PMCTOP:-$build/src/pmctop}
 WORKLOAD=${WORKLOAD:-$build/tests/workload}
-TICKS=${TICKS:-20}
+RUNSTAT=${RUNSTAT:-$build/bench/runstat}
+SIZES=${SIZES-0 500 2000 5000}
+THREADS=${THREADS-1 20 100}
+REPS=${REPS:-5}
+A=${A:-2}
+TICKS=${TICKS:-10}
+B=$((A + TICKS))
 DELAY=${DELAY:-0.1}
+SIM=6
 
-command -v /usr/bin/time >/dev/null || { echo "bench needs /usr/bin/time (Debian package time)"; exit 1; }
+for f in "$PMCTOP" "$WORKLOAD" "$RUNSTAT"; do
+	[ -x "$f" ] || { echo "bench: $f is missing: run make bench (it builds it)"; exit 1; }
+done
+command -v top >/dev/null || { echo "bench: top is missing (Debian package procps)"; exit 1; }
 
-# cpu_ms COMMAND...: user+system CPU milliseconds the command used
-cpu_ms() {
-	/usr/bin/time -f '%U %S' -o /tmp/pmctop-bench.$$ "$@" >/dev/null 2>&1
-	# the last line: a failing command adds a status line before it
-	tail -n 1 /tmp/pmctop-bench.$$ | awk '{ printf "%d", ($1 + $2) * 1000 }'
-	rm -f /tmp/pmctop-bench.$$
-}
+# The population must be only what the bench makes: a PID namespace of its own with its own /proc.
+if [ -z "${PMCTOP_BENCH_NS:-}" ]; then
+	if unshare --pid --fork --mount-proc true 2>/dev/null; then
+		PMCTOP_BENCH_NS=1 exec unshare --pid --fork --mount-proc sh "$0" "$@"
+	fi
+	echo "bench: no PID namespace here (unshare --pid --fork --mount-proc needs root):"
+	echo "       the machine's own processes are counted too"
+fi
 
-spawn_idle() {
-	i=0
-	while [ "$i" -lt "$1" ]; do
-		sleep 3600 &
-		i=$((i + 1))
-	done
-}
-
-# wall_ms COMMAND...: wall-clock milliseconds
-wall_ms() {
-	s=$(date +%s%N)
-	"$@" >/dev/null 2>&1
-	echo $((($(date +%s%N) - s) / 1000000))
-}
-
-# rss_kb COMMAND...: peak resident set size in KiB
-rss_kb() {
-	/usr/bin/time -f '%M' -o /tmp/pmctop-bench.$$ "$@" >/dev/null 2>&1
-	tail -n 1 /tmp/pmctop-bench.$$
-	rm -f /tmp/pmctop-bench.$$
-}
-
-echo "== per-tick CPU time, pmctop -b against top -b, after start-up"
-echo "   (CPU of $((2 * TICKS)) frames minus CPU of $TICKS frames, over $TICKS; every $DELAY s)"
-printf '%-7s %-15s %-12s %-6s %-14s %-12s %s\n' "extra" "pmctop ms/tick" "top ms/tick" "ratio" \
-	"first frame ms" "peak RSS KiB" "pmctop start-up ms CPU"
-for n in ${SIZES:-0 500 2000}; do
-	spawn_idle "$n"
-	sleep 1
-	p1=$(cpu_ms "$PMCTOP" -b -n "$TICKS" -d "$DELAY" --no-cpus)
-	p2=$(cpu_ms "$PMCTOP" -b -n $((2 * TICKS)) -d "$DELAY" --no-cpus)
-	t1=$(cpu_ms top -b -n "$TICKS" -d "$DELAY")
-	t2=$(cpu_ms top -b -n $((2 * TICKS)) -d "$DELAY")
-	first=$(wall_ms "$PMCTOP" -b -n 1 -d 0.01 --no-cpus)
-	rss=$(rss_kb "$PMCTOP" -b -n 3 -d "$DELAY" --no-cpus)
-	awk -v n="$n" -v p1="$p1" -v p2="$p2" -v t1="$t1" -v t2="$t2" -v k="$TICKS" \
-		-v first="$first" -v rss="$rss" 'BEGIN {
-		p = (p2 - p1) / k; t = (t2 - t1) / k
-		printf "%-7d %-15.2f %-12.2f %-6.2f %-14d %-12d %d\n", n, p, t, (t > 0 ? p / t : 0),
-			first, rss, p1 - p * k }'
-	pkill -P $$ sleep 2>/dev/null
+tmp=$(mktemp -d /tmp/pmctop-bench.XXXXXX) || exit 1
+KIDS=""
+cleanup() {
+	# shellcheck disable=SC2086
+	[ -n "$KIDS" ] && kill $KIDS 2>/dev/null
 	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# What this pmctop supports: --bpf in its help, PMCTOP_SIM_GROUPS named in the binary.
+HAVE_BPF=0
+HAVE_SIM=0
+if "$PMCTOP" --help 2>/dev/null | grep -q -- '--bpf'; then
+	if "$PMCTOP" -b --bpf --no-cpus -n 1 -d 0.01 >/dev/null 2>"$tmp/bpf.err"; then
+		HAVE_BPF=1
+	else
+		BPF_WHY="pmctop --bpf failed here: $(head -n 1 "$tmp/bpf.err")"
+	fi
+else
+	BPF_WHY="this pmctop has no --bpf"
+fi
+if grep -q PMCTOP_SIM_GROUPS "$PMCTOP" 2>/dev/null; then
+	HAVE_SIM=1
+fi
+
+# Tools, by name: the command of M frames is "tool_cmd NAME M".
+TOOLS="pmctop"
+[ "$HAVE_SIM" = 1 ] && TOOLS="$TOOLS pmctop-hw"
+[ "$HAVE_BPF" = 1 ] && TOOLS="$TOOLS pmctop-bpf"
+TOOLS="$TOOLS top top-H"
+
+# tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS" of B frames (bench/runstat.c)
+tool_run() {
+	case $1 in
+	pmctop) "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" "$PMCTOP" -b --no-cpus -d "$DELAY" -n "$B" ;;
+	pmctop-hw) PMCTOP_SIM_GROUPS=$SIM "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" \
+		"$PMCTOP" -b --no-cpus -d "$DELAY" -n "$B" ;;
+	pmctop-bpf) "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" "$PMCTOP" -b --bpf --no-cpus -d "$DELAY" -n "$B" ;;
+	top) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -b -d "$DELAY" -n "$B" ;;
+	top-H) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -H -b -d "$DELAY" -n "$B" ;;
+	esac
+}
+
+# population: SIZE idle processes ("p N") or 50 processes of N idle threads ("t N")
+populate() {
+	i=0
+	case $1 in
+	p)
+		while [ "$i" -lt "$2" ]; do
+			sleep 3600 &
+			KIDS="$KIDS $!"
+			i=$((i + 1))
+		done
+		;;
+	t)
+		while [ "$i" -lt 50 ]; do
+			"$WORKLOAD" idle "$2" 3600 &
+			KIDS="$KIDS $!"
+			i=$((i + 1))
+		done
+		;;
+	esac
+	# wait until every thread is there and the forks have settled
+	[ "$1" = p ] && want=$2 || want=$((50 * $2))
+	t=0
+	while [ "$t" -lt 100 ]; do
+		have=$(ls /proc/[0-9]*/task 2>/dev/null | grep -c '^[0-9]')
+		[ "$have" -ge "$want" ] && break
+		sleep 0.2
+		t=$((t + 1))
+	done
+	sleep 1
+}
+
+depopulate() {
+	# shellcheck disable=SC2086
+	[ -n "$KIDS" ] && kill $KIDS 2>/dev/null
+	wait 2>/dev/null
+	KIDS=""
+}
+
+# stats FILE: "min median" of the numbers in FILE, one a line
+stats() {
+	sort -g "$1" | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "- -"; exit }
+		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.3f %.3f\n", v[1], m }'
+}
+
+# med FILE: the median alone
+med() { stats "$1" | awk '{ print $2 }'; }
+
+echo "== per-tick CPU time against top, in a PID namespace with only the bench's processes"
+echo "   per tick: CPU time (schedstat, ns) of the running tool between the headers of frames $A and $B,"
+echo "   over $TICKS; every $DELAY s; $REPS repetitions interleaved; pmctop with --no-cpus (top has no"
+echo "   per-core counters); pmctop-hw: PMCTOP_SIM_GROUPS=$SIM, the default software set opened as $SIM"
+echo "   groups per thread as on a real PMU; first frame: wall time from exec to the first frame's"
+echo "   header; RSS: peak resident set of the run"
+echo "   $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
+	"ulimit -n $(ulimit -Sn) soft $(ulimit -Hn) hard, $(date -u '+%Y-%m-%d %H:%M UTC')"
+[ "$HAVE_SIM" = 1 ] || echo "   pmctop-hw rows skipped: this pmctop does not know PMCTOP_SIM_GROUPS (hardware-like layout)"
+[ "$HAVE_BPF" = 1 ] || echo "   pmctop-bpf rows skipped: $BPF_WHY"
+echo
+printf '%-12s %-11s %19s %10s %19s %8s %12s\n' "population" "tool" "ms/tick min median" "x top -b" \
+	"first frame min med" "RSS MiB" "not counted"
+
+configs=""
+for n in $SIZES; do configs="$configs p:$n"; done
+for n in $THREADS; do configs="$configs t:$n"; done
+
+for c in $configs; do
+	kind=${c%%:*}
+	n=${c#*:}
+	if [ "$kind" = p ]; then label="$n procs"; else label="50x$n thr"; fi
+	populate "$kind" "$n"
+	for t in $TOOLS; do : >"$tmp/$t.tick"; : >"$tmp/$t.first"; : >"$tmp/$t.rss"; done
+	rep=0
+	while [ "$rep" -lt "$REPS" ]; do
+		for t in $TOOLS; do
+			r=$(tool_run "$t")
+			# shellcheck disable=SC2086
+			set -- $r
+			if [ "$1" = -1.0 ] || [ "$7" != 0 ]; then
+				echo "   $label $t: $6 of $B frames, exit status $7: run left out"
+				continue
+			fi
+			echo "$1" | awk '{ printf "%.3f\n", $1 / 1000 }' >>"$tmp/$t.tick"
+			echo "$2" >>"$tmp/$t.first"
+			echo "$4" | awk '{ printf "%.2f\n", $1 / 1024 }' >>"$tmp/$t.rss"
+		done
+		rep=$((rep + 1))
+	done
+	topmed=$(med "$tmp/top.tick")
+	for t in $TOOLS; do
+		nc="-"
+		case $t in
+		pmctop*)
+			# the count of rows left uncounted, and why, with the limits this shell has
+			case $t in
+			pmctop) "$PMCTOP" -b --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
+			pmctop-hw) PMCTOP_SIM_GROUPS=$SIM "$PMCTOP" -b --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
+			pmctop-bpf) "$PMCTOP" -b --bpf --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
+			esac
+			nc=$(grep -E '^(Tasks|Threads): ' "$tmp/out" | tail -n 1 |
+				sed -n 's/.*, \([0-9]*\) not counted (\(.*\))$/\1 (\2)/p')
+			[ -n "$nc" ] || nc=0
+			;;
+		esac
+		set -- $(stats "$tmp/$t.tick")
+		ratio=$(awk -v p="$2" -v t="$topmed" 'BEGIN { if (t > 0) printf "%.2f", p / t; else print "-" }')
+		printf '%-12s %-11s %9s %9s %10s %9s %9s %8s %12s\n' "$label" "$t" "$1" "$2" "$ratio" \
+			$(stats "$tmp/$t.first") "$(med "$tmp/$t.rss")" "$nc"
+		echo "$c $t $2 $ratio $(med "$tmp/$t.first") $(med "$tmp/$t.rss") ${nc%% *}" >>"$tmp/results"
+	done
+	depopulate
 done
 
+# check NAME CONFIG TOOL FIELD OP LIMIT: one target against the results table
+# (fields: 3 ms/tick median, 4 ratio to top -b, 5 first frame ms, 6 RSS MiB, 7 not counted)
+check() {
+	line=$(awk -v c="$2" -v t="$3" '$1 == c && $2 == t' "$tmp/results" 2>/dev/null)
+	if [ -z "$line" ]; then
+		printf '  %-62s NOT MEASURED (%s %s not in this run)\n' "$1" "$2" "$3"
+		return
+	fi
+	echo "$line" | awk -v name="$1" -v f="$4" -v op="$5" -v lim="$6" '{
+		v = $f; ok = op == "<=" ? v + 0 <= lim : op == "<" ? v + 0 < lim : v + 0 == lim
+		printf "  %-62s %s (%s)\n", name, ok ? "MET" : "NOT MET", v }'
+}
+
 echo
-echo "== threads: 50 extra processes of T idle threads each"
-printf '%-9s %-15s %-12s %s\n' "threads" "pmctop ms/tick" "top ms/tick" "ratio"
-for t in ${THREADS:-1 20 40}; do
-	i=0
-	while [ $i -lt 50 ]; do
-		"$WORKLOAD" idle "$t" 3600 &
-		i=$((i + 1))
+echo "== targets (medians)"
+for t in pmctop pmctop-hw; do
+	case $t in pmctop) lay="default set" ;; *) lay="hardware-like layout" ;; esac
+	[ "$t" = pmctop-hw ] && [ "$HAVE_SIM" = 0 ] && { echo "  $lay: skipped, not supported by this pmctop"; continue; }
+	check "$lay: per tick <= 0.5x top -b, 2000 idle processes" p:2000 "$t" 4 "<=" 0.5
+	check "$lay: per tick <= 1.0x top -b, 5000 threads in 50 processes" t:100 "$t" 4 "<=" 1.0
+	check "$lay: first frame < 150 ms, 500 processes" p:500 "$t" 5 "<" 150
+	check "$lay: first frame < 1000 ms, 5000 threads" t:100 "$t" 5 "<" 1000
+	check "$lay: RSS < 32 MiB, 5000 threads" t:100 "$t" 6 "<" 32
+	check "$lay: none uncounted, 5000 threads, ulimit -n hard $(ulimit -Hn)" t:100 "$t" 7 "==" 0
+done
+if [ "$HAVE_BPF" = 1 ]; then
+	check "--bpf: per tick <= 0.5x top -b, 5000 threads" t:100 pmctop-bpf 4 "<=" 0.5
+else
+	echo "  --bpf: skipped, $BPF_WHY"
+fi
+
+# growth: the slope of the median per-tick cost between the smallest and largest population
+echo
+echo "== how the cost grows (median ms/tick; slopes between the smallest and largest population)"
+awk '
+	{ split($1, c, ":"); n = c[1] == "p" ? c[2] : 50 * c[2]; k = c[1] SUBSEP $2
+	  if (!(k in lo) || n < lon[k]) { lo[k] = $3; lon[k] = n }
+	  if (!(k in hi) || n > hin[k]) { hi[k] = $3; hin[k] = n } }
+	END { for (k in lo) { split(k, p, SUBSEP)
+		if (hin[k] > lon[k])
+			printf "  %-10s per %-7s %7.2f us/tick (%d to %d)\n", p[2],
+				p[1] == "p" ? "process" : "thread",
+				1000 * (hi[k] - lo[k]) / (hin[k] - lon[k]), lon[k], hin[k] } }' \
+	"$tmp/results" | sort
+
+[ "${ONLY:-}" = ticks ] && exit 0
+
+echo
+echo "== cost to the watched processes (bench/watched_cost, interleaved runs)"
+"$build/bench/watched_cost" ${ROUNDS:+--rounds "$ROUNDS"} -- "$PMCTOP" -b -d 0.5 --no-cpus
+if [ "$HAVE_BPF" = 1 ]; then
+	"$build/bench/watched_cost" ${ROUNDS:+--rounds "$ROUNDS"} -- "$PMCTOP" -b --bpf -d 0.5 --no-cpus
+fi
+
+echo
+echo "== what a layout of per-task counters adds to a clone and a context switch (bench/event_cost,"
+echo "   the process counting itself with inherit, one CPU; none, task-clock, the default set, 6 groups of it)"
+pin=""
+command -v taskset >/dev/null && pin="taskset -c 0"
+for _ in 1 2 3; do
+	for l in "none 0" "1 1" "1,2,3,4 1" "1,2,3,4 6"; do
+		# shellcheck disable=SC2086
+		$pin "$build/bench/event_cost" $l
 	done
-	sleep 1
-	p1=$(cpu_ms "$PMCTOP" -b -n "$TICKS" -d "$DELAY" --no-cpus)
-	p2=$(cpu_ms "$PMCTOP" -b -n $((2 * TICKS)) -d "$DELAY" --no-cpus)
-	t1=$(cpu_ms top -b -n "$TICKS" -d "$DELAY")
-	t2=$(cpu_ms top -b -n $((2 * TICKS)) -d "$DELAY")
-	awk -v n=$((50 * t)) -v p1="$p1" -v p2="$p2" -v t1="$t1" -v t2="$t2" -v k="$TICKS" 'BEGIN {
-		p = (p2 - p1) / k; t = (t2 - t1) / k
-		printf "%-9d %-15.2f %-12.2f %.2f\n", n, p, t, (t > 0 ? p / t : 0) }'
-	pkill -P $$ -f "workload idle" 2>/dev/null
-	wait 2>/dev/null
 done
 
 echo
@@ -92,17 +268,17 @@ echo
 echo "== sampling a faulting process for 5 s: pmctop -b --sample against perf record -d"
 "$WORKLOAD" hotpages 20000 12 >/dev/null &
 w=$!
+KIDS=$w
 sleep 0.5
-p=$(cpu_ms "$PMCTOP" -b --sample "$w" -n 5 -d 1)
+p=$("$RUNSTAT" "$PMCTOP" -b --sample "$w" -n 5 -d 1 | awk '{ printf "%.0f", $3 / 1000 }')
 if command -v perf >/dev/null; then
-	f=$(cpu_ms timeout -s INT 5 perf record -q -e page-faults -c 1 -d -p "$w" -o /tmp/pmctop-bench.data)
-	rm -f /tmp/pmctop-bench.data
+	f=$("$RUNSTAT" timeout -s INT 5 perf record -q -e page-faults -c 1 -d -p "$w" -o "$tmp/perf.data" |
+		awk '{ printf "%.0f", $3 / 1000 }')
 else
 	f="(perf not installed)"
 fi
-kill "$w" 2>/dev/null
-wait 2>/dev/null
+depopulate
 echo "20000 faults/s: pmctop ${p} ms CPU, perf record ${f} ms CPU"
 
 echo
-sh "$here/cgroup-bench.sh"
+SECONDS_RUN=${SECONDS_RUN:-30} sh "$here/cgroup-bench.sh"

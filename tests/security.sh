@@ -13,11 +13,14 @@ trace() {
 trace "$PMCTOP" -b -n 2 -d 0.3 -o json
 # the checks below look for what is absent: first make sure the trace saw pmctop at work
 check "the trace shows pmctop reading /proc" grep -q 'openat(.*"/proc' "$TMP/trace"
-# the C library's user-name lookups may ask nscd over a local socket, as for ps and top
+# the C library's user-name lookups may ask nscd over a local socket, as for ps and top; the
+# kernel's process events come over a netlink socket to the kernel (as root), no network
 check "no network socket is opened" \
-	sh -c '! grep -E "^[0-9]+ +socket\(" "$1" | grep -v "socket(AF_UNIX"' _ "$TMP/trace"
-check "no connection but the C library's to nscd" \
-	sh -c '! grep -E "^[0-9]+ +(connect|bind)\(" "$1" | grep -v "/var/run/nscd/socket"' _ "$TMP/trace"
+	sh -c '! grep -E "^[0-9]+ +socket\(" "$1" | grep -v "socket(AF_UNIX" |
+		grep -v "socket(AF_NETLINK, .*, NETLINK_CONNECTOR)"' _ "$TMP/trace"
+check "no connection but the C library's to nscd, and the kernel's process events" \
+	sh -c '! grep -E "^[0-9]+ +(connect|bind)\(" "$1" | grep -v "/var/run/nscd/socket" |
+		grep -v "bind([0-9]*, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=0x000001}"' _ "$TMP/trace"
 check "no program is run (one execve: pmctop itself)" test "$(grep -cE '^[0-9]+ +execve' "$TMP/trace")" = 1
 # a fork is a clone without CLONE_VM (the sanitizers' leak checker clones a helper with it)
 check "no process is forked" \

@@ -4,12 +4,19 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect/cpumap.h"
 #include "collect/proc.h"
+#include "collect/procevents.h"
 #include "testutil.h"
 
 static const struct {
@@ -320,6 +327,132 @@ START_TEST(test_online_cpus_from_the_sysfs_root_else_proc_stat)
 }
 END_TEST
 
+/* One process event as the kernel sends it: a netlink message holding a cn_msg and a proc_event. */
+static void send_event(int fd, unsigned what, int pid, int tgid)
+{
+	char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event))];
+	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+	struct cn_msg *cn = NLMSG_DATA(nl);
+	struct proc_event *ev = (struct proc_event *)cn->data;
+
+	memset(buf, 0, sizeof(buf));
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(*ev));
+	nl->nlmsg_type = NLMSG_DONE;
+	cn->id.idx = CN_IDX_PROC;
+	cn->id.val = CN_VAL_PROC;
+	cn->len = sizeof(*ev);
+	ev->what = what;
+	if (what == PROC_EVENT_FORK) {
+		ev->event_data.fork.child_pid = pid;
+		ev->event_data.fork.child_tgid = tgid;
+	} else {
+		ev->event_data.exit.process_pid = pid;
+		ev->event_data.exit.process_tgid = tgid;
+	}
+	ck_assert_int_eq(send(fd, buf, nl->nlmsg_len, 0), (ssize_t)nl->nlmsg_len);
+}
+
+static void proc_dir(const char *root, int pid, bool make)
+{
+	char p[600];
+
+	snprintf(p, sizeof(p), "%s/%d", root, pid);
+	ck_assert_int_eq(make ? mkdir(p, 0755) : rmdir(p), 0);
+}
+
+/* ids as "a b c", to compare with what a test expects */
+static const char *ids_text(const int *ids, long n, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (long i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%d", i ? " " : "", ids[i]);
+	return buf;
+}
+
+START_TEST(test_procevents_keep_the_list_without_listing)
+{
+	char root[] = "/tmp/pmctop-procev.XXXXXX", got[256];
+	int sv[2], rootfd, *ids = NULL;
+	size_t cap = 0;
+	long n;
+	struct procevents *pe;
+
+	ck_assert_ptr_nonnull(mkdtemp(root));
+	proc_dir(root, 10, true);
+	proc_dir(root, 20, true);
+	rootfd = open(root, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(rootfd, 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	procevents_attach(&pe, sv[0], 1000);
+
+	/* the first call lists */
+	n = procevents_ids(pe, rootfd, &ids, &cap, -1);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 20");
+	ck_assert_uint_eq(procevents_listings(pe), 1);
+	/* not trusted yet: listed again, until an announced pid is in the listing */
+	proc_dir(root, 30, true);
+	send_event(sv[1], PROC_EVENT_FORK, 30, 30);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 20 30");
+	ck_assert_uint_eq(procevents_listings(pe), 2);
+	/* trusted: a fork adds its pid without a listing (41, unannounced, is not seen) */
+	proc_dir(root, 40, true);
+	proc_dir(root, 41, true);
+	send_event(sv[1], PROC_EVENT_FORK, 40, 40);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 20 30 40");
+	ck_assert_uint_eq(procevents_listings(pe), 2);
+	/* a thread's fork and exit change nothing; a second fork event adds no duplicate */
+	send_event(sv[1], PROC_EVENT_FORK, 51, 40);
+	send_event(sv[1], PROC_EVENT_EXIT, 51, 40);
+	send_event(sv[1], PROC_EVENT_FORK, 40, 40);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 20 30 40");
+	/* a leader's exit: kept while /proc has it (a zombie), dropped once it is gone */
+	send_event(sv[1], PROC_EVENT_EXIT, 20, 20);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 20 30 40");
+	proc_dir(root, 20, false);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 30 40");
+	/* a pid that ends and comes back within one tick is there */
+	send_event(sv[1], PROC_EVENT_EXIT, 30, 30);
+	send_event(sv[1], PROC_EVENT_FORK, 30, 30);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 30 40");
+	/* a process made and ended between two ticks never shows */
+	send_event(sv[1], PROC_EVENT_FORK, 60, 60);
+	send_event(sv[1], PROC_EVENT_EXIT, 60, 60);
+	n = procevents_ids(pe, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 30 40");
+	ck_assert_uint_eq(procevents_listings(pe), 2);
+	procevents_close(pe);
+	close(sv[1]);
+
+	/* the periodic listing (here every call) finds what no event told */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	procevents_attach(&pe, sv[0], 0);
+	n = procevents_ids(pe, rootfd, &ids, &cap, -1);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 30 40 41");
+	/* without events (NULL): the listing */
+	n = procevents_ids(NULL, rootfd, &ids, &cap, n);
+	ck_assert_str_eq(ids_text(ids, n, got, sizeof(got)), "10 30 40 41");
+	procevents_close(pe);
+	close(sv[1]);
+	for (int pid = 10; pid <= 41; pid++) {
+		char p[600];
+
+		snprintf(p, sizeof(p), "%s/%d", root, pid);
+		rmdir(p);
+	}
+	close(rootfd);
+	rmdir(root);
+	free(ids);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("proc");
@@ -337,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);
 	tcase_add_test(tc, test_fixture_reads_process);
 	tcase_add_test(tc, test_live_self_stat);
+	tcase_add_test(tc, test_procevents_keep_the_list_without_listing);
 	tcase_add_loop_test(tc, test_parse_cpulist_table, 0,
 			    sizeof(CPULIST_CASES) / sizeof(CPULIST_CASES[0]));
 	tcase_add_test(tc, test_online_cpus_from_the_sysfs_root_else_proc_stat);

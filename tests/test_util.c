@@ -3,11 +3,15 @@
 
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "util/errmsg.h"
+#include "util/numfmt.h"
 #include "util/parse.h"
 #include "util/textsafe.h"
 
@@ -154,6 +158,116 @@ START_TEST(test_errmsg_says_what_signals_and_nice_values_did)
 }
 END_TEST
 
+/* numfmt_fixed must write what snprintf's %.*f writes: the batch goldens depend on it. */
+static void check_fixed(double v, int prec)
+{
+	char got[NUMFMT_MAX], want[NUMFMT_MAX];
+	size_t n = numfmt_fixed(got, v, prec);
+
+	snprintf(want, sizeof(want), "%.*f", prec, v);
+	ck_assert_msg(!strcmp(got, want) && n == strlen(want), "%%.%df of %a: '%s', not '%s'", prec,
+		      v, got, want);
+}
+
+START_TEST(test_numfmt_writes_what_printf_writes)
+{
+	static const double EDGE[] = {
+		0,
+		-0.0,
+		0.5,
+		1.5,
+		2.5,
+		-0.5,
+		-2.5,
+		0.125,
+		0.375,
+		-0.125,
+		1.005,
+		2.675,
+		0.045,
+		0.05,
+		0.15,
+		0.25,
+		0.35,
+		9.5,
+		99.95,
+		999.9995,
+		9.9999999995,
+		0.0005,
+		0.00049999999,
+		1e-5,
+		-1e-5,
+		1e-300,
+		5e-324,
+		123456789.123456789,
+		1779400000.1235,
+		4.6e18,
+		0x1p62,
+		-0x1p62,
+		0x1p62 - 1024,
+		1e300,
+		-1e300,
+		INFINITY,
+		-INFINITY,
+		NAN,
+		/* counts as the model holds them: integers and rates in doubles */
+		18446744073709551615.0,
+		4294967296.0,
+		65535.5,
+		0.995,
+		0.9949999999999999,
+	};
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (int prec = 0; prec <= 10; prec++)
+		for (size_t i = 0; i < sizeof(EDGE) / sizeof(EDGE[0]); i++)
+			check_fixed(EDGE[i], prec);
+	/* many values of every kind: random bit patterns, halves and thousandths near ties */
+	for (int i = 0; i < 300000; i++) {
+		double v;
+		int prec;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		prec = (int)(x % 10);
+		switch ((x >> 8) % 4) {
+		case 0:
+			memcpy(&v, &x, sizeof(v));
+			break;
+		case 1:
+			v = ldexp((double)(int64_t)(x >> 20), -(int)((x >> 4) % 64));
+			break;
+		case 2:
+			v = (double)((x >> 16) % 1000000) / 1000.0 + ((x >> 12) & 1 ? 0.0005 : 0);
+			break;
+		default:
+			v = (double)(x >> 11) * ((x >> 3) & 1 ? 1e-3 : 1.0);
+			break;
+		}
+		check_fixed(v, prec);
+	}
+}
+END_TEST
+
+START_TEST(test_numfmt_writes_integers_as_printf)
+{
+	static const long long V[] = { 0,	1,	   -1,	      9,
+				       10,	-10,	   4194304,   INT_MAX,
+				       INT_MIN, LLONG_MAX, LLONG_MIN, 1000000000000LL };
+	char got[32], want[32];
+
+	for (size_t i = 0; i < sizeof(V) / sizeof(V[0]); i++) {
+		size_t n = numfmt_int(got, V[i]);
+
+		snprintf(want, sizeof(want), "%lld", V[i]);
+		ck_assert_msg(!strcmp(got, want) && n == strlen(want), "'%s' not '%s'", got, want);
+	}
+	numfmt_uint(got, ULLONG_MAX);
+	ck_assert_str_eq(got, "18446744073709551615");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -163,6 +277,8 @@ int main(void)
 	tcase_add_test(tc, test_textsafe_names_the_unsafe_code_points);
 	tcase_add_test(tc, test_parse_pid_takes_only_what_linux_can_give);
 	tcase_add_test(tc, test_errmsg_says_what_signals_and_nice_values_did);
+	tcase_add_test(tc, test_numfmt_writes_what_printf_writes);
+	tcase_add_test(tc, test_numfmt_writes_integers_as_printf);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

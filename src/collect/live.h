@@ -11,6 +11,7 @@
 #include "collect/counters.h"
 #include "collect/cpumap.h"
 #include "collect/pmu.h"
+#include "collect/procevents.h"
 #include "collect/proc.h"
 #include "collect/sampler.h"
 #include "collect/source_live.h"
@@ -28,6 +29,8 @@
 #define LIVE_MAX_PENDING (1u << 21) /* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
 #define LIVE_MAX_FACTS 256 /* facts kept for source_live_facts */
+#define LIVE_RESCAN_S 10.0 /* with process events, /proc is still listed this often (s) */
+
 struct live_gdef {
 	int nr;
 	int ev[COUNTERS_MAX_GROUP];
@@ -156,6 +159,7 @@ struct live {
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
+	struct procevents *pev; /* fork and exit events instead of listing /proc, or NULL */
 	int paranoid;
 	bool kernel;
 	unsigned cflags;	   /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */

@@ -997,7 +997,7 @@ static int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
 
 void live_scan(struct live *l, struct snapshot *snap)
 {
-	long n = proc_list_ids(l->rootfd, ".", &l->ids, &l->idcap);
+	long n = procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
 	struct live_proc *next = NULL;
 	struct live_pend *pend = NULL;
 	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;

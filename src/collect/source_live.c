@@ -129,6 +129,7 @@ static void live_free(struct source *s)
 	for (size_t i = 0; i < l->o.ncgroup_paths; i++)
 		free((char *)l->o.cgroup_paths[i]);
 	free((void *)l->o.cgroup_paths);
+	procevents_close(l->pev);
 	if (l->rootfd >= 0)
 		close(l->rootfd);
 	source_release(&l->base);
@@ -186,6 +187,9 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		errmsg_fact(err, errsize, errmsg_fact_set(&why, ERRMSG_ROOT, -errno, root, -2, 0));
 		goto out_free;
 	}
+	/* new processes from the kernel's events where it sends them; else /proc listed each tick */
+	if (!o->proc_root && !o->no_tasks)
+		procevents_open(&l->pev, l->rootfd, LIVE_RESCAN_S);
 	if (uname(&un) == 0) {
 		snprintf(l->base.host, sizeof(l->base.host), "%s", un.nodename);
 		snprintf(l->base.kernel, sizeof(l->base.kernel), "%s", un.release);

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/numfmt.h"
+
 /* Bands of the ratios that say how well a task uses the core and its caches. */
 #define COLUMNS_MISS_BANDS                                                                         \
 	{                                                                                          \
@@ -339,6 +341,27 @@ static const char *columns_mark(unsigned fl)
 	return fl & COL_F_SUSPECT ? "?" : fl & COL_F_EST ? "*" : "";
 }
 
+/*
+ * "%.*f" of v then mark, cut to size as snprintf cuts: without printf, as
+ * every cell of every row of a batch frame goes through here.
+ */
+static void columns_put_fixed(char *buf, size_t size, double v, int prec, const char *mark)
+{
+	char tmp[NUMFMT_MAX + 8];
+	size_t n = numfmt_fixed(tmp, v, prec), m = strlen(mark);
+
+	if (!size)
+		return;
+	if (m && n + m < sizeof(tmp)) {
+		memcpy(tmp + n, mark, m + 1);
+		n += m;
+	}
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, tmp, n);
+	buf[n] = '\0';
+}
+
 void columns_format_num(char *buf, size_t size, double v, int prec, unsigned fl)
 {
 	if (fl & COL_F_NA) {
@@ -349,7 +372,7 @@ void columns_format_num(char *buf, size_t size, double v, int prec, unsigned fl)
 		snprintf(buf, size, "-");
 		return;
 	}
-	snprintf(buf, size, "%.*f%s", prec, v, columns_mark(fl));
+	columns_put_fixed(buf, size, v, prec, columns_mark(fl));
 }
 
 void columns_format_fit(char *buf, size_t size, double v, int prec, int width, unsigned fl)
@@ -384,7 +407,7 @@ static void columns_format_kib(char *buf, size_t size, double kib, int width)
 {
 	static const char UNIT[] = "mgtp";
 
-	snprintf(buf, size, "%.0f", kib);
+	columns_put_fixed(buf, size, kib, 0, "");
 	if (width <= 0 || (int)strlen(buf) <= width)
 		return;
 	for (int u = 0; UNIT[u]; u++) {

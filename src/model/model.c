@@ -11,6 +11,7 @@
 
 #include "model/metrics.h"
 #include "util/errmsg.h"
+#include "util/numfmt.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -972,6 +973,8 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 	case COL_PID:
 		if (rows == COL_ROWS_CPUS && r->id < 0)
 			snprintf(buf, size, "all");
+		else if (size >= 24)
+			numfmt_int(buf, r->procs ? r->procs : r->id);
 		else
 			snprintf(buf, size, "%d", r->procs ? r->procs : r->id);
 		return;
@@ -987,6 +990,8 @@ void model_format_cell(const struct model *m, const struct model_row *r, int id,
 	case COL_THR:
 		if (rows == COL_ROWS_CGROUPS && r->threads < 0)
 			snprintf(buf, size, "-");
+		else if (size >= 24)
+			numfmt_int(buf, rows == COL_ROWS_THREADS ? r->tgid : r->threads);
 		else
 			snprintf(buf, size, "%d", rows == COL_ROWS_THREADS ? r->tgid : r->threads);
 		return;

@@ -5,16 +5,95 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/errmsg.h"
+#include "util/numfmt.h"
 #include "util/textsafe.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define OUTPUT_MAX_COLS (COL_MAX + 64)
+
+/*
+ * A frame is built in memory and written once: at thousands of rows,
+ * stdio's formatting of every number was half of pmctop's user time, so
+ * the rows' numbers go through numfmt and the rest is copied. The
+ * helpers keep stdio's argument order.
+ */
+static void ob_reserve(struct output_buf *b, size_t k)
+{
+	if (b->n + k + 1 <= b->cap)
+		return;
+	b->cap = b->cap * 2 > b->n + k + 1 ? b->cap * 2 : b->n + k + 1 + 4096;
+	b->p = xrealloc(b->p, b->cap);
+}
+
+static void ob_write(const void *p, size_t size, size_t k, struct output_buf *b)
+{
+	ob_reserve(b, size * k);
+	memcpy(b->p + b->n, p, size * k);
+	b->n += size * k;
+}
+
+static void ob_putc(int c, struct output_buf *b)
+{
+	ob_reserve(b, 1);
+	b->p[b->n++] = (char)c;
+}
+
+static void ob_puts(const char *s, struct output_buf *b)
+{
+	ob_write(s, 1, strlen(s), b);
+}
+
+static void ob_pad(struct output_buf *b, int k)
+{
+	if (k <= 0)
+		return;
+	ob_reserve(b, (size_t)k);
+	memset(b->p + b->n, ' ', (size_t)k);
+	b->n += (size_t)k;
+}
+
+/* "%.*f" of v */
+static void ob_fixed(struct output_buf *b, double v, int prec)
+{
+	ob_reserve(b, NUMFMT_MAX);
+	b->n += numfmt_fixed(b->p + b->n, v, prec);
+}
+
+/* "%d", "%lld" */
+static void ob_int(struct output_buf *b, long long v)
+{
+	ob_reserve(b, 24);
+	b->n += numfmt_int(b->p + b->n, v);
+}
+
+/* The headers and the rarer lines keep their format strings. */
+__attribute__((format(printf, 2, 3))) static void ob_printf(struct output_buf *b, const char *fmt,
+							    ...)
+{
+	va_list ap;
+	int k;
+
+	ob_reserve(b, 256);
+	va_start(ap, fmt);
+	k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	if ((size_t)k >= b->cap - b->n) {
+		ob_reserve(b, (size_t)k);
+		va_start(ap, fmt);
+		vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+		va_end(ap);
+	}
+	b->n += (size_t)k;
+}
 
 int output_parse_format(const char *s, enum output_format *fmt)
 {
@@ -66,46 +145,60 @@ static size_t output_text_cols(const struct model *m, enum col_rows rows, int *o
  * Names, command lines and user names are the processes' own: a copy of
  * at most maxcols characters (< 0: all) with controls, invalid UTF-8 and
  * bidi overrides as '?', as ps shows them, in small (OUTPUT_SMALL bytes)
- * or, when longer, on the heap (free it when it is not small). *cols is
- * the characters kept.
+ * or, when longer, on the heap (*heap: free it). *cols is the characters
+ * kept. Printable ASCII that fits is safe as it is: text itself, uncopied
+ * (most command lines, and copying them was most of a CSV frame's work).
  */
-static char *output_safe(const char *text, char *small, int maxcols, int *cols)
+static const char *output_safe(const char *text, char *small, int maxcols, int *cols, char **heap)
 {
-	size_t len = strlen(text) + 1;
-	char *safe = len <= OUTPUT_SMALL ? small : xmalloc(len);
+	size_t len = 0;
+	char *safe;
 
+	*heap = NULL;
+	while (text[len] >= 0x20 && text[len] < 0x7f)
+		len++;
+	if (!text[len] && (maxcols < 0 || len <= (size_t)maxcols)) {
+		*cols = (int)len;
+		return text;
+	}
+	len += strlen(text + len) + 1;
+	safe = len <= OUTPUT_SMALL ? small : (*heap = xmalloc(len));
 	*cols = (int)textsafe_copy(text, safe, len, maxcols);
 	return safe;
 }
 
-static void output_puts_safe(FILE *f, const char *text)
+static void output_puts_safe(struct output_buf *f, const char *text)
 {
 	char small[OUTPUT_SMALL];
 	int cols;
-	char *safe = output_safe(text, small, -1, &cols);
+	char *heap;
+	const char *safe = output_safe(text, small, -1, &cols, &heap);
 
-	fputs(safe, f);
-	if (safe != small)
-		free(safe);
+	ob_puts(safe, f);
+	free(heap);
 }
 
 /* A cell of col, w characters wide (model_column_width) */
-static void output_text_cell(FILE *f, const struct column *col, int w, bool first, const char *text)
+static void output_text_cell(struct output_buf *f, const struct column *col, int w, bool first,
+			     const char *text)
 {
 	int cols;
 	char small[OUTPUT_SMALL];
 	/* left-aligned text (user names) is cut to its column; numbers are never cut */
-	char *safe = output_safe(text, small, col->left && !col->rest ? w : -1, &cols);
+	char *heap;
+	const char *safe = output_safe(text, small, col->left && !col->rest ? w : -1, &cols, &heap);
 	int pad = col->rest || cols >= w ? 0 : w - cols;
 
 	if (!first)
-		fputc(' ', f);
-	fprintf(f, "%*s%s%*s", col->left ? 0 : pad, "", safe, col->left ? pad : 0, "");
-	if (safe != small)
-		free(safe);
+		ob_putc(' ', f);
+	ob_pad(f, col->left ? 0 : pad);
+	ob_puts(safe, f);
+	ob_pad(f, col->left ? pad : 0);
+	free(heap);
 }
 
-static void output_text_titles(FILE *f, const struct model *m, enum col_rows rows, bool cmdline)
+static void output_text_titles(struct output_buf *f, const struct model *m, enum col_rows rows,
+			       bool cmdline)
 {
 	int ids[OUTPUT_MAX_COLS];
 	size_t n = output_text_cols(m, rows, ids);
@@ -119,17 +212,17 @@ static void output_text_titles(FILE *f, const struct model *m, enum col_rows row
 		if (col->rest && cmdline && col->cmdline_title)
 			t = col->cmdline_title;
 		if (ids[i] >= COL_MAX)
-			fprintf(f, " %*.*s", w, w, t);
+			ob_printf(f, " %*.*s", w, w, t);
 		else if (col->left && !col->rest)
-			fprintf(f, "%s%-*s", i ? " " : "", w, t);
+			ob_printf(f, "%s%-*s", i ? " " : "", w, t);
 		else
 			output_text_cell(f, col, w, i == 0, t);
 	}
-	fputc('\n', f);
+	ob_putc('\n', f);
 }
 
 /* One row of text; a row whose counters could not be opened says why instead of numbers. */
-static void output_text_row(FILE *f, const struct model *m, const struct model_row *r,
+static void output_text_row(struct output_buf *f, const struct model *m, const struct model_row *r,
 			    enum col_rows rows, bool cmdline)
 {
 	int ids[OUTPUT_MAX_COLS];
@@ -145,7 +238,7 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 		bool counter = col->type == COL_TYPE_NUM && !col->proc;
 
 		if (r->err && (counter || col->rest) && !said) {
-			fprintf(f, "  not counted: %s", errmsg_short(r->err));
+			ob_printf(f, "  not counted: %s", errmsg_short(r->err));
 			said = true;
 		}
 		if (r->err && counter)
@@ -166,7 +259,7 @@ static void output_text_row(FILE *f, const struct model *m, const struct model_r
 				  cell, sizeof(cell));
 		output_text_cell(f, col, w, i == 0, cell);
 	}
-	fputc('\n', f);
+	ob_putc('\n', f);
 }
 
 /* The interval of a frame as text: the first frame has none, its counters come with the next. */
@@ -200,39 +293,39 @@ static void output_time(char *buf, size_t size, double wall)
 }
 
 /* "Self: 0.4% CPU, 6.1 MiB resident, 27 of 1024 descriptors": what watching costs. */
-static void output_text_self(FILE *f, const struct selfcost *c)
+static void output_text_self(struct output_buf *f, const struct selfcost *c)
 {
-	fputs("Self:", f);
+	ob_puts("Self:", f);
 	if (isfinite(c->cpu_pct))
-		fprintf(f, " %.1f%% CPU,", c->cpu_pct);
+		ob_printf(f, " %.1f%% CPU,", c->cpu_pct);
 	if (isfinite(c->rss_bytes))
-		fprintf(f, " %.1f MiB resident,", c->rss_bytes / 1048576);
+		ob_printf(f, " %.1f MiB resident,", c->rss_bytes / 1048576);
 	if (isfinite(c->open_fds) && isfinite(c->max_fds))
-		fprintf(f, " %.0f of %.0f descriptors", c->open_fds, c->max_fds);
+		ob_printf(f, " %.0f of %.0f descriptors", c->open_fds, c->max_fds);
 	else if (isfinite(c->open_fds))
-		fprintf(f, " %.0f descriptors", c->open_fds);
-	fputc('\n', f);
+		ob_printf(f, " %.0f descriptors", c->open_fds);
+	ob_putc('\n', f);
 }
 
 /* The JSON of pmctop's own cost: "self":{...}, numbers or null. */
-static void output_json_self(FILE *f, const struct selfcost *c)
+static void output_json_self(struct output_buf *f, const struct selfcost *c)
 {
 	const double v[] = { c->cpu_pct, c->rss_bytes / 1024, c->open_fds, c->max_fds };
 	const char *const k[] = { "cpu", "rss_kib", "fds", "max_fds" };
 
-	fputs(",\"self\":{", f);
+	ob_puts(",\"self\":{", f);
 	for (size_t i = 0; i < 4; i++) {
-		fprintf(f, "%s\"%s\":", i ? "," : "", k[i]);
+		ob_printf(f, "%s\"%s\":", i ? "," : "", k[i]);
 		if (isfinite(v[i]))
-			fprintf(f, i ? "%.0f" : "%.2f", v[i]);
+			ob_printf(f, i ? "%.0f" : "%.2f", v[i]);
 		else
-			fputs("null", f);
+			ob_puts("null", f);
 	}
-	fputc('}', f);
+	ob_putc('}', f);
 }
 
 /* "Legend: e1/s = NAME per second, ...": the -e events whose names are too long for a title. */
-static void output_text_legend(FILE *f, const struct model *m)
+static void output_text_legend(struct output_buf *f, const struct model *m)
 {
 	bool any = false;
 
@@ -241,109 +334,109 @@ static void output_text_legend(FILE *f, const struct model *m)
 
 		if (!model_event_short(m, k))
 			continue;
-		fputs(any ? ", " : "Legend: ", f);
-		fputs(model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, head,
-					sizeof(head)),
-		      f);
-		fputs(" = ", f);
+		ob_puts(any ? ", " : "Legend: ", f);
+		ob_puts(model_column_head(m, COL_MAX + (int)k, COL_ROWS_PROCESSES, head,
+					  sizeof(head)),
+			f);
+		ob_puts(" = ", f);
 		output_puts_safe(f, output_raw_name(m, k));
-		fputs(" per second", f);
+		ob_puts(" per second", f);
 		any = true;
 	}
 	if (any)
-		fputc('\n', f);
+		ob_putc('\n', f);
 }
 
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 	char when[64], unsup[1024], iv[64];
 
 	output_time(when, sizeof(when), m->wall);
 	output_interval(iv, sizeof(iv), m, false);
-	fprintf(f, "pmctop - %s, interval %s, load average: %.2f, %.2f, %.2f\n", when, iv,
-		m->load[0], m->load[1], m->load[2]);
-	fputs("Events: ", f);
+	ob_printf(f, "pmctop - %s, interval %s, load average: %.2f, %.2f, %.2f\n", when, iv,
+		  m->load[0], m->load[1], m->load[2]);
+	ob_puts("Events: ", f);
 	output_puts_safe(f, mode);
-	fputc('\n', f);
+	ob_putc('\n', f);
 	if (*model_unsupported_text(m, output_row_kind(o), unsup, sizeof(unsup)))
-		fprintf(f, "Columns %s\n", unsup);
+		ob_printf(f, "Columns %s\n", unsup);
 	output_text_legend(f, m);
 	if (!o->no_processes) {
 		if (o->per_user)
-			fprintf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
+			ob_printf(f, "Users: %zu shown, of %zu tasks", o->users.n, m->nrows);
 		else
-			fprintf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks",
-				output_nrows(o, m));
+			ob_printf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks",
+				  output_nrows(o, m));
 		if (m->not_counted)
-			fprintf(f, ", %zu not counted (%s)", m->not_counted,
-				errmsg_short(m->not_counted_err));
-		fputc('\n', f);
+			ob_printf(f, ", %zu not counted (%s)", m->not_counted,
+				  errmsg_short(m->not_counted_err));
+		ob_putc('\n', f);
 	}
 	if (m->have_cgroups) {
-		fprintf(f, "Cgroups: %zu shown, %" PRIu64 " file descriptors", m->ncgroups,
-			m->cg_fds);
+		ob_printf(f, "Cgroups: %zu shown, %" PRIu64 " file descriptors", m->ncgroups,
+			  m->cg_fds);
 		if (m->cg_not_counted)
-			fprintf(f, ", %zu not counted", m->cg_not_counted);
-		fputc('\n', f);
+			ob_printf(f, ", %zu not counted", m->cg_not_counted);
+		ob_putc('\n', f);
 	}
 	if (o->self)
 		output_text_self(f, o->self);
-	fputc('\n', f);
+	ob_putc('\n', f);
 	if (m->ncpus) {
 		output_text_titles(f, m, COL_ROWS_CPUS, false);
 		for (size_t i = 0; i < m->ncpus; i++)
 			output_text_row(f, m, &m->cpus[i], COL_ROWS_CPUS, false);
-		fputc('\n', f);
+		ob_putc('\n', f);
 	}
 	if (m->have_cgroups) {
 		output_text_titles(f, m, COL_ROWS_CGROUPS, false);
 		for (size_t i = 0; i < m->ncgroups; i++)
 			output_text_row(f, m, &m->cgroups[i], COL_ROWS_CGROUPS, true);
-		fputc('\n', f);
+		ob_putc('\n', f);
 	}
 	if (o->no_processes)
 		return;
 	output_text_titles(f, m, output_row_kind(o), o->show_cmdline);
 	for (size_t i = 0; i < output_nrows(o, m); i++)
 		output_text_row(f, m, &output_rows(o, m)[i], output_row_kind(o), o->show_cmdline);
-	fputc('\n', f);
+	ob_putc('\n', f);
 }
 
-static void output_csv_str(FILE *f, const char *text)
+static void output_csv_str(struct output_buf *f, const char *text)
 {
 	char small[OUTPUT_SMALL];
 	int cols;
 	/* controls, invalid UTF-8 and bidi overrides become '?', as in the text output */
-	char *safe = output_safe(text, small, -1, &cols);
+	char *heap;
+	const char *safe = output_safe(text, small, -1, &cols, &heap);
 	const char *s = safe;
 
 	if (!strpbrk(s, ",\"")) {
-		fputs(s, f);
+		ob_puts(s, f);
 	} else {
-		fputc('"', f);
+		ob_putc('"', f);
 		for (; *s; s++) {
 			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
+				ob_putc('"', f);
+			ob_putc(*s, f);
 		}
-		fputc('"', f);
+		ob_putc('"', f);
 	}
-	if (safe != small)
-		free(safe);
+	free(heap);
 }
 
-static void output_csv_num(FILE *f, double v, int prec)
+static void output_csv_num(struct output_buf *f, double v, int prec)
 {
 	if (!isnan(v))
-		fprintf(f, "%.*f", prec, v);
+		ob_fixed(f, v, prec);
 }
 
 /*
  * A marks field (estimated, suspect): the keys of the columns whose bit is
  * in bits, then the -e events with flag, ';'-separated.
  */
-static void output_csv_marks(FILE *f, const struct model *m, const struct model_row *r,
+static void output_csv_marks(struct output_buf *f, const struct model *m, const struct model_row *r,
 			     const enum col_id *cols, size_t ncols, uint32_t bits, uint8_t flag)
 {
 	char buf[2048];
@@ -362,26 +455,26 @@ static void output_csv_marks(FILE *f, const struct model *m, const struct model_
 }
 
 /* A row's numeric cells, its -e counts, and its estimated, suspect and not_counted fields. */
-static void output_csv_counts(FILE *f, const struct model *m, const struct model_row *r,
-			      const enum col_id *cols, size_t ncols)
+static void output_csv_counts(struct output_buf *f, const struct model *m,
+			      const struct model_row *r, const enum col_id *cols, size_t ncols)
 {
 	for (size_t i = 0; i < ncols; i++) {
-		fputc(',', f);
+		ob_putc(',', f);
 		output_csv_num(f, r->v[cols[i]], columns_get(cols[i])->data_prec);
 	}
 	for (size_t k = 0; k < m->nraw; k++) {
-		fputc(',', f);
+		ob_putc(',', f);
 		output_csv_num(f, r->raw[k], 0);
 	}
-	fputc(',', f);
+	ob_putc(',', f);
 	output_csv_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
-	fputc(',', f);
+	ob_putc(',', f);
 	output_csv_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
-	fputc(',', f);
+	ob_putc(',', f);
 	if (r->err)
-		fputs(errmsg_short(r->err), f);
+		ob_puts(errmsg_short(r->err), f);
 }
-static void output_csv_row(FILE *f, const struct model *m, const struct model_row *r,
+static void output_csv_row(struct output_buf *f, const struct model *m, const struct model_row *r,
 			   const enum col_id *cols, size_t ncols, enum col_rows rows, double wall)
 {
 	static const char *const KIND[] = {
@@ -392,60 +485,66 @@ static void output_csv_row(FILE *f, const struct model *m, const struct model_ro
 	};
 	bool cpu = rows == COL_ROWS_CPUS, cg = rows == COL_ROWS_CGROUPS;
 
-	fprintf(f, "%.3f,%s,", wall, KIND[rows]);
+	ob_fixed(f, wall, 3);
+	ob_putc(',', f);
+	ob_puts(KIND[rows], f);
+	ob_putc(',', f);
 	if (cpu && r->id < 0)
-		fputs("all", f);
+		ob_puts("all", f);
 	else if (!cg)
-		fprintf(f, "%d", r->id);
-	fputc(',', f);
+		ob_int(f, r->id);
+	ob_putc(',', f);
 	if (cg) {
 		/* a cgroup has no user or state; its processes go where a process's threads do */
 		if (r->threads >= 0)
-			fprintf(f, ",%d,", r->threads);
+			ob_printf(f, ",%d,", r->threads);
 		else
-			fputs(",,", f);
+			ob_puts(",,", f);
 	} else if (!cpu) {
 		output_csv_str(f, r->user);
-		fprintf(f, ",%d,%c", rows == COL_ROWS_THREADS ? r->tgid : r->threads, r->state);
+		ob_putc(',', f);
+		ob_int(f, rows == COL_ROWS_THREADS ? r->tgid : r->threads);
+		ob_putc(',', f);
+		ob_putc(r->state, f);
 	} else {
-		fputs(",,", f);
+		ob_puts(",,", f);
 	}
 	output_csv_counts(f, m, r, cols, ncols);
-	fputc(',', f);
+	ob_putc(',', f);
 	if (!cpu && !cg)
 		output_csv_str(f, r->comm);
-	fputc(',', f);
+	ob_putc(',', f);
 	if (!cpu && !cg)
 		output_csv_str(f, r->cmdline);
 	/* the cgroup column is there when cgroups are known: older files keep their schema */
 	if (m->have_cgroups) {
-		fputc(',', f);
+		ob_putc(',', f);
 		if (r->cgroup)
 			output_csv_str(f, r->cgroup);
 	}
-	fputc('\n', f);
+	ob_putc('\n', f);
 }
 
 /* Per-user CSV: a header and rows of their own, the numeric columns as for processes. */
 static void output_csv_users(struct output *o, const struct model *m, const enum col_id *cols,
 			     size_t ncols)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 
 	if (!o->csv_header_done) {
-		fprintf(f, "time,kind,uid,%s,%s,%s", columns_get(COL_USER)->key,
-			columns_key(columns_get(COL_PID), COL_ROWS_USERS),
-			columns_get(COL_THR)->key);
+		ob_printf(f, "time,kind,uid,%s,%s,%s", columns_get(COL_USER)->key,
+			  columns_key(columns_get(COL_PID), COL_ROWS_USERS),
+			  columns_get(COL_THR)->key);
 		for (size_t i = 0; i < ncols; i++)
-			fprintf(f, ",%s", columns_get(cols[i])->key);
+			ob_printf(f, ",%s", columns_get(cols[i])->key);
 		for (size_t k = 0; k < m->nraw; k++) {
-			fputc(',', f);
+			ob_putc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
 		/* as for processes: a cgroup column only where cgroups are known */
-		fputs(m->have_cgroups ? ",estimated,suspect,not_counted,cgroup\n"
-				      : ",estimated,suspect,not_counted\n",
-		      f);
+		ob_puts(m->have_cgroups ? ",estimated,suspect,not_counted,cgroup\n"
+					: ",estimated,suspect,not_counted\n",
+			f);
 		o->csv_header_done = true;
 	}
 	/* the cgroups first, as before the processes: PROCS is theirs, no uid, user or threads */
@@ -454,28 +553,28 @@ static void output_csv_users(struct output *o, const struct model *m, const enum
 		const struct model_row *r = cg ? &m->cgroups[i] : &o->users.v[i - m->ncgroups];
 
 		if (cg) {
-			fprintf(f, "%.3f,cgroup,,,", m->wall);
+			ob_printf(f, "%.3f,cgroup,,,", m->wall);
 			if (r->threads >= 0)
-				fprintf(f, "%d", r->threads);
-			fputc(',', f);
+				ob_printf(f, "%d", r->threads);
+			ob_putc(',', f);
 		} else {
-			fprintf(f, "%.3f,user,%u,", m->wall, r->uid);
+			ob_printf(f, "%.3f,user,%u,", m->wall, r->uid);
 			output_csv_str(f, r->user);
-			fprintf(f, ",%d,%d", r->procs, r->threads);
+			ob_printf(f, ",%d,%d", r->procs, r->threads);
 		}
 		output_csv_counts(f, m, r, cols, ncols);
 		if (m->have_cgroups) {
-			fputc(',', f);
+			ob_putc(',', f);
 			if (cg)
 				output_csv_str(f, r->cgroup ? r->cgroup : "");
 		}
-		fputc('\n', f);
+		ob_putc('\n', f);
 	}
 }
 
 static void output_csv(struct output *o, const struct model *m)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
 
@@ -484,16 +583,16 @@ static void output_csv(struct output *o, const struct model *m)
 		return;
 	}
 	if (!o->csv_header_done) {
-		fprintf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
-			columns_key(columns_get(COL_THR), output_row_kind(o)));
+		ob_printf(f, "time,kind,id,%s,%s,state", columns_get(COL_USER)->key,
+			  columns_key(columns_get(COL_THR), output_row_kind(o)));
 		for (size_t i = 0; i < ncols; i++)
-			fprintf(f, ",%s", columns_get(cols[i])->key);
+			ob_printf(f, ",%s", columns_get(cols[i])->key);
 		for (size_t k = 0; k < m->nraw; k++) {
-			fputc(',', f);
+			ob_putc(',', f);
 			output_csv_str(f, output_raw_name(m, k));
 		}
-		fputs(",estimated,suspect,not_counted,command,cmdline", f);
-		fputs(m->have_cgroups ? ",cgroup\n" : "\n", f);
+		ob_puts(",estimated,suspect,not_counted,command,cmdline", f);
+		ob_puts(m->have_cgroups ? ",cgroup\n" : "\n", f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < m->ncpus; i++)
@@ -505,67 +604,74 @@ static void output_csv(struct output *o, const struct model *m)
 			       m->wall);
 }
 
-static void output_json_str(FILE *f, const char *s)
+static void output_json_str(struct output_buf *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
 
-	fputc('"', f);
+	ob_putc('"', f);
 	while (*p) {
-		size_t n;
+		size_t n = 0;
 		int32_t cp;
 
-		if (*p == '"' || *p == '\\') {
-			fprintf(f, "\\%c", *p);
+		/* a run of printable ASCII is written as it is, in one copy */
+		while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\')
+			n++;
+		if (n) {
+			ob_write(p, 1, n, f);
+		} else if (*p == '"' || *p == '\\') {
+			ob_printf(f, "\\%c", *p);
 			n = 1;
 		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(f, "\\u%04x", *p);
+			ob_printf(f, "\\u%04x", *p);
 			n = 1;
 		} else if ((cp = utf8_decode(p, left, &n)) < 0) {
 			/* JSON must be UTF-8: replace a stray byte */
-			fputs("\\ufffd", f);
+			ob_puts("\\ufffd", f);
 		} else if (textsafe_unsafe(cp)) {
 			/* C1 and bidi controls: escaped, so a terminal showing the JSON is safe */
-			fprintf(f, "\\u%04x", (unsigned)cp);
+			ob_printf(f, "\\u%04x", (unsigned)cp);
 		} else {
-			fwrite(p, 1, n, f);
+			ob_write(p, 1, n, f);
 		}
 		p += n;
 		left -= n;
 	}
-	fputc('"', f);
+	ob_putc('"', f);
 }
 
-static void output_json_num(FILE *f, double v, int prec)
+static void output_json_num(struct output_buf *f, double v, int prec)
 {
 	if (isnan(v) || isinf(v))
-		fputs("null", f);
+		ob_puts("null", f);
 	else
-		fprintf(f, "%.*f", prec, v);
+		ob_fixed(f, v, prec);
 }
 
 /* The names of the columns marked in bits, then of the -e events marked with flag. */
-static void output_json_marks(FILE *f, const struct model *m, const struct model_row *r,
-			      const enum col_id *cols, size_t ncols, uint32_t bits, uint8_t flag)
+static void output_json_marks(struct output_buf *f, const struct model *m,
+			      const struct model_row *r, const enum col_id *cols, size_t ncols,
+			      uint32_t bits, uint8_t flag)
 {
 	bool first = true;
 
 	for (size_t i = 0; i < ncols; i++)
 		if (bits & (1u << cols[i])) {
-			fprintf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
+			ob_printf(f, "%s\"%s\"", first ? "" : ",", columns_get(cols[i])->key);
 			first = false;
 		}
 	for (size_t k = 0; k < m->nraw; k++)
 		if (r->raw_fl[k] & flag) {
 			if (!first)
-				fputc(',', f);
+				ob_putc(',', f);
 			output_json_str(f, output_raw_name(m, k));
 			first = false;
 		}
 }
 
-static void output_json_metrics(FILE *f, const struct model *m, const struct model_row *r,
-				const enum col_id *cols, size_t ncols, enum col_rows rows)
+static void output_json_metrics(struct output_buf *f, const struct model *m,
+				const struct model_row *r, const enum col_id *cols, size_t ncols,
+				enum col_rows rows)
 {
 	bool cpu = rows == COL_ROWS_CPUS;
 
@@ -575,33 +681,33 @@ static void output_json_metrics(FILE *f, const struct model *m, const struct mod
 		if (!columns_on_rows(c, rows))
 			continue; /* RES, %MEM and TIME+ are a process's, never a CPU's or a cgroup's */
 		/* a CPU's %CPU is how busy it was; "cpu" already names it */
-		fprintf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
+		ob_printf(f, ",\"%s\":", columns_key(c, cpu ? COL_ROWS_CPUS : COL_ROWS_PROCESSES));
 		output_json_num(f, r->v[c->id], c->data_prec);
 	}
 	if (m->nraw) {
-		fputs(",\"events\":{", f);
+		ob_puts(",\"events\":{", f);
 		for (size_t k = 0; k < m->nraw; k++) {
 			if (k)
-				fputc(',', f);
+				ob_putc(',', f);
 			output_json_str(f, output_raw_name(m, k));
-			fputc(':', f);
+			ob_putc(':', f);
 			output_json_num(f, r->raw[k], 0);
 		}
-		fputc('}', f);
+		ob_putc('}', f);
 	}
 	/* the marks name the columns by their plain keys, on CPU rows too */
-	fputs(",\"estimated\":[", f);
+	ob_puts(",\"estimated\":[", f);
 	output_json_marks(f, m, r, cols, ncols, r->est, MODEL_F_EST);
-	fputs("],\"not_running\":[", f);
+	ob_puts("],\"not_running\":[", f);
 	output_json_marks(f, m, r, cols, ncols, r->na, MODEL_F_NA);
-	fputs("],\"suspect\":[", f);
+	ob_puts("],\"suspect\":[", f);
 	output_json_marks(f, m, r, cols, ncols, r->suspect, MODEL_F_SUSPECT);
-	fputc(']', f);
+	ob_putc(']', f);
 }
 
 static void output_json(struct output *o, const struct model *m, const char *mode)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 	enum col_id cols[COL_MAX];
 	size_t ncols = output_num_cols(m, cols);
 	const struct column *pid = columns_get(COL_PID), *user = columns_get(COL_USER);
@@ -610,93 +716,93 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	char iv[64];
 
 	output_interval(iv, sizeof(iv), m, true);
-	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
-		iv, m->load[0], m->load[1], m->load[2]);
+	ob_printf(f, "{\"time\":%.3f,\"interval\":%s,\"load\":[%.2f,%.2f,%.2f],\"mode\":", m->wall,
+		  iv, m->load[0], m->load[1], m->load[2]);
 	output_json_str(f, mode);
 	if (o->self)
 		output_json_self(f, o->self);
-	fprintf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
-		o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
+	ob_printf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
+		  o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 
 		if (i)
-			fputc(',', f);
+			ob_putc(',', f);
 		if (r->id < 0)
-			fprintf(f, "{\"%s\":\"all\"", columns_key(pid, COL_ROWS_CPUS));
+			ob_printf(f, "{\"%s\":\"all\"", columns_key(pid, COL_ROWS_CPUS));
 		else
-			fprintf(f, "{\"%s\":%d", columns_key(pid, COL_ROWS_CPUS), r->id);
+			ob_printf(f, "{\"%s\":%d", columns_key(pid, COL_ROWS_CPUS), r->id);
 		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CPUS);
-		fputc('}', f);
+		ob_putc('}', f);
 	}
 	if (m->have_cgroups) {
-		fprintf(f, "],\"cgroup_fds\":%" PRIu64 ",\"cgroups\":[", m->cg_fds);
+		ob_printf(f, "],\"cgroup_fds\":%" PRIu64 ",\"cgroups\":[", m->cg_fds);
 		for (size_t i = 0; i < m->ncgroups; i++) {
 			const struct model_row *r = &m->cgroups[i];
 
-			fputs(i ? ",{\"cgroup\":" : "{\"cgroup\":", f);
+			ob_puts(i ? ",{\"cgroup\":" : "{\"cgroup\":", f);
 			output_json_str(f, r->cgroup ? r->cgroup : "");
 			if (r->threads >= 0)
-				fprintf(f, ",\"procs\":%d", r->threads);
+				ob_printf(f, ",\"procs\":%d", r->threads);
 			else
-				fputs(",\"procs\":null", f);
+				ob_puts(",\"procs\":null", f);
 			if (r->err) {
-				fputs(",\"not_counted\":", f);
+				ob_puts(",\"not_counted\":", f);
 				output_json_str(f, errmsg_short(r->err));
 			} else {
 				output_json_metrics(f, m, r, cols, ncols, COL_ROWS_CGROUPS);
 			}
-			fputc('}', f);
+			ob_putc('}', f);
 		}
 	}
-	fprintf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
+	ob_printf(f, "],\"%s\":[", o->per_user ? "users" : o->threads ? "threads" : "processes");
 	for (size_t i = 0; !o->no_processes && i < output_nrows(o, m); i++) {
 		const struct model_row *r = &output_rows(o, m)[i];
 
 		if (i)
-			fputc(',', f);
+			ob_putc(',', f);
 		if (o->per_user) {
-			fprintf(f, "{\"uid\":%u,\"%s\":", r->uid, user->key);
+			ob_printf(f, "{\"uid\":%u,\"%s\":", r->uid, user->key);
 			output_json_str(f, r->user);
-			fprintf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
-				r->procs, thr->key, r->threads);
+			ob_printf(f, ",\"%s\":%d,\"%s\":%d", columns_key(pid, COL_ROWS_USERS),
+				  r->procs, thr->key, r->threads);
 			output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
 			if (r->err) {
-				fputs(",\"not_counted\":", f);
+				ob_puts(",\"not_counted\":", f);
 				output_json_str(f, errmsg_short(r->err));
 			}
-			fputc('}', f);
+			ob_putc('}', f);
 			continue;
 		}
 		if (o->threads)
-			fprintf(f,
-				"{\"%s\":%d,\"%s\":%d,\"%s\":", columns_key(pid, COL_ROWS_THREADS),
-				r->id, columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
+			ob_printf(f, "{\"%s\":%d,\"%s\":%d,\"%s\":",
+				  columns_key(pid, COL_ROWS_THREADS), r->id,
+				  columns_key(thr, COL_ROWS_THREADS), r->tgid, user->key);
 		else
-			fprintf(f, "{\"%s\":%d,\"%s\":", pid->key, r->id, user->key);
+			ob_printf(f, "{\"%s\":%d,\"%s\":", pid->key, r->id, user->key);
 		output_json_str(f, r->user);
-		fprintf(f, ",\"%s\":%d,\"state\":\"%c\",\"%s\":", thr->key, r->threads,
-			r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?',
-			cmd->key);
+		ob_printf(f, ",\"%s\":%d,\"state\":\"%c\",\"%s\":", thr->key, r->threads,
+			  r->state >= 0x20 && r->state != '"' && r->state != '\\' ? r->state : '?',
+			  cmd->key);
 		output_json_str(f, r->comm);
-		fputs(",\"cmdline\":", f);
+		ob_puts(",\"cmdline\":", f);
 		output_json_str(f, r->cmdline);
 		if (m->have_cgroups) {
-			fputs(",\"cgroup\":", f);
+			ob_puts(",\"cgroup\":", f);
 			if (r->cgroup)
 				output_json_str(f, r->cgroup);
 			else
-				fputs("null", f);
+				ob_puts("null", f);
 		}
 		/* every column on every row, null where there is no value: one schema */
 		output_json_metrics(f, m, r, cols, ncols, COL_ROWS_PROCESSES);
 		if (r->err) {
-			fputs(",\"not_counted\":", f);
+			ob_puts(",\"not_counted\":", f);
 			output_json_str(f, errmsg_short(r->err));
 		}
-		fputc('}', f);
+		ob_putc('}', f);
 	}
-	fputs("]}\n", f);
+	ob_puts("]}\n", f);
 }
 
 /* The mapping of a page by name, an anonymous one by its range, into buf (of OUTPUT_MAP_LEN). */
@@ -720,7 +826,7 @@ static void output_page_fields(const struct model *m, const struct hotpage_entry
 static void output_samples_text(struct output *o, const struct model *m,
 				const struct hotpage_entry *top, size_t n)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 
 	char rate[32];
 
@@ -729,44 +835,44 @@ static void output_samples_text(struct output *o, const struct model *m,
 		snprintf(rate, sizeof(rate), "%.0f", m->sample_rate);
 	else
 		snprintf(rate, sizeof(rate), "-");
-	fprintf(f,
-		"Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
-		" lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
-		m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
-		m->throttled);
+	ob_printf(f,
+		  "Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
+		  " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
+		  m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
+		  m->throttled);
 	if (m->sample_nonmem)
-		fprintf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
+		ob_printf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
-		fputs("LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
-		      "addresses only\n",
-		      f);
-	fprintf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
-		m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
-	fprintf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
-		"LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+		ob_puts("LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
+			"addresses only\n",
+			f);
+	ob_printf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
+		  m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
+	ob_printf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
+		  "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
 	for (size_t i = 0; i < n; i++) {
 		char map[OUTPUT_MAP_LEN];
 		double share;
 		struct hotpage_cells cl;
 
 		output_page_fields(m, &top[i], &share, &cl);
-		fprintf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
-			top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
-			cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
-			output_map_name(m, top[i].page, map));
+		ob_printf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
+			  top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
+			  cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
+			  output_map_name(m, top[i].page, map));
 	}
-	fputc('\n', f);
+	ob_putc('\n', f);
 }
 
 static void output_samples_csv(struct output *o, const struct model *m,
 			       const struct hotpage_entry *top, size_t n)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 
 	if (!o->csv_header_done) {
-		fputs("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
-		      "mapping\n",
-		      f);
+		ob_puts("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
+			"mapping\n",
+			f);
 		o->csv_header_done = true;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -775,23 +881,23 @@ static void output_samples_csv(struct output *o, const struct model *m,
 		struct hotpage_cells cl;
 
 		output_page_fields(m, &top[i], &share, &cl);
-		fprintf(f, "%.3f,%d,", m->wall, m->sample_pid);
+		ob_printf(f, "%.3f,%d,", m->wall, m->sample_pid);
 		output_csv_str(f, m->sample_source);
-		fprintf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
-			top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			top[i].stores, top[i].lat_n ? cl.latency : "",
-			hotpage_dominant_level(&top[i]) == MEM_LVL_NA
-				? ""
-				: mem_level_name(hotpage_dominant_level(&top[i])));
+		ob_printf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
+			  top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
+			  top[i].stores, top[i].lat_n ? cl.latency : "",
+			  hotpage_dominant_level(&top[i]) == MEM_LVL_NA
+				  ? ""
+				  : mem_level_name(hotpage_dominant_level(&top[i])));
 		output_csv_str(f, output_map_name(m, top[i].page, map));
-		fputc('\n', f);
+		ob_putc('\n', f);
 	}
 }
 
 static void output_samples_json(struct output *o, const struct model *m,
 				const struct hotpage_entry *top, size_t n)
 {
-	FILE *f = o->f;
+	struct output_buf *f = &o->buf;
 
 	char iv[64], rate[32];
 
@@ -800,21 +906,21 @@ static void output_samples_json(struct output *o, const struct model *m,
 		snprintf(rate, sizeof(rate), "%.1f", m->sample_rate);
 	else
 		snprintf(rate, sizeof(rate), "null");
-	fprintf(f, "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":", m->wall, iv,
-		m->sample_pid);
+	ob_printf(f, "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":", m->wall, iv,
+		  m->sample_pid);
 	output_json_str(f, m->sample_source);
-	fprintf(f,
-		",\"period\":%" PRIu64 ",\"samples_per_s\":%s,\"lost\":%" PRIu64
-		",\"throttled\":%" PRIu64 ",\"page_size\":%u",
-		m->sample_period, rate, m->lost, m->throttled, 1u << m->hp->shift);
+	ob_printf(f,
+		  ",\"period\":%" PRIu64 ",\"samples_per_s\":%s,\"lost\":%" PRIu64
+		  ",\"throttled\":%" PRIu64 ",\"page_size\":%u",
+		  m->sample_period, rate, m->lost, m->throttled, 1u << m->hp->shift);
 	/* keys only when they say something, so older consumers see the frames they knew */
 	if (m->sample_nonmem)
-		fprintf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
+		ob_printf(f, ",\"nonmem_dropped\":%" PRIu64, m->sample_nonmem);
 	if (m->sample_flags & SNAP_SMP_NO_LATENCY)
-		fputs(",\"latency_na\":true", f);
+		ob_puts(",\"latency_na\":true", f);
 	if (m->sample_flags & SNAP_SMP_NO_SOURCE)
-		fputs(",\"data_source_na\":true", f);
-	fputs(",\"pages\":[", f);
+		ob_puts(",\"data_source_na\":true", f);
+	ob_puts(",\"pages\":[", f);
 	for (size_t i = 0; i < n; i++) {
 		char map[OUTPUT_MAP_LEN];
 		double share;
@@ -822,21 +928,21 @@ static void output_samples_json(struct output *o, const struct model *m,
 		enum mem_level l = hotpage_dominant_level(&top[i]);
 
 		output_page_fields(m, &top[i], &share, &cl);
-		fprintf(f,
-			"%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
-			"\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
-			"\"data_source\":",
-			i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight,
-			top[i].loads, top[i].stores, top[i].lat_n ? cl.latency : "null");
+		ob_printf(f,
+			  "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
+			  "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
+			  "\"data_source\":",
+			  i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight,
+			  top[i].loads, top[i].stores, top[i].lat_n ? cl.latency : "null");
 		if (l == MEM_LVL_NA)
-			fputs("null", f);
+			ob_puts("null", f);
 		else
 			output_json_str(f, mem_level_name(l));
-		fputs(",\"mapping\":", f);
+		ob_puts(",\"mapping\":", f);
 		output_json_str(f, output_map_name(m, top[i].page, map));
-		fputc('}', f);
+		ob_putc('}', f);
 	}
-	fputs("]}\n", f);
+	ob_puts("]}\n", f);
 }
 
 static void output_samples(struct output *o, const struct model *m)
@@ -850,15 +956,15 @@ static void output_samples(struct output *o, const struct model *m)
 	if (!m->hp || !m->sample_pid || (o->sample_pid && m->sample_pid != o->sample_pid)) {
 		/* a recording may hold another process's samples: never show them as this one's */
 		if (o->fmt == OUTPUT_TEXT && o->sample_pid)
-			fprintf(o->f, "Sampling pid %d: no samples of it in this interval\n\n",
-				o->sample_pid);
+			ob_printf(&o->buf, "Sampling pid %d: no samples of it in this interval\n\n",
+				  o->sample_pid);
 		else if (o->fmt == OUTPUT_TEXT)
-			fprintf(o->f, "Sampling: nothing sampled\n\n");
+			ob_printf(&o->buf, "Sampling: nothing sampled\n\n");
 		else if (o->fmt == OUTPUT_JSON)
-			fprintf(o->f,
-				"{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":null,"
-				"\"pages\":[]}\n",
-				m->wall, iv, o->sample_pid);
+			ob_printf(&o->buf,
+				  "{\"time\":%.3f,\"interval\":%s,\"pid\":%d,\"source\":null,"
+				  "\"pages\":[]}\n",
+				  m->wall, iv, o->sample_pid);
 		return;
 	}
 	n = hotpage_top(m->hp, top, o->top < 256 ? (o->top ? o->top : 20) : 256);
@@ -875,15 +981,25 @@ static void output_samples(struct output *o, const struct model *m)
 	}
 }
 
+/* The frame built in o->buf, in one write. */
+static int output_send(struct output *o)
+{
+	size_t n = o->buf.n;
+
+	o->buf.n = 0;
+	if ((n && fwrite(o->buf.p, 1, n, o->f) != n) || fflush(o->f) == EOF || ferror(o->f))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int output_frame(struct output *o, const struct model *m, const char *mode)
 {
+	o->buf.n = 0;
 	if (o->sampling) {
 		if (o->fmt == OUTPUT_TEXT)
 			output_text(o, m, mode);
 		output_samples(o, m);
-		if (fflush(o->f) == EOF || ferror(o->f))
-			return errno ? -errno : -EIO;
-		return 0;
+		return output_send(o);
 	}
 	if (o->per_user) {
 		const struct model_row **rows = xcalloc(m->nrows ? m->nrows : 1, sizeof(*rows));
@@ -904,12 +1020,12 @@ int output_frame(struct output *o, const struct model *m, const char *mode)
 		output_json(o, m, mode);
 		break;
 	}
-	if (fflush(o->f) == EOF || ferror(o->f))
-		return errno ? -errno : -EIO;
-	return 0;
+	return output_send(o);
 }
 
 void output_release(struct output *o)
 {
 	model_users_release(&o->users);
+	free(o->buf.p);
+	o->buf = (struct output_buf){ 0 };
 }

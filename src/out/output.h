@@ -14,6 +14,12 @@ enum output_format {
 	OUTPUT_JSON,
 };
 
+/* A frame as it is written: sent with one write at its end. */
+struct output_buf {
+	char *p;
+	size_t n, cap;
+};
+
 struct output {
 	FILE *f; /* borrowed */
 	enum output_format fmt;
@@ -27,6 +33,8 @@ struct output {
 	size_t top;		  /* pages per frame when sampling */
 	bool no_processes;	  /* processes are not counted (cgroups instead): no process rows */
 	const struct selfcost *self; /* borrowed: pmctop's own cost, live frames only; or NULL */
+	struct output_buf
+		buf; /* the frame being written; kept for the next, output_release frees */
 };
 
 /* "text", "csv" or "json"; 0 or -EINVAL. */
@@ -36,7 +44,7 @@ int output_parse_format(const char *s, enum output_format *fmt);
  * Flushes; returns 0 or -errno (-EPIPE when the reader went away).
  */
 int output_frame(struct output *o, const struct model *m, const char *mode);
-/* Free what the frames kept (the per-user rows); o can be used again. */
+/* Free what the frames kept (the per-user rows, the frame buffer); o can be used again. */
 void output_release(struct output *o);
 
 #endif

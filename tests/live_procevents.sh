@@ -1,0 +1,114 @@
+# Live: new processes come from the kernel's process events instead of a listing of /proc every
+# tick, where the kernel sends them (root, the initial PID namespace); elsewhere /proc is listed
+# every tick. Either way, processes made and ended between two ticks are found and dropped alike.
+. "$top_srcdir/tests/lib.sh"
+
+# frames FILE: the distinct frame times of a CSV, in order
+frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
+# listed FILE TIME PID: the process is a row of that frame
+listed() { awk -F, -v t="$2" -v p="$3" '$1 == t && $2 == "process" && $3 == p { f = 1 } END { exit !f }' "$1"; }
+# wait_frame FILE PID yes|no: until the newest complete frame lists PID (yes) or not (no); 30 s
+wait_frame() {
+	for _ in $(seq 300); do
+		t=$(frames "$1" | tail -n 2 | head -n 1)
+		if [ -n "$t" ] && [ "$(frames "$1" | wc -l)" -ge 2 ]; then
+			if listed "$1" "$t" "$2"; then [ "$3" = yes ] && return 0; else [ "$3" = no ] && return 0; fi
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# scenario DIR: pmctop under strace (getdents64 only; LeakSanitizer cannot run under ptrace)
+# while five processes are made, found, ended and dropped; DIR/result says what was seen
+scenario() {
+	d=$1
+	ASAN_OPTIONS=detect_leaks=0 strace -f -y -qq -e trace=getdents64 -o "$d/strace" \
+		"$PMCTOP" -b -d 0.2 -o csv >"$d/out.csv" 2>"$d/err" &
+	st=$!
+	pm=""
+	for _ in $(seq 100); do
+		pm=$(cat "/proc/$st/task/$st/children" 2>/dev/null | awk '{ print $1 }')
+		[ -n "$pm" ] && [ "$(frames "$d/out.csv" | wc -l)" -ge 2 ] && break
+		sleep 0.1
+	done
+	pids=""
+	for _ in 1 2 3 4 5; do
+		"$WORKLOAD" sleep 60 &
+		pids="$pids $!"
+	done
+	found=0
+	for p in $pids; do wait_frame "$d/out.csv" "$p" yes && found=$((found + 1)); done
+	# shellcheck disable=SC2086
+	kill $pids
+	wait $pids 2>/dev/null
+	gone=0
+	for p in $pids; do wait_frame "$d/out.csv" "$p" no && gone=$((gone + 1)); done
+	[ -n "$pm" ] && kill -TERM "$pm"
+	wait "$st"
+	echo "$found $gone $(frames "$d/out.csv" | wc -l)" >"$d/result"
+}
+
+if [ "${1:-}" = scenario ]; then
+	scenario "$2"
+	exit 0
+fi
+
+exclusive
+if ! command -v strace >/dev/null; then
+	skip "strace is not installed: the /proc listings cannot be counted"
+	done_testing
+	exit 0
+fi
+
+# listings DIR: listings of /proc itself (the getdents64 calls that reached its end, returning 0)
+listings() { grep -c 'getdents64([0-9]*</proc>,.*) = 0$' "$1/strace"; }
+# nspid_depth: how many PID namespaces this shell is below the initial one, plus one
+nspid_depth() { awk '/^NSpid:/ { print NF - 1 }' /proc/self/status; }
+
+# 1. In a PID namespace of its own the events cannot be used (they carry the initial
+#    namespace's pids and are not sent to other namespaces): /proc is listed every tick.
+shell=$(readlink /proc/$$/exe)
+if unshare --pid --fork --mount-proc true 2>/dev/null; then
+	mkdir "$TMP/ns"
+	unshare --pid --fork --mount-proc "$shell" "$0" scenario "$TMP/ns"
+	set -- $(cat "$TMP/ns/result" 2>/dev/null)
+	check "PID namespace: the 5 processes made between ticks are found" test "${1:-0}" = 5
+	check "PID namespace: the 5 processes ended between ticks are dropped" test "${2:-0}" = 5
+	l=$(listings "$TMP/ns")
+	diag "PID namespace: $3 frames, $l listings of /proc"
+	check "PID namespace: the fallback lists /proc every tick" test "$l" -ge "${3:-1}"
+else
+	skip "no PID namespace here (unshare --pid --fork --mount-proc failed)"
+fi
+
+# 2. Where the events come (root, the initial PID namespace): the same processes found and
+#    dropped as with the listing (PMCTOP_NO_PROC_EVENTS=1), with fewer listings of /proc.
+if [ "$(id -u)" != 0 ] || [ "$(nspid_depth)" != 1 ]; then
+	skip "process events need root in the initial PID namespace"
+	done_testing
+	exit 0
+fi
+mkdir "$TMP/ev" "$TMP/list"
+"$shell" "$0" scenario "$TMP/ev"
+PMCTOP_NO_PROC_EVENTS=1 "$shell" "$0" scenario "$TMP/list"
+set -- $(cat "$TMP/ev/result" 2>/dev/null)
+ef=$3
+check "events: the 5 processes made between ticks are found" test "${1:-0}" = 5
+check "events: the 5 processes ended between ticks are dropped" test "${2:-0}" = 5
+set -- $(cat "$TMP/list/result" 2>/dev/null)
+check "listing: the same 5 found and 5 dropped" test "${1:-0} ${2:-0}" = "5 5"
+le=$(listings "$TMP/ev")
+ll=$(listings "$TMP/list")
+diag "events: $ef frames, $le listings of /proc; listing: $3 frames, $ll listings"
+check "listing: /proc is listed every tick" test "$ll" -ge "${3:-1}"
+if grep -q 'PROC_EVENTS=y' "/boot/config-$(uname -r)" 2>/dev/null || [ "$le" -lt "$ef" ]; then
+	# every tick until a forked process is seen in a listing (the 5 made once 2 frames are
+	# out), then every 10 s (50 frames)
+	check "events: /proc is listed far less than every tick" \
+		test "$le" -le "$((4 + ef / 50))" -a "$le" -lt "$ef"
+else
+	skip "this kernel sends no process events (CONFIG_PROC_EVENTS): /proc is listed every tick"
+fi
+check "no error on stderr" sh -c '! grep -v "no hardware PMU" "$1/err" "$2/err" | grep -q .' _ "$TMP/ev" "$TMP/list"
+done_testing
