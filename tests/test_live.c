@@ -1410,9 +1410,55 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, 0);
 	ck_assert_int_eq(f.nopen, 400);
+	/* no thread started meanwhile: every thread counted, nothing estimated */
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+/*
+ * Threads started while an attach goes on over several ticks may come from a
+ * thread not attached yet, so not counted: the process is then estimated, said once.
+ */
+START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_estimate)
+{
+	static int tids[210];
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	const struct errmsg_fact *fact = NULL;
+	int ticks = 0;
+
+	tree_init(&t);
+	for (int i = 0; i < 210; i++)
+		tids[i] = 10 + i;
+	tree_proc(&t, 10, tids, 200, 100, 800);
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	f.open_us = 1000; /* 400 ms of opens: several ticks */
+	snapshot_init(&snap, s->ev.n);
+	task = tick10(s, &snap);
+	ck_assert_int_eq(task->err, -EINPROGRESS);
+	/* ten threads more, started by threads still waiting for their counters */
+	tree_proc(&t, 10, tids, 210, 100, 900);
+	do {
+		task = tick10(s, &snap);
+		ticks++;
+	} while (task->err && ticks < 20);
+	ck_assert_int_eq(task->err, 0);
+	/* the ten were not in the list being attached: they are not opened */
+	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, -EINPROGRESS, &fact), 1);
+	ck_assert_int_eq(fact->n, 10);
+	ck_assert_int_eq(fact->n2, 200);
+	ck_assert_int_eq(fact->n3, 210);
+	snapshot_release(&snap);
+	source_free(s);
 	tree_free(&t);
 }
 END_TEST
@@ -1425,6 +1471,8 @@ int main(void)
 	if (events_init())
 		return 1;
 	tcase_add_test(tc, test_emfile_leaves_the_rest_not_counted_and_says_how_many);
+	tcase_add_test(
+		tc, test_threads_started_during_an_attach_over_several_ticks_make_it_an_estimate);
 	tcase_add_test(tc, test_esrch_drops_a_vanished_task_without_error);
 	tcase_add_test(tc, test_eacces_gives_the_permission_fact_with_paranoid);
 	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);

@@ -95,6 +95,8 @@ struct live_proc {
 	unsigned long long retry; /* l->tick from which a failed attach is tried again */
 	/* some threads did not fit the descriptors: the busiest are counted */
 	bool partial;
+	bool attach_split; /* its attach went on over more than one tick */
+	int partial_why; /* -EMFILE: no descriptors for all; -EINPROGRESS: threads started during a split attach */
 	size_t thr_all;	    /* threads it had at attach */
 	uint64_t part_cpu0; /* its CPU time (ns) at attach */
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */

@@ -295,8 +295,10 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 		int r;
 
 		/* thousands of threads: the rest next tick, so that the frame does not wait */
-		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until)
+		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until) {
+			p->attach_split = true;
 			return LIVE_UNATTACHED;
+		}
 		r = live_open_thread(l, &p->thr[p->nthr], p->todo[p->todo_i++], p->lite);
 		opened++;
 		if (r == 0) {
@@ -320,6 +322,18 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 		return p->attach_err;
 	p->thr_all = n - p->gone;
 	p->partial = p->nthr < p->thr_all;
+	p->partial_why = -EMFILE;
+	/*
+	 * Over several ticks, a thread not yet attached may have started threads:
+	 * not counted (those of attached threads are, by inheritance, and cannot be
+	 * told apart). More threads now than were attached: estimates, said once.
+	 */
+	if (p->attach_split && !p->partial && st->threads > 0 && (size_t)st->threads > p->thr_all) {
+		p->partial = true;
+		p->partial_why = -EINPROGRESS;
+		p->thr_all = (size_t)st->threads;
+	}
+	p->attach_split = false;
 	p->part_max = 0;
 	return 0;
 }
@@ -938,7 +952,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			struct errmsg_fact f;
 
 			p->told_partial = true;
-			errmsg_fact_set(&f, ERRMSG_PARTIAL, -EMFILE, p->comm, l->paranoid, p->pid);
+			errmsg_fact_set(&f, ERRMSG_PARTIAL, p->partial_why, p->comm, l->paranoid,
+					p->pid);
 			f.n2 = (long long)p->nthr;
 			f.n3 = (long long)p->thr_all;
 			live_tell(l, &f);

@@ -529,6 +529,16 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 				 "with --hw-top");
 		break;
 	case ERRMSG_PARTIAL:
+		if (f->err == -EINPROGRESS) {
+			snprintf(buf, size,
+				 "'%s' (pid %lld) started threads while its %lld threads were "
+				 "attached over several ticks: those started by threads not yet "
+				 "attached are not counted, so its counts are scaled to its CPU "
+				 "time "
+				 "and marked * as estimates",
+				 f->name, f->n, f->n2);
+			break;
+		}
 		snprintf(buf, size,
 			 "'%s' (pid %lld) has %lld threads and the file descriptors left fit %lld: "
 			 "its busiest threads are counted, and its counts are scaled to its CPU "

@@ -31,7 +31,8 @@ enum errmsg_what {
 	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
 	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
 	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
-	/* process NAME (pid n) had n3 threads, n2 of them counted (no descriptors for the rest) */
+	/* process NAME (pid n) had n3 threads, n2 of them counted (err -EMFILE: no descriptors for the
+	 * rest; -EINPROGRESS: threads started while its attach went on over several ticks) */
 	ERRMSG_PARTIAL,
 	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
 	ERRMSG_HW_TOP,
