@@ -339,6 +339,8 @@ START_TEST(test_rcfile_bad_settings_keep_their_defaults)
 		{ __LINE__, "delay=0", "invalid delay '0'" },
 		{ __LINE__, "delay=fast", "invalid delay 'fast'" },
 		{ __LINE__, "columns", "has no '='" },
+		{ __LINE__, "columns=", "no column listed" },
+		{ __LINE__, "columns=speed,fan", "unknown column 'speed' (known: pid, user," },
 		/* what came from the file is quoted safe for a terminal */
 		{ __LINE__,
 		  "colours=\xe2\x80\xae"
@@ -515,6 +517,46 @@ START_TEST(test_rcfile_save_through_a_link)
 }
 END_TEST
 
+/* A list with no known column keeps the default columns; "cpus, load" reads as written. */
+START_TEST(test_rcfile_lists_as_a_hand_writes_them)
+{
+	static const char T1[] = HDR "columns=speed,fan\n";
+	static const char T2[] = HDR "meters=cpus, load\n";
+	char msg[1024];
+	struct rcfile rc;
+
+	rcfile_init(&rc);
+	ck_assert_int_eq(rcfile_parse(&rc, T1, sizeof(T1) - 1, "p", msg, sizeof(msg)), -EINVAL);
+	ck_assert(!rc.cols_set);
+	rcfile_init(&rc);
+	ck_assert_int_eq(rcfile_parse(&rc, T2, sizeof(T2) - 1, "p", msg, sizeof(msg)), 0);
+	ck_assert(rc.meters_set && rc.show_cpus);
+	ck_assert(!(rc.meters_off & (1u << UI_METER_LOAD)));
+	ck_assert(rc.meters_off & (1u << UI_METER_SELF));
+}
+END_TEST
+
+/* A link to a file not there yet: the file is written where it points, the link stays. */
+START_TEST(test_rcfile_save_through_a_dangling_link)
+{
+	char link[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
+	struct rcfile rc, back;
+	struct stat st;
+
+	snprintf(target, sizeof(target), "%s/not-yet-pmctoprc", dir);
+	snprintf(link, sizeof(link), "%s/pmctoprc", dir);
+	unlink(link);
+	ck_assert_int_eq(symlink("not-yet-pmctoprc", link), 0);
+	rcfile_init(&rc);
+	rc.delay = 4;
+	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(rcfile_load(&back, target, msg, sizeof(msg)), 0);
+	ck_assert(back.delay == 4);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rcfile");
@@ -522,6 +564,7 @@ int main(void)
 	TCase *tf = tcase_create("files");
 
 	tcase_add_test(tc, test_keyval_reads_keys_values_and_comments);
+	tcase_add_test(tc, test_rcfile_lists_as_a_hand_writes_them);
 	tcase_add_test(tc, test_keyval_bad_lines_are_skipped_and_named);
 	tcase_add_test(tc, test_keyval_long_lines_are_refused_not_cut);
 	tcase_add_test(tc, test_keyval_foreign_files_are_refused_whole);
@@ -537,6 +580,7 @@ int main(void)
 	tcase_add_test(tf, test_rcfile_save_makes_the_directory_and_loads_back);
 	tcase_add_test(tf, test_rcfile_load_refuses_what_is_no_settings_file);
 	tcase_add_test(tf, test_rcfile_save_through_a_link);
+	tcase_add_test(tf, test_rcfile_save_through_a_dangling_link);
 	suite_add_tcase(s, tf);
 	return testutil_run(s);
 }

@@ -90,17 +90,27 @@ static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct key
 		char name[32];
 		int k = -1;
 
-		if (len < sizeof(name)) {
-			memcpy(name, p, len);
-			name[len] = '\0';
+		size_t tl = len;
+		const char *t = p;
+
+		/* "cpus, load" as a hand would write it */
+		while (tl && (*t == ' ' || *t == '\t')) {
+			t++;
+			tl--;
+		}
+		while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t'))
+			tl--;
+		if (tl < sizeof(name)) {
+			memcpy(name, t, tl);
+			name[tl] = '\0';
 			k = ui_meter_find(name);
 		}
 		if (k == UI_METER_CPUS)
 			rc->show_cpus = true;
 		else if (k >= 0)
 			rc->meters_off &= ~(1u << k);
-		else if (len) {
-			snprintf(name, sizeof(name), "%.*s", (int)(len < 31 ? len : 31), p);
+		else if (tl) {
+			snprintf(name, sizeof(name), "%.*s", (int)(tl < 31 ? tl : 31), t);
 			keyval_problem(kv, e->line,
 				       "unknown meter '%s' (use cpus, uptime, load, self)",
 				       rcfile_quote(name, q, sizeof(q)));
@@ -131,6 +141,15 @@ static void rcfile_entry(struct rcfile *rc, struct keyval *kv, const struct keyv
 				keyval_problem(kv, e->line, "unknown column '%s' (known: %s)",
 					       rcfile_quote(bad, q, sizeof(q)),
 					       rcfile_keys(keys, sizeof(keys)));
+		}
+		/* a list of nothing known would leave COMMAND alone: the defaults stand */
+		for (i = 0; i < COL_MAX; i++)
+			if (!(c.hidden & (1u << i)) && !columns_get(i)->rest)
+				break;
+		if (i == COL_MAX) {
+			if (!*bad)
+				keyval_problem(kv, e->line, "no column listed");
+			return;
 		}
 		rc->cols = c;
 		rc->cols_set = true;
@@ -347,9 +366,29 @@ int rcfile_save(const struct rcfile *rc, const char *path, char *msg, size_t msg
 		return -EEXIST;
 	}
 	/* a link (to a file kept with other dotfiles) stays a link: the file it names changes */
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && realpath(path, target))
+	bool link = !lstat(path, &st) && S_ISLNK(st.st_mode);
+
+	if (link && realpath(path, target)) {
 		path = target;
-	else if (snprintf(target, sizeof(target), "%s", path) >= (int)sizeof(target))
+	} else if (link && errno == ENOENT) {
+		/* a link to a file not there yet: write that file, never over the link */
+		char to[PATH_MAX];
+		ssize_t n = readlink(path, to, sizeof(to) - 1);
+		const char *slash = strrchr(path, '/');
+
+		if (n <= 0 || (size_t)n >= sizeof(to) - 1)
+			r = n < 0 ? -errno : -ENAMETOOLONG;
+		else if ((to[n] = '\0', to[0] == '/') || !slash)
+			r = snprintf(target, sizeof(target), "%s", to) >= (int)sizeof(target)
+				    ? -ENAMETOOLONG
+				    : 0;
+		else
+			r = snprintf(target, sizeof(target), "%.*s/%s", (int)(slash - path), path,
+				     to) >= (int)sizeof(target)
+				    ? -ENAMETOOLONG
+				    : 0;
+		path = target;
+	} else if (snprintf(target, sizeof(target), "%s", path) >= (int)sizeof(target))
 		r = -ENAMETOOLONG;
 	if (!r)
 		r = rcfile_mkdirs(target);
