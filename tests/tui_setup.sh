@@ -4,33 +4,14 @@
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/hw.rec"
 
-if ! command -v tmux >/dev/null; then
-	not_ok "tmux is needed for the screen tests (Debian package tmux)"
-	done_testing
-	exit 1
-fi
-export TMUX_TMPDIR="$TMP"
-S=pmctop-setup
+. "$top_srcdir/tests/tui_lib.sh"
 CFG="$TMP/cfg"
 RC="$CFG/pmctop/pmctoprc"
-tmux -f /dev/null new-session -d -s $S -x 80 -y 24 "env -i TERM=screen-256color LANG=C.UTF-8 PATH=$PATH HOME=$TMP XDG_CONFIG_HOME=$CFG HISTFILE=/dev/null PS1='$ ' bash --norc --noprofile" || exit 1
-cleanup_tmux() { tmux kill-server 2>/dev/null; cleanup; }
-trap cleanup_tmux EXIT
+# the shell's own settings directory, and no history file left behind
+TUI_ENV="XDG_CONFIG_HOME=$CFG HISTFILE=/dev/null"
+TUI_WAIT=100
+tui_session pmctop-setup
 
-screen() { tmux capture-pane -p -t $S; }
-keys() { tmux send-keys -t $S "$@"; }
-# wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default 10 s)
-wait_for() {
-	i=0
-	while [ $i -lt "${2:-100}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "screen lacks '$1':"
-	screen | sed 's/^/# |/'
-	return 1
-}
 # wait_attr LINE CODES: until the screen's line with LINE has the escape codes CODES (10 s)
 wait_attr() {
 	i=0
@@ -54,7 +35,6 @@ lacks() {
 }
 # the pids of the process table, top to bottom
 table_pids() { screen | awk '/^ +PID /{t=1; next} t && $1 ~ /^[0-9]+$/ {print $1}' | tr '\n' ' '; }
-start() { keys "clear; $* ; echo EXIT=\$?" Enter; }
 quit() { keys q; wait_for "EXIT=0" >/dev/null; }
 
 # ---- 80x24: F2, hide USER, move CPI up, w ----
