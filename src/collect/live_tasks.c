@@ -622,6 +622,27 @@ static void live_partial_scale(struct live_proc *p, const struct proc_stat *st,
 	}
 }
 
+/*
+ * Keep counts c (nev) read in full, and the gate's enabled time, for the ticks
+ * the task does not run; a set that did not read is read in full again.
+ */
+static void live_keep_counts(const struct live *l, const struct snap_count *c,
+			     struct snap_count **cnt, uint64_t *keep_gate, uint64_t gate)
+{
+	size_t nev = l->base.ev.n;
+
+	for (size_t e = 0; e < nev; e++)
+		if (c[e].err && c[e].err != LIVE_NOT_TOP && !l->base.ev.ev[e].err) {
+			free(*cnt);
+			*cnt = NULL;
+			return;
+		}
+	if (!*cnt)
+		*cnt = xcalloc(nev ? nev : 1, sizeof(**cnt));
+	memcpy(*cnt, c, nev * sizeof(*c));
+	*keep_gate = gate;
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
 			   bool idle, struct snapshot *snap)
 {
@@ -665,16 +686,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		return;
 	/* what the gate compares with next tick */
 	p->idle = 0;
-	for (size_t e = 0; e < nev; e++)
-		if (t->c[e].err && t->c[e].err != LIVE_NOT_TOP && !l->base.ev.ev[e].err) {
-			free(p->cnt); /* a set that did not read: read it all again */
-			p->cnt = NULL;
-			return;
-		}
-	if (!p->cnt)
-		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
-	memcpy(p->cnt, t->c, nev * sizeof(*t->c));
-	p->gate = gate;
+	live_keep_counts(l, t->c, &p->cnt, &p->gate, gate);
 }
 
 /*
@@ -712,16 +724,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 	}
 	live_sum_groups(l, &ly, t, 1, e->c, false, &gate);
 	t->idle = 0;
-	for (size_t k = 0; k < nev; k++)
-		if (e->c[k].err && e->c[k].err != LIVE_NOT_TOP && !l->base.ev.ev[k].err) {
-			free(t->cnt);
-			t->cnt = NULL;
-			return;
-		}
-	if (!t->cnt)
-		t->cnt = xcalloc(nev ? nev : 1, sizeof(*t->cnt));
-	memcpy(t->cnt, e->c, nev * sizeof(*e->c));
-	t->gate = gate;
+	live_keep_counts(l, e->c, &t->cnt, &t->gate, gate);
 }
 
 /*
