@@ -382,7 +382,7 @@ START_TEST(test_columns_in_table_order)
 	ck_assert(columns_get(COL_COMMAND)->rest);
 	ck_assert_str_eq(model_column_title(m, COL_MAX, COL_ROWS_PROCESSES), "LLC-load-misses");
 	ck_assert_int_eq(model_sort_key(m, "llc-load-misses"), COL_MAX);
-	columns_keys(keys, sizeof(keys));
+	columns_keys(keys, sizeof(keys), true);
 	for (int i = 0; i < COL_MAX; i++) {
 		ck_assert_int_eq(model_sort_key(m, columns_get(i)->key), i);
 		ck_assert_int_eq(model_sort_key(m, columns_get(i)->title), i);

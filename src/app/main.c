@@ -408,7 +408,7 @@ static int main_run(struct options *op)
 		char keys[256];
 
 		main_usage_error("unknown sort column '%s': use %s", o.sort,
-				 columns_keys(keys, sizeof(keys)));
+				 columns_keys(keys, sizeof(keys), true));
 		status = EXIT_USAGE;
 		goto out_model;
 	}

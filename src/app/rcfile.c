@@ -62,18 +62,6 @@ static int rcfile_bool(const char *v, bool *out)
 	return -EINVAL;
 }
 
-/* The columns' keys, "pid, user, ...", for messages; returns buf. */
-static char *rcfile_keys(char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < COL_MAX && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
-				      columns_get(i)->key);
-	return buf;
-}
-
 /* meters=: the meters listed are shown, the others hidden; an unknown name is a problem. */
 static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct keyval_entry *e)
 {
@@ -140,7 +128,7 @@ static void rcfile_entry(struct rcfile *rc, struct keyval *kv, const struct keyv
 			else
 				keyval_problem(kv, e->line, "unknown column '%s' (known: %s)",
 					       rcfile_quote(bad, q, sizeof(q)),
-					       rcfile_keys(keys, sizeof(keys)));
+					       columns_keys(keys, sizeof(keys), false));
 		}
 		/* a list of nothing known would leave COMMAND alone: the defaults stand */
 		for (i = 0; i < COL_MAX; i++)
@@ -172,7 +160,7 @@ static void rcfile_entry(struct rcfile *rc, struct keyval *kv, const struct keyv
 		if (!col) {
 			keyval_problem(kv, e->line, "unknown sort column '%s' (known: %s)",
 				       rcfile_quote(v, q, sizeof(q)),
-				       rcfile_keys(keys, sizeof(keys)));
+				       columns_keys(keys, sizeof(keys), false));
 			return;
 		}
 		snprintf(rc->sort, sizeof(rc->sort), "%s", col->key);

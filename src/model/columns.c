@@ -323,15 +323,15 @@ enum metrics_severity columns_severity(const struct column *col, double v)
 	return metrics_severity(&col->sev, v);
 }
 
-char *columns_keys(char *buf, size_t size)
+char *columns_keys(char *buf, size_t size, bool events)
 {
 	size_t o = 0;
 
 	buf[0] = '\0';
 	for (int i = 0; i < COL_MAX && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s, ", COLUMNS[i].key);
-	if (o < size)
-		snprintf(buf + o, size - o, "or an -e event name");
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", COLUMNS[i].key);
+	if (events && o < size)
+		snprintf(buf + o, size - o, ", or an -e event name");
 	return buf;
 }
 

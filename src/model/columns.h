@@ -141,8 +141,8 @@ const char *columns_title(const struct column *col, enum col_rows rows);
 int columns_width(const struct column *col, enum col_rows rows);
 /* How good or bad v is in col; NONE for columns without bands. */
 enum metrics_severity columns_severity(const struct column *col, double v);
-/* "pid, user, ..., command, or an -e event name" into buf, for messages; returns buf. */
-char *columns_keys(char *buf, size_t size);
+/* "pid, user, ..., command" (events: ", or an -e event name" after) into buf, for messages; returns buf. */
+char *columns_keys(char *buf, size_t size, bool events);
 /*
  * The user's choice of table columns (F2 setup, the settings file): every column in display
  * order, some hidden. The rest column (COMMAND) is always shown and always last.
