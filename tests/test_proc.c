@@ -584,6 +584,53 @@ START_TEST(test_procevents_only_the_kernel_sends)
 }
 END_TEST
 
+/*
+ * The attack itself: another netlink socket of this machine unicasts a
+ * forged acknowledgement saying the kernel refused LISTEN. Sending to
+ * another port needs CAP_NET_ADMIN; without it (or without the
+ * connector) there is no such sender, and the pure check above stands.
+ */
+START_TEST(test_procevents_drop_forged_netlink_sender)
+{
+	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct cn_msg *cn = NLMSG_DATA((struct nlmsghdr *)buf);
+	struct proc_event *ev = (struct proc_event *)cn->data;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof(sa);
+	struct procevents *pe;
+	int a, b;
+	size_t len;
+
+	a = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (a < 0) {
+		fprintf(stderr, "# no netlink connector socket (%s): forged sender not tried\n",
+			strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(bind(a, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(a, (struct sockaddr *)&sa, &salen), 0);
+	ck_assert_uint_ne(sa.nl_pid, 0);
+	b = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	ck_assert_int_ge(b, 0);
+	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(*ev));
+	cn->seq = (unsigned)getpid();
+	cn->ack = 1;
+	ev->event_data.ack.err = EPERM;
+	if (sendto(b, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ck_assert_int_eq(errno, EPERM);
+		fprintf(stderr, "# no CAP_NET_ADMIN: no local sender can forge events here\n");
+		close(a);
+		close(b);
+		return;
+	}
+	/* the forged refusal waits on a; LISTEN goes to the kernel, IGNORE on close */
+	procevents_attach(&pe, a, 1000);
+	ck_assert_int_eq(procevents_listen(pe), 0);
+	procevents_close(pe);
+	close(b);
+}
+END_TEST
+
 /* The next request pmctop sent to the kernel: its op (LISTEN, IGNORE), or -1 for none. */
 static int sent_op(int fd)
 {
@@ -698,6 +745,7 @@ int main(void)
 	tcase_add_test(tc, test_procevents_keep_the_list_without_listing);
 	tcase_add_test(tc, test_procevents_read_only_whole_events);
 	tcase_add_test(tc, test_procevents_only_the_kernel_sends);
+	tcase_add_test(tc, test_procevents_drop_forged_netlink_sender);
 	tcase_add_test(tc, test_procevents_stop_listening_on_close);
 	tcase_add_test(tc, test_procevents_watch_list_bounded_by_listings);
 	tcase_add_loop_test(tc, test_parse_cpulist_table, 0,
