@@ -1,6 +1,7 @@
 # Live: new processes come from the kernel's process events instead of a listing of /proc every
 # tick, where the kernel sends them (root, the initial PID namespace); elsewhere /proc is listed
-# every tick. Either way, processes made and ended between two ticks are found and dropped alike.
+# every tick. Either way, processes made between two ticks are found, processes ended between two
+# ticks are dropped, and processes that start and end between two ticks leave no row.
 . "$top_srcdir/tests/lib.sh"
 
 # frames FILE: the distinct frame times of a CSV, in order
@@ -19,11 +20,12 @@ wait_frame() {
 	return 1
 }
 
-# scenario DIR: pmctop under strace (getdents64 only; LeakSanitizer cannot run under ptrace)
-# while five processes are made, found, ended and dropped; DIR/result says what was seen
+# scenario DIR: pmctop under strace (getdents64 and sendto; LeakSanitizer cannot run under
+# ptrace) while five processes are made, found, ended and dropped, and twenty start and end
+# between two ticks; DIR/result says what was seen
 scenario() {
 	d=$1
-	ASAN_OPTIONS=detect_leaks=0 strace -f -y -qq -e trace=getdents64 -o "$d/strace" \
+	ASAN_OPTIONS=detect_leaks=0 strace -f -y -qq -e trace=getdents64,sendto -o "$d/strace" \
 		"$PMCTOP" -b -d 0.2 -o csv >"$d/out.csv" 2>"$d/err" &
 	st=$!
 	pm=""
@@ -39,6 +41,26 @@ scenario() {
 	done
 	found=0
 	for p in $pids; do wait_frame "$d/out.csv" "$p" yes && found=$((found + 1)); done
+	# twenty that end at once (each reaped before the next starts), then three frames later
+	# none is a row: a fork and an exit told between two ticks leave nothing behind
+	short=""
+	for _ in $(seq 20); do
+		"$WORKLOAD" sleep 0 &
+		short="$short $!"
+		wait $!
+	done
+	f0=$(frames "$d/out.csv" | wc -l)
+	for _ in $(seq 300); do
+		[ "$(frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] && break
+		sleep 0.1
+	done
+	t=$(frames "$d/out.csv" | tail -n 2 | head -n 1)
+	ghosts=0
+	# a pid taken again by another process since (a busy machine) is no ghost
+	for p in $short; do
+		listed "$d/out.csv" "$t" "$p" && [ ! -e "/proc/$p" ] && ghosts=$((ghosts + 1))
+	done
+	[ "$(frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] || ghosts=timeout
 	# shellcheck disable=SC2086
 	kill $pids
 	wait $pids 2>/dev/null
@@ -46,7 +68,7 @@ scenario() {
 	for p in $pids; do wait_frame "$d/out.csv" "$p" no && gone=$((gone + 1)); done
 	[ -n "$pm" ] && kill -TERM "$pm"
 	wait "$st"
-	echo "$found $gone $(frames "$d/out.csv" | wc -l)" >"$d/result"
+	echo "$found $gone $(frames "$d/out.csv" | wc -l) $ghosts" >"$d/result"
 }
 
 if [ "${1:-}" = scenario ]; then
@@ -63,6 +85,9 @@ fi
 
 # listings DIR: listings of /proc itself (the getdents64 calls that reached its end, returning 0)
 listings() { grep -c 'getdents64([0-9]*</proc>,.*) = 0$' "$1/strace"; }
+# requests DIR OP: pmctop's requests to the kernel's process events with that op (1 LISTEN,
+# 2 IGNORE): strace shows the cn_msg's bytes, the last eight being its length (4) and the op
+requests() { grep -F "sendto(" "$1/strace" | grep -F -c "\\x04\\x00\\x00\\x00\\x0$2\\x00\\x00\\x00\"]"; }
 # nspid_depth: how many PID namespaces this shell is below the initial one, plus one
 nspid_depth() { awk '/^NSpid:/ { print NF - 1 }' /proc/self/status; }
 
@@ -75,6 +100,7 @@ if unshare --pid --fork --mount-proc true 2>/dev/null; then
 	set -- $(cat "$TMP/ns/result" 2>/dev/null)
 	check "PID namespace: the 5 processes made between ticks are found" test "${1:-0}" = 5
 	check "PID namespace: the 5 processes ended between ticks are dropped" test "${2:-0}" = 5
+	check "PID namespace: the 20 that started and ended between ticks leave no row" test "${4:-x}" = 0
 	l=$(listings "$TMP/ns")
 	diag "PID namespace: $3 frames, $l listings of /proc"
 	check "PID namespace: the fallback lists /proc every tick" test "$l" -ge "${3:-1}"
@@ -96,8 +122,10 @@ set -- $(cat "$TMP/ev/result" 2>/dev/null)
 ef=$3
 check "events: the 5 processes made between ticks are found" test "${1:-0}" = 5
 check "events: the 5 processes ended between ticks are dropped" test "${2:-0}" = 5
+check "events: the 20 that started and ended between ticks leave no row" test "${4:-x}" = 0
 set -- $(cat "$TMP/list/result" 2>/dev/null)
 check "listing: the same 5 found and 5 dropped" test "${1:-0} ${2:-0}" = "5 5"
+check "listing: the 20 that started and ended between ticks leave no row" test "${4:-x}" = 0
 le=$(listings "$TMP/ev")
 ll=$(listings "$TMP/list")
 diag "events: $ef frames, $le listings of /proc; listing: $3 frames, $ll listings"
@@ -110,5 +138,9 @@ if grep -q 'PROC_EVENTS=y' "/boot/config-$(uname -r)" 2>/dev/null || [ "$le" -lt
 else
 	skip "this kernel sends no process events (CONFIG_PROC_EVENTS): /proc is listed every tick"
 fi
+# the kernel counts listeners machine-wide until each sends IGNORE: one LISTEN, one IGNORE
+check "events: pmctop asked for the events once" test "$(requests "$TMP/ev" 1)" = 1
+check "events: pmctop asked the kernel to stop sending them on exit" test "$(requests "$TMP/ev" 2)" = 1
+check "listing: pmctop asked for no events" test "$(requests "$TMP/list" 1)" = 0
 check "no error on stderr" sh -c '! grep -v "no hardware PMU" "$1/err" "$2/err" | grep -q .' _ "$TMP/ev" "$TMP/list"
 done_testing

@@ -7,6 +7,7 @@
 #include <linux/cn_proc.h>
 #include <linux/connector.h>
 #include <linux/netlink.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,20 +328,23 @@ START_TEST(test_online_cpus_from_the_sysfs_root_else_proc_stat)
 }
 END_TEST
 
-/* One process event as the kernel sends it: a netlink message holding a cn_msg and a proc_event. */
-static void send_event(int fd, unsigned what, int pid, int tgid)
+/*
+ * One process event as the kernel sends it at buf: a netlink message
+ * holding a cn_msg and a proc_event whose cn_msg says cnlen bytes (the
+ * whole event for a well-formed one); its netlink length is returned.
+ */
+static size_t build_event(char *buf, unsigned what, int pid, int tgid, size_t cnlen)
 {
-	char buf[NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event))];
 	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
 	struct cn_msg *cn = NLMSG_DATA(nl);
 	struct proc_event *ev = (struct proc_event *)cn->data;
 
-	memset(buf, 0, sizeof(buf));
+	memset(buf, 0, NLMSG_SPACE(sizeof(*cn) + sizeof(*ev)));
 	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(*ev));
 	nl->nlmsg_type = NLMSG_DONE;
 	cn->id.idx = CN_IDX_PROC;
 	cn->id.val = CN_VAL_PROC;
-	cn->len = sizeof(*ev);
+	cn->len = (unsigned short)cnlen;
 	ev->what = what;
 	if (what == PROC_EVENT_FORK) {
 		ev->event_data.fork.child_pid = pid;
@@ -349,7 +353,22 @@ static void send_event(int fd, unsigned what, int pid, int tgid)
 		ev->event_data.exit.process_pid = pid;
 		ev->event_data.exit.process_tgid = tgid;
 	}
-	ck_assert_int_eq(send(fd, buf, nl->nlmsg_len, 0), (ssize_t)nl->nlmsg_len);
+	return nl->nlmsg_len;
+}
+
+#define EVENT_SPACE NLMSG_SPACE(sizeof(struct cn_msg) + sizeof(struct proc_event))
+
+static void send_event_len(int fd, unsigned what, int pid, int tgid, size_t cnlen)
+{
+	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
+	size_t len = build_event(buf, what, pid, tgid, cnlen);
+
+	ck_assert_int_eq(send(fd, buf, len, 0), (ssize_t)len);
+}
+
+static void send_event(int fd, unsigned what, int pid, int tgid)
+{
+	send_event_len(fd, what, pid, tgid, sizeof(struct proc_event));
 }
 
 static void proc_dir(const char *root, int pid, bool make)
@@ -453,6 +472,259 @@ START_TEST(test_procevents_keep_the_list_without_listing)
 }
 END_TEST
 
+/* A root of pid directories 10 and 41, and a procevents over a socket pair that trusts its events. */
+struct evfix {
+	char root[32];
+	int sv[2], rootfd, *ids;
+	size_t cap;
+	long n;
+	struct procevents *pe;
+};
+
+static void evfix_open(struct evfix *f, bool trust)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->root, sizeof(f->root), "/tmp/pmctop-procev.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->root));
+	proc_dir(f->root, 10, true);
+	proc_dir(f->root, 41, true);
+	f->rootfd = open(f->root, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(f->rootfd, 0);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, f->sv), 0);
+	procevents_attach(&f->pe, f->sv[0], 1000);
+	f->n = procevents_ids(f->pe, f->rootfd, &f->ids, &f->cap, -1);
+	ck_assert_int_eq(f->n, 2);
+	if (trust) {
+		proc_dir(f->root, 30, true);
+		send_event(f->sv[1], PROC_EVENT_FORK, 30, 30);
+		f->n = procevents_ids(f->pe, f->rootfd, &f->ids, &f->cap, f->n);
+		ck_assert_int_eq(f->n, 3);
+	}
+}
+
+static void evfix_close(struct evfix *f)
+{
+	procevents_close(f->pe);
+	close(f->sv[1]);
+	for (int pid = 1; pid < 100; pid++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "%s/%d", f->root, pid);
+		rmdir(p);
+	}
+	close(f->rootfd);
+	ck_assert_int_eq(rmdir(f->root), 0);
+	free(f->ids);
+}
+
+START_TEST(test_procevents_read_only_whole_events)
+{
+	struct evfix f;
+	char got[256], buf[20000] __attribute__((aligned(NLMSG_ALIGNTO)));
+	size_t head = offsetof(struct proc_event, event_data);
+	unsigned long listings;
+
+	evfix_open(&f, true);
+	listings = procevents_listings(f.pe);
+	ck_assert_str_eq(ids_text(f.ids, f.n, got, sizeof(got)), "10 30 41");
+	/* short: part of a netlink header; a header and a cn_msg with no event */
+	memset(buf, 0, sizeof(buf));
+	ck_assert_int_eq(send(f.sv[1], buf, 8, 0), 8);
+	build_event(buf, PROC_EVENT_FORK, 70, 70, 0);
+	((struct nlmsghdr *)buf)->nlmsg_len = NLMSG_LENGTH(sizeof(struct cn_msg));
+	ck_assert_int_eq(send(f.sv[1], buf, NLMSG_LENGTH(sizeof(struct cn_msg)), 0),
+			 (ssize_t)NLMSG_LENGTH(sizeof(struct cn_msg)));
+	/* a cn_msg too short for the fork or exit it names, though the datagram holds it */
+	send_event_len(f.sv[1], PROC_EVENT_FORK, 71, 71, sizeof(((struct proc_event *)0)->what));
+	send_event_len(f.sv[1], PROC_EVENT_FORK, 72, 72,
+		       head + sizeof(((struct proc_event *)0)->event_data.fork) - 1);
+	proc_dir(f.root, 10, false);
+	send_event_len(f.sv[1], PROC_EVENT_EXIT, 10, 10,
+		       head + sizeof(((struct proc_event *)0)->event_data.exit) - 1);
+	f.n = procevents_ids(f.pe, f.rootfd, &f.ids, &f.cap, f.n);
+	ck_assert_str_eq(ids_text(f.ids, f.n, got, sizeof(got)), "10 30 41");
+	ck_assert_uint_eq(procevents_listings(f.pe), listings);
+	/* a cn_msg that just covers them is read */
+	send_event_len(f.sv[1], PROC_EVENT_FORK, 73, 73,
+		       head + sizeof(((struct proc_event *)0)->event_data.fork));
+	send_event_len(f.sv[1], PROC_EVENT_EXIT, 10, 10,
+		       head + sizeof(((struct proc_event *)0)->event_data.exit));
+	f.n = procevents_ids(f.pe, f.rootfd, &f.ids, &f.cap, f.n);
+	ck_assert_str_eq(ids_text(f.ids, f.n, got, sizeof(got)), "30 41 73");
+	ck_assert_uint_eq(procevents_listings(f.pe), listings);
+	/*
+	 * a datagram larger than pmctop reads: its tail is lost, so /proc is
+	 * listed (74, announced at its head, has no directory; 41 has)
+	 */
+	memset(buf, 0, sizeof(buf));
+	build_event(buf, PROC_EVENT_FORK, 74, 74, sizeof(struct proc_event));
+	ck_assert_int_eq(send(f.sv[1], buf, sizeof(buf), 0), (ssize_t)sizeof(buf));
+	f.n = procevents_ids(f.pe, f.rootfd, &f.ids, &f.cap, f.n);
+	ck_assert_str_eq(ids_text(f.ids, f.n, got, sizeof(got)), "30 41");
+	ck_assert_uint_eq(procevents_listings(f.pe), listings + 1);
+	evfix_close(&f);
+}
+END_TEST
+
+START_TEST(test_procevents_only_the_kernel_sends)
+{
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_pid = 0 };
+	struct sockaddr_storage un = { .ss_family = AF_UNIX };
+
+	ck_assert(procevents_from_kernel((struct sockaddr *)&nl, sizeof(nl)));
+	/* another process's netlink socket */
+	nl.nl_pid = 4242;
+	ck_assert(!procevents_from_kernel((struct sockaddr *)&nl, sizeof(nl)));
+	/* a netlink address cut short cannot be told */
+	nl.nl_pid = 0;
+	ck_assert(!procevents_from_kernel((struct sockaddr *)&nl, sizeof(nl) - 4));
+	/* not netlink: the tests' socket pairs */
+	ck_assert(procevents_from_kernel((struct sockaddr *)&un, sizeof(un)));
+	ck_assert(procevents_from_kernel((struct sockaddr *)&un, 0));
+}
+END_TEST
+
+/*
+ * The attack itself: another netlink socket of this machine unicasts a
+ * forged acknowledgement saying the kernel refused LISTEN. Sending to
+ * another port needs CAP_NET_ADMIN; without it (or without the
+ * connector) there is no such sender, and the pure check above stands.
+ */
+START_TEST(test_procevents_drop_forged_netlink_sender)
+{
+	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct cn_msg *cn = NLMSG_DATA((struct nlmsghdr *)buf);
+	struct proc_event *ev = (struct proc_event *)cn->data;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof(sa);
+	struct procevents *pe;
+	int a, b;
+	size_t len;
+
+	a = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	if (a < 0) {
+		fprintf(stderr, "# no netlink connector socket (%s): forged sender not tried\n",
+			strerror(errno));
+		return;
+	}
+	ck_assert_int_eq(bind(a, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(a, (struct sockaddr *)&sa, &salen), 0);
+	ck_assert_uint_ne(sa.nl_pid, 0);
+	b = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+	ck_assert_int_ge(b, 0);
+	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(*ev));
+	cn->seq = (unsigned)getpid();
+	cn->ack = 1;
+	ev->event_data.ack.err = EPERM;
+	if (sendto(b, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ck_assert_int_eq(errno, EPERM);
+		fprintf(stderr, "# no CAP_NET_ADMIN: no local sender can forge events here\n");
+		close(a);
+		close(b);
+		return;
+	}
+	/* the forged refusal waits on a; LISTEN goes to the kernel, IGNORE on close */
+	procevents_attach(&pe, a, 1000);
+	ck_assert_int_eq(procevents_listen(pe), 0);
+	procevents_close(pe);
+	close(b);
+}
+END_TEST
+
+/* The next request pmctop sent to the kernel: its op (LISTEN, IGNORE), or -1 for none. */
+static int sent_op(int fd)
+{
+	char buf[256] __attribute__((aligned(NLMSG_ALIGNTO)));
+	ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+	const struct nlmsghdr *nl = (const struct nlmsghdr *)buf;
+	const struct cn_msg *cn = NLMSG_DATA(nl);
+	unsigned op;
+
+	if (n <= 0)
+		return -1;
+	ck_assert_int_ge(n, NLMSG_LENGTH(sizeof(*cn) + sizeof(op)));
+	ck_assert_uint_eq(cn->id.idx, CN_IDX_PROC);
+	ck_assert_uint_eq(cn->id.val, CN_VAL_PROC);
+	ck_assert_uint_eq(cn->len, sizeof(op));
+	memcpy(&op, cn->data, sizeof(op));
+	return (int)op;
+}
+
+START_TEST(test_procevents_stop_listening_on_close)
+{
+	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
+	struct cn_msg *cn = NLMSG_DATA((struct nlmsghdr *)buf);
+	struct proc_event *ev = (struct proc_event *)cn->data;
+	struct procevents *pe;
+	int sv[2];
+	size_t len;
+
+	/* LISTEN sent (no answer is no refusal): IGNORE on close */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	procevents_attach(&pe, sv[0], 1000);
+	ck_assert_int_eq(procevents_listen(pe), 0);
+	ck_assert_int_eq(sent_op(sv[1]), PROC_CN_MCAST_LISTEN);
+	ck_assert_int_eq(sent_op(sv[1]), -1);
+	procevents_close(pe);
+	ck_assert_int_eq(sent_op(sv[1]), PROC_CN_MCAST_IGNORE);
+	ck_assert_int_eq(sent_op(sv[1]), -1);
+	close(sv[1]);
+
+	/* a LISTEN the kernel refused is not counted: nothing on close */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	procevents_attach(&pe, sv[0], 1000);
+	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(*ev));
+	cn->seq = (unsigned)getpid();
+	cn->ack = 1;
+	ev->event_data.ack.err = EPERM;
+	ck_assert_int_eq(send(sv[1], buf, len, 0), (ssize_t)len);
+	ck_assert_int_eq(procevents_listen(pe), -EPERM);
+	ck_assert_int_eq(sent_op(sv[1]), PROC_CN_MCAST_LISTEN);
+	procevents_close(pe);
+	ck_assert_int_eq(sent_op(sv[1]), -1);
+	close(sv[1]);
+
+	/* never asked (a socket given by the caller): nothing on close */
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
+	procevents_attach(&pe, sv[0], 1000);
+	procevents_close(pe);
+	ck_assert_int_eq(sent_op(sv[1]), -1);
+	close(sv[1]);
+}
+END_TEST
+
+START_TEST(test_procevents_watch_list_bounded_by_listings)
+{
+	struct evfix f;
+	char buf[100 * EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+	/* never trusted: /proc is listed every call, each exit still watched */
+	evfix_open(&f, false);
+	for (int round = 0; round < 20; round++) {
+		size_t len = 0;
+
+		/* 99 leaders that are gone, and 10, listed (a zombie) */
+		for (int i = 0; i < 99; i++)
+			len += NLMSG_ALIGN(
+				build_event(buf + len, PROC_EVENT_EXIT, 1000 + round * 100 + i,
+					    1000 + round * 100 + i, sizeof(struct proc_event)));
+		len += build_event(buf + len, PROC_EVENT_EXIT, 10, 10, sizeof(struct proc_event));
+		ck_assert_int_eq(send(f.sv[1], buf, len, 0), (ssize_t)len);
+		f.n = procevents_ids(f.pe, f.rootfd, &f.ids, &f.cap, f.n);
+		ck_assert_int_eq(f.n, 2);
+		/* only 10, listed, is still watched (once, however often it was told) */
+		ck_assert_uint_eq(procevents_watched(f.pe), 1);
+	}
+	ck_assert_uint_eq(procevents_listings(f.pe), 21);
+	/* reaped: the next listing drops it */
+	proc_dir(f.root, 10, false);
+	f.n = procevents_ids(f.pe, f.rootfd, &f.ids, &f.cap, f.n);
+	ck_assert_int_eq(f.n, 1);
+	ck_assert_uint_eq(procevents_watched(f.pe), 0);
+	evfix_close(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("proc");
@@ -471,6 +743,11 @@ int main(void)
 	tcase_add_test(tc, test_fixture_reads_process);
 	tcase_add_test(tc, test_live_self_stat);
 	tcase_add_test(tc, test_procevents_keep_the_list_without_listing);
+	tcase_add_test(tc, test_procevents_read_only_whole_events);
+	tcase_add_test(tc, test_procevents_only_the_kernel_sends);
+	tcase_add_test(tc, test_procevents_drop_forged_netlink_sender);
+	tcase_add_test(tc, test_procevents_stop_listening_on_close);
+	tcase_add_test(tc, test_procevents_watch_list_bounded_by_listings);
 	tcase_add_loop_test(tc, test_parse_cpulist_table, 0,
 			    sizeof(CPULIST_CASES) / sizeof(CPULIST_CASES[0]));
 	tcase_add_test(tc, test_online_cpus_from_the_sysfs_root_else_proc_stat);

@@ -375,7 +375,7 @@ int proc_read_cmdline(int rootfd, int pid, char *buf, size_t size)
 	return 0;
 }
 
-static int proc_cmp_int(const void *a, const void *b)
+int proc_cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 

@@ -73,5 +73,7 @@ int proc_read_cmdline(int rootfd, int pid, char *buf, size_t size);
  * Returns the count or -errno.
  */
 long proc_list_ids(int rootfd, const char *path, int **ids, size_t *cap);
+/* qsort/bsearch order of two ints. */
+int proc_cmp_int(const void *a, const void *b);
 
 #endif

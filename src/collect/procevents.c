@@ -8,6 +8,7 @@
 #include <linux/connector.h>
 #include <linux/netlink.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@
  * goes when /proc no longer has it (a zombie stays listed until reaped,
  * a leader that exited before its threads stays while they run, as in a
  * listing). /proc is still listed every rescan_s seconds, and at once
- * when the socket overflowed (ENOBUFS: events were lost).
+ * when the socket overflowed (ENOBUFS: events were lost) or a datagram
+ * came truncated. Only the kernel's datagrams (netlink port 0) are read:
+ * another local socket could send forged events to this one.
  */
 struct procevents {
 	int fd;
@@ -35,6 +38,7 @@ struct procevents {
 	bool overrun, listed;
 	unsigned seq;	  /* of our LISTEN */
 	bool refused;	  /* the kernel acknowledged it with an error */
+	bool listening;	  /* LISTEN sent and not refused: IGNORE is owed on close */
 	bool trusted;	  /* a forked pid was seen in a listing: the events are this /proc's */
 	int *add, *watch; /* forked since the last tick; leaders that exited, still to check */
 	size_t nadd, addcap, nwatch, watchcap;
@@ -81,7 +85,8 @@ static bool procevents_own_proc(int rootfd)
 	return !strcmp(buf, want);
 }
 
-static int procevents_send_listen(int fd, unsigned seq)
+/* LISTEN or IGNORE: the kernel counts listeners machine-wide, IGNORE alone lowers the count */
+static int procevents_send_op(int fd, unsigned seq, enum proc_cn_mcast_op op)
 {
 	struct {
 		struct nlmsghdr nl;
@@ -97,7 +102,7 @@ static int procevents_send_listen(int fd, unsigned seq)
 	msg.cn.id.val = CN_VAL_PROC;
 	msg.cn.seq = seq;
 	msg.cn.len = sizeof(msg.op);
-	msg.op = PROC_CN_MCAST_LISTEN;
+	msg.op = op;
 	return send(fd, &msg, sizeof(msg), 0) == (ssize_t)sizeof(msg) ? 0 : -errno;
 }
 
@@ -114,9 +119,16 @@ static void procevents_drop(int *v, size_t *n, int pid)
 			v[i--] = v[--*n];
 }
 
+/* The event holds its header and the event_data member of size need (fork, exit, ack). */
+static bool procevents_covers(const struct cn_msg *cn, size_t need)
+{
+	return cn->len >= offsetof(struct proc_event, event_data) + need;
+}
+
 /*
  * One datagram's events into pe; an acknowledgement of our LISTEN with an
- * error (the kernel refused it) sets pe->refused.
+ * error (the kernel refused it) sets pe->refused. A message is read only
+ * as far as both its netlink length and its cn_msg length reach.
  */
 static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 {
@@ -127,17 +139,20 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 		const struct cn_msg *cn = NLMSG_DATA(nl);
 		const struct proc_event *ev = (const struct proc_event *)cn->data;
 
-		if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + sizeof(ev->what)) ||
-		    cn->id.idx != CN_IDX_PROC || cn->id.val != CN_VAL_PROC ||
-		    nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + cn->len))
+		if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn)) || cn->id.idx != CN_IDX_PROC ||
+		    cn->id.val != CN_VAL_PROC ||
+		    nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + cn->len) ||
+		    cn->len < offsetof(struct proc_event, what) + sizeof(ev->what))
 			continue;
 		switch (ev->what) {
 		case PROC_EVENT_NONE:
-			if (cn->seq == pe->seq && cn->ack == 1 && ev->event_data.ack.err)
+			if (procevents_covers(cn, sizeof(ev->event_data.ack)) &&
+			    cn->seq == pe->seq && cn->ack == 1 && ev->event_data.ack.err)
 				pe->refused = true;
 			break;
 		case PROC_EVENT_FORK:
-			if (ev->event_data.fork.child_pid == ev->event_data.fork.child_tgid) {
+			if (procevents_covers(cn, sizeof(ev->event_data.fork)) &&
+			    ev->event_data.fork.child_pid == ev->event_data.fork.child_tgid) {
 				int pid = ev->event_data.fork.child_tgid;
 
 				procevents_drop(pe->watch, &pe->nwatch, pid);
@@ -145,7 +160,8 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 			}
 			break;
 		case PROC_EVENT_EXIT:
-			if (ev->event_data.exit.process_pid == ev->event_data.exit.process_tgid)
+			if (procevents_covers(cn, sizeof(ev->event_data.exit)) &&
+			    ev->event_data.exit.process_pid == ev->event_data.exit.process_tgid)
 				procevents_push(&pe->watch, &pe->nwatch, &pe->watchcap,
 						ev->event_data.exit.process_tgid);
 			break;
@@ -155,14 +171,33 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 	}
 }
 
-/* Every event waiting; ENOBUFS (the socket overflowed) marks a listing as due. */
+bool procevents_from_kernel(const struct sockaddr *sa, socklen_t salen)
+{
+	const struct sockaddr_nl *nl = (const struct sockaddr_nl *)sa;
+
+	/* another netlink address is a local process; the tests' socket pairs are not netlink */
+	if (salen < sizeof(sa->sa_family) || sa->sa_family != AF_NETLINK)
+		return true;
+	return salen >= sizeof(*nl) && nl->nl_pid == 0;
+}
+
+/*
+ * Every event waiting, from the kernel alone; ENOBUFS (the socket
+ * overflowed) or a truncated datagram (events not read) marks a listing
+ * as due.
+ */
 static void procevents_drain(struct procevents *pe)
 {
 	char buf[16384] __attribute__((aligned(NLMSG_ALIGNTO)));
 
 	for (;;) {
-		ssize_t n = recv(pe->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		struct sockaddr_storage from;
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr mh = { .msg_name = &from, .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t n;
 
+		mh.msg_namelen = sizeof(from);
+		n = recvmsg(pe->fd, &mh, MSG_DONTWAIT);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == ENOBUFS) {
@@ -171,6 +206,12 @@ static void procevents_drain(struct procevents *pe)
 		}
 		if (n <= 0)
 			return;
+		if (!procevents_from_kernel((struct sockaddr *)&from, mh.msg_namelen))
+			continue;
+		if (mh.msg_flags & MSG_TRUNC) {
+			pe->overrun = true;
+			continue;
+		}
 		procevents_parse(pe, buf, (size_t)n);
 	}
 }
@@ -182,6 +223,31 @@ void procevents_attach(struct procevents **pe, int fd, double rescan_s)
 	p->fd = fd;
 	p->rescan_s = rescan_s;
 	*pe = p;
+}
+
+int procevents_listen(struct procevents *pe)
+{
+	struct pollfd pfd = { .fd = pe->fd, .events = POLLIN };
+	int err;
+
+	pe->seq = (unsigned)getpid();
+	err = procevents_send_op(pe->fd, pe->seq, PROC_CN_MCAST_LISTEN);
+	if (err)
+		return err;
+	/*
+	 * A refused LISTEN (no CAP_NET_ADMIN) is acknowledged with an error,
+	 * soon, and not counted by the kernel; one from another namespace is
+	 * ignored in silence. The events are trusted once a pid they
+	 * announced turns up in a listing of this /proc: until then /proc is
+	 * listed every tick as before.
+	 */
+	if (poll(&pfd, 1, 20) > 0)
+		procevents_drain(pe);
+	if (pe->refused)
+		return -EPERM;
+	pe->listening = true;
+	pe->nadd = pe->nwatch = 0;
+	return 0;
 }
 
 int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
@@ -207,39 +273,14 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 		err = -errno;
 		goto fail;
 	}
-	p->seq = (unsigned)getpid();
-	err = procevents_send_listen(p->fd, p->seq);
+	err = procevents_listen(p);
 	if (err)
 		goto fail;
-	/*
-	 * A refused LISTEN (no CAP_NET_ADMIN) is acknowledged with an error,
-	 * soon; one from another namespace is ignored in silence. The events
-	 * are trusted once a pid they announced turns up in a listing of
-	 * this /proc: until then /proc is listed every tick as before.
-	 */
-	{
-		struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
-
-		if (poll(&pfd, 1, 20) > 0)
-			procevents_drain(p);
-	}
-	if (p->refused) {
-		err = -EPERM;
-		goto fail;
-	}
-	p->nadd = p->nwatch = 0;
 	*pe = p;
 	return 0;
 fail:
 	procevents_close(p);
 	return err;
-}
-
-static int procevents_cmp(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
 }
 
 long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, long n)
@@ -258,13 +299,27 @@ long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, l
 		/* a process the events announced, alive in the listing: they can be trusted */
 		for (size_t i = 0; r > 0 && !pe->trusted && i < pe->nadd; i++)
 			pe->trusted = bsearch(&pe->add[i], *ids, (size_t)r, sizeof(**ids),
-					      procevents_cmp) != NULL;
+					      proc_cmp_int) != NULL;
 		if (r >= 0) {
+			size_t kept = 0;
+
+			/*
+			 * a watched pid not listed is gone: without this the
+			 * list grows with every exit while the events are not
+			 * used; a zombie listed now stays watched (once) until
+			 * reaped
+			 */
+			qsort(pe->watch, pe->nwatch, sizeof(*pe->watch), proc_cmp_int);
+			for (size_t i = 0; i < pe->nwatch; i++)
+				if ((!kept || pe->watch[kept - 1] != pe->watch[i]) &&
+				    bsearch(&pe->watch[i], *ids, (size_t)r, sizeof(**ids),
+					    proc_cmp_int))
+					pe->watch[kept++] = pe->watch[i];
+			pe->nwatch = kept;
 			pe->listed = true;
 			pe->overrun = false;
 			pe->last_list = now;
 			pe->listings++;
-			/* the watched stay watched: a zombie listed now goes once reaped */
 			pe->nadd = 0;
 		}
 		return r;
@@ -289,7 +344,7 @@ long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, l
 				(*ids)[j] = 0;
 	}
 	pe->nwatch = w;
-	qsort(*ids, (size_t)n, sizeof(**ids), procevents_cmp);
+	qsort(*ids, (size_t)n, sizeof(**ids), proc_cmp_int);
 	/* drop the gone (0) and the twice-told */
 	for (long j = 0; j < n; j++)
 		if ((*ids)[j] > 0 && (!k || (*ids)[k - 1] != (*ids)[j]))
@@ -302,10 +357,18 @@ unsigned long procevents_listings(const struct procevents *pe)
 	return pe ? pe->listings : 0;
 }
 
+size_t procevents_watched(const struct procevents *pe)
+{
+	return pe ? pe->nwatch : 0;
+}
+
 void procevents_close(struct procevents *pe)
 {
 	if (!pe)
 		return;
+	/* without IGNORE the kernel keeps sending every process's events after we are gone */
+	if (pe->listening)
+		procevents_send_op(pe->fd, pe->seq, PROC_CN_MCAST_IGNORE);
 	if (pe->fd >= 0)
 		close(pe->fd);
 	free(pe->add);

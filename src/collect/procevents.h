@@ -2,7 +2,9 @@
 #ifndef PMCTOP_PROCEVENTS_H
 #define PMCTOP_PROCEVENTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 struct procevents;
 
@@ -24,6 +26,17 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s);
  */
 void procevents_attach(struct procevents **pe, int fd, double rescan_s);
 /*
+ * Ask the kernel for the events over pe's socket (procevents_open does):
+ * 0, or -errno (-EPERM: refused). procevents_close then asks it to stop.
+ */
+int procevents_listen(struct procevents *pe);
+/*
+ * A datagram from sa (salen bytes) may carry events: a netlink sender
+ * must be the kernel (port 0); other families (the tests' socket pairs)
+ * are let through.
+ */
+bool procevents_from_kernel(const struct sockaddr *sa, socklen_t salen);
+/*
  * The sorted pids of /proc in *ids (of *cap, grown with xgrow), given
  * those of the last call (n of them, < 0 for none): the last ones
  * updated by the events since, or a listing of /proc (pe NULL, the first
@@ -33,6 +46,8 @@ void procevents_attach(struct procevents **pe, int fd, double rescan_s);
 long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, long n);
 /* Listings of /proc done by pe so far (for tests and the benchmark). */
 unsigned long procevents_listings(const struct procevents *pe);
+/* Exited leaders still watched until /proc drops them (for tests). */
+size_t procevents_watched(const struct procevents *pe);
 void procevents_close(struct procevents *pe);
 
 #endif
