@@ -157,8 +157,24 @@ PY
 	else
 		skip "pid $old was not handed out again (got $new)"
 	fi
+	kill "$new" 2>/dev/null
 else
 	skip "no PID namespace of its own to hand a pid out again"
+fi
+
+# with -p, the sums of the processes left out are kept: dropped, the program would make them
+# again at their next switch, a delete each tick; with nothing exiting, nothing is deleted
+if [ "$ISOLATED" = yes ] && command -v strace >/dev/null; then
+	wait
+	background "$WORKLOAD" sleep 30
+	sl=$BG
+	strace -f -e trace=bpf -o "$TMP/bpf.strace" "$PMCTOP" -b --bpf -p "$sl" -n 10 -d 0.2 \
+		-o csv >/dev/null 2>"$TMP/st.err"
+	ndel=$(grep -c BPF_MAP_DELETE_ELEM "$TMP/bpf.strace")
+	check "--bpf -p: no entry deleted while no process exits ($ndel deletes)" test "$ndel" = 0
+	kill "$sl" 2>/dev/null
+else
+	skip "no PID namespace of its own, or no strace, to count the deletes"
 fi
 
 # --bpf where it is not permitted: said once, in plain words, and counted per thread
