@@ -1,6 +1,7 @@
 # Live: --bpf counts a process's page faults, context switches and task-clock within 2 % of the
-# per-thread mode over the same work, and of the process's own accounts of it; where BPF is not
-# permitted (nobody) pmctop says so once and counts per thread.
+# per-thread mode over the same work, and of the process's own accounts of it; a reused pid does
+# not inherit the sums of the process before; where BPF is not permitted (nobody) or has nothing
+# to count (--cgroups -b) pmctop says so once.
 . "$top_srcdir/tests/lib.sh"
 isolate
 exclusive
@@ -25,6 +26,14 @@ if grep -q -- "--bpf is not available: this pmctop was built without it" "$TMP/p
 fi
 check "--bpf as root: no refusal" sh -c '! grep -q -- "--bpf" "$1"' _ "$TMP/probe.err"
 check "the mode says processes are counted by BPF" grep -q 'processes by BPF at context switches' "$TMP/probe.json"
+
+# --cgroups with -b counts no process: --bpf has nothing to do, and says so once
+"$PMCTOP" -b -n 2 -d 0.2 --bpf --cgroups -o csv >/dev/null 2>"$TMP/cg.err"
+check "--bpf with --cgroups -b: said once that it has no effect" \
+	test "$(grep -c -- '--bpf has no effect here' "$TMP/cg.err")" = 1
+"$PMCTOP" -b -n 2 -d 0.2 --bpf --cgroups -p $$ -o csv >/dev/null 2>"$TMP/cgp.err"
+check "--bpf with --cgroups -b -p: processes are counted, nothing said" \
+	sh -c '! grep -q -- "--bpf" "$1"' _ "$TMP/cgp.err"
 
 # the same work watched by both modes at once, from before it starts to after it ends
 mkfifo "$TMP/go"
@@ -106,6 +115,67 @@ check "task-clock: --bpf $bns within 2 % (and ${slack} ns for $bcs switches) of 
 check "task-clock: --bpf $bns within 2 % (and ${slack} ns) of the $tns ns of CPU the work took" \
 	agree "$bns" "$tns" 0.02 $slack
 kill "$wl" 2>/dev/null
+
+# a pid reused within a tick: the new process's first row counts from when it was first seen,
+# never the sums of the process that had the pid before (ns_last_pid hands the pid out again)
+if [ "$ISOLATED" = yes ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
+	"$PMCTOP" -b -n 6 -d 1 -e page-faults --bpf -o json >"$TMP/reuse.json" 2>"$TMP/reuse.err" &
+	pr=$!
+	for _ in $(seq 100); do
+		[ -s "$TMP/reuse.json" ] && break
+		nap 0.1
+	done
+	"$WORKLOAD" faults 10000 1.5 "$TMP/old.log" &
+	old=$!
+	wait $old
+	echo $((old - 1)) >/proc/sys/kernel/ns_last_pid
+	background "$WORKLOAD" sleep 4
+	new=$BG
+	born=$(date +%s.%N)
+	wait $pr
+	ofaults=$(tail -1 "$TMP/old.log" | cut -d' ' -f2)
+	most=$(python3 - "$TMP/reuse.json" "$new" "$born" <<'PY'
+import json, sys
+pid, born = int(sys.argv[2]), float(sys.argv[3])
+most = 0
+for f in (json.loads(l) for l in open(sys.argv[1])):
+    # the old process was reaped before the new one began: from then on the pid is the new one's
+    if f["time"] < born:
+        continue
+    for p in f["processes"]:
+        if p["pid"] == pid and p["events"]["page-faults"] is not None:
+            most = max(most, p["events"]["page-faults"])
+print(most)
+PY
+)
+	diag "pid $old made $ofaults faults and exited; pid $new (a sleep) showed at most $most a frame"
+	if [ "$new" = "$old" ]; then
+		check "the old process made thousands of faults" test "${ofaults:-0}" -ge 2000
+		# a sleeping process makes some hundreds of faults in its exec, the old one thousands
+		check "a reused pid's rows show its own faults ($most), not the $ofaults of the pid before" \
+			test $((most * 4)) -lt "$ofaults"
+	else
+		skip "pid $old was not handed out again (got $new)"
+	fi
+	kill "$new" 2>/dev/null
+else
+	skip "no PID namespace of its own to hand a pid out again"
+fi
+
+# with -p, the sums of the processes left out are kept: dropped, the program would make them
+# again at their next switch, a delete each tick; with nothing exiting, nothing is deleted
+if [ "$ISOLATED" = yes ] && command -v strace >/dev/null; then
+	wait
+	background "$WORKLOAD" sleep 30
+	sl=$BG
+	strace -f -e trace=bpf -o "$TMP/bpf.strace" "$PMCTOP" -b --bpf -p "$sl" -n 10 -d 0.2 \
+		-o csv >/dev/null 2>"$TMP/st.err"
+	ndel=$(grep -c BPF_MAP_DELETE_ELEM "$TMP/bpf.strace")
+	check "--bpf -p: no entry deleted while no process exits ($ndel deletes)" test "$ndel" = 0
+	kill "$sl" 2>/dev/null
+else
+	skip "no PID namespace of its own, or no strace, to count the deletes"
+fi
 
 # --bpf where it is not permitted: said once, in plain words, and counted per thread
 if command -v setpriv >/dev/null; then

@@ -19,10 +19,11 @@
 
 #include "collect/cpumap.h"
 
-#define BPFCOUNT_MAX_PROCS (1 << 22)	/* the most pids Linux hands out (pid_max's limit) */
-#define BPFCOUNT_ALIASES 16384		/* processes whose exiting threads are still charged */
-#define BPFCOUNT_BATCH 1024		/* entries one batched lookup asks for */
-#define BPFCOUNT_LOG_SIZE 65536		/* room for the verifier's account of a refusal */
+#define BPFCOUNT_MAX_PROCS                                                                         \
+	(1 << 16)		/* processes counted at once: the kernel sizes its buckets by it */
+#define BPFCOUNT_ALIASES 16384	/* processes whose exiting threads are still charged */
+#define BPFCOUNT_BATCH 1024	/* entries one batched lookup asks for */
+#define BPFCOUNT_LOG_SIZE 65536 /* room for the verifier's account of a refusal */
 #define BPFCOUNT_INIT_PIDNS 0xeffffffcu /* the inode of the initial PID namespace */
 #define BPFCOUNT_ENOTSUPP 524		/* the kernel's own "not supported" (no batches) */
 

@@ -102,6 +102,7 @@ struct live_proc {
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
 	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
 	uint64_t *part_out; /* per event: the enabled time given at the last read */
+	uint64_t *bpf_base; /* --bpf: its entry's sums when it was first seen, its zero */
 	bool lite;	    /* opened with the software events only (not in the hardware top) */
 	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
 	/* an attach in progress over several ticks: the threads still to open */

@@ -32,8 +32,13 @@ void live_bpf_init(struct live *l)
 	struct bpfcount_why why;
 	int nev = 0, r;
 
-	if (!l->o.bpf || l->o.no_tasks)
+	if (!l->o.bpf)
 		return;
+	if (l->o.no_tasks) {
+		/* --cgroups with -b or --listen: no process is counted, so nothing is summed */
+		live_bpf_refuse(l, ERRMSG_BPF_NO_PROCS, 0, NULL, 0);
+		return;
+	}
 	if (l->hybrid) {
 		live_bpf_refuse(l, ERRMSG_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
 		return;
@@ -111,22 +116,53 @@ bool live_bpf_idle(struct live *l, struct live_proc *p)
 	return true;
 }
 
+/*
+ * Take what p's entry holds now as its zero. The entry may hold the sums of
+ * an exited process whose pid p reuses, or counts from before p was listed:
+ * per thread, counting starts at the attach, when the process is first
+ * seen, so a first row never shows more than since then.
+ */
+static void live_bpf_base(struct live *l, struct live_proc *p, const uint64_t *s)
+{
+	size_t n = (size_t)l->bpf_nev * BPFPROG_FIELDS;
+
+	if (!p->bpf_base)
+		p->bpf_base = xcalloc(n ? n : 1, sizeof(*p->bpf_base));
+	for (size_t k = 0; k < n; k++)
+		p->bpf_base[k] = s ? s[k] : 0;
+}
+
 bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
 {
-	size_t nev = l->base.ev.n;
+	size_t nev = l->base.ev.n, nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
 	const uint64_t *s;
 
 	if (!l->bpf)
 		return false;
 	s = bpfcount_get(l->bpf, p->pid);
+	if (!l->bpf_err) {
+		bool behind = false;
+
+		/* an entry below its zero was dropped and begun again: it counts from 0 */
+		for (size_t k = 0; p->bpf_base && k < nf; k++)
+			behind |= (s ? s[k] : 0) < p->bpf_base[k];
+		if (!p->bpf_base)
+			live_bpf_base(l, p, s);
+		else if (behind)
+			live_bpf_base(l, p, NULL);
+	}
 	for (int j = 0; j < l->bpf_nev; j++) {
 		struct snap_count *d = &c[l->bpf_ev[j]];
+		const uint64_t *b = p->bpf_base ? &p->bpf_base[j * BPFPROG_FIELDS] : NULL;
+		uint64_t v[BPFPROG_FIELDS];
 
-		d->err = l->bpf_err;
 		/* no entry: it has not run since counting began */
-		d->value = s ? s[j * BPFPROG_FIELDS] : 0;
-		d->enabled = s ? s[j * BPFPROG_FIELDS + 1] : 0;
-		d->running = s ? s[j * BPFPROG_FIELDS + 2] : 0;
+		for (int f = 0; f < BPFPROG_FIELDS; f++)
+			v[f] = (s ? s[j * BPFPROG_FIELDS + f] : 0) - (b ? b[f] : 0);
+		d->err = l->bpf_err;
+		d->value = v[0];
+		d->enabled = v[1];
+		d->running = v[2];
 	}
 	/* kept for the ticks it does not run: neither its stat nor its sums move then */
 	p->idle = 0;
@@ -149,21 +185,11 @@ static int live_cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static bool live_bpf_known(const struct live *l, int pid)
+/* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
+static bool live_bpf_listed(const struct live *l, int pid)
 {
-	size_t lo = 0, hi = l->nprocs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->procs[mid].pid == pid)
-			return true;
-		if (l->procs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return l->nids > 0 &&
+	       bsearch(&pid, l->ids, (size_t)l->nids, sizeof(*l->ids), live_cmp_int) != NULL;
 }
 
 void live_bpf_sweep(struct live *l)
@@ -177,15 +203,17 @@ void live_bpf_sweep(struct live *l)
 	keys = bpfcount_keys(l->bpf, &n);
 	absent = xcalloc(n + 1, sizeof(*absent));
 	/*
-	 * An entry whose process the scan did not find is dropped when it was
+	 * An entry whose process /proc did not list is dropped when it was
 	 * missing at the last read too: a process started between the scan and
-	 * the read is not yet in the list, and keeps what it counted.
+	 * the read is not yet in the list, and keeps what it counted. Processes
+	 * listed but not shown (-p, -u) keep theirs: dropped, the program would
+	 * only make them again at their next switch.
 	 */
 	for (size_t k = 0; k < n; k++) {
 		int pid = keys[k];
 
 		/* pid 0: the idle tasks, never a row */
-		if (pid == 0 || live_bpf_known(l, pid))
+		if (pid == 0 || live_bpf_listed(l, pid))
 			continue;
 		if (bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), live_cmp_int))
 			bpfcount_forget(l->bpf, pid);

@@ -116,6 +116,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	free(p->cnt);
 	free(p->part_raw);
 	free(p->part_out);
+	free(p->bpf_base);
 	live_ctxsw_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;

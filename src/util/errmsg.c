@@ -369,6 +369,13 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 			 "--bpf counts whole processes: there are no thread rows (run pmctop "
 			 "without --bpf to see threads)");
 		break;
+	case ERRMSG_BPF_NO_PROCS:
+		snprintf(
+			buf, size,
+			"--bpf counts processes, and --cgroups with -b or --listen counts none, so "
+			"--bpf has no effect here (ask for processes too, with -p or -u, or drop "
+			"--bpf)");
+		break;
 	case ERRMSG_BPF_EVENTS:
 		snprintf(buf, size, "--bpf counts at most %d events per process, %lld were asked%s",
 			 16, f->n2, per);

@@ -55,9 +55,10 @@ enum errmsg_bpf_step {
 	ERRMSG_BPF_ATTACH,
 	ERRMSG_BPF_TEST_RUN,
 	ERRMSG_BPF_READ,
-	ERRMSG_BPF_HYBRID,  /* several core PMUs: not done */
-	ERRMSG_BPF_EVENTS,  /* more events (n2) than the program takes */
-	ERRMSG_BPF_THREADS, /* thread rows asked for: --bpf has none (a notice) */
+	ERRMSG_BPF_HYBRID,   /* several core PMUs: not done */
+	ERRMSG_BPF_EVENTS,   /* more events (n2) than the program takes */
+	ERRMSG_BPF_THREADS,  /* thread rows asked for: --bpf has none (a notice) */
+	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
 };
 
 /*
