@@ -71,13 +71,43 @@ TOOLS="$TOOLS top top-H"
 # tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS" of B frames (bench/runstat.c)
 tool_run() {
 	case $1 in
-	pmctop) "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" "$PMCTOP" -b --no-cpus -d "$DELAY" -n "$B" ;;
-	pmctop-hw) PMCTOP_SIM_GROUPS=$SIM "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" \
-		"$PMCTOP" -b --no-cpus -d "$DELAY" -n "$B" ;;
-	pmctop-bpf) "$RUNSTAT" -f 'pmctop - ' -a "$A" -b "$B" "$PMCTOP" -b --bpf --no-cpus -d "$DELAY" -n "$B" ;;
+	pmctop*)
+		# shellcheck disable=SC2046 # a command line of known words
+		"$RUNSTAT" -f 'pmctop - ' -a "$((A + SKIP))" -b "$((B + SKIP))" \
+			$(pmctop_cmd "$1" "$((B + SKIP))") ;;
 	top) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -b -d "$DELAY" -n "$B" ;;
 	top-H) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -H -b -d "$DELAY" -n "$B" ;;
 	esac
+}
+
+# pmctop_cmd NAME FRAMES: the pmctop command line of tool NAME
+pmctop_cmd() {
+	case $1 in
+	pmctop) echo "$PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
+	pmctop-hw) echo "env PMCTOP_SIM_GROUPS=$SIM $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
+	pmctop-bpf) echo "$PMCTOP -b --bpf --no-cpus -d $DELAY -n $2" ;;
+	esac
+}
+
+# settle NAME: "FRAME NOTCOUNTED": the first frame in which no process waits for its counters
+# (pmctop attaches across ticks, a share of each interval, busiest first), and what its next
+# frame says is not counted ("0", or "N (reason)"); at most SETTLE_MAX (300) frames
+settle() {
+	# shellcheck disable=SC2046 # a command line of known words
+	$(pmctop_cmd "$1" "${SETTLE_MAX:-300}") 2>/dev/null | awk '
+		/^pmctop - / { f++ }
+		/^(Tasks|Threads): / {
+			if (!s && $0 !~ /not attached yet/) { s = f; next }
+			if (s) {
+				nc = "0"
+				if (match($0, /, [0-9]+ not counted \(.*\)$/))
+					nc = substr($0, RSTART + 2, RLENGTH - 2)
+				sub(/ not counted/, "", nc)
+				print s, nc
+				exit
+			}
+		}
+		END { if (!s) print f, "all frames: not attached yet" }'
 }
 
 # population: SIZE idle processes ("p N") or 50 processes of N idle threads ("t N")
@@ -134,7 +164,8 @@ echo "   per tick: CPU time (schedstat, ns) of the running tool between the head
 echo "   over $TICKS; every $DELAY s; $REPS repetitions interleaved; pmctop with --no-cpus (top has no"
 echo "   per-core counters); pmctop-hw: PMCTOP_SIM_GROUPS=$SIM, the default software set opened as $SIM"
 echo "   groups per thread as on a real PMU; first frame: wall time from exec to the first frame's"
-echo "   header; RSS: peak resident set of the run"
+echo "   header; RSS: peak resident set of the run; pmctop's frames are counted from the one in"
+echo "   which every process is attached (it attaches across ticks; at $DELAY s, 40 ms a tick)"
 echo "   $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
 	"ulimit -n $(ulimit -Sn) soft $(ulimit -Hn) hard, $(date -u '+%Y-%m-%d %H:%M UTC')"
 [ "$HAVE_SIM" = 1 ] || echo "   pmctop-hw rows skipped: this pmctop does not know PMCTOP_SIM_GROUPS (hardware-like layout)"
@@ -152,10 +183,24 @@ for c in $configs; do
 	n=${c#*:}
 	if [ "$kind" = p ]; then label="$n procs"; else label="50x$n thr"; fi
 	populate "$kind" "$n"
-	for t in $TOOLS; do : >"$tmp/$t.tick"; : >"$tmp/$t.first"; : >"$tmp/$t.rss"; done
+	for t in $TOOLS; do
+		: >"$tmp/$t.tick"
+		: >"$tmp/$t.first"
+		: >"$tmp/$t.rss"
+		# pmctop's measured frames start once every process is attached
+		case $t in
+		pmctop*)
+			settle "$t" >"$tmp/$t.settle"
+			read -r sf _ <"$tmp/$t.settle"
+			echo "$sf" >"$tmp/$t.skip"
+			;;
+		esac
+	done
 	rep=0
 	while [ "$rep" -lt "$REPS" ]; do
 		for t in $TOOLS; do
+			SKIP=0
+			[ -f "$tmp/$t.skip" ] && SKIP=$(cat "$tmp/$t.skip")
 			r=$(tool_run "$t")
 			# shellcheck disable=SC2086
 			set -- $r
@@ -174,14 +219,8 @@ for c in $configs; do
 		nc="-"
 		case $t in
 		pmctop*)
-			# the count of rows left uncounted, and why, with the limits this shell has
-			case $t in
-			pmctop) "$PMCTOP" -b --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
-			pmctop-hw) PMCTOP_SIM_GROUPS=$SIM "$PMCTOP" -b --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
-			pmctop-bpf) "$PMCTOP" -b --bpf --no-cpus -d 0.1 -n 2 >"$tmp/out" 2>/dev/null ;;
-			esac
-			nc=$(grep -E '^(Tasks|Threads): ' "$tmp/out" | tail -n 1 |
-				sed -n 's/.*, \([0-9]*\) not counted (\(.*\))$/\1 (\2)/p')
+			# the rows left uncounted, and why, once the attach is done (with this shell's limits)
+			read -r _ nc <"$tmp/$t.settle"
 			[ -n "$nc" ] || nc=0
 			;;
 		esac
