@@ -112,8 +112,11 @@ check "context switches: at least the $SLEEPS sleeps" test "$bcs" -ge $SLEEPS
 slack=$((bcs * 10000))
 check "task-clock: --bpf $bns within 2 % (and ${slack} ns for $bcs switches) of per thread $rns" \
 	agree "$bns" "$rns" 0.02 $slack
-check "task-clock: --bpf $bns within 2 % (and ${slack} ns) of the $tns ns of CPU the work took" \
-	agree "$bns" "$tns" 0.02 $slack
+# the scheduler's clock also runs through the switch path that neither counter sees, which
+# grows on a crowded machine (14 us a switch measured beside the benchmarks): 25 us a switch
+tslack=$((bcs * 25000))
+check "task-clock: --bpf $bns within 2 % (and ${tslack} ns) of the $tns ns of CPU the work took" \
+	agree "$bns" "$tns" 0.02 $tslack
 kill "$wl" 2>/dev/null
 
 # a pid reused within a tick: the new process's first row counts from when it was first seen,
