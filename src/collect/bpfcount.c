@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect/cpumap.h"
+#include "collect/proc.h"
 
 #define BPFCOUNT_MAX_PROCS                                                                         \
 	(1 << 16)		/* processes counted at once: the kernel sizes its buckets by it */
@@ -450,13 +451,6 @@ static int bpfcount_read_keys(struct bpfcount *b)
 	}
 }
 
-static int bpfcount_cmp_key(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
 {
 	size_t words = b->vsize / 8;
@@ -485,7 +479,7 @@ int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
 		order[2 * k] = b->keys[k];
 		order[2 * k + 1] = (int)k;
 	}
-	qsort(order, b->nkeys, 2 * sizeof(*order), bpfcount_cmp_key);
+	qsort(order, b->nkeys, 2 * sizeof(*order), proc_cmp_int);
 	sorted = xcalloc(b->nkeys * words + 1, sizeof(*sorted));
 	for (size_t k = 0; k < b->nkeys; k++) {
 		b->keys[k] = order[2 * k];
@@ -500,7 +494,7 @@ int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
 
 const uint64_t *bpfcount_get(const struct bpfcount *b, int tgid)
 {
-	const int *k = bsearch(&tgid, b->keys, b->nkeys, sizeof(*b->keys), bpfcount_cmp_key);
+	const int *k = bsearch(&tgid, b->keys, b->nkeys, sizeof(*b->keys), proc_cmp_int);
 
 	return k ? b->sums + (size_t)(k - b->keys) * (b->vsize / 8) : NULL;
 }

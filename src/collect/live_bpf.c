@@ -1,6 +1,7 @@
 /* Live source, --bpf: process counts from the context-switch program instead of thread groups. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/proc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -178,18 +179,11 @@ bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
 	return true;
 }
 
-static int live_cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
 static bool live_bpf_listed(const struct live *l, int pid)
 {
 	return l->nids > 0 &&
-	       bsearch(&pid, l->ids, (size_t)l->nids, sizeof(*l->ids), live_cmp_int) != NULL;
+	       bsearch(&pid, l->ids, (size_t)l->nids, sizeof(*l->ids), proc_cmp_int) != NULL;
 }
 
 void live_bpf_sweep(struct live *l)
@@ -215,7 +209,7 @@ void live_bpf_sweep(struct live *l)
 		/* pid 0: the idle tasks, never a row */
 		if (pid == 0 || live_bpf_listed(l, pid))
 			continue;
-		if (bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), live_cmp_int))
+		if (bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), proc_cmp_int))
 			bpfcount_forget(l->bpf, pid);
 		else
 			absent[na++] = pid;
