@@ -414,7 +414,7 @@ static void put(const char *path, const char *text, size_t len)
 
 START_TEST(test_rcfile_save_makes_the_directory_and_loads_back)
 {
-	char path[PATH_MAX + 64], msg[1024];
+	char path[PATH_MAX + 64], msg[1024], cmd[PATH_MAX + 64];
 	struct rcfile rc, back;
 	struct stat st;
 
@@ -427,14 +427,14 @@ START_TEST(test_rcfile_save_makes_the_directory_and_loads_back)
 	rc.scheme = UI_SCHEME_MONO;
 	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), 0);
 	ck_assert_ptr_nonnull(strstr(msg, "settings written to"));
-	snprintf(msg, sizeof(msg), "%s/cfg/pmctop", dir);
-	ck_assert_int_eq(stat(msg, &st), 0);
+	snprintf(cmd, sizeof(cmd), "%s/cfg/pmctop", dir);
+	ck_assert_int_eq(stat(cmd, &st), 0);
 	ck_assert_uint_eq(st.st_mode & 0777, 0700);
 	ck_assert_int_eq(rcfile_load(&back, path, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(back.scheme, UI_SCHEME_MONO);
 	/* no temporary file is left beside it */
-	snprintf(msg, sizeof(msg), "ls -A '%s/cfg/pmctop' | grep -qv '^pmctoprc$'", dir);
-	ck_assert_int_ne(system(msg), 0);
+	snprintf(cmd, sizeof(cmd), "ls -A '%s/cfg/pmctop' | grep -qv '^pmctoprc$'", dir);
+	ck_assert_int_ne(system(cmd), 0);
 }
 END_TEST
 
