@@ -80,3 +80,27 @@ isolate() {
 	ISOLATED=no
 	diag "no PID namespace here (unshare --pid --fork --mount-proc failed): pmctop is restricted to this test's pids with -p"
 }
+
+# Rows of batch CSV output (-o csv) as it grows. csv_frames FILE: the distinct frame times, in
+# order. csv_listed FILE TIME ID [KIND]: a row of KIND (process; cgroup: ID is its path, the
+# last field) is in that frame. csv_wait_frame FILE ID yes|no [KIND]: until the newest complete
+# frame (the one before the newest) lists ID (yes) or not (no); 30 s at most.
+csv_frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
+csv_listed() {
+	awk -F, -v t="$2" -v id="$3" -v k="${4:-process}" '
+		$1 == t && $2 == k && (k == "cgroup" ? $NF : $3) == id { f = 1 } END { exit !f }' "$1"
+}
+csv_wait_frame() {
+	for _ in $(seq 300); do
+		t=$(csv_frames "$1" | tail -n 2 | head -n 1)
+		if [ -n "$t" ] && [ "$(csv_frames "$1" | wc -l)" -ge 2 ]; then
+			if csv_listed "$1" "$t" "$2" "${4:-process}"; then
+				[ "$3" = yes ] && return 0
+			else
+				[ "$3" = no ] && return 0
+			fi
+		fi
+		sleep 0.1
+	done
+	return 1
+}

@@ -96,31 +96,18 @@ check "one per CPU and event: $fds is a multiple of the $(nproc) online CPUs" \
 	sh -c '[ "$1" -gt 0 ] && [ $(($1 % $2)) = 0 ]' _ "$fds" "$(nproc)"
 
 # Cgroups come and go while pmctop watches the top level of the hierarchy.
-frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
-listed() { awk -F, -v t="$2" -v c="$3" '$1 == t && $2 == "cgroup" && $NF == c { f = 1 } END { exit !f }' "$1"; }
-# wait_frame FILE CGROUP yes|no: until the newest complete frame lists the cgroup (yes) or not (no)
-wait_frame() {
-	for _ in $(seq 300); do
-		t=$(frames "$1" | tail -n 2 | head -n 1)
-		if [ -n "$t" ] && [ "$(frames "$1" | wc -l)" -ge 2 ]; then
-			if listed "$1" "$t" "$2"; then [ "$3" = yes ] && return 0; else [ "$3" = no ] && return 0; fi
-		fi
-		sleep 0.1
-	done
-	return 1
-}
 cgroup_new "pmctop-test-gone.$$"
 GONE=$CGPATH
 "$PMCTOP" -b --cgroups -d 0.3 -o csv >"$TMP/rm.csv" 2>"$TMP/rm.err" &
 pm=$!
 KILL_PIDS="$KILL_PIDS $pm"
-check "a cgroup is listed while it exists" wait_frame "$TMP/rm.csv" "$GONE" yes
+check "a cgroup is listed while it exists" csv_wait_frame "$TMP/rm.csv" "$GONE" yes cgroup
 cgroup_new "pmctop-test-new.$$"
 NEW=$CGPATH
-check "a cgroup made while pmctop runs gets a row" wait_frame "$TMP/rm.csv" "$NEW" yes
+check "a cgroup made while pmctop runs gets a row" csv_wait_frame "$TMP/rm.csv" "$NEW" yes cgroup
 rmdir "$CGMNT$GONE"
-check "a cgroup removed while watched disappears from the frames" wait_frame "$TMP/rm.csv" "$GONE" no
-check "the workload's cgroup is still listed" wait_frame "$TMP/rm.csv" "$CG" yes
+check "a cgroup removed while watched disappears from the frames" csv_wait_frame "$TMP/rm.csv" "$GONE" no cgroup
+check "the workload's cgroup is still listed" csv_wait_frame "$TMP/rm.csv" "$CG" yes cgroup
 check "pmctop is still running" kill -0 "$pm"
 kill -TERM "$pm"
 wait "$pm"

@@ -4,23 +4,6 @@
 isolate
 exclusive
 
-# frames FILE: the distinct frame times of a CSV, in order
-frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
-# listed FILE TIME PID: the process is a row of that frame
-listed() { awk -F, -v t="$2" -v p="$3" '$1 == t && $2 == "process" && $3 == p { f = 1 } END { exit !f }' "$1"; }
-# wait_frame FILE PID yes|no: until the newest complete frame lists PID (yes) or not (no); 30 s
-wait_frame() {
-	for _ in $(seq 300); do
-		# the frame before the newest is complete
-		t=$(frames "$1" | tail -n 2 | head -n 1)
-		if [ -n "$t" ] && [ "$(frames "$1" | wc -l)" -ge 2 ]; then
-			if listed "$1" "$t" "$2"; then [ "$3" = yes ] && return 0; else [ "$3" = no ] && return 0; fi
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
 "$WORKLOAD" sleep 60 &
 p=$!
 KILL_PIDS="$KILL_PIDS $p"
@@ -31,15 +14,15 @@ else
 fi
 pm=$!
 KILL_PIDS="$KILL_PIDS $pm"
-check "the process is listed while it lives" wait_frame "$TMP/e.csv" "$p" yes
+check "the process is listed while it lives" csv_wait_frame "$TMP/e.csv" "$p" yes
 kill "$p"
 wait "$p" 2>/dev/null
-check "the process is gone from the frames after its exit" wait_frame "$TMP/e.csv" "$p" no
+check "the process is gone from the frames after its exit" csv_wait_frame "$TMP/e.csv" "$p" no
 check "pmctop is still running" kill -0 "$pm"
 kill -TERM "$pm"
 wait "$pm"
 check "pmctop exits 0" test $? = 0
-last=$(frames "$TMP/e.csv" | tail -n 1)
+last=$(csv_frames "$TMP/e.csv" | tail -n 1)
 check "the last frame does not list it" sh -c '! awk -F, -v t="$1" -v p="$2" '"'"'$1 == t && $3 == p'"'"' "$3" | grep -q .' _ "$last" "$p" "$TMP/e.csv"
 check "no error on stderr" sh -c '! grep -v "no hardware PMU" "$1" | grep -q .' _ "$TMP/e.err"
 
@@ -50,14 +33,14 @@ KILL_PIDS="$KILL_PIDS $p"
 "$PMCTOP" -b -p "$p" -d 0.3 -o csv >"$TMP/p.csv" 2>"$TMP/p.err" &
 pm=$!
 KILL_PIDS="$KILL_PIDS $pm"
-check "-p: the process is listed while it lives" wait_frame "$TMP/p.csv" "$p" yes
+check "-p: the process is listed while it lives" csv_wait_frame "$TMP/p.csv" "$p" yes
 kill "$p"
 wait "$p" 2>/dev/null
-check "-p: the table is empty after the exit" wait_frame "$TMP/p.csv" "$p" no
+check "-p: the table is empty after the exit" csv_wait_frame "$TMP/p.csv" "$p" no
 kill -TERM "$pm"
 wait "$pm"
 check "-p on an exiting process still exits 0" test $? = 0
-last=$(frames "$TMP/p.csv" | tail -n 1)
+last=$(csv_frames "$TMP/p.csv" | tail -n 1)
 check "-p: the last frame has no process row" \
 	sh -c '! awk -F, -v t="$1" '"'"'$1 == t && $2 == "process"'"'"' "$2" | grep -q .' _ "$last" "$TMP/p.csv"
 check "-p: no error on stderr" sh -c '! grep -v "no hardware PMU" "$1" | grep -q .' _ "$TMP/p.err"

@@ -4,22 +4,6 @@
 # ticks are dropped, and processes that start and end between two ticks leave no row.
 . "$top_srcdir/tests/lib.sh"
 
-# frames FILE: the distinct frame times of a CSV, in order
-frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
-# listed FILE TIME PID: the process is a row of that frame
-listed() { awk -F, -v t="$2" -v p="$3" '$1 == t && $2 == "process" && $3 == p { f = 1 } END { exit !f }' "$1"; }
-# wait_frame FILE PID yes|no: until the newest complete frame lists PID (yes) or not (no); 30 s
-wait_frame() {
-	for _ in $(seq 300); do
-		t=$(frames "$1" | tail -n 2 | head -n 1)
-		if [ -n "$t" ] && [ "$(frames "$1" | wc -l)" -ge 2 ]; then
-			if listed "$1" "$t" "$2"; then [ "$3" = yes ] && return 0; else [ "$3" = no ] && return 0; fi
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
 # scenario DIR: pmctop under strace (getdents64 and sendto; LeakSanitizer cannot run under
 # ptrace) while five processes are made, found, ended and dropped, and twenty start and end
 # between two ticks; DIR/result says what was seen
@@ -31,7 +15,7 @@ scenario() {
 	pm=""
 	for _ in $(seq 100); do
 		pm=$(cat "/proc/$st/task/$st/children" 2>/dev/null | awk '{ print $1 }')
-		[ -n "$pm" ] && [ "$(frames "$d/out.csv" | wc -l)" -ge 2 ] && break
+		[ -n "$pm" ] && [ "$(csv_frames "$d/out.csv" | wc -l)" -ge 2 ] && break
 		sleep 0.1
 	done
 	pids=""
@@ -40,7 +24,7 @@ scenario() {
 		pids="$pids $!"
 	done
 	found=0
-	for p in $pids; do wait_frame "$d/out.csv" "$p" yes && found=$((found + 1)); done
+	for p in $pids; do csv_wait_frame "$d/out.csv" "$p" yes && found=$((found + 1)); done
 	# twenty that end at once (each reaped before the next starts), then three frames later
 	# none is a row: a fork and an exit told between two ticks leave nothing behind
 	short=""
@@ -49,26 +33,26 @@ scenario() {
 		short="$short $!"
 		wait $!
 	done
-	f0=$(frames "$d/out.csv" | wc -l)
+	f0=$(csv_frames "$d/out.csv" | wc -l)
 	for _ in $(seq 300); do
-		[ "$(frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] && break
+		[ "$(csv_frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] && break
 		sleep 0.1
 	done
-	t=$(frames "$d/out.csv" | tail -n 2 | head -n 1)
+	t=$(csv_frames "$d/out.csv" | tail -n 2 | head -n 1)
 	ghosts=0
 	# a pid taken again by another process since (a busy machine) is no ghost
 	for p in $short; do
-		listed "$d/out.csv" "$t" "$p" && [ ! -e "/proc/$p" ] && ghosts=$((ghosts + 1))
+		csv_listed "$d/out.csv" "$t" "$p" && [ ! -e "/proc/$p" ] && ghosts=$((ghosts + 1))
 	done
-	[ "$(frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] || ghosts=timeout
+	[ "$(csv_frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] || ghosts=timeout
 	# shellcheck disable=SC2086
 	kill $pids
 	wait $pids 2>/dev/null
 	gone=0
-	for p in $pids; do wait_frame "$d/out.csv" "$p" no && gone=$((gone + 1)); done
+	for p in $pids; do csv_wait_frame "$d/out.csv" "$p" no && gone=$((gone + 1)); done
 	[ -n "$pm" ] && kill -TERM "$pm"
 	wait "$st"
-	echo "$found $gone $(frames "$d/out.csv" | wc -l) $ghosts" >"$d/result"
+	echo "$found $gone $(csv_frames "$d/out.csv" | wc -l) $ghosts" >"$d/result"
 }
 
 if [ "${1:-}" = scenario ]; then
