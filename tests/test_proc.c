@@ -337,22 +337,25 @@ static size_t build_event(char *buf, unsigned what, int pid, int tgid, size_t cn
 {
 	struct nlmsghdr *nl = (struct nlmsghdr *)buf;
 	struct cn_msg *cn = NLMSG_DATA(nl);
-	struct proc_event *ev = (struct proc_event *)cn->data;
+	/* as the kernel lays it out: 4-aligned after the cn_msg, so written from a copy */
+	struct proc_event ev;
 
-	memset(buf, 0, NLMSG_SPACE(sizeof(*cn) + sizeof(*ev)));
-	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(*ev));
+	memset(buf, 0, NLMSG_SPACE(sizeof(*cn) + sizeof(ev)));
+	memset(&ev, 0, sizeof(ev));
+	nl->nlmsg_len = NLMSG_LENGTH(sizeof(*cn) + sizeof(ev));
 	nl->nlmsg_type = NLMSG_DONE;
 	cn->id.idx = CN_IDX_PROC;
 	cn->id.val = CN_VAL_PROC;
 	cn->len = (unsigned short)cnlen;
-	ev->what = what;
+	ev.what = what;
 	if (what == PROC_EVENT_FORK) {
-		ev->event_data.fork.child_pid = pid;
-		ev->event_data.fork.child_tgid = tgid;
+		ev.event_data.fork.child_pid = pid;
+		ev.event_data.fork.child_tgid = tgid;
 	} else {
-		ev->event_data.exit.process_pid = pid;
-		ev->event_data.exit.process_tgid = tgid;
+		ev.event_data.exit.process_pid = pid;
+		ev.event_data.exit.process_tgid = tgid;
 	}
+	memcpy(cn->data, &ev, sizeof(ev));
 	return nl->nlmsg_len;
 }
 
@@ -594,7 +597,7 @@ START_TEST(test_procevents_drop_forged_netlink_sender)
 {
 	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct cn_msg *cn = NLMSG_DATA((struct nlmsghdr *)buf);
-	struct proc_event *ev = (struct proc_event *)cn->data;
+	struct proc_event ev;
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	socklen_t salen = sizeof(sa);
 	struct procevents *pe;
@@ -612,10 +615,12 @@ START_TEST(test_procevents_drop_forged_netlink_sender)
 	ck_assert_uint_ne(sa.nl_pid, 0);
 	b = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
 	ck_assert_int_ge(b, 0);
-	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(*ev));
+	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(ev));
 	cn->seq = (unsigned)getpid();
 	cn->ack = 1;
-	ev->event_data.ack.err = EPERM;
+	memcpy(&ev, cn->data, sizeof(ev));
+	ev.event_data.ack.err = EPERM;
+	memcpy(cn->data, &ev, sizeof(ev));
 	if (sendto(b, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		ck_assert_int_eq(errno, EPERM);
 		fprintf(stderr, "# no CAP_NET_ADMIN: no local sender can forge events here\n");
@@ -654,7 +659,7 @@ START_TEST(test_procevents_stop_listening_on_close)
 {
 	char buf[EVENT_SPACE] __attribute__((aligned(NLMSG_ALIGNTO)));
 	struct cn_msg *cn = NLMSG_DATA((struct nlmsghdr *)buf);
-	struct proc_event *ev = (struct proc_event *)cn->data;
+	struct proc_event ev;
 	struct procevents *pe;
 	int sv[2];
 	size_t len;
@@ -673,10 +678,12 @@ START_TEST(test_procevents_stop_listening_on_close)
 	/* a LISTEN the kernel refused is not counted: nothing on close */
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
 	procevents_attach(&pe, sv[0], 1000);
-	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(*ev));
+	len = build_event(buf, PROC_EVENT_NONE, 0, 0, sizeof(ev));
 	cn->seq = (unsigned)getpid();
 	cn->ack = 1;
-	ev->event_data.ack.err = EPERM;
+	memcpy(&ev, cn->data, sizeof(ev));
+	ev.event_data.ack.err = EPERM;
+	memcpy(cn->data, &ev, sizeof(ev));
 	ck_assert_int_eq(send(sv[1], buf, len, 0), (ssize_t)len);
 	ck_assert_int_eq(procevents_listen(pe), -EPERM);
 	ck_assert_int_eq(sent_op(sv[1]), PROC_CN_MCAST_LISTEN);

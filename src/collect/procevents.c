@@ -137,13 +137,20 @@ static void procevents_parse(struct procevents *pe, const char *buf, size_t len)
 
 	for (; NLMSG_OK(nl, left); nl = NLMSG_NEXT(nl, left)) {
 		const struct cn_msg *cn = NLMSG_DATA(nl);
-		const struct proc_event *ev = (const struct proc_event *)cn->data;
+		/*
+		 * The event follows the 20-byte cn_msg, 4-aligned, and holds 64-bit
+		 * members: read from a copy (zeroed past cn->len), never in place.
+		 */
+		struct proc_event evc;
+		const struct proc_event *ev = &evc;
 
 		if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn)) || cn->id.idx != CN_IDX_PROC ||
 		    cn->id.val != CN_VAL_PROC ||
 		    nl->nlmsg_len < NLMSG_LENGTH(sizeof(*cn) + cn->len) ||
 		    cn->len < offsetof(struct proc_event, what) + sizeof(ev->what))
 			continue;
+		memset(&evc, 0, sizeof(evc));
+		memcpy(&evc, cn->data, cn->len < sizeof(evc) ? cn->len : sizeof(evc));
 		switch (ev->what) {
 		case PROC_EVENT_NONE:
 			if (procevents_covers(cn, sizeof(ev->event_data.ack)) &&
