@@ -494,7 +494,8 @@ int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
 
 const uint64_t *bpfcount_get(const struct bpfcount *b, int tgid)
 {
-	const int *k = bsearch(&tgid, b->keys, b->nkeys, sizeof(*b->keys), proc_cmp_int);
+	const int *k =
+		b->nkeys ? bsearch(&tgid, b->keys, b->nkeys, sizeof(*b->keys), proc_cmp_int) : NULL;
 
 	return k ? b->sums + (size_t)(k - b->keys) * (b->vsize / 8) : NULL;
 }

@@ -209,7 +209,8 @@ void live_bpf_sweep(struct live *l)
 		/* pid 0: the idle tasks, never a row */
 		if (pid == 0 || live_bpf_listed(l, pid))
 			continue;
-		if (bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), proc_cmp_int))
+		if (l->nbpf_absent &&
+		    bsearch(&pid, l->bpf_absent, l->nbpf_absent, sizeof(int), proc_cmp_int))
 			bpfcount_forget(l->bpf, pid);
 		else
 			absent[na++] = pid;

@@ -316,9 +316,10 @@ long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, l
 			 * used; a zombie listed now stays watched (once) until
 			 * reaped
 			 */
-			qsort(pe->watch, pe->nwatch, sizeof(*pe->watch), proc_cmp_int);
+			if (pe->nwatch) /* watch is NULL until the first exit */
+				qsort(pe->watch, pe->nwatch, sizeof(*pe->watch), proc_cmp_int);
 			for (size_t i = 0; i < pe->nwatch; i++)
-				if ((!kept || pe->watch[kept - 1] != pe->watch[i]) &&
+				if ((!kept || pe->watch[kept - 1] != pe->watch[i]) && r > 0 &&
 				    bsearch(&pe->watch[i], *ids, (size_t)r, sizeof(**ids),
 					    proc_cmp_int))
 					pe->watch[kept++] = pe->watch[i];
@@ -351,7 +352,8 @@ long procevents_ids(struct procevents *pe, int rootfd, int **ids, size_t *cap, l
 				(*ids)[j] = 0;
 	}
 	pe->nwatch = w;
-	qsort(*ids, (size_t)n, sizeof(**ids), proc_cmp_int);
+	if (n > 0)
+		qsort(*ids, (size_t)n, sizeof(**ids), proc_cmp_int);
 	/* drop the gone (0) and the twice-told */
 	for (long j = 0; j < n; j++)
 		if ((*ids)[j] > 0 && (!k || (*ids)[k - 1] != (*ids)[j]))
