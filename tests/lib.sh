@@ -86,6 +86,8 @@ isolate() {
 # last field) is in that frame. csv_wait_frame FILE ID yes|no [KIND]: until the newest complete
 # frame (the one before the newest) lists ID (yes) or not (no); 30 s at most.
 csv_frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
+# csv_field FILE NAME: the number of column NAME in the CSV's header line
+csv_field() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 csv_listed() {
 	awk -F, -v t="$2" -v id="$3" -v k="${4:-process}" '
 		$1 == t && $2 == k && (k == "cgroup" ? $NF : $3) == id { f = 1 } END { exit !f }' "$1"

@@ -193,10 +193,9 @@ if command -v setpriv >/dev/null; then
 		test "$(grep -c -- '--bpf is not permitted' "$TMP/u.err")" = 1
 	check "the message gives the errno and the way out" \
 		sh -c 'grep -q "EPERM" "$1" && grep -q "CAP_BPF and CAP_PERFMON" "$1" && grep -q "counting per thread instead" "$1"' _ "$TMP/u.err"
-	field() { head -1 "$TMP/u.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-	nc=$(field not_counted)
-	cmd=$(field command)
-	cpu=$(field cpu)
+	nc=$(csv_field "$TMP/u.csv" not_counted)
+	cmd=$(csv_field "$TMP/u.csv" command)
+	cpu=$(csv_field "$TMP/u.csv" cpu)
 	check "as nobody, its own process is still counted per thread" \
 		sh -c 'awk -F, -v nc="$2" -v cmd="$3" -v cpu="$4" '"'"'$2 == "process" && $cmd == "pmctop" && $nc == "" && $cpu != ""'"'"' "$1" | grep -q .' \
 		_ "$TMP/u.csv" "$nc" "$cmd" "$cpu"

@@ -22,10 +22,12 @@ check "without --kernel-threads, kthreadd is not a row" \
 st=$?
 sed 's/^/# stderr: /' "$TMP/k.err"
 sed 's/^/# /' "$TMP/k.csv"
-field() { head -1 "$TMP/k.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 rows() {
-	awk -F, -v st="$(field state)" -v res="$(field res)" -v t="$(field cputime)" \
-		-v cpu="$(field cpu)" -v cs="$(field cs)" -v nc="$(field not_counted)" -v cmd="$(field command)" '
+	f=$TMP/k.csv
+	awk -F, -v st="$(csv_field "$f" state)" -v res="$(csv_field "$f" res)" \
+		-v t="$(csv_field "$f" cputime)" -v cpu="$(csv_field "$f" cpu)" \
+		-v cs="$(csv_field "$f" cs)" -v nc="$(csv_field "$f" not_counted)" \
+		-v cmd="$(csv_field "$f" command)" '
 		$2 == "process" && $3 == 2 { n++
 			if ($cmd != "kthreadd" || $st !~ /^[SIR]$/ || $res != 0 || $t == "" || $nc != "") bad = 1
 			# the first frame has no counts; the others have them, as for any process

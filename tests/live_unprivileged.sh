@@ -21,10 +21,9 @@ check "the permission message names perf_event_paranoid=$paranoid" \
 check "the message gives the three ways out" \
 	sh -c 'grep -q "run pmctop as root" "$1" && grep -q "sysctl kernel.perf_event_paranoid=" "$1" && grep -q "setcap cap_perfmon" "$1"' _ "$TMP/u.err"
 # columns by name: the software-only header has fewer of them
-field() { head -1 "$TMP/u.csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-nc=$(field not_counted)
-cmd=$(field command)
-cpu=$(field cpu)
+nc=$(csv_field "$TMP/u.csv" not_counted)
+cmd=$(csv_field "$TMP/u.csv" command)
+cpu=$(csv_field "$TMP/u.csv" cpu)
 me=$(awk -F, -v nc="$nc" -v cmd="$cmd" -v cpu="$cpu" \
 	'$2 == "process" && $cmd == "pmctop" && $nc == "" && $cpu != "" {print $3}' "$TMP/u.csv" | head -1)
 check "its own process is counted" test -n "$me"
@@ -51,8 +50,8 @@ kill "$wl" 2>/dev/null
 wait "$wl" 2>/dev/null
 sed 's/^/# stderr: /' "$TMP/cs.err"
 truth=$(awk -v a="$s0" -v b="$s1" -v t0="$t0" -v t1="$t1" 'BEGIN { printf "%.0f", (b - a) / (t1 - t0) }')
-csf=$(field cs)
-migf=$(field mig)
+csf=$(csv_field "$TMP/u.csv" cs)
+migf=$(csv_field "$TMP/u.csv" mig)
 # every interval after the first (the first frame, at once, has no counts; the first interval
 # starts at the attach)
 vals=$(awk -F, -v c="$csf" -v pid="$wl" '$2 == "process" && $3 == pid { if (n++ >= 2) print $c }' "$TMP/cs.csv")
@@ -77,7 +76,7 @@ if [ "$(awk '{ print $2 }' /proc/2/stat 2>/dev/null)" = "(kthreadd)" ]; then
 	sed 's/^/# stderr: /' "$TMP/k.err"
 	check "kernel threads as nobody: kthreadd is listed, not counted (not permitted)" \
 		sh -c 'test "$(awk -F, -v nc="$2" -v cmd="$3" '"'"'$2 == "process" && $3 == 2 && $cmd == "kthreadd" && $nc == "not permitted"'"'"' "$1" | wc -l)" = 2' \
-		_ "$TMP/k.csv" "$(field not_counted)" "$(field command)"
+		_ "$TMP/k.csv" "$(csv_field "$TMP/u.csv" not_counted)" "$(csv_field "$TMP/u.csv" command)"
 	check "the log says why kernel threads are not counted" \
 		grep -q "kernel threads are listed but not counted: they run in kernel mode only" "$TMP/k.err"
 else
