@@ -8,11 +8,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util/errmsg.h"
 #include "util/numfmt.h"
 #include "util/parse.h"
+#include "util/selfcost.h"
 #include "util/textsafe.h"
 
 static const struct {
@@ -169,6 +173,38 @@ static void check_fixed(double v, int prec)
 		      v, got, want);
 }
 
+/* Descriptors open now, counted by listing /proc/self/fd (less the listing's own). */
+static int listed_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;
+}
+
+START_TEST(test_selfcost_counts_the_open_descriptors)
+{
+	struct selfcost a, b;
+	int fds[7];
+
+	selfcost_read(&a, NULL, 0);
+	ck_assert_int_eq((int)a.open_fds, listed_fds());
+	for (int i = 0; i < 7; i++)
+		ck_assert_int_ge(fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC), 0);
+	selfcost_read(&b, &a, 1.0);
+	ck_assert_int_eq((int)b.open_fds, (int)a.open_fds + 7);
+	ck_assert_int_eq((int)b.open_fds, listed_fds());
+	for (int i = 0; i < 7; i++)
+		close(fds[i]);
+	ck_assert(b.rss_bytes > 0 && b.max_fds >= b.open_fds);
+}
+END_TEST
+
 START_TEST(test_numfmt_writes_what_printf_writes)
 {
 	static const double EDGE[] = {
@@ -279,6 +315,7 @@ int main(void)
 	tcase_add_test(tc, test_errmsg_says_what_signals_and_nice_values_did);
 	tcase_add_test(tc, test_numfmt_writes_what_printf_writes);
 	tcase_add_test(tc, test_numfmt_writes_integers_as_printf);
+	tcase_add_test(tc, test_selfcost_counts_the_open_descriptors);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

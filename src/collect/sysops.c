@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static int sysops_real_perf_open(void *ctx, struct perf_event_attr *attr, int pid, int cpu,
@@ -65,6 +66,26 @@ static int sysops_real_munmap(void *ctx, void *addr, size_t len)
 	return munmap(addr, len) < 0 ? -errno : 0;
 }
 
+/*
+ * The clock id the kernel gives process pid's CPU time (CPUCLOCK_SCHED of
+ * a process, as clock_getcpuclockid makes it, without its checking call):
+ * the sum of every thread's runtime, dead threads' included. The time of a
+ * thread running on another CPU is brought up to date at that CPU's next
+ * scheduler tick or switch, not by this read.
+ */
+static int sysops_real_cpuclock(void *ctx, int pid, uint64_t *ns)
+{
+	clockid_t id = (clockid_t)(((unsigned)~pid) << 3) | 2;
+	struct timespec ts;
+
+	if (pid <= 0)
+		return -ESRCH;
+	if (clock_gettime(id, &ts) < 0)
+		return errno == EINVAL ? -ESRCH : -errno;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return 0;
+}
+
 static const struct sysops SYSOPS_REAL = {
 	.ctx = NULL,
 	.perf_open = sysops_real_perf_open,
@@ -75,6 +96,7 @@ static const struct sysops SYSOPS_REAL = {
 	.close = sysops_real_close,
 	.mmap = sysops_real_mmap,
 	.munmap = sysops_real_munmap,
+	.cpuclock = sysops_real_cpuclock,
 };
 
 const struct sysops *sysops_real(void)
@@ -125,4 +147,12 @@ long sysops_read_path(const struct sysops *ops, const char *path, int flags, cha
 	if (size)
 		buf[n] = '\0';
 	return n;
+}
+
+int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns)
+{
+	ops = sysops_or_real(ops);
+	if (!ops->cpuclock)
+		return -ENOSYS;
+	return ops->cpuclock(ops->ctx, pid, ns);
 }

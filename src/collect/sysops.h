@@ -3,6 +3,7 @@
 #define PMCTOP_SYSOPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "collect/perf_compat.h"
 
@@ -25,6 +26,12 @@ struct sysops {
 	/* A shared read-write mapping of len bytes of fd into *addr; 0 or -errno. */
 	int (*mmap)(void *ctx, int fd, size_t len, void **addr);
 	int (*munmap)(void *ctx, void *addr, size_t len);
+	/*
+	 * The CPU time of process pid, all its threads and its dead ones, in ns
+	 * (clock_gettime of its process CPU clock); 0 or -errno. May be NULL in a
+	 * fake: callers then do without (sysops_cpuclock says -ENOSYS).
+	 */
+	int (*cpuclock)(void *ctx, int pid, uint64_t *ns);
 };
 
 /* The real system calls (ctx unused). */
@@ -50,5 +57,11 @@ long sysops_read(const struct sysops *ops, int fd, void *buf, size_t size);
  */
 long sysops_read_path(const struct sysops *ops, const char *path, int flags, char *buf,
 		      size_t size);
+
+/*
+ * Process pid's CPU clock in ns: 0, -ESRCH when there is no such process,
+ * -ENOSYS when ops has no clock, or another -errno.
+ */
+int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns);
 
 #endif
