@@ -49,6 +49,9 @@ struct fake {
 	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
 	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
 	unsigned open_us;	      /* each perf_event_open takes this long */
+	bool clock;		      /* has process CPU clocks (else ENOSYS, as before them) */
+	uint64_t clock_ns[64];	      /* the process CPU clock of pids below 64 */
+	int clock_reads[64];
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -208,11 +211,26 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 	return 0;
 }
 
+static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
+{
+	struct fake *f = ctx;
+
+	if (!f->clock)
+		return -ENOSYS;
+	if (pid < 0 || pid >= 64)
+		return -ESRCH;
+	f->clock_reads[pid]++;
+	*ns = f->clock_ns[pid];
+	return 0;
+}
+
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){ f,	       fake_perf_open, fake_read, fake_pread, fake_ioctl,
-				  fake_openat, fake_close,     fake_mmap, fake_munmap };
+	f->ops = (struct sysops){
+		f,	     fake_perf_open, fake_read, fake_pread,  fake_ioctl,
+		fake_openat, fake_close,     fake_mmap, fake_munmap, fake_cpuclock
+	};
 	f->err_pid = -1;
 	f->echild_pid = -1;
 }
@@ -745,6 +763,107 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, tc);
 	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+/*
+ * Where the kernel gives a process CPU clock, an idle process costs that one
+ * call a tick: no group of any thread is read, and -H rows are not listed or
+ * read either; the clock moving reads the process in full.
+ */
+START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
+{
+	static const int tids[] = { 10, 11, 12 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	uint64_t tc, th11;
+	int reads, preads;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 3, 100, 800);
+	fake_init(&f);
+	f.clock = true;
+	f.clock_ns[10] = 5000;
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tick10(s, &snap);
+	task = tick10(s, &snap);
+	/* the threads are idle; the clock stands */
+	f.frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
+	task = tick10(s, &snap);
+	tc = task->c[0].value;
+	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
+	preads = f.stat_preads[10];
+	for (int i = 0; i < 10; i++) {
+		task = tick10(s, &snap);
+		ck_assert_uint_eq(task->c[0].value, tc);
+		ck_assert_int_eq(task->c[0].err, 0);
+	}
+	ck_assert_int_ge(f.clock_reads[10], 10);
+	/* not one group read, not one stat read */
+	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 0);
+	/* the clock moves (thread 11 ran): read in full, and the counts move */
+	f.frozen = 1ull << 10 | 1ull << 12;
+	f.clock_ns[10] += 1000;
+	task = tick10(s, &snap);
+	ck_assert_uint_gt(task->c[0].value, tc);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
+	ck_assert_int_gt(f.reads_of[11] + f.reads_of[10] + f.reads_of[12] - reads, 0);
+	tc = task->c[0].value;
+	/* it stands again: 16 idle ticks, then a full read for the stat (a parent may die) */
+	preads = f.stat_preads[10];
+	for (int i = 0; i < 34; i++)
+		tick10(s, &snap);
+	ck_assert_int_eq(f.stat_preads[10] - preads, 2);
+
+	/* per-thread rows: an idle process's rows come back as they were, unread */
+	for (int i = 0; i < 3; i++) {
+		char path[512], text[160];
+
+		snprintf(path, sizeof(path), "%s/10/task/%d/stat", t.proc, tids[i]);
+		snprintf(text, sizeof(text),
+			 "%d (w%d) S 1 10 10 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 3 0 100 1000 100 "
+			 "0\n",
+			 tids[i], tids[i]);
+		put(path, text);
+	}
+	source_threads(s, 0, true);
+	tick10(s, &snap);
+	f.frozen = 0;
+	f.clock_ns[10] += 1000;
+	tick10(s, &snap);
+	tick10(s, &snap);
+	f.frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
+	f.clock_ns[10] += 1000;
+	tick10(s, &snap);
+	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 11));
+	th11 = snapshot_find_thread(&snap, 11)->c[0].value;
+	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
+	for (int i = 0; i < 5; i++) {
+		const struct snap_task *e;
+
+		tick10(s, &snap);
+		ck_assert_uint_eq(snap.nthreads, 3);
+		e = snapshot_find_thread(&snap, 11);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_int_eq(e->c[0].err, 0);
+		ck_assert_uint_eq(e->c[0].value, th11);
+	}
+	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
+	/* a thread that ran moves the clock, and its row its counts */
+	f.frozen = 1ull << 10 | 1ull << 12;
+	f.clock_ns[10] += 1000;
+	tick10(s, &snap);
+	ck_assert_uint_gt(snapshot_find_thread(&snap, 11)->c[0].value, th11);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f.nopen, 0);
@@ -1482,6 +1601,7 @@ int main(void)
 	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
+	tcase_add_test(tc, test_the_process_cpu_clock_gates_the_reads_of_all_its_threads);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

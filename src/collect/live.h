@@ -91,7 +91,12 @@ struct live_proc {
 	struct snap_count *cnt;	  /* the counts of the last full read; owned */
 	uint64_t gate;		  /* the gate group's enabled time at that read, over the sets */
 	unsigned idle;		  /* ticks since, in which it did not run */
-	unsigned uid_age;	  /* ticks it ran since its uid was last read */
+	uint64_t clk;		  /* its CPU clock (ns) read before that full read */
+	bool clk_ok;		  /* clk holds it */
+	uint64_t clk_now;	  /* the clock read this tick, before its counters */
+	bool clk_now_ok;
+	bool clk_idle;	  /* this tick: not run by its clock (no thread ran, none came or went) */
+	unsigned uid_age; /* ticks it ran since its uid was last read */
 	unsigned long long retry; /* l->tick from which a failed attach is tried again */
 	/* some threads did not fit the descriptors: the busiest are counted */
 	bool partial;

@@ -555,12 +555,39 @@ static bool live_idle(struct live *l, struct live_proc *p)
 	struct live_layout ly = live_ly(l, p->lite);
 	uint64_t sum = 0;
 	bool bad = false;
+	int r;
 
 	l->gread_pid = 0;
+	p->clk_idle = p->clk_now_ok = false;
 	if (l->bpf)
 		return live_bpf_idle(l, p);
+	if (ly.gate_set < 0 || p->err || !p->cnt)
+		return false;
+	/*
+	 * The process's CPU clock, one call whatever its threads: when it did
+	 * not move since the last full read, no thread ran (so none started or
+	 * exited either), and no group needs reading. A thread that started to
+	 * run on another CPU within a scheduler tick of this read has not
+	 * moved it yet: what it counts shows one tick later, never lost.
+	 * Read before the counters, so that a full read misses nothing the
+	 * next tick's clock does not see. The clock covers every thread, the
+	 * ones a partial process does not count too.
+	 */
+	r = sysops_cpuclock(l->ops, p->pid, &p->clk_now);
+	if (r == -ESRCH)
+		return false; /* gone: its stat says so */
+	if (!r) {
+		p->clk_now_ok = true;
+		if (p->clk_ok && p->clk_now == p->clk && p->idle < LIVE_IDLE_REFRESH) {
+			p->idle++;
+			p->clk_idle = true;
+			return true;
+		}
+		if (p->clk_ok)
+			return false; /* it ran: read in full, no gate group read first */
+	}
 	/* a partial process runs in threads the gate does not see: its stat tells */
-	if (ly.gate_set < 0 || p->err || !p->cnt || p->partial)
+	if (p->partial)
 		return false;
 	gd = &ly.tg[ly.gate_set];
 	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
@@ -580,6 +607,9 @@ static bool live_idle(struct live *l, struct live_proc *p)
 	if (bad || sum != p->gate || p->idle >= LIVE_IDLE_REFRESH)
 		return false;
 	p->idle++;
+	/* nothing ran since the counts kept: they go with the clock read before the gates */
+	p->clk = p->clk_now;
+	p->clk_ok = p->clk_now_ok;
 	return true;
 }
 
@@ -654,6 +684,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	struct live_layout ly = live_ly(l, p->lite);
 
 	l->gread_pid = 0;
+	p->clk_idle &= idle;
 	t->ppid = st->ppid;
 	t->uid = p->uid;
 	snprintf(t->user, sizeof(t->user), "%s", p->user);
@@ -688,6 +719,9 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	/* what the gate compares with next tick */
 	p->idle = 0;
 	live_keep_counts(l, t->c, &p->cnt, &p->gate, gate);
+	p->clk = p->clk_now;
+	p->clk_ok = p->clk_now_ok && p->cnt;
+	p->clk_now_ok = false;
 }
 
 /*
@@ -764,6 +798,30 @@ static void live_end_tthread(struct live *l, const struct live_proc *p, struct l
 }
 
 /*
+ * The thread rows of p when its CPU clock says no thread ran since the last
+ * tick: none started or exited either, so the rows are those of the last
+ * tick, each with its last counts, without listing the threads or reading
+ * a group. Not when a row waits for a full read (an error, no counts yet,
+ * a stat due): false, and the rows are made the usual way.
+ */
+static bool live_threads_idle(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	if (!p->tt)
+		return false;
+	for (size_t i = 0; i < p->ntt; i++) {
+		const struct live_thread *t = &p->tt[i];
+
+		if (!t->g || t->err || !t->cnt || t->idle >= LIVE_IDLE_REFRESH)
+			return false;
+	}
+	for (size_t i = 0; i < p->ntt; i++) {
+		p->tt[i].idle++;
+		live_thread_entry(l, p, &p->tt[i], true, snap);
+	}
+	return true;
+}
+
+/*
  * Per-thread rows: every current thread of p gets a set of its own (no
  * inheritance), kept across ticks and closed when the thread is gone. A
  * thread that did not run since the last tick is not read again.
@@ -775,6 +833,8 @@ static void live_fill_threads(struct live *l, struct live_proc *p, struct snapsh
 	struct live_thread *next;
 	size_t nn = 0, old = 0;
 
+	if (p->clk_idle && live_threads_idle(l, p, snap))
+		return;
 	snprintf(path, sizeof(path), "%d/task", p->pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
