@@ -819,11 +819,17 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
 	ck_assert_int_gt(f.reads_of[11] + f.reads_of[10] + f.reads_of[12] - reads, 0);
 	tc = task->c[0].value;
-	/* it stands again: 16 idle ticks, then a full read for the stat (a parent may die) */
+	/*
+	 * it stands again: its stat is read every 16 ticks (a parent may die),
+	 * its counters not once
+	 */
+	tick10(s, &snap);
 	preads = f.stat_preads[10];
+	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
 	for (int i = 0; i < 34; i++)
-		tick10(s, &snap);
+		ck_assert_uint_eq(tick10(s, &snap)->c[0].value, tc);
 	ck_assert_int_eq(f.stat_preads[10] - preads, 2);
+	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
 
 	/* per-thread rows: an idle process's rows come back as they were, unread */
 	for (int i = 0; i < 3; i++) {

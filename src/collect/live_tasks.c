@@ -543,13 +543,16 @@ static void live_sum_groups(struct live *l, const struct live_layout *ly,
 }
 
 /*
- * Whether counted process p has not run since its last full read: the gate
- * group of each of its sets, read alone, was enabled no longer than then
- * (a task's events are enabled only while it runs). Every per-task count
- * moves only while the task runs, so the last counts stand; a process that
- * ran is read in full, and the gate reads made here are kept for that read.
+ * Whether counted process p has not run since its last full read: its CPU
+ * clock stands (p->clk_idle: its counts stand, even on a tick that reads
+ * its stat again), or, without the clock, the gate group of each of its
+ * sets, read alone, was enabled no longer than then (a task's events are
+ * enabled only while it runs). Every per-task count moves only while the
+ * task runs, so the last counts stand; a process that ran is read in full,
+ * and the gate reads made here are kept for that read. clock_only: the
+ * clock or nothing (its stat file is not kept open).
  */
-static bool live_idle(struct live *l, struct live_proc *p)
+static bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
 	const struct live_gdef *gd;
 	struct live_layout ly = live_ly(l, p->lite);
@@ -578,16 +581,19 @@ static bool live_idle(struct live *l, struct live_proc *p)
 		return false; /* gone: its stat says so */
 	if (!r) {
 		p->clk_now_ok = true;
-		if (p->clk_ok && p->clk_now == p->clk && p->idle < LIVE_IDLE_REFRESH) {
-			p->idle++;
+		if (p->clk_ok && p->clk_now == p->clk) {
+			/* its counts stand; its stat is read again now and then all the same */
 			p->clk_idle = true;
+			if (p->idle >= LIVE_IDLE_REFRESH)
+				return false;
+			p->idle++;
 			return true;
 		}
 		if (p->clk_ok)
 			return false; /* it ran: read in full, no gate group read first */
 	}
 	/* a partial process runs in threads the gate does not see: its stat tells */
-	if (p->partial)
+	if (p->partial || clock_only)
 		return false;
 	gd = &ly.tg[ly.gate_set];
 	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
@@ -684,7 +690,6 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	struct live_layout ly = live_ly(l, p->lite);
 
 	l->gread_pid = 0;
-	p->clk_idle &= idle;
 	t->ppid = st->ppid;
 	t->uid = p->uid;
 	snprintf(t->user, sizeof(t->user), "%s", p->user);
@@ -702,8 +707,11 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
 	if (p->err)
 		return;
-	if (idle) {
+	if (idle || p->clk_idle) {
+		/* not run: the last counts (a stat read now and then does not move them) */
 		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
+		if (!idle)
+			p->idle = 0;
 		return;
 	}
 	if (live_bpf_fill(l, p, t->c))
@@ -1109,8 +1117,16 @@ void live_scan(struct live *l, struct snapshot *snap)
 		if (old < l->nprocs && l->procs[old].pid == pid) {
 			struct live_proc *o = &l->procs[old++];
 
-			/* not run since the last tick: neither its stat nor its counters moved */
-			bool idle = o->statfd >= 0 && !o->skip && live_idle(l, o);
+			/*
+			 * not run since the last tick: neither its stat nor its counters
+			 * moved. Without its stat file kept open, a dead process's pid
+			 * taken again is seen only by a path read: the clock alone
+			 * gates it then (the new process's clock is not the old one's).
+			 */
+			bool idle;
+
+			o->clk_idle = false;
+			idle = !o->skip && live_idle(l, o, o->statfd < 0);
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
 			int r = idle		 ? (st = o->last, 0)
 				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
