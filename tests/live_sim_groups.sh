@@ -22,7 +22,7 @@ rows() {
 import json, sys
 f = json.loads(open(sys.argv[1]).readlines()[-1])
 r = [p for p in f["processes"] if p["pid"] == int(sys.argv[2])]
-print("ok" if r and not r[0].get("not_counted") and r[0]["pf"] is not None else r)
+print("ok" if r and not r[0].get("not_counted") and r[0]["pf"] is not None and not r[0].get("estimated") else r)
 PY
 }
 a=$(fds "$TMP/plain.json")
@@ -30,4 +30,15 @@ b=$(fds "$TMP/sim.json")
 diag "descriptors: $a plain, $b with PMCTOP_SIM_GROUPS=6"
 check "six groups a thread take 10 more descriptors for each of the 21 threads" test "$((b - a))" = 210
 check "the process is counted both ways" sh -c "[ '$(rows "$TMP/plain.json")' = ok ] && [ '$(rows "$TMP/sim.json")' = ok ]"
+
+# short of descriptors: as a real PMU's layout does, the simulated one falls back to the
+# software group alone (4 descriptors a thread) for what does not fit, and says so, instead
+# of leaving the process uncounted (21 x 14 = 294 descriptors do not fit in 200; 21 x 4 do)
+(ulimit -n 200 && PMCTOP_SIM_GROUPS=6 "$PMCTOP" -b -p "$IDLE" -d 0.3 -n 3 -o json \
+	>"$TMP/short.json" 2>"$TMP/short.err"; echo $? >"$TMP/short.status")
+check "pmctop exits 0 short of descriptors" test "$(cat "$TMP/short.status")" = 0
+check "the process is counted on the software group" test "$(rows "$TMP/short.json")" = ok
+check "at most 200 descriptors" test "$(fds "$TMP/short.json")" -le 200
+check "fewer than the whole layout would take" test "$(fds "$TMP/short.json")" -lt "$b"
+check "the fallback is said" grep -q "count software events alone" "$TMP/short.json" "$TMP/short.err"
 done_testing

@@ -636,6 +636,31 @@ static void live_build_sw_groups(struct live *l)
 	l->sw_gate = live_gate_of(l, l->sw, l->nsw);
 }
 
+/*
+ * With simulated hardware groups and no real hardware event, the sets of
+ * processes outside the hardware top are the real software groups alone,
+ * as on a PMU: so a machine short of descriptors gives the busiest
+ * processes the whole simulated layout and the rest the software group,
+ * instead of leaving processes uncounted, and the simulation's cost is that
+ * of a real PMU's fallback too.
+ */
+static void live_build_sim_lite(struct live *l)
+{
+	bool sim = false;
+
+	for (size_t k = 0; k < l->ntg; k++)
+		sim |= l->tg[k].sim;
+	if (l->nsw || !sim)
+		return;
+	for (size_t k = 0; k < l->ntg; k++) {
+		if (l->tg[k].sim)
+			continue;
+		l->sw[l->nsw++] = l->tg[k];
+		l->sw_fds += (size_t)l->tg[k].nr;
+	}
+	l->sw_gate = live_gate_of(l, l->sw, l->nsw);
+}
+
 void live_build_task_groups(struct live *l)
 {
 	free(l->tg);
@@ -643,6 +668,7 @@ void live_build_task_groups(struct live *l)
 	live_build_sw_groups(l);
 	live_pack_task_groups(l);
 	live_add_sim_groups(l);
+	live_build_sim_lite(l);
 	l->set_fds = 0;
 	for (size_t k = 0; k < l->ntg; k++)
 		l->set_fds += (size_t)l->tg[k].nr;
