@@ -1074,6 +1074,77 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 }
 END_TEST
 
+/*
+ * A process found when the descriptors are all taken does not wait for good:
+ * at the next choice of the hardware top, the least busy with hardware sets
+ * move to the software set alone until what they give back covers it.
+ */
+START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	char err[512], sys[512];
+	int waited = 0;
+
+	proc_tree_init(&t);
+	proc_tree_add(&t, 100, 900);
+	proc_tree_add(&t, 101, 800);
+	proc_tree_add(&t, 102, 300);
+	proc_tree_add(&t, 103, 200);
+	proc_tree_add(&t, 104, 100);
+	hw_qemu(&k);
+	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.dir;
+	o.sysfs_root = sys;
+	o.ops = &k.ops;
+	/* as above: three sets of 3 and two of task-clock alone fill the 11 */
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = 24 + 11;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 0x7);
+	/* a new process, less busy than all: nothing left for it */
+	proc_tree_add(&t, 105, 50);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(task_of(&snap, 105)->err, -EMFILE);
+	for (int i = 0; i < 12 && task_of(&snap, 105)->err; i++, waited++)
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	/* within one choice (5 ticks) and the attach after it, not the 16-tick retry */
+	ck_assert_int_le(waited, 6);
+	ck_assert_int_eq(task_of(&snap, 105)->err, 0);
+	ck_assert_int_eq(task_of(&snap, 105)->c[0].err, 0);
+	ck_assert_int_eq(task_of(&snap, 105)->c[1].err, -EDQUOT);
+	/* the least busy of the top gave its hardware set; the busiest keep theirs */
+	ck_assert_uint_eq(hw_holders(&k) & 0x3, 0x3);
+	ck_assert_uint_eq(hw_holders(&k) & 1u << 2, 0);
+	for (int i = 0; i < 10; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		for (int pid = 100; pid <= 105; pid++)
+			ck_assert_int_eq(task_of(&snap, pid)->err, 0);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(k.nopen, 0);
+	proc_tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live_pmu");
@@ -1101,6 +1172,7 @@ int main(void)
 		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
 	tcase_add_test(
 		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);
+	tcase_add_test(tc, test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

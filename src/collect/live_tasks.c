@@ -265,10 +265,11 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 		p->nthr = 0;
 		p->partial = false;
 		/*
-		 * every thread with the software events alone, rather than some with
-		 * all: the hardware events then go to the busiest processes that fit
+		 * every thread with the software events alone (or as many as fit),
+		 * rather than fewer with all: the hardware events then go to the
+		 * busiest processes that fit (live_hw_top)
 		 */
-		if (!p->lite && l->nsw && n * l->set_fds > left && n * l->sw_fds <= left) {
+		if (!p->lite && l->nsw && n * l->set_fds > left) {
 			p->lite = true;
 			live_hw_limit(l);
 		}
@@ -1314,6 +1315,8 @@ void live_hw_top(struct live *l)
 	size_t n = 0, k, margin, nfull = 0,
 	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	size_t need = 0;
+	bool freed = false;
 
 	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
 		return;
@@ -1328,10 +1331,26 @@ void live_hw_top(struct live *l)
 		p->hw_cpu0 = p->last.cpu;
 	}
 	qsort(r, n, sizeof(*r), live_cmp_rank);
-	/* by the budget: the busiest whose hardware sets fit, as if none had them */
+	/*
+	 * by the budget: the busiest whose hardware sets fit, as if none had
+	 * them, once the processes still waiting for descriptors have their
+	 * software sets: no process goes uncounted so that another can have
+	 * its hardware events
+	 */
 	if (!l->o.hw_top) {
 		size_t room = left;
 
+		for (size_t i = 0; i < l->nprocs; i++) {
+			const struct live_proc *p = &l->procs[i];
+
+			if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
+				need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) *
+					l->sw_fds;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!l->procs[r[i].idx].lite)
+				room += l->procs[r[i].idx].nthr * extra;
+		room = room > need ? room - need : 0;
 		for (size_t i = 0; i < n; i++)
 			if (!l->procs[r[i].idx].lite)
 				room += l->procs[r[i].idx].nthr * extra;
@@ -1340,18 +1359,46 @@ void live_hw_top(struct live *l)
 		l->hw_k = k;
 	}
 	k = l->hw_k;
-	/* hysteresis: one in the top leaves it only when it falls a quarter below */
-	margin = k / 4 + 1;
+	/*
+	 * hysteresis: one in the top leaves it only when it falls a quarter
+	 * below; not while processes wait for descriptors
+	 */
+	margin = need ? 0 : k / 4 + 1;
 	for (size_t i = 0; i < n; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 
-		if (!p->lite && i >= k + margin)
+		if (!p->lite && i >= k + margin) {
 			live_switch_layout(l, p);
-		else if (!p->lite)
+			freed = true;
+		} else if (!p->lite) {
 			nfull++;
+		}
 	}
+	/*
+	 * still short for the processes waiting: the least busy with hardware
+	 * sets go to the software set, until what they give back covers them
+	 */
 	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	for (size_t i = 0; i < n && i < k && nfull < k; i++) {
+	for (size_t i = n; need > left && i-- > 0;) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (p->lite)
+			continue;
+		left += p->nthr * extra;
+		live_switch_layout(l, p);
+		freed = true;
+		nfull--;
+	}
+	/* descriptors were given back: who waits for them tries now, not in 16 ticks */
+	for (size_t i = 0; freed && i < l->nprocs; i++)
+		if (l->procs[i].err == -EMFILE || l->procs[i].err == -ENFILE)
+			l->procs[i].retry = l->tick;
+	/*
+	 * into the top, while it has room: not while processes wait (the
+	 * descriptors given back are theirs)
+	 */
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	for (size_t i = 0; !need && i < n && i < k && nfull < k; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 
 		if (!p->lite || p->partial || p->nthr * l->set_fds > left + p->nthr * l->sw_fds)
