@@ -1118,6 +1118,44 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(hw_holders(&k), 0x7);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+
+	/*
+	 * 9 descriptors for five processes: taken in order, three hardware sets
+	 * would leave two uncounted; the first attach leaves the processes still
+	 * to attach their software sets, so all five count from the first tick
+	 */
+	rl.rlim_cur = 24 + 9;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	for (int pid = 100; pid <= 104; pid++)
+		ck_assert_int_eq(task_of(&snap, pid)->err, 0);
+	ck_assert_uint_eq(hw_holders(&k), 0x3);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k.nopen, 0);
+	rl.rlim_cur = 24 + 11;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "cycles", 1, true, false);
+	evlist_add(&ev, "instructions", 1, true, false);
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(&k), 0x7);
 	/* a new process, less busy than all: nothing left for it */
 	proc_tree_add(&t, 105, 50);
 	ck_assert_int_eq(source_read(s, &snap), 0);

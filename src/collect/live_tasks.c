@@ -266,10 +266,11 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 		p->partial = false;
 		/*
 		 * every thread with the software events alone (or as many as fit),
-		 * rather than fewer with all: the hardware events then go to the
-		 * busiest processes that fit (live_hw_top)
+		 * rather than fewer with all, and rather than leave the processes
+		 * still to attach without their software sets: the hardware events
+		 * then go to the busiest processes that fit (live_hw_top)
 		 */
-		if (!p->lite && l->nsw && n * l->set_fds > left) {
+		if (!p->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
 			p->lite = true;
 			live_hw_limit(l);
 		}
