@@ -1338,23 +1338,19 @@ void live_hw_top(struct live *l)
 	 * software sets: no process goes uncounted so that another can have
 	 * its hardware events
 	 */
+	for (size_t i = 0; i < l->nprocs; i++) {
+		const struct live_proc *p = &l->procs[i];
+
+		if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
+			need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) * l->sw_fds;
+	}
 	if (!l->o.hw_top) {
 		size_t room = left;
 
-		for (size_t i = 0; i < l->nprocs; i++) {
-			const struct live_proc *p = &l->procs[i];
-
-			if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
-				need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) *
-					l->sw_fds;
-		}
 		for (size_t i = 0; i < n; i++)
 			if (!l->procs[r[i].idx].lite)
 				room += l->procs[r[i].idx].nthr * extra;
 		room = room > need ? room - need : 0;
-		for (size_t i = 0; i < n; i++)
-			if (!l->procs[r[i].idx].lite)
-				room += l->procs[r[i].idx].nthr * extra;
 		for (k = 0; k < n && l->procs[r[k].idx].nthr * extra <= room; k++)
 			room -= l->procs[r[k].idx].nthr * extra;
 		l->hw_k = k;
