@@ -103,6 +103,7 @@ add_perf() {
 	cp -L "$pr/lib/ld-linux-aarch64.so.1" "$R/lib/ld-linux-aarch64.so.1" || return 1
 	todo=$(aarch64-linux-gnu-readelf -d "$pr/usr/bin/perf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 	while [ -n "$todo" ]; do
+		# shellcheck disable=SC2086 # library names, split on purpose
 		set -- $todo
 		lib=$1
 		shift
