@@ -10,6 +10,13 @@
 #include "stream/source.h"
 #include "util/errmsg.h"
 
+/* Where process and thread counts come from (--task-counts). */
+enum live_task_counts {
+	LIVE_COUNTS_AUTO = 0, /* /proc when it keeps every event counted, else perf */
+	LIVE_COUNTS_PROC,     /* /proc: an event it does not keep is an error */
+	LIVE_COUNTS_PERF,     /* per-task perf events */
+};
+
 struct live_opts {
 	const char *proc_root;	  /* "/proc" unless testing */
 	const char *sysfs_root;	  /* "/sys" unless testing (NULL: "/sys") */
@@ -36,6 +43,9 @@ struct live_opts {
 	 * software events alone; 0: for every process while the descriptors hold
 	 */
 	unsigned hw_top;
+	enum live_task_counts task_counts;
+	/* NULL, or set true when the source is refused for a choice of the options' */
+	bool *usage_err;
 };
 
 /*
