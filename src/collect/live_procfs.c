@@ -207,6 +207,9 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 	 */
 	if (!asked && l->o.proc_root && strcmp(l->o.proc_root, "/proc") && !l->o.ops)
 		return 0;
+	/* PMCTOP_SIM_GROUPS measures the cost of per-task groups: it needs them */
+	if (!asked && l->sim_groups)
+		return 0;
 	kind = xcalloc(ev->n + 1, sizeof(*kind));
 	for (size_t i = 0; i < ev->n; i++) {
 		if (ev->ev[i].err)
