@@ -39,6 +39,8 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 		struct live_tsum_thr *e = &next[nn], *o = NULL;
 		bool fell = false;
 
+		/* the slot of a thread whose read failed is used again: nothing of it stays */
+		memset(e, 0, sizeof(*e));
 		e->tid = l->tids[i];
 		if (rd(l, pid, e, stat))
 			continue; /* exited between the listing and the read */
