@@ -43,16 +43,17 @@ struct fake {
 	int opens_inherit_thread;     /* opens that asked for inherit_thread */
 	int echild_pid, echild_reads; /* the first reads of echild_pid's groups give ECHILD */
 	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
+	int task_opens;		      /* perf_event_open calls on a pid above 0 (a task) */
+	int sched_opens[64];	      /* opens of PID/task/TID/sched files, per pid below 64 */
 	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
 	int cgroup_err;		      /* those fail with this */
 	int reads_of[64];	      /* group reads per pid below 64 */
 	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
 	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
 	unsigned open_us;	      /* each perf_event_open takes this long */
-	uint64_t clock[64];	      /* with fake_clock: the CPU clock of each pid below 64 (ns) */
-	int clock_reads[64];	      /* its reads */
-	int sched_opens[64];	      /* opens of PID/task/TID/sched files, per pid below 64 */
-	int task_opens;		      /* perf_event_open calls on a pid above 0 (a task) */
+	bool clock;		      /* has process CPU clocks (else ENOSYS, as before them) */
+	uint64_t clock_ns[64];	      /* the process CPU clock of pids below 64 */
+	int clock_reads[64];
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -197,22 +198,6 @@ static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
 	return sysops_real()->openat(NULL, dirfd, path, flags);
 }
 
-/* The CPU clock of a process: what the test set, ESRCH for a pid it did not. */
-static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
-{
-	struct fake *f = ctx;
-
-	if (pid < 0 || pid >= 64) {
-		*ns = 1; /* pmctop's own, at the probe */
-		return 0;
-	}
-	f->clock_reads[pid]++;
-	if (!f->clock[pid])
-		return -ESRCH;
-	*ns = f->clock[pid];
-	return 0;
-}
-
 static int fake_close(void *ctx, int fd)
 {
 	struct fake *f = ctx;
@@ -236,11 +221,26 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 	return 0;
 }
 
+static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
+{
+	struct fake *f = ctx;
+
+	if (!f->clock)
+		return -ENOSYS;
+	if (pid < 0 || pid >= 64)
+		return -ESRCH;
+	f->clock_reads[pid]++;
+	*ns = f->clock_ns[pid];
+	return 0;
+}
+
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){ f,	       fake_perf_open, fake_read, fake_pread,  fake_ioctl,
-				  fake_openat, fake_close,     fake_mmap, fake_munmap, NULL };
+	f->ops = (struct sysops){
+		f,	     fake_perf_open, fake_read, fake_pread,  fake_ioctl,
+		fake_openat, fake_close,     fake_mmap, fake_munmap, fake_cpuclock
+	};
 	f->err_pid = -1;
 	f->echild_pid = -1;
 }
@@ -1577,8 +1577,8 @@ static void pfs_tree(struct tree *t, struct fake *f)
 	tree_faults(t->proc, 10, 10, 600, 4, 500);
 	tree_faults(t->proc, 10, 11, 400, 6, 300);
 	fake_init(f);
-	f->ops.cpuclock = fake_cpuclock;
-	f->clock[10] = 50000000;
+	f->clock = true;
+	f->clock_ns[10] = 50000000;
 }
 
 static void pfs_exact(const struct snap_task *p, int e)
@@ -1615,7 +1615,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	}
 	ck_assert_int_eq(f.sched_opens[10], 2);
 	/* it ran: 3 ms more, switches and migrations on both threads, faults in its stat */
-	f.clock[10] += 3000000;
+	f.clock_ns[10] += 3000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
 	tree_sched(t.proc, 10, 11, 207, 22, 9000000);
 	tree_faults(t.proc, 10, 0, 1100, 12, 801);
@@ -1642,7 +1642,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_int_eq(f.stat_preads[10], 1);
 	/* its clock moves: read again */
 	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
-	f.clock[10] += 1000000;
+	f.clock_ns[10] += 1000000;
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
 	ck_assert_uint_eq(p->c[PFS_TC].value, 4000000);
@@ -1658,7 +1658,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s/10/task/11'", t.proc);
 		ck_assert_int_eq(system(cmd), 0);
 	}
-	f.clock[10] += 1000000;
+	f.clock_ns[10] += 1000000;
 	usleep(2000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 14);
@@ -1672,7 +1672,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	tree_mkdir(t.proc, "task", 10, 12);
 	tree_sched(t.proc, 10, 12, 4, 1, 1000000);
 	tree_sched(t.proc, 10, 10, 2, 0, 500000);
-	f.clock[10] += 1000000;
+	f.clock_ns[10] += 1000000;
 	run0 = p->c[PFS_CS].running;
 	usleep(2000);
 	p = tick10(s, &snap);
@@ -1681,7 +1681,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
 	/* and counted from there, exact again */
 	tree_sched(t.proc, 10, 10, 5, 0, 900000);
-	f.clock[10] += 1000000;
+	f.clock_ns[10] += 1000000;
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
 	usleep(2000);
@@ -1719,7 +1719,7 @@ START_TEST(test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_th
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	ck_assert_uint_eq(snap.nthreads, 2);
-	f.clock[10] += 4000000;
+	f.clock_ns[10] += 4000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
 	tree_sched(t.proc, 10, 11, 207, 22, 10000000);
 	tree_faults(t.proc, 10, 10, 650, 5, 501);

@@ -175,6 +175,7 @@ static void options_init(struct options *o)
 	o->halflife = 2.0;
 	o->top = 20;
 	o->cgroup_depth = 1;
+	o->task_counts = LIVE_COUNTS_AUTO; /* /proc where it keeps every event */
 }
 
 bool options_cgroups_asked(const struct options *o)

@@ -10,11 +10,14 @@
 #include "stream/source.h"
 #include "util/errmsg.h"
 
-/* Where process and thread counts come from (--task-counts). */
+/*
+ * Where process and thread counts come from (--task-counts). Zero, as a
+ * zeroed live_opts has it, is per-task events: the way before /proc counts.
+ */
 enum live_task_counts {
-	LIVE_COUNTS_AUTO = 0, /* /proc when it keeps every event counted, else perf */
+	LIVE_COUNTS_PERF = 0, /* per-task perf events */
+	LIVE_COUNTS_AUTO,     /* /proc when it keeps every event counted, else perf */
 	LIVE_COUNTS_PROC,     /* /proc: an event it does not keep is an error */
-	LIVE_COUNTS_PERF,     /* per-task perf events */
 };
 
 struct live_opts {
