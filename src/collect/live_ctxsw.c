@@ -42,8 +42,15 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 		/* the slot of a thread whose read failed is used again: nothing of it stays */
 		memset(e, 0, sizeof(*e));
 		e->tid = l->tids[i];
-		if (rd(l, pid, e, stat))
+		int r = rd(l, pid, e, stat);
+
+		if (r == -ENOENT || r == -ESRCH)
 			continue; /* exited between the listing and the read */
+		if (r) {
+			/* a thread that cannot be read (EACCES): no sum that leaves it out */
+			free(next);
+			return r;
+		}
 		while (old < ts->nthr && ts->thr[old].tid < e->tid) {
 			exact = false; /* gone, with its last counts */
 			ts->thr[old].state = 'X';
