@@ -49,6 +49,7 @@ trap 'exit 130' INT TERM
 # What this pmctop supports: --bpf in its help, PMCTOP_SIM_GROUPS named in the binary.
 HAVE_BPF=0
 HAVE_SIM=0
+HAVE_PERF=0
 if "$PMCTOP" --help 2>/dev/null | grep -q -- '--bpf'; then
 	if "$PMCTOP" -b --bpf --no-cpus -n 1 -d 0.01 >/dev/null 2>"$tmp/bpf.err"; then
 		HAVE_BPF=1
@@ -58,12 +59,17 @@ if "$PMCTOP" --help 2>/dev/null | grep -q -- '--bpf'; then
 else
 	BPF_WHY="this pmctop has no --bpf"
 fi
+# --task-counts: the default counts from /proc without a PMU; pmctop-perf rows use per-task events
+if "$PMCTOP" --help 2>/dev/null | grep -q -- '--task-counts'; then
+	HAVE_PERF=1
+fi
 if grep -q PMCTOP_SIM_GROUPS "$PMCTOP" 2>/dev/null; then
 	HAVE_SIM=1
 fi
 
 # Tools, by name: the command of M frames is "tool_cmd NAME M".
 TOOLS="pmctop"
+[ "$HAVE_PERF" = 1 ] && TOOLS="$TOOLS pmctop-perf"
 [ "$HAVE_SIM" = 1 ] && TOOLS="$TOOLS pmctop-hw"
 [ "$HAVE_BPF" = 1 ] && TOOLS="$TOOLS pmctop-bpf"
 TOOLS="$TOOLS top top-H"
@@ -86,6 +92,7 @@ pmctop_cmd() {
 	pmctop) echo "$PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	pmctop-hw) echo "env PMCTOP_SIM_GROUPS=$SIM $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	pmctop-bpf) echo "$PMCTOP -b --bpf --no-cpus -d $DELAY -n $2" ;;
+	pmctop-perf) echo "$PMCTOP -b --task-counts=perf --no-cpus -d $DELAY -n $2" ;;
 	esac
 }
 
@@ -283,6 +290,10 @@ awk '
 echo
 echo "== cost to the watched processes (bench/watched_cost, interleaved runs)"
 "$build/bench/watched_cost" ${ROUNDS:+--rounds "$ROUNDS"} -- "$PMCTOP" -b -d 0.5 --no-cpus
+if [ "$HAVE_PERF" = 1 ]; then
+	"$build/bench/watched_cost" ${ROUNDS:+--rounds "$ROUNDS"} -- "$PMCTOP" -b --task-counts=perf \
+		-d 0.5 --no-cpus
+fi
 if [ "$HAVE_BPF" = 1 ]; then
 	"$build/bench/watched_cost" ${ROUNDS:+--rounds "$ROUNDS"} -- "$PMCTOP" -b --bpf -d 0.5 --no-cpus
 fi

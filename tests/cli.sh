@@ -74,6 +74,9 @@ check "--kernel-threads: the fixture's kernel thread is listed" grep -Eq "^ +2 r
 check "--per-user with -H is refused" expect 2 "'--per-user' sums processes: it cannot be used with '-H'" -b --per-user -H
 check "--bpf with -H is refused" expect 2 "'--bpf' counts whole processes: it cannot be used with '-H'" -b --bpf -H
 check "--bpf with --replay is refused" expect 2 "'--bpf' is a way of counting live: it cannot be used with '--replay'" -b --bpf --replay "$top_srcdir/tests/data/sw.rec"
+check "a bad --task-counts value is named" expect 2 "invalid value 'sometimes' for --task-counts: give auto, proc or perf" -b --task-counts sometimes
+check "--task-counts=proc with --bpf is refused" expect 2 "give one" -b --task-counts=proc --bpf
+check "--task-counts=proc with an event /proc does not keep names it" expect 2 "--task-counts=proc cannot count 'cpu-clock'.*use --task-counts=perf" -b -n 1 --task-counts=proc -e cpu-clock
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'

@@ -41,7 +41,8 @@ background "$WORKLOAD" job $PAGES $SLEEPS $SPIN_MS "$TMP/go" "$TMP/job.log"
 wl=$BG
 "$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --bpf -o json >"$TMP/bpf.json" 2>"$TMP/bpf.err" &
 pb=$!
-"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/thr.json" 2>"$TMP/thr.err" &
+"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --task-counts=perf -o json >"$TMP/thr.json" \
+	2>"$TMP/thr.err" &
 pt=$!
 # both have their first frame (the attach) before the work begins
 for _ in $(seq 100); do

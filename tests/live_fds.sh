@@ -15,9 +15,10 @@ done
 sleep 0.3
 only=""
 [ "$ISOLATED" = yes ] || only="-p $pids"
-# 40 descriptors: the busy process and a few others fit, the rest do not
+# 40 descriptors: with per-task events the busy process and a few others fit, the rest do not
 # shellcheck disable=SC2086
-sh -c 'ulimit -n 40; exec "$@"' _ "$PMCTOP" -b -n 3 -d 0.5 -o json $only >"$TMP/f.json" 2>"$TMP/f.err"
+sh -c 'ulimit -n 40; exec "$@"' _ "$PMCTOP" -b -n 3 -d 0.5 -o json --task-counts=perf $only \
+	>"$TMP/f.json" 2>"$TMP/f.err"
 st=$?
 sed 's/^/# stderr: /' "$TMP/f.err"
 python3 - "$TMP/f.json" "$busy" <<'PY' >"$TMP/f.rows"
@@ -40,4 +41,25 @@ check "the busiest process is among the counted" test "$busyst" = counted
 oracle "$TMP/f.json" "$TMP/spin.log" cpu "$busy" | tail -n 1 >"$TMP/cmp"
 read -r _ got want <"$TMP/cmp"
 check "its %CPU $got is the ${want} % it got" agree "$got" "$want" 0.10 5
+
+# counted from /proc (the default without a PMU), no descriptor is held per task: the same 40
+# count every process, and nothing is said about descriptors
+# shellcheck disable=SC2086
+sh -c 'ulimit -n 40; exec "$@"' _ "$PMCTOP" -b -n 3 -d 0.5 -o json --task-counts=proc $only \
+	>"$TMP/p.json" 2>"$TMP/p.err"
+st=$?
+sed 's/^/# proc stderr: /' "$TMP/p.err"
+python3 - "$TMP/p.json" <<'PY' >"$TMP/p.rows"
+import json, sys
+last = [json.loads(l) for l in open(sys.argv[1])][-1]
+print(len(last["processes"]), sum(1 for p in last["processes"] if p.get("not_counted")),
+      "proc" if "task counts from /proc" in last["mode"] else "other")
+PY
+read -r listed uncounted mode <"$TMP/p.rows"
+diag "from /proc: $listed listed, $uncounted not counted, mode $mode"
+check "from /proc with 40 descriptors: exits 0" test "$st" = 0
+check "from /proc: the mode says so" test "$mode" = proc
+check "from /proc: all $listed processes counted (at least the 14 of the test)" \
+	sh -c 'test "$1" -ge 14 && test "$2" = 0' _ "$listed" "$uncounted"
+check "from /proc: nothing said about descriptors" sh -c '! grep -q "descriptors" "$1"' _ "$TMP/p.err"
 done_testing

@@ -19,7 +19,7 @@ check "the crowd of 3000 threads runs" grep -qs ready "$TMP/crowd.log"
 # LeakSanitizer cannot run under ptrace: in a sanitizer build, strace makes it fail
 sh -c 'ulimit -n 512; exec "$@"' _ env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	strace -f -ttt -e trace=perf_event_open -o "$TMP/open.strace" \
-	"$PMCTOP" -b -p "$CROWD" -d 0.5 -n 12 -o json >"$TMP/p.json" 2>"$TMP/p.err"
+	"$PMCTOP" -b -p "$CROWD" -d 0.5 -n 12 -o json --task-counts=perf >"$TMP/p.json" 2>"$TMP/p.err"
 st=$?
 sed 's/^/# stderr: /' "$TMP/p.err" | head -5
 check "pmctop exits 0" test "$st" = 0

@@ -10,7 +10,7 @@ background "$WORKLOAD" idle 20 30
 IDLE=$BG
 sleep 0.5
 run() {
-	env $1 "$PMCTOP" -b -p "$IDLE" -d 0.3 -n 3 -o json >"$TMP/$2.json" 2>"$TMP/$2.err"
+	env $1 "$PMCTOP" -b -p "$IDLE" -d 0.3 -n 3 -o json --task-counts=perf >"$TMP/$2.json" 2>"$TMP/$2.err"
 	echo $? >"$TMP/$2.status"
 }
 run "" plain

@@ -1,4 +1,6 @@
-# Live: as an unprivileged user pmctop starts, counts what it may and explains the rest.
+# Live: as an unprivileged user pmctop starts, counts what it may and explains the rest. Per-task
+# events (--task-counts=perf) count the user's own processes only; counted from /proc (the
+# default without a PMU) every process is, with no perf permission at all.
 . "$top_srcdir/tests/lib.sh"
 exclusive
 
@@ -12,7 +14,7 @@ cp "$PMCTOP" "$TMP/pmctop"
 chmod 755 "$TMP" "$TMP/pmctop"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -n 2 -d 0.5 -o csv \
-	>"$TMP/u.csv" 2>"$TMP/u.err"
+	--task-counts=perf >"$TMP/u.csv" 2>"$TMP/u.err"
 st=$?
 sed 's/^/# stderr: /' "$TMP/u.err"
 check "pmctop starts and exits 0 as nobody" test $st = 0
@@ -30,6 +32,18 @@ check "its own process is counted" test -n "$me"
 check "root's processes are listed as not counted (permission denied)" \
 	sh -c 'awk -F, -v nc="$2" '"'"'$2 == "process" && $4 == "root" && $nc == "permission denied"'"'"' "$1" | grep -q .' _ "$TMP/u.csv" "$nc"
 
+# from /proc: root's processes are counted too (their %CPU and CS/s columns have values)
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -n 2 -d 0.5 -o csv \
+	>"$TMP/p.csv" 2>"$TMP/p.err"
+st=$?
+sed 's/^/# proc stderr: /' "$TMP/p.err"
+check "from /proc as nobody: exits 0" test $st = 0
+pcs=$(csv_field "$TMP/p.csv" cs)
+check "from /proc as nobody: no process is 'permission denied'" \
+	sh -c '! grep -q "permission denied" "$1"' _ "$TMP/p.csv"
+check "from /proc as nobody: root's processes have counts in the second frame" \
+	sh -c 'awk -F, -v c="$2" -v t="$(cut -d, -f1 "$1" | grep -v time | uniq | tail -1)" '"'"'$1 == t && $2 == "process" && $4 == "root" && $c != ""'"'"' "$1" | grep -q .' _ "$TMP/p.csv" "$pcs"
+
 # context switches as nobody: perf counts none without kernel mode, /proc has the kernel's own
 cp "$WORKLOAD" "$TMP/workload"
 chmod 755 "$TMP/workload"
@@ -43,7 +57,7 @@ switches() {
 }
 t0=$(date +%s.%N); s0=$(switches)
 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p "$wl" -n 8 -d 0.5 -o csv \
-	>"$TMP/cs.csv" 2>"$TMP/cs.err"
+	--task-counts=perf >"$TMP/cs.csv" 2>"$TMP/cs.err"
 st=$?
 t1=$(date +%s.%N); s1=$(switches)
 kill "$wl" 2>/dev/null
@@ -72,7 +86,7 @@ check "the reason is said: context switches from /proc, no migrations" \
 kt=$(awk '$1 == "PPid:" { print $2 }' /proc/2/status 2>/dev/null)
 if [ "$(awk '{ print $2 }' /proc/2/stat 2>/dev/null)" = "(kthreadd)" ]; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -p 2 -n 2 -d 0.3 \
-		--kernel-threads -o csv >"$TMP/k.csv" 2>"$TMP/k.err"
+		--kernel-threads --task-counts=perf -o csv >"$TMP/k.csv" 2>"$TMP/k.err"
 	sed 's/^/# stderr: /' "$TMP/k.err"
 	check "kernel threads as nobody: kthreadd is listed, not counted (not permitted)" \
 		sh -c 'test "$(awk -F, -v nc="$2" -v cmd="$3" '"'"'$2 == "process" && $3 == 2 && $cmd == "kthreadd" && $nc == "not permitted"'"'"' "$1" | wc -l)" = 2' \

@@ -43,6 +43,8 @@ struct fake {
 	int opens_inherit_thread;     /* opens that asked for inherit_thread */
 	int echild_pid, echild_reads; /* the first reads of echild_pid's groups give ECHILD */
 	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
+	int task_opens;		      /* perf_event_open calls on a pid above 0 (a task) */
+	int sched_opens[64];	      /* opens of PID/task/TID/sched files, per pid below 64 */
 	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
 	int cgroup_err;		      /* those fail with this */
 	int reads_of[64];	      /* group reads per pid below 64 */
@@ -81,6 +83,8 @@ static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu
 	} else if (pid >= 0 && pid < 64) {
 		f->opens_of[pid]++;
 	}
+	if (!(flags & PERF_FLAG_PID_CGROUP) && pid > 0)
+		f->task_opens++;
 	if (pid == -1 && cpu == -1)
 		return -EINVAL;
 	if (f->open_us)
@@ -185,6 +189,12 @@ static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 
 static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
 {
+	struct fake *f = ctx;
+	int pid, tid, n = 0;
+
+	if (sscanf(path, "%d/task/%d/sched%n", &pid, &tid, &n) == 2 && n && !path[n] && pid >= 0 &&
+	    pid < 64)
+		f->sched_opens[pid]++;
 	return sysops_real()->openat(NULL, dirfd, path, flags);
 }
 
@@ -1588,6 +1598,318 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 }
 END_TEST
 
+/* A thread's sched file as the kernel writes it: run time in ms with six decimals. */
+static void tree_sched(const char *dir, int pid, int tid, unsigned long long sw,
+		       unsigned long long mig, unsigned long long run_ns)
+{
+	char path[512], text[2048];
+
+	if (tid)
+		snprintf(path, sizeof(path), "%s/%d/task/%d/sched", dir, pid, tid);
+	else
+		snprintf(path, sizeof(path), "%s/self/sched", dir);
+	snprintf(text, sizeof(text),
+		 "work (%d, #threads: 2)\n"
+		 "-------------------------------------------------------------------\n"
+		 "se.exec_start                                :      34681785.422826\n"
+		 "se.vruntime                                  :          1545.666411\n"
+		 "se.sum_exec_runtime                          :    %12llu.%06llu\n"
+		 "se.nr_migrations                             :             %8llu\n"
+		 "nr_switches                                  :             %8llu\n"
+		 "nr_voluntary_switches                        :             %8llu\n"
+		 "nr_involuntary_switches                      :                    0\n"
+		 "se.load.weight                               :              1048576\n",
+		 tid, run_ns / 1000000, run_ns % 1000000, mig, sw, sw);
+	put(path, text);
+}
+
+/* PID/stat (tid 0) or PID/task/TID/stat with faults and CPU ticks. */
+static void tree_faults(const char *dir, int pid, int tid, unsigned long long minflt,
+			unsigned long long majflt, unsigned long long ticks)
+{
+	char path[512], text[512];
+
+	if (tid)
+		snprintf(path, sizeof(path), "%s/%d/task/%d/stat", dir, pid, tid);
+	else
+		snprintf(path, sizeof(path), "%s/%d/stat", dir, pid);
+	snprintf(text, sizeof(text),
+		 "%d (work%d) S 1 %d %d 0 -1 4194304 %llu 0 %llu 0 %llu 0 0 0 20 0 2 0 100 "
+		 "1000 100 0\n",
+		 tid ? tid : pid, pid, pid, pid, minflt, majflt, ticks);
+	put(path, text);
+}
+
+static const char *const PFS_EVENTS[] = { "task-clock",	    "page-faults",  "context-switches",
+					  "cpu-migrations", "minor-faults", "major-faults" };
+enum { PFS_TC, PFS_PF, PFS_CS, PFS_MIG, PFS_MIN, PFS_MAJ, PFS_N };
+
+/* A live source on the fixture counting the software set, choosing as told; NULL with err. */
+static struct source *pfs_new(struct tree *t, struct fake *f, enum live_task_counts how,
+			      const char *extra, char *err, size_t errsize, bool *usage)
+{
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+
+	evlist_init(&ev);
+	for (int i = 0; i < PFS_N; i++)
+		evlist_add(&ev, PFS_EVENTS[i], 0, false, false);
+	if (extra)
+		evlist_add(&ev, extra, 0, true, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &f->ops;
+	o.per_cpu = true;
+	o.task_counts = how;
+	o.usage_err = usage;
+	s = source_live_new(&ev, &o, err, errsize);
+	evlist_release(&ev);
+	return s;
+}
+
+/* The fixture for proc counting: process 10 with threads 10 and 11, and a kernel with sched files. */
+static void pfs_tree(struct tree *t, struct fake *f)
+{
+	static const int tids[] = { 10, 11 };
+
+	tree_init(t);
+	tree_proc(t, 10, tids, 2, 100, 800);
+	tree_mkdir(t->proc, "/self", 0, 0);
+	tree_sched(t->proc, 0, 0, 0, 0, 0);
+	tree_sched(t->proc, 10, 10, 100, 10, 5000000);
+	tree_sched(t->proc, 10, 11, 200, 20, 7000000);
+	tree_faults(t->proc, 10, 0, 1000, 10, 800);
+	tree_faults(t->proc, 10, 10, 600, 4, 500);
+	tree_faults(t->proc, 10, 11, 400, 6, 300);
+	fake_init(f);
+	f->clock = true;
+	f->clock_ns[10] = 50000000;
+}
+
+static void pfs_exact(const struct snap_task *p, int e)
+{
+	ck_assert_int_eq(p->c[e].err, 0);
+	ck_assert_uint_gt(p->c[e].enabled, 0);
+	ck_assert_uint_eq(p->c[e].running, p->c[e].enabled);
+}
+
+START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_task_event)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+	uint64_t run0, en0;
+	int opens;
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert_msg(strstr(s->mode, "task counts from /proc (no per-task events)"), "%s",
+		      s->mode);
+	ck_assert(source_live_mode(s)->proc);
+	snapshot_init(&snap, s->ev.n);
+	p = tick10(s, &snap);
+	/* counted from the first read: nothing yet, and no attach to wait for */
+	ck_assert_int_eq(p->err, 0);
+	for (int e = 0; e < PFS_N; e++) {
+		ck_assert_int_eq(p->c[e].err, 0);
+		ck_assert_uint_eq(p->c[e].value, 0);
+	}
+	ck_assert_int_eq(f.sched_opens[10], 2);
+	/* it ran: 3 ms more, switches and migrations on both threads, faults in its stat */
+	f.clock_ns[10] += 3000000;
+	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
+	tree_sched(t.proc, 10, 11, 207, 22, 9000000);
+	tree_faults(t.proc, 10, 0, 1100, 12, 801);
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 12);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 3);
+	ck_assert_uint_eq(p->c[PFS_PF].value, 102);
+	ck_assert_uint_eq(p->c[PFS_MIN].value, 100);
+	ck_assert_uint_eq(p->c[PFS_MAJ].value, 2);
+	for (int e = 0; e < PFS_N; e++)
+		pfs_exact(p, e);
+	ck_assert_int_eq(f.sched_opens[10], 4);
+	/* its clock did not move: no thread file is read, what they say now is not seen */
+	tree_sched(t.proc, 10, 10, 999, 99, 9000000);
+	for (int i = 0; i < 3; i++) {
+		p = tick10(s, &snap);
+		ck_assert_uint_eq(p->c[PFS_CS].value, 12);
+		ck_assert_uint_eq(p->c[PFS_MIG].value, 3);
+		ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
+	}
+	ck_assert_int_eq(f.sched_opens[10], 4);
+	ck_assert_int_eq(f.stat_preads[10], 1);
+	/* its clock moves: read again */
+	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
+	f.clock_ns[10] += 1000000;
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 4000000);
+	pfs_exact(p, PFS_CS);
+	ck_assert_int_eq(f.sched_opens[10], 6);
+	/* thread 11 exits with its last switches: that interval is not exact, never shown as such */
+	run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	tree_sched(t.proc, 10, 10, 107, 11, 7000000);
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s/10/task/11'", t.proc);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	f.clock_ns[10] += 1000000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 14);
+	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
+	ck_assert_uint_lt(p->c[PFS_CS].running, p->c[PFS_CS].enabled);
+	/* the clock and the faults are the whole process's, dead threads too: exact */
+	pfs_exact(p, PFS_TC);
+	pfs_exact(p, PFS_PF);
+	/* a thread started since counts all it did; a tid reused counts from 0: not exact */
+	tree_mkdir(t.proc, "task", 10, 12);
+	tree_sched(t.proc, 10, 12, 4, 1, 1000000);
+	tree_sched(t.proc, 10, 10, 2, 0, 500000);
+	f.clock_ns[10] += 1000000;
+	run0 = p->c[PFS_CS].running;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 14 + 4 + 2);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 3 + 1);
+	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
+	/* and counted from there, exact again */
+	tree_sched(t.proc, 10, 10, 5, 0, 900000);
+	f.clock_ns[10] += 1000000;
+	run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 23);
+	ck_assert_uint_eq(p->c[PFS_CS].running - run0, p->c[PFS_CS].enabled - en0);
+	/* no task event was ever opened: the per-CPU sets and the probes of pmctop itself only */
+	ck_assert_int_eq(f.task_opens, 0);
+	ck_assert_int_eq(f.opens_of[10], 0);
+	opens = 0;
+	for (int i = 0; i < f.nev; i++)
+		opens += f.ev[i].pid > 0;
+	ck_assert_int_eq(opens, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+	uint64_t sum[PFS_N] = { 0 };
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	source_threads(s, 10, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	ck_assert_uint_eq(snap.nthreads, 2);
+	f.clock_ns[10] += 4000000;
+	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
+	tree_sched(t.proc, 10, 11, 207, 22, 10000000);
+	tree_faults(t.proc, 10, 10, 650, 5, 501);
+	tree_faults(t.proc, 10, 11, 420, 6, 302);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(snap.nthreads, 2);
+	for (size_t k = 0; k < snap.nthreads; k++) {
+		ck_assert_int_eq(snap.threads[k].tgid, 10);
+		for (int e = 0; e < PFS_N; e++) {
+			pfs_exact(&snap.threads[k], e);
+			sum[e] += snap.threads[k].c[e].value;
+		}
+		if (snap.threads[k].pid == 11)
+			ck_assert_uint_eq(snap.threads[k].c[PFS_TC].value, 3000000);
+	}
+	/* switches and migrations add up exactly; faults are the threads' own stat */
+	ck_assert_uint_eq(sum[PFS_CS], p->c[PFS_CS].value);
+	ck_assert_uint_eq(sum[PFS_MIG], p->c[PFS_MIG].value);
+	ck_assert_uint_eq(sum[PFS_CS], 12);
+	ck_assert_uint_eq(sum[PFS_MIN], 70);
+	ck_assert_uint_eq(sum[PFS_MAJ], 1);
+	ck_assert_uint_eq(sum[PFS_PF], 71);
+	ck_assert_uint_eq(sum[PFS_TC], 4000000);
+	ck_assert_int_eq(f.task_opens, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char err[512], path[512];
+	bool usage = false;
+	const struct errmsg_fact *fact = NULL;
+
+	pfs_tree(&t, &f);
+	/* an event /proc does not keep: asked for, an error naming it; else per-task events */
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, "cpu-clock", err, sizeof(err), &usage);
+	ck_assert_ptr_null(s);
+	ck_assert(usage);
+	ck_assert_msg(strstr(err, "'cpu-clock'") && strstr(err, "--task-counts=perf"), "%s", err);
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(!source_live_mode(s)->proc);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	ck_assert_int_gt(f.opens_of[10], 0);
+	snapshot_release(&snap);
+	source_free(s);
+	/* perf asked for: per-task events */
+	f.opens_of[10] = 0;
+	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(!source_live_mode(s)->proc);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	ck_assert_int_gt(f.opens_of[10], 0);
+	snapshot_release(&snap);
+	source_free(s);
+	/* a kernel without sched files: switches cannot come from /proc, said once */
+	snprintf(path, sizeof(path), "%s/self/sched", t.proc);
+	ck_assert_int_eq(unlink(path), 0);
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(!source_live_mode(s)->proc);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, ERRMSG_PROC_SCHED);
+	ck_assert(said(s, "no /proc/PID/sched"));
+	source_free(s);
+	usage = false;
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), &usage);
+	ck_assert_ptr_null(s);
+	ck_assert(usage);
+	ck_assert_msg(strstr(err, "no /proc/PID/sched"), "%s", err);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -1628,6 +1950,11 @@ int main(void)
 	tcase_add_test(tc, test_thread_rows_that_did_not_run_are_not_read_again);
 	tcase_add_test(
 		tc, test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once);
+	tcase_add_test(
+		tc, test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_task_event);
+	tcase_add_test(
+		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
+	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -113,7 +113,36 @@ static const struct {
 	  "'--bpf' counts whole processes: it cannot be used with '-H'" },
 	{ __LINE__, "--bpf", "--replay", "x.rec", "'--bpf' is a way of counting live" },
 	{ __LINE__, "--per-user", "--sample", "5", "cannot be used with '--sample'" },
+	{ __LINE__, "--task-counts", "fast", NULL,
+	  "invalid value 'fast' for --task-counts: give auto, proc or perf" },
+	{ __LINE__, "--task-counts=", NULL, NULL, "invalid value '' for --task-counts" },
+	{ __LINE__, "--task-counts=proc", "--bpf", NULL,
+	  "'--bpf' counts them with a BPF program: give one" },
+	{ __LINE__, "--task-counts=perf", "--replay", "x.rec",
+	  "'--task-counts' is a way of counting live: it cannot be used with '--replay'" },
 };
+
+/* Where process counts come from: auto unless told, each value as named. */
+START_TEST(test_task_counts)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", NULL, NULL), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_AUTO);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts=proc", NULL, NULL), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_PROC);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts", "perf", "--bpf"), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_PERF);
+	ck_assert(o.bpf);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts=auto", "--bpf", NULL), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_AUTO);
+	options_release(&o);
+}
+END_TEST
 
 START_TEST(test_kernel_threads_and_per_user)
 {
@@ -224,6 +253,7 @@ int main(void)
 	tcase_add_test(tc, test_no_mouse);
 	tcase_add_test(tc, test_kernel_threads_and_per_user);
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
+	tcase_add_test(tc, test_task_counts);
 	tcase_add_test(tc, test_replay_allows_zero_delay);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);
 	tcase_add_test(tc, test_commas_inside_a_pmu_terms_event_are_its_own);

@@ -376,6 +376,43 @@ START_TEST(test_write_then_read_is_identity)
 }
 END_TEST
 
+/* Counting from /proc is a fact of the mode: written only when so, read back, said again. */
+START_TEST(test_proc_counting_survives_a_write_and_a_read)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct recording_reader r;
+	struct errmsg_mode m;
+	struct evlist ev;
+	struct snapshot snap;
+	FILE *f;
+
+	memset(&m, 0, sizeof(m));
+	m.watchdog = -1;
+	m.kernel = true;
+	evlist_init(&ev);
+	snapshot_init(&snap, 0);
+	for (int proc = 0; proc < 2; proc++) {
+		m.proc = proc;
+		f = open_memstream(&buf, &len);
+		ck_assert_int_eq(recording_write_header(f, &ev, "x", &m, "h", "k"), 0);
+		fclose(f);
+		ck_assert(!strstr(buf, "proc=") == !proc);
+		recording_reader_init(&r);
+		for (char *line = buf, *nl; (nl = strchr(line, '\n')); line = nl + 1)
+			ck_assert_int_eq(recording_feed(&r, line, (size_t)(nl - line), &snap), 0);
+		ck_assert(r.have_facts);
+		ck_assert_int_eq(r.facts.proc, proc);
+		ck_assert(!strstr(r.mode, "task counts from /proc (no per-task events)") == !proc);
+		recording_reader_release(&r);
+		free(buf);
+		buf = NULL;
+	}
+	snapshot_release(&snap);
+	evlist_release(&ev);
+}
+END_TEST
+
 /* Cgroup rows and the processes' cgroups survive a write and a read, odd paths too. */
 START_TEST(test_cgroups_write_then_read_is_identity)
 {
@@ -470,6 +507,7 @@ int main(void)
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
 	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
 	tcase_add_test(tc, test_write_then_read_is_identity);
+	tcase_add_test(tc, test_proc_counting_survives_a_write_and_a_read);
 	tcase_add_test(tc, test_cgroups_write_then_read_is_identity);
 	tcase_add_test(tc, test_recordings_without_cgroups_have_none);
 	suite_add_tcase(s, tc);

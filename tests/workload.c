@@ -502,14 +502,32 @@ static void *workload_job_spin(void *arg)
 	return NULL;
 }
 
+/* The pipe a kept spinner tells its end on. */
+static int workload_job_done[2];
+
+/* The same spin, then the thread stays (it never exits while watched): it says when done. */
+static void *workload_job_spin_keep(void *arg)
+{
+	char c = 1;
+
+	workload_job_spin(arg);
+	if (write(workload_job_done[1], &c, 1) != 1)
+		exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
 /*
  * A fixed amount of work, started by a line on fifo and logged with the
  * process's own accounts of it (getrusage, the process CPU clock): pages
  * first touched (one minor fault each), sleeps (one context switch each)
- * and spin_ms of CPU time on a second thread; then it waits to be killed,
- * so that a counter attached per thread keeps the counts to the end.
+ * and spin_ms of CPU time on a second thread (which exits, or with keep
+ * stays to the end); then it waits to be killed, so that a counter attached
+ * per thread keeps the counts to the end.
  */
-static int workload_job(long pages, long sleeps, double spin_ms, const char *fifo, FILE *log)
+static int workload_job(long pages, long sleeps, double spin_ms, const char *fifo, FILE *log,
+			bool keep)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct timespec nap = { 0, 50000 };
@@ -535,8 +553,17 @@ static int workload_job(long pages, long sleeps, double spin_ms, const char *fif
 		buf[i * page] = 1;
 	for (long i = 0; i < sleeps; i++)
 		nanosleep(&nap, NULL);
-	if (pthread_create(&t, NULL, workload_job_spin, &spin) || pthread_join(t, NULL))
+	if (keep) {
+		char c;
+
+		/* no thread exits during the work: every interval's counts are exact */
+		if (pipe(workload_job_done) ||
+		    pthread_create(&t, NULL, workload_job_spin_keep, &spin) ||
+		    read(workload_job_done[0], &c, 1) != 1)
+			return 1;
+	} else if (pthread_create(&t, NULL, workload_job_spin, &spin) || pthread_join(t, NULL)) {
 		return 1;
+	}
 	c1 = workload_cpu_now();
 	getrusage(RUSAGE_SELF, &r1);
 	fprintf(log, "%ld %ld %.0f\n", r1.ru_minflt - r0.ru_minflt,
@@ -553,9 +580,10 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "named"))
 		return workload_named(argv[2], atof(argv[3]));
-	if (argc == 7 && !strcmp(argv[1], "job"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "job"))
 		return workload_job(atol(argv[2]), atol(argv[3]), atof(argv[4]), argv[5],
-				    workload_log_open(argv[6]));
+				    workload_log_open(argv[6]),
+				    argc == 8 && !strcmp(argv[7], "keep"));
 	if (argc == 4 && !strcmp(argv[1], "pingpong"))
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "napper"))
@@ -592,7 +620,7 @@ int main(int argc, char **argv)
 			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
 			"crowd THREADS BUSY_MS LOG | "
-			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG | "
+			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
 			"named NAME SECONDS | sleep SECONDS\n");
 	return 2;
 }

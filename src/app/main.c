@@ -199,6 +199,7 @@ static struct source *main_source(const struct options *o, int *status)
 		return src;
 	} else {
 		struct evlist ev;
+		bool usage_err = false;
 		struct live_opts lo = {
 			.proc_root = o->proc_root,
 			.pids = o->pids,
@@ -216,6 +217,8 @@ static struct source *main_source(const struct options *o, int *status)
 			.hw_top = o->hw_top,
 			.kernel_threads = o->kernel_threads,
 			.bpf = o->bpf,
+			.task_counts = o->task_counts,
+			.usage_err = &usage_err,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */
 			.kmsg = o->proc_root ? NULL : "/dev/kmsg",
 		};
@@ -236,7 +239,7 @@ static struct source *main_source(const struct options *o, int *status)
 		evlist_release(&ev);
 		if (!src) {
 			fprintf(stderr, "pmctop: %s\n", err);
-			*status = 1;
+			*status = usage_err ? EXIT_USAGE : 1;
 		}
 		return src;
 	}

@@ -39,6 +39,7 @@ enum {
 	OPT_PER_USER,
 	OPT_BPF,
 	OPT_HW_TOP,
+	OPT_TASK_COUNTS,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 };
@@ -65,6 +66,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
 	{ "read-all", no_argument, NULL, OPT_READ_ALL },
 	{ "hw-top", required_argument, NULL, OPT_HW_TOP },
+	{ "task-counts", required_argument, NULL, OPT_TASK_COUNTS },
 	{ "no-mouse", no_argument, NULL, OPT_NO_MOUSE },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "sample-source", required_argument, NULL, OPT_SAMPLE_SOURCE },
@@ -121,6 +123,11 @@ void options_usage(FILE *f)
 	      "      --bpf               count processes per CPU with a BPF program at each\n"
 	      "                          context switch (root or CAP_BPF+CAP_PERFMON; no\n"
 	      "                          thread rows); else says why and counts per thread\n"
+	      "      --task-counts WAY   where process counts come from: proc (the kernel's own\n"
+	      "                          counts in /proc: no per-task events, the watched\n"
+	      "                          processes pay nothing), perf (per-task perf events) or\n"
+	      "                          auto (default: proc when /proc keeps every event\n"
+	      "                          counted, i.e. software events only, without --bpf)\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
 	      "      --hw-top K          hardware events for the K busiest processes only (by\n"
@@ -168,6 +175,7 @@ static void options_init(struct options *o)
 	o->halflife = 2.0;
 	o->top = 20;
 	o->cgroup_depth = 1;
+	o->task_counts = LIVE_COUNTS_AUTO; /* /proc where it keeps every event */
 }
 
 bool options_cgroups_asked(const struct options *o)
@@ -523,6 +531,22 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			}
 			o->hw_top = (unsigned)depth;
 			break;
+		case OPT_TASK_COUNTS:
+			if (!strcmp(optarg, "auto")) {
+				o->task_counts = LIVE_COUNTS_AUTO;
+			} else if (!strcmp(optarg, "proc")) {
+				o->task_counts = LIVE_COUNTS_PROC;
+			} else if (!strcmp(optarg, "perf")) {
+				o->task_counts = LIVE_COUNTS_PERF;
+			} else {
+				snprintf(err, errsize,
+					 "invalid value '%s' for --task-counts: give auto, proc or "
+					 "perf",
+					 optarg);
+				return -EINVAL;
+			}
+			o->task_counts_set = true;
+			break;
 		case OPT_CGROUP_DEPTH:
 			errno = 0;
 			depth = strtol(optarg, &end, 10);
@@ -601,6 +625,19 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				      "(drop one of them)"
 				    : "'--bpf' is a way of counting live: it cannot be used with "
 				      "'--replay'");
+		return -EINVAL;
+	}
+	if (o->task_counts == LIVE_COUNTS_PROC && o->bpf) {
+		snprintf(err, errsize,
+			 "'--task-counts=proc' reads processes' counts from /proc and '--bpf' "
+			 "counts "
+			 "them with a BPF program: give one");
+		return -EINVAL;
+	}
+	if (o->task_counts_set && o->replay) {
+		snprintf(err, errsize,
+			 "'--task-counts' is a way of counting live: it cannot be used "
+			 "with '--replay'");
 		return -EINVAL;
 	}
 	if (o->config && o->no_config) {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "collect/source_live.h"
 #include "out/output.h"
 
 struct options {
@@ -33,6 +34,9 @@ struct options {
 	bool no_cpus;
 	bool bpf;      /* --bpf: processes counted by a BPF program at context switches */
 	bool read_all; /* --read-all: no skipping of processes that did not run */
+	/* --task-counts: process counts from /proc or per-task perf events (default auto) */
+	enum live_task_counts task_counts;
+	bool task_counts_set;
 	unsigned
 		hw_top; /* --hw-top K: hardware events for the K busiest processes; 0: all that fit */
 	bool no_mouse;	     /* --no-mouse: the terminal keeps its own mouse (text selection) */

@@ -69,6 +69,33 @@ struct live_thread {
 	unsigned idle;		  /* ticks since, in which it did not run */
 };
 
+/* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
+enum { LIVE_TS_SW, LIVE_TS_MIG, LIVE_TS_RUN, LIVE_TS_MINFLT, LIVE_TS_MAJFLT, LIVE_TS_MAX };
+
+/* One thread's last read of its /proc files, kept by tid. */
+struct live_tsum_thr {
+	int tid;
+	uint64_t v[LIVE_TS_MAX];  /* the last read (LIVE_TS_RUN in ns) */
+	uint64_t v0[LIVE_TS_MAX]; /* at its first read; 0 for a thread started since */
+	bool stat;		  /* its stat was read: faults, state, CPU time and name */
+	char state;
+	unsigned long long cpu, start; /* utime + stime and start, clock ticks */
+	char comm[64];
+};
+
+/* A process's per-thread counts summed over its threads, live and gone (live_ctxsw.c). */
+struct live_tsum {
+	bool read;		       /* read once: t0 and the threads' first reads are set */
+	uint64_t t0, last_ns, lost_ns; /* lost_ns: intervals in which a thread exited */
+	uint64_t sum[LIVE_TS_MAX];     /* counted since the first read */
+	size_t nthr;
+	struct live_tsum_thr *thr; /* sorted by tid */
+	size_t ngone, gonecap;
+	struct live_tsum_thr *gone; /* threads gone at the last read, state 'X' */
+};
+
+struct live_pfs;
+
 struct live_proc {
 	int pid;
 	unsigned long long start;
@@ -85,7 +112,8 @@ struct live_proc {
 	struct live_thread *thr;
 	size_t ntt;
 	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
-	struct live_ctxsw *ctxsw; /* context switches from /proc, user mode only; owned */
+	struct live_tsum *ctxsw;  /* context switches from /proc, user mode only; owned */
+	struct live_pfs *pfs;	  /* task counts from /proc (live_procfs.c); owned */
 	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
 	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	  /* the counts of the last full read; owned */
@@ -260,6 +288,10 @@ struct live {
 	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
 	bool told_bpf_read, told_bpf_threads;
+	/* task counts from /proc (live_procfs.c): no per-task events */
+	bool pfs;
+	int *pfs_kind;	/* per event: what /proc gives for it (enum live_pfs_kind) */
+	bool pfs_sched; /* switches or migrations are counted: threads' sched files are read */
 };
 
 /* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
@@ -282,6 +314,9 @@ void live_build_task_groups(struct live *l);
 #define LIVE_STARVED_TICKS 3 /* ticks a group may go without a counter before a split */
 
 /* live_tasks.c: processes and threads. */
+/* Clock ticks (of /proc/PID/stat) in ns; pages in KiB. */
+uint64_t live_ticks_ns(unsigned long long ticks);
+uint64_t live_pages_kib(unsigned long long pages);
 void live_scan(struct live *l, struct snapshot *snap);
 /* List kernel threads from the next scan on, or stop listing them. */
 void live_kernel_threads(struct source *s, bool on);
@@ -308,7 +343,22 @@ void live_read_cpus(struct live *l, struct snapshot *snap);
 void live_cpus_free(struct live *l);
 
 /*
- * live_ctxsw.c: without kernel-mode counting, the context switches of p
+ * live_ctxsw.c: read thread tid of pid into e->v (and its stat when stat);
+ * 0 or -errno (the thread is then left out: it exited).
+ */
+typedef int (*live_tsum_read)(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+/*
+ * Read every thread of pid with rd, add each one's change since its last
+ * read to ts's sums, and keep the reads by tid; a thread gone or a tid
+ * reused makes the interval since the last read not exact. 0 or -errno.
+ */
+int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
+		     live_tsum_read rd, bool stat);
+/* Sum k of ts as a cumulative count: enabled since the first read, running less lost time. */
+void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c);
+void live_tsum_free(struct live_tsum *ts);
+/*
+ * Without kernel-mode counting, the context switches of p
  * summed over its threads' /proc status into c, as a cumulative count whose
  * running time stops in an interval in which a thread exited (not exact).
  */
@@ -342,6 +392,20 @@ bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c);
 bool live_bpf_idle(struct live *l, struct live_proc *p);
 void live_bpf_sweep(struct live *l);
 void live_bpf_free(struct live *l);
+
+/*
+ * live_procfs.c: task counts from /proc, no per-task events (--task-counts).
+ * live_procfs_init, after the events are probed: choose (0), or refuse
+ * what was asked for (-errno with *why). Then, each tick: whether p has not
+ * run (its CPU clock did not move); fill p's counts into c (false when not
+ * counting from /proc); p's thread rows; free p's state.
+ */
+int live_procfs_init(struct live *l, struct errmsg_fact *why);
+bool live_procfs_idle(struct live *l, struct live_proc *p);
+bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+		      uint64_t t_ns, struct snap_count *c);
+void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
+void live_procfs_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

@@ -718,6 +718,7 @@ static void live_describe(struct live *l)
 	l->mode.watchdog = l->watchdog;
 	l->mode.cpu_hw = l->cpu_hw;
 	l->mode.thread_sets = l->o.threads;
+	l->mode.proc = l->pfs;
 	for (size_t k = 0; k < l->ntg; k++)
 		for (int m = 0; m < l->tg[k].nr; m++)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
@@ -787,7 +788,11 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	l->pack_cap = l->o.threads ? l->task_cap / 2 : l->task_cap;
 	live_fit_groups(l);
 	live_probe_groups(l);
-	if (!l->kernel && req->role_idx[EV_CTX_SWITCHES] >= 0)
+	/* task counts from /proc where it keeps every event counted; an error only when asked */
+	if (live_procfs_init(l, why))
+		return why->err ? why->err : -EINVAL;
+	/* from /proc, switches include kernel mode: no workaround to tell */
+	if (!l->kernel && !l->pfs && req->role_idx[EV_CTX_SWITCHES] >= 0)
 		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;

@@ -34,14 +34,14 @@ static const char *live_user_name(struct live *l, unsigned uid)
 }
 
 /* Clock ticks in ns, pages in KiB: the units of /proc/PID/stat into the snapshot's. */
-static uint64_t live_ticks_ns(unsigned long long ticks)
+uint64_t live_ticks_ns(unsigned long long ticks)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
 	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
 }
 
-static uint64_t live_pages_kib(unsigned long long pages)
+uint64_t live_pages_kib(unsigned long long pages)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 
@@ -118,6 +118,7 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	free(p->part_out);
 	free(p->bpf_base);
 	live_ctxsw_free(p);
+	live_procfs_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
 }
@@ -251,6 +252,8 @@ static int live_attach(struct live *l, struct live_proc *p, const struct proc_st
 
 	if (l->bpf)
 		return 0; /* counted by the context-switch program: nothing to open */
+	if (l->pfs)
+		return 0; /* counted from /proc: nothing to open */
 	if (!p->todo) {
 		char path[64];
 		long ln;
@@ -566,6 +569,8 @@ static bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	p->clk_idle = p->clk_now_ok = false;
 	if (l->bpf)
 		return live_bpf_idle(l, p);
+	if (l->pfs)
+		return live_procfs_idle(l, p);
 	if (ly.gate_set < 0 || p->err || !p->cnt)
 		return false;
 	/*
@@ -717,6 +722,8 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 		return;
 	}
 	if (live_bpf_fill(l, p, t->c))
+		return;
+	if (live_procfs_fill(l, p, st, snap->t_ns, t->c))
 		return;
 	live_sum_groups(l, &ly, p->thr, p->nthr, t->c, stash, &gate);
 	if (p->partial)
@@ -897,6 +904,12 @@ static void live_maybe_threads(struct live *l, struct live_proc *p, struct snaps
 {
 	if (l->bpf)
 		return; /* processes only: the program sums by process */
+	if (l->pfs) {
+		/* from the reads of its threads' /proc files, which the process row made */
+		if (l->all_threads || l->focus == p->pid)
+			live_procfs_threads(l, p, snap);
+		return;
+	}
 	if (l->all_threads || l->focus == p->pid)
 		live_fill_threads(l, p, snap);
 	else if (p->tt)
@@ -985,7 +998,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 
 		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 		l->reserve = reserve;
-		if (p->kthread && !l->kernel) {
+		/* from /proc, kernel threads count as any task: nothing is refused */
+		if (p->kthread && !l->kernel && !l->pfs) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
 			p->err = -EPERM;
 			if (!l->told_kthreads) {
@@ -995,7 +1009,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
 		}
-		late = late || (i > 0 && live_now_ns() > l->attach_until);
+		/* from /proc nothing is attached: every process is counted at once */
+		late = !l->pfs && (late || (i > 0 && live_now_ns() > l->attach_until));
 		if (late) {
 			/* left for the next tick: counts not attached yet, never 0 */
 			live_fill_task(l, p, &pend[i].st, false, snap);

@@ -71,7 +71,8 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 		return -EINVAL;
 	out->state = *p++;
 	/*
-	 * fields 4.. after the state: ppid is 4, flags 9, utime and stime 14 and 15,
+	 * fields 4.. after the state: ppid is 4, flags 9, minflt 10, majflt 12, utime
+	 * and stime 14 and 15,
 	 * num_threads 20, starttime 22; then, where the kernel writes them, rss 24,
 	 * startcode 26 and startstack 28
 	 */
@@ -87,6 +88,12 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 			break;
 		case 9:
 			out->flags = (unsigned)v;
+			break;
+		case 10:
+			out->minflt = v;
+			break;
+		case 12:
+			out->majflt = v;
 			break;
 		case 14:
 		case 15:

@@ -17,7 +17,9 @@ struct proc_stat {
 	int threads;
 	unsigned long long start; /* clock ticks after boot */
 	unsigned long long cpu;	  /* utime + stime, clock ticks */
-	unsigned long long rss;	  /* resident pages (of the whole process, for threads too) */
+	/* page faults the kernel handled: minor, major (of the whole process, dead threads too) */
+	unsigned long long minflt, majflt;
+	unsigned long long rss; /* resident pages (of the whole process, for threads too) */
 	/*
 	 * Where the text and the stack of the program start: an exec maps new
 	 * ones (the stack at a random place), so a change tells an exec that kept

@@ -119,6 +119,7 @@ static void live_free(struct source *s)
 	pmu_set_release(&l->pmus);
 	free(l->tg);
 	free(l->sw);
+	free(l->pfs_kind);
 	free(l->tg_en);
 	free(l->tg_starved);
 	free(l->cg);
@@ -196,6 +197,9 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	}
 	l->sim_groups = live_sim_groups();
 	if (live_probe(l, req, &why)) {
+		/* --task-counts=proc for events /proc does not keep: the options' fault */
+		if (why.what == ERRMSG_PROC_COUNTS && o->usage_err)
+			*o->usage_err = true;
 		errmsg_fact(err, errsize, &why);
 		goto out_free;
 	}

@@ -10,6 +10,16 @@
 #include "stream/source.h"
 #include "util/errmsg.h"
 
+/*
+ * Where process and thread counts come from (--task-counts). Zero, as a
+ * zeroed live_opts has it, is per-task events: the way before /proc counts.
+ */
+enum live_task_counts {
+	LIVE_COUNTS_PERF = 0, /* per-task perf events */
+	LIVE_COUNTS_AUTO,     /* /proc when it keeps every event counted, else perf */
+	LIVE_COUNTS_PROC,     /* /proc: an event it does not keep is an error */
+};
+
 struct live_opts {
 	const char *proc_root;	  /* "/proc" unless testing */
 	const char *sysfs_root;	  /* "/sys" unless testing (NULL: "/sys") */
@@ -36,6 +46,9 @@ struct live_opts {
 	 * software events alone; 0: for every process while the descriptors hold
 	 */
 	unsigned hw_top;
+	enum live_task_counts task_counts;
+	/* NULL, or set true when the source is refused for a choice of the options' */
+	bool *usage_err;
 };
 
 /*

@@ -91,9 +91,13 @@ static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
 	recording_escape(m->why.name, ev, sizeof(ev));
 	fprintf(f,
 		"modefacts hw=%d asked=%d kernel=%d pmu=%s counters=%d free=%d watchdog=%d "
-		"cpu_hw=%d task_hw=%d thread_sets=%d why=%s event=%s paranoid=%d\n",
+		"cpu_hw=%d task_hw=%d thread_sets=%d why=%s event=%s paranoid=%d",
 		m->hw, m->hw_asked, m->kernel, pmu, m->counters, m->counters_free, m->watchdog,
 		m->cpu_hw, m->task_hw, m->thread_sets, en ? en : "EINVAL", ev, m->why.paranoid);
+	/* only when so: recordings of per-task events stay as they were */
+	if (m->proc)
+		fputs(" proc=1", f);
+	fputc('\n', f);
 }
 
 int recording_write_header(FILE *f, const struct evlist *ev, const char *mode,
@@ -387,6 +391,7 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 		       : !strcmp(tok[i], "asked")	? &m->hw_asked
 		       : !strcmp(tok[i], "kernel")	? &m->kernel
 		       : !strcmp(tok[i], "thread_sets") ? &m->thread_sets
+		       : !strcmp(tok[i], "proc")	? &m->proc
 							: NULL;
 		num = !strcmp(tok[i], "counters")   ? &m->counters
 		      : !strcmp(tok[i], "free")	    ? &m->counters_free

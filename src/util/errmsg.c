@@ -280,6 +280,37 @@ static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct 
 			: " (a VM without a virtual PMU has none)");
 }
 
+/* Why tasks are not counted from /proc: an error when asked for, else what is done instead. */
+static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact *f)
+{
+	const char *then = f->n2 ? ": use --task-counts=perf (per-task perf events)"
+				 : "; processes are counted with per-task perf events";
+
+	switch ((enum errmsg_proc_step)f->n) {
+	case ERRMSG_PROC_EVENT:
+		snprintf(buf, size,
+			 "--task-counts=proc cannot count '%s': /proc keeps only task-clock, page "
+			 "faults, context switches and CPU migrations per task%s",
+			 f->name, then);
+		break;
+	case ERRMSG_PROC_SCHED:
+		snprintf(buf, size,
+			 "this kernel has no /proc/PID/sched (built without CONFIG_SCHED_DEBUG), "
+			 "so context switches and CPU migrations cannot be read from /proc%s",
+			 then);
+		break;
+	case ERRMSG_PROC_CLOCK:
+		snprintf(buf, size, "the CPU clock of a process cannot be read (%s)%s",
+			 errmsg_short(f->err), then);
+		break;
+	case ERRMSG_PROC_BPF:
+		snprintf(buf, size,
+			 "--task-counts=proc and --bpf are two ways of counting processes: give "
+			 "one");
+		break;
+	}
+}
+
 /* Why --bpf is not used, step by step, with the way out; the run goes on per thread. */
 static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 {
@@ -396,6 +427,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		return errmsg_perf(buf, size, f->err, f->name, f->paranoid);
 	case ERRMSG_BPF:
 		errmsg_bpf(buf, size, f);
+		break;
+	case ERRMSG_PROC_COUNTS:
+		errmsg_proc_counts(buf, size, f);
 		break;
 	case ERRMSG_NO_EVENT:
 		snprintf(buf, size, "no event can be counted on this machine: %s",
@@ -620,8 +654,17 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 					 : ", user mode only, processes by BPF at context switches")
 		: m->kernel ? ""
 			    : ", user mode only";
-	char why[400] = "";
+	char why[400] = "", all[600];
 
+	if (m->proc) {
+		/* the per-core and cgroup counts keep user mode; /proc counts include the kernel's */
+		snprintf(all, sizeof(all), "%s, task counts from /proc (no per-task events)",
+			 m->hw	       ? "hardware events"
+			 : m->hw_asked ? "no hardware PMU: software events only"
+				       : "software events");
+		snprintf(buf, size, "%s%s", all, m->kernel ? "" : ", cores in user mode only");
+		return buf;
+	}
 	if (m->hw) {
 		errmsg_budget(why, sizeof(why), m);
 		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why,

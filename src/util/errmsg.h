@@ -42,6 +42,20 @@ enum errmsg_what {
 	 * words in NAME for a refused load); counted per thread instead
 	 */
 	ERRMSG_BPF,
+	/*
+	 * --task-counts: counting tasks from /proc is not done, step n (enum
+	 * errmsg_proc_step), on the event NAME where the step has one; n2 1: it
+	 * was asked for (--task-counts=proc), 0: per-task events are used instead
+	 */
+	ERRMSG_PROC_COUNTS,
+};
+
+/* Why tasks are not counted from /proc, for ERRMSG_PROC_COUNTS's n. */
+enum errmsg_proc_step {
+	ERRMSG_PROC_EVENT = 0, /* the event NAME is not one /proc keeps per task */
+	ERRMSG_PROC_SCHED,     /* no /proc/PID/sched: no switches or migrations per thread */
+	ERRMSG_PROC_CLOCK,     /* the CPU clock of a process cannot be read (err) */
+	ERRMSG_PROC_BPF,       /* --bpf asked for: the program counts */
 };
 
 /* The steps of setting up --bpf, for ERRMSG_BPF's n (collect/bpfcount.h names them alike). */
@@ -105,6 +119,7 @@ struct errmsg_mode {
 	int task_hw;		/* hardware events counted per process */
 	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
 	bool bpf;		/* processes counted per CPU by BPF at context switches (--bpf) */
+	bool proc;		/* task counts read from /proc: no per-task events */
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 

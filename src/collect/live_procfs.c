@@ -1,0 +1,453 @@
+/* Live source, task counts from /proc: the kernel's own per-task counts, no per-task events. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+/*
+ * The software events the kernel also keeps per task, whatever perf does:
+ * a process's CPU clock (all its threads, dead ones too), the faults it
+ * handled (/proc/PID/stat), and per thread the switches, migrations and
+ * run time of /proc/PID/task/TID/sched. Read from there, the watched
+ * processes pay nothing (no event is switched in and out with them), no
+ * descriptor is held per thread and no perf permission is needed.
+ */
+enum live_pfs_kind {
+	LIVE_PFS_NONE = 0,
+	LIVE_PFS_CLOCK,	 /* task-clock: the process CPU clock */
+	LIVE_PFS_FAULTS, /* page-faults: minflt + majflt */
+	LIVE_PFS_MINFLT,
+	LIVE_PFS_MAJFLT,
+	LIVE_PFS_SWITCHES, /* context-switches: nvcsw + nivcsw, summed over threads */
+	LIVE_PFS_MIGRATIONS,
+};
+
+struct live_pfs {
+	bool based;		       /* the first read is taken: counting starts there */
+	uint64_t t0;		       /* when (snapshot ns) */
+	uint64_t clock0, clock;	       /* the CPU clock then, and at the last fill */
+	unsigned long long min0, maj0; /* the faults then */
+	uint64_t now;		       /* the clock live_procfs_idle read */
+	unsigned long long now_tick;   /* in which tick (l->tick); 0: none */
+	uint64_t thr_clock;	       /* the clock when its threads were last read */
+	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
+};
+
+static enum live_pfs_kind live_pfs_kind_of(const struct perf_event_attr *a)
+{
+	if (a->type != PERF_TYPE_SOFTWARE)
+		return LIVE_PFS_NONE;
+	switch (a->config) {
+	case PERF_COUNT_SW_TASK_CLOCK:
+		return LIVE_PFS_CLOCK;
+	case PERF_COUNT_SW_PAGE_FAULTS:
+		return LIVE_PFS_FAULTS;
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+		return LIVE_PFS_MINFLT;
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+		return LIVE_PFS_MAJFLT;
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+		return LIVE_PFS_SWITCHES;
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+		return LIVE_PFS_MIGRATIONS;
+	default:
+		return LIVE_PFS_NONE;
+	}
+}
+
+/* The value of "\nKEY<spaces>: VALUE" in a sched file; 0 or -EINVAL. */
+static int live_pfs_field(const char *buf, const char *key, unsigned long long *v,
+			  unsigned long long *frac, int *fdigits)
+{
+	char pat[64];
+	const char *p;
+	char *end;
+
+	snprintf(pat, sizeof(pat), "\n%s ", key);
+	p = strstr(buf, pat);
+	if (!p)
+		return -EINVAL;
+	/* keys have no colon: the next one is the key's own */
+	p = strchr(p + 1, ':');
+	if (!p)
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(p + 1, &end, 10);
+	if (end == p + 1 || errno)
+		return -EINVAL;
+	if (frac) {
+		const char *q = end;
+
+		*frac = 0;
+		*fdigits = 0;
+		if (*q == '.')
+			for (q++; *q >= '0' && *q <= '9' && *fdigits < 9; q++, (*fdigits)++)
+				*frac = *frac * 10 + (unsigned long long)(*q - '0');
+	}
+	return 0;
+}
+
+/*
+ * Switches, migrations and run time (ns) of the text of a sched file. The
+ * run time is in ms with six decimals (ns exact), as SPLIT_NS writes it.
+ */
+static int live_pfs_parse_sched(const char *buf, uint64_t *sw, uint64_t *mig, uint64_t *run)
+{
+	unsigned long long ms, frac, n;
+	int digits;
+
+	if (live_pfs_field(buf, "nr_switches", &n, NULL, NULL))
+		return -EINVAL;
+	*sw = n;
+	if (live_pfs_field(buf, "se.nr_migrations", &n, NULL, NULL))
+		return -EINVAL;
+	*mig = n;
+	if (live_pfs_field(buf, "se.sum_exec_runtime", &ms, &frac, &digits))
+		return -EINVAL;
+	for (; digits < 6; digits++)
+		frac *= 10;
+	for (; digits > 6; digits--)
+		frac /= 10;
+	*run = (uint64_t)ms * 1000000ull + frac;
+	return 0;
+}
+
+/* Read a small file below the root through the system call table (tests count them). */
+static long live_pfs_read_file(struct live *l, const char *path, char *buf, size_t size)
+{
+	int fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+	long n;
+
+	if (fd < 0)
+		return fd;
+	n = sysops_read(l->ops, fd, buf, size - 1);
+	l->ops->close(l->ops->ctx, fd);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	return n;
+}
+
+/* One thread's sched file, and its stat for thread rows. */
+static int live_pfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
+{
+	char path[96], buf[8192];
+	long n;
+
+	snprintf(path, sizeof(path), "%d/task/%d/sched", pid, e->tid);
+	n = live_pfs_read_file(l, path, buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	if (live_pfs_parse_sched(buf, &e->v[LIVE_TS_SW], &e->v[LIVE_TS_MIG], &e->v[LIVE_TS_RUN]))
+		return -EINVAL;
+	if (stat) {
+		struct proc_stat st;
+		int r = proc_read_stat(l->rootfd, pid, e->tid, &st);
+
+		if (r)
+			return r;
+		e->stat = true;
+		e->v[LIVE_TS_MINFLT] = st.minflt;
+		e->v[LIVE_TS_MAJFLT] = st.majflt;
+		e->state = st.state;
+		e->cpu = st.cpu;
+		e->start = st.start;
+		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
+	}
+	return 0;
+}
+
+/* Whether this kernel writes per-task sched files with the fields counted. */
+static bool live_pfs_sched_ok(struct live *l)
+{
+	char buf[8192];
+	uint64_t a, b, c;
+	long n = live_pfs_read_file(l, "self/sched", buf, sizeof(buf));
+
+	return n > 0 && !live_pfs_parse_sched(buf, &a, &b, &c);
+}
+
+static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_proc_step step,
+			   int err, const char *name)
+{
+	bool asked = l->o.task_counts == LIVE_COUNTS_PROC;
+	struct errmsg_fact f;
+
+	errmsg_fact_set(&f, ERRMSG_PROC_COUNTS, err, name, l->paranoid, step);
+	f.n2 = asked;
+	if (asked) {
+		*why = f;
+		return err ? err : -EINVAL;
+	}
+	live_tell(l, &f);
+	return 0;
+}
+
+int live_procfs_init(struct live *l, struct errmsg_fact *why)
+{
+	const struct evlist *ev = &l->base.ev;
+	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false;
+	int *kind, r;
+	uint64_t ns;
+
+	if (l->o.task_counts == LIVE_COUNTS_PERF || l->o.no_tasks)
+		return 0;
+	if (l->o.bpf)
+		return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_BPF, -EINVAL, NULL) : 0;
+	/*
+	 * A fixture /proc with the real clocks: its pids are not this kernel's
+	 * processes, so their CPU clocks are not theirs (a fake's clocks are)
+	 */
+	if (!asked && l->o.proc_root && strcmp(l->o.proc_root, "/proc") && !l->o.ops)
+		return 0;
+	/* PMCTOP_SIM_GROUPS measures the cost of per-task groups: it needs them */
+	if (!asked && l->sim_groups)
+		return 0;
+	kind = xcalloc(ev->n + 1, sizeof(*kind));
+	for (size_t i = 0; i < ev->n; i++) {
+		if (ev->ev[i].err)
+			continue; /* not counted either way */
+		kind[i] = live_pfs_kind_of(&l->attr[i]);
+		if (kind[i] == LIVE_PFS_NONE) {
+			/* per-task events it is, silently: the usual way with a PMU */
+			free(kind);
+			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_EVENT, -EOPNOTSUPP,
+						       ev->ev[i].name)
+				     : 0;
+		}
+		sched |= kind[i] == LIVE_PFS_SWITCHES || kind[i] == LIVE_PFS_MIGRATIONS;
+	}
+	r = sysops_cpuclock(l->ops, getpid(), &ns);
+	/* a table without the clock (a test's fake): per-task events, nothing to say */
+	if (r == -ENOSYS && !asked) {
+		free(kind);
+		return 0;
+	}
+	/* ESRCH: a fake's processes are not this one; the clock is there */
+	if (r && r != -ESRCH) {
+		free(kind);
+		return live_pfs_refuse(l, why, ERRMSG_PROC_CLOCK, r, NULL);
+	}
+	if (sched && !live_pfs_sched_ok(l)) {
+		free(kind);
+		return live_pfs_refuse(l, why, ERRMSG_PROC_SCHED, -ENOENT, NULL);
+	}
+	l->pfs = true;
+	l->pfs_kind = kind;
+	l->pfs_sched = sched;
+	return 0;
+}
+
+bool live_procfs_idle(struct live *l, struct live_proc *p)
+{
+	struct live_pfs *f = p->pfs;
+	uint64_t clk;
+
+	if (!f || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all)
+		return false;
+	if (sysops_cpuclock(l->ops, p->pid, &clk))
+		return false; /* its stat read tells whether it is gone */
+	/* kept for the fill of this tick: one clock read a process a tick */
+	f->now = clk;
+	f->now_tick = l->tick;
+	if (clk != f->clock)
+		return false;
+	p->idle++;
+	return true;
+}
+
+/* Whether p's thread rows are wanted. */
+static bool live_pfs_rows(const struct live *l, const struct live_proc *p)
+{
+	return l->all_threads || l->focus == p->pid;
+}
+
+/* Whether some thread of ts lacks the stat read its row needs. */
+static bool live_pfs_need_stat(const struct live_tsum *ts)
+{
+	if (!ts->read)
+		return true;
+	for (size_t i = 0; i < ts->nthr; i++)
+		if (!ts->thr[i].stat)
+			return true;
+	return false;
+}
+
+bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+		      uint64_t t_ns, struct snap_count *c)
+{
+	size_t nev = l->base.ev.n;
+	struct live_pfs *f;
+	uint64_t clk;
+	bool rows;
+	int r, terr = 0;
+
+	if (!l->pfs)
+		return false;
+	if (!p->pfs)
+		p->pfs = xcalloc(1, sizeof(*p->pfs));
+	f = p->pfs;
+	r = f->now_tick == l->tick ? (clk = f->now, 0) : sysops_cpuclock(l->ops, p->pid, &clk);
+	f->now_tick = 0;
+	if (r) {
+		for (size_t e = 0; e < nev; e++)
+			if (l->pfs_kind[e])
+				c[e].err = r == -ESRCH ? -ESRCH : r;
+		free(p->cnt);
+		p->cnt = NULL;
+		return true;
+	}
+	if (!f->based) {
+		f->based = true;
+		f->t0 = t_ns;
+		f->clock0 = f->clock = clk;
+		f->min0 = st->minflt;
+		f->maj0 = st->majflt;
+	}
+	if (clk > f->clock)
+		f->clock = clk;
+	rows = live_pfs_rows(l, p);
+	/*
+	 * Threads are read only when the process ran since they were last: a
+	 * thread that did not run neither switched nor migrated
+	 */
+	if ((l->pfs_sched || rows) &&
+	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
+		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_pfs_read_thread, rows);
+		if (!terr)
+			f->thr_clock = f->clock;
+	}
+	for (size_t e = 0; e < nev; e++) {
+		struct snap_count *d = &c[e];
+		unsigned long long mn = st->minflt > f->min0 ? st->minflt - f->min0 : 0;
+		unsigned long long mj = st->majflt > f->maj0 ? st->majflt - f->maj0 : 0;
+
+		d->enabled = d->running = t_ns - f->t0;
+		d->err = 0;
+		switch ((enum live_pfs_kind)l->pfs_kind[e]) {
+		case LIVE_PFS_CLOCK:
+			d->value = f->clock - f->clock0;
+			break;
+		case LIVE_PFS_FAULTS:
+			d->value = mn + mj;
+			break;
+		case LIVE_PFS_MINFLT:
+			d->value = mn;
+			break;
+		case LIVE_PFS_MAJFLT:
+			d->value = mj;
+			break;
+		case LIVE_PFS_SWITCHES:
+		case LIVE_PFS_MIGRATIONS:
+			if (terr || !f->ts.read) {
+				d->err = terr ? terr : -ESRCH;
+				break;
+			}
+			live_tsum_count(
+				&f->ts,
+				l->pfs_kind[e] == LIVE_PFS_SWITCHES ? LIVE_TS_SW : LIVE_TS_MIG, d);
+			break;
+		case LIVE_PFS_NONE:
+			d->err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : -EOPNOTSUPP;
+			break;
+		}
+	}
+	/* kept for the ticks it does not run: neither its clock nor its counts move then */
+	p->idle = 0;
+	if (terr) {
+		free(p->cnt);
+		p->cnt = NULL;
+		return true;
+	}
+	if (!p->cnt)
+		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
+	memcpy(p->cnt, c, nev * sizeof(*c));
+	return true;
+}
+
+/* The row of thread e of p, from its last reads. */
+static void live_pfs_row(struct live *l, const struct live_proc *p, const struct live_tsum *ts,
+			 const struct live_tsum_thr *e, struct snapshot *snap)
+{
+	struct snap_task *r = snapshot_add_thread(snap, e->tid, p->pid);
+	size_t nev = l->base.ev.n;
+
+	r->uid = p->uid;
+	snprintf(r->user, sizeof(r->user), "%s", p->user);
+	r->state = e->state;
+	r->threads = 1;
+	r->start = e->start;
+	snprintf(r->comm, sizeof(r->comm), "%s", e->comm);
+	snapshot_task_set_cmdline(r, p->cmdline);
+	snapshot_task_set_cgroup(r, p->cgroup);
+	r->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	r->rss_kib = live_pages_kib(p->last.rss);
+	r->cpu_ns = live_ticks_ns(e->cpu);
+	r->err = 0;
+	for (size_t k = 0; k < nev; k++) {
+		struct snap_count *d = &r->c[k];
+		const uint64_t *v = e->v, *v0 = e->v0;
+
+		/* a thread's own counts, each kept by the kernel: exact */
+		d->enabled = d->running = ts->last_ns - ts->t0;
+		d->err = 0;
+		switch ((enum live_pfs_kind)l->pfs_kind[k]) {
+		case LIVE_PFS_CLOCK:
+			d->value = v[LIVE_TS_RUN] - v0[LIVE_TS_RUN];
+			break;
+		case LIVE_PFS_SWITCHES:
+			d->value = v[LIVE_TS_SW] - v0[LIVE_TS_SW];
+			break;
+		case LIVE_PFS_MIGRATIONS:
+			d->value = v[LIVE_TS_MIG] - v0[LIVE_TS_MIG];
+			break;
+		case LIVE_PFS_FAULTS:
+			d->value = v[LIVE_TS_MINFLT] - v0[LIVE_TS_MINFLT] + v[LIVE_TS_MAJFLT] -
+				   v0[LIVE_TS_MAJFLT];
+			break;
+		case LIVE_PFS_MINFLT:
+			d->value = v[LIVE_TS_MINFLT] - v0[LIVE_TS_MINFLT];
+			break;
+		case LIVE_PFS_MAJFLT:
+			d->value = v[LIVE_TS_MAJFLT] - v0[LIVE_TS_MAJFLT];
+			break;
+		case LIVE_PFS_NONE:
+			d->err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : -EOPNOTSUPP;
+			break;
+		}
+	}
+}
+
+void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	struct live_pfs *f = p->pfs;
+
+	if (!f || p->err || !f->based)
+		return;
+	/* rows asked for while it was idle: its threads' stat files were not read yet */
+	if (live_pfs_need_stat(&f->ts) &&
+	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_pfs_read_thread, true))
+		return;
+	for (size_t i = 0; i < f->ts.nthr; i++)
+		live_pfs_row(l, p, &f->ts, &f->ts.thr[i], snap);
+	/* threads gone since the last read: shown once more with what they counted */
+	if (f->ts.last_ns == snap->t_ns)
+		for (size_t i = 0; i < f->ts.ngone; i++)
+			if (f->ts.gone[i].stat)
+				live_pfs_row(l, p, &f->ts, &f->ts.gone[i], snap);
+}
+
+void live_procfs_free(struct live_proc *p)
+{
+	if (p->pfs)
+		live_tsum_free(&p->pfs->ts);
+	free(p->pfs);
+	p->pfs = NULL;
+}
