@@ -1747,12 +1747,12 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	}
 	ck_assert_int_eq(f.sched_opens[10], 4);
 	ck_assert_int_eq(f.stat_preads[10], 1);
-	/* its clock moves: read again */
+	/* its clock moves (by what thread 10 ran: no other thread did): read again */
 	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
-	f.clock_ns[10] += 1000000;
+	f.clock_ns[10] += 500000;
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
-	ck_assert_uint_eq(p->c[PFS_TC].value, 4000000);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 3500000);
 	pfs_exact(p, PFS_CS);
 	ck_assert_int_eq(f.sched_opens[10], 6);
 	/* thread 11 exits with its last switches: that interval is not exact, never shown as such */
@@ -1788,7 +1788,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
 	/* and counted from there, exact again */
 	tree_sched(t.proc, 10, 10, 5, 0, 900000);
-	f.clock_ns[10] += 1000000;
+	f.clock_ns[10] += 400000;
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
 	usleep(2000);
@@ -1805,6 +1805,63 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+/*
+ * A thread that starts and ends between two reads is in no listing: its
+ * switches went with it. Its run time is in the process clock, and more of
+ * it than the threads read account for marks the interval not exact.
+ */
+START_TEST(test_proc_counting_sees_a_thread_that_lived_and_died_between_two_reads)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+	uint64_t run0, en0;
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	/* thread 10 runs 1 ms: the clock moves by as much, exact */
+	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
+	f.clock_ns[10] += 1000000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
+	pfs_exact(p, PFS_CS);
+	pfs_exact(p, PFS_MIG);
+	run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	/* thread 10 runs 1 ms more, and an unseen thread lived 0.2 ms: not exact */
+	tree_sched(t.proc, 10, 10, 120, 10, 7000000);
+	f.clock_ns[10] += 1200000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
+	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
+	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	ck_assert_uint_eq(p->c[PFS_MIG].running, run0);
+	/* the clock and the faults hold the dead thread's: still exact */
+	pfs_exact(p, PFS_TC);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 2200000);
+	/* no thread died since: exact again from there */
+	run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	tree_sched(t.proc, 10, 11, 230, 20, 9000000);
+	f.clock_ns[10] += 2000000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 50);
+	ck_assert_uint_eq(p->c[PFS_CS].running - run0, p->c[PFS_CS].enabled - en0);
+	snapshot_release(&snap);
+	source_free(s);
 	tree_free(&t);
 }
 END_TEST
@@ -1952,6 +2009,7 @@ int main(void)
 		tc, test_a_process_of_many_threads_is_attached_over_several_ticks_each_thread_once);
 	tcase_add_test(
 		tc, test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_task_event);
+	tcase_add_test(tc, test_proc_counting_sees_a_thread_that_lived_and_died_between_two_reads);
 	tcase_add_test(
 		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
 	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);

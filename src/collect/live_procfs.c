@@ -38,6 +38,8 @@ struct live_pfs {
 	unsigned long long now_tick;   /* in which tick (l->tick); 0: none */
 	uint64_t thr_clock;	       /* the clock when its threads were last read */
 	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
+	bool dead_ok;		       /* dead_hi holds the bound of the last thread read */
+	uint64_t dead_hi;	       /* the most run time its dead threads can have had then */
 };
 
 static enum live_pfs_kind live_pfs_kind_of(const struct perf_event_attr *a)
@@ -263,6 +265,38 @@ bool live_procfs_idle(struct live *l, struct live_proc *p)
 	return true;
 }
 
+/*
+ * Whether a thread of p exited since its threads were last read without
+ * being seen: one started and ended between two reads, or ended between
+ * the listing and its read. Its switches and migrations went with it, and
+ * no /proc file keeps them. Its run time did not: the process clock has
+ * every thread's, dead ones' too, so the clock less the run times of the
+ * threads just read is what the dead threads ran. That is bounded by the
+ * clock read before the thread files (clk: at least) and one read after
+ * (at most; the threads ran meanwhile): when the least now is more than
+ * the most at the last read, some thread died since. One that ran less
+ * than the process did while pmctop read it is not seen.
+ */
+static bool live_pfs_unseen_exit(struct live *l, const struct live_proc *p, struct live_pfs *f,
+				 uint64_t clk)
+{
+	uint64_t run = 0, after, lo, hi;
+	bool died;
+
+	for (size_t i = 0; i < f->ts.nthr; i++)
+		run += f->ts.thr[i].v[LIVE_TS_RUN];
+	if (sysops_cpuclock(l->ops, p->pid, &after) || after < clk) {
+		f->dead_ok = false;
+		return false;
+	}
+	lo = clk > run ? clk - run : 0;
+	hi = after > run ? after - run : 0;
+	died = f->dead_ok && lo > f->dead_hi;
+	f->dead_hi = hi;
+	f->dead_ok = true;
+	return died;
+}
+
 /* Whether p's thread rows are wanted. */
 static bool live_pfs_rows(const struct live *l, const struct live_proc *p)
 {
@@ -320,9 +354,15 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	 */
 	if ((l->pfs_sched || rows) &&
 	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
+		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
+
 		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_pfs_read_thread, rows);
-		if (!terr)
+		if (!terr) {
 			f->thr_clock = f->clock;
+			if (live_pfs_unseen_exit(l, p, f, clk) && f->ts.lost_ns == lost &&
+			    t_ns > prev)
+				f->ts.lost_ns += t_ns - prev;
+		}
 	}
 	for (size_t e = 0; e < nev; e++) {
 		struct snap_count *d = &c[e];
