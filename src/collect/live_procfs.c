@@ -36,6 +36,7 @@ struct live_pfs {
 	unsigned long long min0, maj0; /* the faults then */
 	uint64_t now;		       /* the clock live_procfs_idle read */
 	unsigned long long now_tick;   /* in which tick (l->tick); 0: none */
+	bool late;		       /* clock was read after the stat: not a baseline */
 	uint64_t thr_clock;	       /* the clock when its threads were last read */
 	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
 };
@@ -247,17 +248,25 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 
 bool live_procfs_idle(struct live *l, struct live_proc *p)
 {
-	struct live_pfs *f = p->pfs;
+	struct live_pfs *f;
 	uint64_t clk;
 
-	if (!f || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all)
+	if (p->err)
 		return false;
+	if (!p->pfs)
+		p->pfs = xcalloc(1, sizeof(*p->pfs));
+	f = p->pfs;
+	/*
+	 * Read before its stat on every tick, read in full or not: the fill
+	 * takes this read as the clock its counts go with, so a fault after the
+	 * stat read moves the next tick's clock and is seen then
+	 */
 	if (sysops_cpuclock(l->ops, p->pid, &clk))
 		return false; /* its stat read tells whether it is gone */
 	/* kept for the fill of this tick: one clock read a process a tick */
 	f->now = clk;
 	f->now_tick = l->tick;
-	if (clk != f->clock)
+	if (!p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all || f->late || clk != f->clock)
 		return false;
 	p->idle++;
 	return true;
@@ -294,7 +303,12 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	if (!p->pfs)
 		p->pfs = xcalloc(1, sizeof(*p->pfs));
 	f = p->pfs;
-	r = f->now_tick == l->tick ? (clk = f->now, 0) : sysops_cpuclock(l->ops, p->pid, &clk);
+	/*
+	 * Without a read before its stat (a process new this tick), the clock
+	 * read now may hold what the stat does not: the next tick reads in full
+	 */
+	f->late = f->now_tick != l->tick;
+	r = !f->late ? (clk = f->now, 0) : sysops_cpuclock(l->ops, p->pid, &clk);
 	f->now_tick = 0;
 	if (r) {
 		for (size_t e = 0; e < nev; e++)
