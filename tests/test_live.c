@@ -2059,6 +2059,50 @@ START_TEST(test_proc_counting_faults_between_the_stat_and_the_clock_show_the_nex
 }
 END_TEST
 
+START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
+{
+	static const char *const one[] = { "page-faults:u", "context-switches:k",
+					   "minor-faults:u" };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char err[512];
+	bool usage;
+
+	pfs_tree(&t, &f);
+	for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++) {
+		char name[64];
+
+		/* /proc has user and kernel mode in one count: asked for, an error naming it */
+		usage = false;
+		s = pfs_new(&t, &f, LIVE_COUNTS_PROC, one[i], err, sizeof(err), &usage);
+		ck_assert_ptr_null(s);
+		ck_assert(usage);
+		snprintf(name, sizeof(name), "'%s'", one[i]);
+		ck_assert_msg(strstr(err, name) && strstr(err, "user and kernel mode") &&
+				      strstr(err, "--task-counts=perf"),
+			      "%s", err);
+		/* else per-task events, which count one mode */
+		f.opens_of[10] = 0;
+		s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, one[i], err, sizeof(err), NULL);
+		ck_assert_msg(s != NULL, "%s", err);
+		ck_assert(!source_live_mode(s)->proc);
+		snapshot_init(&snap, s->ev.n);
+		tick10(s, &snap);
+		ck_assert_int_gt(f.opens_of[10], 0);
+		snapshot_release(&snap);
+		source_free(s);
+	}
+	/* both modes named: what /proc counts */
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, "page-faults:u:k", err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(source_live_mode(s)->proc);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2104,6 +2148,7 @@ int main(void)
 	tcase_add_test(
 		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
 	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);
+	tcase_add_test(tc, test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode);
 	tcase_add_test(tc,
 		       test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were);
 	tcase_add_test(tc, test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/events.h"
 #include "util/xalloc.h"
 
 /*
@@ -61,6 +62,26 @@ static enum live_pfs_kind live_pfs_kind_of(const struct perf_event_attr *a)
 	default:
 		return LIVE_PFS_NONE;
 	}
+}
+
+/*
+ * Whether event i counts every mode /proc's counts hold: /proc has one count
+ * of user and kernel mode together, so a modifier that leaves a mode out
+ * (:u, :k, exclude_idle, guest only) asks for what it cannot give. Encoded
+ * again as where kernel mode may be counted: without that permission every
+ * event excludes kernel mode, which the mode line says, and :u then looks
+ * as the bare event does.
+ */
+static bool live_pfs_all_modes(struct live *l, size_t i)
+{
+	const char *name = l->base.ev.ev[i].name;
+	struct perf_event_attr a;
+	bool hw;
+	int r = pmu_is_spec(name) ? pmu_encode(l->ops, l->o.sysfs_root, name, true, &a)
+				  : events_encode(name, true, &a, &hw);
+
+	return !r && !a.exclude_user && !a.exclude_kernel && !a.exclude_idle && !a.exclude_host &&
+	       !l->attr[i].exclude_user && !l->attr[i].exclude_idle && !l->attr[i].exclude_host;
 }
 
 /* The value of "\nKEY<spaces>: VALUE" in a sched file; 0 or -EINVAL. */
@@ -220,6 +241,13 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 			/* per-task events it is, silently: the usual way with a PMU */
 			free(kind);
 			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_EVENT, -EOPNOTSUPP,
+						       ev->ev[i].name)
+				     : 0;
+		}
+		if (!live_pfs_all_modes(l, i)) {
+			/* per-task events count one mode alone exactly: silently, as above */
+			free(kind);
+			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_MODES, -EOPNOTSUPP,
 						       ev->ev[i].name)
 				     : 0;
 		}
