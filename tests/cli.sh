@@ -77,6 +77,7 @@ check "--bpf with --replay is refused" expect 2 "'--bpf' is a way of counting li
 check "a bad --task-counts value is named" expect 2 "invalid value 'sometimes' for --task-counts: give auto, proc or perf" -b --task-counts sometimes
 check "--task-counts=proc with --bpf is refused" expect 2 "give one" -b --task-counts=proc --bpf
 check "--task-counts=proc with an event /proc does not keep names it" expect 2 "--task-counts=proc cannot count 'cpu-clock'.*use --task-counts=perf" -b -n 1 --task-counts=proc -e cpu-clock
+check "--task-counts=proc with an event of one mode names it" expect 2 "--task-counts=proc cannot count 'page-faults:u': /proc counts user and kernel mode together.*use --task-counts=perf" -b -n 1 --task-counts=proc -e page-faults:u
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'

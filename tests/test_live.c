@@ -54,6 +54,9 @@ struct fake {
 	bool clock;		      /* has process CPU clocks (else ENOSYS, as before them) */
 	uint64_t clock_ns[64];	      /* the process CPU clock of pids below 64 */
 	int clock_reads[64];
+	/* at the next clock read of pid 10: this file gets this text and the clock this much */
+	const char *hook_path, *hook_text;
+	uint64_t hook_ns;
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -221,6 +224,8 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 	return 0;
 }
 
+static void put(const char *path, const char *text);
+
 static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
 {
 	struct fake *f = ctx;
@@ -229,6 +234,12 @@ static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
 		return -ENOSYS;
 	if (pid < 0 || pid >= 64)
 		return -ESRCH;
+	if (pid == 10 && f->hook_path) {
+		/* the process ran just before this read: what it did is in the clock */
+		put(f->hook_path, f->hook_text);
+		f->clock_ns[10] += f->hook_ns;
+		f->hook_path = NULL;
+	}
 	f->clock_reads[pid]++;
 	*ns = f->clock_ns[pid];
 	return 0;
@@ -1967,6 +1978,191 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 }
 END_TEST
 
+START_TEST(test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512], path[512];
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	/* thread 10 switches 10 times; thread 11's file, read after it, cannot be parsed */
+	f.clock_ns[10] += 1000000;
+	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
+	snprintf(path, sizeof(path), "%s/10/task/11/sched", t.proc);
+	put(path, "garbage\n");
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_int_eq(p->c[PFS_CS].err, -EINVAL);
+	/*
+	 * readable again and unchanged, and nothing ran since (its counts of the
+	 * last tick were an error: read in full all the same): thread 10's 10
+	 * switches count once
+	 */
+	tree_sched(t.proc, 10, 11, 200, 20, 7000000);
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 0);
+	pfs_exact(p, PFS_CS);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p, *r = NULL;
+	char err[512], path[512];
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	source_threads(s, 10, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	/* thread 11 exited and a new 11 (started at 900) has more of everything: no count fell */
+	f.clock_ns[10] += 9000000;
+	tree_sched(t.proc, 10, 11, 250, 30, 9000000);
+	snprintf(path, sizeof(path), "%s/10/task/11/stat", t.proc);
+	put(path,
+	    "11 (work10) S 1 10 10 0 -1 4194304 500 0 7 0 300 0 0 0 20 0 2 0 900 1000 100 0\n");
+	usleep(2000);
+	p = tick10(s, &snap);
+	/* the old thread's last switches are lost: the interval is not exact */
+	ck_assert_int_eq(p->c[PFS_CS].err, 0);
+	ck_assert_uint_lt(p->c[PFS_CS].running, p->c[PFS_CS].enabled);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 250);
+	for (size_t k = 0; k < snap.nthreads; k++)
+		if (snap.threads[k].pid == 11)
+			r = &snap.threads[k];
+	ck_assert_ptr_nonnull(r);
+	ck_assert_uint_eq(r->start, 900);
+	/* the new thread counts from 0, never the difference with the old one */
+	ck_assert_uint_eq(r->c[PFS_CS].value, 250);
+	ck_assert_uint_eq(r->c[PFS_MIG].value, 30);
+	ck_assert_uint_eq(r->c[PFS_MIN].value, 500);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+/* Ticks until process 10's page faults read want, exact on each tick; -1 if not within max. */
+static int pfs_ticks_until_faults(struct source *s, struct snapshot *snap, uint64_t want, int max)
+{
+	for (int i = 1; i <= max; i++) {
+		const struct snap_task *p;
+
+		usleep(1000);
+		p = tick10(s, snap);
+		ck_assert_int_eq(p->c[PFS_PF].err, 0);
+		ck_assert_uint_eq(p->c[PFS_PF].running, p->c[PFS_PF].enabled);
+		if (p->c[PFS_PF].value == want)
+			return i;
+	}
+	return -1;
+}
+
+START_TEST(test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char err[512], path[512];
+	static const char *const late = "10 (work10) S 1 10 10 0 -1 4194304 1005 0 10 0 801 0 0 0 "
+					"20 0 2 0 100 1000 100 0\n";
+	static const char *const later = "10 (work10) S 1 10 10 0 -1 4194304 1009 0 10 0 802 0 0 0 "
+					 "20 0 2 0 100 1000 100 0\n";
+
+	pfs_tree(&t, &f);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	/* a new process: it faults 5 times after its stat is read, before any clock read */
+	snprintf(path, sizeof(path), "%s/10/stat", t.proc);
+	f.hook_path = path;
+	f.hook_text = late;
+	f.hook_ns = 100000;
+	tick10(s, &snap);
+	ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 5, 20), 1);
+	/*
+	 * 16 idle ticks (the clock stands: its stat is not read); on the 17th its
+	 * stat is read again all the same, and it faults 4 times more after that
+	 * read, before a clock read
+	 */
+	for (int i = 0; i < 16; i++) {
+		int reads = f.stat_preads[10];
+
+		ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 5, 1), 1);
+		ck_assert_int_eq(f.stat_preads[10], reads);
+	}
+	f.hook_path = path;
+	f.hook_text = later;
+	f.hook_ns = 100000;
+	ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 9, 40), 1);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
+START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
+{
+	static const char *const one[] = { "page-faults:u", "context-switches:k",
+					   "minor-faults:u" };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	char err[512];
+	bool usage;
+
+	pfs_tree(&t, &f);
+	for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++) {
+		char name[64];
+
+		/* /proc has user and kernel mode in one count: asked for, an error naming it */
+		usage = false;
+		s = pfs_new(&t, &f, LIVE_COUNTS_PROC, one[i], err, sizeof(err), &usage);
+		ck_assert_ptr_null(s);
+		ck_assert(usage);
+		snprintf(name, sizeof(name), "'%s'", one[i]);
+		ck_assert_msg(strstr(err, name) && strstr(err, "user and kernel mode") &&
+				      strstr(err, "--task-counts=perf"),
+			      "%s", err);
+		/* else per-task events, which count one mode */
+		f.opens_of[10] = 0;
+		s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, one[i], err, sizeof(err), NULL);
+		ck_assert_msg(s != NULL, "%s", err);
+		ck_assert(!source_live_mode(s)->proc);
+		snapshot_init(&snap, s->ev.n);
+		tick10(s, &snap);
+		ck_assert_int_gt(f.opens_of[10], 0);
+		snapshot_release(&snap);
+		source_free(s);
+	}
+	/* both modes named: what /proc counts */
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, "page-faults:u:k", err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(source_live_mode(s)->proc);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2013,6 +2209,12 @@ int main(void)
 	tcase_add_test(
 		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
 	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);
+	tcase_add_test(tc, test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode);
+	tcase_add_test(tc,
+		       test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were);
+	tcase_add_test(tc, test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread);
+	tcase_add_test(tc,
+		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

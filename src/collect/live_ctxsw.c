@@ -18,26 +18,48 @@
  * running (running < enabled), never as an exact count.
  */
 
+/* Keep thread o, gone since the last read, with its last counts in gone (state 'X'). */
+static void live_tsum_gone(struct live_tsum_thr **gone, size_t *ng, size_t *cap,
+			   const struct live_tsum_thr *o)
+{
+	*gone = xgrow(*gone, cap, *ng + 1, sizeof(**gone));
+	(*gone)[*ng] = *o;
+	(*gone)[(*ng)++].state = 'X';
+}
+
+/*
+ * Whether o's tid is now another thread's: a count fell (each only grows
+ * while a thread lives), or, where both reads have its stat, its start time
+ * differs (a new thread with more of everything than the old one).
+ */
+static bool live_tsum_reused(const struct live_tsum_thr *o, const struct live_tsum_thr *e,
+			     bool stat)
+{
+	bool both = stat && o->stat, fell = false;
+
+	for (int k = 0; k < LIVE_TS_MAX; k++)
+		fell |= (k < LIVE_TS_MINFLT || both) && e->v[k] < o->v[k];
+	return fell || (both && e->start != o->start);
+}
+
 int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
 		     live_tsum_read rd, bool stat)
 {
-	struct live_tsum_thr *next;
+	struct live_tsum_thr *next, *gone = NULL;
 	char path[64];
 	long n;
-	size_t nn = 0, old = 0, ng = 0;
+	size_t nn = 0, old = 0, ng = 0, gcap = 0;
 	bool first = !ts->read, exact = true;
+	/* the changes of this read: kept only when every thread could be read */
+	uint64_t add[LIVE_TS_MAX] = { 0 };
 
-	if (first)
-		ts->t0 = ts->last_ns = t_ns;
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
 		return n == -ENOENT ? -ESRCH : (int)n;
-	ts->ngone = 0;
 	next = xcalloc((size_t)n + 1, sizeof(*next));
 	for (long i = 0; i < n; i++) {
 		struct live_tsum_thr *e = &next[nn], *o = NULL;
-		bool fell = false;
 
 		/* the slot of a thread whose read failed is used again: nothing of it stays */
 		memset(e, 0, sizeof(*e));
@@ -49,39 +71,36 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 		if (r) {
 			/* a thread that cannot be read (EACCES): no sum that leaves it out */
 			free(next);
+			free(gone);
 			return r;
 		}
 		while (old < ts->nthr && ts->thr[old].tid < e->tid) {
 			exact = false; /* gone, with its last counts */
-			ts->thr[old].state = 'X';
-			ts->gone = xgrow(ts->gone, &ts->gonecap, ng + 1, sizeof(*ts->gone));
-			ts->gone[ng++] = ts->thr[old++];
+			live_tsum_gone(&gone, &ng, &gcap, &ts->thr[old++]);
 		}
 		if (old < ts->nthr && ts->thr[old].tid == e->tid)
 			o = &ts->thr[old++];
-		for (int k = 0; o && k < LIVE_TS_MAX; k++)
-			fell |= (k < LIVE_TS_MINFLT || (stat && o->stat)) && e->v[k] < o->v[k];
-		if (o && fell) {
+		if (o && live_tsum_reused(o, e, stat)) {
 			/* a tid reused by a new thread: the old one exited, the new one counts from 0 */
 			exact = false;
 			o = NULL;
 			memset(e->v0, 0, sizeof(e->v0));
 			for (int k = 0; k < LIVE_TS_MAX; k++)
-				ts->sum[k] += e->v[k];
+				add[k] += e->v[k];
 		} else if (o) {
 			for (int k = 0; k < LIVE_TS_MAX; k++) {
 				bool known = k < LIVE_TS_MINFLT || o->stat;
 
 				/* faults first read now (thread rows asked for later): they count from here */
 				e->v0[k] = known ? o->v0[k] : e->v[k];
-				ts->sum[k] += known ? e->v[k] - o->v[k] : 0;
+				add[k] += known ? e->v[k] - o->v[k] : 0;
 			}
 		} else if (first) {
 			memcpy(e->v0, e->v, sizeof(e->v0));
 		} else {
 			/* created since the last read: all it did is new */
 			for (int k = 0; k < LIVE_TS_MAX; k++)
-				ts->sum[k] += e->v[k];
+				add[k] += e->v[k];
 		}
 		if (o && !stat) {
 			/* keep what the last stat read said, for the rows */
@@ -97,10 +116,16 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 	}
 	while (old < ts->nthr) {
 		exact = false;
-		ts->thr[old].state = 'X';
-		ts->gone = xgrow(ts->gone, &ts->gonecap, ng + 1, sizeof(*ts->gone));
-		ts->gone[ng++] = ts->thr[old++];
+		live_tsum_gone(&gone, &ng, &gcap, &ts->thr[old++]);
 	}
+	/* every thread read: the update is taken as a whole */
+	if (first)
+		ts->t0 = ts->last_ns = t_ns;
+	for (int k = 0; k < LIVE_TS_MAX; k++)
+		ts->sum[k] += add[k];
+	free(ts->gone);
+	ts->gone = gone;
+	ts->gonecap = gcap;
 	ts->ngone = ng;
 	free(ts->thr);
 	ts->thr = next;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/events.h"
 #include "util/xalloc.h"
 
 /*
@@ -36,6 +37,7 @@ struct live_pfs {
 	unsigned long long min0, maj0; /* the faults then */
 	uint64_t now;		       /* the clock live_procfs_idle read */
 	unsigned long long now_tick;   /* in which tick (l->tick); 0: none */
+	bool late;		       /* clock was read after the stat: not a baseline */
 	uint64_t thr_clock;	       /* the clock when its threads were last read */
 	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
 	bool dead_ok;		       /* dead_hi holds the bound of the last thread read */
@@ -62,6 +64,26 @@ static enum live_pfs_kind live_pfs_kind_of(const struct perf_event_attr *a)
 	default:
 		return LIVE_PFS_NONE;
 	}
+}
+
+/*
+ * Whether event i counts every mode /proc's counts hold: /proc has one count
+ * of user and kernel mode together, so a modifier that leaves a mode out
+ * (:u, :k, exclude_idle, guest only) asks for what it cannot give. Encoded
+ * again as where kernel mode may be counted: without that permission every
+ * event excludes kernel mode, which the mode line says, and :u then looks
+ * as the bare event does.
+ */
+static bool live_pfs_all_modes(struct live *l, size_t i)
+{
+	const char *name = l->base.ev.ev[i].name;
+	struct perf_event_attr a;
+	bool hw;
+	int r = pmu_is_spec(name) ? pmu_encode(l->ops, l->o.sysfs_root, name, true, &a)
+				  : events_encode(name, true, &a, &hw);
+
+	return !r && !a.exclude_user && !a.exclude_kernel && !a.exclude_idle && !a.exclude_host &&
+	       !l->attr[i].exclude_user && !l->attr[i].exclude_idle && !l->attr[i].exclude_host;
 }
 
 /* The value of "\nKEY<spaces>: VALUE" in a sched file; 0 or -EINVAL. */
@@ -224,6 +246,13 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 						       ev->ev[i].name)
 				     : 0;
 		}
+		if (!live_pfs_all_modes(l, i)) {
+			/* per-task events count one mode alone exactly: silently, as above */
+			free(kind);
+			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_MODES, -EOPNOTSUPP,
+						       ev->ev[i].name)
+				     : 0;
+		}
 		sched |= kind[i] == LIVE_PFS_SWITCHES || kind[i] == LIVE_PFS_MIGRATIONS;
 	}
 	r = sysops_cpuclock(l->ops, getpid(), &ns);
@@ -249,17 +278,25 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 
 bool live_procfs_idle(struct live *l, struct live_proc *p)
 {
-	struct live_pfs *f = p->pfs;
+	struct live_pfs *f;
 	uint64_t clk;
 
-	if (!f || p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all)
+	if (p->err)
 		return false;
+	if (!p->pfs)
+		p->pfs = xcalloc(1, sizeof(*p->pfs));
+	f = p->pfs;
+	/*
+	 * Read before its stat on every tick, read in full or not: the fill
+	 * takes this read as the clock its counts go with, so a fault after the
+	 * stat read moves the next tick's clock and is seen then
+	 */
 	if (sysops_cpuclock(l->ops, p->pid, &clk))
 		return false; /* its stat read tells whether it is gone */
 	/* kept for the fill of this tick: one clock read a process a tick */
 	f->now = clk;
 	f->now_tick = l->tick;
-	if (clk != f->clock)
+	if (!p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all || f->late || clk != f->clock)
 		return false;
 	p->idle++;
 	return true;
@@ -328,7 +365,12 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	if (!p->pfs)
 		p->pfs = xcalloc(1, sizeof(*p->pfs));
 	f = p->pfs;
-	r = f->now_tick == l->tick ? (clk = f->now, 0) : sysops_cpuclock(l->ops, p->pid, &clk);
+	/*
+	 * Without a read before its stat (a process new this tick), the clock
+	 * read now may hold what the stat does not: the next tick reads in full
+	 */
+	f->late = f->now_tick != l->tick;
+	r = !f->late ? (clk = f->now, 0) : sysops_cpuclock(l->ops, p->pid, &clk);
 	f->now_tick = 0;
 	if (r) {
 		for (size_t e = 0; e < nev; e++)

@@ -308,6 +308,12 @@ static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact 
 			 "--task-counts=proc and --bpf are two ways of counting processes: give "
 			 "one");
 		break;
+	case ERRMSG_PROC_MODES:
+		snprintf(buf, size,
+			 "--task-counts=proc cannot count '%s': /proc counts user and kernel mode "
+			 "together, never one mode alone%s, or drop the modifier",
+			 f->name, then);
+		break;
 	}
 }
 

@@ -56,6 +56,7 @@ enum errmsg_proc_step {
 	ERRMSG_PROC_SCHED,     /* no /proc/PID/sched: no switches or migrations per thread */
 	ERRMSG_PROC_CLOCK,     /* the CPU clock of a process cannot be read (err) */
 	ERRMSG_PROC_BPF,       /* --bpf asked for: the program counts */
+	ERRMSG_PROC_MODES,     /* the event NAME counts some modes only (:u, :k): /proc has all */
 };
 
 /* The steps of setting up --bpf, for ERRMSG_BPF's n (collect/bpfcount.h names them alike). */
