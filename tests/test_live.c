@@ -1877,6 +1877,53 @@ START_TEST(test_proc_counting_sees_a_thread_that_lived_and_died_between_two_read
 }
 END_TEST
 
+/*
+ * Per-task events in user mode only: switches come from the threads' sched
+ * files, and a thread that lived and died between two reads (more run time
+ * in the process clock than its listed threads had) makes the interval not
+ * exact, as from /proc.
+ */
+START_TEST(test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_reads)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+	uint64_t run0, en0;
+
+	pfs_tree(&t, &f);
+	f.deny_kernel = true;
+	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(!source_live_mode(s)->proc);
+	ck_assert(!source_live_mode(s)->kernel);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
+	f.clock_ns[10] += 1000000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
+	pfs_exact(p, PFS_CS);
+	run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	/* 10 more switches on thread 10, and an unseen thread ran 0.2 ms and died */
+	tree_sched(t.proc, 10, 10, 120, 10, 7000000);
+	f.clock_ns[10] += 1200000;
+	usleep(2000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
+	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
+	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat)
 {
 	struct tree t;
@@ -2206,6 +2253,8 @@ int main(void)
 	tcase_add_test(
 		tc, test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_task_event);
 	tcase_add_test(tc, test_proc_counting_sees_a_thread_that_lived_and_died_between_two_reads);
+	tcase_add_test(tc,
+		       test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_reads);
 	tcase_add_test(
 		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
 	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);

@@ -92,6 +92,8 @@ struct live_tsum {
 	struct live_tsum_thr *thr; /* sorted by tid */
 	size_t ngone, gonecap;
 	struct live_tsum_thr *gone; /* threads gone at the last read, state 'X' */
+	bool dead_ok;		    /* dead_hi holds the bound of the last read */
+	uint64_t dead_hi;	    /* the most run time its dead threads can have had then */
 };
 
 struct live_pfs;
@@ -111,17 +113,17 @@ struct live_proc {
 	size_t nthr;
 	struct live_thread *thr;
 	size_t ntt;
-	struct live_thread *tt;	  /* sorted by tid; while per-thread rows are wanted */
-	struct live_tsum *ctxsw;  /* context switches from /proc, user mode only; owned */
-	struct live_pfs *pfs;	  /* task counts from /proc (live_procfs.c); owned */
-	char *cgroup;		  /* its cgroup v2 path; NULL when not known or not looked for */
-	bool cg_due;		  /* its cgroup is to be read again (it was idle when due) */
-	struct snap_count *cnt;	  /* the counts of the last full read; owned */
-	uint64_t gate;		  /* the gate group's enabled time at that read, over the sets */
-	unsigned idle;		  /* ticks since, in which it did not run */
-	uint64_t clk;		  /* its CPU clock (ns) read before that full read */
-	bool clk_ok;		  /* clk holds it */
-	uint64_t clk_now;	  /* the clock read this tick, before its counters */
+	struct live_thread *tt;	 /* sorted by tid; while per-thread rows are wanted */
+	struct live_tsum *ctxsw; /* context switches from /proc, user mode only; owned */
+	struct live_pfs *pfs;	 /* task counts from /proc (live_procfs.c); owned */
+	char *cgroup;		 /* its cgroup v2 path; NULL when not known or not looked for */
+	bool cg_due;		 /* its cgroup is to be read again (it was idle when due) */
+	struct snap_count *cnt;	 /* the counts of the last full read; owned */
+	uint64_t gate;		 /* the gate group's enabled time at that read, over the sets */
+	unsigned idle;		 /* ticks since, in which it did not run */
+	uint64_t clk;		 /* its CPU clock (ns) read before that full read */
+	bool clk_ok;		 /* clk holds it */
+	uint64_t clk_now;	 /* the clock read this tick, before its counters */
 	bool clk_now_ok;
 	bool clk_idle;	  /* this tick: not run by its clock (no thread ran, none came or went) */
 	unsigned uid_age; /* ticks it ran since its uid was last read */
@@ -235,6 +237,7 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
+	int ctxsw_sched; /* user-mode switches from sched files: 1 yes, 0 status files, -1 not known */
 	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
 	size_t set_fds;	      /* descriptors one thread's group set takes */
 	int sim_groups;	      /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
@@ -354,6 +357,14 @@ typedef int (*live_tsum_read)(struct live *l, int pid, struct live_tsum_thr *e, 
  */
 int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
 		     live_tsum_read rd, bool stat);
+/*
+ * After an update whose reads carry each thread's run time (LIVE_TS_RUN):
+ * mark the interval since prev_ns not exact when a thread no listing saw
+ * exited meanwhile, from pid's CPU clock read before the update (clk) and
+ * once more now (live_ctxsw.c says how). lost0: ts->lost_ns before it.
+ */
+void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t clk, uint64_t prev_ns,
+		      uint64_t lost0);
 /* Sum k of ts as a cumulative count: enabled since the first read, running less lost time. */
 void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c);
 void live_tsum_free(struct live_tsum *ts);
@@ -406,6 +417,10 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 		      uint64_t t_ns, struct snap_count *c);
 void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
 void live_procfs_free(struct live_proc *p);
+/* A live_tsum_read of thread sched files (switches, migrations, run time; stat when asked). */
+int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+/* Whether this kernel writes per-task sched files with the fields counted. */
+bool live_procfs_sched_ok(struct live *l);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

@@ -137,6 +137,38 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 	return 0;
 }
 
+/*
+ * A thread that started and ended between two reads, or ended between the
+ * listing and its read, is in no listing: its switches and migrations went
+ * with it, and no /proc file keeps them. Its run time did not: the process
+ * clock has every thread's, dead ones' too, so the clock less the run times
+ * of the threads just read is what the dead threads ran. That is bounded by
+ * the clock read before the thread files (clk: at least) and one read after
+ * (at most; the threads ran meanwhile): when the least now is more than the
+ * most at the last read, some thread died since. One that ran less than the
+ * process did while pmctop read it is not seen.
+ */
+void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t clk, uint64_t prev_ns,
+		      uint64_t lost0)
+{
+	uint64_t run = 0, after, lo, hi;
+	bool died;
+
+	for (size_t i = 0; i < ts->nthr; i++)
+		run += ts->thr[i].v[LIVE_TS_RUN];
+	if (sysops_cpuclock(l->ops, pid, &after) || after < clk) {
+		ts->dead_ok = false;
+		return;
+	}
+	lo = clk > run ? clk - run : 0;
+	hi = after > run ? after - run : 0;
+	died = ts->dead_ok && lo > ts->dead_hi;
+	ts->dead_hi = hi;
+	ts->dead_ok = true;
+	if (died && ts->lost_ns == lost0 && ts->last_ns > prev_ns)
+		ts->lost_ns += ts->last_ns - prev_ns;
+}
+
 void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c)
 {
 	c->value = ts->sum[k];
@@ -188,16 +220,33 @@ static int live_ctxsw_read(struct live *l, int pid, struct live_tsum_thr *e, boo
  */
 void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c)
 {
+	struct live_tsum *ts;
+	uint64_t clk, prev, lost;
+	bool clock;
 	int r;
 
 	if (!p->ctxsw)
 		p->ctxsw = xcalloc(1, sizeof(*p->ctxsw));
-	r = live_tsum_update(l, p->ctxsw, p->pid, t_ns, live_ctxsw_read, false);
+	ts = p->ctxsw;
+	/*
+	 * sched files where the kernel writes them: the same switches, and each
+	 * thread's run time, which with the process clock tells a thread gone
+	 * unseen (live_tsum_unseen); status files have no run time
+	 */
+	if (l->ctxsw_sched < 0)
+		l->ctxsw_sched = live_procfs_sched_ok(l);
+	clock = l->ctxsw_sched && !sysops_cpuclock(l->ops, p->pid, &clk);
+	prev = ts->last_ns;
+	lost = ts->lost_ns;
+	r = live_tsum_update(l, ts, p->pid, t_ns,
+			     l->ctxsw_sched ? live_procfs_read_thread : live_ctxsw_read, false);
 	if (r) {
 		c->err = r;
 		return;
 	}
-	live_tsum_count(p->ctxsw, LIVE_TS_SW, c);
+	if (clock)
+		live_tsum_unseen(l, ts, p->pid, clk, prev, lost);
+	live_tsum_count(ts, LIVE_TS_SW, c);
 }
 
 void live_ctxsw_free(struct live_proc *p)

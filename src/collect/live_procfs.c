@@ -40,8 +40,6 @@ struct live_pfs {
 	bool late;		       /* clock was read after the stat: not a baseline */
 	uint64_t thr_clock;	       /* the clock when its threads were last read */
 	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
-	bool dead_ok;		       /* dead_hi holds the bound of the last thread read */
-	uint64_t dead_hi;	       /* the most run time its dead threads can have had then */
 };
 
 static enum live_pfs_kind live_pfs_kind_of(const struct perf_event_attr *a)
@@ -160,7 +158,7 @@ static long live_pfs_read_file(struct live *l, const char *path, char *buf, size
 }
 
 /* One thread's sched file, and its stat for thread rows. */
-static int live_pfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
+int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
 {
 	char path[96], buf[8192];
 	long n;
@@ -188,8 +186,7 @@ static int live_pfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e
 	return 0;
 }
 
-/* Whether this kernel writes per-task sched files with the fields counted. */
-static bool live_pfs_sched_ok(struct live *l)
+bool live_procfs_sched_ok(struct live *l)
 {
 	char buf[8192];
 	uint64_t a, b, c;
@@ -266,7 +263,7 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_CLOCK, r, NULL);
 	}
-	if (sched && !live_pfs_sched_ok(l)) {
+	if (sched && !live_procfs_sched_ok(l)) {
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_SCHED, -ENOENT, NULL);
 	}
@@ -300,38 +297,6 @@ bool live_procfs_idle(struct live *l, struct live_proc *p)
 		return false;
 	p->idle++;
 	return true;
-}
-
-/*
- * Whether a thread of p exited since its threads were last read without
- * being seen: one started and ended between two reads, or ended between
- * the listing and its read. Its switches and migrations went with it, and
- * no /proc file keeps them. Its run time did not: the process clock has
- * every thread's, dead ones' too, so the clock less the run times of the
- * threads just read is what the dead threads ran. That is bounded by the
- * clock read before the thread files (clk: at least) and one read after
- * (at most; the threads ran meanwhile): when the least now is more than
- * the most at the last read, some thread died since. One that ran less
- * than the process did while pmctop read it is not seen.
- */
-static bool live_pfs_unseen_exit(struct live *l, const struct live_proc *p, struct live_pfs *f,
-				 uint64_t clk)
-{
-	uint64_t run = 0, after, lo, hi;
-	bool died;
-
-	for (size_t i = 0; i < f->ts.nthr; i++)
-		run += f->ts.thr[i].v[LIVE_TS_RUN];
-	if (sysops_cpuclock(l->ops, p->pid, &after) || after < clk) {
-		f->dead_ok = false;
-		return false;
-	}
-	lo = clk > run ? clk - run : 0;
-	hi = after > run ? after - run : 0;
-	died = f->dead_ok && lo > f->dead_hi;
-	f->dead_hi = hi;
-	f->dead_ok = true;
-	return died;
 }
 
 /* Whether p's thread rows are wanted. */
@@ -398,12 +363,10 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
-		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_pfs_read_thread, rows);
+		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_procfs_read_thread, rows);
 		if (!terr) {
 			f->thr_clock = f->clock;
-			if (live_pfs_unseen_exit(l, p, f, clk) && f->ts.lost_ns == lost &&
-			    t_ns > prev)
-				f->ts.lost_ns += t_ns - prev;
+			live_tsum_unseen(l, &f->ts, p->pid, clk, prev, lost);
 		}
 	}
 	for (size_t e = 0; e < nev; e++) {
@@ -515,7 +478,7 @@ void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *s
 		return;
 	/* rows asked for while it was idle: its threads' stat files were not read yet */
 	if (live_pfs_need_stat(&f->ts) &&
-	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_pfs_read_thread, true))
+	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_procfs_read_thread, true))
 		return;
 	for (size_t i = 0; i < f->ts.nthr; i++)
 		live_pfs_row(l, p, &f->ts, &f->ts.thr[i], snap);

@@ -159,6 +159,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
 	l->cg_mntfd = -1;
+	l->ctxsw_sched = -1;
 	l->paranoid = -2;
 	l->o = *o;
 	if (o->ncgroup_paths) {
