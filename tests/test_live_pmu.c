@@ -200,8 +200,10 @@ static int hw_munmap(void *ctx, void *addr, size_t len)
 static void hw_alderlake(struct hw_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->ops = (struct sysops){ k,	     hw_open,  hw_read, hw_pread, hw_ioctl,
-				  hw_openat, hw_close, hw_mmap, hw_munmap };
+	k
+		->ops = (struct sysops){ k,	    hw_open,   hw_read,	 hw_pread,
+					 hw_ioctl,  hw_openat, hw_close, hw_mmap,
+					 hw_munmap, NULL /* no process clock: the gate groups */ };
 	k->npmu = 2;
 	k->type[0] = 4;
 	k->first[0] = 0;

@@ -385,8 +385,8 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 
 static struct sysops fake_ops(struct fake *f)
 {
-	struct sysops o = { f,		 fake_perf_open, fake_read, fake_pread, fake_ioctl,
-			    fake_openat, fake_close,	 fake_mmap, fake_munmap };
+	struct sysops o = { f,		 fake_perf_open, fake_read, fake_pread,	 fake_ioctl,
+			    fake_openat, fake_close,	 fake_mmap, fake_munmap, NULL };
 
 	return o;
 }
