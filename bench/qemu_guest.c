@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_ns.h"
+
 /*
  *   qemu_guest pop P T
  *	P idle processes of T threads each (T >= 1), children of this one; "ready" on standard
@@ -153,40 +155,6 @@ static int qg_pop(int argc, char **argv)
 
 /* ---- run ---- */
 
-/* Nanoseconds on a CPU of every thread of pid (schedstat); -1 when it cannot be read. */
-static double qg_schedstat_ns(pid_t pid)
-{
-	char path[64];
-	DIR *d;
-	struct dirent *e;
-	double sum = 0;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char p[300];
-		FILE *f;
-		double ns;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
-		f = fopen(p, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lf", &ns) == 1) {
-			sum += ns;
-			n++;
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return n ? sum : -1;
-}
-
 struct qg_mark {
 	double insn, clock_ns, sched_ns, times[2];
 };
@@ -195,7 +163,7 @@ static void qg_mark(struct qg_mark *m, int fi, int fc, pid_t pid)
 {
 	m->insn = qg_read_times(fi, m->times);
 	m->clock_ns = qg_read(fc);
-	m->sched_ns = qg_schedstat_ns(pid);
+	m->sched_ns = bench_cpu_ns(pid);
 }
 
 static double qg_per(double a, double b, double scale, long ticks)

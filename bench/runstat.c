@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_ns.h"
+
 /*
  * runstat [-f HEADER -a A -b B] COMMAND [ARG]...
  *
@@ -34,40 +36,6 @@ static double runstat_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* Nanoseconds on a CPU of every thread of pid; -1 when it cannot be read. */
-static double runstat_cpu_ns(pid_t pid)
-{
-	char path[64];
-	DIR *d;
-	struct dirent *e;
-	double sum = 0;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		char p[300];
-		FILE *f;
-		double ns;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "/proc/%d/task/%s/schedstat", (int)pid, e->d_name);
-		f = fopen(p, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lf", &ns) == 1) {
-			sum += ns;
-			n++;
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return n ? sum : -1;
 }
 
 static void runstat_usage(void)
@@ -151,9 +119,9 @@ int main(int argc, char **argv)
 			if (frames == 1)
 				first = runstat_now_ms() - t0;
 			if (frames == a)
-				ca = runstat_cpu_ns(pid);
+				ca = bench_cpu_ns(pid);
 			if (frames == b)
-				cb = runstat_cpu_ns(pid);
+				cb = bench_cpu_ns(pid);
 		}
 	}
 	close(fds[0]);

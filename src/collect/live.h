@@ -340,6 +340,13 @@ void live_hw_limit(struct live *l);
  */
 void live_hw_top(struct live *l);
 
+/*
+ * live_tasks.c: keep counts c of p, read in full, for the ticks it does not
+ * run (--bpf and /proc counting); none when they did not read (bad), so
+ * that the next tick reads in full again.
+ */
+void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count *c, bool bad);
+
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);
 void live_read_cpus(struct live *l, struct snapshot *snap);

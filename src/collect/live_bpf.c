@@ -135,7 +135,7 @@ static void live_bpf_base(struct live *l, struct live_proc *p, const uint64_t *s
 
 bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
 {
-	size_t nev = l->base.ev.n, nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
+	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
 	const uint64_t *s;
 
 	if (!l->bpf)
@@ -166,16 +166,9 @@ bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
 		d->running = v[2];
 	}
 	/* kept for the ticks it does not run: neither its stat nor its sums move then */
-	p->idle = 0;
-	if (l->bpf_err) {
-		free(p->cnt);
-		p->cnt = NULL;
-		return true;
-	}
-	if (!p->cnt)
-		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
-	memcpy(p->cnt, c, nev * sizeof(*c));
-	p->gate = live_bpf_gate(s);
+	live_keep_all(l, p, c, l->bpf_err != 0);
+	if (p->cnt)
+		p->gate = live_bpf_gate(s);
 	return true;
 }
 

@@ -405,15 +405,7 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 		}
 	}
 	/* kept for the ticks it does not run: neither its clock nor its counts move then */
-	p->idle = 0;
-	if (terr) {
-		free(p->cnt);
-		p->cnt = NULL;
-		return true;
-	}
-	if (!p->cnt)
-		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
-	memcpy(p->cnt, c, nev * sizeof(*c));
+	live_keep_all(l, p, c, terr != 0);
 	return true;
 }
 

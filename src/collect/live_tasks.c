@@ -687,6 +687,21 @@ static void live_keep_counts(const struct live *l, const struct snap_count *c,
 	*keep_gate = gate;
 }
 
+void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count *c, bool bad)
+{
+	size_t nev = l->base.ev.n;
+
+	p->idle = 0;
+	if (bad) {
+		free(p->cnt);
+		p->cnt = NULL;
+		return;
+	}
+	if (!p->cnt)
+		p->cnt = xcalloc(nev ? nev : 1, sizeof(*p->cnt));
+	memcpy(p->cnt, c, nev * sizeof(*c));
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
 			   bool idle, struct snapshot *snap)
 {
