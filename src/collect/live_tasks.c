@@ -571,7 +571,11 @@ static bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 		return live_bpf_idle(l, p);
 	if (l->pfs)
 		return live_procfs_idle(l, p);
-	if (ly.gate_set < 0 || p->err || !p->cnt)
+	/*
+	 * a partial process is read every tick: its scaled counts move by 1 ns
+	 * of enabled time at least, so that no interval of it is ever plain
+	 */
+	if (ly.gate_set < 0 || p->err || !p->cnt || p->partial)
 		return false;
 	/*
 	 * The process's CPU clock, one call whatever its threads: when it did
@@ -580,8 +584,7 @@ static bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	 * run on another CPU within a scheduler tick of this read has not
 	 * moved it yet: what it counts shows one tick later, never lost.
 	 * Read before the counters, so that a full read misses nothing the
-	 * next tick's clock does not see. The clock covers every thread, the
-	 * ones a partial process does not count too.
+	 * next tick's clock does not see.
 	 */
 	r = sysops_cpuclock(l->ops, p->pid, &p->clk_now);
 	if (r == -ESRCH)
@@ -599,8 +602,7 @@ static bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 		if (p->clk_ok)
 			return false; /* it ran: read in full, no gate group read first */
 	}
-	/* a partial process runs in threads the gate does not see: its stat tells */
-	if (p->partial || clock_only)
+	if (clock_only)
 		return false;
 	gd = &ly.tg[ly.gate_set];
 	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
