@@ -1821,6 +1821,41 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 END_TEST
 
 /*
+ * A thread that lives and dies unseen, on pfs_tree's process 10 after a first
+ * tick: thread 10 runs 1 ms and switches 10 times (the clock moves by as much:
+ * exact), then runs 1 ms more and switches 10 more while a thread no listing
+ * shows runs 0.2 ms and exits: 20 switches, that interval not exact. The last
+ * row; *run0 the switches' running time before that interval. mig: the
+ * migrations are counted too (not in user mode), and exact at first.
+ */
+static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t, struct fake *f,
+						struct snapshot *snap, bool mig, uint64_t *run0)
+{
+	const struct snap_task *p;
+	uint64_t en0;
+
+	tick10(s, snap);
+	tree_sched(t->proc, 10, 10, 110, 10, 6000000);
+	f->clock_ns[10] += 1000000;
+	usleep(2000);
+	p = tick10(s, snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
+	pfs_exact(p, PFS_CS);
+	if (mig)
+		pfs_exact(p, PFS_MIG);
+	*run0 = p->c[PFS_CS].running;
+	en0 = p->c[PFS_CS].enabled;
+	tree_sched(t->proc, 10, 10, 120, 10, 7000000);
+	f->clock_ns[10] += 1200000;
+	usleep(2000);
+	p = tick10(s, snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
+	ck_assert_uint_eq(p->c[PFS_CS].running, *run0);
+	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	return p;
+}
+
+/*
  * A thread that starts and ends between two reads is in no listing: its
  * switches went with it. Its run time is in the process clock, and more of
  * it than the threads read account for marks the interval not exact.
@@ -1839,25 +1874,7 @@ START_TEST(test_proc_counting_sees_a_thread_that_lived_and_died_between_two_read
 	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
-	tick10(s, &snap);
-	/* thread 10 runs 1 ms: the clock moves by as much, exact */
-	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
-	f.clock_ns[10] += 1000000;
-	usleep(2000);
-	p = tick10(s, &snap);
-	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
-	pfs_exact(p, PFS_CS);
-	pfs_exact(p, PFS_MIG);
-	run0 = p->c[PFS_CS].running;
-	en0 = p->c[PFS_CS].enabled;
-	/* thread 10 runs 1 ms more, and an unseen thread lived 0.2 ms: not exact */
-	tree_sched(t.proc, 10, 10, 120, 10, 7000000);
-	f.clock_ns[10] += 1200000;
-	usleep(2000);
-	p = tick10(s, &snap);
-	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
-	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
-	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	p = pfs_unseen_death(s, &t, &f, &snap, true, &run0);
 	ck_assert_uint_eq(p->c[PFS_MIG].running, run0);
 	/* the clock and the faults hold the dead thread's: still exact */
 	pfs_exact(p, PFS_TC);
@@ -1889,9 +1906,8 @@ START_TEST(test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_
 	struct fake f;
 	struct source *s;
 	struct snapshot snap;
-	const struct snap_task *p;
 	char err[512];
-	uint64_t run0, en0;
+	uint64_t run0;
 
 	pfs_tree(&t, &f);
 	f.deny_kernel = true;
@@ -1900,23 +1916,7 @@ START_TEST(test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_
 	ck_assert(!source_live_mode(s)->proc);
 	ck_assert(!source_live_mode(s)->kernel);
 	snapshot_init(&snap, s->ev.n);
-	tick10(s, &snap);
-	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
-	f.clock_ns[10] += 1000000;
-	usleep(2000);
-	p = tick10(s, &snap);
-	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
-	pfs_exact(p, PFS_CS);
-	run0 = p->c[PFS_CS].running;
-	en0 = p->c[PFS_CS].enabled;
-	/* 10 more switches on thread 10, and an unseen thread ran 0.2 ms and died */
-	tree_sched(t.proc, 10, 10, 120, 10, 7000000);
-	f.clock_ns[10] += 1200000;
-	usleep(2000);
-	p = tick10(s, &snap);
-	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
-	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
-	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
+	pfs_unseen_death(s, &t, &f, &snap, false, &run0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f.nopen, 0);

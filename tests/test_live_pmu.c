@@ -928,39 +928,58 @@ static unsigned hw_holders(const struct hw_kernel *k)
 	return m;
 }
 
-START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis)
+/*
+ * The hardware top's fixture: processes 100 to 104, busiest first, on the
+ * faked QEMU PMU, and the options that count them (sys holds the sysfs root).
+ */
+static void top_fixture(struct proc_tree *t, struct hw_kernel *k, struct live_opts *o, char *sys,
+			size_t size)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
-	struct evlist ev;
-	struct live_opts o;
-	struct source *s;
-	struct snapshot snap;
-	const struct errmsg_fact *f;
-	char err[512], sys[512];
-	size_t nf, told = 0;
+	proc_tree_init(t);
+	proc_tree_add(t, 100, 900);
+	proc_tree_add(t, 101, 800);
+	proc_tree_add(t, 102, 300);
+	proc_tree_add(t, 103, 200);
+	proc_tree_add(t, 104, 100);
+	hw_qemu(k);
+	snprintf(sys, size, "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+	memset(o, 0, sizeof(*o));
+	o->proc_root = t->dir;
+	o->sysfs_root = sys;
+	o->ops = &k->ops;
+}
 
-	proc_tree_init(&t);
-	/* busiest first: 100, 101, 102, 103, 104 */
-	proc_tree_add(&t, 100, 900);
-	proc_tree_add(&t, 101, 800);
-	proc_tree_add(&t, 102, 300);
-	proc_tree_add(&t, 103, 200);
-	proc_tree_add(&t, 104, 100);
-	hw_qemu(&k);
-	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
+/* A source counting task-clock and the {cycles, instructions} pair with o. */
+static struct source *top_source(const struct live_opts *o)
+{
+	struct evlist ev;
+	struct source *s;
+	char err[512];
+
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
 	evlist_add(&ev, "cycles", 1, true, false);
 	evlist_add(&ev, "instructions", 1, true, false);
-	memset(&o, 0, sizeof(o));
-	o.proc_root = t.dir;
-	o.sysfs_root = sys;
-	o.ops = &k.ops;
-	o.hw_top = 2;
-	s = source_live_new(&ev, &o, err, sizeof(err));
+	s = source_live_new(&ev, o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
+	return s;
+}
+
+START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis)
+{
+	struct proc_tree t;
+	struct hw_kernel k;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *f;
+	char sys[512];
+	size_t nf, told = 0;
+
+	top_fixture(&t, &k, &o, sys, sizeof(sys));
+	o.hw_top = 2;
+	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* the two busiest get hardware; the others software alone, hardware not counted */
@@ -1014,39 +1033,21 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 {
 	struct proc_tree t;
 	struct hw_kernel k;
-	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
 	struct rlimit rl, rl0;
 	const struct errmsg_fact *f;
-	char err[512], sys[512];
+	char sys[512];
 	size_t nf, told = 0;
 
-	proc_tree_init(&t);
-	proc_tree_add(&t, 100, 900);
-	proc_tree_add(&t, 101, 800);
-	proc_tree_add(&t, 102, 300);
-	proc_tree_add(&t, 103, 200);
-	proc_tree_add(&t, 104, 100);
-	hw_qemu(&k);
-	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
-	evlist_init(&ev);
-	evlist_add(&ev, "task-clock", 0, false, false);
-	evlist_add(&ev, "cycles", 1, true, false);
-	evlist_add(&ev, "instructions", 1, true, false);
-	memset(&o, 0, sizeof(o));
-	o.proc_root = t.dir;
-	o.sysfs_root = sys;
-	o.ops = &k.ops;
+	top_fixture(&t, &k, &o, sys, sizeof(sys));
 	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
 	rl.rlim_cur = 24 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	s = source_live_new(&ev, &o, err, sizeof(err));
-	ck_assert_msg(s != NULL, "%s", err);
-	evlist_release(&ev);
+	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	for (int i = 0; i < 6; i++) {
 		ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1085,38 +1086,20 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 {
 	struct proc_tree t;
 	struct hw_kernel k;
-	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
 	struct rlimit rl, rl0;
-	char err[512], sys[512];
+	char sys[512];
 	int waited = 0;
 
-	proc_tree_init(&t);
-	proc_tree_add(&t, 100, 900);
-	proc_tree_add(&t, 101, 800);
-	proc_tree_add(&t, 102, 300);
-	proc_tree_add(&t, 103, 200);
-	proc_tree_add(&t, 104, 100);
-	hw_qemu(&k);
-	snprintf(sys, sizeof(sys), "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
-	evlist_init(&ev);
-	evlist_add(&ev, "task-clock", 0, false, false);
-	evlist_add(&ev, "cycles", 1, true, false);
-	evlist_add(&ev, "instructions", 1, true, false);
-	memset(&o, 0, sizeof(o));
-	o.proc_root = t.dir;
-	o.sysfs_root = sys;
-	o.ops = &k.ops;
+	top_fixture(&t, &k, &o, sys, sizeof(sys));
 	/* as above: three sets of 3 and two of task-clock alone fill the 11 */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
 	rl.rlim_cur = 24 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	s = source_live_new(&ev, &o, err, sizeof(err));
-	ck_assert_msg(s != NULL, "%s", err);
-	evlist_release(&ev);
+	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(hw_holders(&k), 0x7);
@@ -1131,13 +1114,7 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	 */
 	rl.rlim_cur = 24 + 9;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	evlist_init(&ev);
-	evlist_add(&ev, "task-clock", 0, false, false);
-	evlist_add(&ev, "cycles", 1, true, false);
-	evlist_add(&ev, "instructions", 1, true, false);
-	s = source_live_new(&ev, &o, err, sizeof(err));
-	ck_assert_msg(s != NULL, "%s", err);
-	evlist_release(&ev);
+	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	for (int pid = 100; pid <= 104; pid++)
@@ -1148,13 +1125,7 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	ck_assert_int_eq(k.nopen, 0);
 	rl.rlim_cur = 24 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	evlist_init(&ev);
-	evlist_add(&ev, "task-clock", 0, false, false);
-	evlist_add(&ev, "cycles", 1, true, false);
-	evlist_add(&ev, "instructions", 1, true, false);
-	s = source_live_new(&ev, &o, err, sizeof(err));
-	ck_assert_msg(s != NULL, "%s", err);
-	evlist_release(&ev);
+	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(hw_holders(&k), 0x7);
