@@ -193,7 +193,7 @@ hw_cases() {
 
 	check "$tag: the kernel's armv8_pmuv3 driver is up (7 counters)" \
 		grep -qE 'enabled with armv8_pmuv3 PMU driver, 7 (\([0-9a-f,]*\) )?counters' "$d/info"
-	for c in basic threads thrcpu late mux starve bpf bpfref; do
+	for c in basic threads thrcpu late mux starve modk bpf bpfref; do
 		check "$tag: $c: the workload ran to the end while pmctop watched" grep -q "^wl done $TRUTH\$" "$d/$c.wl"
 	done
 	todo_check "$(todo_for pmctop-runs)" "$tag: pmctop attaches to the workload and exits 0" \
@@ -201,14 +201,14 @@ hw_cases() {
 	diag "$tag: basic: pmctop's errors: $(head -3 "$d/basic.err")"
 
 	# replays on the host give CSV and JSON of exactly what the guest collected
-	for c in basic threads thrcpu late mux starve bpf bpfref; do
+	for c in basic threads thrcpu late mux starve modk bpf bpfref; do
 		[ -s "$d/$c.rec" ] || continue
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 >"$d/$c.replay.txt" 2>&1
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 -o csv >"$d/$c.csv" 2>&1
 		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 -o json >"$d/$c.json" 2>&1
 	done
 	touch "$d/basic.csv" "$d/threads.csv" "$d/thrcpu.csv" "$d/late.csv" "$d/mux.csv" "$d/starve.csv" \
-		"$d/bpf.csv" "$d/bpfref.csv"
+		"$d/modk.csv" "$d/bpf.csv" "$d/bpfref.csv"
 
 	# one thread, exactly TRUTH instructions
 	f=$d/basic.csv
@@ -444,6 +444,20 @@ hw_cases() {
 		near "$bi" "$ri" 2
 	check "$tag: bpf: cycles agree with instructions under icount (within 2 %): $(sum_col "$d/bpf.csv" process cycles)" \
 		near "$(sum_col "$d/bpf.csv" process cycles)" "$bi" 2
+
+	# modifiers: instructions:k of a user-mode loop is the little the kernel did for it, :u its
+	# loop, and the built-in instructions (both modes) their sum; none shares another's counter
+	local mk mu mb
+	mk=$(sum_col "$d/modk.csv" process instructions:k)
+	mu=$(sum_col "$d/modk.csv" process instructions:u)
+	mb=$(sum_col "$d/modk.csv" process instructions)
+	diag "$tag: modk: instructions:k $mk, instructions:u $mu, instructions $mb, truth $TRUTH"
+	check "$tag: modk: instructions:u matches the $TRUTH the loop retired in user mode (within 3 %): $mu" \
+		near "$mu" "$TRUTH" 3
+	check "$tag: modk: instructions:k is a small fraction (above 0, below 5 %) of the user-mode count: $mk" \
+		awk -v k="$mk" -v t="$TRUTH" 'BEGIN { exit !(k > 0 && k < t * 0.05) }'
+	check "$tag: modk: the built-in instructions are the sum of both modes (within 3 %): $mb" \
+		near "$mb" "$((mk + mu))" 3
 
 	# starvation: per-CPU groups go first and leave too few counters for the task's groups of four
 	starve_ok() {

@@ -735,6 +735,50 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 }
 END_TEST
 
+/*
+ * A modifier is part of an event's identity: page-faults:k counts kernel
+ * mode only, so it is a counter of its own beside the built-in page-faults
+ * (which counts both modes), and so is faults:u; only the same event with
+ * the same modifiers (faults) shares the built-in counter.
+ */
+START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
+{
+	static const int tids[] = { 10 };
+	struct tree t;
+	struct fake f;
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	char err[512];
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	fake_init(&f);
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	evlist_add(&ev, "page-faults:k", 1, false, true);
+	evlist_add(&ev, "faults:u", 1, false, true);
+	evlist_add(&ev, "faults", 1, false, true);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f.ops;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	/* task-clock, page-faults, page-faults:k and faults:u; faults is page-faults */
+	ck_assert_int_eq(f.opens_of[10], 4);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 /* Tick s once more; the counts of pid 10, which must be there. */
 static const struct snap_task *tick10(struct source *s, struct snapshot *snap)
 {
@@ -2226,6 +2270,7 @@ int main(void)
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
 	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
+	tcase_add_test(tc, test_an_event_with_a_modifier_is_a_counter_of_its_own);
 	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);

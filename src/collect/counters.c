@@ -208,3 +208,12 @@ int counters_read_group(const struct counters_group *g, struct snap_count *out)
 		return r;
 	return counters_parse_group(buf, got, g, out);
 }
+
+bool counters_attr_same(const struct perf_event_attr *a, const struct perf_event_attr *b)
+{
+	return a->type == b->type && a->config == b->config && a->config1 == b->config1 &&
+	       a->config2 == b->config2 && a->exclude_user == b->exclude_user &&
+	       a->exclude_kernel == b->exclude_kernel && a->exclude_hv == b->exclude_hv &&
+	       a->exclude_idle == b->exclude_idle && a->exclude_host == b->exclude_host &&
+	       a->exclude_guest == b->exclude_guest && a->precise_ip == b->precise_ip;
+}

@@ -58,5 +58,12 @@ int counters_parse_single(const void *buf, size_t len, const struct counters_gro
 			  struct snap_count *out);
 /* Bytes a group read of nr members needs. */
 size_t counters_group_size(int nr);
+/*
+ * Whether a and b count the same thing: the same event (type, config,
+ * config1, config2) with the same privilege-level filters and precision.
+ * instructions and instructions:k are two counters; only events that are
+ * equal here may share one.
+ */
+bool counters_attr_same(const struct perf_event_attr *a, const struct perf_event_attr *b);
 
 #endif

@@ -183,6 +183,8 @@ bool live_opens(const struct live *l, size_t i)
 /*
  * An -e event that encodes as a built-in one (-e instructions, -e
  * cpu-cycles) is not opened a second time: it shows the built-in counter.
+ * Modifiers are part of the identity: -e instructions:k is a counter of its
+ * own, never the built-in instructions (which count user mode too).
  */
 static void live_find_same(struct live *l)
 {
@@ -198,9 +200,7 @@ static void live_find_same(struct live *l)
 		for (size_t j = 0; j < ev->n; j++) {
 			const struct perf_event_attr *b = &l->attr[j];
 
-			if (ev->ev[j].user || ev->ev[j].err || a->type != b->type ||
-			    a->config != b->config || a->config1 != b->config1 ||
-			    a->config2 != b->config2 || a->exclude_kernel != b->exclude_kernel)
+			if (ev->ev[j].user || ev->ev[j].err || !counters_attr_same(a, b))
 				continue;
 			l->same[i] = (int)j;
 			break;
