@@ -57,6 +57,8 @@ struct fake {
 	/* at the next clock read of pid 10: this file gets this text and the clock this much */
 	const char *hook_path, *hook_text;
 	uint64_t hook_ns;
+	uint64_t now_ns;  /* the monotonic clock; 0: the real one */
+	uint64_t read_ns; /* each group read takes this long on it */
 };
 
 static struct fake_ev *fake_find(struct fake *f, int fd)
@@ -140,6 +142,8 @@ static long fake_read(void *ctx, int fd, void *buf, size_t size)
 	}
 	if (e->pid >= 0 && e->pid < 64)
 		f->reads_of[e->pid]++;
+	if (f->now_ns)
+		f->now_ns += f->read_ns;
 	if (e->pid < 0 || e->pid >= 64 || !(f->frozen >> e->pid & 1) || !e->reads)
 		e->reads++;
 	v[0] = 0;
@@ -245,13 +249,19 @@ static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
 	return 0;
 }
 
+static uint64_t fake_monotonic(void *ctx)
+{
+	struct fake *f = ctx;
+
+	return f->now_ns ? f->now_ns : sysops_now(sysops_real());
+}
+
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){
-		f,	     fake_perf_open, fake_read, fake_pread,  fake_ioctl,
-		fake_openat, fake_close,     fake_mmap, fake_munmap, fake_cpuclock
-	};
+	f->ops = (struct sysops){ f,	       fake_perf_open, fake_read,     fake_pread,
+				  fake_ioctl,  fake_openat,    fake_close,    fake_mmap,
+				  fake_munmap, fake_cpuclock,  fake_monotonic };
 	f->err_pid = -1;
 	f->echild_pid = -1;
 }
@@ -775,6 +785,51 @@ START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
+/*
+ * Every process row and CPU row carries the time of its own read: the
+ * tick's time is taken before anything is read, and under load the reads
+ * of one tick spread over much of it, so a rate divided by the tick's
+ * interval is off by however far the row's read moved within its tick.
+ */
+START_TEST(test_each_row_carries_the_time_of_its_own_read)
+{
+	static const int tids10[] = { 10 }, tids20[] = { 20 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *a, *b;
+	uint64_t t0;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids10, 1, 100, 800);
+	tree_proc(&t, 20, tids20, 1, 100, 800);
+	fake_init(&f);
+	f.now_ns = 5000000000ull;
+	f.read_ns = 7000000; /* 7 ms a group read: a loaded machine */
+	s = live_new(&t, &f, false, true);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	f.now_ns += 1000000000ull;
+	t0 = f.now_ns;
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.t_ns, t0);
+	a = find_task(&snap, 10);
+	b = find_task(&snap, 20);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	/* read after the tick began, 20 after 10, each by the group reads before it */
+	ck_assert_uint_gt(a->t_ns, t0);
+	ck_assert_uint_ge(b->t_ns, a->t_ns + f.read_ns);
+	ck_assert_uint_le(b->t_ns, f.now_ns);
+	for (size_t i = 0; i < snap.ncpus; i++)
+		ck_assert_uint_ge(snap.cpus[i].t_ns, t0);
+	snapshot_release(&snap);
+	source_free(s);
 	tree_free(&t);
 }
 END_TEST
@@ -2271,6 +2326,7 @@ int main(void)
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
 	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
 	tcase_add_test(tc, test_an_event_with_a_modifier_is_a_counter_of_its_own);
+	tcase_add_test(tc, test_each_row_carries_the_time_of_its_own_read);
 	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);

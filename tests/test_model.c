@@ -250,6 +250,73 @@ START_TEST(test_metrics_from_one_second)
 END_TEST
 
 /*
+ * Rates of a row are over the time between its own two reads, not the
+ * tick's: the tick began at 1 s and 2 s, but process 10 was read at 1.1 s
+ * and 2.35 s (the reads of a loaded tick spread over it), so its 500 ms of
+ * task-clock and 300 faults are 40 % and 240/s over its 1.25 s; a row
+ * whose times are not known (0) keeps the tick's interval; a CPU read
+ * 0.5 s late in the second tick shows its cycles over 1.5 s.
+ */
+static const struct model_row *row_of(const struct model *m, int id)
+{
+	for (size_t i = 0; i < m->nrows; i++)
+		if (m->rows[i].id == id)
+			return &m->rows[i];
+	return NULL;
+}
+
+START_TEST(test_rates_are_over_each_rows_own_interval)
+{
+	struct snapshot a, b;
+	struct model *m;
+	const struct model_row *r10, *r11;
+	struct snap_task *t;
+	struct snap_cpu *ca, *cb;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 2000000000;
+	task(&a, 10, 5)->t_ns = 1100000000;
+	t = task(&b, 10, 5);
+	t->t_ns = 2350000000;
+	fill_second(t->c, 500000000, 500000000);
+	task(&a, 11, 5);
+	fill_second(task(&b, 11, 5)->c, 500000000, 500000000);
+	ca = snapshot_add_cpu(&a, 0);
+	cb = snapshot_add_cpu(&b, 0);
+	ca->total = 0;
+	cb->busy = cb->total = 100;
+	for (int e = 0; e < E_N; e++)
+		set(ca->c, e, 0, 0, 0);
+	fill_second(cb->c, 1500000000, 1500000000);
+	cb->t_ns = 2500000000;
+	m = two_ticks(&a, &b);
+	NEAR(m->dt, 1.0);
+	r10 = row_of(m, 10);
+	r11 = row_of(m, 11);
+	ck_assert_ptr_nonnull(r10);
+	ck_assert_ptr_nonnull(r11);
+	NEAR(r10->dt, 1.25);
+	NEAR(r10->v[COL_CPU], 40.0);
+	NEAR(r10->v[COL_PF], 240);
+	NEAR(model_event_rate(m, r10, 0), 777 / 1.25);
+	NEAR(r11->dt, 1.0);
+	NEAR(r11->v[COL_CPU], 50.0);
+	NEAR(r11->v[COL_PF], 300);
+	/* CPU 0 read at 1 s (the tick's) and 2.5 s, busy all along: 1e9 cycles in 1.5 s */
+	ck_assert_uint_eq(m->ncpus, 2);
+	NEAR(m->cpus[0].dt, 1.5);
+	NEAR(m->cpus[0].v[COL_PF], 200);
+	NEAR(m->cpus[0].v[COL_GHZ], 1e9 / 1.5e9);
+	NEAR(m->cpus[1].v[COL_PF], 200);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/*
  * An -e event over a quarter of a second: the row keeps the count (CSV and
  * JSON), the table shows it per second under "NAME/s", with K, M, ... where
  * the column is too narrow; a name too long for a title gets "eN/s".
@@ -1203,6 +1270,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_rates_are_over_each_rows_own_interval);
 	tcase_add_test(tc, test_event_columns_are_rates_under_their_unit);
 	tcase_add_test(tc, test_cpu_busier_than_its_time_is_unknown);
 	tcase_add_test(tc, test_a_zero_that_stays_while_cycles_advance_is_suspect);

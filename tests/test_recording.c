@@ -192,6 +192,16 @@ static const struct {
 	{ __LINE__, HDR TICK "cgroups 1\n", 4, "'cgroups FDS BUDGET'" },
 	{ __LINE__, HDR TICK "cgroups x 1\n", 4, "'cgroups FDS BUDGET'" },
 	{ __LINE__, HDR TICK "procinfo 1 2 0\n", 4, "a 'task' or 'thread' line before" },
+	/* at: the time of the read of the entry line before it, after its tick's */
+	{ __LINE__, HDR TICK "at 5\n", 4,
+	  "a 'cpu', 'task', 'thread' or 'cgroup' line before 'at'" },
+	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nat 5\nat 5\n", 6, "line before 'at'" },
+	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nat 0\n", 5, "an offset above 0" },
+	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nat -3\n", 5, "'at OFFSET_NS'" },
+	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nat 18446744073709551615\n", 5,
+	  "keeps the time in range" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0\nat 1 2\n", 6,
+	  "'at OFFSET_NS'" },
 	{ __LINE__, HDR TICK "cpu 0 1 4 1/1/1\nprocinfo 1 2 0\n", 5, "'task' or 'thread' line" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0\nprocinfo 1 2 0\n",
 	  6, "'task' or 'thread' line before" },
@@ -304,6 +314,7 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_uint_eq(x->pflags, y->pflags);
 		ck_assert_uint_eq(x->rss_kib, y->rss_kib);
 		ck_assert_uint_eq(x->cpu_ns, y->cpu_ns);
+		ck_assert_uint_eq(x->t_ns, y->t_ns);
 		ck_assert_mem_eq(x->c, y->c, a->nev * sizeof(*x->c));
 	}
 	ck_assert_int_eq(a->smp.pid, b->smp.pid);
@@ -323,11 +334,13 @@ static void assert_same_snapshot(const struct snapshot *a, const struct snapshot
 		ck_assert_str_eq(a->threads[i].comm, b->threads[i].comm);
 		ck_assert_uint_eq(a->threads[i].pflags, b->threads[i].pflags);
 		ck_assert_uint_eq(a->threads[i].cpu_ns, b->threads[i].cpu_ns);
+		ck_assert_uint_eq(a->threads[i].t_ns, b->threads[i].t_ns);
 		ck_assert_mem_eq(a->threads[i].c, b->threads[i].c,
 				 a->nev * sizeof(*a->threads[i].c));
 	}
 	for (size_t i = 0; i < a->ncpus; i++) {
 		ck_assert_uint_eq(a->cpus[i].busy, b->cpus[i].busy);
+		ck_assert_uint_eq(a->cpus[i].t_ns, b->cpus[i].t_ns);
 		ck_assert_mem_eq(a->cpus[i].c, b->cpus[i].c, a->nev * sizeof(*a->cpus[i].c));
 	}
 }
@@ -352,6 +365,12 @@ START_TEST(test_write_then_read_is_identity)
 	/* a task without /proc facts stays without them */
 	s[1].tasks[1].pflags = 0;
 	s[1].tasks[1].rss_kib = s[1].tasks[1].cpu_ns = 0;
+	/* the times of the rows' own reads, after their tick's; 0 stays the tick's */
+	s[1].tasks[0].t_ns = s[1].t_ns + 12345;
+	s[1].tasks[1].t_ns = s[1].t_ns + 7;
+	s[2].cpus[1].t_ns = s[2].t_ns + 400000000;
+	if (s[0].nthreads)
+		s[0].threads[0].t_ns = s[0].t_ns + 99;
 	f = open_memstream(&buf, &len);
 	ck_assert_int_eq(recording_write_header(f, &r.ev, r.mode, NULL, "my host", "6.1.0"), 0);
 	for (int i = 0; i < 3; i++)

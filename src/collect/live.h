@@ -287,8 +287,10 @@ struct live {
 	struct bpfcount *bpf; /* NULL: counted per thread */
 	int *bpf_ev;	      /* the event index of each of the program's events */
 	int bpf_nev;
-	int bpf_err;	 /* 0, or why the last read failed */
-	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
+	int bpf_err; /* 0, or why the last read failed */
+	uint64_t
+		bpf_read_ns; /* when the last read was made: the time of every process row it fills */
+	int *bpf_absent;     /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
 	bool told_bpf_read, told_bpf_threads;
 	/* task counts from /proc (live_procfs.c): no per-task events */

@@ -94,6 +94,7 @@ void live_bpf_read(struct live *l)
 	if (!l->bpf)
 		return;
 	r = bpfcount_read(l->bpf, &why);
+	l->bpf_read_ns = sysops_now(l->ops);
 	l->bpf_err = r;
 	if (r && !l->told_bpf_read) {
 		l->told_bpf_read = true;

@@ -368,8 +368,10 @@ void live_cgroups_read(struct live *l, struct snapshot *snap)
 			g->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err
 				      : c->err		   ? c->err
 							   : -ENOENT;
-		if (!c->err)
+		if (!c->err) {
 			live_cg_fill(l, c, g->c, ok);
+			g->t_ns = sysops_now(l->ops);
+		}
 	}
 	free(ok);
 }

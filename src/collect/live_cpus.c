@@ -166,6 +166,8 @@ void live_read_cpus(struct live *l, struct snapshot *snap)
 					c->c[e] = l->tmp[e];
 			}
 		}
+		/* the CPU's own interval: its rates are divided by the time between its reads */
+		c->t_ns = sysops_now(l->ops);
 	}
 }
 

@@ -738,11 +738,22 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 			p->idle = 0;
 		return;
 	}
-	if (live_bpf_fill(l, p, t->c))
+	/*
+	 * The time of the read, so that the row's rates are divided by the time
+	 * between its own reads (not the tick's, which began before every
+	 * process was read). An idle process keeps its counts, true at any time
+	 * since its last read: its time stays the tick's.
+	 */
+	if (live_bpf_fill(l, p, t->c)) {
+		t->t_ns = l->bpf_read_ns;
 		return;
-	if (live_procfs_fill(l, p, st, snap->t_ns, t->c))
+	}
+	if (live_procfs_fill(l, p, st, snap->t_ns, t->c)) {
+		t->t_ns = sysops_now(l->ops);
 		return;
+	}
 	live_sum_groups(l, &ly, p->thr, p->nthr, t->c, stash, &gate);
+	t->t_ns = sysops_now(l->ops);
 	if (p->partial)
 		live_partial_scale(p, st, t->c, nev);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
@@ -792,6 +803,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 		return;
 	}
 	live_sum_groups(l, &ly, t, 1, e->c, false, &gate);
+	e->t_ns = sysops_now(l->ops);
 	t->idle = 0;
 	live_keep_counts(l, e->c, &t->cnt, &t->gate, gate);
 }

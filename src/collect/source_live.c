@@ -59,8 +59,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 
 	snapshot_clear(snap);
 	snap->nev = s->ev.n;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	snap->t_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	snap->t_ns = sysops_now(l->ops);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snap->wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	n = proc_read_file(l->rootfd, "loadavg", buf, sizeof(buf));

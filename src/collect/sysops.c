@@ -66,6 +66,15 @@ static int sysops_real_munmap(void *ctx, void *addr, size_t len)
 	return munmap(addr, len) < 0 ? -errno : 0;
 }
 
+static uint64_t sysops_real_monotonic(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * The clock id the kernel gives process pid's CPU time (CPUCLOCK_SCHED of
  * a process, as clock_getcpuclockid makes it, without its checking call):
@@ -97,6 +106,7 @@ static const struct sysops SYSOPS_REAL = {
 	.mmap = sysops_real_mmap,
 	.munmap = sysops_real_munmap,
 	.cpuclock = sysops_real_cpuclock,
+	.monotonic = sysops_real_monotonic,
 };
 
 const struct sysops *sysops_real(void)
@@ -155,4 +165,10 @@ int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns)
 	if (!ops->cpuclock)
 		return -ENOSYS;
 	return ops->cpuclock(ops->ctx, pid, ns);
+}
+
+uint64_t sysops_now(const struct sysops *ops)
+{
+	ops = sysops_or_real(ops);
+	return ops->monotonic ? ops->monotonic(ops->ctx) : sysops_real_monotonic(NULL);
 }

@@ -32,6 +32,11 @@ struct sysops {
 	 * fake: callers then do without (sysops_cpuclock says -ENOSYS).
 	 */
 	int (*cpuclock)(void *ctx, int pid, uint64_t *ns);
+	/*
+	 * CLOCK_MONOTONIC in ns: when a tick and each of its reads happened. May
+	 * be NULL in a fake: sysops_now then reads the real clock.
+	 */
+	uint64_t (*monotonic)(void *ctx);
 };
 
 /* The real system calls (ctx unused). */
@@ -63,5 +68,7 @@ long sysops_read_path(const struct sysops *ops, const char *path, int flags, cha
  * -ENOSYS when ops has no clock, or another -errno.
  */
 int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns);
+/* The monotonic time in ns, from ops's clock (a fake's, or the real one). */
+uint64_t sysops_now(const struct sysops *ops);
 
 #endif

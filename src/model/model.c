@@ -359,6 +359,19 @@ static const struct snap_cpu *model_find_cpu(const struct snapshot *s, int cpu)
 	return NULL;
 }
 
+/*
+ * The interval of a row in ns: the time between its own two reads when the
+ * source gives them (each process, CPU and cgroup is read at its own moment
+ * of a tick), else the tick's.
+ */
+static double model_row_dt(const struct snapshot *s, uint64_t t_ns, const struct snapshot *prev,
+			   uint64_t prev_t_ns, double dt_ns)
+{
+	uint64_t a = snapshot_read_ns(prev, prev_t_ns), b = snapshot_read_ns(s, t_ns);
+
+	return b > a ? (double)(b - a) : dt_ns;
+}
+
 static void model_update_cpus(struct model *m, const struct snapshot *s, struct model_deltas *d,
 			      double dt_ns)
 {
@@ -366,21 +379,26 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	struct snap_count *sum_cur = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*sum_cur));
 	unsigned long long busy = 0, total = 0;
 	size_t used = 0;
+	double dt_sum = 0;
 	struct model_row *r;
 
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct snap_cpu *c = &s->cpus[i];
 		const struct snap_cpu *p = model_find_cpu(&m->prev, c->cpu);
 		unsigned long long db, dtot;
+		double cdt;
 
 		if (!p)
 			continue;
 		r = model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, c->cpu);
 		db = c->busy >= p->busy ? c->busy - p->busy : 0;
 		dtot = c->total >= p->total ? c->total - p->total : 0;
+		cdt = model_row_dt(s, c->t_ns, &m->prev, p->t_ns, dt_ns);
+		r->dt = cdt / 1e9;
+		dt_sum += cdt;
 		model_deltas(m, p->c, c->c, d);
 		/* on a CPU, GHz is cycles over the time it was busy */
-		model_metrics(m, d, r, dt_ns, dtot ? dt_ns * (double)db / (double)dtot : NAN);
+		model_metrics(m, d, r, cdt, dtot ? cdt * (double)db / (double)dtot : NAN);
 		/* busier than the time that passed: the data is wrong (a crafted replay), not 100 % */
 		r->v[COL_CPU] = dtot && db <= dtot ? 100.0 * (double)db / (double)dtot : NAN;
 		r->est &= ~(1u << COL_CPU);
@@ -403,10 +421,14 @@ static void model_update_cpus(struct model *m, const struct snapshot *s, struct 
 	}
 	if (used) {
 		/* the total row: counts summed over CPUs, utilisation averaged */
+		/* over the CPUs' own intervals, which differ by the time between their reads */
+		double adt = dt_sum / (double)used;
+
 		r = model_new_row(m, &m->cpus, &m->ncpus, &m->ccap, -1);
+		r->dt = adt / 1e9;
 		model_deltas(m, sum_prev, sum_cur, d);
-		model_metrics(m, d, r, dt_ns,
-			      total ? dt_ns * (double)used * (double)busy / (double)total : NAN);
+		model_metrics(m, d, r, adt,
+			      total ? adt * (double)used * (double)busy / (double)total : NAN);
 		r->v[COL_CPU] = total ? 100.0 * (double)busy / (double)total : NAN;
 		r->est &= ~(1u << COL_CPU);
 		r->na &= ~(1u << COL_CPU);
@@ -477,10 +499,12 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
 }
 
 /* Rows for one list of snapshot entries against their previous values. */
-static void model_task_rows(struct model *m, const struct snap_task *v, size_t n, bool threads,
+static void model_task_rows(struct model *m, const struct snapshot *s, bool threads,
 			    struct model_row **rows, size_t *nrows, size_t *cap,
 			    struct model_deltas *d, double dt_ns, bool *mux)
 {
+	const struct snap_task *v = threads ? s->threads : s->tasks;
+	size_t n = threads ? s->nthreads : s->ntasks;
 	size_t errs[8] = { 0 }, best = 0;
 	int errv[8] = { 0 };
 
@@ -489,6 +513,7 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 		const struct snap_task *p = threads ? snapshot_find_thread(&m->prev, t->pid)
 						    : snapshot_find_task(&m->prev, t->pid);
 		struct model_row *r;
+		double row_dt;
 
 		if (!model_wanted(m, t))
 			continue;
@@ -509,8 +534,10 @@ static void model_task_rows(struct model *m, const struct snap_task *v, size_t n
 			errs[k]++;
 			continue;
 		}
+		row_dt = p ? model_row_dt(s, t->t_ns, &m->prev, p->t_ns, dt_ns) : dt_ns;
+		r->dt = row_dt / 1e9;
 		model_deltas(m, p ? p->c : NULL, t->c, d);
-		model_metrics(m, d, r, dt_ns, NAN);
+		model_metrics(m, d, r, row_dt, NAN);
 		for (size_t e = 0; e < m->ev.n; e++)
 			mux[e] |= d->fl[e] & MODEL_F_EST;
 	}
@@ -584,6 +611,7 @@ static void model_update_cgroups(struct model *m, const struct snapshot *s, stru
 		struct model_row *r = model_new_row(m, &m->cgroups, &m->ncgroups, &m->cgcap,
 						    model_cgroup_id(g->path));
 		const char *last = strrchr(g->path, '/');
+		double gdt;
 
 		r->tgid = r->id;
 		r->cgroup = xstrdup(g->path);
@@ -599,8 +627,10 @@ static void model_update_cgroups(struct model *m, const struct snapshot *s, stru
 		/* a first snapshot: the cgroups at once, their counts after an interval */
 		if (!d)
 			continue;
+		gdt = p ? model_row_dt(s, g->t_ns, &m->prev, p->t_ns, dt_ns) : dt_ns;
+		r->dt = gdt / 1e9;
 		model_deltas(m, p ? p->c : NULL, g->c, d);
-		model_metrics(m, d, r, dt_ns, NAN);
+		model_metrics(m, d, r, gdt, NAN);
 	}
 	free(procs);
 }
@@ -679,10 +709,8 @@ bool model_update(struct model *m, const struct snapshot *s)
 	d.v = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.v));
 	d.fl = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*d.fl));
 	mux = xcalloc(m->ev.n ? m->ev.n : 1, sizeof(*mux));
-	model_task_rows(m, s->tasks, s->ntasks, false, &m->rows, &m->nrows, &m->rcap, &d, dt_ns,
-			mux);
-	model_task_rows(m, s->threads, s->nthreads, true, &m->threads, &m->nthreads, &m->thcap, &d,
-			dt_ns, mux);
+	model_task_rows(m, s, false, &m->rows, &m->nrows, &m->rcap, &d, dt_ns, mux);
+	model_task_rows(m, s, true, &m->threads, &m->nthreads, &m->thcap, &d, dt_ns, mux);
 	for (size_t e = 0; e < m->ev.n; e++)
 		m->nmultiplexed += mux[e];
 	model_update_cpus(m, s, &d, dt_ns);
@@ -946,7 +974,7 @@ bool model_event_short(const struct model *m, size_t k)
 
 double model_event_rate(const struct model *m, const struct model_row *r, size_t k)
 {
-	return k < m->nraw ? metrics_rate(r->raw[k], m->dt) : NAN;
+	return k < m->nraw ? metrics_rate(r->raw[k], r->dt > 0 ? r->dt : m->dt) : NAN;
 }
 
 unsigned model_cell_flags(const struct model_row *r, int id)

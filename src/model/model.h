@@ -50,6 +50,7 @@ struct model_row {
 	double counted;	   /* lowest running/enabled share of hardware events; NAN if none */
 	unsigned pflags;   /* SNAP_TASK_* of the entry */
 	int procs;	   /* per-user rows: how many processes; 0 on other rows */
+	double dt;	   /* s between the row's own two reads, what its rates are over; 0: none */
 };
 
 /* Per-user totals, one row per uid (see model_users_build). */

@@ -139,6 +139,13 @@ static void recording_write_counts(FILE *f, const struct snap_count *c, size_t n
 	}
 }
 
+/* at OFFSET: when the entry just written was read, in ns after its tick; none when at the tick. */
+static void recording_write_at(FILE *f, const struct snapshot *s, uint64_t t_ns)
+{
+	if (t_ns > s->t_ns)
+		fprintf(f, "at %" PRIu64 "\n", t_ns - s->t_ns);
+}
+
 int recording_write_snapshot(FILE *f, const struct snapshot *s)
 {
 	fprintf(f, "tick %" PRIu64 " %.6f %.2f %.2f %.2f", s->t_ns, s->wall, s->load[0], s->load[1],
@@ -154,6 +161,7 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		fprintf(f, "cpu %d %llu %llu", c->cpu, c->busy, c->total);
 		recording_write_counts(f, c->c, s->nev);
 		fputc('\n', f);
+		recording_write_at(f, s, c->t_ns);
 	}
 	for (size_t i = 0; i < s->ntasks + s->nthreads; i++) {
 		bool thr = i >= s->ntasks;
@@ -181,6 +189,7 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			free(cmd);
 		}
 		fputc('\n', f);
+		recording_write_at(f, s, t->t_ns);
 		/* a line of its own, so that the task line keeps the shape old readers know */
 		if (t->pflags & SNAP_TASK_PROC)
 			fprintf(f, "procinfo %" PRIu64 " %" PRIu64 " %u\n", t->rss_kib, t->cpu_ns,
@@ -198,6 +207,7 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		fprintf(f, "cgroup %s %s", path, en ? en : "EINVAL");
 		recording_write_counts(f, g->c, s->nev);
 		fputc('\n', f);
+		recording_write_at(f, s, g->t_ns);
 		free(path);
 	}
 	if (s->smp.pid) {
@@ -594,6 +604,31 @@ static int recording_procinfo(struct recording_reader *r, char **tok, size_t nto
 	return 0;
 }
 
+/* at OFFSET: the entry of the line just before was read OFFSET ns after its tick began. */
+static int recording_at(struct recording_reader *r, char **tok, size_t ntok, struct snapshot *snap)
+{
+	unsigned long long off;
+	int kind = r->at_for;
+
+	r->at_for = 0;
+	if (ntok != 2 || recording_ull(tok[1], &off))
+		return recording_fail(r, "expected 'at OFFSET_NS'");
+	if (!kind)
+		return recording_fail(
+			r, "expected a 'cpu', 'task', 'thread' or 'cgroup' line before 'at'");
+	if (!off || off > UINT64_MAX - snap->t_ns)
+		return recording_fail(r, "expected an offset above 0 that keeps the time in range");
+	if (kind == 1)
+		snap->tasks[snap->ntasks - 1].t_ns = snap->t_ns + off;
+	else if (kind == 2)
+		snap->threads[snap->nthreads - 1].t_ns = snap->t_ns + off;
+	else if (kind == 3)
+		snap->cpus[snap->ncpus - 1].t_ns = snap->t_ns + off;
+	else
+		snap->cg.v[snap->cg.n - 1].t_ns = snap->t_ns + off;
+	return 0;
+}
+
 static int recording_memtotal(struct recording_reader *r, char **tok, size_t ntok,
 			      struct snapshot *snap)
 {
@@ -755,7 +790,7 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 {
 	char *buf, *tok[RECORDING_MAX_TOKENS];
 	size_t ntok = 0;
-	int ret = 0;
+	int ret = 0, at_for = 0;
 
 	r->line++;
 	r->err[0] = '\0';
@@ -826,13 +861,18 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		ret = recording_fail(r, "expected 'tick', found '%.20s'", tok[0]);
 	} else if (!strcmp(tok[0], "cpu")) {
 		ret = recording_cpu(r, tok, ntok, snap);
+		at_for = ret ? 0 : 3;
 	} else if (!strcmp(tok[0], "task")) {
 		ret = recording_task(r, tok, ntok, snap, false);
-		r->info_for = ret ? 0 : 1;
+		r->info_for = r->at_for = ret ? 0 : 1;
 		goto out_free;
 	} else if (!strcmp(tok[0], "thread")) {
 		ret = recording_task(r, tok, ntok, snap, true);
-		r->info_for = ret ? 0 : 2;
+		r->info_for = r->at_for = ret ? 0 : 2;
+		goto out_free;
+	} else if (!strcmp(tok[0], "at")) {
+		/* between a task or thread line and its procinfo line */
+		ret = recording_at(r, tok, ntok, snap);
 		goto out_free;
 	} else if (!strcmp(tok[0], "procinfo")) {
 		ret = recording_procinfo(r, tok, ntok, snap);
@@ -843,6 +883,7 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		ret = recording_cgroups(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "cgroup")) {
 		ret = recording_cgroup(r, tok, ntok, snap);
+		at_for = ret ? 0 : 4;
 	} else if (!strcmp(tok[0], "sampling")) {
 		ret = recording_sampling(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "map")) {
@@ -859,12 +900,13 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'procinfo', 'memtotal', 'cgroups', "
-			"'cgroup', 'sampling', 'map', 'sample' or 'end', found '%.20s'",
+			"expected 'cpu', 'task', 'thread', 'at', 'procinfo', 'memtotal', "
+			"'cgroups', 'cgroup', 'sampling', 'map', 'sample' or 'end', found '%.20s'",
 			tok[0]);
 	}
-	/* a procinfo line belongs to the task or thread line right before it */
+	/* a procinfo or at line belongs to the entry line right before it */
 	r->info_for = 0;
+	r->at_for = at_for;
 out_free:
 	free(buf);
 	return ret;

@@ -44,6 +44,8 @@ struct recording_reader {
 	bool have_t;
 	/* the entry a procinfo line completes: 1 the last task, 2 the last thread, 0 none */
 	int info_for;
+	/* the entry an at line times: 1 task, 2 thread, 3 CPU, 4 cgroup, 0 none */
+	int at_for;
 	char err[256]; /* what was expected, when a call fails */
 };
 

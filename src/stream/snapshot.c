@@ -278,6 +278,7 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 		struct snap_cgroup *g = snapshot_add_cgroup(dst, src->cg.v[i].path);
 
 		g->err = src->cg.v[i].err;
+		g->t_ns = src->cg.v[i].t_ns;
 		memcpy(g->c, src->cg.v[i].c, src->nev * sizeof(*g->c));
 	}
 	dst->cg.on = src->cg.on;
@@ -288,6 +289,7 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 
 		c->busy = src->cpus[i].busy;
 		c->total = src->cpus[i].total;
+		c->t_ns = src->cpus[i].t_ns;
 		memcpy(c->c, src->cpus[i].c, src->nev * sizeof(*c->c));
 	}
 }

@@ -33,6 +33,7 @@ struct snap_task {
 	unsigned pflags;      /* SNAP_TASK_*: which /proc facts below are known */
 	uint64_t rss_kib;     /* resident memory in KiB (the process's, on thread entries) */
 	uint64_t cpu_ns;      /* user + system CPU time since the task started */
+	uint64_t t_ns;	      /* monotonic time its counts were read; 0: the snapshot's t_ns */
 };
 
 /* Facts of a task from /proc; recordings made before they existed have none. */
@@ -44,6 +45,7 @@ struct snap_cpu {
 	unsigned long long busy;  /* /proc/stat clock ticks not idle */
 	unsigned long long total; /* all /proc/stat clock ticks */
 	struct snap_count *c;	  /* owned; one per event */
+	uint64_t t_ns;		  /* monotonic time its counts were read; 0: the snapshot's */
 };
 
 /* One data-address sample, as drained from a ring or read from a recording. */
@@ -79,6 +81,7 @@ struct snap_cgroup {
 	char *path;	      /* owned; below the hierarchy's root: "/a/b" */
 	int err;	      /* 0, or -errno: why it is not counted */
 	struct snap_count *c; /* owned; one per event */
+	uint64_t t_ns;	      /* monotonic time its counts were read; 0: the snapshot's */
 };
 
 /* The cgroups counted in a tick. */
@@ -91,7 +94,7 @@ struct snap_cgroups {
 };
 
 struct snapshot {
-	uint64_t t_ns; /* monotonic time of the read */
+	uint64_t t_ns; /* monotonic time of the read's start */
 	double wall;   /* seconds since the epoch, for display */
 	double load[3];
 	double uptime; /* seconds since boot; < 0 when unknown */
@@ -137,6 +140,11 @@ void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline);
 void snapshot_task_set_cgroup(struct snap_task *t, const char *path);
 /* Append a cgroup (counts marked -ENOENT until filled); never NULL. Append in path order. */
 struct snap_cgroup *snapshot_add_cgroup(struct snapshot *s, const char *path);
+/* When the counts of a task, CPU or cgroup entry were read (row_t_ns: 0 for the snapshot's). */
+static inline uint64_t snapshot_read_ns(const struct snapshot *s, uint64_t row_t_ns)
+{
+	return row_t_ns ? row_t_ns : s->t_ns;
+}
 /* Binary search of the cgroups by path; NULL when absent. */
 const struct snap_cgroup *snapshot_find_cgroup(const struct snapshot *s, const char *path);
 
