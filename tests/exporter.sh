@@ -164,4 +164,15 @@ if serve live --listen 127.0.0.1:0 -d 0.2; then
 else
 	not_ok "pmctop --listen on live data"
 fi
+# --- an address others can reach: said on stderr, loopback is not ---
+if serve wide --listen 0.0.0.0:0 --replay "$REC" -d 0; then
+	check "--listen 0.0.0.0 warns that names go to the network" grep -q \
+		"^pmctop: listening on 0.0.0.0:[0-9]*, which serves process and cgroup names to the network; use 127.0.0.1 to keep it local$" \
+		"$TMP/wide.err"
+	stop
+fi
+if serve narrow --listen 127.0.0.1:0 --replay "$REC" -d 0; then
+	check "--listen 127.0.0.1 does not warn" sh -c '! grep -q "to the network" "$1"' _ "$TMP/narrow.err"
+	stop
+fi
 done_testing

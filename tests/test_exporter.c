@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "out/exporter.h"
 #include "out/exposition.h"
 #include "stream/source_replay.h"
+#include "util/utf8.h"
 #include "testutil.h"
 
 /* Fixed costs, so the rendering is the same on every machine. */
@@ -265,11 +267,15 @@ START_TEST(test_label_values_are_escaped_and_safe)
 		{ __LINE__, "plain", "\"plain\"" },
 		{ __LINE__, "a\\b", "\"a\\\\b\"" },
 		{ __LINE__, "say \"hi\"", "\"say \\\"hi\\\"\"" },
-		{ __LINE__, "two\nlines", "\"two\\nlines\"" },
-		{ __LINE__, "esc\x1b[2Jx", "\"esc?[2Jx\"" },
-		{ __LINE__, "bad\xff", "\"bad\xef\xbf\xbd\"" },
+		{ __LINE__, "two\nlines", "\"two\\\\x0alines\"" },
+		{ __LINE__, "esc\x1b[2Jx", "\"esc\\\\x1b[2Jx\"" },
+		{ __LINE__, "bad\xff", "\"bad\\\\xff\"" },
 		{ __LINE__, "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
-		{ __LINE__, "rtl\xe2\x80\xaex", "\"rtl?x\"" },
+		{ __LINE__, "rtl\xe2\x80\xaex", "\"rtl\\\\xe2\\\\x80\\\\xaex\"" },
+		/* systemd's own escapes name no unsafe byte: kept as they are */
+		{ __LINE__, "systemd\\x2dcryptsetup.slice", "\"systemd\\\\x2dcryptsetup.slice\"" },
+		/* the text of an escape is told from the byte by its doubled backslash */
+		{ __LINE__, "lit\\x1b", "\"lit\\\\\\\\x1b\"" },
 		{ __LINE__, "", "\"\"" },
 	};
 
@@ -279,6 +285,101 @@ START_TEST(test_label_values_are_escaped_and_safe)
 		ck_assert_msg(!strcmp(got, cases[i].out), "line %d: got %s", cases[i].line, got);
 		free(got);
 	}
+}
+END_TEST
+
+/* A label value back to the name: the format's escapes, then textsafe's \\ and \xHH. */
+static size_t unlabel(const char *l, char *out)
+{
+	char mid[512];
+	size_t m = 0, n = 0;
+
+	ck_assert(*l++ == '"');
+	for (; *l != '"'; l++) {
+		ck_assert(*l);
+		if (*l == '\\') {
+			l++;
+			ck_assert(*l == '\\' || *l == '"');
+		}
+		mid[m++] = *l;
+	}
+	ck_assert(!strcmp(l, "\""));
+	for (size_t i = 0; i < m; i++) {
+		unsigned v;
+
+		if (mid[i] == '\\' && i + 1 < m && mid[i + 1] == '\\') {
+			out[n++] = '\\';
+			i++;
+		} else if (mid[i] == '\\' && i + 3 < m && mid[i + 1] == 'x' &&
+			   strspn(mid + i + 2, "0123456789abcdef") >= 2 &&
+			   sscanf(mid + i + 2, "%2x", &v) == 1 && (v < 0x20 || v >= 0x7f)) {
+			out[n++] = (char)v;
+			i += 3;
+		} else {
+			out[n++] = mid[i];
+		}
+	}
+	out[n] = '\0';
+	return n;
+}
+
+START_TEST(test_label_values_never_merge_two_names)
+{
+	/* names a lossy escaping ('?', '_', U+FFFD) makes one: they differ only where it replaced */
+	static const char *const names[] = {
+		"/a.slice/x",
+		"/a.slice/x\x1b",
+		"/a.slice/x\x07",
+		"/a.slice/x\x9b",
+		"/a.slice/x\xc2\x9b",
+		"/a.slice/x\xff",
+		"/a.slice/x\xfe",
+		"/a.slice/x?",
+		"/a.slice/x_",
+		"/a.slice/x\xef\xbf\xbd",
+		"/a.slice/x\\x1b",
+		"/a.slice/x\\\x1b",
+		"/a.slice/x\\",
+		"/a.slice/x\\\\",
+		"/a.slice/x\\xff",
+		"/a.slice/x\\x2d",
+		"/a.slice/x-",
+		"/a.slice/x\n",
+		"/a.slice/x\\n",
+		"/a.slice/x\\\\x1b",
+		"/a.slice/x\xe2\x80\xae",
+		"/a.slice/x\\xe2\\x80\\xae",
+		"/a.slice/x\"",
+		"/a.slice/x\\\"",
+		"/a.slice/x\x7f",
+		"/a.slice/x\\x7f",
+		"/a.slice/x\xc3",
+		"/a.slice/x\xc3\xa9",
+	};
+	size_t n = sizeof(names) / sizeof(names[0]);
+	char *l[sizeof(names) / sizeof(names[0])];
+
+	for (size_t i = 0; i < n; i++) {
+		char back[512];
+		const unsigned char *p;
+
+		l[i] = label(names[i]);
+		/* the name comes back whole: the escaping is reversible, so injective */
+		unlabel(l[i], back);
+		ck_assert_msg(!strcmp(back, names[i]), "%zu: %s gave back %s", i, l[i], back);
+		/* valid UTF-8 without a control character, as the formats and a terminal want */
+		p = (const unsigned char *)l[i];
+		for (size_t left = strlen(l[i]), k; left; p += k, left -= k) {
+			int32_t cp = utf8_decode(p, left, &k);
+
+			ck_assert_msg(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
+				      "%zu: %s", i, l[i]);
+		}
+		for (size_t j = 0; j < i; j++)
+			ck_assert_msg(strcmp(l[i], l[j]), "%zu and %zu are both %s", i, j, l[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
 }
 END_TEST
 
@@ -575,6 +676,7 @@ int main(void)
 	tcase_add_test(tc, test_statuses_of_the_last_interval);
 	tcase_add_test(tc, test_top_processes_by_cpu_and_how_many_were_left_out);
 	tcase_add_test(tc, test_label_values_are_escaped_and_safe);
+	tcase_add_test(tc, test_label_values_never_merge_two_names);
 	tcase_add_test(tc, test_requests);
 	tcase_add_test(tc, test_listen_addresses);
 	tcase_add_test(tc, test_served_from_the_last_update_with_limits);

@@ -21,6 +21,7 @@
 #include "view/view.h"
 #include "util/selfcost.h"
 #include "util/xalloc.h"
+#include "util/textsafe.h"
 
 /*
  * The tick machinery both loops share: the stop signals (and SIGWINCH on
@@ -267,7 +268,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 
 	r = loop_io_open(&io, false, -1);
 	if (r) {
-		fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
+		textsafe_fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		return 1;
 	}
 	io.ex = o->ex;
@@ -278,9 +279,10 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		goto out_snap;
 	if (r) {
 		if (r < 0)
-			fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+			textsafe_fprintf(o->msgs, "pmctop: %s\n", source_error(src));
 		else
-			fprintf(o->msgs, "pmctop: the recording has no tick: nothing to show\n");
+			textsafe_fprintf(o->msgs,
+					 "pmctop: the recording has no tick: nothing to show\n");
 		status = paced ? 2 : 1;
 		goto out_snap;
 	}
@@ -297,7 +299,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 			if (r > 0 || r == -EINTR)
 				break;
 			if (r < 0) {
-				fprintf(o->msgs, "pmctop: %s\n", source_error(src));
+				textsafe_fprintf(o->msgs, "pmctop: %s\n", source_error(src));
 				status = paced ? 2 : 1;
 				break;
 			}
@@ -326,7 +328,8 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		if (r == -EPIPE)
 			break; /* "| head": the reader has what it wanted */
 		if (r) {
-			fprintf(o->msgs, "pmctop: cannot write the output: %s\n", strerror(-r));
+			textsafe_fprintf(o->msgs, "pmctop: cannot write the output: %s\n",
+					 strerror(-r));
 			status = 1;
 			break;
 		}
@@ -801,20 +804,21 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	snapshot_init(&t.snap, src->ev.n);
 	t.read_tick = t.shown_tick = -1;
 	if (source_read(src, &t.snap)) {
-		fprintf(stderr, "pmctop: %s\n",
-			source_error(src)[0] ? source_error(src)
-					     : "the recording has no tick: nothing to show");
+		textsafe_fprintf(stderr, "pmctop: %s\n",
+				 source_error(src)[0]
+					 ? source_error(src)
+					 : "the recording has no tick: nothing to show");
 		snapshot_release(&t.snap);
 		return t.paced ? 2 : 1;
 	}
 	r = loop_io_open(&t.io, true, STDIN_FILENO);
 	if (r) {
-		fprintf(stderr, "pmctop: cannot create the timer: %s\n", strerror(-r));
+		textsafe_fprintf(stderr, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		snapshot_release(&t.snap);
 		return 1;
 	}
 	if (tui_init(o->color, o->mouse, err, sizeof(err))) {
-		fprintf(stderr, "pmctop: %s\n", err);
+		textsafe_fprintf(stderr, "pmctop: %s\n", err);
 		snapshot_release(&t.snap);
 		loop_io_close(&t.io);
 		return 2;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include "stream/source_record.h"
 #include "collect/source_live.h"
 #include "stream/source_replay.h"
+#include "util/textsafe.h"
 #include "util/xalloc.h"
 
 #define EXIT_USAGE 2
@@ -33,11 +35,13 @@ __attribute__((format(printf, 1, 2))) static void main_usage_error(const char *f
 {
 	va_list ap;
 
-	fputs("pmctop: ", stderr);
+	char msg[2048];
+
+	/* the message quotes the command line, which may be a file's or a cgroup's name */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'pmctop --help' for more information.\n", stderr);
+	textsafe_fprintf(stderr, "pmctop: %s\nTry 'pmctop --help' for more information.\n", msg);
 }
 
 /* Counting every thread of every process takes many descriptors. */
@@ -67,8 +71,9 @@ static int main_events(const struct options *o, struct evlist *ev)
 		if (r && spec) {
 			char msg[1024];
 
-			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, true, NULL, 0),
-			      stderr);
+			textsafe_fprintf(
+				stderr, "%s",
+				errmsg_bad_event(msg, sizeof(msg), o->events[i], r, true, NULL, 0));
 			return EXIT_USAGE;
 		}
 		if (spec) {
@@ -81,9 +86,9 @@ static int main_events(const struct options *o, struct evlist *ev)
 			char sug[3][128], msg[1024];
 			size_t ns = events_suggest(o->events[i], sug, 3);
 
-			fputs(errmsg_bad_event(msg, sizeof(msg), o->events[i], r, false,
-					       (const char(*)[128])sug, ns),
-			      stderr);
+			textsafe_fprintf(stderr, "%s",
+					 errmsg_bad_event(msg, sizeof(msg), o->events[i], r, false,
+							  (const char(*)[128])sug, ns));
 			return EXIT_USAGE;
 		}
 		k = evlist_find(ev, o->events[i]);
@@ -186,14 +191,14 @@ static struct source *main_source(const struct options *o, int *status)
 		FILE *f = strcmp(o->replay, "-") ? fopen(o->replay, "re") : stdin;
 
 		if (!f) {
-			fprintf(stderr, "pmctop: cannot open the recording '%s': %s\n", o->replay,
-				strerror(errno));
+			textsafe_fprintf(stderr, "pmctop: cannot open the recording '%s': %s\n",
+					 o->replay, strerror(errno));
 			*status = EXIT_USAGE;
 			return NULL;
 		}
 		src = source_replay_new(f, o->replay, err, sizeof(err));
 		if (!src) {
-			fprintf(stderr, "pmctop: %s\n", err);
+			textsafe_fprintf(stderr, "pmctop: %s\n", err);
 			*status = EXIT_USAGE;
 		}
 		return src;
@@ -238,7 +243,7 @@ static struct source *main_source(const struct options *o, int *status)
 		src = source_live_new(&ev, &lo, err, sizeof(err));
 		evlist_release(&ev);
 		if (!src) {
-			fprintf(stderr, "pmctop: %s\n", err);
+			textsafe_fprintf(stderr, "pmctop: %s\n", err);
 			*status = usage_err ? EXIT_USAGE : 1;
 		}
 		return src;
@@ -302,6 +307,8 @@ int main(int argc, char **argv)
 	char err[512];
 	int status;
 
+	/* the codeset only: whether names may reach the terminal as UTF-8 (textsafe_locale) */
+	setlocale(LC_CTYPE, "");
 	if (options_parse(&o, argc, argv, err, sizeof(err))) {
 		main_usage_error("%s", err);
 		options_release(&o);
@@ -338,15 +345,16 @@ static int main_run(struct options *op)
 		return 0;
 	}
 	if (events_init()) {
-		fprintf(stderr, "pmctop: libpfm4 failed to initialise; event names cannot be "
-				"resolved\n");
+		textsafe_fprintf(stderr,
+				 "pmctop: libpfm4 failed to initialise; event names cannot be "
+				 "resolved\n");
 		return 1;
 	}
 	if (o.list_events) {
 		size_t n = events_list(stdout, o.list_pattern);
 
 		if (!n && o.list_pattern) {
-			fprintf(stderr, "pmctop: no event matches '%s'\n", o.list_pattern);
+			textsafe_fprintf(stderr, "pmctop: no event matches '%s'\n", o.list_pattern);
 			return 1;
 		}
 		return 0;
@@ -383,7 +391,7 @@ static int main_run(struct options *op)
 	main_settings(&o, &rc, rc_path, sizeof(rc_path), rc_msg, sizeof(rc_msg));
 	/* the screen shows what was wrong with the file; batch mode says it once, here */
 	if (rc_msg[0] && o.batch)
-		fprintf(stderr, "pmctop: %s\n", rc_msg);
+		textsafe_fprintf(stderr, "pmctop: %s\n", rc_msg);
 	/* the command line wins over the file */
 	if (!o.sort && rc.sort_set) {
 		o.sort = rc.sort;
@@ -427,7 +435,7 @@ static int main_run(struct options *op)
 		if (o.sample_source)
 			sample_kind_parse(o.sample_source, &req.kind);
 		if (source_sample(src, o.sample_pid, &req, serr, sizeof(serr))) {
-			fprintf(stderr, "pmctop: %s\n", serr);
+			textsafe_fprintf(stderr, "pmctop: %s\n", serr);
 			status = 1;
 			goto out_model;
 		}
@@ -437,15 +445,15 @@ static int main_run(struct options *op)
 		char rerr[1024];
 
 		if (!f) {
-			fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n", o.record,
-				strerror(errno));
+			textsafe_fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n",
+					 o.record, strerror(errno));
 			status = 1;
 			goto out_model;
 		}
 		rec = source_record_new(src, f, o.record, rerr, sizeof(rerr));
 		src = NULL; /* the wrapper owns it, and frees it on failure */
 		if (!rec) {
-			fprintf(stderr, "pmctop: %s\n", rerr);
+			textsafe_fprintf(stderr, "pmctop: %s\n", rerr);
 			status = 1;
 			goto out_model;
 		}
@@ -461,6 +469,7 @@ static int main_run(struct options *op)
 	out.sample_pid = o.sample_pid;
 	out.top = (size_t)o.top;
 	out.no_processes = main_no_processes(&o);
+	out.textsafe = textsafe_locale();
 	if (o.threads)
 		source_threads(src, 0, true);
 	if (o.listen) {
@@ -468,7 +477,7 @@ static int main_run(struct options *op)
 
 		ex = exporter_new(o.listen, xerr, sizeof(xerr));
 		if (!ex) {
-			fprintf(stderr, "pmctop: %s\n", xerr);
+			textsafe_fprintf(stderr, "pmctop: %s\n", xerr);
 			status = 1;
 			goto out_rec;
 		}
@@ -478,8 +487,14 @@ static int main_run(struct options *op)
 		xi.hw_pmu = o.replay || !evlist_any_hw(&src->ev) ? NULL : events_hw_pmu(NULL);
 		xi.top_processes = (size_t)o.export_processes;
 		/* the port may have been 0: say where the metrics are */
-		fprintf(stderr, "pmctop: serving metrics on http://%s/metrics\n",
-			exporter_address(ex));
+		textsafe_fprintf(stderr, "pmctop: serving metrics on http://%s/metrics\n",
+				 exporter_address(ex));
+		/* the labels name processes, cgroups and their users: anyone who can connect reads them */
+		if (!exporter_local(ex))
+			textsafe_fprintf(stderr,
+					 "pmctop: listening on %s, which serves process and cgroup "
+					 "names to the network; use 127.0.0.1 to keep it local\n",
+					 exporter_address(ex));
 	}
 	if (!o.batch && !o.listen) {
 		struct loop_tui_opts to = {

@@ -59,6 +59,7 @@ struct exporter_conn {
 struct exporter {
 	int lfd;
 	char addr[64];
+	bool local; /* bound to a loopback address */
 	struct exporter_conn *conns[EXPORTER_MAX_CONNS];
 	size_t nconns;
 	uint64_t seq;
@@ -400,11 +401,14 @@ static int exporter_listen(struct exporter *x, const struct sockaddr_storage *ss
 
 		inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof(ip));
 		snprintf(x->addr, sizeof(x->addr), "[%s]:%u", ip, ntohs(a->sin6_port));
+		x->local = IN6_IS_ADDR_LOOPBACK(&a->sin6_addr) ||
+			   (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr) && a->sin6_addr.s6_addr[12] == 127);
 	} else {
 		const struct sockaddr_in *a = (const struct sockaddr_in *)&bound;
 
 		inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip));
 		snprintf(x->addr, sizeof(x->addr), "%s:%u", ip, ntohs(a->sin_port));
+		x->local = (ntohl(a->sin_addr.s_addr) >> 24) == 127;
 	}
 	return 0;
 }
@@ -426,6 +430,11 @@ struct exporter *exporter_new(const char *spec, char *err, size_t errsize)
 		return NULL;
 	}
 	return x;
+}
+
+bool exporter_local(const struct exporter *x)
+{
+	return x->local;
 }
 
 void exporter_free(struct exporter *x)

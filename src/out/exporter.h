@@ -70,6 +70,8 @@ struct exporter *exporter_new(const char *spec, char *err, size_t errsize);
 void exporter_free(struct exporter *x);
 /* The bound address, "127.0.0.1:10185" or "[::1]:10185" (the real port when 0 was asked). */
 const char *exporter_address(const struct exporter *x);
+/* Whether that address is a loopback one (127.0.0.0/8, ::1): the metrics stay on this machine. */
+bool exporter_local(const struct exporter *x);
 /*
  * Render the model's latest snapshot in both formats: what requests get
  * until the next update. Call after every model_update, the first too.

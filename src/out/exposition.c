@@ -10,7 +10,6 @@
 
 #include "util/errmsg.h"
 #include "util/textsafe.h"
-#include "util/utf8.h"
 #include "util/xalloc.h"
 
 enum exposition_type {
@@ -225,30 +224,24 @@ static const char *exposition_reason(const struct exposition *x, const struct mo
 
 void exposition_label_value(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left = strlen(s);
+	size_t len = strlen(s), size = TEXTSAFE_MAX(len);
+	char small[512], *hex = size <= sizeof(small) ? small : xmalloc(size);
 
+	/*
+	 * Reversibly (TEXTSAFE_HEX), never '?' or U+FFFD: two cgroups whose
+	 * names differ only in what is unsafe stay two series. What is left
+	 * is UTF-8 without controls; the format escapes '\\' and '"'.
+	 */
+	textsafe_escape(hex, size, s, len, TEXTSAFE_HEX, -1);
 	fputc('"', f);
-	while (*p) {
-		size_t n;
-		int32_t cp = utf8_decode(p, left, &n);
-
-		if (*p == '\\')
-			fputs("\\\\", f);
-		else if (*p == '"')
-			fputs("\\\"", f);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (cp < 0)
-			fputs("\xef\xbf\xbd", f); /* U+FFFD: the formats are UTF-8 */
-		else if (textsafe_unsafe(cp))
-			fputc('?', f);
-		else
-			fwrite(p, 1, n, f);
-		p += n;
-		left -= n;
+	for (const char *p = hex; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', f);
+		fputc(*p, f);
 	}
 	fputc('"', f);
+	if (hex != small)
+		free(hex);
 }
 
 static void exposition_sample_name(FILE *f, size_t fam)

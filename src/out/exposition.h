@@ -68,10 +68,11 @@ int exposition_render(const struct exposition *x, FILE *f, enum exposition_forma
 /* "counted", "not_supported", ... as the status label spells it. */
 const char *exposition_status_name(enum exposition_status s);
 /*
- * Write s to f as a label value between quotes: backslash, double quote
- * and newline escaped as the formats want; bytes of invalid UTF-8 as
- * U+FFFD, other controls and bidi overrides as '?', so what a process
- * calls itself never reaches a terminal raw.
+ * Write s to f as a label value between quotes: first textsafe_escape's
+ * reversible HEX style (each byte of invalid UTF-8, control or bidi
+ * override as the text \xHH, a '\' doubled where it would read as one),
+ * so distinct names stay distinct values and none reaches a terminal
+ * raw; then backslash and double quote escaped as the formats want.
  */
 void exposition_label_value(FILE *f, const char *s);
 

@@ -13,7 +13,6 @@
 #include "util/errmsg.h"
 #include "util/numfmt.h"
 #include "util/textsafe.h"
-#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define OUTPUT_MAX_COLS (COL_MAX + 64)
@@ -142,14 +141,16 @@ static size_t output_text_cols(const struct model *m, enum col_rows rows, int *o
 #define OUTPUT_SMALL 256
 
 /*
- * Names, command lines and user names are the processes' own: a copy of
+ * Names, command lines, user, file and event names are others': a copy of
  * at most maxcols characters (< 0: all) with controls, invalid UTF-8 and
- * bidi overrides as '?', as ps shows them, in small (OUTPUT_SMALL bytes)
- * or, when longer, on the heap (*heap: free it). *cols is the characters
- * kept. Printable ASCII that fits is safe as it is: text itself, uncopied
- * (most command lines, and copying them was most of a CSV frame's work).
+ * bidi overrides (and, for a terminal that is not UTF-8, every byte >=
+ * 0x80) as '?', as ps shows them, in small (OUTPUT_SMALL bytes) or, when
+ * longer, on the heap (*heap: free it). *cols is the characters kept.
+ * Printable ASCII that fits is safe as it is: text itself, uncopied (most
+ * command lines, and copying them was most of a CSV frame's work).
  */
-static const char *output_safe(const char *text, char *small, int maxcols, int *cols, char **heap)
+static const char *output_safe(const struct output_buf *f, const char *text, char *small,
+			       int maxcols, int *cols, char **heap)
 {
 	size_t len = 0;
 	char *safe;
@@ -163,7 +164,7 @@ static const char *output_safe(const char *text, char *small, int maxcols, int *
 	}
 	len += strlen(text + len) + 1;
 	safe = len <= OUTPUT_SMALL ? small : (*heap = xmalloc(len));
-	*cols = (int)textsafe_copy(text, safe, len, maxcols);
+	*cols = (int)textsafe_escape(safe, len, text, len - 1, TEXTSAFE_MARK | f->how, maxcols);
 	return safe;
 }
 
@@ -172,7 +173,7 @@ static void output_puts_safe(struct output_buf *f, const char *text)
 	char small[OUTPUT_SMALL];
 	int cols;
 	char *heap;
-	const char *safe = output_safe(text, small, -1, &cols, &heap);
+	const char *safe = output_safe(f, text, small, -1, &cols, &heap);
 
 	ob_puts(safe, f);
 	free(heap);
@@ -186,7 +187,8 @@ static void output_text_cell(struct output_buf *f, const struct column *col, int
 	char small[OUTPUT_SMALL];
 	/* left-aligned text (user names) is cut to its column; numbers are never cut */
 	char *heap;
-	const char *safe = output_safe(text, small, col->left && !col->rest ? w : -1, &cols, &heap);
+	const char *safe =
+		output_safe(f, text, small, col->left && !col->rest ? w : -1, &cols, &heap);
 	int pad = col->rest || cols >= w ? 0 : w - cols;
 
 	if (!first)
@@ -194,6 +196,19 @@ static void output_text_cell(struct output_buf *f, const struct column *col, int
 	ob_pad(f, col->left ? 0 : pad);
 	ob_puts(safe, f);
 	ob_pad(f, col->left ? pad : 0);
+	free(heap);
+}
+
+/* An -e event's title (its name, or one a recording gave), right-aligned and cut to w. */
+static void output_text_title(struct output_buf *f, int w, const char *t)
+{
+	char small[OUTPUT_SMALL], *heap;
+	int cols;
+	const char *safe = output_safe(f, t, small, w, &cols, &heap);
+
+	ob_putc(' ', f);
+	ob_pad(f, w - cols);
+	ob_puts(safe, f);
 	free(heap);
 }
 
@@ -212,7 +227,7 @@ static void output_text_titles(struct output_buf *f, const struct model *m, enum
 		if (col->rest && cmdline && col->cmdline_title)
 			t = col->cmdline_title;
 		if (ids[i] >= COL_MAX)
-			ob_printf(f, " %*.*s", w, w, t);
+			output_text_title(f, w, t);
 		else if (col->left && !col->rest)
 			ob_printf(f, "%s%-*s", i ? " " : "", w, t);
 		else
@@ -409,7 +424,7 @@ static void output_csv_str(struct output_buf *f, const char *text)
 	int cols;
 	/* controls, invalid UTF-8 and bidi overrides become '?', as in the text output */
 	char *heap;
-	const char *safe = output_safe(text, small, -1, &cols, &heap);
+	const char *safe = output_safe(f, text, small, -1, &cols, &heap);
 	const char *s = safe;
 
 	if (!strpbrk(s, ",\"")) {
@@ -604,40 +619,16 @@ static void output_csv(struct output *o, const struct model *m)
 			       m->wall);
 }
 
+/* A JSON string: always valid UTF-8, controls escaped; all of it ASCII for a terminal that is not UTF-8. */
 static void output_json_str(struct output_buf *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left = strlen(s);
+	size_t len = strlen(s);
 
-	ob_putc('"', f);
-	while (*p) {
-		size_t n = 0;
-		int32_t cp;
-
-		/* a run of printable ASCII is written as it is, in one copy */
-		while (p[n] >= 0x20 && p[n] < 0x7f && p[n] != '"' && p[n] != '\\')
-			n++;
-		if (n) {
-			ob_write(p, 1, n, f);
-		} else if (*p == '"' || *p == '\\') {
-			ob_printf(f, "\\%c", *p);
-			n = 1;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			ob_printf(f, "\\u%04x", *p);
-			n = 1;
-		} else if ((cp = utf8_decode(p, left, &n)) < 0) {
-			/* JSON must be UTF-8: replace a stray byte */
-			ob_puts("\\ufffd", f);
-		} else if (textsafe_unsafe(cp)) {
-			/* C1 and bidi controls: escaped, so a terminal showing the JSON is safe */
-			ob_printf(f, "\\u%04x", (unsigned)cp);
-		} else {
-			ob_write(p, 1, n, f);
-		}
-		p += n;
-		left -= n;
-	}
-	ob_putc('"', f);
+	ob_reserve(f, TEXTSAFE_MAX(len) + 2);
+	f->p[f->n++] = '"';
+	textsafe_escape(f->p + f->n, TEXTSAFE_MAX(len), s, len, TEXTSAFE_JSON | f->how, -1);
+	f->n += strlen(f->p + f->n);
+	f->p[f->n++] = '"';
 }
 
 static void output_json_num(struct output_buf *f, double v, int prec)
@@ -835,11 +826,13 @@ static void output_samples_text(struct output *o, const struct model *m,
 		snprintf(rate, sizeof(rate), "%.0f", m->sample_rate);
 	else
 		snprintf(rate, sizeof(rate), "-");
+	/* the source's name may come from a recording */
+	ob_printf(f, "Sampling pid %d: ", m->sample_pid);
+	output_puts_safe(f, m->sample_source);
 	ob_printf(f,
-		  "Sampling pid %d: %s, period %" PRIu64 "; %s samples/s, %" PRIu64
-		  " lost in the interval (%" PRIu64 " in all), throttled %" PRIu64 "\n",
-		  m->sample_pid, m->sample_source, m->sample_period, rate, m->lost_tick, m->lost,
-		  m->throttled);
+		  ", period %" PRIu64 "; %s samples/s, %" PRIu64 " lost in the interval (%" PRIu64
+		  " in all), throttled %" PRIu64 "\n",
+		  m->sample_period, rate, m->lost_tick, m->lost, m->throttled);
 	if (m->sample_nonmem)
 		ob_printf(f, "Non-memory ops dropped: %" PRIu64 "\n", m->sample_nonmem);
 	if ((m->sample_flags & SNAP_SMP_NO_LATENCY) && strcmp(m->sample_source, "page faults"))
@@ -856,10 +849,12 @@ static void output_samples_text(struct output *o, const struct model *m,
 		struct hotpage_cells cl;
 
 		output_page_fields(m, &top[i], &share, &cl);
-		ob_printf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s %s\n", i + 1,
+		ob_printf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s ", i + 1,
 			  top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
-			  cl.latency, hotpage_source_cell(&top[i], m->sample_flags),
-			  output_map_name(m, top[i].page, map));
+			  cl.latency, hotpage_source_cell(&top[i], m->sample_flags));
+		/* a file's name is whoever created it's: never raw to root's terminal */
+		output_puts_safe(f, output_map_name(m, top[i].page, map));
+		ob_putc('\n', f);
 	}
 	ob_putc('\n', f);
 }
@@ -995,6 +990,7 @@ static int output_send(struct output *o)
 int output_frame(struct output *o, const struct model *m, const char *mode)
 {
 	o->buf.n = 0;
+	o->buf.how = o->textsafe;
 	if (o->sampling) {
 		if (o->fmt == OUTPUT_TEXT)
 			output_text(o, m, mode);

@@ -18,6 +18,7 @@ enum output_format {
 struct output_buf {
 	char *p;
 	size_t n, cap;
+	unsigned how; /* textsafe flags of the reader's terminal (output.textsafe) */
 };
 
 struct output {
@@ -33,6 +34,8 @@ struct output {
 	size_t top;		  /* pages per frame when sampling */
 	bool no_processes;	  /* processes are not counted (cgroups instead): no process rows */
 	const struct selfcost *self; /* borrowed: pmctop's own cost, live frames only; or NULL */
+	/* TEXTSAFE_ASCII when the reader's terminal is not UTF-8 (textsafe_locale) */
+	unsigned textsafe;
 	struct output_buf
 		buf; /* the frame being written; kept for the next, output_release frees */
 };

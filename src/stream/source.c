@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/xalloc.h"
+#include "util/textsafe.h"
 
 int sample_kind_parse(const char *s, enum sample_kind *k)
 {
@@ -94,7 +95,7 @@ void source_print_messages(struct source *s, FILE *f)
 	char **m = source_take_messages(s, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "pmctop: %s\n", m[i]);
+		textsafe_fprintf(f, "pmctop: %s\n", m[i]);
 		free(m[i]);
 	}
 	free(m);
