@@ -1,4 +1,7 @@
-/* Tests of signals and nice values sent to real child processes, and the reasons for refusals. */
+/*
+ * Tests of signals and nice values sent to real child processes, the reasons for refusals, and,
+ * through a fake system-call table, a pid that names another process by the time of the act.
+ */
 #include "config.h"
 
 #include <check.h>
@@ -13,7 +16,25 @@
 #include <unistd.h>
 
 #include "app/procctl.h"
+#include "collect/proc.h"
 #include "testutil.h"
+
+/* The process p as the screen would choose it: its pid and start time. */
+static struct model_ident ident(pid_t p)
+{
+	struct proc_stat st;
+	char path[64], buf[1024];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	ck_assert_int_eq(proc_parse_stat(buf, n, &st), 0);
+	return (struct model_ident){ (int)p, st.start };
+}
 
 /* A child that does nothing until a signal ends it. */
 static pid_t child(void)
@@ -65,20 +86,21 @@ static bool reaches(pid_t p, char want)
 START_TEST(test_signals_reach_the_process)
 {
 	pid_t p = child();
+	struct model_ident w = ident(p);
 	int pid = (int)p, status;
 	char msg[256], want[64];
 
-	ck_assert_int_eq(procctl_signal(&pid, 1, SIGSTOP, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(procctl_signal(NULL, &w, 1, SIGSTOP, msg, sizeof(msg)), 0);
 	snprintf(want, sizeof(want), "sent SIGSTOP to pid %d", pid);
 	ck_assert_str_eq(msg, want);
 	ck_assert(reaches(p, 'T'));
-	ck_assert_int_eq(procctl_signal(&pid, 1, SIGCONT, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(procctl_signal(NULL, &w, 1, SIGCONT, msg, sizeof(msg)), 0);
 	ck_assert(reaches(p, 'S'));
-	ck_assert_int_eq(procctl_signal(&pid, 1, SIGTERM, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(procctl_signal(NULL, &w, 1, SIGTERM, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(waitpid(p, &status, 0), p);
 	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
 	/* reaped: the pid names no process now (nothing could reuse it this fast unseen) */
-	ck_assert_int_eq(procctl_signal(&pid, 1, SIGTERM, msg, sizeof(msg)), -ESRCH);
+	ck_assert_int_eq(procctl_signal(NULL, &w, 1, SIGTERM, msg, sizeof(msg)), -ESRCH);
 	snprintf(want, sizeof(want), "cannot send SIGTERM to pid %d: no such process", pid);
 	ck_assert_msg(!strncmp(msg, want, strlen(want)), "%s", msg);
 }
@@ -87,21 +109,22 @@ END_TEST
 START_TEST(test_several_pids_and_bad_ones)
 {
 	pid_t a = child(), b = child();
-	int pids[3] = { (int)a, (int)b, 0 }, status;
+	struct model_ident pids[3] = { ident(a), ident(b), { 0, 0 } };
+	int status;
 	char msg[256];
 
 	/* pid 0 would be the process group: refused, the others still get the signal */
-	ck_assert_int_eq(procctl_signal(pids, 3, SIGKILL, msg, sizeof(msg)), -EINVAL);
+	ck_assert_int_eq(procctl_signal(NULL, pids, 3, SIGKILL, msg, sizeof(msg)), -EINVAL);
 	ck_assert_msg(strstr(msg, "sent SIGKILL to 2 of 3 processes; pid 0: not a process id"),
 		      "%s", msg);
 	ck_assert_int_eq(waitpid(a, &status, 0), a);
 	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	ck_assert_int_eq(waitpid(b, &status, 0), b);
 	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
-	ck_assert_int_eq(procctl_signal(pids, 1, 0, msg, sizeof(msg)), -EINVAL);
+	ck_assert_int_eq(procctl_signal(NULL, pids, 1, 0, msg, sizeof(msg)), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(msg, "no signal 0"));
-	pids[0] = -1; /* never every process */
-	ck_assert_int_eq(procctl_signal(pids, 1, SIGTERM, msg, sizeof(msg)), -EINVAL);
+	pids[0].id = -1; /* never every process */
+	ck_assert_int_eq(procctl_signal(NULL, pids, 1, SIGTERM, msg, sizeof(msg)), -EINVAL);
 }
 END_TEST
 
@@ -109,20 +132,21 @@ END_TEST
 START_TEST(test_renice_the_child)
 {
 	pid_t p = child();
+	struct model_ident w = ident(p);
 	int pid = (int)p, status;
 	char msg[256], want[64];
 
 	errno = 0;
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 0);
-	ck_assert_int_eq(procctl_renice(&pid, 1, 1, false, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(procctl_renice(NULL, &w, 1, 1, false, msg, sizeof(msg)), 0);
 	snprintf(want, sizeof(want), "pid %d: nice 1", pid);
 	ck_assert_str_eq(msg, want);
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 1);
-	ck_assert_int_eq(procctl_renice(&pid, 1, 1, true, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(procctl_renice(NULL, &w, 1, 1, true, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)p), 2);
 	kill(p, SIGKILL);
 	waitpid(p, &status, 0);
-	ck_assert_int_eq(procctl_renice(&pid, 1, 1, false, msg, sizeof(msg)), -ESRCH);
+	ck_assert_int_eq(procctl_renice(NULL, &w, 1, 1, false, msg, sizeof(msg)), -ESRCH);
 	ck_assert_ptr_nonnull(strstr(msg, "no such process"));
 }
 END_TEST
@@ -134,30 +158,32 @@ END_TEST
 START_TEST(test_refusals_name_the_reason)
 {
 	pid_t victim, tester;
+	struct model_ident vw;
 	int status;
 
 	if (geteuid() != 0) {
 		/* unprivileged already: pid 1 is someone else's */
-		int one = 1;
+		struct model_ident one = ident(1);
 		char msg[256];
 
-		ck_assert_int_eq(procctl_signal(&one, 1, SIGCONT, msg, sizeof(msg)), -EPERM);
+		ck_assert_int_eq(procctl_signal(NULL, &one, 1, SIGCONT, msg, sizeof(msg)), -EPERM);
 		ck_assert_ptr_nonnull(strstr(msg, "permission denied"));
 		return;
 	}
 	victim = child();
+	vw = ident(victim);
 	tester = fork();
 	ck_assert_int_ge(tester, 0);
 	if (tester == 0) {
-		int pid = (int)victim, self = (int)getpid();
+		struct model_ident self = ident(getpid());
 		char msg[256];
 
 		if (setgid(65534) || setuid(65534))
 			_exit(10);
-		if (procctl_signal(&pid, 1, SIGKILL, msg, sizeof(msg)) != -EPERM ||
+		if (procctl_signal(NULL, &vw, 1, SIGKILL, msg, sizeof(msg)) != -EPERM ||
 		    !strstr(msg, "permission denied: it belongs to another user"))
 			_exit(11);
-		if (procctl_renice(&self, 1, -1, false, msg, sizeof(msg)) != -EACCES ||
+		if (procctl_renice(NULL, &self, 1, -1, false, msg, sizeof(msg)) != -EACCES ||
 		    !strstr(msg, "cannot lower the nice value") ||
 		    !strstr(msg, "needs root or CAP_SYS_NICE"))
 			_exit(12);
