@@ -259,9 +259,17 @@ static uint64_t fake_monotonic(void *ctx)
 static void fake_init(struct fake *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){ f,	       fake_perf_open, fake_read,     fake_pread,
-				  fake_ioctl,  fake_openat,    fake_close,    fake_mmap,
-				  fake_munmap, fake_cpuclock,  fake_monotonic };
+	f->ops = (struct sysops){ .ctx = f,
+				  .perf_open = fake_perf_open,
+				  .read = fake_read,
+				  .pread = fake_pread,
+				  .ioctl = fake_ioctl,
+				  .openat = fake_openat,
+				  .close = fake_close,
+				  .mmap = fake_mmap,
+				  .munmap = fake_munmap,
+				  .cpuclock = fake_cpuclock,
+				  .monotonic = fake_monotonic };
 	f->err_pid = -1;
 	f->echild_pid = -1;
 }

@@ -194,7 +194,7 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	/* the processes again: the same keys work */
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
-	ck_assert_int_eq(u.targets[0], 202);
+	ck_assert_int_eq(u.targets[0].id, 202);
 	press(&u, &l, 'F');
 	ck_assert(u.follow);
 	ui_list_release(&l);
@@ -1190,7 +1190,7 @@ START_TEST(test_signal_menu_and_confirmation)
 	ck_assert_uint_eq(press(&u, &l, 'y'), UI_ACT_SIGNAL);
 	ck_assert_int_eq(u.act_signal, SIGKILL);
 	ck_assert_uint_eq(u.ntargets, 1);
-	ck_assert_int_eq(u.targets[0], 202);
+	ck_assert_int_eq(u.targets[0].id, 202);
 	/* numbers the menu does not list are taken; ones that are no signal are refused */
 	press(&u, &l, 'k');
 	type(&u, &l, "34");
@@ -1210,8 +1210,8 @@ START_TEST(test_signal_menu_and_confirmation)
 	ck_assert_ptr_nonnull(strstr(u.ask, "SIGTERM (15) to 2 tagged processes"));
 	ck_assert_uint_eq(press(&u, &l, 'Y'), UI_ACT_SIGNAL);
 	ck_assert_uint_eq(u.ntargets, 2);
-	ck_assert_int_eq(u.targets[0], 202);
-	ck_assert_int_eq(u.targets[1], 101);
+	ck_assert_int_eq(u.targets[0].id, 202);
+	ck_assert_int_eq(u.targets[1].id, 101);
 	/* nice: F7 lowers, F8 raises, for the same targets */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
 	ck_assert_int_eq(u.act_nice, -1);

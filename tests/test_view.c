@@ -627,7 +627,7 @@ START_TEST(test_new_screens_at_every_size)
 				u.tree = variant != 1;
 				u.cmdline = variant >= 2;
 				u.hscroll = variant * 5;
-				u.tags[u.ntags++] = 505;
+				u.tags[u.ntags++] = (struct model_ident){ 505, 0 };
 				if (variant == 1)
 					u.prompt = UI_PROMPT_SIGNAL;
 				if (variant == 3) {
@@ -778,7 +778,7 @@ START_TEST(test_tree_goldens)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	u.tags[u.ntags++] = 505;
+	u.tags[u.ntags++] = (struct model_ident){ 505, 0 };
 	u.follow = true;
 	u.follow_id = 101;
 	u.sel_id = 101;
@@ -809,7 +809,7 @@ START_TEST(test_per_user_rows_neither_tree_nor_tagged)
 	ui_init(&u, COL_PID, false, 1.0);
 	u.per_user = true;
 	u.tree = true;
-	u.tags[u.ntags++] = 1000;
+	u.tags[u.ntags++] = (struct model_ident){ 1000, 0 };
 	s = draw(&u, 200, 50, false);
 	ck_assert_ptr_nonnull(strstr(s, "Users: "));
 	ck_assert_ptr_nonnull(strstr(s, "alice"));
@@ -818,7 +818,7 @@ START_TEST(test_per_user_rows_neither_tree_nor_tagged)
 	free(s);
 	/* the processes: the tree and the tag mark are back */
 	u.per_user = false;
-	u.tags[0] = 505;
+	u.tags[0] = (struct model_ident){ 505, 0 };
 	s = draw(&u, 200, 50, false);
 	ck_assert_ptr_nonnull(strstr(s, "sort PID, as a tree"));
 	ck_assert_ptr_nonnull(strstr(s, "\n*   505 alice"));

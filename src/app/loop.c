@@ -436,10 +436,17 @@ static void loop_tui_next(struct loop_tui *t)
 	loop_tui_arm(t);
 }
 
+static void loop_tui_sample(struct loop_tui *t);
+
 static void loop_tui_take(struct loop_tui *t)
 {
 	/* the first snapshot is a frame too: /proc's columns at once, the counters next */
 	model_update(t->m, &t->snap);
+	/* tags, a drill-down and a signal question follow a process, never its pid's next owner */
+	if (t->u.live && (ui_prune(&t->u, t->m) & UI_ACT_SAMPLE)) {
+		source_threads(t->src, 0, t->u.threads);
+		loop_tui_sample(t);
+	}
 	if (!t->paced) {
 		struct selfcost prev = t->self;
 
@@ -668,9 +675,9 @@ static void loop_tui_act(struct loop_tui *t, unsigned act)
 	int r;
 
 	if (act & UI_ACT_SIGNAL)
-		r = procctl_signal(u->targets, u->ntargets, u->act_signal, msg, sizeof(msg));
+		r = procctl_signal(NULL, u->targets, u->ntargets, u->act_signal, msg, sizeof(msg));
 	else
-		r = procctl_renice(u->targets, u->ntargets, u->act_nice, u->act_threads, msg,
+		r = procctl_renice(NULL, u->targets, u->ntargets, u->act_nice, u->act_threads, msg,
 				   sizeof(msg));
 	snprintf(u->status, sizeof(u->status), "%s", msg);
 	/* failures stay in the log after the status line is gone */

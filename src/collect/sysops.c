@@ -4,6 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -95,6 +98,58 @@ static int sysops_real_cpuclock(void *ctx, int pid, uint64_t *ns)
 	return 0;
 }
 
+static int sysops_real_pidfd_open(void *ctx, int pid, unsigned flags)
+{
+#ifdef SYS_pidfd_open
+	long r = syscall(SYS_pidfd_open, pid, flags);
+
+	return r < 0 ? -errno : (int)r;
+#else
+	return -ENOSYS;
+#endif
+}
+
+static int sysops_real_pidfd_send_signal(void *ctx, int pidfd, int sig, unsigned flags)
+{
+#ifdef SYS_pidfd_send_signal
+	return syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, flags) < 0 ? -errno : 0;
+#else
+	return -ENOSYS;
+#endif
+}
+
+static int sysops_real_kill(void *ctx, int pid, int sig)
+{
+	return kill(pid, sig) < 0 ? -errno : 0;
+}
+
+static int sysops_real_getnice(void *ctx, int tid, int *nice)
+{
+	int r;
+
+	errno = 0;
+	r = getpriority(PRIO_PROCESS, (id_t)tid);
+	if (r == -1 && errno)
+		return -errno;
+	*nice = r;
+	return 0;
+}
+
+static int sysops_real_setnice(void *ctx, int tid, int nice)
+{
+	return setpriority(PRIO_PROCESS, (id_t)tid, nice) < 0 ? -errno : 0;
+}
+
+static int sysops_real_pidfd_exited(void *ctx, int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int r = poll(&p, 1, 0);
+
+	if (r < 0)
+		return -errno;
+	return r > 0 && (p.revents & (POLLIN | POLLHUP));
+}
+
 static const struct sysops SYSOPS_REAL = {
 	.ctx = NULL,
 	.perf_open = sysops_real_perf_open,
@@ -106,6 +161,12 @@ static const struct sysops SYSOPS_REAL = {
 	.mmap = sysops_real_mmap,
 	.munmap = sysops_real_munmap,
 	.cpuclock = sysops_real_cpuclock,
+	.pidfd_open = sysops_real_pidfd_open,
+	.pidfd_send_signal = sysops_real_pidfd_send_signal,
+	.kill = sysops_real_kill,
+	.getnice = sysops_real_getnice,
+	.setnice = sysops_real_setnice,
+	.pidfd_exited = sysops_real_pidfd_exited,
 	.monotonic = sysops_real_monotonic,
 };
 

@@ -33,6 +33,21 @@ struct sysops {
 	 */
 	int (*cpuclock)(void *ctx, int pid, uint64_t *ns);
 	/*
+	 * Acting on processes the user chose (app/procctl.c); a fake that leaves them NULL
+	 * has none. pidfd_open(2) with flags: the pidfd or -errno (-ENOSYS before Linux 5.3).
+	 */
+	int (*pidfd_open)(void *ctx, int pid, unsigned flags);
+	/* pidfd_send_signal(2) with flags; 0 or -errno. */
+	int (*pidfd_send_signal)(void *ctx, int pidfd, int sig, unsigned flags);
+	/* kill(2): only where there is no pidfd; 0 or -errno. */
+	int (*kill)(void *ctx, int pid, int sig);
+	/* The nice value of thread tid into *nice; 0 or -errno. */
+	int (*getnice)(void *ctx, int tid, int *nice);
+	/* setpriority(2) of thread tid; 0 or -errno. */
+	int (*setnice)(void *ctx, int tid, int nice);
+	/* 1 when the process of pidfd has exited (the pidfd polls readable), 0 if not, or -errno. */
+	int (*pidfd_exited)(void *ctx, int pidfd);
+	/*
 	 * CLOCK_MONOTONIC in ns: when a tick and each of its reads happened. May
 	 * be NULL in a fake: sysops_now then reads the real clock.
 	 */

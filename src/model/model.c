@@ -336,6 +336,7 @@ static struct model_row *model_task_row(struct model *m, struct model_row **rows
 	struct model_row *r = model_new_row(m, rows, nrows, cap, t->pid);
 
 	r->tgid = t->tgid;
+	r->start = t->start;
 	r->ppid = t->ppid;
 	r->uid = t->uid;
 	memcpy(r->user, t->user, sizeof(r->user));
@@ -1134,4 +1135,24 @@ void model_users_release(struct model_users *u)
 	model_release_rows(u->v, u->n);
 	free(u->v);
 	memset(u, 0, sizeof(*u));
+}
+
+/* The row of id among n rows, or NULL. */
+static const struct model_row *model_ident_row(const struct model_row *rows, size_t n, int id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].id == id)
+			return &rows[i];
+	return NULL;
+}
+
+int model_ident_check(const struct model *m, const struct model_ident *w)
+{
+	const struct model_row *r = model_ident_row(m->rows, m->nrows, w->id);
+
+	if (!r || r->start != w->start)
+		r = model_ident_row(m->threads, m->nthreads, w->id);
+	if (!r || r->start != w->start)
+		return -ESRCH;
+	return 0;
 }

@@ -28,9 +28,10 @@
 _Static_assert(COL_MAX <= 32, "widen the per-column masks of struct model_row");
 
 struct model_row {
-	int id;	  /* pid (tid for threads), or CPU number (-1 for the total) */
-	int tgid; /* the process of a thread row; id for process rows */
-	int ppid; /* the parent process, as the snapshot has it (0 when unknown) */
+	int id;			  /* pid (tid for threads), or CPU number (-1 for the total) */
+	int tgid;		  /* the process of a thread row; id for process rows */
+	unsigned long long start; /* its start time in clock ticks after boot (0: not known) */
+	int ppid;		  /* the parent process, as the snapshot has it (0 when unknown) */
 	unsigned uid;
 	char user[33];
 	int threads;
@@ -51,6 +52,15 @@ struct model_row {
 	unsigned pflags;   /* SNAP_TASK_* of the entry */
 	int procs;	   /* per-user rows: how many processes; 0 on other rows */
 	double dt;	   /* s between the row's own two reads, what its rates are over; 0: none */
+};
+
+/*
+ * A process (or thread) as the user chose it: its id and its start time, so that one which
+ * exited is never confused with a newcomer given the same id.
+ */
+struct model_ident {
+	int id;
+	unsigned long long start; /* clock ticks after boot, field 22 of /proc/PID/stat */
 };
 
 /* Per-user totals, one row per uid (see model_users_build). */
@@ -219,6 +229,12 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 			const char *comm, const char *cmdline);
 /* Whether a process in cgroup (NULL: not known) passes f's cgroup part. */
 bool model_filter_cgroup(const struct model_filter *f, const char *cgroup);
+/*
+ * Whether the process or thread w is still a row of m: 0 when a process or thread row has w's
+ * id and start time, -ESRCH when none has the id or its start time differs (w exited; its id
+ * may name a newcomer).
+ */
+int model_ident_check(const struct model *m, const struct model_ident *w);
 /* Whether a snapshot entry passes the model's filter (the rows model_update keeps). */
 bool model_wanted(const struct model *m, const struct snap_task *t);
 /* Whether a row passes f, for filtering rows already made (the screen's interactive filter). */

@@ -766,19 +766,43 @@ const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, 
 	return buf;
 }
 
+/* Why a->err_id was not acted on: a pid that now names a newcomer says so. Returns buf. */
+static const char *errmsg_acted_reason(char *buf, size_t size, const struct errmsg_acted *a)
+{
+	if (a->err == ESRCH && a->reused)
+		snprintf(buf, size,
+			 "process %d exited; its pid names another process now, left alone",
+			 a->err_id);
+	else
+		snprintf(buf, size, "%s", errmsg_acted_why(a->err));
+	return buf;
+}
+
+/* Without pidfds the identity was checked just before acting: the line says so. */
+static void errmsg_acted_unpinned(char *buf, size_t size, const struct errmsg_acted *a)
+{
+	size_t len = strlen(buf);
+
+	if (a->no_pidfd && a->done && len < size)
+		snprintf(buf + len, size - len, " (no pidfds: checked just before)");
+}
+
 const char *errmsg_signalled(char *buf, size_t size, const char *name, const int *pids,
 			     const struct errmsg_acted *a)
 {
+	char why[128];
+
 	if (!a->err && a->n == 1)
 		snprintf(buf, size, "sent %s to pid %d", name, pids[0]);
 	else if (!a->err)
 		snprintf(buf, size, "sent %s to %zu processes", name, a->n);
 	else if (a->n == 1)
 		snprintf(buf, size, "cannot send %s to pid %d: %s", name, a->err_id,
-			 errmsg_acted_why(a->err));
+			 errmsg_acted_reason(why, sizeof(why), a));
 	else
 		snprintf(buf, size, "sent %s to %zu of %zu processes; pid %d: %s", name, a->done,
-			 a->n, a->err_id, errmsg_acted_why(a->err));
+			 a->n, a->err_id, errmsg_acted_reason(why, sizeof(why), a));
+	errmsg_acted_unpinned(buf, size, a);
 	return buf;
 }
 
@@ -787,6 +811,8 @@ const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, cons
 {
 	const char *what = threads ? "thread" : "pid";
 
+	char why[128];
+
 	if (!a->err && a->n == 1)
 		snprintf(buf, size, "%s %d: nice %d", what, ids[0], now);
 	else if (!a->err)
@@ -794,9 +820,11 @@ const char *errmsg_reniced(char *buf, size_t size, int delta, bool threads, cons
 			 delta < 0 ? "lowered" : "raised", a->n);
 	else if (a->n == 1)
 		snprintf(buf, size, "cannot %s the nice value of %s %d: %s",
-			 delta < 0 ? "lower" : "raise", what, a->err_id, errmsg_acted_why(a->err));
+			 delta < 0 ? "lower" : "raise", what, a->err_id,
+			 errmsg_acted_reason(why, sizeof(why), a));
 	else
 		snprintf(buf, size, "nice value changed for %zu of %zu processes; %d: %s", a->done,
-			 a->n, a->err_id, errmsg_acted_why(a->err));
+			 a->n, a->err_id, errmsg_acted_reason(why, sizeof(why), a));
+	errmsg_acted_unpinned(buf, size, a);
 	return buf;
 }

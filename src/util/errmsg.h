@@ -177,6 +177,8 @@ const char *errmsg_permission_advice(char *buf, size_t size, int paranoid);
 struct errmsg_acted {
 	size_t n, done;
 	int err, err_id;
+	bool reused;   /* err is ESRCH: err_id exited and names another process now, left alone */
+	bool no_pidfd; /* acted without pidfds: the identity checked just before, not pinned */
 };
 /* A signal's name for the status line: "SIGTERM" from menu_name "TERM", else "signal 34". */
 const char *errmsg_signal_name(char *buf, size_t size, int sig, const char *menu_name);

@@ -537,22 +537,24 @@ static unsigned ui_signal_ask(struct ui *u, const struct model *m)
 	else
 		snprintf(what, sizeof(what), "signal %d", sig);
 	if (u->ntargets == 1) {
+		const struct model_ident *w = &u->targets[0];
 		const char *comm = "";
 
 		for (size_t i = 0; i < m->nrows; i++)
-			if (m->rows[i].id == u->targets[0])
+			if (m->rows[i].id == w->id && m->rows[i].start == w->start)
 				comm = m->rows[i].comm;
 		for (size_t i = 0; !comm[0] && i < m->nthreads; i++)
-			if (m->threads[i].id == u->targets[0])
+			if (m->threads[i].id == w->id && m->threads[i].start == w->start)
 				comm = m->threads[i].comm;
-		snprintf(whom, sizeof(whom), "pid %d%s%.64s%s", u->targets[0], comm[0] ? " (" : "",
-			 comm, comm[0] ? ")" : "");
+		snprintf(whom, sizeof(whom), "pid %d%s%.64s%s", w->id, comm[0] ? " (" : "", comm,
+			 comm[0] ? ")" : "");
 	} else {
 		snprintf(whom, sizeof(whom), "%zu tagged processes", u->ntargets);
 	}
 	snprintf(u->ask, sizeof(u->ask), "send %s to %s? y: send, any other key: cancel", what,
 		 whom);
 	u->act_signal = sig;
+	u->ask_gone = false;
 	u->prompt = UI_PROMPT_CONFIRM;
 	return 0;
 }
@@ -622,6 +624,11 @@ static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, cons
 		return ui_signal_key(u, key, m);
 	if (u->prompt == UI_PROMPT_CONFIRM) {
 		u->prompt = UI_PROMPT_NONE;
+		if (u->ask_gone) {
+			/* the question says which process exited; the status keeps it */
+			snprintf(u->status, sizeof(u->status), "nothing sent: %.140s", u->ask);
+			return 0;
+		}
 		if (key == 'y' || key == 'Y')
 			return UI_ACT_SIGNAL;
 		snprintf(u->status, sizeof(u->status), "nothing sent");
@@ -1175,7 +1182,7 @@ static void ui_leave_cgroup(struct ui *u, const struct model *m)
 bool ui_tagged(const struct ui *u, int id)
 {
 	for (size_t i = 0; i < u->ntags; i++)
-		if (u->tags[i] == id)
+		if (u->tags[i].id == id)
 			return true;
 	return false;
 }
@@ -1188,7 +1195,7 @@ static void ui_tag(struct ui *u, const struct ui_list *l)
 		return;
 	id = l->v[u->sel]->id;
 	for (size_t i = 0; i < u->ntags; i++)
-		if (u->tags[i] == id) {
+		if (u->tags[i].id == id) {
 			memmove(&u->tags[i], &u->tags[i + 1],
 				(u->ntags - i - 1) * sizeof(*u->tags));
 			u->ntags--;
@@ -1201,19 +1208,77 @@ static void ui_tag(struct ui *u, const struct ui_list *l)
 			 UI_MAX_TAGS);
 		return;
 	}
-	u->tags[u->ntags++] = id;
+	u->tags[u->ntags++] = (struct model_ident){ id, l->v[u->sel]->start };
 	ui_move(u, l, 1);
 }
 
-static bool ui_model_has(const struct model *m, int id)
+/* The start time of process pid in m; false when m has no such process. */
+static bool ui_process_start(const struct model *m, int pid, unsigned long long *start)
 {
 	for (size_t i = 0; i < m->nrows; i++)
-		if (m->rows[i].id == id)
+		if (m->rows[i].id == pid) {
+			*start = m->rows[i].start;
 			return true;
-	for (size_t i = 0; i < m->nthreads; i++)
-		if (m->threads[i].id == id)
-			return true;
+		}
 	return false;
+}
+
+/*
+ * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
+ * the status line names the first. Returns how many were dropped.
+ */
+static size_t ui_prune_tags(struct ui *u, const struct model *m)
+{
+	size_t kept = 0, n = u->ntags;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!model_ident_check(m, &u->tags[i])) {
+			u->tags[kept++] = u->tags[i];
+			continue;
+		}
+		if (kept == i) /* the first one dropped */
+			snprintf(u->status, sizeof(u->status),
+				 "process %d exited: its tag is dropped", u->tags[i].id);
+	}
+	u->ntags = kept;
+	return n - kept;
+}
+
+unsigned ui_prune(struct ui *u, const struct model *m)
+{
+	unsigned act = 0;
+	bool drilled = u->drill_open || u->view == UI_VIEW_DRILL;
+
+	ui_prune_tags(u, m);
+	if (drilled && !u->drill_known) {
+		/* --drill PID: the process is the one found there first */
+		u->drill_known = ui_process_start(m, u->drill, &u->drill_start);
+	} else if (drilled &&
+		   model_ident_check(m, &(struct model_ident){ u->drill, u->drill_start })) {
+		snprintf(u->status, sizeof(u->status),
+			 "process %d exited: its drill-down is closed", u->drill);
+		u->drill_open = false;
+		if (u->view == UI_VIEW_DRILL) {
+			u->view = UI_VIEW_TABLE;
+			u->sel_id = -1;
+			act |= UI_ACT_THREADS | UI_ACT_SAMPLE;
+		}
+		if (u->back == UI_VIEW_DRILL)
+			u->back = UI_VIEW_TABLE;
+	}
+	if (u->prompt != UI_PROMPT_SIGNAL && (u->prompt != UI_PROMPT_CONFIRM || u->ask_gone))
+		return act;
+	for (size_t i = 0; i < u->ntargets; i++) {
+		if (!model_ident_check(m, &u->targets[i]))
+			continue;
+		/* the question stays, saying so, until a key: y must not send it to a newcomer */
+		snprintf(u->ask, sizeof(u->ask),
+			 "process %d exited: nothing will be sent (any key)", u->targets[i].id);
+		u->ask_gone = true;
+		u->prompt = UI_PROMPT_CONFIRM;
+		break;
+	}
+	return act;
 }
 
 /*
@@ -1222,8 +1287,6 @@ static bool ui_model_has(const struct model *m, int id)
  */
 static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 {
-	size_t kept = 0;
-
 	/* a cgroup's or a user's row is no process: its id is not a pid to signal */
 	if (u->view == UI_VIEW_CGROUPS || (u->per_user && u->view == UI_VIEW_TABLE)) {
 		snprintf(u->status, sizeof(u->status),
@@ -1237,11 +1300,9 @@ static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list
 			 "not in a replay: signals and nice values go to live processes only");
 		return false;
 	}
-	/* tags of processes that have gone are dropped, so a reused pid is never hit */
-	for (size_t i = 0; i < u->ntags; i++)
-		if (ui_model_has(m, u->tags[i]))
-			u->tags[kept++] = u->tags[i];
-	u->ntags = kept;
+	/* tags of processes that exited are dropped, so a reused pid is never hit */
+	if (ui_prune_tags(u, m) && !u->ntags)
+		return false;
 	u->ntargets = 0;
 	u->act_threads = false;
 	if (u->ntags && u->view == UI_VIEW_TABLE) {
@@ -1249,9 +1310,16 @@ static bool ui_targets(struct ui *u, const struct model *m, const struct ui_list
 		u->ntargets = u->ntags;
 		u->act_threads = u->threads;
 	} else if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
-		u->targets[u->ntargets++] = u->drill; /* the process the pane is about */
+		/* the process the pane is about */
+		if (!u->drill_known && !ui_process_start(m, u->drill, &u->drill_start)) {
+			snprintf(u->status, sizeof(u->status), "process %d is gone", u->drill);
+			return false;
+		}
+		u->drill_known = true;
+		u->targets[u->ntargets++] = (struct model_ident){ u->drill, u->drill_start };
 	} else if (l->n) {
-		u->targets[u->ntargets++] = l->v[u->sel]->id;
+		u->targets[u->ntargets++] =
+			(struct model_ident){ l->v[u->sel]->id, l->v[u->sel]->start };
 		u->act_threads = ui_thread_rows(u);
 	}
 	if (!u->ntargets)
@@ -1530,6 +1598,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;
+		u->drill_known = ui_process_start(m, u->drill, &u->drill_start);
 		u->drill_open = true;
 		u->view = UI_VIEW_DRILL;
 		u->drill_mode = UI_DRILL_PAGES;

@@ -204,7 +204,9 @@ struct ui {
 	bool paused;
 	double delay;
 	bool replay_ended;
-	int drill; /* pid of the drill-down */
+	int drill;			/* pid of the drill-down */
+	unsigned long long drill_start; /* its start time, when drill_known */
+	bool drill_known; /* drill_start is its start (not yet for --drill before it is seen) */
 	enum ui_drill_mode drill_mode;
 	bool drill_open;		   /* opened (Enter), not closed (Esc): in the Tab cycle */
 	unsigned long long sample_period;  /* 0: the source's default */
@@ -229,17 +231,18 @@ struct ui {
 	bool tree;	   /* processes under their parents */
 	bool follow;	   /* the selection stays on follow_id */
 	int follow_id;
-	bool live;	       /* the processes are on this machine: signals and nice apply */
-	int tags[UI_MAX_TAGS]; /* tagged ids, in tagging order */
+	bool live; /* the processes are on this machine: signals and nice apply */
+	struct model_ident tags[UI_MAX_TAGS]; /* tagged processes, in tagging order */
 	size_t ntags;
-	size_t sig_sel;		  /* the signal menu's highlighted entry */
-	int sig_typed;		  /* a number typed in the menu; 0 for none */
-	int act_signal;		  /* UI_ACT_SIGNAL: the signal chosen */
-	int act_nice;		  /* UI_ACT_NICE: -1 or +1 */
-	int targets[UI_MAX_TAGS]; /* UI_ACT_SIGNAL, UI_ACT_NICE: the ids they go to */
+	size_t sig_sel;				 /* the signal menu's highlighted entry */
+	int sig_typed;				 /* a number typed in the menu; 0 for none */
+	int act_signal;				 /* UI_ACT_SIGNAL: the signal chosen */
+	int act_nice;				 /* UI_ACT_NICE: -1 or +1 */
+	struct model_ident targets[UI_MAX_TAGS]; /* UI_ACT_SIGNAL, UI_ACT_NICE: who they go to */
 	size_t ntargets;
 	bool act_threads; /* the targets are threads (nice: only them, not their process) */
 	char ask[224];	  /* the question of UI_PROMPT_CONFIRM */
+	bool ask_gone;	  /* a target of the question exited: y sends nothing */
 	/* the settings of the setup screen (F2), which the settings file keeps */
 	struct col_choice cols; /* the table's columns; the loop gives them to the model */
 	unsigned meters_off;	/* bit per enum ui_meter hidden (not UI_METER_CPUS) */
@@ -278,6 +281,12 @@ void ui_set_screen(struct ui *u, int width, int list_y);
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
 /* A mouse click at x, y: a column title sorts by it (again: reverse), a row selects it. */
 unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);
+/*
+ * After the model took a new snapshot: tags of processes that exited are dropped, a drill-down
+ * on one that exited closes, and a signal question about one says so, each on the status line
+ * as "process N exited", rather than follow the pid to a newcomer. Returns UI_ACT_* flags.
+ */
+unsigned ui_prune(struct ui *u, const struct model *m);
 /* Whether id is tagged. */
 bool ui_tagged(const struct ui *u, int id);
 /* The cells of the longest text of the list's rest column (name, command line, path, tree). */
