@@ -250,10 +250,11 @@ int safefile_open_private(const char *path, char *why, size_t whysize)
 					 (unsigned)lst.st_uid, dir);
 				return -EPERM;
 			}
-			/* never opened: a FIFO's writer would wait, a device's open acts */
+			/* never opened: a FIFO's writer would wait, a device's open acts; one's
+			 * own link is followed, and what it names made, as open(2) does */
 			special = !link && !S_ISREG(lst.st_mode);
 			if (!special)
-				fd = open(path, flags | (link ? 0 : O_NOFOLLOW));
+				fd = open(path, flags | (link ? O_CREAT : O_NOFOLLOW), 0600);
 			break;
 		}
 		if (errno != ENOENT) {
