@@ -490,30 +490,112 @@ START_TEST(test_rcfile_load_refuses_what_is_no_settings_file)
 }
 END_TEST
 
-/* A settings file kept elsewhere behind a symbolic link stays a link; its target changes. */
-START_TEST(test_rcfile_save_through_a_link)
+/*
+ * A symbolic link where the file should be is never written through, whether it names a
+ * file (another user's, say /etc/shadow to root) or nothing yet: refused, with why and what
+ * to do, and neither the link nor what it names changes.
+ */
+START_TEST(test_rcfile_save_refuses_a_link)
 {
+	static const char OTHER[] = "root:secret\n";
 	char link[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
 	struct rcfile rc, back;
 	struct stat st;
+	char *now;
 
-	snprintf(target, sizeof(target), "%s/dotfiles-pmctoprc", dir);
+	snprintf(target, sizeof(target), "%s/shadow", dir);
 	snprintf(link, sizeof(link), "%s/pmctoprc", dir);
-	put(target, HDR, sizeof(HDR) - 1);
+	put(target, OTHER, sizeof(OTHER) - 1);
+	ck_assert_int_eq(chmod(target, 0640), 0);
 	ck_assert_int_eq(symlink(target, link), 0);
 	rcfile_init(&rc);
 	rc.delay = 3;
-	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), -ELOOP);
+	ck_assert_msg(strstr(msg, "not written: '") && strstr(msg, link), "%s", msg);
+	ck_assert_msg(strstr(msg, "is a symbolic link, and pmctop does not write through one"),
+		      "%s", msg);
+	ck_assert_msg(strstr(msg, "replace the link with the file itself"), "%s", msg);
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
-	ck_assert_int_eq(rcfile_load(&back, target, msg, sizeof(msg)), 0);
+	now = testutil_slurp(target, NULL);
+	ck_assert_str_eq(now, OTHER);
+	free(now);
+	ck_assert_int_eq(stat(target, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 07777, 0640);
+	/* a link to nothing: no file is made where it points */
+	unlink(link);
+	ck_assert_int_eq(symlink("not-yet-pmctoprc", link), 0);
+	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), -ELOOP);
+	snprintf(target, sizeof(target), "%s/not-yet-pmctoprc", dir);
+	ck_assert_int_eq(lstat(target, &st), -1);
+	/* the file itself, once the link is replaced by it, is written */
+	unlink(link);
+	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), 0);
+	ck_assert_int_eq(rcfile_load(&back, link, msg, sizeof(msg)), 0);
 	ck_assert(back.delay == 3);
 	/* a corrupt file of pmctop's own is rewritten whole */
-	put(target, HDR "colours=rainbow\n", sizeof(HDR) - 1 + 16);
+	put(link, HDR "colours=rainbow\n", sizeof(HDR) - 1 + 16);
 	ck_assert_int_eq(rcfile_load(&back, link, msg, sizeof(msg)), -EINVAL);
 	ck_assert(!back.foreign);
 	ck_assert_int_eq(rcfile_save(&back, link, msg, sizeof(msg)), 0);
 	ck_assert_int_eq(rcfile_load(&back, link, msg, sizeof(msg)), 0);
+}
+END_TEST
+
+/*
+ * Only a directory of the user's own, on a path no one else can change, takes the file:
+ * not one of another owner (root with a user's HOME), not one others may write in, nor a
+ * file there of another owner. Nothing is made or changed when refused.
+ */
+START_TEST(test_rcfile_save_only_into_a_directory_of_ones_own)
+{
+	char path[PATH_MAX + 64], sub[PATH_MAX + 64], msg[1024];
+	unsigned other = geteuid() ? 0 : 65534;
+	struct rcfile rc;
+	struct stat st;
+
+	rcfile_init(&rc);
+	/* another user's directory: root must not write in it */
+	snprintf(sub, sizeof(sub), "%s/home", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	snprintf(path, sizeof(path), "%s/.config/pmctop/pmctoprc", sub);
+	if (!geteuid()) {
+		ck_assert_int_eq(chown(sub, other, other), 0);
+		ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EPERM);
+		ck_assert_msg(strstr(msg, "not written: '") && strstr(msg, path), "%s", msg);
+		ck_assert_msg(strstr(msg, "is owned by uid 65534, not by uid 0 who runs pmctop"),
+			      "%s", msg);
+		ck_assert_msg(strstr(msg, "run it as the user whose file it is"), "%s", msg);
+		/* not even the missing directories are made there */
+		snprintf(path, sizeof(path), "%s/.config", sub);
+		ck_assert_int_eq(lstat(path, &st), -1);
+		ck_assert_int_eq(chown(sub, 0, 0), 0);
+	}
+	/* a directory every user may write in, without the sticky bit */
+	ck_assert_int_eq(chmod(sub, 0777), 0);
+	snprintf(path, sizeof(path), "%s/.config/pmctop/pmctoprc", sub);
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EPERM);
+	ck_assert_msg(strstr(msg, "is writable by every user (mode 0777)"), "%s", msg);
+	snprintf(path, sizeof(path), "%s/.config", sub);
+	ck_assert_int_eq(lstat(path, &st), -1);
+	/* the file's own directory writable by its group */
+	ck_assert_int_eq(chmod(sub, 0775), 0);
+	snprintf(path, sizeof(path), "%s/pmctoprc", sub);
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EPERM);
+	ck_assert_msg(strstr(msg, "is writable by its group (mode 0775)"), "%s", msg);
+	/* a sticky directory such as /tmp is fine on the way, not to hold the file */
+	ck_assert_int_eq(chmod(sub, 01777), 0);
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EPERM);
+	snprintf(path, sizeof(path), "%s/mine/pmctoprc", sub);
+	ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), 0);
+	/* a file of another owner in one's own directory is not replaced */
+	if (!geteuid()) {
+		ck_assert_int_eq(chown(path, other, other), 0);
+		ck_assert_int_eq(rcfile_save(&rc, path, msg, sizeof(msg)), -EPERM);
+		ck_assert_msg(strstr(msg, "it is owned by uid 65534, not by uid 0"), "%s", msg);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_uint_eq(st.st_uid, other);
+	}
 }
 END_TEST
 
@@ -533,27 +615,6 @@ START_TEST(test_rcfile_lists_as_a_hand_writes_them)
 	ck_assert(rc.meters_set && rc.show_cpus);
 	ck_assert(!(rc.meters_off & (1u << UI_METER_LOAD)));
 	ck_assert(rc.meters_off & (1u << UI_METER_SELF));
-}
-END_TEST
-
-/* A link to a file not there yet: the file is written where it points, the link stays. */
-START_TEST(test_rcfile_save_through_a_dangling_link)
-{
-	char link[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
-	struct rcfile rc, back;
-	struct stat st;
-
-	snprintf(target, sizeof(target), "%s/not-yet-pmctoprc", dir);
-	snprintf(link, sizeof(link), "%s/pmctoprc", dir);
-	unlink(link);
-	ck_assert_int_eq(symlink("not-yet-pmctoprc", link), 0);
-	rcfile_init(&rc);
-	rc.delay = 4;
-	ck_assert_int_eq(rcfile_save(&rc, link, msg, sizeof(msg)), 0);
-	ck_assert_int_eq(lstat(link, &st), 0);
-	ck_assert(S_ISLNK(st.st_mode));
-	ck_assert_int_eq(rcfile_load(&back, target, msg, sizeof(msg)), 0);
-	ck_assert(back.delay == 4);
 }
 END_TEST
 
@@ -579,8 +640,8 @@ int main(void)
 	tcase_add_checked_fixture(tf, tmp_setup, tmp_teardown);
 	tcase_add_test(tf, test_rcfile_save_makes_the_directory_and_loads_back);
 	tcase_add_test(tf, test_rcfile_load_refuses_what_is_no_settings_file);
-	tcase_add_test(tf, test_rcfile_save_through_a_link);
-	tcase_add_test(tf, test_rcfile_save_through_a_dangling_link);
+	tcase_add_test(tf, test_rcfile_save_refuses_a_link);
+	tcase_add_test(tf, test_rcfile_save_only_into_a_directory_of_ones_own);
 	suite_add_tcase(s, tf);
 	return testutil_run(s);
 }

@@ -132,6 +132,31 @@ start "$PMCTOP --replay $REC -d 0"
 check "a directory where the file should be: the message" wait_for "settings file '$RC' is a directory; pmctop starts with the defaults"
 quit
 rmdir "$RC"
+# a link where the file should be is never written through, even one swapped in after the
+# start over the file read then, nor one to a file not there yet
+printf '# pmctop config 1\n' >"$RC"
+printf 'root:secret\n' >"$TMP/shadow"
+chmod 640 "$TMP/shadow"
+start "$PMCTOP --replay $REC -d 0"
+keys F2
+wait_for "w saves them to" >/dev/null
+rm -f "$RC"
+ln -s "$TMP/shadow" "$RC"
+keys w
+check "a link: w refuses to write through it, and says why" wait_for "not written: '$RC' is a symbolic link, and pmctop does not write through one"
+check "a link: the file it names is as it was" sh -c "test \"\$(cat '$TMP/shadow')\" = root:secret && test \"\$(stat -c %a '$TMP/shadow')\" = 640"
+check "a link: it stays a link" test -L "$RC"
+keys Escape
+quit
+rm -f "$RC"
+ln -s "$TMP/nothing-yet" "$RC"
+start "$PMCTOP --replay $REC -d 0"
+keys F2 w
+check "a link to nothing: refused too" wait_for "not written: '$RC' is a symbolic link"
+check "a link to nothing: no file is made where it points" test ! -e "$TMP/nothing-yet"
+keys Escape
+quit
+rm -f "$RC"
 
 # ---- at 80x24 the message is cut by the width, never wrapped or garbled ----
 tmux resize-window -t $S -x 80 -y 24

@@ -24,6 +24,7 @@
 #include "out/exporter.h"
 #include "out/output.h"
 #include "stream/source_record.h"
+#include "util/safefile.h"
 #include "collect/source_live.h"
 #include "stream/source_replay.h"
 #include "util/textsafe.h"
@@ -441,12 +442,21 @@ static int main_run(struct options *op)
 		}
 	}
 	if (o.record) {
-		FILE *f = fopen(o.record, "we");
-		char rerr[1024];
+		char rerr[1024], why[512];
+		int fd = safefile_open_private(o.record, why, sizeof(why));
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 		if (!f) {
-			textsafe_fprintf(stderr, "pmctop: cannot create the recording '%s': %s\n",
-					 o.record, strerror(errno));
+			if (fd >= 0) {
+				snprintf(why, sizeof(why), "%s", strerror(errno));
+				close(fd);
+			}
+			textsafe_fprintf(
+				stderr,
+				"pmctop: cannot create the recording '%s': %s; record to a regular "
+				"file of your own (a new name, or in a directory only you write "
+				"in)\n",
+				o.record, why);
 			status = 1;
 			goto out_model;
 		}
@@ -457,6 +467,7 @@ static int main_run(struct options *op)
 			status = 1;
 			goto out_model;
 		}
+		source_record_bound(rec, o.record_size);
 		src = rec;
 	}
 	memset(&out, 0, sizeof(out));

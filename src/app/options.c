@@ -18,6 +18,7 @@
 enum {
 	OPT_LIST_EVENTS = 256,
 	OPT_RECORD,
+	OPT_RECORD_SIZE,
 	OPT_REPLAY,
 	OPT_PROC_ROOT,
 	OPT_NO_CPUS,
@@ -61,6 +62,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "bpf", no_argument, NULL, OPT_BPF },
 	{ "list-events", optional_argument, NULL, OPT_LIST_EVENTS },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "record-size", required_argument, NULL, OPT_RECORD_SIZE },
 	{ "replay", required_argument, NULL, OPT_REPLAY },
 	{ "proc-root", required_argument, NULL, OPT_PROC_ROOT },
 	{ "no-cpus", no_argument, NULL, OPT_NO_CPUS },
@@ -117,7 +119,13 @@ void options_usage(FILE *f)
 	      "      --per-user          batch: one row per user, the totals of their processes\n"
 	      "                          (ratios from the summed counts; key W on the screen)\n"
 	      "      --list-events[=PAT] list the events of the PMUs present and exit\n"
-	      "      --record FILE       also write what is collected to FILE\n"
+	      "      --record FILE       also write what is collected to FILE (mode 0600: it\n"
+	      "                          holds every command line); a symbolic link another\n"
+	      "                          user owns in a sticky directory such as /tmp, a FIFO\n"
+	      "                          or anything but a regular file is refused\n"
+	      "      --record-size SIZE  past SIZE bytes (K, M or G suffix; default 1G, 0 for\n"
+	      "                          no bound) FILE becomes FILE.1, replacing the one\n"
+	      "                          before, and a new FILE starts: each replays alone\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
 	      "      --bpf               count processes per CPU with a BPF program at each\n"
@@ -176,6 +184,35 @@ static void options_init(struct options *o)
 	o->top = 20;
 	o->cgroup_depth = 1;
 	o->task_counts = LIVE_COUNTS_AUTO; /* /proc where it keeps every event */
+	o->record_size = OPTIONS_RECORD_SIZE;
+}
+
+/* SIZE of --record-size: bytes with an optional K, M or G (powers of 1024); 0 or -EINVAL. */
+static int options_size(const char *v, unsigned long long *out)
+{
+	unsigned long long n, mul = 1;
+	char *end;
+
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end == 'k' || *end == 'K')
+		mul = 1ull << 10;
+	else if (*end == 'm' || *end == 'M')
+		mul = 1ull << 20;
+	else if (*end == 'g' || *end == 'G')
+		mul = 1ull << 30;
+	if (mul > 1)
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end || n > OPTIONS_RECORD_SIZE_MAX / mul || (n && n * mul < OPTIONS_RECORD_SIZE_MIN))
+		return -EINVAL;
+	*out = n * mul;
+	return 0;
 }
 
 bool options_cgroups_asked(const struct options *o)
@@ -404,6 +441,16 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			break;
 		case OPT_RECORD:
 			options_set(&o->record, optarg);
+			break;
+		case OPT_RECORD_SIZE:
+			if (options_size(optarg, &o->record_size)) {
+				snprintf(
+					err, errsize,
+					"invalid recording size '%s': give bytes from 1K to 1024G "
+					"with an optional K, M or G (e.g. 100M), or 0 for no bound",
+					optarg);
+				return -EINVAL;
+			}
 			break;
 		case OPT_REPLAY:
 			options_set(&o->replay, optarg);

@@ -9,6 +9,11 @@
 #include "collect/source_live.h"
 #include "out/output.h"
 
+/* --record-size: the default bound, and the range a bound may take (0 aside) */
+#define OPTIONS_RECORD_SIZE (1ull << 30)
+#define OPTIONS_RECORD_SIZE_MIN (1ull << 10)
+#define OPTIONS_RECORD_SIZE_MAX (1ull << 40)
+
 struct options {
 	bool batch;
 	long iterations; /* -1: until stopped */
@@ -29,6 +34,8 @@ struct options {
 	bool list_events;
 	char *list_pattern;
 	char *record;
+	/* --record-size: the bound past which the recording rotates (0: none) */
+	unsigned long long record_size;
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;

@@ -14,6 +14,7 @@
 
 #include "util/keyval.h"
 #include "util/parse.h"
+#include "util/safefile.h"
 #include "util/textsafe.h"
 #include "util/xalloc.h"
 
@@ -321,30 +322,14 @@ char *rcfile_format(const struct rcfile *rc, size_t *len)
 	return buf;
 }
 
-/* Make the directory of path and those above it that are missing, mode 0700. */
-static int rcfile_mkdirs(const char *path)
-{
-	char dir[PATH_MAX];
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 int rcfile_save(const struct rcfile *rc, const char *path, char *msg, size_t msgsize)
 {
-	char target[PATH_MAX], tmp[PATH_MAX + 16];
-	struct stat st;
-	size_t len, off = 0;
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	char dir[PATH_MAX], why[512];
+	size_t len;
 	char *text;
-	int fd, r = 0;
+	int dfd, r;
 
 	if (rc->foreign) {
 		snprintf(msg, msgsize,
@@ -353,69 +338,46 @@ int rcfile_save(const struct rcfile *rc, const char *path, char *msg, size_t msg
 			 path);
 		return -EEXIST;
 	}
-	/* a link (to a file kept with other dotfiles) stays a link: the file it names changes */
-	bool link = !lstat(path, &st) && S_ISLNK(st.st_mode);
-
-	if (link && realpath(path, target)) {
-		path = target;
-	} else if (link && errno == ENOENT) {
-		/* a link to a file not there yet: write that file, never over the link */
-		char to[PATH_MAX];
-		ssize_t n = readlink(path, to, sizeof(to) - 1);
-		const char *slash = strrchr(path, '/');
-
-		if (n <= 0 || (size_t)n >= sizeof(to) - 1)
-			r = n < 0 ? -errno : -ENAMETOOLONG;
-		else if ((to[n] = '\0', to[0] == '/') || !slash)
-			r = snprintf(target, sizeof(target), "%s", to) >= (int)sizeof(target)
-				    ? -ENAMETOOLONG
-				    : 0;
-		else
-			r = snprintf(target, sizeof(target), "%.*s/%s", (int)(slash - path), path,
-				     to) >= (int)sizeof(target)
-				    ? -ENAMETOOLONG
-				    : 0;
-		path = target;
-	} else if (snprintf(target, sizeof(target), "%s", path) >= (int)sizeof(target))
-		r = -ENAMETOOLONG;
-	if (!r)
-		r = rcfile_mkdirs(target);
-	if (!r && snprintf(tmp, sizeof(tmp), "%s.XXXXXX", target) >= (int)sizeof(tmp))
-		r = -ENAMETOOLONG;
-	if (r) {
-		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
-			 strerror(-r));
-		return r;
+	if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+		snprintf(msg, msgsize, "cannot write the settings file '%s': it names a directory",
+			 path);
+		return -EISDIR;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path),
+			  path) >= (int)sizeof(dir)) {
 		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
-			 strerror(-r));
-		return r;
+			 strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	/* only into the user's own directory: root with a user's HOME writes nothing there */
+	dfd = safefile_dir_open(dir, why, sizeof(why));
+	if (dfd < 0) {
+		snprintf(msg, msgsize,
+			 "not written: '%s': %s; pmctop writes settings only where no other user "
+			 "can change them (run it as the user whose file it is, or give --config a "
+			 "file in a directory of your own)",
+			 path, why);
+		return dfd;
 	}
 	text = rcfile_format(rc, &len);
-	while (off < len && !r) {
-		ssize_t w = write(fd, text + off, len - off);
-
-		if (w < 0 && errno != EINTR)
-			r = -errno;
-		else if (w > 0)
-			off += (size_t)w;
-	}
+	r = safefile_replace(dfd, name, text, len, 0600, why, sizeof(why));
 	free(text);
-	if (!r && fsync(fd))
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, target))
-		r = -errno;
-	if (r) {
-		unlink(tmp);
-		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path,
-			 strerror(-r));
-		return r;
-	}
-	snprintf(msg, msgsize, "settings written to %s", path);
-	return 0;
+	close(dfd);
+	if (r == -ELOOP)
+		snprintf(msg, msgsize,
+			 "not written: '%s' is a symbolic link, and pmctop does not write through "
+			 "one (another user could point it at any file); replace the link with the "
+			 "file itself, or give --config the file it points to",
+			 path);
+	else if (r == -EPERM || r == -EINVAL)
+		snprintf(msg, msgsize,
+			 "not written: '%s': %s; move it away, or run pmctop as its owner", path,
+			 why);
+	else if (r)
+		snprintf(msg, msgsize, "cannot write the settings file '%s': %s", path, why);
+	else
+		snprintf(msg, msgsize, "settings written to %s", path);
+	return r;
 }

@@ -60,8 +60,11 @@ int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize);
 char *rcfile_format(const struct rcfile *rc, size_t *len);
 /*
  * Write rc to path at once (a temporary file renamed over it), making its directory (mode
- * 0700) when missing; a symbolic link is followed, and the file it names replaced. 0, or
- * -errno with a message in msg. A file that rcfile_load found foreign is never overwritten.
+ * 0700) when missing, and only where no other user can change what is written: path's
+ * directory must be the effective user's and the directories above it the user's or root's,
+ * writable by no one else (safefile_dir_open). A symbolic link at path is never followed:
+ * it is refused (-ELOOP), as is a file of another owner (-EPERM) and one that rcfile_load
+ * found foreign (-EEXIST). 0, or -errno, with a message in msg either way.
  */
 int rcfile_save(const struct rcfile *rc, const char *path, char *msg, size_t msgsize);
 

@@ -3,10 +3,14 @@
 #include "stream/source_record.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include "stream/recording.h"
+#include "util/safefile.h"
 #include "util/xalloc.h"
 
 struct record {
@@ -15,6 +19,13 @@ struct record {
 	FILE *f;	      /* owned; NULL once closed */
 	char *name;
 	bool ok; /* no write has failed */
+	/* the bound: past it, name becomes name.1 and a new name starts (0: none) */
+	unsigned long long size_max;
+	bool fresh; /* the file has no snapshot yet: the next one carries the mappings */
+	/* the last mappings of the sampled process, for a new file's first snapshot */
+	int maps_pid;
+	size_t nmaps, mcap;
+	struct mem_map *maps;
 };
 
 /* Messages of the inner source reach the caller through the wrapper. */
@@ -34,19 +45,104 @@ static void record_failed(struct record *r, int err)
 	r->f = NULL;
 }
 
+/* Write the header of r->f: what the wrapped source counts, as a replay needs it first. */
+static int record_header(struct record *r)
+{
+	errno = 0;
+	if (recording_write_header(r->f, &r->base.ev, r->base.mode,
+				   r->base.have_facts ? &r->base.facts : NULL, r->base.host,
+				   r->base.kernel) ||
+	    fflush(r->f) || ferror(r->f))
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+/*
+ * Past the bound: name becomes name.1 (the one before is gone) and a new file starts
+ * under name with the header, so that each replays alone. 0, or -errno after a message.
+ */
+static int record_rotate(struct record *r)
+{
+	size_t len = strlen(r->name) + 3;
+	char *old = xmalloc(len), why[512];
+	int fd, ret = 0;
+
+	snprintf(old, len, "%s.1", r->name);
+	errno = 0;
+	ret = fclose(r->f) ? -(errno ? errno : EIO) : 0;
+	r->f = NULL;
+	if (ret) {
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	} else if (rename(r->name, old)) {
+		ret = -errno;
+		snprintf(why, sizeof(why), "cannot rename it to '%s': %s", old, strerror(-ret));
+	} else if ((fd = safefile_open_private(r->name, why, sizeof(why))) < 0) {
+		ret = fd;
+	} else if (!(r->f = fdopen(fd, "w"))) {
+		ret = -errno;
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+		close(fd);
+	} else if ((ret = record_header(r))) {
+		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	}
+	free(old);
+	if (ret) {
+		r->ok = false;
+		source_message(&r->base,
+			       "cannot start a new recording '%s' past its bound of %llu bytes: "
+			       "%s; recording stopped, the frames go on",
+			       r->name, r->size_max, why);
+		if (r->f)
+			fclose(r->f);
+		r->f = NULL;
+		return ret;
+	}
+	r->fresh = true;
+	return 0;
+}
+
+/* Keep the mappings the snapshot carries; a new file's first snapshot gets them back. */
+static int record_snapshot(struct record *r, const struct snapshot *snap)
+{
+	struct snapshot with;
+
+	if (snap->smp.maps_changed) {
+		r->maps = xgrow(r->maps, &r->mcap, snap->smp.nmaps, sizeof(*r->maps));
+		if (snap->smp.nmaps)
+			memcpy(r->maps, snap->smp.maps, snap->smp.nmaps * sizeof(*r->maps));
+		r->nmaps = snap->smp.nmaps;
+		r->maps_pid = snap->smp.pid;
+	}
+	if (!r->fresh || snap->smp.maps_changed || !snap->smp.pid || snap->smp.pid != r->maps_pid ||
+	    !r->nmaps)
+		return recording_write_snapshot(r->f, snap);
+	/* a copy that only borrows: the maps are r's, the rest the snapshot's */
+	with = *snap;
+	with.smp.maps = r->maps;
+	with.smp.nmaps = r->nmaps;
+	with.smp.maps_changed = true;
+	return recording_write_snapshot(r->f, &with);
+}
+
 static int record_read(struct source *s, struct snapshot *snap)
 {
 	struct record *r = (struct record *)s;
 	int ret = source_read(r->inner, snap);
+	off_t at;
 
 	record_pass_messages(r);
 	if (ret < 0)
 		snprintf(s->err, sizeof(s->err), "%s", source_error(r->inner));
 	if (ret || !r->f)
 		return ret;
+	/* rotated before a snapshot, not after: the newest file never holds a header alone */
+	if (r->size_max && !r->fresh && (at = ftello(r->f)) >= 0 &&
+	    (unsigned long long)at >= r->size_max && record_rotate(r))
+		return 0;
 	errno = 0;
-	if (recording_write_snapshot(r->f, snap) || fflush(r->f) || ferror(r->f))
+	if (record_snapshot(r, snap) || fflush(r->f) || ferror(r->f))
 		record_failed(r, errno);
+	r->fresh = false;
 	return 0;
 }
 
@@ -94,6 +190,7 @@ static void record_free(struct source *s)
 		fclose(r->f);
 	source_free(r->inner);
 	free(r->name);
+	free(r->maps);
 	source_release(&r->base);
 	free(r);
 }
@@ -112,6 +209,7 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 				 size_t errsize)
 {
 	struct record *r = xcalloc(1, sizeof(*r));
+	int ret;
 
 	source_init(&r->base, &RECORD_OPS);
 	r->inner = inner;
@@ -124,20 +222,22 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	memcpy(r->base.kernel, inner->kernel, sizeof(r->base.kernel));
 	/* a recording's ticks only go forward: the wrapper offers no seeking */
 	r->base.caps = inner->caps & ~SOURCE_CAP_SEEK;
-	errno = 0;
 	r->base.facts = inner->facts;
 	r->base.have_facts = inner->have_facts;
-	if (recording_write_header(f, &inner->ev, inner->mode,
-				   inner->have_facts ? &inner->facts : NULL, inner->host,
-				   inner->kernel) ||
-	    fflush(f) || ferror(f)) {
-		snprintf(err, errsize, "cannot write the recording '%s': %s", name,
-			 strerror(errno ? errno : EIO));
+	r->fresh = true;
+	ret = record_header(r);
+	if (ret) {
+		snprintf(err, errsize, "cannot write the recording '%s': %s", name, strerror(-ret));
 		record_free(&r->base);
 		return NULL;
 	}
 	record_pass_messages(r);
 	return &r->base;
+}
+
+void source_record_bound(struct source *s, unsigned long long size_max)
+{
+	((struct record *)s)->size_max = size_max;
 }
 
 bool source_record_ok(const struct source *s)

@@ -1,0 +1,41 @@
+/* Writing files safely, also as root among other users' directories and links. */
+#ifndef PMCTOP_SAFEFILE_H
+#define PMCTOP_SAFEFILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Open the directory dir to keep a private file in, making it and the missing directories
+ * above it (mode 0700) on the way. dir is resolved once (links the user set up are
+ * followed), then walked from / one component at a time with O_NOFOLLOW, as ssh checks
+ * ~/.ssh: each directory on the way must be owned by the effective user or root and
+ * writable by no one else (a sticky one such as /tmp may be: no one else can rename what
+ * is in it), and dir itself must be the effective user's and writable by no one else. A
+ * directory fd (the caller closes it), or -errno with the reason in why ("'/home/a' is
+ * owned by uid 1000, not by uid 0 who runs pmctop").
+ */
+int safefile_dir_open(const char *dir, char *why, size_t whysize);
+
+/*
+ * Replace name in dirfd (from safefile_dir_open) with the len bytes of buf, whole or not
+ * at all: a new file (O_CREAT|O_EXCL|O_NOFOLLOW, mode) is written beside it, synced and
+ * renamed over name. What is there is never followed nor written through: a symbolic link
+ * is refused (-ELOOP), as is anything but a regular file (-EINVAL) and a file of another
+ * owner (-EPERM). 0, or -errno with the reason in why.
+ */
+int safefile_replace(int dirfd, const char *name, const void *buf, size_t len, mode_t mode,
+		     char *why, size_t whysize);
+
+/*
+ * Open path to write a private file (a recording): made with mode 0600, or an existing
+ * regular file truncated, and made 0600 when it is the effective user's. Nothing can make
+ * it block or write elsewhere: a FIFO, device or directory is refused at once (-EINVAL); a
+ * symbolic link in a world-writable sticky directory (/tmp) that neither the effective
+ * user nor the directory's owner owns is refused (-EPERM, the kernel's protected_symlinks
+ * rule, kept whatever the sysctl says), and so is a file there of another owner, who could
+ * read what is written. The fd (O_WRONLY, O_CLOEXEC), or -errno with the reason in why.
+ */
+int safefile_open_private(const char *path, char *why, size_t whysize);
+
+#endif
