@@ -4,7 +4,8 @@
 # the sampling path; sampling against perf record; the cgroup agent. Numbers depend on the machine.
 #
 # Environment: SIZES ("0 500 2000 5000": idle processes), THREADS ("1 20 100": threads in each of
-# 50 processes), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
+# 50 processes), BUSY ("40 100": threads in each of 50 processes, every one waking every 100 ms and
+# touching memory: a busy server), BUSYP ("2000": processes of one such thread), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
 # ROUNDS (watched_cost round trips), NPROC/NCG/SECONDS_RUN for cgroup-bench.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,8 +13,11 @@ build=${BUILD:-$here/..}
 PMCTOP=${PMCTOP:-$build/src/pmctop}
 WORKLOAD=${WORKLOAD:-$build/tests/workload}
 RUNSTAT=${RUNSTAT:-$build/bench/runstat}
+WAKER=${WAKER:-$build/bench/waker}
 SIZES=${SIZES-0 500 2000 5000}
 THREADS=${THREADS-1 20 100}
+BUSY=${BUSY-40 100}
+BUSYP=${BUSYP-2000}
 REPS=${REPS:-5}
 A=${A:-2}
 TICKS=${TICKS:-10}
@@ -21,7 +25,7 @@ B=$((A + TICKS))
 DELAY=${DELAY:-0.1}
 SIM=6
 
-for f in "$PMCTOP" "$WORKLOAD" "$RUNSTAT"; do
+for f in "$PMCTOP" "$WORKLOAD" "$RUNSTAT" "$WAKER"; do
 	[ -x "$f" ] || { echo "bench: $f is missing: run make bench (it builds it)"; exit 1; }
 done
 command -v top >/dev/null || { echo "bench: top is missing (Debian package procps)"; exit 1; }
@@ -72,7 +76,13 @@ TOOLS="pmctop"
 [ "$HAVE_PERF" = 1 ] && TOOLS="$TOOLS pmctop-perf"
 [ "$HAVE_SIM" = 1 ] && TOOLS="$TOOLS pmctop-hw"
 [ "$HAVE_BPF" = 1 ] && TOOLS="$TOOLS pmctop-bpf"
-TOOLS="$TOOLS top top-H"
+# pmctop as an ordinary user (no BPF, no ptrace of others: the bench's processes are its own)
+HAVE_USER=0
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	HAVE_USER=1
+	TOOLS="$TOOLS pmctop-user"
+fi
+TOOLS="$TOOLS pmctop-H top top-H"
 
 # tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS" of B frames (bench/runstat.c)
 tool_run() {
@@ -93,6 +103,8 @@ pmctop_cmd() {
 	pmctop-hw) echo "env PMCTOP_SIM_GROUPS=$SIM $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	pmctop-bpf) echo "$PMCTOP -b --bpf --no-cpus -d $DELAY -n $2" ;;
 	pmctop-perf) echo "$PMCTOP -b --task-counts=perf --no-cpus -d $DELAY -n $2" ;;
+	pmctop-H) echo "$PMCTOP -b -H --no-cpus -d $DELAY -n $2" ;;
+	pmctop-user) echo "setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	esac
 }
 
@@ -117,10 +129,28 @@ settle() {
 		END { if (!s) print f, "all frames: not attached yet" }'
 }
 
-# population: SIZE idle processes ("p N") or 50 processes of N idle threads ("t N")
+# population: SIZE idle processes ("p N"), 50 processes of N idle threads ("t N"), 50 processes
+# of N threads each waking every 100 ms ("b N"), N processes of one such thread ("w N"); the busy
+# ones run as nobody, so that pmctop-user may count them
 populate() {
 	i=0
+	as=""
+	[ "$HAVE_USER" = 1 ] && as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	case $1 in
+	b)
+		while [ "$i" -lt 50 ]; do
+			$as "$WAKER" "$2" 100 3600 &
+			KIDS="$KIDS $!"
+			i=$((i + 1))
+		done
+		;;
+	w)
+		while [ "$i" -lt "$2" ]; do
+			$as "$WAKER" 1 100 3600 &
+			KIDS="$KIDS $!"
+			i=$((i + 1))
+		done
+		;;
 	p)
 		while [ "$i" -lt "$2" ]; do
 			sleep 3600 &
@@ -137,7 +167,7 @@ populate() {
 		;;
 	esac
 	# wait until every thread is there and the forks have settled
-	[ "$1" = p ] && want=$2 || want=$((50 * $2))
+	case $1 in p | w) want=$2 ;; *) want=$((50 * $2)) ;; esac
 	t=0
 	while [ "$t" -lt 100 ]; do
 		have=$(ls /proc/[0-9]*/task 2>/dev/null | grep -c '^[0-9]')
@@ -184,11 +214,18 @@ printf '%-12s %-11s %19s %10s %19s %8s %12s\n' "population" "tool" "ms/tick min 
 configs=""
 for n in $SIZES; do configs="$configs p:$n"; done
 for n in $THREADS; do configs="$configs t:$n"; done
+for n in $BUSY; do configs="$configs b:$n"; done
+for n in $BUSYP; do configs="$configs w:$n"; done
 
 for c in $configs; do
 	kind=${c%%:*}
 	n=${c#*:}
-	if [ "$kind" = p ]; then label="$n procs"; else label="50x$n thr"; fi
+	case $kind in
+	p) label="$n procs" ;;
+	t) label="50x$n thr" ;;
+	b) label="50x$n busy" ;;
+	w) label="$n busy" ;;
+	esac
 	populate "$kind" "$n"
 	for t in $TOOLS; do
 		: >"$tmp/$t.tick"
@@ -222,6 +259,7 @@ for c in $configs; do
 		rep=$((rep + 1))
 	done
 	topmed=$(med "$tmp/top.tick")
+	tophmed=$(med "$tmp/top-H.tick")
 	for t in $TOOLS; do
 		nc="-"
 		case $t in
@@ -232,7 +270,10 @@ for c in $configs; do
 			;;
 		esac
 		set -- $(stats "$tmp/$t.tick")
-		ratio=$(awk -v p="$2" -v t="$topmed" 'BEGIN { if (t > 0) printf "%.2f", p / t; else print "-" }')
+		# thread rows against top's thread rows, everything else against top -b
+		ref=$topmed
+		[ "$t" = pmctop-H ] && ref=$tophmed
+		ratio=$(awk -v p="$2" -v t="$ref" 'BEGIN { if (t > 0) printf "%.2f", p / t; else print "-" }')
 		printf '%-12s %-11s %9s %9s %10s %9s %9s %8s %12s\n' "$label" "$t" "$1" "$2" "$ratio" \
 			$(stats "$tmp/$t.first") "$(med "$tmp/$t.rss")" "$nc"
 		echo "$c $t $2 $ratio $(med "$tmp/$t.first") $(med "$tmp/$t.rss") ${nc%% *}" >>"$tmp/results"
@@ -270,12 +311,21 @@ if [ "$HAVE_BPF" = 1 ]; then
 else
 	echo "  --bpf: skipped, $BPF_WHY"
 fi
+# the busy server: every thread wakes every 100 ms, so no process is idle in any tick
+for c in b:40 b:100 w:2000; do
+	case $c in b:*) what="50x${c#b:} busy threads" ;; *) what="${c#w:} busy processes" ;; esac
+	check "default backend: per tick <= 0.5x top -b, $what" "$c" pmctop 4 "<=" 0.5
+	[ "$HAVE_USER" = 1 ] && check "as nobody: per tick <= 1.0x top -b, $what" "$c" pmctop-user 4 "<=" 1.0
+	check "-H: per tick <= 0.5x top -H -b, $what" "$c" pmctop-H 4 "<=" 0.5
+	[ "$HAVE_SIM" = 1 ] && check "hardware-like per-task layout: per tick <= 1.0x top -b, $what" "$c" pmctop-hw 4 "<=" 1.0
+done
 
 # growth: the slope of the median per-tick cost between the smallest and largest population
 echo
 echo "== how the cost grows (median ms/tick; slopes between the smallest and largest population)"
 awk '
 	{ split($1, c, ":"); n = c[1] == "p" ? c[2] : 50 * c[2]; k = c[1] SUBSEP $2
+	  if (c[1] == "b" || c[1] == "w") next
 	  if (!(k in lo) || n < lon[k]) { lo[k] = $3; lon[k] = n }
 	  if (!(k in hi) || n > hin[k]) { hi[k] = $3; hin[k] = n } }
 	END { for (k in lo) { split(k, p, SUBSEP)
