@@ -83,6 +83,12 @@ check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/no
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
 check "--list-events PATTERN filters" sh -c '"$PMCTOP" --list-events page-faults | grep -qi "PAGE-FAULTS" && ! "$PMCTOP" --list-events page-faults | grep -qi "TASK-CLOCK"'
+check "a cgroup filter that does not exist is refused, naming where it looked" expect 2 "no cgroup '/pmctop-no-such-cgroup' for --cgroup-filter: '.*/pmctop-no-such-cgroup' is not a directory of the cgroup v2 hierarchy mounted on" -b -n 1 -d 0.1 --cgroup-filter /pmctop-no-such-cgroup
+check "a cgroup filter that exists is taken" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -p $$ --cgroup-filter / >/dev/null 2>&1'
+check "a replay has no live cgroups to check the filter against" sh -c '"$PMCTOP" -b -n 1 -d 0 --replay "$top_srcdir/tests/data/cgroup.rec" --cgroup-filter /pmctop-no-such-cgroup >/dev/null 2>&1'
+check "--config with a file that is not there is refused" expect 2 "cannot read the settings file '$TMP/no-such-rc' of --config" -b -n 1 --config "$TMP/no-such-rc"
+check "the default settings file may be missing, silently" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -p $$ >/dev/null 2>"$1"; test $? = 0 && ! grep -qi "settings" "$1"' _ "$TMP/norc.err"
+check "a user that exists and runs nothing here is fine" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -u nobody >/dev/null 2>&1'
 check "--list-events with no match exits 1" sh -c '! "$PMCTOP" --list-events zzzznothing 2>/dev/null'
 
 # -n 1: the one frame printed is a counted one (a short interval is taken before it), sorted by
