@@ -345,6 +345,11 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 			break;
 		}
 		frames++;
+		/* as perf record -p: sampling a process that exited has nothing more to show */
+		if (o->sample_pid && !paced && !snapshot_find_task(&snap, o->sample_pid)) {
+			textsafe_fprintf(o->msgs, "pmctop: process %d exited\n", o->sample_pid);
+			break;
+		}
 	}
 out_snap:
 	if (out)

@@ -37,6 +37,7 @@ struct loop_opts {
 	FILE *msgs;	     /* where messages for the user go (stderr) */
 	struct exporter *ex; /* borrowed; serves /metrics from each snapshot, NULL for none */
 	const struct exposition_info *export_info; /* borrowed; with ex */
+	int sample_pid; /* --sample: the run ends after the frame in which it is gone; 0: none */
 };
 
 /* Seconds a live batch run of one frame (-n 1) counts before it, or -d when shorter. */

@@ -551,6 +551,7 @@ static int main_run(struct options *op)
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
 	lo.msgs = stderr;
+	lo.sample_pid = o.batch && !o.replay ? o.sample_pid : 0;
 	if (ex) {
 		lo.ex = ex;
 		lo.export_info = &xi;
