@@ -61,7 +61,8 @@ check "stray argument" expect 2 "unexpected argument 'extra'" -b extra
 check "option without its value" expect 2 "option '-d' needs a value" -b -d
 
 # /proc read from a fixture tree: names, users and kernel threads come from it
-"$PMCTOP" -b -c --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fx.txt" 2>/dev/null
+# (two frames: a run of one frame only prints a counted one, see below)
+"$PMCTOP" -b -c --proc-root "$top_srcdir/tests/data/proc" -n 2 -d 0.1 >"$TMP/fx.txt" 2>/dev/null
 check "--proc-root: processes come from the fixture tree" grep -q "^ *1 root .* /sbin/init splash$" "$TMP/fx.txt"
 check "--proc-root: kernel threads are not listed" sh -c '! grep -q kthreadd "$1"' _ "$TMP/fx.txt"
 # the first frame comes at once: S, RES (pages of stat in KiB), %MEM (of the fixture's MemTotal)
@@ -82,7 +83,61 @@ check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/no
 
 check "--list-events lists software events" sh -c '"$PMCTOP" --list-events | grep -qi "TASK-CLOCK"'
 check "--list-events PATTERN filters" sh -c '"$PMCTOP" --list-events page-faults | grep -qi "PAGE-FAULTS" && ! "$PMCTOP" --list-events page-faults | grep -qi "TASK-CLOCK"'
+check "a cgroup filter that does not exist is refused, naming where it looked" expect 2 "no cgroup '/pmctop-no-such-cgroup' for --cgroup-filter: '.*/pmctop-no-such-cgroup' is not a directory of the cgroup v2 hierarchy mounted on" -b -n 1 -d 0.1 --cgroup-filter /pmctop-no-such-cgroup
+check "a cgroup filter that exists is taken" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -p $$ --cgroup-filter / >/dev/null 2>&1'
+check "a replay has no live cgroups to check the filter against" sh -c '"$PMCTOP" -b -n 1 -d 0 --replay "$top_srcdir/tests/data/cgroup.rec" --cgroup-filter /pmctop-no-such-cgroup >/dev/null 2>&1'
+check "--config with a file that is not there is refused" expect 2 "cannot read the settings file '$TMP/no-such-rc' of --config" -b -n 1 --config "$TMP/no-such-rc"
+check "the default settings file may be missing, silently" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -p $$ >/dev/null 2>"$1"; test $? = 0 && ! grep -qi "settings" "$1"' _ "$TMP/norc.err"
+check "a user that exists and runs nothing here is fine" sh -c '"$PMCTOP" -b -n 1 -d 0.1 -u nobody >/dev/null 2>&1'
 check "--list-events with no match exits 1" sh -c '! "$PMCTOP" --list-events zzzznothing 2>/dev/null'
+
+# -n 1: the one frame printed is a counted one (a short interval is taken before it), sorted by
+# %CPU, highest first (the default order), in every format
+"$WORKLOAD" spin 1 60 &
+SPIN=$!
+KILL_PIDS="$KILL_PIDS $SPIN"
+"$WORKLOAD" sleep 60 &
+SLEEPER=$!
+KILL_PIDS="$KILL_PIDS $SLEEPER"
+# text: the %CPU column of every process row is a number, in descending order
+one_text() {
+	"$PMCTOP" -b -n 1 -p "$SPIN,$SLEEPER,$$" >"$TMP/one.txt" 2>/dev/null || return 1
+	awk '
+		/^ *PID / { for (i = 1; i <= NF; i++) if ($i == "%CPU") c = i; next }
+		c && NF >= c { rows++; v = $c
+			if (v !~ /^[0-9.]+$/) { print "# not a number: " $0; bad = 1 }
+			else if (rows > 1 && v + 0 > last + 0) { print "# not descending: " $0; bad = 1 }
+			last = v }
+		END { exit bad || rows != 3 }' "$TMP/one.txt" || { sed 's/^/# /' "$TMP/one.txt"; return 1; }
+}
+check "-n 1 (text): every %CPU is counted, highest first" one_text
+one_csv() {
+	"$PMCTOP" -b -n 1 -o csv -p "$SPIN,$SLEEPER,$$" >"$TMP/one.csv" 2>/dev/null || return 1
+	c=$(csv_field "$TMP/one.csv" cpu)
+	awk -F, -v c="$c" -v spin="$SPIN" '
+		$2 == "process" { rows++; v = $c
+			if (v !~ /^[0-9.]+$/) { print "# not a number: " $0; bad = 1 }
+			else if (rows > 1 && v + 0 > last + 0) { print "# not descending: " $0; bad = 1 }
+			if ($3 == spin && v + 0 <= 0) { print "# the spinner shows no CPU: " $0; bad = 1 }
+			last = v }
+		END { exit bad || rows != 3 }' "$TMP/one.csv" || { sed 's/^/# /' "$TMP/one.csv"; return 1; }
+}
+check "-n 1 (csv): every %CPU is counted, highest first, the spinner's above 0" one_csv
+one_json() {
+	"$PMCTOP" -b -n 1 -o json -p "$SPIN,$SLEEPER,$$" >"$TMP/one.json" 2>/dev/null || return 1
+	python3 - "$TMP/one.json" "$SPIN" <<'PY' || { sed 's/^/# /' "$TMP/one.json"; return 1; }
+import json, sys
+frames = [json.loads(l) for l in open(sys.argv[1])]
+assert len(frames) == 1, "%d frames" % len(frames)
+procs = frames[0]["processes"]
+cpu = [p["cpu"] for p in procs]
+assert len(procs) == 3 and all(isinstance(v, (int, float)) for v in cpu), cpu
+assert cpu == sorted(cpu, reverse=True), cpu
+assert [p["cpu"] for p in procs if p["pid"] == int(sys.argv[2])][0] > 0, cpu
+PY
+}
+check "-n 1 (json): one frame, every %CPU counted, highest first" one_json
+kill "$SPIN" "$SLEEPER" 2>/dev/null
 
 # "| head": the reader leaves, pmctop ends quietly with status 0
 sigpipe() {

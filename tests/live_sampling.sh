@@ -105,6 +105,17 @@ oracle "$TMP/o.json" "$TMP/over.log" samples | tail -n 1 >"$TMP/after"
 read -r _ got want <"$TMP/after"
 check "sampling goes on after the overflow ($got samples/s for $want faults/s)" agree "$got" "$want" 0.10 20
 
+# the sampled process exits: the run ends after a last frame, status 0, and says why (as
+# perf record -p does), instead of going on forever with nothing to sample
+"$WORKLOAD" faults 2000 1.5 &
+gone=$!
+timeout 60 "$PMCTOP" -b --sample "$gone" -d 0.3 -o json >"$TMP/gone.json" 2>"$TMP/gone.err"
+st=$?
+wait "$gone" 2>/dev/null
+check "sampling a process that exits ends with status 0 (status $st)" test "$st" = 0
+check "and says the process exited" grep -q "^pmctop: process $gone exited$" "$TMP/gone.err"
+check "after the frames it had" sh -c 'test "$(wc -l <"$1")" -ge 2' _ "$TMP/gone.json"
+
 # --sample on a pid that does not exist
 "$PMCTOP" -b --sample 4000000 -n 1 >/dev/null 2>"$TMP/bad.err"
 check "--sample of a missing pid exits 2" test $? = 2

@@ -196,6 +196,19 @@ START_TEST(test_software_recording_says_hardware_events_are_not_supported)
 }
 END_TEST
 
+START_TEST(test_task_clock_counted_per_process_is_counted_not_unsupported)
+{
+	/* a CPU has no task-clock: the CPUs fail it, the processes count it and it is served */
+	char *s = render_rec("sw.rec", EXPOSITION_PROMETHEUS, 3);
+
+	has(s, "pmctop_event_status{event=\"task-clock\",pmu=\"software\","
+	       "status=\"counted\"} 1\n");
+	hasnt(s, "event=\"task-clock\",pmu=\"software\",status=\"not_supported\"");
+	has(s, "pmu=\"software\",event=\"task-clock\"} ");
+	free(s);
+}
+END_TEST
+
 /* One CPU: cycles multiplexed, instructions ran and counted 0, cache-misses never ran. */
 static const char STATUS_REC[] =
 	"pmctop-recording 1\n"
@@ -673,6 +686,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_cgroups);
 	tcase_add_test(tc, test_every_family_has_help_and_type_before_its_samples);
 	tcase_add_test(tc, test_software_recording_says_hardware_events_are_not_supported);
+	tcase_add_test(tc, test_task_clock_counted_per_process_is_counted_not_unsupported);
 	tcase_add_test(tc, test_statuses_of_the_last_interval);
 	tcase_add_test(tc, test_top_processes_by_cpu_and_how_many_were_left_out);
 	tcase_add_test(tc, test_label_values_are_escaped_and_safe);

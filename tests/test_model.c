@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/options.h"
 #include "model/model.h"
@@ -729,13 +730,89 @@ START_TEST(test_pid_reuse_starts_from_zero)
 	snapshot_init(&b, E_N);
 	a.t_ns = 1;
 	b.t_ns = 1000000001;
+	a.uptime = 10.0;
+	b.uptime = 11.0;
 	fill_second(task(&a, 10, 5)->c, 500000000, 500000000);
-	/* same pid, later start time: a different process whose counts began at 0 */
-	fill_second(task(&b, 10, 99)->c, 250000000, 250000000);
+	/* same pid, later start time (10.75 s): a new process counted from its start on */
+	fill_second(task(&b, 10, (unsigned long long)(10.75 * (double)sysconf(_SC_CLK_TCK)))->c,
+		    250000000, 250000000);
 	set(b.tasks[0].c, E_TC, 250000000, 250000000, 250000000);
 	m = two_ticks(&a, &b);
 	NEAR(m->rows[0].v[COL_CPU], 25.0);
 	NEAR(m->rows[0].v[COL_PF], 300);
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
+/*
+ * Processes that were not there at the last read. One started between the
+ * two reads and was attached only at the second (a short-lived compiler): its
+ * counts since the attach are nearly nothing, its /proc CPU time 0.17 s of
+ * the 1 s interval is its %CPU, as top charges it; its rates, counted over a
+ * sliver of its life, are unknown, not 0. One that started long before and
+ * was not listed then has no known share of the interval. One counted from
+ * its start on keeps its rates and the larger of its two CPU times.
+ */
+START_TEST(test_a_process_started_between_two_reads_is_charged_its_cpu_time)
+{
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	unsigned long long mid = (unsigned long long)(10.5 * hz);
+	struct snapshot a, b;
+	struct snap_task *t;
+	const struct model_row *r;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1000000000;
+	b.t_ns = 2000000000;
+	a.uptime = 10.0;
+	b.uptime = 11.0;
+	task(&a, 10, 5);
+	fill_second(task(&b, 10, 5)->c, 1000000000, 1000000000);
+	/* started at 10.5 s, attached at the read: 1 ms counted, 0.17 s of CPU time */
+	t = task(&b, 20, mid);
+	t->pflags = SNAP_TASK_PROC;
+	t->cpu_ns = 170000000;
+	set(t->c, E_TC, 1000000, 1000000, 1000000);
+	set(t->c, E_PF, 0, 1000000, 1000000);
+	set(t->c, E_RAW, 0, 1000000, 1000000);
+	/* started at 5 s, not listed at the last read */
+	t = task(&b, 30, (unsigned long long)(5 * hz));
+	t->pflags = SNAP_TASK_PROC;
+	t->cpu_ns = 5000000000;
+	set(t->c, E_TC, 1000000, 1000000, 1000000);
+	set(t->c, E_PF, 0, 1000000, 1000000);
+	/* started at 10.5 s, counted from then on: 0.4 s of task-clock, /proc's 0.3 s */
+	t = task(&b, 40, mid);
+	t->pflags = SNAP_TASK_PROC;
+	t->cpu_ns = 300000000;
+	fill_second(t->c, 500000000, 500000000);
+	set(t->c, E_TC, 400000000, 500000000, 500000000);
+	m = two_ticks(&a, &b);
+	r = row_of(m, 20);
+	ck_assert_ptr_nonnull(r);
+	NEAR(r->v[COL_CPU], 17.0);
+	ck_assert(!(r->na & (1u << COL_CPU)));
+	ck_assert(isnan(r->v[COL_PF]) && (r->na & (1u << COL_PF)));
+	ck_assert(isnan(r->v[COL_CS]));
+	ck_assert(isnan(model_event_rate(m, r, 0)));
+	r = row_of(m, 30);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(isnan(r->v[COL_CPU]) && (r->na & (1u << COL_CPU)));
+	ck_assert(isnan(r->v[COL_PF]));
+	r = row_of(m, 40);
+	ck_assert_ptr_nonnull(r);
+	NEAR(r->v[COL_CPU], 40.0);
+	NEAR(r->v[COL_PF], 300);
+	NEAR(r->v[COL_IPC], 2.0);
+	/* the busiest first: 10 (50 %), 40, then 20; 30 with no value last */
+	ck_assert_int_eq(m->rows[0].id, 10);
+	ck_assert_int_eq(m->rows[1].id, 40);
+	ck_assert_int_eq(m->rows[2].id, 20);
+	ck_assert_int_eq(m->rows[3].id, 30);
 	model_free(m);
 	snapshot_release(&a);
 	snapshot_release(&b);
@@ -1284,6 +1361,7 @@ int main(void)
 	tcase_add_test(tc, test_sleeping_task_is_zero_percent_but_has_no_ipc);
 	tcase_add_test(tc, test_unsupported_events_hide_their_columns);
 	tcase_add_test(tc, test_pid_reuse_starts_from_zero);
+	tcase_add_test(tc, test_a_process_started_between_two_reads_is_charged_its_cpu_time);
 	tcase_add_test(tc, test_sort_by_cpi_puts_undefined_last_both_ways);
 	tcase_add_test(tc, test_filters_by_pid_and_user);
 	tcase_add_test(tc, test_cpu_total_is_sum_of_cores);

@@ -380,6 +380,29 @@ START_TEST(test_golden_sampling)
 }
 END_TEST
 
+/* Page-fault samples say no load or store: CSV leaves loads and stores empty, JSON null, as
+ * the text's "-", never 0 and 0. */
+START_TEST(test_page_fault_samples_have_no_loads_or_stores)
+{
+	char *t = render_all("steps.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	char *c = render_all("steps.rec", OUTPUT_CSV, "cpu", false, false, true);
+	char *j = render_all("steps.rec", OUTPUT_JSON, "cpu", false, false, true);
+
+	ck_assert_ptr_nonnull(strstr(t, "Sampling pid 100: page faults"));
+	ck_assert_ptr_nonnull(strstr(c, ",page faults,1,0x1e4b000,33.33,2.00,,,,,[heap]\n"));
+	ck_assert_ptr_null(strstr(c, ",0,0,,,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"loads\":null,\"stores\":null,\"latency\":null,"));
+	ck_assert_ptr_null(strstr(j, "\"loads\":0,"));
+	free(t);
+	free(c);
+	free(j);
+	/* PEBS samples do say: their counts stay */
+	c = render_all("hw.rec", OUTPUT_CSV, "cpu", false, false, true);
+	ck_assert_ptr_nonnull(strstr(c, ",Intel PEBS,1,"));
+	free(c);
+}
+END_TEST
+
 /* Where each column's name comes in a header line; -1 when missing. */
 static long header_pos(const char *line, const char *name, char sep)
 {
@@ -541,6 +564,7 @@ int main(void)
 	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
 	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);
 	tcase_add_test(tc, test_golden_sampling);
+	tcase_add_test(tc, test_page_fault_samples_have_no_loads_or_stores);
 	tcase_add_test(tc, test_anonymous_mappings_by_range);
 	tcase_add_test(tc, test_every_column_in_table_order);
 	tcase_add_test(tc, test_cgroup_frames);

@@ -264,6 +264,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	int status = 0;
 	long frames = 0;
 	uint64_t last_t;
+	bool one;
 	int r;
 
 	r = loop_io_open(&io, false, -1);
@@ -287,10 +288,20 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 		goto out_snap;
 	}
 	last_t = snap.t_ns;
-	/* the first frame at once, as top's: /proc's columns now, the counters from the next */
-	for (bool first = true; o->iterations < 0 || frames < o->iterations; first = false) {
+	/*
+	 * The first frame at once, as top's: /proc's columns now, the counters
+	 * from the next. A live run of one frame (-n 1) would print only that
+	 * one, with no counts: it takes a short interval first (LOOP_ONE_FRAME_S,
+	 * or -d when shorter) and prints the counted frame that ends it.
+	 */
+	one = !paced && o->iterations == 1;
+	if (one)
+		model_update(m, &snap);
+	for (bool first = !one; o->iterations < 0 || frames < o->iterations; first = false) {
 		if (!first) {
-			if (!paced && loop_batch_wait(&io, src, o->delay))
+			double wait = one ? fmin(o->delay, LOOP_ONE_FRAME_S) : o->delay;
+
+			if (!paced && loop_batch_wait(&io, src, wait))
 				break;
 			r = loop_batch_read(&io, src, &snap);
 			source_print_messages(src, o->msgs);
@@ -334,6 +345,11 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 			break;
 		}
 		frames++;
+		/* as perf record -p: sampling a process that exited has nothing more to show */
+		if (o->sample_pid && !paced && !snapshot_find_task(&snap, o->sample_pid)) {
+			textsafe_fprintf(o->msgs, "pmctop: process %d exited\n", o->sample_pid);
+			break;
+		}
 	}
 out_snap:
 	if (out)

@@ -37,13 +37,19 @@ struct loop_opts {
 	FILE *msgs;	     /* where messages for the user go (stderr) */
 	struct exporter *ex; /* borrowed; serves /metrics from each snapshot, NULL for none */
 	const struct exposition_info *export_info; /* borrowed; with ex */
+	int sample_pid; /* --sample: the run ends after the frame in which it is gone; 0: none */
 };
+
+/* Seconds a live batch run of one frame (-n 1) counts before it, or -d when shorter. */
+#define LOOP_ONE_FRAME_S 0.2
 
 /*
  * Run frames until done; out may be NULL when only the exporter serves
  * them. With an exporter, the end of a recording does not end the run:
  * its last snapshot is served until a signal comes. Returns 0 (finished, interrupted, or the reader of
- * the output went away), or a positive exit status after printing why.
+ * the output went away), or a positive exit status after printing why. The
+ * first frame of a live run comes at once, without counts, except with one
+ * frame only: that one is counted over LOOP_ONE_FRAME_S.
  */
 int loop_batch(struct source *src, struct model *m, struct output *out, const struct loop_opts *o);
 

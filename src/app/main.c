@@ -158,6 +158,9 @@ static bool main_no_processes(const struct options *o)
 /*
  * --cgroup-filter in the form the processes' paths have: below the v2
  * hierarchy, whose mount point (from mountinfo) may prefix what was given.
+ * Live, a cgroup that is not there under that mount point matches nothing
+ * ever: NULL after saying where it was looked for. A replay has no live
+ * hierarchy to look in.
  */
 static char *main_cgroup_filter(const struct options *o)
 {
@@ -177,6 +180,20 @@ static char *main_cgroup_filter(const struct options *o)
 	}
 	if (cgroupfs_normalize(dir, o->cgroup_filter, path, sizeof(path)))
 		snprintf(path, sizeof(path), "%s", o->cgroup_filter); /* the options checked it */
+	if (dir && !o->replay) {
+		char full[sizeof(root) + CGROUPFS_PATH_MAX];
+		struct stat st;
+
+		snprintf(full, sizeof(full), "%s%s", dir, strcmp(path, "/") ? path : "");
+		if (stat(full, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			main_usage_error("no cgroup '%s' for --cgroup-filter: '%s' is not a "
+					 "directory of the cgroup v2 hierarchy mounted on '%s'",
+					 o->cgroup_filter, full, dir);
+			free(buf);
+			free(mnt);
+			return NULL;
+		}
+	}
 	free(buf);
 	free(mnt);
 	return xstrdup(path);
@@ -389,6 +406,12 @@ static int main_run(struct options *op)
 			"'-e' cannot be used with '--replay': the recording fixes the events");
 		return EXIT_USAGE;
 	}
+	/* a file asked for by name must be there; only the default one may be missing */
+	if (o.config && !o.no_config && access(o.config, R_OK) < 0) {
+		main_usage_error("cannot read the settings file '%s' of --config: %s", o.config,
+				 strerror(errno));
+		return EXIT_USAGE;
+	}
 	main_settings(&o, &rc, rc_path, sizeof(rc_path), rc_msg, sizeof(rc_msg));
 	/* the screen shows what was wrong with the file; batch mode says it once, here */
 	if (rc_msg[0] && o.batch)
@@ -412,6 +435,10 @@ static int main_run(struct options *op)
 	m->filter.user = o.user;
 	if (o.cgroup_filter) {
 		cgroup_filter = main_cgroup_filter(&o);
+		if (!cgroup_filter) {
+			status = EXIT_USAGE;
+			goto out_model;
+		}
 		m->filter.cgroup = cgroup_filter;
 	}
 	m->filter.kthreads = o.kernel_threads;
@@ -535,6 +562,7 @@ static int main_run(struct options *op)
 	lo.iterations = o.iterations;
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
 	lo.msgs = stderr;
+	lo.sample_pid = o.batch && !o.replay ? o.sample_pid : 0;
 	if (ex) {
 		lo.ex = ex;
 		lo.export_info = &xi;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "model/metrics.h"
 #include "util/errmsg.h"
@@ -32,6 +33,7 @@ struct model *model_new(const struct evlist *ev)
 	m->uptime = -1;
 	m->page_shift = 12;
 	m->halflife = 2.0;
+	m->clk_tck = sysconf(_SC_CLK_TCK) > 0 ? (double)sysconf(_SC_CLK_TCK) : 100.0;
 	m->hp_cap = 4096;
 	columns_choice_default(&m->cols);
 	return m;
@@ -499,6 +501,67 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
 	}
 }
 
+/*
+ * The row of task t that has no entry in the previous snapshot: its counts
+ * are since its counters were attached, which is not the interval's when it
+ * ran before that (a process that started between two reads is attached at
+ * the second). Ratios of that one period stay. %CPU, when it started within
+ * the interval (all its CPU time is then the interval's), is its /proc CPU
+ * time over the interval, or its task-clock when that is larger, as top
+ * charges it; else it is unknown. Rates (and -e events) stay when its
+ * counters were enabled for all its life (to a clock tick); when they covered
+ * only part of it they are unknown (NAN, n/a), never the 0 of a counter just
+ * attached. Recordings without the uptime cannot place its start: their
+ * rows keep the counts since the attach, as they were recorded.
+ */
+static void model_unseen_task(const struct model *m, const struct snapshot *s,
+			      const struct snap_task *t, struct model_row *r, double dt_ns)
+{
+	bool started = s->uptime >= 0 && m->prev.uptime >= 0 && m->clk_tck > 0 &&
+		       (double)(t->start + 1) / m->clk_tck >= m->prev.uptime;
+	bool covered = false;
+	double tc = r->v[COL_CPU], life, enabled = 0;
+
+	if (s->uptime < 0 || m->prev.uptime < 0)
+		return;
+
+	if (started) {
+		life = (s->uptime - (double)t->start / m->clk_tck) * 1e9;
+		for (size_t e = 0; e < m->ev.n; e++)
+			if (!t->c[e].err && (double)t->c[e].enabled > enabled)
+				enabled = (double)t->c[e].enabled;
+		if (enabled + 1e9 / m->clk_tck >= life)
+			covered = true;
+	}
+	r->v[COL_CPU] = NAN;
+	r->est &= ~(1u << COL_CPU);
+	r->na |= 1u << COL_CPU;
+	if (started && (t->pflags & SNAP_TASK_PROC) && dt_ns > 0) {
+		double proc = 100.0 * (double)t->cpu_ns / dt_ns;
+
+		r->v[COL_CPU] = isnan(tc) || proc > tc ? proc : tc;
+		r->na &= ~(1u << COL_CPU);
+	} else if (started && tc > 0) {
+		/* counted since the attach only: a lower bound */
+		r->v[COL_CPU] = tc;
+		r->est |= 1u << COL_CPU;
+		r->na &= ~(1u << COL_CPU);
+	}
+	if (covered)
+		return;
+	for (int c = 0; c < COL_MAX; c++) {
+		if (columns_get(c)->calc != COL_CALC_RATE)
+			continue;
+		r->v[c] = NAN;
+		r->est &= ~(1u << c);
+		r->na |= 1u << c;
+	}
+	for (size_t k = 0; k < m->nraw; k++) {
+		r->raw[k] = NAN;
+		r->raw_fl[k] = MODEL_F_NA;
+	}
+}
+
 /* Rows for one list of snapshot entries against their previous values. */
 static void model_task_rows(struct model *m, const struct snapshot *s, bool threads,
 			    struct model_row **rows, size_t *nrows, size_t *cap,
@@ -539,6 +602,8 @@ static void model_task_rows(struct model *m, const struct snapshot *s, bool thre
 		r->dt = row_dt / 1e9;
 		model_deltas(m, p ? p->c : NULL, t->c, d);
 		model_metrics(m, d, r, row_dt, NAN);
+		if (!p)
+			model_unseen_task(m, s, t, r, row_dt);
 		for (size_t e = 0; e < m->ev.n; e++)
 			mux[e] |= d->fl[e] & MODEL_F_EST;
 	}

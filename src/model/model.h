@@ -90,8 +90,9 @@ struct model {
 	double dt;	    /* seconds covered by the rows */
 	double wall;
 	double load[3];
-	double uptime; /* seconds since boot; < 0 when unknown */
-	char host[65]; /* where the counts come from */
+	double uptime;	/* seconds since boot; < 0 when unknown */
+	double clk_tck; /* clock ticks a second, the unit of snap_task.start */
+	char host[65];	/* where the counts come from */
 	char kernel[65];
 	uint64_t mem_total_kib; /* 0 when unknown */
 	struct model_row *rows;

@@ -69,7 +69,8 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_NOT_COUNTED] = { "pmctop_tasks_not_counted", EXPOSITION_GAUGE, NULL,
 				       "Processes whose counters could not be opened." },
 	[EXPOSITION_F_STATUS] = { "pmctop_event_status", EXPOSITION_GAUGE, NULL,
-				  "What each event did in the last interval on the CPUs: "
+				  "What each event did in the last interval on the CPUs (in the "
+				  "processes and cgroups for one counted only there, task-clock): "
 				  "counted, not_supported, multiplexed, never_ran or "
 				  "suspect_zero; 1 for the status it has." },
 	[EXPOSITION_F_CPU_COUNT] = { "pmctop_cpu_event_count", EXPOSITION_COUNTER, NULL,
@@ -148,6 +149,21 @@ void exposition_free(struct exposition *x)
 	free(x);
 }
 
+/*
+ * Whether some process or cgroup of s counts event e: task-clock is counted
+ * per task only (a CPU has no task), so its CPU counts always fail.
+ */
+static bool exposition_counted_elsewhere(const struct snapshot *s, size_t e)
+{
+	for (size_t t = 0; t < s->ntasks; t++)
+		if (!s->tasks[t].err && !s->tasks[t].c[e].err)
+			return true;
+	for (size_t g = 0; g < s->cg.n; g++)
+		if (!s->cg.v[g].err && !s->cg.v[g].c[e].err)
+			return true;
+	return false;
+}
+
 /* The status of event e from its counts summed over the CPUs in the interval (d). */
 static enum exposition_status exposition_judge(const struct ev *e, const struct snap_count *d)
 {
@@ -185,7 +201,9 @@ void exposition_update(struct exposition *x, const struct model *m)
 			ok++;
 		}
 		if (m->ev.ev[e].err || (s->ncpus && !ok && err)) {
-			x->status[e] = EXPOSITION_NOT_SUPPORTED;
+			x->status[e] = !m->ev.ev[e].err && exposition_counted_elsewhere(s, e)
+					       ? EXPOSITION_COUNTED
+					       : EXPOSITION_NOT_SUPPORTED;
 			continue;
 		}
 		d = sum;

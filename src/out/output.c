@@ -806,6 +806,12 @@ static const char *output_map_name(const struct model *m, uint64_t page, char *b
 	return p ? mem_map_label(p, buf, OUTPUT_MAP_LEN) : "[unmapped]";
 }
 
+/* Whether a page's samples said load or store: page-fault samples carry no op (null, not 0). */
+static bool output_ops_known(const struct hotpage_entry *e)
+{
+	return e->loads + e->stores > 0;
+}
+
 static void output_page_fields(const struct model *m, const struct hotpage_entry *e, double *share,
 			       struct hotpage_cells *cells)
 {
@@ -878,9 +884,12 @@ static void output_samples_csv(struct output *o, const struct model *m,
 		output_page_fields(m, &top[i], &share, &cl);
 		ob_printf(f, "%.3f,%d,", m->wall, m->sample_pid);
 		output_csv_str(f, m->sample_source);
-		ob_printf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%" PRIu64 ",%" PRIu64 ",%s,%s,", i + 1,
-			  top[i].page << m->hp->shift, share, top[i].weight, top[i].loads,
-			  top[i].stores, top[i].lat_n ? cl.latency : "",
+		/* samples with no load or store (page faults) leave them empty, as "-" on screen */
+		ob_printf(f, ",%zu,0x%" PRIx64 ",%.2f,%.2f,%s,%s,%s,%s,", i + 1,
+			  top[i].page << m->hp->shift, share, top[i].weight,
+			  output_ops_known(&top[i]) ? cl.loads : "",
+			  output_ops_known(&top[i]) ? cl.stores : "",
+			  top[i].lat_n ? cl.latency : "",
 			  hotpage_dominant_level(&top[i]) == MEM_LVL_NA
 				  ? ""
 				  : mem_level_name(hotpage_dominant_level(&top[i])));
@@ -925,10 +934,12 @@ static void output_samples_json(struct output *o, const struct model *m,
 		output_page_fields(m, &top[i], &share, &cl);
 		ob_printf(f,
 			  "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
-			  "\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"latency\":%s,"
+			  "\"loads\":%s,\"stores\":%s,\"latency\":%s,"
 			  "\"data_source\":",
 			  i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight,
-			  top[i].loads, top[i].stores, top[i].lat_n ? cl.latency : "null");
+			  output_ops_known(&top[i]) ? cl.loads : "null",
+			  output_ops_known(&top[i]) ? cl.stores : "null",
+			  top[i].lat_n ? cl.latency : "null");
 		if (l == MEM_LVL_NA)
 			ob_puts("null", f);
 		else
