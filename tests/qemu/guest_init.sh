@@ -89,7 +89,7 @@ if [ "$MODE" = hw ]; then
 	run starve spin $N $K -- -d 0.5 -n 9 -e $EV
 	# modifiers are part of an event: kernel-mode and user-mode instructions of a user-mode
 	# loop are two counters beside the built-in one (both modes)
-	run modk spin $N $K -- --no-cpus -d 0.5 -n 9 -e instructions:k,instructions:u
+	run modk spin $N $K -- --no-cpus -d 0.5 -n 9 -e instructions,instructions:k,instructions:u
 	# processes counted by the BPF program at context switches, and the same per thread
 	run bpf spin $N $K -- --bpf -d 0.5 -n 9 -e cycles,instructions
 	run bpfref spin $N $K -- -d 0.5 -n 9 -e cycles,instructions
