@@ -510,7 +510,7 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
  * time over the interval, or its task-clock when that is larger, as top
  * charges it; else it is unknown. Rates (and -e events) stay when its
  * counters were enabled for all its life (to a clock tick); when they covered
- * only part of it they are unknown (NAN, n/a), never the 0 of a counter just
+ * only part of it they are unknown (NAN, shown as '-'), never the 0 of a counter just
  * attached. Recordings without the uptime cannot place its start: their
  * rows keep the counts since the attach, as they were recorded.
  */
@@ -533,9 +533,10 @@ static void model_unseen_task(const struct model *m, const struct snapshot *s,
 		if (enabled + 1e9 / m->clk_tck >= life)
 			covered = true;
 	}
+	/* unknown, not a counter that did not run: '-', never n/a and never 0 */
 	r->v[COL_CPU] = NAN;
 	r->est &= ~(1u << COL_CPU);
-	r->na |= 1u << COL_CPU;
+	r->na &= ~(1u << COL_CPU);
 	if (started && (t->pflags & SNAP_TASK_PROC) && dt_ns > 0) {
 		double proc = 100.0 * (double)t->cpu_ns / dt_ns;
 
@@ -554,11 +555,11 @@ static void model_unseen_task(const struct model *m, const struct snapshot *s,
 			continue;
 		r->v[c] = NAN;
 		r->est &= ~(1u << c);
-		r->na |= 1u << c;
+		r->na &= ~(1u << c);
 	}
 	for (size_t k = 0; k < m->nraw; k++) {
 		r->raw[k] = NAN;
-		r->raw_fl[k] = MODEL_F_NA;
+		r->raw_fl[k] = 0;
 	}
 }
 
