@@ -540,13 +540,13 @@ static void put_ibs_sample(void *map, uint64_t addr, uint64_t src)
 {
 	struct perf_event_mmap_page *pc = map;
 	uint8_t *data = (uint8_t *)map + pc->data_offset;
-	uint64_t body[9] = { 1, 0x401000, 0, 1, addr, 0, 5, src };
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 8 * 8 };
+	uint64_t body[9] = { 1, 0x401000, 0, 1, addr, 0, 4096, 5, src };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 9 * 8 };
 
-	/* identifier ip pid/tid time addr cpu weight data_src */
+	/* identifier ip pid/tid time addr cpu period weight data_src */
 	memcpy(data + pc->data_head, &h, sizeof(h));
-	memcpy(data + pc->data_head + 8, body, 64);
-	pc->data_head += 72;
+	memcpy(data + pc->data_head + 8, body, 72);
+	pc->data_head += 80;
 }
 
 struct levels {

@@ -7,6 +7,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -267,6 +269,72 @@ static int workload_hotpages(long rate, double seconds, FILE *log)
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Mappings that come and go: each round grows the heap by 2 MiB with sbrk and touches it, maps
+ * the 4 MiB file DIR/data.bin, writes every page, unmaps it and gives the heap back: two thirds
+ * of the faults are in data.bin and one third in [heap], in mappings that are gone by the time
+ * anyone reads /proc/PID/maps.
+ */
+static int workload_mappings(double seconds, const char *dir)
+{
+	const size_t heap = 2u << 20, file = 4u << 20;
+	long page = sysconf(_SC_PAGESIZE);
+	double start = workload_now();
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/data.bin", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)file)) {
+		perror(path);
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (workload_now() - start < seconds) {
+		char *h = sbrk((intptr_t)heap), *m;
+
+		if (h == (void *)-1)
+			return 1;
+		for (size_t off = 0; off < heap; off += (size_t)page)
+			h[off] = 1;
+		m = mmap(NULL, file, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED)
+			return 1;
+		for (size_t off = 0; off < file; off += (size_t)page)
+			m[off] = 1;
+		munmap(m, file);
+		if (sbrk(-(intptr_t)heap) == (void *)-1)
+			return 1;
+		usleep(2000);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * A stream over a 32 MiB array, one write per 4 KiB page, pass after pass; each pass begins
+ * with MADV_DONTNEED so that every page faults again. Prints the array's address.
+ */
+static int workload_stream(double seconds)
+{
+	const size_t len = 32u << 20, stride = 4096;
+	double start = workload_now();
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (a == MAP_FAILED)
+		return 1;
+	printf("%p\n", (void *)a);
+	fflush(stdout);
+	while (workload_now() - start < seconds) {
+		madvise(a, len, MADV_DONTNEED);
+		for (size_t off = 0; off < len; off += stride)
+			a[off] = 1;
+		usleep(1000);
 	}
 	return 0;
 }
@@ -608,6 +676,10 @@ int main(int argc, char **argv)
 		return workload_faults(atol(argv[2]), atof(argv[3]), workload_log_open(log));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "spin"))
 		return workload_spin(atoi(argv[2]), atof(argv[3]), workload_log_open(log));
+	if (argc == 4 && !strcmp(argv[1], "mappings"))
+		return workload_mappings(atof(argv[2]), argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "stream"))
+		return workload_stream(atof(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		double s = atof(argv[2]);
 		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -621,6 +693,7 @@ int main(int argc, char **argv)
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
 			"crowd THREADS BUSY_MS LOG | "
 			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
-			"named NAME SECONDS | sleep SECONDS\n");
+			"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS | "
+			"sleep SECONDS\n");
 	return 2;
 }
