@@ -23,10 +23,20 @@
 #define SAMPLER_IBS_PERIOD 100000
 #define SAMPLER_IBS_MAX 0xffff0 /* IbsOpMaxCnt without the extended bits, x16 */
 /*
- * While the period is steered, the ring wakes pmctop after about this many
- * bytes of samples (some 200), so that each batch gets a period of its own.
+ * While the period is steered, the ring wakes pmctop after this many
+ * samples, so that each short batch gets a period of its own: a long batch
+ * at one period still locks onto a regular pattern over its length.
  */
-#define SAMPLER_DITHER_BYTES (16u << 10)
+#define SAMPLER_DITHER_EVENTS 64
+/*
+ * Page faults steered to a mean period below this are sampled by the kernel
+ * at every fault and thinned here, each kept sample a dithered number of
+ * faults after the last: an ioctl'd period restarts the kernel's count where
+ * it lands (PERF_EVENT_IOC_PERIOD zeroes period_left), which ties a short
+ * period's phase to the process's own rhythm; the ring carries at most this
+ * many times the target rate.
+ */
+#define SAMPLER_SOFT_MAX 16
 #define SAMPLER_MAPS_MAX (4u << 20) /* bytes of /proc/PID/maps read */
 #define SAMPLER_MAX_PROCS 64	    /* processes whose mappings are followed */
 
@@ -85,6 +95,10 @@ struct sampler {
 	bool fixed; /* the caller chose the period: never steer it */
 	struct sampler_rate rate;
 	uint64_t last_samples;
+	uint64_t kept; /* samples handed on (and IBS ops dropped): what the rate is steered by */
+	bool soft;     /* the kernel samples every fault; the period is applied here */
+	uint64_t skip; /* soft: faults to let pass before the next kept one */
+	uint64_t gap;  /* soft: the faults the next kept sample stands for */
 	size_t nsets;
 	struct sampler_set set[SAMPLER_MAX_SETS];
 	struct sampler_fd *fds;
@@ -420,9 +434,14 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
 					if (!set->a.leader[k]) {
 						a.watermark = 1;
 						a.wakeup_watermark = (uint32_t)(data / 2);
-						/* a steered period is dithered at each wake-up */
-						if (!s->fixed && data / 2 > SAMPLER_DITHER_BYTES)
-							a.wakeup_watermark = SAMPLER_DITHER_BYTES;
+						/*
+						 * a steered period is dithered at each
+						 * wake-up: wake every few samples
+						 */
+						if (!s->fixed) {
+							a.watermark = 0;
+							a.wakeup_events = SAMPLER_DITHER_EVENTS;
+						}
 						a.sample_id_all = 1;
 					}
 					/*
@@ -895,6 +914,17 @@ static void sampler_give(struct sampler *s, const struct ring_sample *in)
 
 	if (f)
 		f->hit = true;
+	if (s->soft) {
+		/* thinned here: each kept sample a dithered number of faults after the last */
+		if (s->skip > 1) {
+			s->skip--;
+			return;
+		}
+		smp.period = s->gap ? s->gap : 1;
+		s->gap = sampler_dither(&s->rng, s->period, s->rate.max, 1);
+		s->skip = s->gap;
+	}
+	s->kept++;
 	if (s->kind == SAMPLE_IBS && !smp.addr) {
 		s->nonmem++;
 		return;
@@ -949,7 +979,7 @@ static void sampler_apply(struct sampler *s, struct sampler_ev *e)
 /* Each event that delivered samples takes a new period drawn around the steered one. */
 static void sampler_redither(struct sampler *s)
 {
-	bool dither = !s->fixed && s->period >= 2;
+	bool dither = !s->fixed && !s->soft && s->period >= 2;
 
 	for (size_t i = 0; i < s->nfds; i++) {
 		uint64_t p;
@@ -1018,9 +1048,10 @@ uint64_t sampler_lost(const struct sampler *s)
 
 uint64_t sampler_adapt(struct sampler *s, double dt)
 {
-	uint64_t got = s->st.samples - s->last_samples, next;
+	uint64_t got = s->kept - s->last_samples, next, kernel;
+	bool soft;
 
-	s->last_samples = s->st.samples;
+	s->last_samples = s->kept;
 	if (s->fixed || !(dt > 0))
 		return s->period;
 	next = sampler_next_period(s->period, (double)got / dt, &s->rate);
@@ -1028,12 +1059,19 @@ uint64_t sampler_adapt(struct sampler *s, double dt)
 		next &= ~(uint64_t)15;
 	if (next == s->period)
 		return s->period;
+	soft = s->kind == SAMPLE_FAULTS && next < SAMPLER_SOFT_MAX;
+	if (soft && !s->soft) {
+		s->gap = sampler_dither(&s->rng, next, s->rate.max, 1);
+		s->skip = s->gap;
+	}
+	s->soft = soft;
+	s->period = next;
+	kernel = soft ? 1 : next;
 	/* existing inherited children keep the old period; the parents and new children take it */
 	for (size_t i = 0; i < s->nfds; i++)
-		if (!s->fds[i].counts_only &&
+		if (!s->fds[i].counts_only && s->fds[i].period != kernel &&
 		    s->ops->ioctl(s->ops->ctx, s->fds[i].fd, PERF_EVENT_IOC_PERIOD,
-				  (unsigned long)&next) == 0)
-			s->fds[i].period = next;
-	s->period = next;
+				  (unsigned long)&kernel) == 0)
+			s->fds[i].period = kernel;
 	return next;
 }
