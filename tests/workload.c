@@ -317,24 +317,40 @@ static int workload_mappings(double seconds, const char *dir)
 }
 
 /*
- * A stream over a 32 MiB array, one write per 4 KiB page, pass after pass; each pass begins
- * with MADV_DONTNEED so that every page faults again. Prints the array's address.
+ * A stream over an array of PAGES pages (8192: 32 MiB), one write per 4 KiB page, pass after pass,
+ * RATE writes a second; each pass begins with MADV_DONTNEED so that every write faults, exactly
+ * one fault per page (no huge pages). Prints the array's address.
  */
-static int workload_stream(double seconds)
+static int workload_stream(double seconds, long pages, long rate)
 {
-	const size_t len = 32u << 20, stride = 4096;
+	const size_t stride = 4096, len = (size_t)pages * stride;
 	double start = workload_now();
 	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long done = 0, k = 0;
+	struct timespec next;
 
-	if (a == MAP_FAILED)
+	if (a == MAP_FAILED || pages <= 0)
 		return 1;
+	madvise(a, len, MADV_NOHUGEPAGE);
 	printf("%p\n", (void *)a);
 	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (workload_now() - start < seconds) {
-		madvise(a, len, MADV_DONTNEED);
-		for (size_t off = 0; off < len; off += stride)
-			a[off] = 1;
-		usleep(1000);
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			if (k == 0)
+				madvise(a, len, MADV_DONTNEED);
+			a[(size_t)k * stride] = 1;
+			k = (k + 1) % pages;
+			done++;
+		}
+		next.tv_nsec += 5000000;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	return 0;
 }
@@ -678,8 +694,8 @@ int main(int argc, char **argv)
 		return workload_spin(atoi(argv[2]), atof(argv[3]), workload_log_open(log));
 	if (argc == 4 && !strcmp(argv[1], "mappings"))
 		return workload_mappings(atof(argv[2]), argv[3]);
-	if (argc == 3 && !strcmp(argv[1], "stream"))
-		return workload_stream(atof(argv[2]));
+	if (argc == 5 && !strcmp(argv[1], "stream"))
+		return workload_stream(atof(argv[2]), atol(argv[3]), atol(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		double s = atof(argv[2]);
 		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -693,7 +709,7 @@ int main(int argc, char **argv)
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
 			"crowd THREADS BUSY_MS LOG | "
 			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
-			"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS | "
+			"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
 			"sleep SECONDS\n");
 	return 2;
 }
