@@ -166,6 +166,57 @@ END_TEST
  * keeps coming displaces the rare ones; the list is most counted first. The sorted copy of every
  * page agrees with the top-N.
  */
+START_TEST(test_a_page_keeps_the_name_of_its_mapping_when_sampled)
+{
+	struct hotpage *h = hotpage_new(12, 2.0, 100);
+	char longname[400], buf[128];
+	struct mem_area file = { 0x7f0000000000ull, 0x7f0000400000ull, 0, 8, 1, 42, longname };
+	struct mem_area heap = { 0x7f0000000000ull, 0x7f0000200000ull, 0, 0, 0, 0, "[heap]" };
+	struct mem_area anon = { 0x7e0000000000ull, 0x7e0000001000ull, 0, 0, 0, 0, "" };
+	struct snap_sample s = { 0 };
+	struct hotpage_entry top[4];
+	struct hotpage_group g[4];
+	size_t n;
+
+	/* a path longer than any fixed buffer the mappings had */
+	memset(longname, 'd', sizeof(longname) - 1);
+	longname[0] = '/';
+	longname[sizeof(longname) - 1] = '\0';
+	s.addr = 0x7f0000001000ull;
+	s.period = 3;
+	hotpage_add_named(h, &s, hotpage_name(h, &file));
+	s.addr = 0x7f0000002000ull;
+	s.period = 1;
+	hotpage_add_named(h, &s, hotpage_name(h, &heap));
+	s.addr = 0x7e0000000000ull;
+	hotpage_add_named(h, &s, hotpage_name(h, &anon));
+	/* both mappings are gone: no maps at all, the names stay, whole */
+	n = hotpage_top(h, top, 4);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(hotpage_label(h, &top[0], NULL, 0, buf, sizeof(buf)), longname);
+	/* each sample weighs its own period */
+	ck_assert(top[0].weight == 3);
+	ck_assert_uint_eq(top[0].samples, 1);
+	ck_assert(h->total == 5);
+	ck_assert_str_eq(hotpage_label(h, &top[1], NULL, 0, buf, sizeof(buf)),
+			 "[anon 7e0000000000-7e0000001000]");
+	ck_assert_str_eq(hotpage_label(h, &top[2], NULL, 0, buf, sizeof(buf)), "[heap]");
+	n = hotpage_by_mapping(h, NULL, 0, g, 4);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(g[0].name, longname);
+	/* a page sampled again in another mapping takes the newer name */
+	s.addr = 0x7f0000001000ull;
+	hotpage_add_named(h, &s, hotpage_name(h, &heap));
+	n = hotpage_top(h, top, 1);
+	ck_assert_str_eq(hotpage_label(h, &top[0], NULL, 0, buf, sizeof(buf)), "[heap]");
+	/* a page with no name is found in the maps now, as before */
+	s.addr = 0x1000;
+	hotpage_add(h, &s);
+	ck_assert_uint_eq(h->nnames, 3);
+	hotpage_free(h);
+}
+END_TEST
+
 START_TEST(test_instructions_per_page)
 {
 	struct hotpage *h = hotpage_new(12, 2.0, 100);
@@ -234,6 +285,7 @@ int main(void)
 	tcase_add_test(tc, test_maps_parse_and_lookup);
 	tcase_add_test(tc, test_group_by_mapping);
 	tcase_add_test(tc, test_instructions_per_page);
+	tcase_add_test(tc, test_a_page_keeps_the_name_of_its_mapping_when_sampled);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

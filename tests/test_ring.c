@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +58,46 @@ static void put_sample(struct image *im, uint64_t addr, uint32_t tid, uint64_t w
 	put_u64(im, data_src);
 }
 
+/*
+ * An MMAP2 record of a mapping of process 100 with the sample_id trailer of
+ * TYPE (tid, time, cpu, identifier); len_cut bytes short when len_cut > 0.
+ */
+static void put_mmap2(struct image *im, uint64_t addr, uint64_t len, const char *name,
+		      uint64_t time, size_t cut)
+{
+	uint32_t pidtid[2] = { 100, 100 }, cpu[2] = { 1, 0 }, dev[2] = { 8, 1 }, prot[2] = { 3, 1 };
+	char fname[64] = { 0 };
+	size_t nlen = (strlen(name) + 8) & ~(size_t)7;
+	uint16_t size = (uint16_t)(8 + 8 + 24 + 24 + 8 + nlen + 4 * 8 - cut);
+
+	snprintf(fname, sizeof(fname), "%s", name);
+	put_header(im, PERF_RECORD_MMAP2, size);
+	/* the mapping does not go in whole when cut: the walker must not read past the size */
+	put(im, pidtid, 8);
+	put_u64(im, addr);
+	put_u64(im, len);
+	put_u64(im, 0x2000); /* pgoff */
+	put(im, dev, 8);
+	put_u64(im, 4242); /* ino */
+	put_u64(im, 1);	   /* ino generation */
+	put(im, prot, 8);
+	put(im, fname, nlen);
+	/* sample_id: tid, time, cpu, identifier */
+	put(im, pidtid, 8);
+	put_u64(im, time);
+	put(im, cpu, 8);
+	put_u64(im, 42);
+	im->head -= cut;
+}
+
 struct got {
 	struct ring_sample s[64];
 	size_t n;
+	struct ring_mmap m[8];
+	char names[8][64];
+	size_t nm;
+	struct ring_task t[8];
+	size_t nt;
 };
 
 static void collect(const struct ring_sample *s, void *arg)
@@ -68,6 +106,25 @@ static void collect(const struct ring_sample *s, void *arg)
 
 	if (g->n < 64)
 		g->s[g->n++] = *s;
+}
+
+static void collect_mmap(const struct ring_mmap *m, void *arg)
+{
+	struct got *g = arg;
+
+	if (g->nm < 8) {
+		g->m[g->nm] = *m;
+		snprintf(g->names[g->nm], 64, "%.*s", (int)m->name_len, m->name);
+		g->nm++;
+	}
+}
+
+static void collect_task(const struct ring_task *t, void *arg)
+{
+	struct got *g = arg;
+
+	if (g->nt < 8)
+		g->t[g->nt++] = *t;
 }
 
 /* data_src for a load that hit the given lvl bits */
@@ -98,6 +155,101 @@ START_TEST(test_samples_decode_in_uapi_order)
 	ck_assert_int_eq(g.s[0].op, MEM_OP_LOAD);
 	ck_assert_int_eq(g.s[0].level, MEM_LVL_L3);
 	ck_assert_uint_eq(st.samples, 1);
+}
+END_TEST
+
+START_TEST(test_mmap2_records_decode_between_samples_in_ring_order)
+{
+	struct image im = { .size = 4096 };
+	struct got g = { .n = 0 };
+	struct ring_stats st = { 0 };
+	struct ring_cbs cbs = { collect, collect_mmap, collect_task, &g, TYPE };
+	uint64_t tail = 0;
+
+	put_mmap2(&im, 0x7f0000000000, 4 << 20, "/tmp/data.bin", 5, 0);
+	put_sample(&im, 0x7f0000001000, 7, 0, 0);
+	put_mmap2(&im, 0x7f0000000000, 2 << 20, "[heap]", 6, 0);
+	ring_walk_records(im.data, im.size, im.head, &tail, TYPE, &cbs, &st);
+	ck_assert_uint_eq(tail, im.head);
+	ck_assert_uint_eq(st.mmaps, 2);
+	ck_assert_uint_eq(st.samples, 1);
+	ck_assert_uint_eq(st.corrupt, 0);
+	ck_assert_uint_eq(g.nm, 2);
+	ck_assert_str_eq(g.names[0], "/tmp/data.bin");
+	ck_assert_str_eq(g.names[1], "[heap]");
+	ck_assert_uint_eq(g.m[0].pid, 100);
+	ck_assert_uint_eq(g.m[0].addr, 0x7f0000000000);
+	ck_assert_uint_eq(g.m[0].len, 4 << 20);
+	ck_assert_uint_eq(g.m[0].pgoff, 0x2000);
+	ck_assert_uint_eq(g.m[0].maj, 8);
+	ck_assert_uint_eq(g.m[0].min, 1);
+	ck_assert_uint_eq(g.m[0].ino, 4242);
+	ck_assert_uint_eq(g.m[0].prot, 3);
+	/* the time is the sample_id trailer's, so records sort with samples */
+	ck_assert_uint_eq(g.m[0].time, 5);
+	ck_assert_uint_eq(g.m[1].time, 6);
+}
+END_TEST
+
+START_TEST(test_short_mmap2_records_are_corrupt_not_read_past)
+{
+	/* every cut of the record, from the trailer into the fixed fields */
+	for (size_t cut = 8; cut <= 80; cut += 8) {
+		struct image im = { .size = 4096 };
+		struct got g = { .n = 0 };
+		struct ring_stats st = { 0 };
+		struct ring_cbs cbs = { collect, collect_mmap, collect_task, &g, TYPE };
+		uint64_t tail = 0;
+
+		put_mmap2(&im, 0x1000, 0x1000, "x", 1, cut);
+		ring_walk_records(im.data, im.size, im.head, &tail, TYPE, &cbs, &st);
+		ck_assert_uint_eq(tail, im.head);
+		/* a record cut into its name still holds a (shorter) name; below it, none */
+		if (g.nm)
+			ck_assert_uint_le(g.m[0].name_len, 1);
+		else
+			ck_assert_uint_eq(st.corrupt, 1);
+	}
+}
+END_TEST
+
+START_TEST(test_comm_exec_and_exit_records)
+{
+	struct image im = { .size = 4096 };
+	struct got g = { .n = 0 };
+	struct ring_stats st = { 0 };
+	struct ring_cbs cbs = { NULL, NULL, collect_task, &g, TYPE };
+	uint32_t pidtid[2] = { 100, 101 }, cpu[2] = { 1, 0 }, exit4[4] = { 100, 1, 100, 1 };
+	char comm[16] = "newname";
+	struct perf_event_header h = { PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC,
+				       8 + 8 + 16 + 32 };
+	uint64_t tail = 0;
+
+	put(&im, &h, sizeof(h));
+	put(&im, pidtid, 8);
+	put(&im, comm, 16);
+	put(&im, pidtid, 8);
+	put_u64(&im, 77);
+	put(&im, cpu, 8);
+	put_u64(&im, 42);
+	put_header(&im, PERF_RECORD_EXIT, 8 + 24 + 32);
+	put(&im, exit4, 16);
+	put_u64(&im, 88);
+	put(&im, pidtid, 8);
+	put_u64(&im, 88);
+	put(&im, cpu, 8);
+	put_u64(&im, 42);
+	ring_walk_records(im.data, im.size, im.head, &tail, TYPE, &cbs, &st);
+	ck_assert_uint_eq(g.nt, 2);
+	ck_assert(g.t[0].exec);
+	ck_assert_uint_eq(g.t[0].pid, 100);
+	ck_assert_uint_eq(g.t[0].time, 77);
+	ck_assert_uint_eq(g.t[0].comm_len, 7);
+	ck_assert_uint_eq(g.t[1].type, PERF_RECORD_EXIT);
+	ck_assert_uint_eq(g.t[1].pid, 100);
+	ck_assert_uint_eq(g.t[1].tid, 100);
+	ck_assert_uint_eq(st.exits, 1);
+	ck_assert_uint_eq(st.comms, 1);
 }
 END_TEST
 
@@ -326,6 +478,9 @@ int main(void)
 
 	tcase_add_test(tc, test_samples_decode_in_uapi_order);
 	tcase_add_test(tc, test_record_split_across_the_end_is_copied_whole);
+	tcase_add_test(tc, test_mmap2_records_decode_between_samples_in_ring_order);
+	tcase_add_test(tc, test_short_mmap2_records_are_corrupt_not_read_past);
+	tcase_add_test(tc, test_comm_exec_and_exit_records);
 	tcase_add_test(tc, test_lost_throttle_and_unknown_records);
 	tcase_add_test(tc, test_zero_size_header_does_not_loop);
 	tcase_add_test(tc, test_short_and_unsupported_samples);

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -124,7 +125,7 @@ static void count(const struct ring_sample *s, void *arg)
 START_TEST(test_live_fault_samples_of_ourselves)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -182,7 +183,7 @@ static void count_tid(const struct ring_sample *s, void *arg)
 START_TEST(test_threads_created_while_sampling_are_sampled)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -209,7 +210,7 @@ END_TEST
 START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false };
+	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
@@ -252,7 +253,7 @@ END_TEST
 START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
-	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0, false, false };
+	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0, false, false, 0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[512];
@@ -271,6 +272,7 @@ END_TEST
 
 #define FAKE_FD0 10000
 #define FAKE_MAX 64
+#define FAKE_PERIODS 4096
 
 struct fake_open {
 	struct perf_event_attr a;
@@ -286,8 +288,8 @@ struct fake {
 	void *map[FAKE_MAX];
 	size_t maplen[FAKE_MAX];
 	size_t nmap;
-	uint64_t period_set[FAKE_MAX];
-	int period_fd[FAKE_MAX];
+	uint64_t period_set[FAKE_PERIODS];
+	int period_fd[FAKE_PERIODS];
 	size_t nperiod;
 };
 
@@ -334,7 +336,7 @@ static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
 
 	if (req == PERF_EVENT_IOC_ID)
 		*(uint64_t *)arg = (uint64_t)fd;
-	if (req == PERF_EVENT_IOC_PERIOD && f->nperiod < FAKE_MAX) {
+	if (req == PERF_EVENT_IOC_PERIOD && f->nperiod < FAKE_PERIODS) {
 		f->period_set[f->nperiod] = *(uint64_t *)arg;
 		f->period_fd[f->nperiod++] = fd;
 	}
@@ -405,7 +407,7 @@ static int fake_sample(struct fake *f, const char *tree, enum sample_kind kind, 
 {
 	struct sysops ops = fake_ops(f);
 	static struct sysops keep; /* the sampler borrows the table past this call */
-	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds, false, false };
+	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds, false, false, 0 };
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	int r;
 
@@ -540,13 +542,13 @@ static void put_ibs_sample(void *map, uint64_t addr, uint64_t src)
 {
 	struct perf_event_mmap_page *pc = map;
 	uint8_t *data = (uint8_t *)map + pc->data_offset;
-	uint64_t body[9] = { 1, 0x401000, 0, 1, addr, 0, 5, src };
-	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 8 * 8 };
+	uint64_t body[9] = { 1, 0x401000, 0, 1, addr, 0, 4096, 5, src };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 9 * 8 };
 
-	/* identifier ip pid/tid time addr cpu weight data_src */
+	/* identifier ip pid/tid time addr cpu period weight data_src */
 	memcpy(data + pc->data_head, &h, sizeof(h));
-	memcpy(data + pc->data_head + 8, body, 64);
-	pc->data_head += 72;
+	memcpy(data + pc->data_head + 8, body, 72);
+	pc->data_head += 80;
 }
 
 struct levels {
@@ -688,10 +690,245 @@ START_TEST(test_adapt_sets_the_period_on_every_sampling_fd)
 	/* 1000 samples in 0.1 s: 10000/s, four times the middle of 1000-4000 */
 	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
 	ck_assert_uint_eq(sampler_period(smp), 4);
-	ck_assert_uint_eq(f.nperiod, 2);
-	ck_assert_uint_eq(f.period_set[0], 4);
+	/* a short period is applied here: the kernel goes on sampling every fault */
+	ck_assert_uint_eq(f.nperiod, 0);
 	/* nothing new in the next interval: kept */
 	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
+	/* about 250 of 1000 kept in 10 ms: 8 times more, past the short periods: to the kernel */
+	for (int i = 0; i < 1000; i++)
+		put_fault_sample(f.map[i % 2], 0x1000 * (uint64_t)i);
+	sampler_drain(smp, NULL, NULL);
+	ck_assert_uint_eq(sampler_adapt(smp, 0.01), 32);
+	ck_assert_uint_eq(f.nperiod, 2);
+	ck_assert_uint_eq(f.period_set[0], 32);
+	ck_assert_uint_eq(f.period_set[1], 32);
+	sampler_close(smp);
+}
+END_TEST
+
+/* A page-fault sample of process pid at time t from the event with id, written into a ring. */
+static void put_fault_at(void *map, uint32_t pid, uint64_t addr, uint64_t t, uint64_t id)
+{
+	struct perf_event_mmap_page *pc = map;
+	uint8_t *data = (uint8_t *)map + pc->data_offset;
+	uint32_t pidtid[2] = { pid, pid };
+	uint64_t body[6] = { id, 0x401000, 0, t, addr, 0 };
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, 0, 8 + 6 * 8 };
+
+	memcpy(&body[2], pidtid, 8);
+	memcpy(data + pc->data_head, &h, sizeof(h));
+	memcpy(data + pc->data_head + 8, body, 48);
+	pc->data_head += 56;
+}
+
+/* An MMAP2 record (with mmap_data) of process pid at time t, with the fault events' trailer. */
+static void put_mmap2_at(void *map, uint32_t pid, uint64_t addr, uint64_t len, const char *name,
+			 uint64_t t)
+{
+	struct perf_event_mmap_page *pc = map;
+	uint8_t *data = (uint8_t *)map + pc->data_offset, *p;
+	uint32_t pidtid[2] = { pid, pid };
+	uint64_t fixed[8] = { 0, addr, len, 0, 0, 77, 0, 3 }; /* pid/tid ... ino, gen, prot */
+	size_t nlen = (strlen(name) + 8) & ~(size_t)7;
+	uint64_t trailer[4] = { 0, t, 0, 1 }; /* tid, time, cpu, identifier */
+	struct perf_event_header h = { PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_DATA,
+				       (uint16_t)(8 + 64 + nlen + 32) };
+
+	memcpy(&fixed[0], pidtid, 8);
+	memcpy(&trailer[0], pidtid, 8);
+	p = data + pc->data_head;
+	memcpy(p, &h, 8);
+	memcpy(p + 8, fixed, 64);
+	memset(p + 72, 0, nlen);
+	memcpy(p + 72, name, strlen(name));
+	memcpy(p + 72 + nlen, trailer, 32);
+	pc->data_head += h.size;
+}
+
+struct names {
+	size_t n;
+	char name[8][64];
+};
+
+static void take_name(const struct ring_sample *s, void *arg)
+{
+	struct names *g = arg;
+
+	if (g->n < 8)
+		snprintf(g->name[g->n++], 64, "%s", s->area ? s->area->name : "(none)");
+}
+
+START_TEST(test_samples_are_named_by_the_mapping_of_their_time_across_rings)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	struct names got = { 0 };
+	uint32_t me = (uint32_t)getpid();
+	const uint64_t a = 0x100000000000ull; /* mapped by nothing of this process */
+
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(f.nmap, 2);
+	/* CPU 0: the file is mapped and touched; later the heap takes its first half */
+	put_mmap2_at(f.map[0], me, a, 4 << 20, "/tmp/data.bin", 10);
+	put_fault_at(f.map[0], me, a + 0x1000, 11, 1);
+	/* CPU 1 wrote the heap's record before CPU 0's last sample: time, not ring, decides */
+	put_mmap2_at(f.map[1], me, a, 2 << 20, "[heap]", 20);
+	put_fault_at(f.map[1], me, a + 0x1000, 21, 1);
+	put_fault_at(f.map[1], me, a + (3 << 20), 22, 1);
+	put_fault_at(f.map[0], me, a + 0x2000, 25, 1);
+	sampler_drain(smp, take_name, &got);
+	ck_assert_uint_eq(got.n, 4);
+	ck_assert_str_eq(got.name[0], "/tmp/data.bin");
+	ck_assert_str_eq(got.name[1], "[heap]");
+	/* the part of the file the heap did not cover is still the file */
+	ck_assert_str_eq(got.name[2], "/tmp/data.bin");
+	ck_assert_str_eq(got.name[3], "[heap]");
+	/* a mapping that is gone by the next drain: its range keeps the last name it had */
+	got.n = 0;
+	put_fault_at(f.map[0], me, a + 0x5000, 30, 1);
+	sampler_drain(smp, take_name, &got);
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_str_eq(got.name[0], "[heap]");
+	ck_assert_uint_eq(sampler_stats(smp)->mmaps, 2);
+	sampler_close(smp);
+}
+END_TEST
+
+START_TEST(test_dither_keeps_the_mean_and_varies)
+{
+	static const struct {
+		int line;
+		uint64_t mean, max, step;
+	} T[] = {
+		{ __LINE__, 2, 1u << 20, 1 },
+		{ __LINE__, 3, 1u << 20, 1 },
+		{ __LINE__, 8, 1u << 20, 1 },
+		{ __LINE__, 10007, 1ull << 30, 1 },
+		{ __LINE__, 4096, 0xffff0, 16 },
+		{ __LINE__, 0xfff00, 0xffff0, 16 }, /* near the maximum: narrower, still centred */
+	};
+	uint64_t rng = 12345;
+
+	for (size_t k = 0; k < sizeof(T) / sizeof(T[0]); k++) {
+		double sum = 0;
+		uint64_t lo = UINT64_MAX, hi = 0;
+		const int n = 200000;
+
+		for (int i = 0; i < n; i++) {
+			uint64_t p = sampler_dither(&rng, T[k].mean, T[k].max, T[k].step);
+
+			ck_assert_msg(p > 0 && p % T[k].step == 0 && p <= T[k].max, "line %d: %llu",
+				      T[k].line, (unsigned long long)p);
+			sum += (double)p;
+			lo = p < lo ? p : lo;
+			hi = p > hi ? p : hi;
+		}
+		ck_assert_msg(fabs(sum / n / (double)T[k].mean - 1) < 0.02, "line %d: mean %f",
+			      T[k].line, sum / n);
+		ck_assert_msg(lo < T[k].mean && hi > T[k].mean, "line %d: %llu-%llu", T[k].line,
+			      (unsigned long long)lo, (unsigned long long)hi);
+	}
+	/* a mean of 1 has nothing to spread */
+	ck_assert_uint_eq(sampler_dither(&rng, 1, 1u << 20, 1), 1);
+}
+END_TEST
+
+START_TEST(test_each_drain_gives_the_event_a_new_period)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	uint64_t fd0, lo = UINT64_MAX, hi = 0;
+	double sum = 0;
+	size_t n = 0, first;
+
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	fd0 = (uint64_t)f.open[0].fd; /* the fake's ids are the fds; CPU 0's event owns ring 0 */
+	for (int i = 0; i < 1000; i++)
+		put_fault_sample(f.map[0], 0x1000 * (uint64_t)i);
+	sampler_drain(smp, NULL, NULL);
+	/* 1000 samples in a millisecond: the period goes up 8 times, to 8, then to 64 */
+	ck_assert_uint_eq(sampler_adapt(smp, 0.001), 8);
+	for (int i = 0; i < 1000; i++)
+		put_fault_sample(f.map[0], 0x1000 * (uint64_t)i);
+	sampler_drain(smp, NULL, NULL);
+	ck_assert_uint_eq(sampler_adapt(smp, 0.001), 64);
+	first = f.nperiod;
+	for (int i = 0; i < 3000; i++) {
+		struct perf_event_mmap_page *pc = f.map[0];
+
+		pc->data_head = pc->data_tail = 0;
+		put_fault_at(f.map[0], 0, 0x1000, (uint64_t)i, fd0);
+		sampler_drain(smp, NULL, NULL);
+	}
+	for (size_t i = first; i < f.nperiod; i++) {
+		uint64_t p = f.period_set[i];
+
+		ck_assert_int_eq(f.period_fd[i], (int)fd0);
+		ck_assert_uint_gt(p, 0);
+		sum += (double)p;
+		lo = p < lo ? p : lo;
+		hi = p > hi ? p : hi;
+		n++;
+	}
+	/* one new period per drain that brought the event's samples */
+	ck_assert_uint_eq(n, 3000);
+	ck_assert_msg(fabs(sum / (double)n / 64 - 1) < 0.05, "mean %f", sum / (double)n);
+	ck_assert_uint_eq(lo, 32);
+	ck_assert_uint_eq(hi, 96);
+	sampler_close(smp);
+}
+END_TEST
+
+struct kept {
+	size_t n;
+	double sum;
+	uint64_t lo, hi;
+};
+
+static void take_period(const struct ring_sample *s, void *arg)
+{
+	struct kept *k = arg;
+
+	k->n++;
+	k->sum += (double)s->period;
+	k->lo = s->period < k->lo ? s->period : k->lo;
+	k->hi = s->period > k->hi ? s->period : k->hi;
+}
+
+START_TEST(test_short_fault_periods_are_dithered_sample_by_sample)
+{
+	struct fake f = { 0 };
+	struct sampler *smp;
+	struct errmsg_notes notes;
+	struct errmsg_fact err;
+	struct kept k = { 0, 0, UINT64_MAX, 0 };
+	const int n = 40000;
+
+	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	for (int i = 0; i < 1000; i++)
+		put_fault_sample(f.map[0], 0x1000);
+	sampler_drain(smp, NULL, NULL);
+	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
+	for (int i = 0; i < n; i++) {
+		struct perf_event_mmap_page *pc = f.map[0];
+
+		put_fault_sample(f.map[0], 0x1000 * (uint64_t)(i % 8190));
+		if (i % 4096 == 4095 || i == n - 1) {
+			sampler_drain(smp, take_period, &k);
+			pc->data_head = pc->data_tail = 0;
+		}
+	}
+	/* a quarter kept, each standing for the faults since the last: all of them in sum */
+	ck_assert_msg(fabs((double)k.n / (n / 4.0) - 1) < 0.05, "kept %zu", k.n);
+	ck_assert_msg(fabs(k.sum / n - 1) < 0.01, "sum %f", k.sum);
+	ck_assert_uint_eq(k.lo, 2);
+	ck_assert_uint_eq(k.hi, 6);
+	/* and the kernel's period stays 1: no ioctl restarts its count */
+	ck_assert_uint_eq(f.nperiod, 0);
 	sampler_close(smp);
 }
 END_TEST
@@ -750,6 +987,10 @@ int main(void)
 	tcase_add_loop_test(tc, test_period_steers_to_the_target_rate, 0,
 			    sizeof(STEER) / sizeof(STEER[0]));
 	tcase_add_test(tc, test_adapt_sets_the_period_on_every_sampling_fd);
+	tcase_add_test(tc, test_samples_are_named_by_the_mapping_of_their_time_across_rings);
+	tcase_add_test(tc, test_dither_keeps_the_mean_and_varies);
+	tcase_add_test(tc, test_each_drain_gives_the_event_a_new_period);
+	tcase_add_test(tc, test_short_fault_periods_are_dithered_sample_by_sample);
 	tcase_add_test(tc, test_error_gives_the_last_sources_reason_first_with_the_way_out);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

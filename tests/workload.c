@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -265,6 +266,88 @@ static int workload_hotpages(long rate, double seconds, FILE *log)
 			}
 		}
 		workload_log_count(log, done);
+		next.tv_nsec += 5000000;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Mappings that come and go: each round grows the heap by 2 MiB with sbrk and touches it, maps
+ * the 4 MiB file DIR/data.bin, writes every page, unmaps it and gives the heap back: two thirds
+ * of the faults are in data.bin and one third in [heap], in mappings that are gone by the time
+ * anyone reads /proc/PID/maps.
+ */
+static int workload_mappings(double seconds, const char *dir)
+{
+	const size_t heap = 2u << 20, file = 4u << 20;
+	long page = sysconf(_SC_PAGESIZE);
+	double start = workload_now();
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/data.bin", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)file)) {
+		perror(path);
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (workload_now() - start < seconds) {
+		char *h = sbrk((intptr_t)heap), *m;
+
+		if (h == (void *)-1)
+			return 1;
+		for (size_t off = 0; off < heap; off += (size_t)page)
+			h[off] = 1;
+		m = mmap(NULL, file, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED)
+			return 1;
+		for (size_t off = 0; off < file; off += (size_t)page)
+			m[off] = 1;
+		munmap(m, file);
+		if (sbrk(-(intptr_t)heap) == (void *)-1)
+			return 1;
+		usleep(2000);
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * A stream over an array of PAGES pages (8192: 32 MiB), one write per 4 KiB page, pass after pass,
+ * RATE writes a second; each pass begins with MADV_DONTNEED so that every write faults, exactly
+ * one fault per page (no huge pages). Prints the array's address.
+ */
+static int workload_stream(double seconds, long pages, long rate)
+{
+	const size_t stride = 4096, len = (size_t)pages * stride;
+	double start = workload_now();
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long done = 0, k = 0;
+	struct timespec next;
+
+	if (a == MAP_FAILED || pages <= 0)
+		return 1;
+	madvise(a, len, MADV_NOHUGEPAGE);
+	printf("%p\n", (void *)a);
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (workload_now() - start < seconds) {
+		long want = (long)((workload_now() - start) * (double)rate);
+
+		while (done < want) {
+			if (k == 0)
+				madvise(a, len, MADV_DONTNEED);
+			a[(size_t)k * stride] = 1;
+			k = (k + 1) % pages;
+			done++;
+		}
 		next.tv_nsec += 5000000;
 		while (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;
@@ -612,6 +695,10 @@ int main(int argc, char **argv)
 		return workload_faults(atol(argv[2]), atof(argv[3]), workload_log_open(log));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "spin"))
 		return workload_spin(atoi(argv[2]), atof(argv[3]), workload_log_open(log));
+	if (argc == 4 && !strcmp(argv[1], "mappings"))
+		return workload_mappings(atof(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "stream"))
+		return workload_stream(atof(argv[2]), atol(argv[3]), atol(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		double s = atof(argv[2]);
 		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -625,6 +712,7 @@ int main(int argc, char **argv)
 			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
 			"crowd THREADS BUSY_MS LOG | "
 			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
-			"named NAME SECONDS | sleep SECONDS\n");
+			"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
+			"sleep SECONDS\n");
 	return 2;
 }

@@ -28,8 +28,9 @@
 #define LIVE_RETRY (-EAGAIN)
 #define LIVE_MAX_PENDING (1u << 21) /* samples kept between two ticks */
 #define LIVE_MAPS_MAX (4u << 20)
-#define LIVE_MAX_FACTS 256 /* facts kept for source_live_facts */
-#define LIVE_RESCAN_S 10.0 /* with process events, /proc is still listed this often (s) */
+#define LIVE_MAX_AREAS 4096 /* mappings named between two ticks; beyond, found at draw time */
+#define LIVE_MAX_FACTS 256  /* facts kept for source_live_facts */
+#define LIVE_RESCAN_S 10.0  /* with process events, /proc is still listed this often (s) */
 
 struct live_gdef {
 	int nr;
@@ -265,7 +266,10 @@ struct live {
 	int smp_pid;
 	struct snap_sample *pend; /* drained since the last read */
 	size_t npend, pendcap;
-	uint64_t dropped; /* samples beyond the pending cap */
+	uint64_t dropped;	 /* samples beyond the pending cap */
+	struct mem_area *pareas; /* the mappings the pending samples name (names owned) */
+	size_t npareas, pacap;
+	size_t last_area; /* 1 + the one named last: the next sample most likely names it too */
 	uint64_t maps_hash;
 	char *mapsbuf;
 	uint64_t smp_last_t; /* time of the last snapshot that drained the rings */

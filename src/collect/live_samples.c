@@ -4,8 +4,47 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/xalloc.h"
+
+/* The number (1 + index) of the pending copy of area a, made now if needs be; 0 when full. */
+static uint32_t live_area(struct live *l, const struct mem_area *a)
+{
+	struct mem_area *x;
+
+	if (!a)
+		return 0;
+	for (size_t k = 0; k <= l->npareas; k++) {
+		/* the one named last first, then the others in order */
+		size_t i = k == 0 ? l->last_area : k;
+
+		if (!i)
+			continue;
+		x = &l->pareas[i - 1];
+		if (x->start == a->start && x->end == a->end && x->pgoff == a->pgoff &&
+		    !strcmp(x->name, a->name)) {
+			l->last_area = i;
+			return (uint32_t)i;
+		}
+	}
+	if (l->npareas >= LIVE_MAX_AREAS)
+		return 0;
+	l->pareas = xgrow(l->pareas, &l->pacap, l->npareas + 1, sizeof(*l->pareas));
+	x = &l->pareas[l->npareas++];
+	*x = *a;
+	x->name = xstrdup(a->name);
+	l->last_area = l->npareas;
+	return (uint32_t)l->npareas;
+}
+
+static void live_forget_areas(struct live *l)
+{
+	for (size_t i = 0; i < l->npareas; i++)
+		free(l->pareas[i].name);
+	l->npareas = 0;
+	l->last_area = 0;
+}
 
 static void live_take_sample(const struct ring_sample *r, void *arg)
 {
@@ -25,6 +64,8 @@ static void live_take_sample(const struct ring_sample *r, void *arg)
 	x->cpu = r->cpu;
 	x->op = (uint8_t)r->op;
 	x->level = (uint8_t)r->level;
+	x->period = r->period ? r->period : 1;
+	x->area = live_area(l, r->area);
 }
 
 static uint64_t live_hash(const char *p, size_t n)
@@ -59,9 +100,21 @@ void live_fill_samples(struct live *l, struct snapshot *snap)
 	snap->smp.nonmem = sampler_nonmem(l->smp);
 	snap->smp.lost = sampler_lost(l->smp) + l->dropped;
 	snap->smp.throttled = st->throttled;
-	for (size_t i = 0; i < l->npend; i++)
-		*snapshot_add_sample(snap) = l->pend[i];
+	if (l->npend) {
+		uint32_t base = (uint32_t)snap->smp.nareas;
+
+		for (size_t i = 0; i < l->npareas; i++)
+			snapshot_add_area(snap, &l->pareas[i]);
+		for (size_t i = 0; i < l->npend; i++) {
+			struct snap_sample *x = snapshot_add_sample(snap);
+
+			*x = l->pend[i];
+			if (x->area)
+				x->area += base;
+		}
+	}
 	l->npend = 0;
+	live_forget_areas(l);
 	if (!l->mapsbuf)
 		l->mapsbuf = xmalloc(LIVE_MAPS_MAX);
 	snprintf(path, sizeof(path), "%d/maps", l->smp_pid);
@@ -111,7 +164,8 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 				  l->ops,
 				  0,
 				  l->cflags & COUNTERS_NO_INHERIT_THREAD,
-				  l->no_format_lost };
+				  l->no_format_lost,
+				  0 };
 	struct errmsg_notes notes;
 	struct errmsg_fact why;
 	char msg[1600];
@@ -122,6 +176,7 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 	live_sample_stop(l);
 	l->smp_pid = 0;
 	l->npend = 0;
+	live_forget_areas(l);
 	l->dropped = 0;
 	l->maps_hash = 0;
 	l->smp_last_t = 0;
@@ -166,5 +221,7 @@ void live_samples_free(struct live *l)
 {
 	live_sample_stop(l);
 	free(l->pend);
+	live_forget_areas(l);
+	free(l->pareas);
 	free(l->mapsbuf);
 }

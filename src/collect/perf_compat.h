@@ -27,6 +27,10 @@
 #endif
 
 /* memory levels of PERF_SAMPLE_DATA_SRC (macros): 6.1 */
+/* build ids in MMAP2 records came with 5.12 */
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID (1 << 14)
+#endif
 #ifndef PERF_MEM_LVLNUM_CXL
 #define PERF_MEM_LVLNUM_CXL 0x09
 #endif

@@ -109,6 +109,128 @@ int ring_parse_sample(const void *body, size_t len, uint64_t t, struct ring_samp
 	return 0;
 }
 
+/* Bytes of the sample_id trailer that sample_id_all appends to non-sample records. */
+static size_t ring_id_size(uint64_t t)
+{
+	size_t n = 0;
+
+	n += (t & PERF_SAMPLE_TID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_TIME) ? 8 : 0;
+	n += (t & PERF_SAMPLE_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+	n += (t & PERF_SAMPLE_CPU) ? 8 : 0;
+	n += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	return n;
+}
+
+/* The time of a sample_id trailer of id_type, 0 when it has none. */
+static uint64_t ring_id_time(const uint8_t *trailer, uint64_t t)
+{
+	uint64_t v = 0;
+
+	if (!(t & PERF_SAMPLE_TIME))
+		return 0;
+	memcpy(&v, trailer + ((t & PERF_SAMPLE_TID) ? 8 : 0), 8);
+	return v;
+}
+
+/*
+ * Split a record body into its fields and its sample_id trailer: *fields
+ * gets how many bytes come before the trailer, *time the trailer's time.
+ */
+static int ring_split_id(const uint8_t *p, size_t len, uint64_t id_type, size_t *fields,
+			 uint64_t *time)
+{
+	size_t id = ring_id_size(id_type);
+
+	if (len < id)
+		return -EINVAL;
+	*fields = len - id;
+	*time = id ? ring_id_time(p + *fields, id_type) : 0;
+	return 0;
+}
+
+int ring_parse_mmap(const void *body, size_t len, bool mmap2, uint16_t misc, uint64_t id_type,
+		    struct ring_mmap *m)
+{
+	const uint8_t *p = body;
+	struct ring_cursor c;
+	size_t fields;
+	uint64_t v;
+
+	memset(m, 0, sizeof(*m));
+	if (ring_split_id(p, len, id_type, &fields, &m->time))
+		return -EINVAL;
+	c = (struct ring_cursor){ p, fields };
+	/* { u32 pid, tid; u64 addr, len, pgoff; } */
+	if (ring_u64(&c, &v))
+		return -EINVAL;
+	memcpy(&m->pid, (const uint8_t *)&v, 4);
+	memcpy(&m->tid, (const uint8_t *)&v + 4, 4);
+	if (ring_u64(&c, &m->addr) || ring_u64(&c, &m->len) || ring_u64(&c, &m->pgoff))
+		return -EINVAL;
+	if (mmap2) {
+		/* { u32 maj, min; u64 ino, ino_generation; } or { u8 size, pad[3]; u8 id[20]; } */
+		if (c.left < 24)
+			return -EINVAL;
+		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->build_id_size = c.p[0] > 20 ? 20 : c.p[0];
+			memcpy(m->build_id, c.p + 4, 20);
+		} else {
+			memcpy(&m->maj, c.p, 4);
+			memcpy(&m->min, c.p + 4, 4);
+			memcpy(&m->ino, c.p + 8, 8);
+			memcpy(&m->ino_generation, c.p + 16, 8);
+		}
+		if (ring_skip(&c, 24) || c.left < 8)
+			return -EINVAL;
+		memcpy(&m->prot, c.p, 4);
+		memcpy(&m->flags, c.p + 4, 4);
+		ring_skip(&c, 8);
+	}
+	/* the name is NUL-padded to 8 bytes; the kernel always leaves a NUL */
+	m->name = (const char *)c.p;
+	m->name_len = c.left ? strnlen(m->name, c.left) : 0;
+	m->exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (m->addr + m->len < m->addr)
+		return -EINVAL; /* a range past the end of the address space */
+	return 0;
+}
+
+int ring_parse_task(const void *body, size_t len, uint32_t type, uint16_t misc, uint64_t id_type,
+		    struct ring_task *t)
+{
+	const uint8_t *p = body;
+	struct ring_cursor c;
+	size_t fields;
+	uint64_t v;
+
+	memset(t, 0, sizeof(*t));
+	t->type = type;
+	if (ring_split_id(p, len, id_type, &fields, &t->time))
+		return -EINVAL;
+	c = (struct ring_cursor){ p, fields };
+	/* COMM: { u32 pid, tid; char comm[]; }  EXIT: { u32 pid, ppid, tid, ptid; u64 time; } */
+	if (ring_u64(&c, &v))
+		return -EINVAL;
+	memcpy(&t->pid, (const uint8_t *)&v, 4);
+	if (type == PERF_RECORD_COMM) {
+		memcpy(&t->tid, (const uint8_t *)&v + 4, 4);
+		t->exec = misc & PERF_RECORD_MISC_COMM_EXEC;
+		t->comm = (const char *)c.p;
+		t->comm_len = c.left ? strnlen(t->comm, c.left) : 0;
+		return 0;
+	}
+	if (type != PERF_RECORD_EXIT || ring_u64(&c, &v))
+		return -EINVAL;
+	memcpy(&t->tid, &v, 4);
+	if (ring_u64(&c, &v))
+		return -EINVAL;
+	if (!t->time)
+		t->time = v;
+	return 0;
+}
+
 enum mem_op ring_data_op(uint64_t src)
 {
 	uint64_t op = (src >> PERF_MEM_OP_SHIFT) & 0x1f;
@@ -244,6 +366,14 @@ enum mem_level ring_data_level(uint64_t src)
 void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail,
 	       uint64_t sample_type, ring_sample_cb cb, void *arg, struct ring_stats *st)
 {
+	struct ring_cbs cbs = { cb, NULL, NULL, arg, 0 };
+
+	ring_walk_records(data, size, head, tail, sample_type, &cbs, st);
+}
+
+void ring_walk_records(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail,
+		       uint64_t sample_type, const struct ring_cbs *cbs, struct ring_stats *st)
+{
 	uint8_t copy[RING_MAX_RECORD];
 	uint64_t t = *tail;
 
@@ -288,8 +418,8 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 			if (ring_parse_sample(rec + sizeof(h), h.size - sizeof(h), sample_type,
 					      &s) == 0) {
 				st->samples++;
-				if (cb)
-					cb(&s, arg);
+				if (cbs->sample)
+					cbs->sample(&s, cbs->arg);
 			} else {
 				st->corrupt++;
 			}
@@ -319,9 +449,38 @@ void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail
 		case PERF_RECORD_UNTHROTTLE:
 			st->unthrottled++;
 			break;
-		case PERF_RECORD_EXIT:
-			st->exits++;
+		case PERF_RECORD_MMAP:
+		case PERF_RECORD_MMAP2: {
+			struct ring_mmap m;
+
+			if (ring_parse_mmap(rec + sizeof(h), h.size - sizeof(h),
+					    h.type == PERF_RECORD_MMAP2, h.misc, cbs->id_type,
+					    &m)) {
+				st->corrupt++;
+				break;
+			}
+			st->mmaps++;
+			if (cbs->mmap)
+				cbs->mmap(&m, cbs->arg);
 			break;
+		}
+		case PERF_RECORD_COMM:
+		case PERF_RECORD_EXIT: {
+			struct ring_task tk;
+
+			if (h.type == PERF_RECORD_EXIT)
+				st->exits++;
+			else
+				st->comms++;
+			if (ring_parse_task(rec + sizeof(h), h.size - sizeof(h), h.type, h.misc,
+					    cbs->id_type, &tk)) {
+				st->corrupt++;
+				break;
+			}
+			if (cbs->task)
+				cbs->task(&tk, cbs->arg);
+			break;
+		}
 		default:
 			st->other++;
 			break;
@@ -366,6 +525,13 @@ void ring_unmap(struct ring *r)
 
 void ring_drain(struct ring *r, ring_sample_cb cb, void *arg, struct ring_stats *st)
 {
+	struct ring_cbs cbs = { cb, NULL, NULL, arg, 0 };
+
+	ring_drain_records(r, &cbs, st);
+}
+
+void ring_drain_records(struct ring *r, const struct ring_cbs *cbs, struct ring_stats *st)
+{
 	struct perf_event_mmap_page *pc = r->base;
 	const uint8_t *data;
 	uint64_t head, tail, size;
@@ -376,7 +542,7 @@ void ring_drain(struct ring *r, ring_sample_cb cb, void *arg, struct ring_stats 
 	data = (const uint8_t *)r->base + pc->data_offset;
 	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
 	tail = pc->data_tail;
-	ring_walk(data, size, head, &tail, r->sample_type, cb, arg, st);
+	ring_walk_records(data, size, head, &tail, r->sample_type, cbs, st);
 	/* only after the records are copied out may the kernel reuse the space */
 	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
 }

@@ -11,6 +11,7 @@
 
 #include "collect/cpumap.h"
 #include "collect/events.h"
+#include "collect/mmaps.h"
 #include "collect/pmu.h"
 #include "collect/proc.h"
 #include "util/xalloc.h"
@@ -21,6 +22,23 @@
 #define SAMPLER_PEBS_PERIOD 10007 /* prime: no lockstep with loops */
 #define SAMPLER_IBS_PERIOD 100000
 #define SAMPLER_IBS_MAX 0xffff0 /* IbsOpMaxCnt without the extended bits, x16 */
+/*
+ * While the period is steered, the ring wakes pmctop after this many
+ * samples, so that each short batch gets a period of its own: a long batch
+ * at one period still locks onto a regular pattern over its length.
+ */
+#define SAMPLER_DITHER_EVENTS 64
+/*
+ * Page faults steered to a mean period below this are sampled by the kernel
+ * at every fault and thinned here, each kept sample a dithered number of
+ * faults after the last: an ioctl'd period restarts the kernel's count where
+ * it lands (PERF_EVENT_IOC_PERIOD zeroes period_left), which ties a short
+ * period's phase to the process's own rhythm; the ring carries at most this
+ * many times the target rate.
+ */
+#define SAMPLER_SOFT_MAX 16
+#define SAMPLER_MAPS_MAX (4u << 20) /* bytes of /proc/PID/maps read */
+#define SAMPLER_MAX_PROCS 64	    /* processes whose mappings are followed */
 
 const unsigned SAMPLER_PRECISE_ORDER[4] = { 3, 2, 1, 0 };
 
@@ -47,6 +65,26 @@ struct sampler_fd {
 	uint64_t id;
 	enum mem_op op;
 	bool counts_only;
+	bool hit;	 /* delivered samples in this drain: give it a new period */
+	uint64_t period; /* the last one given: what its samples stand for without PERIOD */
+};
+
+/* A record drained from a ring, kept until the rings' records are merged in time order. */
+enum sampler_ev_kind { SAMPLER_EV_SAMPLE, SAMPLER_EV_MMAP, SAMPLER_EV_EXEC, SAMPLER_EV_EXIT };
+
+struct sampler_ev {
+	uint64_t time;
+	size_t seq; /* ring order, for records of one time */
+	enum sampler_ev_kind kind;
+	uint32_t pid;
+	struct ring_sample smp;
+	struct mem_area area; /* MMAP: name owned until applied */
+};
+
+/* An fd by the id its samples carry. */
+struct sampler_id {
+	uint64_t id;
+	size_t fd; /* index into fds */
 };
 
 struct sampler {
@@ -57,6 +95,10 @@ struct sampler {
 	bool fixed; /* the caller chose the period: never steer it */
 	struct sampler_rate rate;
 	uint64_t last_samples;
+	uint64_t kept; /* samples handed on (and IBS ops dropped): what the rate is steered by */
+	bool soft;     /* the kernel samples every fault; the period is applied here */
+	uint64_t skip; /* soft: faults to let pass before the next kept one */
+	uint64_t gap;  /* soft: the faults the next kept sample stands for */
 	size_t nsets;
 	struct sampler_set set[SAMPLER_MAX_SETS];
 	struct sampler_fd *fds;
@@ -70,6 +112,16 @@ struct sampler {
 	bool no_inherit_thread; /* nor attr.inherit_thread */
 	ring_sample_cb cb;	/* during a drain */
 	void *arg;
+	int rootfd; /* borrowed: /proc */
+	uint64_t rng;
+	struct sampler_id *byid; /* sorted by id */
+	size_t nids;
+	struct mmaps *procs; /* the mappings of the sampled process and its children */
+	size_t nprocs;
+	struct sampler_ev *ev; /* records of the drain under way */
+	size_t nev, evcap;
+	char *mapsbuf; /* SAMPLER_MAPS_MAX bytes, read on a miss */
+	bool reread;   /* /proc/PID/maps was read in this drain */
 };
 
 /* ---- attributes ---- */
@@ -78,7 +130,9 @@ static void sampler_pebs_common(struct perf_event_attr *a, unsigned precise, uin
 {
 	a->precise_ip = precise;
 	a->sample_period = period ? period : SAMPLER_PEBS_PERIOD;
-	a->sample_type = SAMPLER_BASE_TYPE | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
+	/* each sample's own period weighs it: the period is dithered */
+	a->sample_type =
+		SAMPLER_BASE_TYPE | PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC;
 	a->exclude_hv = 1;
 }
 
@@ -203,7 +257,8 @@ void sampler_ibs_attrs(int ibs_type, uint64_t period, struct sampler_attrs *out)
 	a->type = (uint32_t)ibs_type;
 	/* IBS counts in units of 16 and takes no exclude_* bits at all */
 	a->sample_period = p < 16 ? 16 : p & ~(uint64_t)15;
-	a->sample_type = SAMPLER_BASE_TYPE | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_STRUCT;
+	a->sample_type = SAMPLER_BASE_TYPE | PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+			 PERF_SAMPLE_WEIGHT_STRUCT;
 	out->op[0] = MEM_OP_NA;
 	out->name[0] = "ibs_op";
 	out->n = 1;
@@ -218,6 +273,11 @@ void sampler_fault_attrs(uint64_t period, bool kernel, struct sampler_attrs *out
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_PAGE_FAULTS;
 	a->sample_period = period ? period : 1;
+	/*
+	 * no PERF_SAMPLE_PERIOD: with it the kernel samples a software event at
+	 * every event, whatever the period (seen on 6.18); the sampler knows the
+	 * period it gave each event
+	 */
 	a->sample_type = SAMPLER_BASE_TYPE;
 	a->exclude_kernel = !kernel;
 	a->exclude_hv = 1;
@@ -250,6 +310,35 @@ uint64_t sampler_next_period(uint64_t period, double rate, const struct sampler_
 	return (uint64_t)p;
 }
 
+/* xorshift64*: cheap, and plenty for spreading periods */
+static uint64_t sampler_rand(uint64_t *rng)
+{
+	uint64_t x = *rng ? *rng : 0x9e3779b97f4a7c15ull;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+uint64_t sampler_dither(uint64_t *rng, uint64_t mean, uint64_t max, uint64_t step)
+{
+	uint64_t m, w, top;
+
+	if (!step)
+		step = 1;
+	m = mean / step ? mean / step : 1;
+	top = max / step;
+	w = m / 2;
+	/* symmetric around the mean, so the mean stays, and not above max */
+	if (top <= m)
+		w = 0;
+	else if (top - m < w)
+		w = top - m;
+	return (m - w + sampler_rand(rng) % (2 * w + 1)) * step;
+}
+
 /* ---- opening ---- */
 
 static void sampler_close_fds(struct sampler *s)
@@ -260,6 +349,9 @@ static void sampler_close_fds(struct sampler *s)
 		s->ops->close(s->ops->ctx, s->fds[i].fd);
 	free(s->rings);
 	free(s->fds);
+	free(s->byid);
+	s->byid = NULL;
+	s->nids = 0;
 	s->rings = NULL;
 	s->fds = NULL;
 	s->nrings = s->ringcap = s->nfds = s->fdcap = 0;
@@ -342,7 +434,28 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
 					if (!set->a.leader[k]) {
 						a.watermark = 1;
 						a.wakeup_watermark = (uint32_t)(data / 2);
+						/*
+						 * a steered period is dithered at each
+						 * wake-up: wake every few samples
+						 */
+						if (!s->fixed) {
+							a.watermark = 0;
+							a.wakeup_events = SAMPLER_DITHER_EVENTS;
+						}
 						a.sample_id_all = 1;
+					}
+					/*
+					 * the mappings as they change, in the ring with the
+					 * samples (once per set: the kernel writes them to
+					 * each event that asks)
+					 */
+					if (k == (set->a.leader[0] ? 1u : 0u)) {
+						a.mmap = 1;
+						a.mmap2 = 1;
+						a.mmap_data = 1;
+						a.comm = 1;
+						a.comm_exec = 1;
+						a.task = 1;
 					}
 					fd = sampler_open_one(s, &a, tids[t], cpu,
 							      k && set->a.leader[k - 1] ? leader
@@ -358,6 +471,7 @@ static int sampler_open_all(struct sampler *s, const int *tids, size_t ntids)
 					f->fd = fd;
 					f->op = set->a.op[k];
 					f->counts_only = set->a.leader[k];
+					f->period = a.sample_period;
 					if (set->a.leader[k]) {
 						leader = fd;
 						continue;
@@ -510,6 +624,53 @@ static int sampler_open_pebs(struct sampler *s, const struct sampler_req *req, c
 	return r;
 }
 
+static int sampler_cmp_id(const void *a, const void *b)
+{
+	const struct sampler_id *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static struct mmaps *sampler_proc(struct sampler *s, uint32_t pid, bool create)
+{
+	for (size_t i = 0; i < s->nprocs; i++)
+		if (s->procs[i].pid == (int)pid)
+			return &s->procs[i];
+	if (!create || s->nprocs == SAMPLER_MAX_PROCS)
+		return NULL;
+	if (!s->procs)
+		s->procs = xcalloc(SAMPLER_MAX_PROCS, sizeof(*s->procs));
+	mmaps_init(&s->procs[s->nprocs], (int)pid);
+	return &s->procs[s->nprocs++];
+}
+
+/* Read /proc/PID/maps into m: all of it (gaps_only false) or where m knows nothing. */
+static void sampler_read_maps(struct sampler *s, struct mmaps *m, bool gaps_only)
+{
+	char path[64];
+	long n;
+
+	if (s->rootfd < 0)
+		return;
+	if (!s->mapsbuf)
+		s->mapsbuf = xmalloc(SAMPLER_MAPS_MAX);
+	snprintf(path, sizeof(path), "%d/maps", m->pid);
+	n = proc_read_file(s->rootfd, path, s->mapsbuf, SAMPLER_MAPS_MAX);
+	if (n > 0)
+		mmaps_parse_proc(m, s->mapsbuf, (size_t)n, gaps_only);
+}
+
+/* The sampling fds sorted by id, so that a sample finds its event quickly. */
+static void sampler_index_ids(struct sampler *s)
+{
+	s->byid = xmalloc((s->nfds ? s->nfds : 1) * sizeof(*s->byid));
+	s->nids = 0;
+	for (size_t i = 0; i < s->nfds; i++)
+		if (!s->fds[i].counts_only)
+			s->byid[s->nids++] = (struct sampler_id){ s->fds[i].id, i };
+	qsort(s->byid, s->nids, sizeof(*s->byid), sampler_cmp_id);
+}
+
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
 		 struct errmsg_notes *notes, struct errmsg_fact *err)
 {
@@ -526,6 +687,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2, pid);
 	s->ops = sysops_or_real(req->ops);
 	s->pid = pid;
+	s->rootfd = -1;
 	s->no_inherit_thread = req->no_inherit_thread;
 	s->no_format_lost = req->no_format_lost;
 	s->fixed = req->period != 0;
@@ -605,6 +767,11 @@ out_fail:
 	return r ? r : -EINVAL;
 out_ok:
 	s->period = s->set[0].a.attr[s->set[0].a.leader[0] ? 1 : 0].sample_period;
+	s->rootfd = rootfd;
+	s->rng = req->seed ? req->seed : (uint64_t)pid * 0x9e3779b97f4a7c15ull ^ (uintptr_t)s;
+	sampler_index_ids(s);
+	/* the mappings that exist now; the ring's records say how they change from here */
+	sampler_read_maps(s, sampler_proc(s, (uint32_t)pid, true), false);
 	free(tids);
 	cpumap_release(&cpus);
 	*out = s;
@@ -615,6 +782,11 @@ void sampler_close(struct sampler *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < s->nprocs; i++)
+		mmaps_release(&s->procs[i]);
+	free(s->procs);
+	free(s->ev);
+	free(s->mapsbuf);
 	sampler_close_fds(s);
 	sampler_release_sets(s);
 	free(s);
@@ -662,36 +834,188 @@ void sampler_hangup(struct sampler *s, int fd)
 			s->rings[i].hup = true;
 }
 
+/* ---- draining: records of every ring merged in time order ---- */
+
+static struct sampler_ev *sampler_push(struct sampler *s, enum sampler_ev_kind kind, uint64_t time,
+				       uint32_t pid)
+{
+	struct sampler_ev *e;
+
+	s->ev = xgrow(s->ev, &s->evcap, s->nev + 1, sizeof(*s->ev));
+	e = &s->ev[s->nev];
+	e->time = time;
+	e->seq = s->nev++;
+	e->kind = kind;
+	e->pid = pid;
+	e->area.name = NULL;
+	return e;
+}
+
+static void sampler_take_sample(const struct ring_sample *in, void *arg)
+{
+	struct sampler *s = arg;
+
+	sampler_push(s, SAMPLER_EV_SAMPLE, in->time, in->pid)->smp = *in;
+}
+
+static void sampler_take_mmap(const struct ring_mmap *m, void *arg)
+{
+	struct sampler *s = arg;
+	struct sampler_ev *e = sampler_push(s, SAMPLER_EV_MMAP, m->time, m->pid);
+
+	e->area = (struct mem_area){ m->addr, m->addr + m->len,	       m->pgoff, m->maj, m->min,
+				     m->ino,  xmalloc(m->name_len + 1) };
+	memcpy(e->area.name, m->name, m->name_len);
+	e->area.name[m->name_len] = '\0';
+}
+
+static void sampler_take_task(const struct ring_task *t, void *arg)
+{
+	struct sampler *s = arg;
+
+	/* an exec replaces the address space; an exit of a whole process ends it */
+	if (t->type == PERF_RECORD_COMM && t->exec)
+		sampler_push(s, SAMPLER_EV_EXEC, t->time, t->pid);
+	else if (t->type == PERF_RECORD_EXIT && t->pid == t->tid)
+		sampler_push(s, SAMPLER_EV_EXIT, t->time, t->pid);
+}
+
+static int sampler_cmp_ev(const void *a, const void *b)
+{
+	const struct sampler_ev *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static struct sampler_fd *sampler_fd_of(struct sampler *s, uint64_t id)
+{
+	struct sampler_id key = { id, 0 };
+	const struct sampler_id *k;
+
+	if (!s->nids)
+		return NULL;
+	k = bsearch(&key, s->byid, s->nids, sizeof(*s->byid), sampler_cmp_id);
+	return k ? &s->fds[k->fd] : NULL;
+}
+
 /*
+ * A sample in its turn: named by the mapping its address lay in then.
  * PEBS events say nothing of the op unless DATA_SRC does: take it from the
  * event. IBS samples every op: those that touch no memory come with address
  * 0 and would make page 0 the hottest: count and drop them.
  */
-static void sampler_fix_op(const struct ring_sample *in, void *arg)
+static void sampler_give(struct sampler *s, const struct ring_sample *in)
 {
-	struct sampler *s = arg;
 	struct ring_sample smp = *in;
+	struct sampler_fd *f = sampler_fd_of(s, smp.id);
+	struct mmaps *m;
 
+	if (f)
+		f->hit = true;
+	if (s->soft) {
+		/* thinned here: each kept sample a dithered number of faults after the last */
+		if (s->skip > 1) {
+			s->skip--;
+			return;
+		}
+		smp.period = s->gap ? s->gap : 1;
+		s->gap = sampler_dither(&s->rng, s->period, s->rate.max, 1);
+		s->skip = s->gap;
+	}
+	s->kept++;
 	if (s->kind == SAMPLE_IBS && !smp.addr) {
 		s->nonmem++;
 		return;
 	}
-	if (smp.op == MEM_OP_NA && s->kind == SAMPLE_PEBS)
-		for (size_t i = 0; i < s->nfds; i++)
-			if (!s->fds[i].counts_only && s->fds[i].id == smp.id) {
-				smp.op = s->fds[i].op;
-				break;
-			}
+	if (smp.op == MEM_OP_NA && s->kind == SAMPLE_PEBS && f && !f->counts_only)
+		smp.op = f->op;
+	if (!smp.period)
+		smp.period = f ? f->period : s->period;
+	m = sampler_proc(s, smp.pid, false);
+	smp.area = m ? mmaps_find(m, smp.addr) : NULL;
+	/* no record covers it (lost, or made before the seed): what /proc says now, once a drain */
+	if (m && !smp.area && !s->reread) {
+		s->reread = true;
+		sampler_read_maps(s, m, true);
+		smp.area = mmaps_find(m, smp.addr);
+	}
 	if (s->cb)
 		s->cb(&smp, s->arg);
 }
 
+static void sampler_apply(struct sampler *s, struct sampler_ev *e)
+{
+	struct mmaps *m;
+
+	switch (e->kind) {
+	case SAMPLER_EV_SAMPLE:
+		sampler_give(s, &e->smp);
+		break;
+	case SAMPLER_EV_MMAP:
+		m = sampler_proc(s, e->pid, true);
+		if (m)
+			mmaps_insert(m, &e->area, e->area.name, strlen(e->area.name));
+		free(e->area.name);
+		e->area.name = NULL;
+		break;
+	case SAMPLER_EV_EXEC:
+		m = sampler_proc(s, e->pid, false);
+		if (m)
+			mmaps_clear(m);
+		break;
+	case SAMPLER_EV_EXIT:
+		m = sampler_proc(s, e->pid, false);
+		/* the sampled process's own samples may still be queued: keep its map */
+		if (m && m->pid != s->pid) {
+			mmaps_release(m);
+			*m = s->procs[--s->nprocs];
+		}
+		break;
+	}
+}
+
+/* Each event that delivered samples takes a new period drawn around the steered one. */
+static void sampler_redither(struct sampler *s)
+{
+	bool dither = !s->fixed && !s->soft && s->period >= 2;
+
+	for (size_t i = 0; i < s->nfds; i++) {
+		uint64_t p;
+
+		if (!s->fds[i].hit)
+			continue;
+		s->fds[i].hit = false;
+		if (!dither)
+			continue;
+		p = sampler_dither(&s->rng, s->period, s->rate.max, s->kind == SAMPLE_IBS ? 16 : 1);
+		if (s->ops->ioctl(s->ops->ctx, s->fds[i].fd, PERF_EVENT_IOC_PERIOD,
+				  (unsigned long)&p) == 0)
+			s->fds[i].period = p;
+	}
+}
+
 void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
 {
+	struct ring_cbs cbs = { sampler_take_sample, sampler_take_mmap, sampler_take_task, s,
+				SAMPLER_BASE_TYPE };
+
 	s->cb = cb;
 	s->arg = arg;
-	for (size_t i = 0; i < s->nrings; i++)
-		ring_drain(&s->rings[i].ring, sampler_fix_op, s, &s->st);
+	s->nev = 0;
+	s->reread = false;
+	for (size_t i = 0; i < s->nrings; i++) {
+		cbs.id_type = s->rings[i].ring.sample_type;
+		ring_drain_records(&s->rings[i].ring, &cbs, &s->st);
+	}
+	/* each ring is in time order; a mapping made on one CPU may name a sample taken on another */
+	if (s->nrings > 1)
+		qsort(s->ev, s->nev, sizeof(*s->ev), sampler_cmp_ev);
+	for (size_t i = 0; i < s->nev; i++)
+		sampler_apply(s, &s->ev[i]);
+	s->nev = 0;
+	sampler_redither(s);
 }
 
 const struct ring_stats *sampler_stats(const struct sampler *s)
@@ -724,9 +1048,10 @@ uint64_t sampler_lost(const struct sampler *s)
 
 uint64_t sampler_adapt(struct sampler *s, double dt)
 {
-	uint64_t got = s->st.samples - s->last_samples, next;
+	uint64_t got = s->kept - s->last_samples, next, kernel;
+	bool soft;
 
-	s->last_samples = s->st.samples;
+	s->last_samples = s->kept;
 	if (s->fixed || !(dt > 0))
 		return s->period;
 	next = sampler_next_period(s->period, (double)got / dt, &s->rate);
@@ -734,11 +1059,19 @@ uint64_t sampler_adapt(struct sampler *s, double dt)
 		next &= ~(uint64_t)15;
 	if (next == s->period)
 		return s->period;
+	soft = s->kind == SAMPLE_FAULTS && next < SAMPLER_SOFT_MAX;
+	if (soft && !s->soft) {
+		s->gap = sampler_dither(&s->rng, next, s->rate.max, 1);
+		s->skip = s->gap;
+	}
+	s->soft = soft;
+	s->period = next;
+	kernel = soft ? 1 : next;
 	/* existing inherited children keep the old period; the parents and new children take it */
 	for (size_t i = 0; i < s->nfds; i++)
-		if (!s->fds[i].counts_only)
-			s->ops->ioctl(s->ops->ctx, s->fds[i].fd, PERF_EVENT_IOC_PERIOD,
-				      (unsigned long)&next);
-	s->period = next;
+		if (!s->fds[i].counts_only && s->fds[i].period != kernel &&
+		    s->ops->ioctl(s->ops->ctx, s->fds[i].fd, PERF_EVENT_IOC_PERIOD,
+				  (unsigned long)&kernel) == 0)
+			s->fds[i].period = kernel;
 	return next;
 }

@@ -63,6 +63,14 @@ struct sampler_rate {
  */
 uint64_t sampler_next_period(uint64_t period, double rate, const struct sampler_rate *r);
 
+/*
+ * A period drawn around mean: uniform over [mean - w, mean + w] with w =
+ * mean / 2 (less where max is nearer), so the mean is kept; never 0. step
+ * (16 for IBS, else 1) divides the result. rng is the xorshift state. Pure
+ * but for rng.
+ */
+uint64_t sampler_dither(uint64_t *rng, uint64_t mean, uint64_t max, uint64_t step);
+
 struct sampler;
 
 struct sampler_req {
@@ -74,6 +82,7 @@ struct sampler_req {
 	size_t max_fds;		  /* descriptors sampling may take; 0: no limit */
 	bool no_inherit_thread;	  /* the kernel refuses attr.inherit_thread (before 5.13) */
 	bool no_format_lost;	  /* the kernel has no PERF_FORMAT_LOST (before 6.0) */
+	uint64_t seed;		  /* of the period dither; 0: one of its own */
 };
 
 /*
@@ -97,7 +106,12 @@ size_t sampler_ring_bytes(const struct sampler *s);
 size_t sampler_poll_fds(const struct sampler *s, int *fds, size_t max);
 /* The fd reported POLLHUP: it is drained at ticks but not polled any more. */
 void sampler_hangup(struct sampler *s, int fd);
-/* Drain every ring into cb; counts accumulate in the sampler's stats. */
+/*
+ * Drain every ring into cb, samples and mapping records merged in time
+ * order, each sample given the mapping its address lay in at its time
+ * (ring_sample.area). Each event that delivered samples gets a new dithered
+ * period (unless the caller fixed it). Counts accumulate in the stats.
+ */
 void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg);
 const struct ring_stats *sampler_stats(const struct sampler *s);
 /* Samples the kernel dropped: PERF_FORMAT_LOST where the kernel has it (6.0+), else LOST records. */

@@ -33,10 +33,19 @@ struct hotpage *hotpage_new(unsigned shift, double halflife, size_t cap)
 	return h;
 }
 
+static void hotpage_forget_names(struct hotpage *h)
+{
+	for (size_t i = 0; i < h->nnames; i++)
+		free(h->names[i]);
+	h->nnames = 0;
+}
+
 void hotpage_free(struct hotpage *h)
 {
 	if (!h)
 		return;
+	hotpage_forget_names(h);
+	free(h->names);
 	free(h->tab);
 	free(h);
 }
@@ -49,6 +58,45 @@ void hotpage_reset(struct hotpage *h, unsigned shift)
 	h->samples = 0;
 	h->evicted = 0;
 	h->shift = shift;
+	hotpage_forget_names(h);
+}
+
+uint32_t hotpage_name(struct hotpage *h, const struct mem_area *a)
+{
+	char *label;
+
+	if (!a)
+		return 0;
+	label = mem_area_label(a);
+	for (size_t i = 0; i < h->nnames; i++)
+		if (!strcmp(h->names[i], label)) {
+			free(label);
+			return (uint32_t)i + 1;
+		}
+	if (h->nnames >= HOTPAGE_MAX_NAMES) {
+		free(label);
+		return 0;
+	}
+	h->names = xgrow(h->names, &h->ncap, h->nnames + 1, sizeof(*h->names));
+	h->names[h->nnames++] = label;
+	return (uint32_t)h->nnames;
+}
+
+const char *hotpage_entry_name(const struct hotpage *h, const struct hotpage_entry *e)
+{
+	return e->name && e->name <= h->nnames ? h->names[e->name - 1] : NULL;
+}
+
+const char *hotpage_label(const struct hotpage *h, const struct hotpage_entry *e,
+			  const struct mem_map *maps, size_t nmaps, char *buf, size_t size)
+{
+	const char *own = hotpage_entry_name(h, e);
+	const struct mem_map *m;
+
+	if (own)
+		return own;
+	m = mem_find_map(maps, nmaps, (unsigned long long)(e->page << h->shift));
+	return m ? mem_map_label(m, buf, size) : "[unmapped]";
 }
 
 static size_t hotpage_hash(uint64_t page, size_t size)
@@ -132,6 +180,12 @@ static void hotpage_count_ip(struct hotpage_entry *e, uint64_t ip)
 
 void hotpage_add(struct hotpage *h, const struct snap_sample *s)
 {
+	hotpage_add_named(h, s, 0);
+}
+
+void hotpage_add_named(struct hotpage *h, const struct snap_sample *s, uint32_t name)
+{
+	double w = s->period ? (double)s->period : 1.0;
 	uint64_t page = s->addr >> h->shift;
 	size_t k = hotpage_hash(page, h->size);
 	struct hotpage_entry *e;
@@ -142,16 +196,19 @@ void hotpage_add(struct hotpage *h, const struct snap_sample *s)
 	if (!e->used) {
 		if (h->count >= 2 * h->cap) {
 			hotpage_evict(h);
-			hotpage_add(h, s);
+			hotpage_add_named(h, s, name);
 			return;
 		}
 		e->used = true;
 		e->page = page;
 		h->count++;
 	}
-	e->weight += 1.0;
+	/* each sample stands for its own period: shares stay fair while the period moves */
+	e->weight += w;
 	e->samples++;
-	h->total += 1.0;
+	h->total += w;
+	if (name)
+		e->name = name;
 	h->samples++;
 	if (s->op == MEM_OP_LOAD)
 		e->loads++;
@@ -328,8 +385,12 @@ size_t hotpage_by_mapping(const struct hotpage *h, const struct mem_map *maps, s
 
 		if (!e->used)
 			continue;
-		m = mem_find_map(maps, nmaps, (unsigned long long)(e->page << h->shift));
-		name = m ? m->name : "[unmapped]";
+		name = hotpage_entry_name(h, e);
+		/* a page named when sampled keeps that name; the others are looked up now */
+		m = name ? NULL
+			 : mem_find_map(maps, nmaps, (unsigned long long)(e->page << h->shift));
+		if (!name)
+			name = m ? m->name : "[unmapped]";
 		/* files by name (a library maps several times); anonymous memory one by one */
 		for (k = 0;
 		     k < ng && (strcmp(g[k].name, name) || (m && mem_map_anon(m) && g[k].map != m));

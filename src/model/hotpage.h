@@ -13,7 +13,7 @@
 
 struct hotpage_entry {
 	uint64_t page;	  /* address >> shift */
-	double weight;	  /* decayed sample count */
+	double weight;	  /* decayed events: each sample counts its own period */
 	uint64_t samples; /* samples ever seen on the page */
 	uint64_t loads, stores;
 	uint64_t lat_sum, lat_n; /* latency in cycles, where the source gives it */
@@ -25,6 +25,11 @@ struct hotpage_entry {
 	 */
 	uint64_t ip[HOTPAGE_IPS];
 	uint32_t ip_n[HOTPAGE_IPS];
+	/*
+	 * 1 + index into the histogram's names: the mapping the page lay in at
+	 * its latest sample, kept when the mapping is gone; 0 when not known
+	 */
+	uint32_t name;
 	bool used;
 };
 
@@ -38,15 +43,34 @@ struct hotpage {
 	double total;	  /* sum of the weights */
 	uint64_t samples; /* samples added */
 	uint64_t evicted; /* pages dropped to keep the cap */
+	char **names;	  /* owned: the labels of the mappings pages were named by */
+	size_t nnames, ncap;
 };
+
+#define HOTPAGE_MAX_NAMES 8192 /* mapping labels kept; pages beyond are named at draw time */
 
 /* A histogram of pages of 1 << shift bytes keeping about cap pages. Never NULL. */
 struct hotpage *hotpage_new(unsigned shift, double halflife, size_t cap);
 void hotpage_free(struct hotpage *h);
 /* Forget everything (and take a new page size). */
 void hotpage_reset(struct hotpage *h, unsigned shift);
-/* Count one sample: O(1), amortised over the rare eviction. */
+/* Count one sample: O(1), amortised over the rare eviction. Weighs s->period events. */
 void hotpage_add(struct hotpage *h, const struct snap_sample *s);
+/*
+ * The number of the label of mapping a (mem_area_label: any length), kept
+ * from now on; 0 when a is NULL or HOTPAGE_MAX_NAMES are kept.
+ */
+uint32_t hotpage_name(struct hotpage *h, const struct mem_area *a);
+/* hotpage_add, the page named name (from hotpage_name; 0: keep what it had). */
+void hotpage_add_named(struct hotpage *h, const struct snap_sample *s, uint32_t name);
+/* The label of the mapping e lay in when sampled, NULL when not known. */
+const char *hotpage_entry_name(const struct hotpage *h, const struct hotpage_entry *e);
+/*
+ * The label of e for the user: its own name, else from maps (sorted, the
+ * mappings now), else "[unmapped]". buf (size bytes) holds it when made up.
+ */
+const char *hotpage_label(const struct hotpage *h, const struct hotpage_entry *e,
+			  const struct mem_map *maps, size_t nmaps, char *buf, size_t size);
 /* Age every page by dt seconds: weights halve each half-life; faint pages go. */
 void hotpage_decay(struct hotpage *h, double dt);
 /* Copy the n hottest pages, hottest first, into out; returns how many (0 when n is 0). */
@@ -77,7 +101,7 @@ const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags);
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
 
 struct hotpage_group {
-	const char *name;	   /* borrowed from the maps; "[unmapped]" when none */
+	const char *name; /* borrowed from the histogram or the maps; "[unmapped]" when none */
 	const struct mem_map *map; /* borrowed; NULL when unmapped. Anonymous ones group alone */
 	double weight;
 	uint64_t loads, stores, lat_sum, lat_n;

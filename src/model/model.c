@@ -468,6 +468,7 @@ void model_set_halflife(struct model *m, double seconds)
 static void model_samples(struct model *m, const struct snapshot *s, double dt)
 {
 	const struct snap_sampling *p = &s->smp;
+	uint32_t *names;
 
 	if (!p->pid) {
 		m->sample_pid = 0;
@@ -491,8 +492,16 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
 	m->lost = p->lost;
 	m->throttled = p->throttled;
 	hotpage_decay(m->hp, dt);
-	for (size_t i = 0; i < p->n; i++)
-		hotpage_add(m->hp, &p->v[i]);
+	/* the mappings the samples were taken in, named once a tick */
+	names = p->nareas ? xcalloc(p->nareas, sizeof(*names)) : NULL;
+	for (size_t i = 0; i < p->nareas; i++)
+		names[i] = hotpage_name(m->hp, &p->areas[i]);
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t a = p->v[i].area;
+
+		hotpage_add_named(m->hp, &p->v[i], a && a <= p->nareas ? names[a - 1] : 0);
+	}
+	free(names);
 	m->sample_rate = dt > 0 ? (double)p->n / dt : 0;
 	if (p->maps_changed) {
 		m->maps = xgrow(m->maps, &m->mapcap, p->nmaps ? p->nmaps : 1, sizeof(*m->maps));

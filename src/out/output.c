@@ -796,14 +796,15 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	ob_puts("]}\n", f);
 }
 
-/* The mapping of a page by name, an anonymous one by its range, into buf (of OUTPUT_MAP_LEN). */
+/*
+ * The mapping of a page: the one it lay in when sampled, else by its address
+ * in the mappings now; an anonymous one by its range. buf (OUTPUT_MAP_LEN)
+ * may hold it.
+ */
 #define OUTPUT_MAP_LEN 128
-static const char *output_map_name(const struct model *m, uint64_t page, char *buf)
+static const char *output_map_name(const struct model *m, const struct hotpage_entry *e, char *buf)
 {
-	const struct mem_map *p =
-		mem_find_map(m->maps, m->nmaps, (unsigned long long)(page << m->hp->shift));
-
-	return p ? mem_map_label(p, buf, OUTPUT_MAP_LEN) : "[unmapped]";
+	return hotpage_label(m->hp, e, m->maps, m->nmaps, buf, OUTPUT_MAP_LEN);
 }
 
 /* Whether a page's samples said load or store: page-fault samples carry no op (null, not 0). */
@@ -859,7 +860,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 			  top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
 			  cl.latency, hotpage_source_cell(&top[i], m->sample_flags));
 		/* a file's name is whoever created it's: never raw to root's terminal */
-		output_puts_safe(f, output_map_name(m, top[i].page, map));
+		output_puts_safe(f, output_map_name(m, &top[i], map));
 		ob_putc('\n', f);
 	}
 	ob_putc('\n', f);
@@ -893,7 +894,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 			  hotpage_dominant_level(&top[i]) == MEM_LVL_NA
 				  ? ""
 				  : mem_level_name(hotpage_dominant_level(&top[i])));
-		output_csv_str(f, output_map_name(m, top[i].page, map));
+		output_csv_str(f, output_map_name(m, &top[i], map));
 		ob_putc('\n', f);
 	}
 }
@@ -945,7 +946,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 		else
 			output_json_str(f, mem_level_name(l));
 		ob_puts(",\"mapping\":", f);
-		output_json_str(f, output_map_name(m, top[i].page, map));
+		output_json_str(f, output_map_name(m, &top[i], map));
 		ob_putc('}', f);
 	}
 	ob_puts("]}\n", f);

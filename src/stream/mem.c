@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 const char *mem_level_name(enum mem_level l)
 {
 	static const char *const NAMES[MEM_LVL_MAX] = {
@@ -79,5 +81,18 @@ const char *mem_map_label(const struct mem_map *m, char *buf, size_t size)
 		snprintf(buf, size, "[anon %llx-%llx]", m->start, m->end);
 	else
 		snprintf(buf, size, "%s", m->name);
+	return buf;
+}
+
+char *mem_area_label(const struct mem_area *a)
+{
+	const char *n = a->name ? a->name : "";
+	size_t len = strlen(n) + 64;
+	char *buf = xmalloc(len);
+
+	if (!n[0] || !strcmp(n, "[anon]") || !strcmp(n, "//anon"))
+		snprintf(buf, len, "[anon %llx-%llx]", a->start, a->end);
+	else
+		snprintf(buf, len, "%s", n);
 	return buf;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Where a sampled access was served from, coarsened from PERF_SAMPLE_DATA_SRC.
@@ -48,6 +49,24 @@ struct mem_map {
 	unsigned long long start, end;
 	char name[96]; /* path, [heap], [stack], [vdso] ..., or [anon] */
 };
+
+/*
+ * A mapping as it was when a sample was taken (from the ring's MMAP2 records,
+ * or /proc/PID/maps where they say nothing): what names a sampled page.
+ */
+struct mem_area {
+	unsigned long long start, end;
+	unsigned long long pgoff; /* file offset of start */
+	unsigned maj, min;	  /* device of the file; 0 for memory that is no file */
+	unsigned long long ino;
+	char *name; /* owned by the holder: the path or [heap] ..., any length; "" when anonymous */
+};
+
+/*
+ * a's name for the user, as mem_map_label says it (an anonymous one by its
+ * range), in a new string the caller frees.
+ */
+char *mem_area_label(const struct mem_area *a);
 
 /* Whether m has no name of its own: an anonymous mapping ("[anon]" or ""). */
 bool mem_map_anon(const struct mem_map *m);

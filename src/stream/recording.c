@@ -227,11 +227,26 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			recording_escape(p->maps[i].name, name, sizeof(name));
 			fprintf(f, "map %llx %llx %s\n", p->maps[i].start, p->maps[i].end, name);
 		}
+		/* the mappings samples were taken in: before the samples that name them */
+		for (size_t i = 0; p->n && i < p->nareas; i++) {
+			const struct mem_area *a = &p->areas[i];
+			size_t len = strlen(a->name) * 3 + 2;
+			char *name = xmalloc(len);
+
+			recording_escape(a->name, name, len);
+			fprintf(f, "area %llx %llx %llx %x:%x %llu %s\n", a->start, a->end,
+				a->pgoff, a->maj, a->min, a->ino, name);
+			free(name);
+		}
 		for (size_t i = 0; i < p->n; i++) {
 			const struct snap_sample *x = &p->v[i];
 
-			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u\n",
-				x->tid, x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
+			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u", x->tid,
+				x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
+			/* period and mapping only when they say something: older lines stay */
+			if ((x->period && x->period != 1) || x->area)
+				fprintf(f, " %" PRIu64 " %u", x->period ? x->period : 1, x->area);
+			fputc('\n', f);
 		}
 	}
 	fputs("end\n", f);
@@ -726,11 +741,15 @@ static int recording_map(struct recording_reader *r, char **tok, size_t ntok, st
 static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 			    struct snapshot *snap)
 {
-	unsigned long long tid, cpu, addr, ip, w, op, lvl;
+	unsigned long long tid, cpu, addr, ip, w, op, lvl, period = 1, area = 0;
 	struct snap_sample *x;
 
-	if (ntok != 8)
-		return recording_fail(r, "expected 'sample TID CPU ADDR IP WEIGHT OP LEVEL'");
+	if (ntok != 8 && ntok != 10)
+		return recording_fail(r, "expected 'sample TID CPU ADDR IP WEIGHT OP LEVEL "
+					 "[PERIOD AREA]'");
+	if (ntok == 10 && (recording_ull(tok[8], &period) || !period ||
+			   recording_ull(tok[9], &area) || area > snap->smp.nareas))
+		return recording_fail(r, "expected PERIOD > 0 and AREA 0-%zu", snap->smp.nareas);
 	if (!snap->smp.pid)
 		return recording_fail(r, "expected a 'sampling' line before 'sample'");
 	if (recording_ull(tok[1], &tid) || tid > 0x7fffffff || recording_ull(tok[2], &cpu) ||
@@ -749,6 +768,34 @@ static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 	x->weight = w;
 	x->op = (uint8_t)op;
 	x->level = (uint8_t)lvl;
+	x->period = period;
+	x->area = (uint32_t)area;
+	return 0;
+}
+
+static int recording_area(struct recording_reader *r, char **tok, size_t ntok,
+			  struct snapshot *snap)
+{
+	unsigned long long a, b, off, ino;
+	unsigned maj, min;
+	char c;
+	struct mem_area x;
+
+	if (ntok != 7)
+		return recording_fail(r, "expected 'area START END PGOFF MAJ:MIN INODE NAME'");
+	if (!snap->smp.pid)
+		return recording_fail(r, "expected a 'sampling' line before 'area'");
+	if (recording_xnum(tok[1], &a) || recording_xnum(tok[2], &b) || b < a ||
+	    recording_xnum(tok[3], &off))
+		return recording_fail(r, "expected hexadecimal START <= END and PGOFF");
+	if (sscanf(tok[4], "%x:%x%c", &maj, &min, &c) != 2 || recording_ull(tok[5], &ino))
+		return recording_fail(r, "expected MAJ:MIN in hexadecimal and INODE");
+	if (snap->smp.nareas >= UINT32_MAX - 1)
+		return recording_fail(r, "too many areas");
+	if (recording_unescape(tok[6]))
+		return recording_fail(r, "expected an escaped NAME");
+	x = (struct mem_area){ a, b, off, maj, min, ino, tok[6] };
+	snapshot_add_area(snap, &x);
 	return 0;
 }
 
@@ -888,6 +935,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 		ret = recording_sampling(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "map")) {
 		ret = recording_map(r, tok, ntok, snap);
+	} else if (!strcmp(tok[0], "area")) {
+		ret = recording_area(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "sample")) {
 		ret = recording_sample(r, tok, ntok, snap);
 	} else if (!strcmp(tok[0], "end")) {
@@ -900,8 +949,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'at', 'procinfo', 'memtotal', "
-			"'cgroups', 'cgroup', 'sampling', 'map', 'sample' or 'end', found '%.20s'",
+			"expected 'cpu', 'task', 'thread', 'at', 'procinfo', 'memtotal', 'cgroups', "
+			"'cgroup', 'sampling', 'map', 'area', 'sample' or 'end', found '%.20s'",
 			tok[0]);
 	}
 	/* a procinfo or at line belongs to the entry line right before it */

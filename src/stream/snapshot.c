@@ -41,6 +41,9 @@ static void snapshot_free_entries(struct snapshot *s)
 	s->ncpus = 0;
 	s->smp.n = 0;
 	s->smp.nmaps = 0;
+	for (size_t i = 0; i < s->smp.nareas; i++)
+		free(s->smp.areas[i].name);
+	s->smp.nareas = 0;
 	s->smp.maps_changed = false;
 	s->smp.pid = 0;
 	s->smp.source[0] = '\0';
@@ -58,6 +61,7 @@ void snapshot_release(struct snapshot *s)
 	free(s->cg.v);
 	free(s->smp.v);
 	free(s->smp.maps);
+	free(s->smp.areas);
 	snapshot_init(s, 0);
 }
 
@@ -223,18 +227,36 @@ struct mem_map *snapshot_add_map(struct snapshot *s)
 	return x;
 }
 
+uint32_t snapshot_add_area(struct snapshot *s, const struct mem_area *a)
+{
+	struct mem_area *x;
+
+	s->smp.areas = xgrow(s->smp.areas, &s->smp.acap, s->smp.nareas + 1, sizeof(*s->smp.areas));
+	x = &s->smp.areas[s->smp.nareas++];
+	*x = *a;
+	x->name = xstrdup(a->name ? a->name : "");
+	return (uint32_t)s->smp.nareas;
+}
+
 static void snapshot_copy_sampling(struct snapshot *dst, const struct snapshot *src)
 {
 	struct snap_sample *v = dst->smp.v;
 	struct mem_map *maps = dst->smp.maps;
-	size_t cap = dst->smp.cap, mcap = dst->smp.mcap;
+	struct mem_area *areas = dst->smp.areas;
+	size_t cap = dst->smp.cap, mcap = dst->smp.mcap, acap = dst->smp.acap;
 
+	for (size_t i = 0; i < dst->smp.nareas; i++)
+		free(dst->smp.areas[i].name);
 	dst->smp = src->smp;
 	dst->smp.v = v;
 	dst->smp.cap = cap;
 	dst->smp.maps = maps;
 	dst->smp.mcap = mcap;
-	dst->smp.n = dst->smp.nmaps = 0;
+	dst->smp.areas = areas;
+	dst->smp.acap = acap;
+	dst->smp.n = dst->smp.nmaps = dst->smp.nareas = 0;
+	for (size_t i = 0; i < src->smp.nareas; i++)
+		snapshot_add_area(dst, &src->smp.areas[i]);
 	for (size_t i = 0; i < src->smp.n; i++)
 		*snapshot_add_sample(dst) = src->smp.v[i];
 	for (size_t i = 0; i < src->smp.nmaps; i++)

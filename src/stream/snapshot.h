@@ -53,8 +53,10 @@ struct snap_sample {
 	uint64_t addr, ip;
 	uint64_t weight; /* latency in cycles, 0 when not given */
 	uint32_t tid, cpu;
-	uint8_t op;    /* enum mem_op */
-	uint8_t level; /* enum mem_level */
+	uint8_t op;	 /* enum mem_op */
+	uint8_t level;	 /* enum mem_level */
+	uint64_t period; /* events the sample stands for (its own period); 0 taken as 1 */
+	uint32_t area;	 /* 1 + index into smp.areas: its mapping when taken; 0 not known */
 };
 
 /* What the samples of a source do not carry, so they are shown as n/a and not blank. */
@@ -74,6 +76,8 @@ struct snap_sampling {
 	bool maps_changed; /* maps holds a new /proc/PID/maps */
 	size_t nmaps, mcap;
 	struct mem_map *maps;
+	size_t nareas, acap;
+	struct mem_area *areas; /* owned, names too: the mappings samples name (snap_sample.area) */
 };
 
 /* One cgroup of the v2 hierarchy: its counts summed over the CPUs it was counted on. */
@@ -134,6 +138,8 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src);
 /* Append a sample to the sampling part; never fails. */
 struct snap_sample *snapshot_add_sample(struct snapshot *s);
 struct mem_map *snapshot_add_map(struct snapshot *s);
+/* Append a copy of a (its name copied too); returns its number for snap_sample.area. */
+uint32_t snapshot_add_area(struct snapshot *s, const struct mem_area *a);
 /* Set a task's command line (copied). */
 void snapshot_task_set_cmdline(struct snap_task *t, const char *cmdline);
 /* Set a task's cgroup path (copied; NULL: not known). */

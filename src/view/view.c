@@ -778,8 +778,11 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		canvas_put(c, x, y, "MAPPING", CANVAS_TITLE, -1);
 	for (size_t i = top; i < n && i < top + (size_t)rows; i++) {
 		const struct hotpage_entry *e = &all[i];
-		const struct mem_map *pm = mem_find_map(
-			m->maps, m->nmaps, (unsigned long long)(e->page << m->hp->shift));
+		const char *own = hotpage_entry_name(m->hp, e);
+		const struct mem_map *pm =
+			own ? NULL
+			    : mem_find_map(m->maps, m->nmaps,
+					   (unsigned long long)(e->page << m->hp->shift));
 		double share = m->hp->total > 0 ? e->weight / m->hp->total : 0;
 		struct hotpage_cells cl;
 		char name[256], label[128];
@@ -805,7 +808,7 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
 		if (pm && mem_map_anon(pm) && (int)strlen(label) > c->w - x)
 			snprintf(label, sizeof(label), "[anon %llx]", pm->start);
-		view_map_name(name, sizeof(name), pm ? label : "[unmapped]", c->w - x);
+		view_map_name(name, sizeof(name), own ? own : pm ? label : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
 		if (i == sel)
 			canvas_attr(c, row, 0, c->w, CANVAS_SELECTED);

@@ -1,4 +1,4 @@
-/* libFuzzer harness: ring images (sample_type in the first 8 bytes) through the record walker. */
+/* libFuzzer harness: ring images (sample_type in the first 8 bytes) through the record walker, every record kind decoded. */
 #include "config.h"
 
 #include <stdint.h>
@@ -9,6 +9,19 @@
 static void fuzz_ring_cb(const struct ring_sample *s, void *arg)
 {
 	*(uint64_t *)arg += s->addr;
+}
+
+static void fuzz_ring_mmap(const struct ring_mmap *m, void *arg)
+{
+	/* touch every byte of the name the decoder vouched for */
+	for (size_t i = 0; i < m->name_len; i++)
+		*(uint64_t *)arg += (unsigned char)m->name[i];
+}
+
+static void fuzz_ring_task(const struct ring_task *t, void *arg)
+{
+	for (size_t i = 0; i < t->comm_len; i++)
+		*(uint64_t *)arg += (unsigned char)t->comm[i];
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -28,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	memset(&st, 0, sizeof(st));
 	/* the start varies with the data, so records straddle the end */
 	tail = data[0] % size;
-	ring_walk(data, size, tail + size, &tail, type, fuzz_ring_cb, &sum, &st);
+	{
+		/* samples, mappings, comm and exit records; the trailer as the type says */
+		struct ring_cbs cbs = { fuzz_ring_cb, fuzz_ring_mmap, fuzz_ring_task, &sum, type };
+
+		ring_walk_records(data, size, tail + size, &tail, type, &cbs, &st);
+	}
 	return 0;
 }
