@@ -71,4 +71,7 @@ check "--record-size 0: no bound, one file" sh -c 'test "$1" = 0 && test ! -e "$
 record "$TMP/bad.rec" --record-size 10Q
 st=$?
 check "a bad --record-size: usage error, status 2, saying what to give" sh -c 'test "$1" = 2 && grep -q "^pmctop: invalid recording size .10Q.: give bytes from 1K to 1024G with an optional K, M or G" "$2"' _ "$st" "$TMP/err"
+"$PMCTOP" -b -d 0 --replay "$REC" --record-size 10K >/dev/null 2>"$TMP/err"
+st=$?
+check "--record-size without --record: usage error, status 2, saying why" sh -c 'test "$1" = 2 && grep -q "^pmctop: .--record-size. bounds a recording: it needs .--record FILE.$" "$2"' _ "$st" "$TMP/err"
 done_testing
