@@ -66,9 +66,28 @@ for f in "$TMP/rot.rec" "$TMP/rot.rec.1"; do
 	"$PMCTOP" -b -d 0 --replay "$f" >"$TMP/out" 2>&1
 	check "$(basename "$f") replays alone" sh -c 'test "$1" = 0 && grep -q "^pmctop - " "$2"' _ "$?" "$TMP/out"
 done
+# rotation through one's own link: the file it names rotates, beside itself; the link stays
+mkdir "$TMP/data"
+ln -s "$TMP/data/lnk.rec" "$TMP/lnk.rec"
+record "$TMP/lnk.rec" --record-size 10K
+check "--record-size through one's own link: status 0, no message" sh -c 'test "$1" = 0 && test ! -s "$2"' _ "$?" "$TMP/err"
+check "the link is still a link, to the newest file" sh -c 'test -L "$1" && test "$(grep -c "^tick " "$1")" = 1' _ "$TMP/lnk.rec"
+check "the file it names was rotated beside itself; the link was not renamed" sh -c 'test -f "$1.1" && test ! -e "$2.1" && test ! -L "$2.1"' _ "$TMP/data/lnk.rec" "$TMP/lnk.rec"
+
+# a hard link to a file elsewhere (root's, where protected_hardlinks is off): never emptied
+printf 'root:secret\n' >"$TMP/data/shadow"
+ln "$TMP/data/shadow" "$TMP/hard.rec"
+record "$TMP/hard.rec"
+st=$?
+check "a file with another hard link: refused, status 1, saying why" sh -c 'test "$1" = 1 && grep -q "^pmctop: cannot create the recording .*: it has 2 hard links, and pmctop empties no file that has another name" "$2"' _ "$st" "$TMP/err"
+check "the file it is linked to is as it was" test "$(cat "$TMP/data/shadow")" = root:secret
+
 record "$TMP/whole.rec" --record-size 0
 check "--record-size 0: no bound, one file" sh -c 'test "$1" = 0 && test ! -e "$2.1" && cmp -s "$2" "$3"' _ "$?" "$TMP/whole.rec" "$TMP/new.rec"
 record "$TMP/bad.rec" --record-size 10Q
 st=$?
 check "a bad --record-size: usage error, status 2, saying what to give" sh -c 'test "$1" = 2 && grep -q "^pmctop: invalid recording size .10Q.: give bytes from 1K to 1024G with an optional K, M or G" "$2"' _ "$st" "$TMP/err"
+"$PMCTOP" -b -d 0 --replay "$REC" --record-size 10K >/dev/null 2>"$TMP/err"
+st=$?
+check "--record-size without --record: usage error, status 2, saying why" sh -c 'test "$1" = 2 && grep -q "^pmctop: .--record-size. bounds a recording: it needs .--record FILE.$" "$2"' _ "$st" "$TMP/err"
 done_testing

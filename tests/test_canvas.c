@@ -42,6 +42,35 @@ START_TEST(test_utf8_and_controls)
 }
 END_TEST
 
+/*
+ * A name from outside on the screen: C1 controls (U+009B as UTF-8 and a lone 0x9b) and bidi
+ * controls are one '?' each; for a terminal that is not UTF-8 (ascii) every byte >= 0x80 is,
+ * so no CSI byte of an 8-bit terminal (nor what a legacy charset maps to one) is drawn.
+ */
+START_TEST(test_hostile_names_reach_no_terminal)
+{
+	static const char NAME[] = "a\xc2\x9b\x9b\xe2\x80\xae\xc3\x9b\xe2\x8c\xa1z";
+	struct canvas *c = canvas_new(20, 1);
+	char row[64];
+
+	ck_assert_int_eq(canvas_put(c, 0, 0, NAME, CANVAS_NORMAL, -1), 7);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "a???\xc3\x9b\xe2\x8c\xa1z");
+	canvas_clear(c);
+	c->ascii = true;
+	ck_assert_int_eq(canvas_put(c, 0, 0, NAME, CANVAS_NORMAL, -1), 13);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "a???????????z");
+	for (int x = 0; x < c->w; x++)
+		ck_assert_uint_lt(canvas_at(c, x, 0)->ch, 0x80);
+	/* clipped to the row and to maxw as before */
+	canvas_clear(c);
+	ck_assert_int_eq(canvas_put(c, 15, 0, NAME, CANVAS_NORMAL, -1), 5);
+	ck_assert_int_eq(canvas_put(c, 0, 0, NAME, CANVAS_NORMAL, 3), 3);
+	canvas_free(c);
+}
+END_TEST
+
 START_TEST(test_fill_attr_and_dump)
 {
 	struct canvas *c = canvas_new(6, 3);
@@ -97,6 +126,7 @@ int main(void)
 
 	tcase_add_test(tc, test_put_clips_to_width_and_limit);
 	tcase_add_test(tc, test_utf8_and_controls);
+	tcase_add_test(tc, test_hostile_names_reach_no_terminal);
 	tcase_add_test(tc, test_fill_attr_and_dump);
 	tcase_add_loop_test(tc, test_utf8_table, 0, sizeof(UTF8) / sizeof(UTF8[0]));
 	suite_add_tcase(s, tc);

@@ -44,6 +44,21 @@ START_TEST(test_config_options)
 }
 END_TEST
 
+/* --record-size bounds a recording: given without --record it would do nothing, unseen. */
+START_TEST(test_record_size_needs_record)
+{
+	struct options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--record-size", "10M", NULL), -EINVAL);
+	ck_assert_str_eq(err, "'--record-size' bounds a recording: it needs '--record FILE'");
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--record-size", "10M", "--record=x.rec"), 0);
+	ck_assert_int_eq(o.record_size, 10ull << 20);
+	options_release(&o);
+}
+END_TEST
+
 START_TEST(test_batch_options)
 {
 	struct options o;
@@ -250,6 +265,7 @@ int main(void)
 
 	tcase_add_test(tc, test_batch_options);
 	tcase_add_test(tc, test_config_options);
+	tcase_add_test(tc, test_record_size_needs_record);
 	tcase_add_test(tc, test_no_mouse);
 	tcase_add_test(tc, test_kernel_threads_and_per_user);
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));

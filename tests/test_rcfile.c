@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "app/rcfile.h"
@@ -491,6 +492,41 @@ START_TEST(test_rcfile_load_refuses_what_is_no_settings_file)
 END_TEST
 
 /*
+ * Where root's settings path lies in a directory another user writes (sudo keeping HOME,
+ * --config), that user may put a link there: to a device, which is never opened (opening
+ * one acts: a watchdog starts), or to settings of their own, which do not steer root's.
+ */
+START_TEST(test_rcfile_load_opens_no_device_and_no_other_users_file)
+{
+	char path[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
+	struct rcfile rc;
+
+	if (geteuid())
+		return; /* a device node and another user's file need root to make */
+	/* a character device of no driver: opening it would fail with ENXIO */
+	snprintf(target, sizeof(target), "%s/dev", dir);
+	ck_assert_int_eq(mknod(target, S_IFCHR | 0600, makedev(240, 77)), 0);
+	snprintf(path, sizeof(path), "%s/devlink", dir);
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EINVAL);
+	ck_assert_msg(strstr(msg, "is not a regular file; pmctop starts with the defaults"), "%s",
+		      msg);
+	ck_assert(rc.foreign);
+	/* another user's settings file, through a link */
+	snprintf(target, sizeof(target), "%s/theirs", dir);
+	put(target, HDR "colours=mono\n", sizeof(HDR) - 1 + 13);
+	ck_assert_int_eq(chown(target, 65534, 65534), 0);
+	snprintf(path, sizeof(path), "%s/theirlink", dir);
+	ck_assert_int_eq(symlink(target, path), 0);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), -EPERM);
+	ck_assert_msg(strstr(msg, "is owned by uid 65534, not by uid 0 who runs pmctop"), "%s",
+		      msg);
+	ck_assert_int_eq(rc.scheme, UI_SCHEME_DEFAULT);
+	ck_assert(rc.foreign);
+}
+END_TEST
+
+/*
  * A symbolic link where the file should be is never written through, whether it names a
  * file (another user's, say /etc/shadow to root) or nothing yet: refused, with why and what
  * to do, and neither the link nor what it names changes.
@@ -640,6 +676,7 @@ int main(void)
 	tcase_add_checked_fixture(tf, tmp_setup, tmp_teardown);
 	tcase_add_test(tf, test_rcfile_save_makes_the_directory_and_loads_back);
 	tcase_add_test(tf, test_rcfile_load_refuses_what_is_no_settings_file);
+	tcase_add_test(tf, test_rcfile_load_opens_no_device_and_no_other_users_file);
 	tcase_add_test(tf, test_rcfile_save_refuses_a_link);
 	tcase_add_test(tf, test_rcfile_save_only_into_a_directory_of_ones_own);
 	suite_add_tcase(s, tf);

@@ -55,6 +55,143 @@ START_TEST(test_textsafe_copies_as_ps_shows_names)
 }
 END_TEST
 
+/* textsafe_escape: each style, the ASCII flag, and a short buffer that never splits. */
+static const struct {
+	int line;
+	const char *in;
+	size_t len;
+	unsigned how;
+	int maxcols;
+	size_t size;
+	const char *out;
+	size_t kept;
+} ESCAPE[] = {
+#define E(in, how, maxcols, size, out, kept)                                                       \
+	{                                                                                          \
+		__LINE__, in, sizeof(in) - 1, how, maxcols, size, out, kept                        \
+	}
+	/* MARK: one '?' for each unsafe character or invalid byte */
+	E("a\x1b]0;x\x07"
+	  "b",
+	  TEXTSAFE_MARK, -1, 64, "a?]0;x?b", 8),
+	E("a\0b", TEXTSAFE_MARK, -1, 64, "a?b", 3),
+	E("\x7f", TEXTSAFE_MARK, -1, 64, "?", 1),
+	E("\xc2\x9b", TEXTSAFE_MARK, -1, 64, "?", 1),
+	E("\x9b", TEXTSAFE_MARK, -1, 64, "?", 1),
+	E("\xc2\x80\xc2\x9f\xc2\xa0", TEXTSAFE_MARK, -1, 64, "??\xc2\xa0", 3),
+	E("\xe2\x80\xae"
+	  "ab\xe2\x81\xa6\xd8\x9c\xe2\x80\x8f",
+	  TEXTSAFE_MARK, -1, 64, "?ab???", 6),
+	E("\xc3\xa9", TEXTSAFE_MARK, -1, 64, "\xc3\xa9", 1),
+	E("\xe6\x97\xa5", TEXTSAFE_MARK, -1, 64, "\xe6\x97\xa5", 1),
+	/* overlong encodings (of '/' and of CSI), surrogates, past U+10FFFF, a cut sequence */
+	E("\xc0\xaf", TEXTSAFE_MARK, -1, 64, "??", 2),
+	E("\xc1\x9b", TEXTSAFE_MARK, -1, 64, "??", 2),
+	E("\xe0\x80\xaf", TEXTSAFE_MARK, -1, 64, "???", 3),
+	E("\xf0\x80\x80\xaf", TEXTSAFE_MARK, -1, 64, "????", 4),
+	E("\xed\xa0\x80\xed\xbf\xbf", TEXTSAFE_MARK, -1, 64, "??????", 6),
+	E("\xf4\x90\x80\x80", TEXTSAFE_MARK, -1, 64, "????", 4),
+	E("a\xe2\x80", TEXTSAFE_MARK, -1, 64, "a??", 3),
+	E("\xf8\x88\x80\x80\x80", TEXTSAFE_MARK, -1, 64, "?????", 5),
+	/* ASCII: a reader whose terminal is not UTF-8 gets no byte >= 0x80 at all */
+	E("\xc3\xa9", TEXTSAFE_MARK | TEXTSAFE_ASCII, -1, 64, "??", 2),
+	E("\xc3\x9b"
+	  "x",
+	  TEXTSAFE_MARK | TEXTSAFE_ASCII, -1, 64, "??x", 3),
+	E("\xc3\x9b", TEXTSAFE_HEX | TEXTSAFE_ASCII, -1, 64, "\\xc3\\x9b", 2),
+	E("\xc3\xa9", TEXTSAFE_JSON | TEXTSAFE_ASCII, -1, 64, "\\u00e9", 1),
+	E("\xf0\x9f\x98\x80", TEXTSAFE_JSON | TEXTSAFE_ASCII, -1, 64, "\\ud83d\\ude00", 1),
+	E("\x9b", TEXTSAFE_JSON | TEXTSAFE_ASCII, -1, 64, "\\ufffd", 1),
+	/* LINES: a message of several lines keeps them, and nothing else */
+	E("a\nb\tc\rd\x1b", TEXTSAFE_MARK | TEXTSAFE_LINES, -1, 64, "a\nb\tc?d?", 8),
+	E("a\nb", TEXTSAFE_MARK, -1, 64, "a?b", 3),
+	/* HEX: each byte of what is unsafe, and a '\' doubled only where it would mislead */
+	E("a\x1b"
+	  "b",
+	  TEXTSAFE_HEX, -1, 64, "a\\x1bb", 3),
+	E("a\0b", TEXTSAFE_HEX, -1, 64, "a\\x00b", 3),
+	E("\xc2\x9b\x9b", TEXTSAFE_HEX, -1, 64, "\\xc2\\x9b\\x9b", 2),
+	E("\xc3\xa9\"", TEXTSAFE_HEX, -1, 64, "\xc3\xa9\"", 2),
+	E("\\x2d", TEXTSAFE_HEX, -1, 64, "\\x2d", 4),
+	E("\\x1b", TEXTSAFE_HEX, -1, 64, "\\\\x1b", 4),
+	E("\\xe9", TEXTSAFE_HEX, -1, 64, "\\\\xe9", 4),
+	E("\\\\", TEXTSAFE_HEX, -1, 64, "\\\\\\", 2),
+	E("\\\x1b", TEXTSAFE_HEX, -1, 64, "\\\\\\x1b", 2),
+	E("a\\", TEXTSAFE_HEX, -1, 64, "a\\", 2),
+	/* JSON: the body of a string; invalid bytes as U+FFFD, one each */
+	E("a\"b\\c", TEXTSAFE_JSON, -1, 64, "a\\\"b\\\\c", 5),
+	E("\x1b\x7f", TEXTSAFE_JSON, -1, 64, "\\u001b\\u007f", 2),
+	E("a\0b", TEXTSAFE_JSON, -1, 64, "a\\u0000b", 3),
+	E("\xc2\x9b", TEXTSAFE_JSON, -1, 64, "\\u009b", 1),
+	E("\xe2\x80\xae", TEXTSAFE_JSON, -1, 64, "\\u202e", 1),
+	E("\xed\xa0\x80", TEXTSAFE_JSON, -1, 64, "\\ufffd\\ufffd\\ufffd", 3),
+	E("\xc0\xaf", TEXTSAFE_JSON, -1, 64, "\\ufffd\\ufffd", 2),
+	E("\xf0\x9f\x98\x80", TEXTSAFE_JSON, -1, 64, "\xf0\x9f\x98\x80", 1),
+	/* a short buffer: whole characters and whole escapes only, always NUL-terminated */
+	E("abcdef", TEXTSAFE_MARK, -1, 4, "abc", 3),
+	E("a\xc3\xa9", TEXTSAFE_MARK, -1, 3, "a", 1),
+	E("a\xe6\x97\xa5", TEXTSAFE_MARK, -1, 4, "a", 1),
+	E("ab\x1b", TEXTSAFE_HEX, -1, 6, "ab", 2),
+	E("ab\x1b", TEXTSAFE_HEX, -1, 7, "ab\\x1b", 3),
+	E("a\\\\", TEXTSAFE_HEX, -1, 3, "a", 1),
+	E("\x1b", TEXTSAFE_JSON, -1, 6, "", 0),
+	E("a\"", TEXTSAFE_JSON, -1, 3, "a", 1),
+	E("\xf0\x9f\x98\x80", TEXTSAFE_JSON | TEXTSAFE_ASCII, -1, 12, "", 0),
+	E("\xf0\x9f\x98\x80", TEXTSAFE_JSON | TEXTSAFE_ASCII, -1, 13, "\\ud83d\\ude00", 1),
+	E("\xc3\xa9", TEXTSAFE_HEX | TEXTSAFE_ASCII, -1, 8, "\\xc3", 1),
+	E("abc", TEXTSAFE_MARK, -1, 1, "", 0),
+	/* maxcols: characters of the input, an escape counting as one */
+	E("abcdef", TEXTSAFE_MARK, 2, 64, "ab", 2),
+	E("a\x1b"
+	  "bc",
+	  TEXTSAFE_MARK, 2, 64, "a?", 2),
+	E("\xc3\xa9\xc3\xa9\xc3\xa9", TEXTSAFE_MARK, 2, 64, "\xc3\xa9\xc3\xa9", 2),
+	E("\x1b\x1b\x1b", TEXTSAFE_HEX, 2, 64, "\\x1b\\x1b", 2),
+	E("abc", TEXTSAFE_MARK, 0, 64, "", 0),
+#undef E
+};
+
+START_TEST(test_textsafe_escape_styles_and_bounds)
+{
+	char out[64];
+	size_t kept;
+
+	memset(out, 'Z', sizeof(out));
+	kept = textsafe_escape(out, ESCAPE[_i].size, ESCAPE[_i].in, ESCAPE[_i].len, ESCAPE[_i].how,
+			       ESCAPE[_i].maxcols);
+	ck_assert_msg(!strcmp(out, ESCAPE[_i].out), "line %d: '%s', not '%s'", ESCAPE[_i].line, out,
+		      ESCAPE[_i].out);
+	ck_assert_msg(kept == ESCAPE[_i].kept, "line %d: %zu kept, not %zu", ESCAPE[_i].line, kept,
+		      ESCAPE[_i].kept);
+	/* nothing is written past the size given */
+	for (size_t i = ESCAPE[_i].size; i < sizeof(out); i++)
+		ck_assert_msg(out[i] == 'Z', "line %d: byte %zu written", ESCAPE[_i].line, i);
+}
+END_TEST
+
+/* A size of 0 writes nothing; TEXTSAFE_MAX is enough for the worst input of every style. */
+START_TEST(test_textsafe_escape_fits_in_its_max)
+{
+	static const unsigned HOW[] = { TEXTSAFE_MARK, TEXTSAFE_HEX, TEXTSAFE_JSON };
+	static const char WORST[] = "\x1b\x9b\xc0\\\"\xf0\x9f\x98\x80\xed\xa0\x80\x7f\\x1b";
+	char out[TEXTSAFE_MAX(sizeof(WORST) - 1)], big[1024], z = 'Z';
+
+	ck_assert_int_eq(textsafe_escape(&z, 0, "abc", 3, TEXTSAFE_MARK, -1), 0);
+	ck_assert_int_eq(z, 'Z');
+	for (size_t i = 0; i < sizeof(HOW) / sizeof(HOW[0]); i++) {
+		for (unsigned ascii = 0; ascii <= TEXTSAFE_ASCII; ascii += TEXTSAFE_ASCII) {
+			size_t a = textsafe_escape(out, sizeof(out), WORST, sizeof(WORST) - 1,
+						   HOW[i] | ascii, -1);
+			size_t b = textsafe_escape(big, sizeof(big), WORST, sizeof(WORST) - 1,
+						   HOW[i] | ascii, -1);
+
+			ck_assert_msg(a == b && !strcmp(out, big), "style %zu%s: cut to '%s'", i,
+				      ascii ? " ASCII" : "", out);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_textsafe_names_the_unsafe_code_points)
 {
 	ck_assert(textsafe_unsafe(0x1b));
@@ -311,6 +448,9 @@ int main(void)
 
 	tcase_add_test(tc, test_textsafe_copies_as_ps_shows_names);
 	tcase_add_test(tc, test_textsafe_names_the_unsafe_code_points);
+	tcase_add_loop_test(tc, test_textsafe_escape_styles_and_bounds, 0,
+			    sizeof(ESCAPE) / sizeof(ESCAPE[0]));
+	tcase_add_test(tc, test_textsafe_escape_fits_in_its_max);
 	tcase_add_test(tc, test_parse_pid_takes_only_what_linux_can_give);
 	tcase_add_test(tc, test_errmsg_says_what_signals_and_nice_values_did);
 	tcase_add_test(tc, test_numfmt_writes_what_printf_writes);

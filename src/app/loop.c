@@ -510,6 +510,7 @@ static void loop_tui_render(struct loop_tui *t)
 		canvas_free(t->canvas);
 		t->canvas = canvas_new(w, h);
 	}
+	t->canvas->ascii = !tui_utf8();
 	ui_build_list(&t->u, t->m, &t->list);
 	memset(&v, 0, sizeof(v));
 	v.m = t->m;

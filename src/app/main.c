@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <pwd.h>
 #include <signal.h>
@@ -469,14 +470,17 @@ static int main_run(struct options *op)
 		}
 	}
 	if (o.record) {
-		char rerr[1024], why[512];
-		int fd = safefile_open_private(o.record, why, sizeof(why));
+		char rerr[1024], why[512], leaf[NAME_MAX + 1];
+		int dirfd = -1;
+		int fd = safefile_open_private(o.record, &dirfd, leaf, sizeof(leaf), why,
+					       sizeof(why));
 		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
 		if (!f) {
 			if (fd >= 0) {
 				snprintf(why, sizeof(why), "%s", strerror(errno));
 				close(fd);
+				close(dirfd);
 			}
 			textsafe_fprintf(
 				stderr,
@@ -490,11 +494,12 @@ static int main_run(struct options *op)
 		rec = source_record_new(src, f, o.record, rerr, sizeof(rerr));
 		src = NULL; /* the wrapper owns it, and frees it on failure */
 		if (!rec) {
+			close(dirfd);
 			textsafe_fprintf(stderr, "pmctop: %s\n", rerr);
 			status = 1;
 			goto out_model;
 		}
-		source_record_bound(rec, o.record_size);
+		source_record_bound(rec, o.record_size, dirfd, leaf);
 		src = rec;
 	}
 	memset(&out, 0, sizeof(out));

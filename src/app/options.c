@@ -358,6 +358,7 @@ static void options_set(char **dst, const char *v)
 int options_parse(struct options *o, int argc, char **argv, char *err, size_t errsize)
 {
 	const char *delay_arg = NULL;
+	bool record_size_set = false;
 	int c;
 
 	options_init(o);
@@ -452,6 +453,7 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 					optarg);
 				return -EINVAL;
 			}
+			record_size_set = true;
 			break;
 		case OPT_REPLAY:
 			options_set(&o->replay, optarg);
@@ -691,6 +693,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	if (o->config && o->no_config) {
 		snprintf(err, errsize,
 			 "'--config' and '--no-config' contradict each other: give one");
+		return -EINVAL;
+	}
+	if (record_size_set && !o->record) {
+		snprintf(err, errsize,
+			 "'--record-size' bounds a recording: it needs '--record FILE'");
 		return -EINVAL;
 	}
 	if (o->export_processes && !o->listen) {

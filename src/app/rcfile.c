@@ -230,15 +230,23 @@ int rcfile_parse(struct rcfile *rc, const char *text, size_t len, const char *pa
 
 int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize)
 {
-	/* non-blocking: a FIFO put there must not hang the start */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	struct stat st;
+	struct stat pre, st;
 	char *buf;
 	size_t n = 0;
-	int r;
+	int fd = -1, r;
 
 	rcfile_init(rc);
 	msg[0] = '\0';
+	/*
+	 * Looked at before it is opened: opening a device acts (a watchdog starts, a tape
+	 * rewinds), and a link put where the file should be may name one. Non-blocking: a
+	 * FIFO put there since must not hang the start.
+	 */
+	if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode)) {
+		st = pre;
+		goto out_not_settings;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 && errno == ENOENT)
 		return 0;
 	if (fd < 0) {
@@ -252,9 +260,11 @@ int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize)
 	}
 	if (fstat(fd, &st))
 		memset(&st, 0, sizeof(st)); /* taken for no regular file */
+out_not_settings:
 	if (!S_ISREG(st.st_mode) || st.st_size > RCFILE_SIZE_MAX) {
 		r = S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		rc->foreign = true;
 		snprintf(msg, msgsize, "settings file '%s' %s; pmctop starts with the defaults",
 			 path,
@@ -262,6 +272,17 @@ int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize)
 			 : r == -EFBIG ? "is larger than 64 KiB, more than any settings file"
 				       : "is not a regular file");
 		return r;
+	}
+	/* another user's settings do not steer this user's pmctop (root's, say), as ssh reads
+	 * no configuration another user could write */
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		close(fd);
+		rc->foreign = true;
+		snprintf(msg, msgsize,
+			 "settings file '%s' is owned by uid %u, not by uid %u who runs pmctop; "
+			 "pmctop starts with the defaults",
+			 path, (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EPERM;
 	}
 	buf = xmalloc(RCFILE_SIZE_MAX + 1);
 	for (;;) {

@@ -18,7 +18,9 @@ struct record {
 	struct source *inner; /* owned */
 	FILE *f;	      /* owned; NULL once closed */
 	char *name;
-	bool ok; /* no write has failed */
+	int dirfd;  /* owned; the directory the file is in, for rotation (-1: none) */
+	char *leaf; /* the file's name in dirfd */
+	bool ok;    /* no write has failed */
 	/* the bound: past it, name becomes name.1 and a new name starts (0: none) */
 	unsigned long long size_max;
 	bool fresh; /* the file has no snapshot yet: the next one carries the mappings */
@@ -58,34 +60,40 @@ static int record_header(struct record *r)
 }
 
 /*
- * Past the bound: name becomes name.1 (the one before is gone) and a new file starts
- * under name with the header, so that each replays alone. 0, or -errno after a message.
+ * Past the bound: the file becomes name.1 (the one before is gone) and a new file starts
+ * under name with the header, so that each replays alone. Through the directory the file
+ * was opened in, never by path: what the path names now (a link, another directory) plays
+ * no part. 0, or -errno after a message.
  */
 static int record_rotate(struct record *r)
 {
-	size_t len = strlen(r->name) + 3;
-	char *old = xmalloc(len), why[512];
+	char why[512];
 	int fd, ret = 0;
 
-	snprintf(old, len, "%s.1", r->name);
 	errno = 0;
-	ret = fclose(r->f) ? -(errno ? errno : EIO) : 0;
-	r->f = NULL;
-	if (ret) {
+	if (fflush(r->f) || ferror(r->f)) {
+		ret = -(errno ? errno : EIO);
 		snprintf(why, sizeof(why), "%s", strerror(-ret));
-	} else if (rename(r->name, old)) {
-		ret = -errno;
-		snprintf(why, sizeof(why), "cannot rename it to '%s': %s", old, strerror(-ret));
-	} else if ((fd = safefile_open_private(r->name, why, sizeof(why))) < 0) {
+	} else if (r->dirfd < 0) {
+		ret = -EBADF;
+		snprintf(why, sizeof(why), "it was not opened by name");
+	} else if ((fd = safefile_rotate(r->dirfd, r->leaf, fileno(r->f), why, sizeof(why))) < 0) {
 		ret = fd;
-	} else if (!(r->f = fdopen(fd, "w"))) {
-		ret = -errno;
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
-		close(fd);
-	} else if ((ret = record_header(r))) {
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
+	} else {
+		errno = 0;
+		ret = fclose(r->f) ? -(errno ? errno : EIO) : 0;
+		r->f = fdopen(fd, "w");
+		if (ret) {
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		} else if (!r->f) {
+			ret = -errno;
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		} else if ((ret = record_header(r))) {
+			snprintf(why, sizeof(why), "%s", strerror(-ret));
+		}
+		if (!r->f)
+			close(fd);
 	}
-	free(old);
 	if (ret) {
 		r->ok = false;
 		source_message(&r->base,
@@ -190,6 +198,9 @@ static void record_free(struct source *s)
 		fclose(r->f);
 	source_free(r->inner);
 	free(r->name);
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	free(r->leaf);
 	free(r->maps);
 	source_release(&r->base);
 	free(r);
@@ -215,6 +226,7 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	r->inner = inner;
 	r->f = f;
 	r->name = xstrdup(name);
+	r->dirfd = -1;
 	r->ok = true;
 	evlist_copy(&r->base.ev, &inner->ev);
 	memcpy(r->base.mode, inner->mode, sizeof(r->base.mode));
@@ -235,9 +247,16 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 	return &r->base;
 }
 
-void source_record_bound(struct source *s, unsigned long long size_max)
+void source_record_bound(struct source *s, unsigned long long size_max, int dirfd, const char *leaf)
 {
-	((struct record *)s)->size_max = size_max;
+	struct record *r = (struct record *)s;
+
+	r->size_max = size_max;
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	free(r->leaf);
+	r->dirfd = dirfd;
+	r->leaf = xstrdup(leaf);
 }
 
 bool source_record_ok(const struct source *s)

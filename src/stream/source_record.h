@@ -19,13 +19,15 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 				 size_t errsize);
 /*
  * Bound the recording to about size_max bytes (0: no bound). Before a snapshot that would
- * go into a file already that large, name is renamed to name.1 (replacing the one before)
- * and a new file is made under name (as safefile_open_private does, mode 0600) with the
- * header and, in its first snapshot, the sampled process's last mappings: each file
- * replays alone. Disk use stays under twice the bound and two snapshots. Only for a file
- * opened by name; a failure stops recording with a message, as a write error does.
+ * go into a file already that large, the file, leaf in the directory dirfd (taken over;
+ * from safefile_open_private), becomes leaf.1 (replacing the one before) and a new file is
+ * made there (safefile_rotate, mode 0600) with the header and, in its first snapshot, the
+ * sampled process's last mappings: each file replays alone. Disk use stays under twice
+ * the bound and two snapshots. A failure stops recording with a message, as a write error
+ * does.
  */
-void source_record_bound(struct source *s, unsigned long long size_max);
+void source_record_bound(struct source *s, unsigned long long size_max, int dirfd,
+			 const char *leaf);
 /* Whether every snapshot read so far reached the file. */
 bool source_record_ok(const struct source *s);
 /*

@@ -220,49 +220,115 @@ int safefile_replace(int dirfd, const char *name, const void *buf, size_t len, m
 	return r;
 }
 
-int safefile_open_private(const char *path, char *why, size_t whysize)
+/* The device and inode of what fd is: whether name in dirfd is still that file. */
+static bool safefile_same(int dirfd, const char *name, const struct stat *st)
+{
+	struct stat nst;
+
+	return !fstatat(dirfd, name, &nst, AT_SYMLINK_NOFOLLOW) && S_ISREG(nst.st_mode) &&
+	       nst.st_dev == st->st_dev && nst.st_ino == st->st_ino;
+}
+
+/* Split path into its directory (into dir, "." when none) and its last component (returned). */
+static const char *safefile_split(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, size, ".");
+		return path;
+	}
+	snprintf(dir, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
+/*
+ * Where the regular file fd (st) that path named through one's own link really is: a
+ * directory fd, and its name there into name. The kernel says where it opened it; that
+ * name is then checked to be the very file, so no later rename can redirect a rotation.
+ */
+static int safefile_locate(int fd, const char *path, const struct stat *st, char *name,
+			   size_t namesize, char *why, size_t whysize)
+{
+	char proc[64], real[PATH_MAX], dir[PATH_MAX];
+	const char *leaf;
+	ssize_t n;
+	int dfd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n > 0 && real[0] == '/') {
+		real[n] = '\0';
+	} else if (!realpath(path, real)) {
+		int r = -errno;
+
+		snprintf(why, whysize, "cannot tell where the link leads: %s", strerror(-r));
+		return r;
+	}
+	leaf = safefile_split(real, dir, sizeof(dir));
+	if (snprintf(name, namesize, "%s", leaf) >= (int)namesize) {
+		snprintf(why, whysize, "the file it links to has too long a name");
+		return -ENAMETOOLONG;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !safefile_same(dfd, name, st)) {
+		if (dfd >= 0)
+			close(dfd);
+		snprintf(why, whysize, "the file it links to was moved while it was opened");
+		return -ESTALE;
+	}
+	return dfd;
+}
+
+int safefile_open_private(const char *path, int *dirfd, char *name, size_t namesize, char *why,
+			  size_t whysize)
 {
 	const int flags = O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
-	const char *slash = strrchr(path, '/');
 	unsigned me = (unsigned)geteuid();
 	char dir[PATH_MAX];
+	const char *leaf = safefile_split(path, dir, sizeof(dir));
 	struct stat dst, lst, st;
-	bool shared = false, special = false;
-	int fd = -1, r;
+	bool shared, special = false, link = false;
+	int dfd, fd = -1, r;
 
-	/* the directory the name is in: is it one that every user writes in, like /tmp? */
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (!stat(dir, &dst) && S_ISDIR(dst.st_mode) && (dst.st_mode & S_ISVTX) &&
-	    (dst.st_mode & S_IWOTH))
-		shared = true;
+	if (!*leaf) {
+		snprintf(why, whysize, "it names a directory, not a file");
+		return -EISDIR;
+	}
+	/* one descriptor of the directory: every check and the open look at the same one */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &dst)) {
+		r = -errno;
+		snprintf(why, whysize, "cannot open the directory '%s': %s", dir, strerror(-r));
+		goto out_close;
+	}
+	/* is it one that every user writes in, like /tmp? */
+	shared = (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH);
 	for (int tries = 0; tries < 3; tries++) {
-		if (!lstat(path, &lst)) {
-			bool link = S_ISLNK(lst.st_mode);
-
+		if (!fstatat(dfd, leaf, &lst, AT_SYMLINK_NOFOLLOW)) {
+			link = S_ISLNK(lst.st_mode);
 			if (link && shared && lst.st_uid != me && lst.st_uid != dst.st_uid) {
 				snprintf(why, whysize,
 					 "it is a symbolic link of uid %u in the directory '%s' "
 					 "that every user may write in, and pmctop follows no "
 					 "other user's link there",
 					 (unsigned)lst.st_uid, dir);
-				return -EPERM;
+				r = -EPERM;
+				goto out_close;
 			}
 			/* never opened: a FIFO's writer would wait, a device's open acts; one's
 			 * own link is followed, and what it names made, as open(2) does */
 			special = !link && !S_ISREG(lst.st_mode);
 			if (!special)
-				fd = open(path, flags | (link ? O_CREAT : O_NOFOLLOW), 0600);
+				fd = openat(dfd, leaf, flags | (link ? O_CREAT : O_NOFOLLOW), 0600);
 			break;
 		}
 		if (errno != ENOENT) {
 			r = -errno;
 			snprintf(why, whysize, "%s", strerror(-r));
-			return r;
+			goto out_close;
 		}
-		fd = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+		fd = openat(dfd, leaf, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 		/* something was put there since it was looked at: look again */
@@ -275,7 +341,7 @@ int safefile_open_private(const char *path, char *why, size_t whysize)
 		snprintf(why, whysize, "%s",
 			 errno == ELOOP ? "it became a symbolic link while it was opened"
 					: strerror(-r));
-		return r;
+		goto out_close;
 	}
 	if (fstat(fd, &st)) {
 		r = -errno;
@@ -284,12 +350,39 @@ int safefile_open_private(const char *path, char *why, size_t whysize)
 	}
 	if (!S_ISREG(st.st_mode))
 		goto out_special;
+	if (link) {
+		/* from here on, the directory the file is really in */
+		r = safefile_locate(fd, path, &st, name, namesize, why, whysize);
+		if (r < 0)
+			goto out_close;
+		close(dfd);
+		dfd = r;
+		if (fstat(dfd, &dst)) {
+			r = -errno;
+			snprintf(why, whysize, "%s", strerror(-r));
+			goto out_close;
+		}
+		shared = (dst.st_mode & S_ISVTX) && (dst.st_mode & S_IWOTH);
+	} else if (snprintf(name, namesize, "%s", leaf) >= (int)namesize) {
+		snprintf(why, whysize, "its name is too long");
+		r = -ENAMETOOLONG;
+		goto out_close;
+	}
 	if (shared && st.st_uid != me && st.st_uid != dst.st_uid) {
 		snprintf(why, whysize,
 			 "it is a file of uid %u in the directory '%s' that every user may "
 			 "write in, and its owner could read what is written",
 			 (unsigned)st.st_uid, dir);
 		r = -EPERM;
+		goto out_close;
+	}
+	/* another name of a file elsewhere (/etc/shadow linked in where links are not
+	 * protected): truncating it here would empty it there */
+	if (st.st_nlink > 1) {
+		snprintf(why, whysize,
+			 "it has %lu hard links, and pmctop empties no file that has another name",
+			 (unsigned long)st.st_nlink);
+		r = -EMLINK;
 		goto out_close;
 	}
 	if (ftruncate(fd, 0) ||
@@ -299,6 +392,10 @@ int safefile_open_private(const char *path, char *why, size_t whysize)
 		snprintf(why, whysize, "%s", strerror(-r));
 		goto out_close;
 	}
+	if (dirfd)
+		*dirfd = dfd;
+	else
+		close(dfd);
 	return fd;
 out_special:
 	snprintf(why, whysize, "it is not a regular file (a FIFO, device, socket or directory)");
@@ -306,5 +403,43 @@ out_special:
 out_close:
 	if (fd >= 0)
 		close(fd);
+	if (dfd >= 0)
+		close(dfd);
 	return r;
+}
+
+int safefile_rotate(int dirfd, const char *name, int fd, char *why, size_t whysize)
+{
+	char old[NAME_MAX + 1];
+	struct stat st;
+	int nfd;
+
+	if (snprintf(old, sizeof(old), "%s.1", name) >= (int)sizeof(old)) {
+		snprintf(why, whysize, "its name is too long to add '.1'");
+		return -ENAMETOOLONG;
+	}
+	if (fstat(fd, &st))
+		goto out_errno;
+	if (!safefile_same(dirfd, name, &st)) {
+		snprintf(why, whysize, "it was moved or replaced since it was opened");
+		return -ESTALE;
+	}
+	if (renameat(dirfd, name, dirfd, old)) {
+		int r = -errno;
+
+		snprintf(why, whysize, "cannot rename it to '%s': %s", old, strerror(-r));
+		return r;
+	}
+	/* a name taken since (another user's link in /tmp) is never followed nor opened */
+	nfd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC,
+		     0600);
+	if (nfd < 0)
+		goto out_errno;
+	return nfd;
+out_errno:
+	nfd = -errno;
+	snprintf(why, whysize, "%s",
+		 nfd == -EEXIST ? "something was put in its place once it was renamed"
+				: strerror(-nfd));
+	return nfd;
 }

@@ -30,12 +30,26 @@ int safefile_replace(int dirfd, const char *name, const void *buf, size_t len, m
 /*
  * Open path to write a private file (a recording): made with mode 0600, or an existing
  * regular file truncated, and made 0600 when it is the effective user's. Nothing can make
- * it block or write elsewhere: a FIFO, device or directory is refused at once (-EINVAL); a
- * symbolic link in a world-writable sticky directory (/tmp) that neither the effective
- * user nor the directory's owner owns is refused (-EPERM, the kernel's protected_symlinks
- * rule, kept whatever the sysctl says), and so is a file there of another owner, who could
- * read what is written. The fd (O_WRONLY, O_CLOEXEC), or -errno with the reason in why.
+ * it block or write elsewhere: a FIFO, device, socket or directory is refused at once
+ * (-EINVAL); a symbolic link in a world-writable sticky directory (/tmp) that neither the
+ * effective user nor the directory's owner owns is refused (-EPERM, the kernel's
+ * protected_symlinks rule, kept whatever the sysctl says), and so is a file there of
+ * another owner, who could read what is written; a file with other hard links is never
+ * emptied (-EMLINK: it may be another user's, or root's, linked in). Where dirfd is not
+ * NULL, *dirfd gets a descriptor of the directory the file is in, after one's own link,
+ * and name (namesize bytes) its name there, for safefile_rotate (the caller closes it).
+ * The fd (O_WRONLY, O_CLOEXEC), or -errno with the reason in why.
  */
-int safefile_open_private(const char *path, char *why, size_t whysize);
+int safefile_open_private(const char *path, int *dirfd, char *name, size_t namesize, char *why,
+			  size_t whysize);
+
+/*
+ * Rotate the private file fd, called name in dirfd (from safefile_open_private): name
+ * becomes name.1 (replacing the one before) and a new, empty name is made, mode 0600,
+ * never through a link nor over something put there since. Nothing is renamed unless name
+ * is still fd's file (-ESTALE). The new fd (fd stays open: the caller closes it), or
+ * -errno with the reason in why.
+ */
+int safefile_rotate(int dirfd, const char *name, int fd, char *why, size_t whysize);
 
 #endif

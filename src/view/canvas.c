@@ -35,20 +35,27 @@ void canvas_clear(struct canvas *c)
 
 int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw)
 {
-	const unsigned char *p = (const unsigned char *)text;
-	size_t n = strlen(text);
-	int cols = 0;
+	char small[1024], *safe = small;
+	const unsigned char *p;
+	size_t n, size;
+	int cols = 0, room = c->w - x;
 
-	if (y < 0 || y >= c->h)
+	if (y < 0 || y >= c->h || room <= 0)
 		return 0;
-	while (n && (maxw < 0 || cols < maxw)) {
+	if (maxw >= 0 && maxw < room)
+		room = maxw;
+	/* the one escaping of text from outside: never let a name move the cursor */
+	size = 4 * (size_t)room + 1;
+	if (size > sizeof(small))
+		safe = xmalloc(size);
+	textsafe_escape(safe, size, text, strlen(text),
+			TEXTSAFE_MARK | (c->ascii ? TEXTSAFE_ASCII : 0), room);
+	p = (const unsigned char *)safe;
+	n = strlen(safe);
+	while (n) {
 		size_t len;
 		int32_t cp = utf8_decode(p, n, &len);
 
-		if (textsafe_unsafe(cp))
-			cp = '?'; /* never let a process name move the cursor */
-		if (x + cols >= c->w)
-			break;
 		if (x + cols >= 0) {
 			struct canvas_cell *cell =
 				&c->cells[(size_t)y * (size_t)c->w + (size_t)(x + cols)];
@@ -60,6 +67,8 @@ int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int m
 		p += len;
 		n -= len;
 	}
+	if (safe != small)
+		free(safe);
 	return cols;
 }
 

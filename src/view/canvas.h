@@ -33,6 +33,8 @@ struct canvas_cell {
 
 struct canvas {
 	int w, h;
+	/* the reader's terminal is not UTF-8: text keeps no byte >= 0x80 (TEXTSAFE_ASCII) */
+	bool ascii;
 	struct canvas_cell *cells;
 };
 
@@ -43,8 +45,9 @@ void canvas_free(struct canvas *c);
 void canvas_clear(struct canvas *c);
 /*
  * Write UTF-8 text at x, y in attr, clipped to the canvas and to maxw
- * columns (maxw < 0: no limit). Invalid bytes and controls show as '?'.
- * Returns the columns written.
+ * columns (maxw < 0: no limit), through textsafe_escape: each invalid byte
+ * and unsafe character (controls, bidi) shows as '?', and so does each
+ * byte >= 0x80 on an ascii canvas. Returns the columns written.
  */
 int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw);
 /* The cells canvas_put takes for text, unclipped: what a caller measures before drawing. */
