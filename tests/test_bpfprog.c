@@ -1,27 +1,23 @@
-/* Tests of the context-switch program's builder (encoding, jumps) and, as root, a real load. */
+/* Tests of the context-switch program, loaded for real: what it counts, against the kernel. */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "collect/bpfcount.h"
-#include "collect/bpfprog.h"
 #include "collect/cpumap.h"
 #include "testutil.h"
 
-#define FD_LAST 41
-#define FD_ACC 42
-#define FD_ALIAS 43
-static const int FD_PERF[BPFPROG_MAX_EVENTS + 1] = { 50, 51, 52, 53, 54, 55, 56, 57, 58,
-						     59, 60, 61, 62, 63, 64, 65, 66 };
-
-/* Capability bits of CapEff (linux/capability.h) that --bpf's load needs: either is enough */
+/* Capability bits of CapEff (linux/capability.h) that --bpf's load needs */
 #define CAP_BIT_SYS_ADMIN 21
 #define CAP_BIT_PERFMON 38
 #define CAP_BIT_BPF 39
@@ -46,162 +42,45 @@ static bool cap_has(unsigned long long caps, int bit)
 	return caps >> bit & 1;
 }
 
-static int build(int nev, bool ns, struct bpfi *out, size_t max)
-{
-	struct bpfprog_maps m = { FD_LAST, FD_ACC, FD_PERF,	   nev,
-				  ns,	   0x1234, 0x1effffffcull, FD_ALIAS };
-
-	return bpfprog_build(&m, out, max);
-}
-
-/* Every jump lands inside the program, on an instruction (not a 64-bit load's second half). */
-static void check_jumps(const struct bpfi *p, int n)
-{
-	bool second[1024] = { false };
-
-	ck_assert_int_le(n, 1024);
-	for (int i = 0; i < n; i++)
-		if (p[i].code == (BPFI_LD | BPFI_IMM | BPFI_DW)) {
-			ck_assert_int_lt(i + 1, n);
-			ck_assert_int_eq(p[i + 1].code, 0);
-			second[i + 1] = true;
-		}
-	for (int i = 0; i < n; i++) {
-		int cls = p[i].code & 0x07, op = p[i].code & 0xf0;
-		int target = i + 1 + p[i].off;
-
-		if (cls != BPFI_JMP || op == BPFI_CALL || op == BPFI_EXIT)
-			continue;
-		ck_assert_msg(target > i && target < n, "jump at %d goes to %d of %d", i, target,
-			      n);
-		ck_assert_msg(!second[target], "jump at %d lands inside a 64-bit load", i);
-	}
-	ck_assert_int_eq(p[n - 1].code, BPFI_JMP | BPFI_EXIT);
-	ck_assert_int_eq(p[n - 2].code, BPFI_ALU64 | BPFI_MOV | BPFI_K);
-	ck_assert_int_eq(p[n - 2].dst, BPFI_R0);
-}
-
-START_TEST(test_program_size_and_encoding)
-{
-	struct bpfi p[1024];
-	int n = build(3, false, p, 1024);
-	int perf_loads = 0, reads = 0;
-
-	ck_assert_int_eq(n, (int)BPFPROG_INSNS(3, false));
-	ck_assert_int_eq(n, 36 + 32 * 3);
-	/* call get_current_pid_tgid; r0 >>= 32: the tgid */
-	ck_assert_int_eq(p[0].code, 0x85);
-	ck_assert_int_eq(p[0].imm, 14);
-	ck_assert_int_eq(p[1].code, 0x77);
-	ck_assert_int_eq(p[1].imm, 32);
-	for (int i = 0; i < n; i++) {
-		if (p[i].code == 0x18) {
-			ck_assert_int_eq(p[i].src, BPFI_PSEUDO_MAP_FD);
-			if (p[i].imm >= FD_PERF[0]) {
-				ck_assert_int_eq(p[i].imm, FD_PERF[perf_loads]);
-				perf_loads++;
-			} else {
-				ck_assert(p[i].imm == FD_LAST || p[i].imm == FD_ACC);
-				ck_assert_int_ne(p[i].imm, FD_ALIAS); /* only in a namespace */
-			}
-		}
-		if (p[i].code == 0x85 && p[i].imm == 55) {
-			/* flags: BPF_F_CURRENT_CPU, 0xffffffff, from a 32-bit move of -1 */
-			ck_assert_int_eq(p[i - 4].code, 0xb4);
-			ck_assert_int_eq(p[i - 4].dst, BPFI_R2);
-			ck_assert_int_eq(p[i - 4].imm, -1);
-			ck_assert_int_eq(p[i - 1].imm,
-					 24); /* sizeof(struct bpf_perf_event_value) */
-			reads++;
-		}
-	}
-	ck_assert_int_eq(perf_loads, 3);
-	ck_assert_int_eq(reads, 3);
-	check_jumps(p, n);
-}
-END_TEST
-
-START_TEST(test_program_in_a_pid_namespace)
-{
-	struct bpfi p[1024];
-	int n = build(2, true, p, 1024);
-	bool ns_call = false;
-
-	ck_assert_int_eq(n, (int)BPFPROG_INSNS(2, true));
-	/* dev then inode as 64-bit constants, low word first */
-	ck_assert_int_eq(p[0].code, 0x18);
-	ck_assert_int_eq(p[0].src, 0);
-	ck_assert_int_eq(p[0].imm, 0x1234);
-	ck_assert_int_eq(p[1].imm, 0);
-	ck_assert_uint_eq((uint32_t)p[2].imm, 0xeffffffcu);
-	ck_assert_int_eq(p[3].imm, 1);
-	int alias = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (p[i].code == 0x85 && p[i].imm == 120)
-			ns_call = true;
-		/* the alias table: looked up for a thread past its exit, filled for a new process */
-		if (p[i].code == 0x18 && p[i].src == BPFI_PSEUDO_MAP_FD && p[i].imm == FD_ALIAS)
-			alias++;
-	}
-	ck_assert(ns_call);
-	ck_assert_int_eq(alias, 2);
-	check_jumps(p, n);
-}
-END_TEST
-
-START_TEST(test_program_limits)
-{
-	struct bpfi p[1024];
-
-	ck_assert_int_eq(build(0, false, p, 1024), -EINVAL);
-	ck_assert_int_eq(build(BPFPROG_MAX_EVENTS + 1, false, p, 1024), -E2BIG);
-	ck_assert_int_eq(build(2, false, p, BPFPROG_INSNS(2, false) - 1), -E2BIG);
-	ck_assert_int_eq(build(BPFPROG_MAX_EVENTS, false, p, 1024),
-			 (int)BPFPROG_INSNS(BPFPROG_MAX_EVENTS, false));
-	check_jumps(p, (int)BPFPROG_INSNS(BPFPROG_MAX_EVENTS, false));
-}
-END_TEST
-
-/*
- * The kernel's verifier takes the program, and it counts this process's
- * page faults: as root where pmctop was built with it; otherwise the
- * refusal names the step and the errno.
- */
-START_TEST(test_real_load_counts_own_page_faults)
+static struct perf_event_attr sw_attr(unsigned long long config)
 {
 	struct perf_event_attr a;
-	const struct perf_event_attr *ap = &a;
-	struct cpumap on = { 0 };
-	struct bpfcount *b;
-	struct bpfcount_why why;
-	long page = sysconf(_SC_PAGESIZE);
-	size_t pages = 3000;
-	char *buf;
-	const uint64_t *s;
-	uint64_t before;
-	unsigned long long minflt;
-	struct rusage r0, r1;
-	unsigned long long caps;
-	int r;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_PAGE_FAULTS;
+	a.config = config;
+	return a;
+}
+
+/*
+ * Load the program for nev events on every online CPU. True with *out when
+ * it loaded; false when this build or this process may not (a refusal's
+ * step and errno are checked then: without the capabilities the kernel
+ * must refuse, with EPERM or EACCES). A load refused to root fails.
+ */
+static bool open_real(struct bpfcount **out, const struct perf_event_attr *attrs, int nev)
+{
+	const struct perf_event_attr *ap[BPFPROG_MAX_EVENTS + 1];
+	struct cpumap on = { 0 };
+	struct bpfcount_why why;
+	unsigned long long caps;
+	int r;
+
+	for (int i = 0; i < nev; i++)
+		ap[i] = &attrs[i];
 	ck_assert_int_eq(cpumap_online(&on, sysops_real(), NULL, -1), 0);
-	r = bpfcount_open(&b, sysops_real(), NULL, &ap, 1, on.cpu, on.n, &why);
+	r = bpfcount_open(out, sysops_real(), NULL, ap, nev, on.cpu, on.n, &why);
+	cpumap_release(&on);
 #ifndef PMCTOP_BPF
 	ck_assert_int_eq(r, -ENOSYS);
 	ck_assert_int_eq(why.step, BPFCOUNT_NOT_BUILT);
-	cpumap_release(&on);
-	return;
+	return false;
 #endif
 	/*
 	 * Not root but maybe allowed: what decides is CAP_SYS_ADMIN, or CAP_BPF
 	 * with CAP_PERFMON; with none of the three the kernel must refuse, and
-	 * with one of a pair alone either outcome may be right (a map may be
-	 * made, the tracepoint program not): only a refusal's errno is checked.
+	 * with one of a pair alone either outcome may be right
 	 */
 	caps = cap_effective();
 	if (!cap_has(caps, CAP_BIT_SYS_ADMIN) &&
@@ -210,53 +89,287 @@ START_TEST(test_real_load_counts_own_page_faults)
 			ck_assert_int_ne(r, 0);
 		if (r) {
 			ck_assert(why.err == -EPERM || why.err == -EACCES);
-			cpumap_release(&on);
-			return;
+			return false;
 		}
 	}
 	ck_assert_msg(r == 0, "load failed at step %d: %s (%s)", why.step, strerror(-why.err),
 		      why.log);
-	/*
-	 * what the process counted so far (Check's fork left copy-on-write faults);
-	 * the kernel's account from before this read to after the next one holds
-	 * every fault the two reads can count between them (their own too)
-	 */
-	getrusage(RUSAGE_SELF, &r0);
+	return true;
+}
+
+/* Flush and read; this process's sums (nev x 3), copied into s, zero when it has no entry. */
+static void read_own(struct bpfcount *b, int nev, uint64_t *s)
+{
+	struct bpfcount_why why;
+	const uint64_t *v;
+
 	ck_assert_int_eq(bpfcount_read(b, &why), 0);
-	s = bpfcount_get(b, getpid());
-	before = s ? s[0] : 0;
-	buf = mmap(NULL, pages * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		   -1, 0);
+	v = bpfcount_get(b, getpid());
+	for (int k = 0; k < nev * BPFPROG_FIELDS; k++)
+		s[k] = v ? v[k] : 0;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spin for ms of this process's CPU time. */
+static void spin(unsigned ms)
+{
+	uint64_t end = cpu_ns() + ms * 1000000ull;
+	volatile unsigned long x = 0;
+
+	while (cpu_ns() < end)
+		x++;
+}
+
+/* Touch pages fresh pages: one minor fault each. */
+static void fault_pages(size_t pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *buf = mmap(NULL, pages * (size_t)page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
 	ck_assert(buf != MAP_FAILED);
 	madvise(buf, pages * (size_t)page, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < pages; i++)
 		buf[i * (size_t)page] = 1;
-	ck_assert_int_eq(bpfcount_read(b, &why), 0);
-	getrusage(RUSAGE_SELF, &r1);
-	s = bpfcount_get(b, getpid());
-	ck_assert_ptr_nonnull(s);
-	minflt = (unsigned long long)(r1.ru_minflt - r0.ru_minflt);
-	ck_assert_msg(s[0] - before >= pages && s[0] - before <= minflt + 20,
-		      "%llu faults counted for %zu pages (the kernel says %llu)",
-		      (unsigned long long)(s[0] - before), pages, minflt);
-	/* enabled and running: the time it was on a CPU, all of it on the PMU */
-	ck_assert_uint_gt(s[1], 0);
-	ck_assert_uint_eq(s[1], s[2]);
 	munmap(buf, pages * (size_t)page);
+}
+
+/* Sleep n times for 1 ms: n voluntary context switches at least. */
+static void sleeps(int n)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	for (int i = 0; i < n; i++)
+		nanosleep(&ms, NULL);
+}
+
+/*
+ * The page faults this process makes are counted into its entry, between
+ * the faults the pages must take and what the kernel says the process took
+ * from before the first read to after the second (the reads' own too).
+ */
+START_TEST(test_counts_own_page_faults)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	struct bpfcount *b;
+	uint64_t s0[BPFPROG_FIELDS], s1[BPFPROG_FIELDS];
+	unsigned long long minflt;
+	struct rusage r0, r1;
+	size_t pages = 3000;
+
+	if (!open_real(&b, &a, 1))
+		return;
+	getrusage(RUSAGE_SELF, &r0);
+	read_own(b, 1, s0);
+	fault_pages(pages);
+	read_own(b, 1, s1);
+	getrusage(RUSAGE_SELF, &r1);
+	minflt = (unsigned long long)(r1.ru_minflt - r0.ru_minflt);
+	ck_assert_msg(s1[0] - s0[0] >= pages && s1[0] - s0[0] <= minflt + 20,
+		      "%llu faults counted for %zu pages (the kernel says %llu)",
+		      (unsigned long long)(s1[0] - s0[0]), pages, minflt);
+	/* enabled and running: the time it was on a CPU, all of it on the PMU */
+	ck_assert_uint_gt(s1[1], s0[1]);
+	ck_assert_uint_eq(s1[1] - s0[1], s1[2] - s0[2]);
 	bpfcount_close(b);
-	cpumap_release(&on);
+}
+END_TEST
+
+/*
+ * Three events in one program, each summed in its own slot: the faults,
+ * switches and CPU time of known work, against the kernel's accounts of
+ * this process. A slot mixed up with another fails by orders of magnitude.
+ */
+START_TEST(test_counts_each_event_in_its_own_slot)
+{
+	struct perf_event_attr a[3] = { sw_attr(PERF_COUNT_SW_PAGE_FAULTS),
+					sw_attr(PERF_COUNT_SW_CONTEXT_SWITCHES),
+					sw_attr(PERF_COUNT_SW_TASK_CLOCK) };
+	struct bpfcount *b;
+	uint64_t s0[3 * BPFPROG_FIELDS], s1[3 * BPFPROG_FIELDS], t0, t1;
+	unsigned long long flt, csw, pf, cs, ns, cpu;
+	struct rusage r0, r1;
+
+	if (!open_real(&b, a, 3))
+		return;
+	getrusage(RUSAGE_SELF, &r0);
+	t0 = cpu_ns();
+	read_own(b, 3, s0);
+	fault_pages(2000);
+	sleeps(200);
+	spin(150);
+	read_own(b, 3, s1);
+	t1 = cpu_ns();
+	getrusage(RUSAGE_SELF, &r1);
+	flt = (unsigned long long)(r1.ru_minflt - r0.ru_minflt);
+	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	pf = s1[0] - s0[0];
+	cs = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
+	ns = s1[2 * BPFPROG_FIELDS] - s0[2 * BPFPROG_FIELDS];
+	cpu = t1 - t0;
+	ck_assert_msg(pf >= 2000 && pf <= flt + 20, "faults: %llu counted, the kernel says %llu",
+		      pf, flt);
+	/*
+	 * a switch is charged to the task switched in next on that CPU, and the
+	 * process is switched in as often as out: one either side of the reads
+	 */
+	ck_assert_msg(cs >= 200 && cs <= csw + 2, "switches: %llu counted, the kernel says %llu",
+		      cs, csw);
+	/*
+	 * task-clock: from one switch to the next; the process's CPU clock
+	 * also runs through the switch path (25 us a switch, as live_bpf.sh)
+	 */
+	ck_assert_msg(ns >= 150000000ull && ns <= cpu + cpu / 50 + csw * 25000,
+		      "task-clock: %llu ns counted, the process took %llu ns", ns, cpu);
+	bpfcount_close(b);
+}
+END_TEST
+
+/*
+ * The verifier takes the largest program (BPFPROG_MAX_EVENTS events, every
+ * slot read), and each slot counts: 16 task-clocks agree with each other.
+ */
+START_TEST(test_counts_with_the_most_events)
+{
+	struct perf_event_attr a[BPFPROG_MAX_EVENTS];
+	struct bpfcount *b;
+	uint64_t s0[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS], s1[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
+	uint64_t first;
+
+	for (int i = 0; i < BPFPROG_MAX_EVENTS; i++)
+		a[i] = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	if (!open_real(&b, a, BPFPROG_MAX_EVENTS))
+		return;
+	read_own(b, BPFPROG_MAX_EVENTS, s0);
+	spin(50);
+	read_own(b, BPFPROG_MAX_EVENTS, s1);
+	first = s1[0] - s0[0];
+	ck_assert_uint_ge(first, 50000000u);
+	for (int i = 1; i < BPFPROG_MAX_EVENTS; i++) {
+		uint64_t d = s1[i * BPFPROG_FIELDS] - s0[i * BPFPROG_FIELDS];
+
+		/* the counters are read one after another: microseconds apart */
+		ck_assert_msg(d + 2000000 > first && d < first + 2000000,
+			      "event %d counted %llu ns, event 0 %llu", i, (unsigned long long)d,
+			      (unsigned long long)first);
+	}
+	bpfcount_close(b);
+}
+END_TEST
+
+/* No event, or more than the program's stack holds: refused before any load. */
+START_TEST(test_event_limits)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	const struct perf_event_attr *ap[BPFPROG_MAX_EVENTS + 1];
+	struct bpfcount *b = (struct bpfcount *)&a;
+	struct bpfcount_why why;
+	int cpu = 0;
+
+	for (int i = 0; i <= BPFPROG_MAX_EVENTS; i++)
+		ap[i] = &a;
+	ck_assert_int_ne(bpfcount_open(&b, sysops_real(), NULL, ap, 0, &cpu, 1, &why), 0);
+	ck_assert_ptr_null(b);
+	ck_assert_int_ne(
+		bpfcount_open(&b, sysops_real(), NULL, ap, BPFPROG_MAX_EVENTS + 1, &cpu, 1, &why),
+		0);
+	ck_assert_ptr_null(b);
+}
+END_TEST
+
+/*
+ * A process's entry dropped (it exited) is begun again from nothing at its
+ * next switch: what it held is gone, what follows is counted.
+ */
+START_TEST(test_forget_drops_the_sums)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct bpfcount *b;
+	uint64_t s0[BPFPROG_FIELDS], s1[BPFPROG_FIELDS];
+
+	if (!open_real(&b, &a, 1))
+		return;
+	spin(100);
+	read_own(b, 1, s0);
+	ck_assert_uint_ge(s0[0], 100000000u);
+	ck_assert_int_eq(bpfcount_forget(b, getpid()), 0);
+	spin(20);
+	read_own(b, 1, s1);
+	ck_assert_uint_ge(s1[0], 20000000u);
+	ck_assert_msg(s1[0] < 80000000u, "%llu ns after the drop: the old sums came back",
+		      (unsigned long long)s1[0]);
+	/* an entry that is not there: nothing to do */
+	ck_assert_int_eq(bpfcount_forget(b, 0x7ffffff0), 0);
+	bpfcount_close(b);
+}
+END_TEST
+
+/*
+ * In a PID namespace of its own the program keys processes by the ids that
+ * namespace gives them: a child that is pid 1 there finds its faults under
+ * 1, not under the kernel's id. The child reports through a pipe.
+ */
+START_TEST(test_keys_by_the_pid_namespace)
+{
+	struct perf_event_attr a = sw_attr(PERF_COUNT_SW_PAGE_FAULTS);
+	unsigned long long got[3] = { 0, 0, 0 };
+	int fds[2], status;
+	pid_t child;
+
+	if (getuid() != 0 || unshare(CLONE_NEWPID) != 0)
+		return; /* no namespace to make: the loader's other tests stand */
+	ck_assert_int_eq(pipe(fds), 0);
+	child = fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		struct bpfcount *b;
+		uint64_t s0[BPFPROG_FIELDS], s1[BPFPROG_FIELDS];
+		unsigned long long r[3] = { 0, 0, 0 };
+
+		close(fds[0]);
+		if (open_real(&b, &a, 1)) {
+			read_own(b, 1, s0);
+			fault_pages(1500);
+			read_own(b, 1, s1);
+			r[0] = (unsigned long long)getpid();
+			r[1] = s1[0] - s0[0];
+			r[2] = 1;
+			bpfcount_close(b);
+		}
+		if (write(fds[1], r, sizeof(r)) != (ssize_t)sizeof(r))
+			_exit(2);
+		_exit(0);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], got, sizeof(got)), (ssize_t)sizeof(got));
+	close(fds[0]);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (!got[2])
+		return; /* not built: the child checked the refusal */
+	ck_assert_uint_eq(got[0], 1);
+	ck_assert_msg(got[1] >= 1500, "pid 1 of the namespace: %llu faults counted", got[1]);
 }
 END_TEST
 
 int main(void)
 {
 	Suite *s = suite_create("bpfprog");
-	TCase *tc = tcase_create("build");
+	TCase *tc = tcase_create("counts");
 
-	tcase_add_test(tc, test_program_size_and_encoding);
-	tcase_add_test(tc, test_program_in_a_pid_namespace);
-	tcase_add_test(tc, test_program_limits);
-	tcase_add_test(tc, test_real_load_counts_own_page_faults);
+	tcase_add_test(tc, test_counts_own_page_faults);
+	tcase_add_test(tc, test_counts_each_event_in_its_own_slot);
+	tcase_add_test(tc, test_counts_with_the_most_events);
+	tcase_add_test(tc, test_event_limits);
+	tcase_add_test(tc, test_forget_drops_the_sums);
+	tcase_add_test(tc, test_keys_by_the_pid_namespace);
 	suite_add_tcase(s, tc);
 	testutil_hold_hotplug_lock();
 	return testutil_run(s);

@@ -11,20 +11,17 @@
 
 #ifdef PMCTOP_BPF
 
-#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "collect/cpumap.h"
+#include "collect/bpfcount.skel.h"
 #include "collect/proc.h"
 
-#define BPFCOUNT_MAX_PROCS                                                                         \
-	(1 << 16)		/* processes counted at once: the kernel sizes its buckets by it */
-#define BPFCOUNT_ALIASES 16384	/* processes whose exiting threads are still charged */
-#define BPFCOUNT_BATCH 1024	/* entries one batched lookup asks for */
-#define BPFCOUNT_LOG_SIZE 65536 /* room for the verifier's account of a refusal */
+#define BPFCOUNT_BATCH 1024		/* entries one batched lookup asks for */
+#define BPFCOUNT_LOG_SIZE 65536		/* room for the verifier's account of a refusal */
 #define BPFCOUNT_INIT_PIDNS 0xeffffffcu /* the inode of the initial PID namespace */
 #define BPFCOUNT_ENOTSUPP 524		/* the kernel's own "not supported" (no batches) */
 
@@ -32,12 +29,12 @@ struct bpfcount {
 	const struct sysops *ops;
 	int nev;
 	size_t ncpus;
-	int *cpus;	/* the CPUs counted (online at the start) */
-	int *pfd;	/* ncpus x nev perf event descriptors, -1 where not open */
-	int *arr;	/* per event: its perf event array */
-	int last, acc;	/* the maps the program keeps its state in */
-	int alias;	/* in a PID namespace: the kernel's tgids to the namespace's */
-	int prog, link; /* the program and its attachment to sched_switch */
+	int *cpus; /* the CPUs counted (online at the start) */
+	int *pfd;  /* ncpus x nev perf event descriptors, -1 where not open */
+	struct bpfcount_skel *skel;
+	struct bpf_link *link; /* the program's attachment to sched_switch */
+	int prog, acc;	       /* descriptors of the program and of its table of sums */
+	bool ns;	       /* keyed by the tgids of pmctop's PID namespace */
 	size_t npossible;
 	size_t vsize; /* bytes of one entry's value on one CPU */
 	bool no_batch;
@@ -51,64 +48,17 @@ struct bpfcount {
 	size_t rcap;
 };
 
-static long bpfcount_sys(int cmd, union bpf_attr *a)
+/* libbpf's own messages: pmctop's collection never prints; the reasons go into why */
+static int bpfcount_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	long r = syscall(__NR_bpf, cmd, a, sizeof(*a));
-
-	return r < 0 ? -errno : r;
-}
-
-static int bpfcount_map(enum bpf_map_type type, unsigned ksize, unsigned vsize, unsigned max,
-			unsigned flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_type = type;
-	a.key_size = ksize;
-	a.value_size = vsize;
-	a.max_entries = max;
-	a.map_flags = flags;
-	return (int)bpfcount_sys(BPF_MAP_CREATE, &a);
-}
-
-static int bpfcount_update(int map, const void *key, const void *value, uint64_t flags)
-{
-	union bpf_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)map;
-	a.key = (uint64_t)(uintptr_t)key;
-	a.value = (uint64_t)(uintptr_t)value;
-	a.flags = flags;
-	return (int)bpfcount_sys(BPF_MAP_UPDATE_ELEM, &a);
-}
-
-/* The possible CPUs: the per-CPU values of a map come one per possible CPU. */
-static int bpfcount_possible(const struct sysops *ops, const char *sysfs, size_t *n)
-{
-	char path[512], buf[1024];
-	struct cpumap m = { 0 };
-	long len;
-	int r;
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", sysfs ? sysfs : "/sys");
-	len = sysops_read_path(ops, path, 0, buf, sizeof(buf));
-	if (len <= 0)
-		return len < 0 ? (int)len : -EINVAL;
-	r = cpumap_parse(buf, (size_t)len, &m);
-	if (!r && m.n == 0)
-		r = -EINVAL;
-	/* the kernel copies them densely, in the order of the possible mask */
-	*n = m.n;
-	cpumap_release(&m);
-	return r;
+	(void)level, (void)fmt, (void)ap;
+	return 0;
 }
 
 /*
  * Before Linux 5.11 a map's memory is charged to RLIMIT_MEMLOCK, whose
  * default (64 KiB on many systems) a few maps exceed: lift it for pmctop
- * itself, as far as it may.
+ * itself, as far as it may (libbpf asks only for RLIM_INFINITY).
  */
 static void bpfcount_memlock(void)
 {
@@ -118,8 +68,6 @@ static void bpfcount_memlock(void)
 		return;
 	rl.rlim_cur = rl.rlim_max;
 	setrlimit(RLIMIT_MEMLOCK, &rl);
-	rl.rlim_cur = rl.rlim_max = RLIM_INFINITY;
-	setrlimit(RLIMIT_MEMLOCK, &rl); /* only with CAP_SYS_RESOURCE: fine when refused */
 }
 
 static int bpfcount_fail(struct bpfcount_why *why, enum bpfcount_step step, int err, int ev,
@@ -147,75 +95,100 @@ static void bpfcount_log_tail(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(end - start), log + start);
 }
 
-static int bpfcount_load(struct bpfcount *b, struct bpfcount_why *why)
+/*
+ * What this kernel lacks of what the program needs, by libbpf's probes:
+ * the name of the first thing missing, or NULL when all is there (or the
+ * probes themselves may not run).
+ */
+static const char *bpfcount_missing(bool ns)
 {
-	struct bpfprog_maps m = { b->last, b->acc, b->arr, b->nev, false, 0, 0, -1 };
-	struct stat st;
-	size_t max;
-	struct bpfi *insns;
-	char *log;
-	union bpf_attr a;
-	int n;
-	long r;
+	static const struct {
+		enum bpf_map_type type;
+		const char *name;
+	} maps[] = {
+		{ BPF_MAP_TYPE_PERCPU_HASH, "per-CPU hash maps (Linux 4.6)" },
+		{ BPF_MAP_TYPE_PERCPU_ARRAY, "per-CPU array maps (Linux 4.6)" },
+		{ BPF_MAP_TYPE_PERF_EVENT_ARRAY, "perf event arrays (Linux 4.3)" },
+		{ BPF_MAP_TYPE_LRU_HASH, "LRU hash maps (Linux 4.10)" },
+	};
 
+	if (libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL) == 0)
+		return "raw tracepoint programs (Linux 4.17)";
+	for (size_t k = 0; k < sizeof(maps) / sizeof(maps[0]); k++)
+		if (libbpf_probe_bpf_map_type(maps[k].type, NULL) == 0)
+			return maps[k].name;
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_perf_event_read_value,
+				    NULL) == 0)
+		return "the helper bpf_perf_event_read_value in raw tracepoints (Linux 4.15)";
+	if (ns && libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT,
+					  BPF_FUNC_get_ns_current_pid_tgid, NULL) == 0)
+		return "the helper bpf_get_ns_current_pid_tgid (Linux 5.7), needed in a PID "
+		       "namespace";
+	return NULL;
+}
+
+/* Size the program's tables for nev events, then load it: its maps first, then the program. */
+static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why *why)
+{
+	struct bpfcount_skel *s;
+	struct stat st;
+	const char *missing;
+	char *log;
+	int r;
+
+	s = bpfcount_skel__open();
+	if (!s)
+		return bpfcount_fail(why, BPFCOUNT_LOAD, errno ? -errno : -EINVAL, -1, -1);
+	b->skel = s;
+	s->rodata->nev = (uint32_t)b->nev;
+	s->rodata->stride = (uint32_t)stride;
 	/*
 	 * In a PID namespace of its own pmctop's /proc shows the tgids of that
 	 * namespace, not the kernel's: key by those (Linux 5.7)
 	 */
 	if (stat("/proc/self/ns/pid", &st) == 0 && st.st_ino != BPFCOUNT_INIT_PIDNS) {
-		m.ns = true;
-		m.ns_dev = (uint64_t)st.st_dev;
-		m.ns_ino = (uint64_t)st.st_ino;
-		/* least recently used first out: a lost entry costs one thread's last slice */
-		b->alias = bpfcount_map(BPF_MAP_TYPE_LRU_HASH, 4, 4, BPFCOUNT_ALIASES, 0);
-		if (b->alias < 0)
-			return bpfcount_fail(why, BPFCOUNT_MAP, b->alias, -1, -1);
-		m.alias = b->alias;
+		b->ns = true;
+		s->rodata->ns = 1;
+		s->rodata->ns_dev = (uint64_t)st.st_dev;
+		s->rodata->ns_ino = (uint64_t)st.st_ino;
+	} else {
+		/* unused: as small as an LRU table may be */
+		bpf_map__set_max_entries(s->maps.alias, (uint32_t)b->npossible);
 	}
-	max = BPFPROG_INSNS(b->nev, m.ns);
-	insns = xcalloc(max, sizeof(*insns));
+	bpf_map__set_value_size(s->maps.last, (uint32_t)BPFPROG_LAST_SIZE(b->nev));
+	bpf_map__set_value_size(s->maps.acc, (uint32_t)b->vsize);
+	bpf_map__set_max_entries(s->maps.events, (uint32_t)(stride * (size_t)b->nev));
+	/* the verifier writes its account here only when the load fails */
 	log = xcalloc(1, BPFCOUNT_LOG_SIZE);
-	n = bpfprog_build(&m, insns, max);
-
-	if (n < 0) {
-		free(insns);
-		free(log);
-		return bpfcount_fail(why, BPFCOUNT_LOAD, n, -1, -1);
-	}
-	memset(&a, 0, sizeof(a));
-	a.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	a.insns = (uint64_t)(uintptr_t)insns;
-	a.insn_cnt = (uint32_t)n;
-	/* the counter-reading helper is offered to GPL programs only; pmctop is GPL-2 */
-	a.license = (uint64_t)(uintptr_t) "GPL";
-	r = bpfcount_sys(BPF_PROG_LOAD, &a);
-	if (r == -EACCES || r == -EINVAL) {
-		/* load again with the log, for the verifier's reason */
-		a.log_buf = (uint64_t)(uintptr_t)log;
-		a.log_size = BPFCOUNT_LOG_SIZE;
-		a.log_level = 1;
-		r = bpfcount_sys(BPF_PROG_LOAD, &a);
-		if (r < 0)
+	bpf_program__set_log_buf(s->progs.bpfcount_switch, log, BPFCOUNT_LOG_SIZE);
+	r = bpfcount_skel__load(s);
+	if (r) {
+		r = r < 0 ? r : -EINVAL;
+		if (r == -EPERM) {
+			/* not root nor CAP_BPF: the first map already refused */
+			bpfcount_fail(why, BPFCOUNT_MAP, r, -1, -1);
+		} else if ((missing = bpfcount_missing(b->ns))) {
+			bpfcount_fail(why, BPFCOUNT_KERNEL, r, -1, -1);
+			snprintf(why->log, sizeof(why->log), "%s", missing);
+		} else {
+			bpfcount_fail(why, BPFCOUNT_LOAD, r, -1, -1);
 			bpfcount_log_tail(log, why->log, sizeof(why->log));
+		}
 	}
-	free(insns);
 	free(log);
-	if (r < 0)
-		return bpfcount_fail(why, BPFCOUNT_LOAD, (int)r, -1, -1);
-	b->prog = (int)r;
+	if (r)
+		return r;
+	b->prog = bpf_program__fd(s->progs.bpfcount_switch);
+	b->acc = bpf_map__fd(s->maps.acc);
 	return 0;
 }
 
 /* Run the program on cpu now: what the task running there counted goes to its entry. */
 static int bpfcount_run_on(const struct bpfcount *b, int cpu)
 {
-	union bpf_attr a;
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (__u32)cpu);
 
-	memset(&a, 0, sizeof(a));
-	a.test.prog_fd = (uint32_t)b->prog;
-	a.test.flags = BPF_F_TEST_RUN_ON_CPU;
-	a.test.cpu = (uint32_t)cpu;
-	return (int)bpfcount_sys(BPF_PROG_TEST_RUN, &a);
+	return bpf_prog_test_run_opts(b->prog, &o);
 }
 
 static int bpfcount_flush(const struct bpfcount *b, struct bpfcount_why *why)
@@ -235,62 +208,46 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 		  size_t ncpus, struct bpfcount_why *why)
 {
 	struct bpfcount *b;
-	union bpf_attr a;
-	int r;
+	size_t stride = 0;
+	int events, r;
 
+	(void)sysfs;
 	memset(why, 0, sizeof(*why));
 	*out = NULL;
 	if (nev <= 0 || nev > BPFPROG_MAX_EVENTS)
 		return bpfcount_fail(why, BPFCOUNT_LOAD, -E2BIG, nev, -1);
+	libbpf_set_print(bpfcount_quiet);
 	b = xcalloc(1, sizeof(*b));
 	b->ops = ops;
 	b->nev = nev;
-	b->last = b->acc = b->alias = b->prog = b->link = -1;
+	b->prog = b->acc = -1;
 	b->vsize = BPFPROG_VALUE_SIZE(nev);
 	b->cpus = xcalloc(ncpus ? ncpus : 1, sizeof(*b->cpus));
 	memcpy(b->cpus, cpus, ncpus * sizeof(*cpus));
 	b->ncpus = ncpus;
-	b->arr = xcalloc((size_t)nev, sizeof(*b->arr));
 	b->pfd = xcalloc(ncpus * (size_t)nev + 1, sizeof(*b->pfd));
-	for (int i = 0; i < nev; i++)
-		b->arr[i] = -1;
 	for (size_t k = 0; k < ncpus * (size_t)nev; k++)
 		b->pfd[k] = -1;
-	r = bpfcount_possible(ops, sysfs, &b->npossible);
-	if (r) {
-		bpfcount_fail(why, BPFCOUNT_POSSIBLE, r, -1, -1);
+	/* the kernel's own count: per-CPU values come one per possible CPU, densely */
+	r = libbpf_num_possible_cpus();
+	if (r <= 0) {
+		r = bpfcount_fail(why, BPFCOUNT_POSSIBLE, r < 0 ? r : -EINVAL, -1, -1);
 		goto out_close;
 	}
+	b->npossible = (size_t)r;
+	stride = b->npossible;
+	for (size_t c = 0; c < ncpus; c++)
+		if ((size_t)cpus[c] + 1 > stride)
+			stride = (size_t)cpus[c] + 1;
 	bpfcount_memlock();
-	b->last =
-		bpfcount_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, (unsigned)BPFPROG_LAST_SIZE(nev), 1, 0);
-	if (b->last < 0) {
-		r = bpfcount_fail(why, BPFCOUNT_MAP, b->last, -1, -1);
+	r = bpfcount_load(b, stride, why);
+	if (r)
 		goto out_close;
-	}
-	/* allocated as processes come: a table sized for pid_max would be large, and idle */
-	b->acc = bpfcount_map(BPF_MAP_TYPE_PERCPU_HASH, 4, (unsigned)b->vsize, BPFCOUNT_MAX_PROCS,
-			      BPF_F_NO_PREALLOC);
-	if (b->acc < 0) {
-		r = bpfcount_fail(why, BPFCOUNT_MAP, b->acc, -1, -1);
-		goto out_close;
-	}
+	events = bpf_map__fd(b->skel->maps.events);
 	for (int i = 0; i < nev; i++) {
-		int top = 0;
-
-		for (size_t c = 0; c < ncpus; c++)
-			if (cpus[c] + 1 > top)
-				top = cpus[c] + 1;
-		if ((size_t)top < b->npossible)
-			top = (int)b->npossible;
-		b->arr[i] = bpfcount_map(BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, (unsigned)top, 0);
-		if (b->arr[i] < 0) {
-			r = bpfcount_fail(why, BPFCOUNT_MAP, b->arr[i], i, -1);
-			goto out_close;
-		}
 		for (size_t c = 0; c < ncpus; c++) {
 			struct perf_event_attr pa = *attrs[i];
-			uint32_t key = (uint32_t)cpus[c];
+			uint32_t key = (uint32_t)((size_t)i * stride + (size_t)cpus[c]);
 			int fd;
 
 			/* counted on the CPU, read there by the program: never inherited, always on */
@@ -306,25 +263,19 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 				goto out_close;
 			}
 			b->pfd[c * (size_t)nev + (size_t)i] = fd;
-			r = bpfcount_update(b->arr[i], &key, &fd, BPF_ANY);
+			r = bpf_map_update_elem(events, &key, &fd, BPF_ANY);
 			if (r < 0) {
 				bpfcount_fail(why, BPFCOUNT_ARRAY, r, i, cpus[c]);
 				goto out_close;
 			}
 		}
 	}
-	r = bpfcount_load(b, why);
-	if (r)
-		goto out_close;
-	memset(&a, 0, sizeof(a));
-	a.raw_tracepoint.name = (uint64_t)(uintptr_t) "sched_switch";
-	a.raw_tracepoint.prog_fd = (uint32_t)b->prog;
-	r = (int)bpfcount_sys(BPF_RAW_TRACEPOINT_OPEN, &a);
-	if (r < 0) {
-		bpfcount_fail(why, BPFCOUNT_ATTACH, r, -1, -1);
+	b->link =
+		bpf_program__attach_raw_tracepoint(b->skel->progs.bpfcount_switch, "sched_switch");
+	if (!b->link) {
+		r = bpfcount_fail(why, BPFCOUNT_ATTACH, errno ? -errno : -EINVAL, -1, -1);
 		goto out_close;
 	}
-	b->link = r;
 	/*
 	 * A first run on each CPU sets its last reads, and tells now whether the
 	 * kernel can run it on demand. What the sums hold from before it is of
@@ -342,8 +293,8 @@ out_close:
 
 size_t bpfcount_fds(const struct bpfcount *b)
 {
-	/* the perf events, their arrays, the two maps, the program and its link */
-	return b->ncpus * (size_t)b->nev + (size_t)b->nev + 4 + (b->alias >= 0);
+	/* the perf events; four maps and the constants; the program, its BTF and its link */
+	return b->ncpus * (size_t)b->nev + 5 + 3;
 }
 
 /* Sum the per-CPU values of entry k of the scratch into the sums of the read. */
@@ -381,22 +332,15 @@ static void bpfcount_scratch(struct bpfcount *b, size_t n)
 /* The whole map in batches (Linux 5.6); -EINVAL or -BPFCOUNT_ENOTSUPP where it cannot. */
 static int bpfcount_read_batch(struct bpfcount *b)
 {
-	union bpf_attr a;
-	uint64_t in = 0, outb = 0;
+	uint32_t in = 0, outb = 0;
 	bool first = true;
 
 	bpfcount_scratch(b, BPFCOUNT_BATCH);
 	for (;;) {
-		long r;
+		uint32_t count = (uint32_t)b->rcap;
+		int r = bpf_map_lookup_batch(b->acc, first ? NULL : &in, &outb, b->rk, b->rv,
+					     &count, NULL);
 
-		memset(&a, 0, sizeof(a));
-		a.batch.map_fd = (uint32_t)b->acc;
-		a.batch.in_batch = first ? 0 : (uint64_t)(uintptr_t)&in;
-		a.batch.out_batch = (uint64_t)(uintptr_t)&outb;
-		a.batch.keys = (uint64_t)(uintptr_t)b->rk;
-		a.batch.values = (uint64_t)(uintptr_t)b->rv;
-		a.batch.count = (uint32_t)b->rcap;
-		r = bpfcount_sys(BPF_MAP_LOOKUP_BATCH, &a);
 		if (r < 0 && r != -ENOENT) {
 			if (r == -ENOSPC) {
 				/* one bucket holds more than fits: read with more room */
@@ -405,9 +349,9 @@ static int bpfcount_read_batch(struct bpfcount *b)
 				first = true;
 				continue;
 			}
-			return (int)r;
+			return r;
 		}
-		for (size_t k = 0; k < a.batch.count; k++)
+		for (size_t k = 0; k < count; k++)
 			bpfcount_add(b, k);
 		if (r == -ENOENT)
 			return 0;
@@ -419,34 +363,24 @@ static int bpfcount_read_batch(struct bpfcount *b)
 /* Key by key, where batches are not offered. */
 static int bpfcount_read_keys(struct bpfcount *b)
 {
-	union bpf_attr a;
 	uint32_t key = 0;
 	bool first = true;
 
 	bpfcount_scratch(b, 1);
 	for (;;) {
-		long r;
+		int r = bpf_map_get_next_key(b->acc, first ? NULL : &key, &b->rk[0]);
 
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)b->acc;
-		a.key = first ? 0 : (uint64_t)(uintptr_t)&key;
-		a.next_key = (uint64_t)(uintptr_t)&b->rk[0];
-		r = bpfcount_sys(BPF_MAP_GET_NEXT_KEY, &a);
 		if (r == -ENOENT)
 			return 0;
 		if (r < 0)
-			return (int)r;
+			return r;
 		key = b->rk[0];
 		first = false;
-		memset(&a, 0, sizeof(a));
-		a.map_fd = (uint32_t)b->acc;
-		a.key = (uint64_t)(uintptr_t)&key;
-		a.value = (uint64_t)(uintptr_t)b->rv;
-		r = bpfcount_sys(BPF_MAP_LOOKUP_ELEM, &a);
+		r = bpf_map_lookup_elem(b->acc, &key, b->rv);
 		if (r == -ENOENT)
 			continue; /* deleted meanwhile */
 		if (r < 0)
-			return (int)r;
+			return r;
 		bpfcount_add(b, 0);
 	}
 }
@@ -508,15 +442,10 @@ const int *bpfcount_keys(const struct bpfcount *b, size_t *n)
 
 int bpfcount_forget(struct bpfcount *b, int tgid)
 {
-	union bpf_attr a;
 	uint32_t key = (uint32_t)tgid;
-	long r;
+	int r = bpf_map_delete_elem(b->acc, &key);
 
-	memset(&a, 0, sizeof(a));
-	a.map_fd = (uint32_t)b->acc;
-	a.key = (uint64_t)(uintptr_t)&key;
-	r = bpfcount_sys(BPF_MAP_DELETE_ELEM, &a);
-	return r < 0 && r != -ENOENT ? (int)r : 0;
+	return r < 0 && r != -ENOENT ? r : 0;
 }
 
 void bpfcount_close(struct bpfcount *b)
@@ -524,24 +453,12 @@ void bpfcount_close(struct bpfcount *b)
 	if (!b)
 		return;
 	/* the link first: the program stops running before its maps go */
-	if (b->link >= 0)
-		close(b->link);
-	if (b->prog >= 0)
-		close(b->prog);
+	bpf_link__destroy(b->link);
+	bpfcount_skel__destroy(b->skel);
 	for (size_t k = 0; k < b->ncpus * (size_t)b->nev; k++)
 		if (b->pfd[k] >= 0)
 			b->ops->close(b->ops->ctx, b->pfd[k]);
-	for (int i = 0; i < b->nev; i++)
-		if (b->arr[i] >= 0)
-			close(b->arr[i]);
-	if (b->acc >= 0)
-		close(b->acc);
-	if (b->alias >= 0)
-		close(b->alias);
-	if (b->last >= 0)
-		close(b->last);
 	free(b->pfd);
-	free(b->arr);
 	free(b->cpus);
 	free(b->keys);
 	free(b->sums);

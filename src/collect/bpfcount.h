@@ -21,13 +21,16 @@ enum bpfcount_step {
 	BPFCOUNT_ATTACH,	/* attaching to sched_switch */
 	BPFCOUNT_TEST_RUN,	/* running it on cpu on demand (Linux 5.10) */
 	BPFCOUNT_READ,		/* reading the map */
+	/* the kernel lacks what the program needs (libbpf's probes name it in log) */
+	BPFCOUNT_KERNEL = 13,
 };
 
 struct bpfcount_why {
 	enum bpfcount_step step;
 	int err; /* -errno */
 	int ev, cpu;
-	char log[160]; /* BPFCOUNT_LOAD: the verifier's last line, "" when none */
+	/* BPFCOUNT_LOAD: the verifier's last line, "" when none; BPFCOUNT_KERNEL: what is missing */
+	char log[160];
 };
 
 struct bpfcount;

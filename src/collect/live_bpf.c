@@ -14,7 +14,8 @@ _Static_assert((int)ERRMSG_BPF_NOT_BUILT == (int)BPFCOUNT_NOT_BUILT &&
 		       (int)ERRMSG_BPF_MAP == (int)BPFCOUNT_MAP &&
 		       (int)ERRMSG_BPF_LOAD == (int)BPFCOUNT_LOAD &&
 		       (int)ERRMSG_BPF_TEST_RUN == (int)BPFCOUNT_TEST_RUN &&
-		       (int)ERRMSG_BPF_READ == (int)BPFCOUNT_READ,
+		       (int)ERRMSG_BPF_READ == (int)BPFCOUNT_READ &&
+		       (int)ERRMSG_BPF_KERNEL == (int)BPFCOUNT_KERNEL,
 	       "errmsg_bpf_step and bpfcount_step differ");
 
 static void live_bpf_refuse(struct live *l, enum errmsg_bpf_step step, int err, const char *name,

@@ -339,7 +339,9 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 	case ERRMSG_BPF_NOT_BUILT:
 		snprintf(buf, size,
 			 "--bpf is not available: this pmctop was built without it (configure "
-			 "--disable-bpf, or the build machine's linux/bpf.h predates Linux 5.10)%s",
+			 "--disable-bpf, or the build machine had no clang for the bpf target, "
+			 "bpftool "
+			 "or libbpf)%s",
 			 per);
 		break;
 	case ERRMSG_BPF_POSSIBLE:
@@ -412,6 +414,10 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 			"--bpf counts processes, and --cgroups with -b or --listen counts none, so "
 			"--bpf has no effect here (ask for processes too, with -p or -u, or drop "
 			"--bpf)");
+		break;
+	case ERRMSG_BPF_KERNEL:
+		snprintf(buf, size, "--bpf cannot be used: this kernel lacks %s (%s)%s", f->name, e,
+			 per);
 		break;
 	case ERRMSG_BPF_EVENTS:
 		snprintf(buf, size, "--bpf counts at most %d events per process, %lld were asked%s",

@@ -74,6 +74,7 @@ enum errmsg_bpf_step {
 	ERRMSG_BPF_EVENTS,   /* more events (n2) than the program takes */
 	ERRMSG_BPF_THREADS,  /* thread rows asked for: --bpf has none (a notice) */
 	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
+	ERRMSG_BPF_KERNEL,   /* the kernel lacks a map type, program type or helper (name) */
 };
 
 /*

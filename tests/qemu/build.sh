@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Build the QEMU test bed's initramfs: a static arm64 pmctop, the guest workload, busybox.
+# pmctop is built with --bpf (--enable-bpf: a build without it would fail here, not pass the
+# guest's --bpf cases per thread): its program is compiled by this machine's clang for the bpf
+# target, and libbpf, libelf and zlib are linked statically from the sysroot.
 #
 #   tests/qemu/build.sh SRCDIR WORKDIR [CACHE]
 #
@@ -21,7 +24,8 @@ mkdir -p "$WORK" && WORK=$(cd "$WORK" && pwd) || die "cannot create '$WORK'"
 # the target's libraries, unpacked from their packages: no multiarch installation on the host
 rm -rf "$WORK/sysroot"
 mkdir -p "$WORK/sysroot"
-for p in libpfm4-dev libpfm4 libncurses-dev libncursesw6 libtinfo6; do
+for p in libpfm4-dev libpfm4 libncurses-dev libncursesw6 libtinfo6 libbpf-dev libbpf1 libelf-dev \
+	libelf1 zlib1g-dev; do
 	dpkg -x "$CACHE/debs/$p.deb" "$WORK/sysroot" || die "cannot unpack '$p' from '$CACHE/debs'"
 done
 
@@ -34,11 +38,11 @@ for f in configure configure.ac Makefile.am Makefile.in aclocal.m4 config.h.in b
 	[ -e "$SRCDIR/$f" ] && copy="$copy $f"
 done
 # shellcheck disable=SC2086 # the list is of known plain names
-(cd "$SRCDIR" && tar --exclude='*.o' --exclude='*.a' --exclude=.deps --exclude=.dirstamp \
-	--exclude=src/pmctop -cf - $copy) | tar -C "$WORK/src" -xpf - ||
+(cd "$SRCDIR" && tar --exclude='*.o' --exclude='*.a' --exclude='*.skel.h' --exclude=.deps \
+	--exclude=.dirstamp --exclude=src/pmctop -cf - $copy) | tar -C "$WORK/src" -xpf - ||
 	die "cannot copy the sources from '$SRCDIR'"
 (cd "$WORK/build" && ../src/configure -q --host=$HOST --with-sysroot="$WORK/sysroot" \
-	--enable-static-binary CFLAGS="-O2 -g0" >configure.out 2>&1) ||
+	--enable-static-binary --enable-bpf CFLAGS="-O2 -g0" >configure.out 2>&1) ||
 	{ tail -20 "$WORK/build/configure.out" >&2; die "the cross configure failed (see $WORK/build/config.log)"; }
 (cd "$WORK/build" && make -j2 src/pmctop >make.out 2>&1) ||
 	{ tail -20 "$WORK/build/make.out" >&2; die "the cross build of pmctop failed"; }

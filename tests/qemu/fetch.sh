@@ -18,7 +18,9 @@ CACHE=${1:-${PMCTOP_QEMU_CACHE:-${HOME:-/tmp}/.cache/pmctop-qemu}}
 SUITES="bullseye bookworm trixie"
 # the suite the sysroot and busybox come from: Debian 12, whose cross toolchain matches
 SYSROOT_SUITE=bookworm
-SYSROOT_PKGS="libpfm4-dev libpfm4 libncurses-dev libncursesw6 libtinfo6"
+# libbpf and what its static library needs (libelf, zlib): --bpf's loader, linked into pmctop
+SYSROOT_PKGS="libpfm4-dev libpfm4 libncurses-dev libncursesw6 libtinfo6 libbpf-dev libbpf1
+	libelf-dev libelf1 zlib1g-dev"
 
 say() { echo "fetch: $*" >&2; }
 die() { say "$*"; exit 1; }

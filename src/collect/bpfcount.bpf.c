@@ -1,0 +1,142 @@
+/* The context-switch counting program: per-CPU counter growth added to the task leaving the CPU. */
+/*
+ * It reads no kernel structure, so it needs neither BTF nor CO-RE and loads
+ * as it is from Linux 5.10 on (5.7 for the PID namespace helper): the
+ * outgoing task at sched_switch is current, and its ids come from helpers.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "bpfprog.h"
+
+#define BPFCOUNT_ENOENT 2
+
+/* Set by pmctop before the load; the verifier sees them as constants. */
+const volatile __u32 nev = 1;	 /* events counted, at most BPFPROG_MAX_EVENTS */
+const volatile __u32 stride = 1; /* entries of events per event: CPU numbers are below it */
+/* Key by the tgids of the PID namespace whose nsfs file has this device and inode. */
+const volatile __u8 ns = 0;
+const volatile __u64 ns_dev = 0, ns_ino = 0;
+
+/*
+ * The last counter, enabled and running read of each event on this CPU,
+ * then as much again for the sums of tasks that found no entry in acc
+ * (value size BPFPROG_LAST_SIZE(nev), set by pmctop).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 8);
+	__uint(max_entries, 1);
+} last SEC(".maps");
+
+/* tgid -> the sums of the differences, per CPU (value size BPFPROG_VALUE_SIZE(nev)) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 8);
+	__uint(max_entries, BPFPROG_MAX_PROCS);
+	/* allocated as processes come: a table sized for pid_max would be large, and idle */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} acc SEC(".maps");
+
+/* Event i of CPU c at index i * stride + c. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} events SEC(".maps");
+
+/*
+ * In a PID namespace: the kernel's tgid -> the namespace's, filled as
+ * processes enter acc, for a thread's last switch after its exit has taken
+ * it out of the namespace; least recently used first out, so a lost entry
+ * costs one thread's last slice.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, BPFPROG_ALIASES);
+} alias SEC(".maps");
+
+/* The process the current task belongs to, as pmctop's /proc numbers it; 0 for none. */
+static __always_inline __u32 bpfcount_key(void)
+{
+	struct bpf_pidns_info ni;
+	__u32 global, *a;
+	long r;
+
+	if (!ns)
+		return bpf_get_current_pid_tgid() >> 32;
+	r = bpf_get_ns_current_pid_tgid(ns_dev, ns_ino, &ni, sizeof(ni));
+	if (r == 0)
+		return ni.tgid;
+	/* another namespace's task (EINVAL), or idle: key 0 */
+	if (r != -BPFCOUNT_ENOENT)
+		return 0;
+	/* a thread past the point of its exit where it left the namespace: by the kernel's tgid */
+	global = bpf_get_current_pid_tgid() >> 32;
+	a = bpf_map_lookup_elem(&alias, &global);
+	return a ? *a : 0;
+}
+
+SEC("raw_tp/sched_switch")
+int bpfcount_switch(void *ctx)
+{
+	__u64 zero[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
+	struct bpf_perf_event_value v;
+	__u32 key = bpfcount_key(), k0 = 0, cpu;
+	__u64 *lr, *sum;
+
+	lr = bpf_map_lookup_elem(&last, &k0);
+	if (!lr)
+		return 0;
+	sum = bpf_map_lookup_elem(&acc, &key);
+	if (!sum) {
+		__builtin_memset(zero, 0, sizeof(zero));
+		if (ns && key) {
+			/* a process new to the table: remember its kernel tgid for its threads' exits */
+			__u32 global = bpf_get_current_pid_tgid() >> 32;
+
+			bpf_map_update_elem(&alias, &global, &key, BPF_ANY);
+		}
+		/* BPF_NOEXIST: a racing insert wins */
+		bpf_map_update_elem(&acc, &key, zero, BPF_NOEXIST);
+		sum = bpf_map_lookup_elem(&acc, &key);
+	}
+	/*
+	 * No entry to be had (the table full, or no memory to grow it): the
+	 * counters are read all the same, into the spill half of this CPU's
+	 * last reads, so that the growth is not charged to the next task
+	 */
+	if (!sum)
+		sum = lr + nev * BPFPROG_FIELDS;
+	cpu = bpf_get_smp_processor_id();
+#pragma unroll
+	for (__u32 i = 0; i < BPFPROG_MAX_EVENTS; i++) {
+		__u64 now[BPFPROG_FIELDS];
+
+		if (i >= nev)
+			break;
+		/* not readable on this CPU now: nothing moves, the next read takes the growth */
+		if (bpf_perf_event_read_value(&events, i * stride + cpu, &v, sizeof(v)))
+			continue;
+		now[0] = v.counter;
+		now[1] = v.enabled;
+		now[2] = v.running;
+#pragma unroll
+		for (__u32 f = 0; f < BPFPROG_FIELDS; f++) {
+			__u32 off = i * BPFPROG_FIELDS + f;
+			__u64 was = lr[off];
+
+			lr[off] = now[f];
+			sum[off] += now[f] - was;
+		}
+	}
+	return 0;
+}
+
+/* the counter-reading helper is offered to GPL programs only; pmctop is GPL-2 */
+char LICENSE[] SEC("license") = "GPL";
