@@ -147,6 +147,26 @@ START_TEST(test_golden_openmetrics_of_the_hardware_recording)
 }
 END_TEST
 
+/* The non-idle time of each CPU, from /proc/stat's clock ticks: what GHz and busy % are over. */
+START_TEST(test_busy_seconds_of_each_cpu)
+{
+	char *s = render_rec("hw.rec", EXPOSITION_OPENMETRICS, 0);
+	char line[128];
+	long hz = sysconf(_SC_CLK_TCK) > 0 ? sysconf(_SC_CLK_TCK) : 100;
+
+	has(s,
+	    "\n# TYPE pmctop_cpu_busy_seconds counter\n# UNIT pmctop_cpu_busy_seconds seconds\n");
+	/* cpu 0 was busy 90 then 100 ticks of 100, cpu 1 95 and 95 */
+	snprintf(line, sizeof(line), "\npmctop_cpu_busy_seconds_total{cpu=\"0\"} %.9g\n",
+		 190.0 / hz);
+	has(s, line);
+	snprintf(line, sizeof(line), "\npmctop_cpu_busy_seconds_total{cpu=\"1\"} %.9g\n",
+		 190.0 / hz);
+	has(s, line);
+	free(s);
+}
+END_TEST
+
 START_TEST(test_every_family_has_help_and_type_before_its_samples)
 {
 	char *s = render_rec("hw.rec", EXPOSITION_PROMETHEUS, 3);
@@ -684,6 +704,7 @@ int main(void)
 	tcase_add_test(tc, test_golden_prometheus_text_of_the_hardware_recording);
 	tcase_add_test(tc, test_golden_openmetrics_of_the_hardware_recording);
 	tcase_add_test(tc, test_golden_cgroups);
+	tcase_add_test(tc, test_busy_seconds_of_each_cpu);
 	tcase_add_test(tc, test_every_family_has_help_and_type_before_its_samples);
 	tcase_add_test(tc, test_software_recording_says_hardware_events_are_not_supported);
 	tcase_add_test(tc, test_task_clock_counted_per_process_is_counted_not_unsupported);

@@ -40,6 +40,7 @@ enum {
 	EXPOSITION_F_CPU_COUNT,
 	EXPOSITION_F_CPU_ENABLED,
 	EXPOSITION_F_CPU_RUNNING,
+	EXPOSITION_F_CPU_BUSY,
 	EXPOSITION_F_CGROUPS,
 	EXPOSITION_F_CG_COUNT,
 	EXPOSITION_F_CG_ENABLED,
@@ -83,6 +84,9 @@ static const struct exposition_family EXPOSITION_FAMILIES[] = {
 	[EXPOSITION_F_CPU_RUNNING] = { "pmctop_cpu_event_running_seconds", EXPOSITION_COUNTER,
 				       "seconds",
 				       "Time the event was on the CPU's PMU, counting." },
+	[EXPOSITION_F_CPU_BUSY] = { "pmctop_cpu_busy_seconds", EXPOSITION_COUNTER, "seconds",
+				    "Time the CPU was not idle (/proc/stat): what its GHz and "
+				    "busy share are taken over." },
 	[EXPOSITION_F_CGROUPS] = { "pmctop_cgroups", EXPOSITION_GAUGE, NULL,
 				   "Cgroups (v2) in the last snapshot: the top levels of the "
 				   "hierarchy and those named with --cgroup." },
@@ -428,6 +432,23 @@ static void exposition_cpus(FILE *f, enum exposition_format fmt, const struct mo
 }
 
 /*
+ * The non-idle time of each CPU, /proc/stat's clock ticks in seconds:
+ * cycles over it give the GHz of the CPU rows and of the machine.
+ */
+static void exposition_busy(FILE *f, enum exposition_format fmt, const struct model *m)
+{
+	const struct snapshot *s = &m->prev;
+
+	exposition_family(f, fmt, EXPOSITION_F_CPU_BUSY);
+	for (size_t c = 0; c < s->ncpus; c++) {
+		exposition_sample_name(f, EXPOSITION_F_CPU_BUSY);
+		fprintf(f, "{cpu=\"%d\"} ", s->cpus[c].cpu);
+		exposition_num(f, m->clk_tck > 0 ? (double)s->cpus[c].busy / m->clk_tck : NAN);
+		fputc('\n', f);
+	}
+}
+
+/*
  * Per cgroup: the raw counts summed over the CPUs, labelled with the path
  * below the hierarchy's root. Cgroups not counted have no samples.
  */
@@ -532,6 +553,7 @@ int exposition_render(const struct exposition *x, FILE *f, enum exposition_forma
 	exposition_head(f, fmt, m, x, info);
 	exposition_statuses(f, fmt, m, x, info);
 	exposition_cpus(f, fmt, m, info);
+	exposition_busy(f, fmt, m);
 	if (m->prev.cg.on)
 		exposition_cgroups(f, fmt, m, info);
 	if (info->top_processes)
