@@ -202,8 +202,13 @@ static int fake_close(void *ctx, int fd)
 
 static int fake_group_open(struct fake *f, struct counters_group *g, unsigned flags)
 {
-	struct sysops ops = { f,    fake_open,	fake_read, NULL, fake_ioctl,
-			      NULL, fake_close, NULL,	   NULL, NULL };
+	struct sysops ops = {
+		.ctx = f,
+		.perf_open = fake_open,
+		.read = fake_read,
+		.ioctl = fake_ioctl,
+		.close = fake_close,
+	};
 	static struct sysops keep; /* the group borrows the table */
 	struct perf_event_attr a[2];
 	const struct perf_event_attr *ap[2] = { &a[0], &a[1] };

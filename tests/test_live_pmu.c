@@ -200,10 +200,16 @@ static int hw_munmap(void *ctx, void *addr, size_t len)
 static void hw_alderlake(struct hw_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
-	k
-		->ops = (struct sysops){ k,	    hw_open,   hw_read,	 hw_pread,
-					 hw_ioctl,  hw_openat, hw_close, hw_mmap,
-					 hw_munmap, NULL /* no process clock: the gate groups */ };
+	/* no process clock: the gate groups */
+	k->ops = (struct sysops){ .ctx = k,
+				  .perf_open = hw_open,
+				  .read = hw_read,
+				  .pread = hw_pread,
+				  .ioctl = hw_ioctl,
+				  .openat = hw_openat,
+				  .close = hw_close,
+				  .mmap = hw_mmap,
+				  .munmap = hw_munmap };
 	k->npmu = 2;
 	k->type[0] = 4;
 	k->first[0] = 0;

@@ -585,7 +585,7 @@ END_TEST
  */
 START_TEST(test_rcfile_save_only_into_a_directory_of_ones_own)
 {
-	char path[PATH_MAX + 64], sub[PATH_MAX + 64], msg[1024];
+	char path[2 * PATH_MAX], sub[PATH_MAX + 64], msg[1024];
 	unsigned other = geteuid() ? 0 : 65534;
 	struct rcfile rc;
 	struct stat st;

@@ -387,8 +387,17 @@ static int fake_munmap(void *ctx, void *addr, size_t len)
 
 static struct sysops fake_ops(struct fake *f)
 {
-	struct sysops o = { f,		 fake_perf_open, fake_read, fake_pread,	 fake_ioctl,
-			    fake_openat, fake_close,	 fake_mmap, fake_munmap, NULL };
+	struct sysops o = {
+		.ctx = f,
+		.perf_open = fake_perf_open,
+		.read = fake_read,
+		.pread = fake_pread,
+		.ioctl = fake_ioctl,
+		.openat = fake_openat,
+		.close = fake_close,
+		.mmap = fake_mmap,
+		.munmap = fake_munmap,
+	};
 
 	return o;
 }

@@ -949,7 +949,8 @@ int recording_feed(struct recording_reader *r, const char *line, size_t len, str
 	} else {
 		ret = recording_fail(
 			r,
-			"expected 'cpu', 'task', 'thread', 'at', 'procinfo', 'memtotal', 'cgroups', "
+			"expected 'cpu', 'task', 'thread', 'at', 'procinfo', 'memtotal', "
+			"'cgroups', "
 			"'cgroup', 'sampling', 'map', 'area', 'sample' or 'end', found '%.20s'",
 			tok[0]);
 	}
