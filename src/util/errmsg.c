@@ -755,6 +755,14 @@ const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, 
 			 kind, name);
 		return buf;
 	}
+	if (err == -EACCES) {
+		/* only a tracepoint's id is read from a file a user may be denied */
+		snprintf(buf, size,
+			 "pmctop: cannot read the id of tracepoint '%s': tracefs "
+			 "(/sys/kernel/tracing) is readable by root only\n",
+			 name);
+		return buf;
+	}
 	snprintf(buf, size, "pmctop: %s event '%s'%s", kind, name,
 		 err == -EINVAL ? " (check its modifiers)" : "");
 	for (size_t s = 0; s < nsug; s++) {
