@@ -139,6 +139,90 @@ PY
 check "-n 1 (json): one frame, every %CPU counted, highest first" one_json
 kill "$SPIN" "$SLEEPER" 2>/dev/null
 
+# perf's vocabulary: tracepoints, the software events libpfm4 lacks, the precise modifiers
+# events_agree CSV PID COLUMN RATE: in every counted frame of PID, the event COLUMN (a count in
+# the interval) agrees with the rate column RATE (per second) times the interval, within a
+# quarter and 10; and it counted something
+events_agree() {
+	awk -F, -v pid="$2" -v e="$(csv_field "$1" "$3")" -v r="$(csv_field "$1" "$4")" '
+		$2 == "process" && $3 == pid {
+			if (last != "" && $e != "") {
+				want = $r * ($1 - last); d = $e - want; if (d < 0) d = -d
+				frames++; total += $e
+				if (d > 0.25 * want + 10) { print "# " $e " against " want ": " $0; bad = 1 }
+			}
+			last = $1
+		}
+		END { if (!frames || total <= 0) print "# no counted frame, or nothing counted"
+		      exit bad || !frames || total <= 0 }' "$1" || { sed 's/^/# /' "$1"; return 1; }
+}
+tracepoint() {
+	[ -r /sys/kernel/tracing/events/sched/sched_switch/id ] ||
+		[ -r /sys/kernel/debug/tracing/events/sched/sched_switch/id ] || return 2
+	"$WORKLOAD" pingpong 200 30 &
+	pp=$!
+	KILL_PIDS="$KILL_PIDS $pp"
+	"$PMCTOP" -b -n 4 -d 0.5 -o csv -p "$pp" -e sched:sched_switch >"$TMP/tp.csv" 2>"$TMP/tp.err"
+	st=$?
+	kill "$pp" 2>/dev/null
+	[ $st = 0 ] || { sed 's/^/# /' "$TMP/tp.err"; return 1; }
+	# sched_switch fires once for every switch away from a task: the context switches
+	events_agree "$TMP/tp.csv" "$pp" sched:sched_switch cs
+}
+tracepoint
+case $? in
+0) ok "-e sched:sched_switch counts a process's switches (as its context-switches)" ;;
+2) skip "-e sched:sched_switch: tracefs is not readable here" ;;
+*) not_ok "-e sched:sched_switch counts a process's switches (as its context-switches)" ;;
+esac
+check "-e alignment-faults,emulation-faults are taken, with a column each" sh -c '
+	"$PMCTOP" -b -n 1 -d 0.1 -o csv -p $$ -e alignment-faults,emulation-faults >"$1" 2>/dev/null &&
+		head -1 "$1" | grep -q ",alignment-faults,emulation-faults,"' _ "$TMP/af.csv"
+# page-faults:p: perf takes it here (the kernel ignores precise_ip for a software event); pmctop
+# takes what perf takes, and counts what page-faults counts
+precise_sw() {
+	if command -v perf >/dev/null; then
+		perf stat -e page-faults:p true >/dev/null 2>&1
+		perf_st=$?
+	else
+		perf_st=0
+		diag "perf is not installed: page-faults:p is taken as perf 6.1 takes it on Linux 6.18"
+	fi
+	"$WORKLOAD" faults 2000 30 &
+	fl=$!
+	KILL_PIDS="$KILL_PIDS $fl"
+	"$PMCTOP" -b -n 4 -d 0.5 -o csv -p "$fl" -e page-faults:p >"$TMP/p.csv" 2>"$TMP/p.err"
+	st=$?
+	kill "$fl" 2>/dev/null
+	if [ "$perf_st" != 0 ]; then
+		# perf refuses it: so does pmctop, naming the event
+		[ $st = 2 ] && grep -q "page-faults:p" "$TMP/p.err"
+		return
+	fi
+	[ $st = 0 ] || { sed 's/^/# /' "$TMP/p.err"; return 1; }
+	events_agree "$TMP/p.csv" "$fl" page-faults:p pf
+}
+check "-e page-faults:p behaves as perf does: taken and counted as page-faults" precise_sw
+check "-e page-faults:pppp is refused as perf refuses it" expect 2 "invalid event 'page-faults:pppp'" -b -e page-faults:pppp
+list_once() {
+	"$PMCTOP" --list-events >"$TMP/list.txt" 2>&1 || return 1
+	dups=$(grep -v '^$' "$TMP/list.txt" | sort | uniq -d)
+	names=$(grep '^  ' "$TMP/list.txt" | awk '{ print tolower($1); if ($2 == "OR") print tolower($3) }' |
+		sed 's/^[a-z0-9_]*:://' | sort | uniq -d)
+	[ -z "$dups$names" ] || { diag "listed twice: $dups $names"; return 1; }
+	# one event, one line: page faults are not listed again as libpfm4's PERF_COUNT_SW_PAGE_FAULTS
+	pf=$(awk 'tolower($1) ~ /page.faults$/' "$TMP/list.txt" | wc -l)
+	[ "$pf" = 1 ] || { diag "page faults listed $pf times"; return 1; }
+	# perf's sections, each event under one of them
+	grep -q '^Hardware events:$' "$TMP/list.txt" && grep -q '^Software events:$' "$TMP/list.txt" &&
+		grep -q '^Hardware cache events:$' "$TMP/list.txt" &&
+		grep -q '^  alignment-faults ' "$TMP/list.txt"
+}
+check "--list-events lists each event once, under perf's headings" list_once
+check "--list-events PATTERN lists the tracepoints that match" sh -c '
+	[ -r /sys/kernel/tracing/events/sched/sched_switch/id ] || exit 0
+	"$PMCTOP" --list-events sched_switch | grep -q "^  sched:sched_switch "'
+
 # "| head": the reader leaves, pmctop ends quietly with status 0
 sigpipe() {
 	# one process watched: what else runs on the machine (its descriptors) is not the matter here

@@ -32,6 +32,23 @@ check "its own process is counted" test -n "$me"
 check "root's processes are listed as not counted (permission denied)" \
 	sh -c 'awk -F, -v nc="$2" '"'"'$2 == "process" && $4 == "root" && $nc == "permission denied"'"'"' "$1" | grep -q .' _ "$TMP/u.csv" "$nc"
 
+# sampling root's process as nobody: the kernel wants ptrace access to it, which no paranoid
+# level gives; the message says so, and does not send the user to the sysctl
+sleep 30 &
+rootpid=$!
+KILL_PIDS="$KILL_PIDS $rootpid"
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b --sample "$rootpid" \
+	-n 2 -d 0.3 >/dev/null 2>"$TMP/s.err"
+st=$?
+kill "$rootpid" 2>/dev/null
+sed 's/^/# sample stderr: /' "$TMP/s.err"
+check "sampling root's process as nobody fails" test $st != 0
+check "the message says the process is another user's and ptrace access is needed" \
+	sh -c 'grep -q "pid $2 belongs to uid 0" "$1" && grep -q "needs ptrace access" "$1" &&
+		grep -q "setcap cap_perfmon+ep" "$1"' _ "$TMP/s.err" "$rootpid"
+check "and gives no perf_event_paranoid advice, which cannot help" \
+	sh -c '! grep -q "sysctl kernel.perf_event_paranoid" "$1"' _ "$TMP/s.err"
+
 # from /proc: root's processes are counted too (their %CPU and CS/s columns have values)
 setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -n 2 -d 0.5 -o csv \
 	>"$TMP/p.csv" 2>"$TMP/p.err"

@@ -950,6 +950,32 @@ static int deny_all(const struct perf_event_attr *a, int group)
 	return -EACCES;
 }
 
+START_TEST(test_another_users_process_needs_ptrace_not_paranoid)
+{
+	struct errmsg_notes notes = { 0 };
+	struct errmsg_fact err;
+	char text[2048];
+
+	errmsg_fact_set(&err, ERRMSG_SAMPLE, -EACCES, "page-faults", 2, 1234);
+	err.owner = 0;
+	err.uid = 65534;
+	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	ck_assert_ptr_nonnull(strstr(text, "pid 1234 belongs to uid 0"));
+	ck_assert_ptr_nonnull(strstr(text, "needs ptrace access"));
+	ck_assert_ptr_nonnull(strstr(text, "setcap cap_perfmon+ep"));
+	/* the sysctl cannot help: not advised */
+	ck_assert_ptr_null(strstr(text, "sysctl"));
+	ck_assert_ptr_null(strstr(text, "or as uid"));
+	err.owner = 1000;
+	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	ck_assert_ptr_nonnull(strstr(text, "run pmctop as root or as uid 1000"));
+	/* one's own process: the limit is the paranoid level */
+	err.owner = 65534;
+	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	ck_assert_ptr_nonnull(strstr(text, "sysctl kernel.perf_event_paranoid=1"));
+}
+END_TEST
+
 START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
 {
 	struct fake f = { .rule = deny_all };
@@ -1001,6 +1027,7 @@ int main(void)
 	tcase_add_test(tc, test_each_drain_gives_the_event_a_new_period);
 	tcase_add_test(tc, test_short_fault_periods_are_dithered_sample_by_sample);
 	tcase_add_test(tc, test_error_gives_the_last_sources_reason_first_with_the_way_out);
+	tcase_add_test(tc, test_another_users_process_needs_ptrace_not_paranoid);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -16,6 +16,7 @@
 
 #include "collect/cgroupfs.h"
 #include "collect/events.h"
+#include "collect/evspec.h"
 #include "collect/pmu.h"
 #include "stream/evlist.h"
 #include "app/loop.h"
@@ -65,9 +66,10 @@ static int main_events(const struct options *o, struct evlist *ev)
 	evlist_add_defaults(ev, true);
 	for (size_t i = 0; i < o->nevents; i++) {
 		struct perf_event_attr attr;
-		bool hw = false, spec = pmu_is_spec(o->events[i]);
-		int r = spec ? pmu_encode(NULL, NULL, o->events[i], true, &attr)
-			     : events_encode(o->events[i], false, &attr, &hw);
+		enum evspec_kind kind;
+		bool hw = false;
+		int r = evspec_encode(NULL, NULL, o->events[i], true, &attr, &kind, &hw);
+		bool spec = kind == EVSPEC_PMU;
 		int k;
 
 		if (r && spec) {
@@ -86,7 +88,7 @@ static int main_events(const struct options *o, struct evlist *ev)
 		}
 		if (r) {
 			char sug[3][128], msg[1024];
-			size_t ns = events_suggest(o->events[i], sug, 3);
+			size_t ns = r == -EACCES ? 0 : events_suggest(o->events[i], sug, 3);
 
 			textsafe_fprintf(stderr, "%s",
 					 errmsg_bad_event(msg, sizeof(msg), o->events[i], r, false,
@@ -370,7 +372,7 @@ static int main_run(struct options *op)
 		return 1;
 	}
 	if (o.list_events) {
-		size_t n = events_list(stdout, o.list_pattern);
+		size_t n = evspec_list(stdout, NULL, o.list_pattern);
 
 		if (!n && o.list_pattern) {
 			textsafe_fprintf(stderr, "pmctop: no event matches '%s'\n", o.list_pattern);

@@ -47,7 +47,66 @@ static const char *const EVENTS_PERF_NAMES[] = {
 	"iTLB-load-misses",
 	"branch-loads",
 	"branch-load-misses",
+	"alignment-faults",
+	"emulation-faults",
 };
+
+/* perf's generic events, as `perf list` names and groups them: the name, another spelling */
+struct events_generic {
+	const char *name, *alias;
+	uint32_t type;
+	uint64_t config;
+};
+
+static const struct events_generic EVENTS_HARDWARE[] = {
+	{ "cpu-cycles", "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branch-instructions", "branches", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "stalled-cycles-frontend", "idle-cycles-frontend", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+	{ "stalled-cycles-backend", "idle-cycles-backend", PERF_TYPE_HARDWARE,
+	  PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+	{ "ref-cycles", NULL, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+};
+
+static const struct events_generic EVENTS_SOFTWARE[] = {
+	{ "cpu-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "context-switches", "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "minor-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	/* libpfm4 4.13 knows neither of these two */
+	{ "alignment-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	/* PERF_COUNT_SW_CGROUP_SWITCHES: Linux 5.13, newer than the oldest header pmctop takes */
+	{ "cgroup-switches", NULL, PERF_TYPE_SOFTWARE, 11 },
+};
+
+/* perf's cache names and the operations its table gives each (bit = PERF_COUNT_HW_CACHE_OP_*) */
+static const struct {
+	const char *name;
+	unsigned id, ops;
+} EVENTS_CACHES[] = {
+	{ "L1-dcache", PERF_COUNT_HW_CACHE_L1D, 7 }, { "L1-icache", PERF_COUNT_HW_CACHE_L1I, 5 },
+	{ "LLC", PERF_COUNT_HW_CACHE_LL, 7 },	     { "dTLB", PERF_COUNT_HW_CACHE_DTLB, 7 },
+	{ "iTLB", PERF_COUNT_HW_CACHE_ITLB, 1 },     { "branch", PERF_COUNT_HW_CACHE_BPU, 1 },
+	{ "node", PERF_COUNT_HW_CACHE_NODE, 7 },
+};
+
+static const char *const EVENTS_CACHE_OPS[][2] = {
+	{ "loads", "load-misses" },
+	{ "stores", "store-misses" },
+	{ "prefetches", "prefetch-misses" },
+};
+
+#define EVENTS_N(t) (sizeof(t) / sizeof((t)[0]))
 
 int events_init(void)
 {
@@ -59,27 +118,158 @@ void events_fini(void)
 	pfm_terminate();
 }
 
-int events_encode(const char *name, bool kernel, struct perf_event_attr *attr, bool *hw)
+/* libpfm4's encoding of name at privilege levels plm into attr; 0, -ENOENT or -EINVAL. */
+static int events_pfm(const char *name, int plm, struct perf_event_attr *attr)
 {
 	pfm_perf_encode_arg_t arg;
-	int plm = PFM_PLM3 | (kernel ? PFM_PLM0 : 0);
-	int r;
 
-	if (!name || !*name)
-		return -ENOENT;
 	memset(attr, 0, sizeof(*attr));
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = attr;
 	arg.size = sizeof(arg);
-	r = pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT_EXT, &arg);
-	switch (r) {
+	switch (pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT_EXT, &arg)) {
 	case PFM_SUCCESS:
-		break;
+		return 0;
 	case PFM_ERR_NOTFOUND:
 	case PFM_ERR_NOTSUPP:
 		return -ENOENT;
 	default:
 		return -EINVAL;
+	}
+}
+
+/* Call cb for every generic event of perf (hardware, software, then cache); stop at true. */
+typedef bool (*events_generic_cb)(const struct events_generic *g, const char *section, void *arg);
+
+static bool events_each_generic(events_generic_cb cb, void *arg)
+{
+	for (size_t i = 0; i < EVENTS_N(EVENTS_HARDWARE); i++)
+		if (cb(&EVENTS_HARDWARE[i], "Hardware events", arg))
+			return true;
+	for (size_t i = 0; i < EVENTS_N(EVENTS_SOFTWARE); i++)
+		if (cb(&EVENTS_SOFTWARE[i], "Software events", arg))
+			return true;
+	for (size_t c = 0; c < EVENTS_N(EVENTS_CACHES); c++)
+		for (unsigned op = 0; op < 3; op++)
+			for (unsigned miss = 0; miss < 2; miss++) {
+				char name[64];
+				struct events_generic g;
+
+				if (!(EVENTS_CACHES[c].ops & (1u << op)))
+					continue;
+				snprintf(name, sizeof(name), "%s-%s", EVENTS_CACHES[c].name,
+					 EVENTS_CACHE_OPS[op][miss]);
+				g.name = name;
+				g.alias = NULL;
+				g.type = PERF_TYPE_HW_CACHE;
+				g.config = EVENTS_CACHES[c].id | op << 8 | miss << 16;
+				if (cb(&g, "Hardware cache events", arg))
+					return true;
+			}
+	return false;
+}
+
+struct events_finding {
+	const char *name;
+	struct events_generic found;
+};
+
+static bool events_find_one(const struct events_generic *g, const char *section, void *arg)
+{
+	struct events_finding *f = arg;
+
+	(void)section;
+	if (strcasecmp(g->name, f->name) && (!g->alias || strcasecmp(g->alias, f->name)))
+		return false;
+	f->found = *g;
+	return true;
+}
+
+/* perf's generic event spelled name (with or without "perf::") into attr; 0 or -ENOENT. */
+static int events_generic(const char *name, int plm, struct perf_event_attr *attr)
+{
+	struct events_finding f = { name, { NULL, NULL, 0, 0 } };
+
+	if (!strncasecmp(f.name, "perf::", 6))
+		f.name += 6;
+	if (!events_each_generic(events_find_one, &f))
+		return -ENOENT;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = f.found.type;
+	attr->config = f.found.config;
+	/* as libpfm4 sets them for its own perf events */
+	attr->exclude_user = !(plm & PFM_PLM3);
+	attr->exclude_kernel = !(plm & PFM_PLM0);
+	attr->exclude_hv = !(plm & PFM_PLMH);
+	return 0;
+}
+
+/*
+ * perf's modifier string ("u", "k", "uk", "p", "pp", "ppp", "upp") into the
+ * privilege levels *plm (unchanged when it names none) and *precise. false
+ * when s is not one.
+ */
+static bool events_perf_mods(const char *s, int *plm, unsigned *precise)
+{
+	int levels = 0;
+	unsigned p = 0;
+
+	if (!*s || s[strspn(s, "ukhp")])
+		return false;
+	for (; *s; s++) {
+		if (*s == 'p')
+			p++;
+		else
+			levels |= *s == 'u' ? PFM_PLM3 : *s == 'k' ? PFM_PLM0 : PFM_PLMH;
+	}
+	if (p > 3)
+		return false;
+	if (levels)
+		*plm = levels;
+	*precise = p;
+	return true;
+}
+
+int events_encode(const char *name, bool kernel, struct perf_event_attr *attr, bool *hw)
+{
+	int plm = PFM_PLM3 | (kernel ? PFM_PLM0 : 0);
+	const char *colon;
+	char base[256];
+	unsigned precise = 0;
+	int r;
+
+	if (!name || !*name)
+		return -ENOENT;
+	r = events_pfm(name, plm, attr);
+	if (r) {
+		/*
+		 * perf's spellings libpfm4 does not take: its generic events
+		 * libpfm4 lacks, and its modifiers after one colon ("page-faults:p",
+		 * "cycles:upp"); libpfm4's own (":u", ":k") have been tried above
+		 */
+		colon = strrchr(name, ':');
+		if (colon && colon > name && colon[-1] != ':' &&
+		    (size_t)(colon - name) < sizeof(base) &&
+		    events_perf_mods(colon + 1, &plm, &precise)) {
+			memcpy(base, name, (size_t)(colon - name));
+			base[colon - name] = '\0';
+		} else {
+			/* a known event with a modifier nobody knows is invalid, not unknown */
+			if (colon && (size_t)(colon - name) < sizeof(base)) {
+				memcpy(base, name, (size_t)(colon - name));
+				base[colon - name] = '\0';
+				if (!events_pfm(base, plm, attr) ||
+				    !events_generic(base, plm, attr))
+					return -EINVAL;
+			}
+			snprintf(base, sizeof(base), "%s", name);
+		}
+		if (events_pfm(base, plm, attr) && events_generic(base, plm, attr))
+			return r;
+		/* a precise level asks the guest to be left out, as perf does */
+		attr->precise_ip = precise;
+		if (precise)
+			attr->exclude_guest = 1;
 	}
 	/* libpfm4 writes its own idea of the size; the kernel wants ours */
 	attr->size = sizeof(*attr);
@@ -241,27 +431,78 @@ static bool events_match(const char *s, const char *pattern)
 struct events_listing {
 	FILE *f;
 	const char *pattern;
+	const char *section; /* the heading printed last */
+	const char *pmu;     /* libpfm4's PMU whose heading was printed last */
 	size_t n;
 };
+
+void events_list_entry(FILE *f, const char *section, const char **last, const char *name,
+		       const char *desc)
+{
+	if (!*last || strcmp(*last, section))
+		fprintf(f, "%s%s:\n", *last ? "\n" : "", section);
+	*last = section;
+	fprintf(f, EVENTS_LIST_FMT, name, desc);
+}
+
+static bool events_list_generic_one(const struct events_generic *g, const char *section, void *arg)
+{
+	struct events_listing *ls = arg;
+	char name[128];
+
+	if (!events_match(g->name, ls->pattern) &&
+	    (!g->alias || !events_match(g->alias, ls->pattern)))
+		return false;
+	if (g->alias)
+		snprintf(name, sizeof(name), "%s OR %s", g->name, g->alias);
+	else
+		snprintf(name, sizeof(name), "%s", g->name);
+	/* perf's tag: the section's name in the singular */
+	events_list_entry(ls->f, section, &ls->section, name,
+			  g->type == PERF_TYPE_HARDWARE	  ? "[Hardware event]"
+			  : g->type == PERF_TYPE_SOFTWARE ? "[Software event]"
+							  : "[Hardware cache event]");
+	ls->n++;
+	return false;
+}
+
+size_t events_list_generic(FILE *f, const char *pattern, const char **last)
+{
+	struct events_listing ls = { f, pattern, *last, NULL, 0 };
+
+	events_each_generic(events_list_generic_one, &ls);
+	*last = ls.section;
+	return ls.n;
+}
 
 static void events_list_one(const pfm_pmu_info_t *pi, const pfm_event_info_t *ei, void *arg)
 {
 	struct events_listing *ls = arg;
 	char full[256];
 
+	/* libpfm4's other names of one event ("This is an alias for ...") are listed once */
+	if (ei->equiv)
+		return;
 	snprintf(full, sizeof(full), "%s::%s", pi->name, ei->name);
 	if (!events_match(full, ls->pattern) &&
 	    !events_match(ei->desc ? ei->desc : "", ls->pattern))
 		return;
-	fprintf(ls->f, "%-48s %s\n", full, ei->desc ? ei->desc : "");
+	if (!ls->pmu || strcmp(ls->pmu, pi->name)) {
+		fprintf(ls->f, "%s%s events (libpfm4):\n", ls->section ? "\n" : "", pi->name);
+		ls->pmu = pi->name;
+		ls->section = "libpfm4";
+	}
+	fprintf(ls->f, EVENTS_LIST_FMT, full, ei->desc ? ei->desc : "");
 	ls->n++;
 }
 
-size_t events_list(FILE *f, const char *pattern)
+size_t events_list_pmus(FILE *f, const char *pattern, const char **last)
 {
-	struct events_listing ls = { f, pattern, 0 };
+	struct events_listing ls = { f, pattern, *last, NULL, 0 };
 
-	events_each(true, events_list_one, &ls);
+	/* perf's own PMUs are the generic events, listed under their perf names */
+	events_each(false, events_list_one, &ls);
+	*last = ls.section;
 	return ls.n;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collect/events.h"
+#include "collect/evspec.h"
 #include "util/xalloc.h"
 
 static int live_read_int(int rootfd, const char *path, int *v)
@@ -752,24 +753,24 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	l->tmp = xcalloc(req->n ? req->n : 1, sizeof(*l->tmp));
 	pmu_scan(&l->pmus, l->ops, l->o.sysfs_root);
 	for (size_t i = 0; i < req->n; i++) {
+		enum evspec_kind kind;
 		bool hw;
-		int r;
+		int r = evspec_encode(l->ops, l->o.sysfs_root, req->ev[i].name, l->kernel,
+				      &l->attr[i], &kind, &hw);
 
-		if (pmu_is_spec(req->ev[i].name)) {
-			/* a PMU's own spelling: hardware when the PMU is a core one */
-			r = pmu_encode(l->ops, l->o.sysfs_root, req->ev[i].name, l->kernel,
-				       &l->attr[i]);
-			hw = !r && live_core_type(l, l->attr[i].type);
-		} else {
-			r = events_encode(req->ev[i].name, l->kernel, &l->attr[i], &hw);
-		}
 		if (r) {
 			l->base.ev.ev[i].err = r;
 			continue;
 		}
+		/* a PMU's own spelling: hardware when the PMU is a core one */
+		if (kind == EVSPEC_PMU)
+			hw = live_core_type(l, l->attr[i].type);
 		l->base.ev.ev[i].hw = hw;
-		/* kernel registers only: read 0 in user mode, never a count */
-		if (!l->kernel && req->ev[i].role == EV_MIGRATIONS)
+		/*
+		 * kernel registers only, and tracepoints fire in the kernel: in
+		 * user mode they read 0, never a count
+		 */
+		if (!l->kernel && (req->ev[i].role == EV_MIGRATIONS || kind == EVSPEC_TRACEPOINT))
 			l->base.ev.ev[i].err = -EACCES;
 		/*
 		 * time spent in a hypervisor is not the task's; PMUs outside the core

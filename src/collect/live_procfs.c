@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "collect/events.h"
+#include "collect/evspec.h"
 #include "util/xalloc.h"
 
 /*
@@ -76,9 +77,9 @@ static bool live_pfs_all_modes(struct live *l, size_t i)
 {
 	const char *name = l->base.ev.ev[i].name;
 	struct perf_event_attr a;
+	enum evspec_kind kind;
 	bool hw;
-	int r = pmu_is_spec(name) ? pmu_encode(l->ops, l->o.sysfs_root, name, true, &a)
-				  : events_encode(name, true, &a, &hw);
+	int r = evspec_encode(l->ops, l->o.sysfs_root, name, true, &a, &kind, &hw);
 
 	return !r && !a.exclude_user && !a.exclude_kernel && !a.exclude_idle && !a.exclude_host &&
 	       !l->attr[i].exclude_user && !l->attr[i].exclude_idle && !l->attr[i].exclude_host;

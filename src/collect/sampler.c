@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "collect/cpumap.h"
@@ -671,6 +672,23 @@ static void sampler_index_ids(struct sampler *s)
 	qsort(s->byid, s->nids, sizeof(*s->byid), sampler_cmp_id);
 }
 
+/*
+ * Who owns pid, beside who runs pmctop: the kernel lets a process be watched
+ * by its own user only, whatever perf_event_paranoid says, unless the
+ * watcher may trace it (CAP_PERFMON, CAP_SYS_PTRACE).
+ */
+static void sampler_owner(int rootfd, int pid, struct errmsg_fact *err)
+{
+	char name[32];
+	struct stat st;
+
+	snprintf(name, sizeof(name), "%d", pid);
+	if (fstatat(rootfd, name, &st, 0) == 0) {
+		err->owner = st.st_uid;
+		err->uid = getuid();
+	}
+}
+
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
 		 struct errmsg_notes *notes, struct errmsg_fact *err)
 {
@@ -753,6 +771,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 out_err:
 	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL,
 			s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2, pid);
+	sampler_owner(rootfd, pid, err);
 	goto out_fail;
 out_fds:
 	errmsg_fact_set(err, ERRMSG_SAMPLE_FDS, -EMFILE, NULL, -2,

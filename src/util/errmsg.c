@@ -139,12 +139,30 @@ const char *errmsg_perf(char *buf, size_t size, int err, const char *subject, in
 }
 
 /* Why a sampling event did not open, in plain words with the way out. */
-static const char *errmsg_sample_reason(char *buf, size_t size, int err, const char *name,
-					int paranoid)
+static const char *errmsg_sample_reason(char *buf, size_t size, const struct errmsg_fact *f)
 {
+	int err = errmsg_abs(f->err), paranoid = f->paranoid;
+	const char *name = f->name;
 	char adv[320];
 
-	err = errmsg_abs(err);
+	/*
+	 * another user's process: the kernel asks for ptrace access to it
+	 * (PTRACE_MODE_READ_REALCREDS), which no paranoid level grants
+	 */
+	if (err == EACCES && f->owner >= 0 && f->owner != f->uid) {
+		char as[64] = "";
+
+		if (f->owner)
+			snprintf(as, sizeof(as), " or as uid %lld", f->owner);
+		snprintf(buf, size,
+			 "permission denied: pid %lld belongs to uid %lld, and watching another "
+			 "user's process needs ptrace access to it, which no "
+			 "kernel.perf_event_paranoid setting gives; run pmctop as root%s, or "
+			 "grant the capability with 'setcap cap_perfmon+ep pmctop' (or "
+			 "cap_sys_ptrace)",
+			 f->n, f->owner, as);
+		return buf;
+	}
 	switch (err) {
 	case ENOENT:
 	case EOPNOTSUPP:
@@ -204,6 +222,7 @@ struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what
 	snprintf(f->name, sizeof(f->name), "%s", name ? name : "");
 	f->paranoid = paranoid;
 	f->n = n;
+	f->owner = -1;
 	return f;
 }
 
@@ -498,7 +517,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 	case ERRMSG_SAMPLE:
 		snprintf(buf, size, "cannot sample pid %lld: '%s': %s", f->n,
 			 f->name[0] ? f->name : "no event",
-			 errmsg_sample_reason(why, sizeof(why), f->err, f->name, f->paranoid));
+			 errmsg_sample_reason(why, sizeof(why), f));
 		break;
 	case ERRMSG_SAMPLE_FDS:
 		snprintf(buf, size,
@@ -759,6 +778,14 @@ const char *errmsg_bad_event(char *buf, size_t size, const char *name, int err, 
 			 "/sys/bus/event_source/devices and terms of its format/ or "
 			 "events/ files (cpu/event=0xc0,umask=0x0/, msr/tsc/)\n",
 			 kind, name);
+		return buf;
+	}
+	if (err == -EACCES) {
+		/* only a tracepoint's id is read from a file a user may be denied */
+		snprintf(buf, size,
+			 "pmctop: cannot read the id of tracepoint '%s': tracefs "
+			 "(/sys/kernel/tracing) is readable by root only\n",
+			 name);
 		return buf;
 	}
 	snprintf(buf, size, "pmctop: %s event '%s'%s", kind, name,

@@ -97,6 +97,8 @@ struct errmsg_fact {
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
 	long long n3;		 /* a third */
+	long long owner;	 /* ERRMSG_SAMPLE: the uid owning process n, -1 unknown */
+	long long uid;		 /* ERRMSG_SAMPLE: pmctop's real uid, beside owner */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 
@@ -125,7 +127,7 @@ struct errmsg_mode {
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 
-/* Fill f; name may be NULL. Returns f. */
+/* Fill f (owner unknown); name may be NULL. Returns f. */
 struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
 				    const char *name, int paranoid, long long n);
 /* The sentence for f (lowercase, no full stop) in buf; returns buf. */
