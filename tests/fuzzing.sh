@@ -15,9 +15,14 @@ fi
 exclusive
 src=$top_srcdir/src
 # the sources wherever they are under src/, and every directory of headers
-objs=$(find "$src" -name '*.c' ! -name main.c | sort)
+# (not the BPF program, which is built for the bpf target; its skeleton is in the build tree)
+objs=$(find "$src" -name '*.c' ! -name main.c ! -name '*.bpf.c' | sort)
 incs=$(find "$src" -name '*.h' -exec dirname {} + | sort -u | sed 's/^/-I/')
+incs="$incs -I$top_builddir/src"
 libs="$(pkg-config --libs ncursesw) -lpfm -lm"
+if grep -q '^#define PMCTOP_BPF 1' "$top_builddir/config.h"; then
+	libs="$libs $(pkg-config --libs libbpf)"
+fi
 crashes=$top_builddir/tests/fuzz-crashes
 for h in $HARNESSES; do
 	bin=$TMP/fuzz_$h

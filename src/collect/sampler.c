@@ -1029,7 +1029,7 @@ void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
 		ring_drain_records(&s->rings[i].ring, &cbs, &s->st);
 	}
 	/* each ring is in time order; a mapping made on one CPU may name a sample taken on another */
-	if (s->nrings > 1)
+	if (s->nrings > 1 && s->nev > 1)
 		qsort(s->ev, s->nev, sizeof(*s->ev), sampler_cmp_ev);
 	for (size_t i = 0; i < s->nev; i++)
 		sampler_apply(s, &s->ev[i]);
