@@ -1,4 +1,4 @@
-/* Live source glue: open, read a tick, free; the facts it tells. Concerns live in live_*.c. */
+/* Live source glue: open, read a tick, free. Concerns live in live_*.c. */
 #include "config.h"
 #include "collect/source_live.h"
 
@@ -13,25 +13,6 @@
 
 #include "collect/live.h"
 #include "util/xalloc.h"
-
-void live_tell(struct live *l, const struct errmsg_fact *f)
-{
-	char msg[1024];
-
-	/* CPUs going on and off line can tell facts all run long: keep the latest */
-	if (l->nfacts == LIVE_MAX_FACTS)
-		memmove(l->facts, l->facts + 1, --l->nfacts * sizeof(*l->facts));
-	l->facts = xgrow(l->facts, &l->factcap, l->nfacts + 1, sizeof(*l->facts));
-	l->facts[l->nfacts++] = *f;
-	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));
-}
-
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n)
-{
-	struct errmsg_fact f;
-
-	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
-}
 
 /*
  * PMCTOP_SIM_GROUPS=N, for benchmarks: the software set opened as N groups
@@ -122,7 +103,7 @@ static void live_free(struct source *s)
 	free(l->tg_en);
 	free(l->tg_starved);
 	free(l->cg);
-	free(l->facts);
+	live_facts_free(l);
 	free(l->pids_copy);
 	free(l->proc_copy);
 	free(l->sysfs_copy);
