@@ -11,6 +11,7 @@
 #include "collect/bpfcount.h"
 #include "collect/cgroupfs.h"
 #include "collect/counters.h"
+#include "collect/live_backend.h"
 #include "collect/cpumap.h"
 #include "collect/pmu.h"
 #include "collect/procevents.h"
@@ -98,8 +99,6 @@ struct live_tsum {
 	uint64_t dead_hi;	    /* the most run time its dead threads can have had then */
 };
 
-struct live_pfs;
-
 struct live_proc {
 	int pid;
 	unsigned long long start;
@@ -107,6 +106,7 @@ struct live_proc {
 	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
 	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
 	bool kthread;	       /* a kernel thread (listed with --kernel-threads, K) */
+	void *be; /* its state in l->be, the backend counting it; owned by that backend's file */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -117,7 +117,6 @@ struct live_proc {
 	size_t ntt;
 	struct live_thread *tt;	 /* sorted by tid; while per-thread rows are wanted */
 	struct live_tsum *ctxsw; /* context switches from /proc, user mode only; owned */
-	struct live_pfs *pfs;	 /* task counts from /proc (live_procfs.c); owned */
 	char *cgroup;		 /* its cgroup v2 path; NULL when not known or not looked for */
 	bool cg_due;		 /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	 /* the counts of the last full read; owned */
@@ -139,7 +138,6 @@ struct live_proc {
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
 	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
 	uint64_t *part_out; /* per event: the enabled time given at the last read */
-	uint64_t *bpf_base; /* --bpf: its entry's sums when it was first seen, its zero */
 	bool lite;	    /* opened with the software events only (not in the hardware top) */
 	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
 	/* an attach in progress over several ticks: the threads still to open */
@@ -195,7 +193,8 @@ struct live_user {
 struct live {
 	struct source base;
 	struct live_opts o;
-	const struct sysops *ops; /* borrowed from o, or the real calls */
+	const struct live_backend *be; /* how processes are counted (live_backend.c) */
+	const struct sysops *ops;      /* borrowed from o, or the real calls */
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
@@ -296,7 +295,6 @@ struct live {
 	size_t nbpf_absent;
 	bool told_bpf_read, told_bpf_threads;
 	/* task counts from /proc (live_procfs.c): no per-task events */
-	bool pfs;
 	int *pfs_kind;	/* per event: what /proc gives for it (enum live_pfs_kind) */
 	bool pfs_sched; /* switches or migrations are counted: threads' sched files are read */
 };
@@ -308,11 +306,16 @@ void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *n
 void live_facts_free(struct live *l);
 
 /*
- * live_probe.c: encode the events, find which open and how they group,
- * whether kernel mode is permitted, and the mode line. 0, or -errno with
- * *why the fact when nothing at all can be counted.
+ * live_probe.c: encode the events, find which open and how they group, and
+ * whether kernel mode is permitted; then a backend is chosen.
  */
-int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why);
+void live_probe(struct live *l, const struct evlist *req);
+/*
+ * Once a backend is chosen (LIVE_BE_AT_PROBE): the facts that depend on it,
+ * the task group definitions and the mode line. 0, or -errno with *why when
+ * no event at all can be counted.
+ */
+int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fact *why);
 
 /* The attr of member m of group definition d (for d's PMU when hybrid). */
 const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m);
@@ -468,9 +471,9 @@ void live_tsum_free(struct live_tsum *ts);
 void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
 void live_ctxsw_free(struct live_proc *p);
 /* live_ctxsw.c: a live_tsum_read of thread sched files (switches, migrations, run time; stat when asked). */
-int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+int live_tsum_read_sched(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
 /* Whether this kernel writes per-task sched files with the fields counted. */
-bool live_procfs_sched_ok(struct live *l);
+bool live_tsum_sched_ok(struct live *l);
 
 /*
  * live_cgroups.c: find the v2 hierarchy (0; -errno with *why only when
@@ -486,33 +489,11 @@ char *live_cgroup_of(struct live *l, int pid);
 void live_cgroups_free(struct live *l);
 
 /*
- * live_bpf.c: with --bpf, load the program after the probe (or tell why not
- * and stay per thread); read its sums before each scan; fill a process's
- * counts from them (false when not in --bpf), kept with the enabled time of
- * the first event as the gate of the idle skip; drop the sums of processes
- * gone after the scan.
+ * live_bpf.c (LIVE_BE_BPF): with --bpf, process counts summed by a
+ * sched_switch program instead of thread groups; live_procfs.c
+ * (LIVE_BE_PROCFS): task counts from /proc, no per-task events
+ * (--task-counts); live_be_tasks.c (LIVE_BE_TASKS): a group set per thread.
  */
-void live_bpf_init(struct live *l);
-void live_bpf_read(struct live *l);
-bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c);
-/* Whether p has not run since its last full read (its sums did not move). */
-bool live_bpf_idle(struct live *l, struct live_proc *p);
-void live_bpf_sweep(struct live *l);
-void live_bpf_free(struct live *l);
-
-/*
- * live_procfs.c: task counts from /proc, no per-task events (--task-counts).
- * live_procfs_init, after the events are probed: choose (0), or refuse
- * what was asked for (-errno with *why). Then, each tick: whether p has not
- * run (its CPU clock did not move); fill p's counts into c (false when not
- * counting from /proc); p's thread rows; free p's state.
- */
-int live_procfs_init(struct live *l, struct errmsg_fact *why);
-bool live_procfs_idle(struct live *l, struct live_proc *p);
-bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
-		      uint64_t t_ns, struct snap_count *c);
-void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
-void live_procfs_free(struct live_proc *p);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

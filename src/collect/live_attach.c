@@ -165,10 +165,6 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
 	size_t opened = 0, n;
 
-	if (l->bpf)
-		return 0; /* counted by the context-switch program: nothing to open */
-	if (l->pfs)
-		return 0; /* counted from /proc: nothing to open */
 	if (!p->todo) {
 		char path[64];
 		long ln;

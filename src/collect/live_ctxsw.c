@@ -259,7 +259,7 @@ static long live_pfs_read_file(struct live *l, const char *path, char *buf, size
 }
 
 /* One thread's sched file, and its stat for thread rows. */
-int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
+int live_tsum_read_sched(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
 {
 	char path[96], buf[8192];
 	long n;
@@ -287,7 +287,7 @@ int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bo
 	return 0;
 }
 
-bool live_procfs_sched_ok(struct live *l)
+bool live_tsum_sched_ok(struct live *l)
 {
 	char buf[8192];
 	uint64_t a, b, c;
@@ -346,12 +346,12 @@ void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct 
 	 * unseen (live_tsum_unseen); status files have no run time
 	 */
 	if (l->ctxsw_sched < 0)
-		l->ctxsw_sched = live_procfs_sched_ok(l);
+		l->ctxsw_sched = live_tsum_sched_ok(l);
 	clock = l->ctxsw_sched && !sysops_cpuclock(l->ops, p->pid, &clk);
 	prev = ts->last_ns;
 	lost = ts->lost_ns;
 	r = live_tsum_update(l, ts, p->pid, t_ns,
-			     l->ctxsw_sched ? live_procfs_read_thread : live_ctxsw_read, false);
+			     l->ctxsw_sched ? live_tsum_read_sched : live_ctxsw_read, false);
 	if (r) {
 		c->err = r;
 		return;

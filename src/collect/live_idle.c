@@ -28,10 +28,6 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 
 	l->gread_pid = 0;
 	p->clk_idle = p->clk_now_ok = false;
-	if (l->bpf)
-		return live_bpf_idle(l, p);
-	if (l->pfs)
-		return live_procfs_idle(l, p);
 	/*
 	 * a partial process is read every tick: its scaled counts move by 1 ns
 	 * of enabled time at least, so that no interval of it is ever plain

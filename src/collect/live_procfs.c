@@ -29,6 +29,7 @@ enum live_pfs_kind {
 	LIVE_PFS_MIGRATIONS,
 };
 
+/* A process's state counted from /proc: live_proc.be. */
 struct live_pfs {
 	bool based;		       /* the first read is taken: counting starts there */
 	uint64_t t0;		       /* when (snapshot ns) */
@@ -99,7 +100,12 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
 	return 0;
 }
 
-int live_procfs_init(struct live *l, struct errmsg_fact *why)
+/*
+ * Whether processes are counted from /proc (1), after the events are
+ * probed: not when an event is one /proc does not keep (0, silently), or
+ * when the way is not there (0 with the fact; -errno with *why when asked).
+ */
+static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 {
 	const struct evlist *ev = &l->base.ev;
 	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false;
@@ -151,26 +157,26 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_CLOCK, r, NULL);
 	}
-	if (sched && !live_procfs_sched_ok(l)) {
+	if (sched && !live_tsum_sched_ok(l)) {
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_SCHED, -ENOENT, NULL);
 	}
-	l->pfs = true;
 	l->pfs_kind = kind;
 	l->pfs_sched = sched;
-	return 0;
+	return 1;
 }
 
-bool live_procfs_idle(struct live *l, struct live_proc *p)
+/* Whether p has not run since its last full read: its CPU clock did not move. */
+static bool live_procfs_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
 	struct live_pfs *f;
 	uint64_t clk;
 
 	if (p->err)
 		return false;
-	if (!p->pfs)
-		p->pfs = xcalloc(1, sizeof(*p->pfs));
-	f = p->pfs;
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(*f));
+	f = p->be;
 	/*
 	 * Read before its stat on every tick, read in full or not: the fill
 	 * takes this read as the clock its counts go with, so a fault after the
@@ -204,8 +210,9 @@ static bool live_pfs_need_stat(const struct live_tsum *ts)
 	return false;
 }
 
-bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
-		      uint64_t t_ns, struct snap_count *c)
+/* Fill p's counts into c, st its stat read this tick at t_ns. */
+static void live_procfs_count(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			      uint64_t t_ns, struct snap_count *c)
 {
 	size_t nev = l->base.ev.n;
 	struct live_pfs *f;
@@ -213,11 +220,9 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	bool rows;
 	int r, terr = 0;
 
-	if (!l->pfs)
-		return false;
-	if (!p->pfs)
-		p->pfs = xcalloc(1, sizeof(*p->pfs));
-	f = p->pfs;
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(*f));
+	f = p->be;
 	/*
 	 * Without a read before its stat (a process new this tick), the clock
 	 * read now may hold what the stat does not: the next tick reads in full
@@ -231,7 +236,7 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 				c[e].err = r == -ESRCH ? -ESRCH : r;
 		free(p->cnt);
 		p->cnt = NULL;
-		return true;
+		return;
 	}
 	if (!f->based) {
 		f->based = true;
@@ -251,7 +256,7 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
-		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_procfs_read_thread, rows);
+		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows);
 		if (!terr) {
 			f->thr_clock = f->clock;
 			live_tsum_unseen(l, &f->ts, p->pid, clk, prev, lost);
@@ -294,7 +299,13 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	}
 	/* kept for the ticks it does not run: neither its clock nor its counts move then */
 	live_keep_all(l, p, c, terr != 0);
-	return true;
+}
+
+static void live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			     const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns)
+{
+	live_procfs_count(l, p, st, snap->t_ns, c);
+	*t_ns = sysops_now(l->ops);
 }
 
 /* The row of thread e of p, from its last reads. */
@@ -350,15 +361,17 @@ static void live_pfs_row(struct live *l, const struct live_proc *p, const struct
 	}
 }
 
-void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+/* p's thread rows, from the reads of its threads' /proc files the process row made. */
+static void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap,
+				bool want)
 {
-	struct live_pfs *f = p->pfs;
+	struct live_pfs *f = p->be;
 
-	if (!f || p->err || !f->based)
+	if (!want || !f || p->err || !f->based)
 		return;
 	/* rows asked for while it was idle: its threads' stat files were not read yet */
 	if (live_pfs_need_stat(&f->ts) &&
-	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_procfs_read_thread, true))
+	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_tsum_read_sched, true))
 		return;
 	for (size_t i = 0; i < f->ts.nthr; i++)
 		live_pfs_row(l, p, &f->ts, &f->ts.thr[i], snap);
@@ -369,10 +382,30 @@ void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *s
 				live_pfs_row(l, p, &f->ts, &f->ts.gone[i], snap);
 }
 
-void live_procfs_free(struct live_proc *p)
+static void live_procfs_proc_free(struct live *l, struct live_proc *p)
 {
-	if (p->pfs)
-		live_tsum_free(&p->pfs->ts);
-	free(p->pfs);
-	p->pfs = NULL;
+	struct live_pfs *f = p->be;
+
+	if (f)
+		live_tsum_free(&f->ts);
+	free(f);
+	p->be = NULL;
 }
+
+static void live_procfs_free(struct live *l)
+{
+	free(l->pfs_kind);
+	l->pfs_kind = NULL;
+}
+
+const struct live_backend LIVE_BE_PROCFS = {
+	.name = "proc",
+	.when = LIVE_BE_AT_PROBE,
+	.flags = LIVE_BE_NO_ATTACH | LIVE_BE_ALL_MODES | LIVE_BE_FROM_PROC,
+	.init = live_procfs_init,
+	.idle = live_procfs_idle,
+	.fill = live_procfs_fill,
+	.threads = live_procfs_threads,
+	.proc_free = live_procfs_proc_free,
+	.free = live_procfs_free,
+};

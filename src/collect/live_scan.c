@@ -37,19 +37,11 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 		l->ops->close(l->ops->ctx, p->statfd);
 		l->fds_open--;
 	}
-	live_close_tthreads(l, p);
-	for (size_t i = 0; i < p->nthr; i++)
-		live_close_groups(l, &p->thr[i].g);
-	free(p->thr);
-	free(p->todo);
+	if (l->be->proc_free)
+		l->be->proc_free(l, p);
 	free(p->cmdline);
 	free(p->cgroup);
 	free(p->cnt);
-	free(p->part_raw);
-	free(p->part_out);
-	free(p->bpf_base);
-	live_ctxsw_free(p);
-	live_procfs_free(p);
 	memset(p, 0, sizeof(*p));
 	p->statfd = -1;
 }
@@ -172,11 +164,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 {
 	struct snap_task *t = snapshot_add_task(snap, p->pid);
 	size_t nev = l->base.ev.n;
-	uint64_t gate;
-	bool stash = l->gread_pid == p->pid;
-	struct live_layout ly = live_ly(l, p->lite);
 
-	l->gread_pid = 0;
 	t->ppid = st->ppid;
 	t->uid = p->uid;
 	snprintf(t->user, sizeof(t->user), "%s", p->user);
@@ -207,45 +195,14 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	 * process was read). An idle process keeps its counts, true at any time
 	 * since its last read: its time stays the tick's.
 	 */
-	if (live_bpf_fill(l, p, t->c)) {
-		t->t_ns = l->bpf_read_ns;
-		return;
-	}
-	if (live_procfs_fill(l, p, st, snap->t_ns, t->c)) {
-		t->t_ns = sysops_now(l->ops);
-		return;
-	}
-	live_sum_groups(l, &ly, p->thr, p->nthr, t->c, stash, &gate);
-	t->t_ns = sysops_now(l->ops);
-	if (p->partial)
-		live_partial_scale(p, st, t->c, nev);
-	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
-	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
-		live_ctxsw_fill(l, p, snap->t_ns, &t->c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
-	if (ly.gate_set < 0)
-		return;
-	/* what the gate compares with next tick */
-	p->idle = 0;
-	live_keep_counts(l, t->c, &p->cnt, &p->gate, gate);
-	p->clk = p->clk_now;
-	p->clk_ok = p->clk_now_ok && p->cnt;
-	p->clk_now_ok = false;
+	l->be->fill(l, p, st, snap, t->c, &t->t_ns);
 }
 
+/* p's thread rows, where its backend gives them: every process's (-H), or the focused one's. */
 static void live_maybe_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
 {
-	if (l->bpf)
-		return; /* processes only: the program sums by process */
-	if (l->pfs) {
-		/* from the reads of its threads' /proc files, which the process row made */
-		if (l->all_threads || l->focus == p->pid)
-			live_procfs_threads(l, p, snap);
-		return;
-	}
-	if (l->all_threads || l->focus == p->pid)
-		live_fill_threads(l, p, snap);
-	else if (p->tt)
-		live_close_tthreads(l, p);
+	if (l->be->threads)
+		l->be->threads(l, p, snap, l->all_threads || l->focus == p->pid);
 }
 
 struct live_pend {
@@ -330,8 +287,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 
 		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 		l->reserve = reserve;
-		/* from /proc, kernel threads count as any task: nothing is refused */
-		if (p->kthread && !l->kernel && !l->pfs) {
+		/* where kernel mode is counted all the same (from /proc), nothing is refused */
+		if (p->kthread && !l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES)) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
 			p->err = -EPERM;
 			if (!l->told_kthreads) {
@@ -341,8 +298,9 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
 		}
-		/* from /proc nothing is attached: every process is counted at once */
-		late = !l->pfs && (late || (i > 0 && live_now_ns() > l->attach_until));
+		/* with nothing to attach (from /proc), every process is counted at once */
+		late = !(l->be->flags & LIVE_BE_NO_ATTACH) &&
+		       (late || (i > 0 && live_now_ns() > l->attach_until));
 		if (late) {
 			/* left for the next tick: counts not attached yet, never 0 */
 			live_fill_task(l, p, &pend[i].st, false, snap);
@@ -352,7 +310,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		if (p->err != LIVE_RETRY && !p->todo)
 			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
 		p->hw_cpu0 = pend[i].st.cpu;
-		p->err = live_attach(l, p, &pend[i].st);
+		p->err = l->be->attach ? l->be->attach(l, p, &pend[i].st) : 0;
 		nfull += !p->err && !p->lite;
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
@@ -475,7 +433,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 			bool idle;
 
 			o->clk_idle = false;
-			idle = !o->skip && live_idle(l, o, o->statfd < 0);
+			idle = !o->skip && l->be->idle(l, o, o->statfd < 0);
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
 			int r = idle		 ? (st = o->last, 0)
 				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
