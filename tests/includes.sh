@@ -50,6 +50,67 @@ only_in() {
 	done)
 	[ -z "$bad" ] || { diag "$pattern included by: $bad"; return 1; }
 }
+# A C file without its comments (which name functions they do not call).
+nocomment() {
+	awk '{
+		out = ""; line = $0
+		while (length(line)) {
+			if (inc) {
+				i = index(line, "*/")
+				if (!i) { line = ""; break }
+				line = substr(line, i + 2); inc = 0
+			} else {
+				i = index(line, "/*")
+				if (!i) { out = out line; break }
+				out = out substr(line, 1, i - 1); line = substr(line, i + 2); inc = 1
+			}
+		}
+		print out
+	}' "$1"
+}
+
+# Print the loop tsort finds in the edges "from to" of file $1; fail when there is one.
+acyclic() {
+	loop=$(tsort "$1" 2>&1 >/dev/null) && return 0
+	diag "a circle: $(echo "$loop" | grep -v 'contains a loop' | sed 's/^tsort: //' | tr '\n' ' ')"
+	return 1
+}
+
+# The headers of collect/ that include each other: no header may come back to itself.
+collect_include_graph() {
+	for h in collect/*.h; do
+		for inc in $(sed -n 's/^#include "\(collect\/[a-z_]*\.h\)"$/\1/p' "$h"); do
+			echo "$h $inc"
+		done
+	done >"$TMP/includes"
+	acyclic "$TMP/includes"
+}
+
+# Which file of collect/ calls which: each file's functions and objects defined for others
+# (not static, at the start of a line), then, in every other file, the names it uses. The
+# graph has no circle: the live source's glue calls the scan, the scan the backends through
+# l->be, the backends the attach, idle, thread and policy files, and nothing calls back up.
+collect_call_graph() {
+	for f in collect/*.c; do
+		nocomment "$f" | grep -v '^static' |
+			sed -n 's/^[a-z][a-z0-9_ ]*[ *]\([a-zA-Z_][a-zA-Z0-9_]*\)(.*/\1/p
+				s/^const struct [a-z_]* \([A-Z_][A-Z0-9_]*\) = {$/\1/p' |
+			sed "s|\$| $f|"
+	done | sort -u >"$TMP/defs"
+	[ "$(wc -l <"$TMP/defs")" -gt 100 ] || { diag "too few definitions found"; return 1; }
+	for f in collect/*.c; do
+		nocomment "$f" | grep -o '[A-Za-z_][A-Za-z0-9_]*' | sort -u |
+			awk -v f="$f" 'NR == FNR { def[$1] = $2; next }
+				($1 in def) && def[$1] != f { print f, def[$1] }' "$TMP/defs" -
+	done | sort -u >"$TMP/calls"
+	# the orchestrator calls down: the glue, the scan, the backends, the helpers they share
+	grep -q '^collect/source_live.c collect/live_scan.c$' "$TMP/calls" &&
+		grep -q '^collect/live_backend.c collect/live_be_tasks.c$' "$TMP/calls" &&
+		grep -q '^collect/live_be_tasks.c collect/live_attach.c$' "$TMP/calls" ||
+		{ diag "the call graph misses the calls it is sure of"; return 1; }
+	acyclic "$TMP/calls"
+}
+
 find . -name '*.[ch]' | sort >"$TMP/files"
 # an empty or flattened tree fails here rather than passing every rule below on nothing
 check "the sources are found in their layers ($(wc -l <"$TMP/files") files)" \
@@ -68,5 +129,7 @@ check "every .c includes config.h first (BPF programs aside)" \
 check "every .c includes its own header right after config.h" \
 	sh -c 'for f in */*.c; do h=${f%.c}.h; [ -f "$h" ] || continue;
 		grep "^#include" "$f" | sed -n 2p | grep -q "\"$h\"" || { echo "# $f"; exit 1; }; done'
+check "no circle of includes between the headers of collect/" collect_include_graph
+check "no circle of calls between the files of collect/" collect_call_graph
 check "no numbered cleanup labels" sh -c '! grep -nE "^(err|out|fail)[0-9]+:" -- */*.c'
 done_testing

@@ -5,10 +5,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "collect/bpfcount.h"
 #include "collect/cgroupfs.h"
 #include "collect/counters.h"
+#include "collect/live_backend.h"
 #include "collect/cpumap.h"
 #include "collect/pmu.h"
 #include "collect/procevents.h"
@@ -97,8 +100,6 @@ struct live_tsum {
 	uint64_t dead_hi;	    /* the most run time its dead threads can have had then */
 };
 
-struct live_pfs;
-
 struct live_proc {
 	int pid;
 	unsigned long long start;
@@ -106,6 +107,7 @@ struct live_proc {
 	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
 	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
 	bool kthread;	       /* a kernel thread (listed with --kernel-threads, K) */
+	void *be; /* its state in l->be, the backend counting it; owned by that backend's file */
 	int err;
 	unsigned uid;
 	char user[33];
@@ -116,7 +118,6 @@ struct live_proc {
 	size_t ntt;
 	struct live_thread *tt;	 /* sorted by tid; while per-thread rows are wanted */
 	struct live_tsum *ctxsw; /* context switches from /proc, user mode only; owned */
-	struct live_pfs *pfs;	 /* task counts from /proc (live_procfs.c); owned */
 	char *cgroup;		 /* its cgroup v2 path; NULL when not known or not looked for */
 	bool cg_due;		 /* its cgroup is to be read again (it was idle when due) */
 	struct snap_count *cnt;	 /* the counts of the last full read; owned */
@@ -138,7 +139,6 @@ struct live_proc {
 	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
 	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
 	uint64_t *part_out; /* per event: the enabled time given at the last read */
-	uint64_t *bpf_base; /* --bpf: its entry's sums when it was first seen, its zero */
 	bool lite;	    /* opened with the software events only (not in the hardware top) */
 	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
 	/* an attach in progress over several ticks: the threads still to open */
@@ -194,7 +194,8 @@ struct live_user {
 struct live {
 	struct source base;
 	struct live_opts o;
-	const struct sysops *ops; /* borrowed from o, or the real calls */
+	const struct live_backend *be; /* how processes are counted (live_backend.c) */
+	const struct sysops *ops;      /* borrowed from o, or the real calls */
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
@@ -298,21 +299,27 @@ struct live {
 	size_t nbpf_absent;
 	bool told_bpf_read, told_bpf_threads;
 	/* task counts from /proc (live_procfs.c): no per-task events */
-	bool pfs;
 	int *pfs_kind;	/* per event: what /proc gives for it (enum live_pfs_kind) */
 	bool pfs_sched; /* switches or migrations are counted: threads' sched files are read */
 };
 
-/* source_live.c: tell the user a fact (kept in l->facts, queued as a message). */
+/* live_facts.c: tell the user a fact (kept in l->facts, queued as a message). */
 void live_tell(struct live *l, const struct errmsg_fact *f);
 void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n);
+/* Free the facts told. */
+void live_facts_free(struct live *l);
 
 /*
- * live_probe.c: encode the events, find which open and how they group,
- * whether kernel mode is permitted, and the mode line. 0, or -errno with
- * *why the fact when nothing at all can be counted.
+ * live_probe.c: encode the events, find which open and how they group, and
+ * whether kernel mode is permitted; then a backend is chosen.
  */
-int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why);
+void live_probe(struct live *l, const struct evlist *req);
+/*
+ * Once a backend is chosen (LIVE_BE_AT_PROBE): the facts that depend on it,
+ * the task group definitions and the mode line. 0, or -errno with *why when
+ * no event at all can be counted.
+ */
+int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fact *why);
 
 /* The attr of member m of group definition d (for d's PMU when hybrid). */
 const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m);
@@ -322,36 +329,115 @@ void live_build_task_groups(struct live *l);
 
 #define LIVE_STARVED_TICKS 3 /* ticks a group may go without a counter before a split */
 
-/* live_tasks.c: processes and threads. */
 /* Clock ticks (of /proc/PID/stat) in ns; pages in KiB. */
-uint64_t live_ticks_ns(unsigned long long ticks);
-uint64_t live_pages_kib(unsigned long long pages);
+static inline uint64_t live_ticks_ns(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return hz > 0 ? (uint64_t)ticks * (1000000000ull / (uint64_t)hz) : 0;
+}
+
+static inline uint64_t live_pages_kib(unsigned long long pages)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+
+	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
+}
+
+/* CLOCK_MONOTONIC in ns: the attach slice's clock. */
+static inline uint64_t live_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * live_scan.c: one tick's scan of /proc: new processes set up, known ones
+ * renewed or dropped, each one's row (the counters read or kept), the
+ * processes found attached busiest first within the tick's slice.
+ */
 void live_scan(struct live *l, struct snapshot *snap);
 /* List kernel threads from the next scan on, or stop listing them. */
 void live_kernel_threads(struct source *s, bool on);
+/* Close and free every process the scans keep. */
+void live_tasks_free(struct live *l);
+
+/*
+ * live_attach.c: per-thread group sets, opened within the descriptor
+ * budget, over several ticks when a process has many threads, and partial
+ * when they do not all fit.
+ */
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(void);
-void live_tasks_free(struct live *l);
+/* The group definitions of a set: every event, or the software ones (lite). */
+struct live_layout live_ly(const struct live *l, bool lite);
 /*
- * After a tick: split a task group that was enabled and never ran for
- * LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
+ * Open every task group of layout lite on thread tid into *out (owned by the
+ * caller, closed with live_close_groups); 0 or -errno with nothing left open
+ * (-EMFILE without trying when the budget would be passed).
  */
-void live_check_starved(struct live *l);
+int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
+		     bool lite);
+/* Close a thread's group set (either layout), free it and set *g NULL; NULL is a no-op. */
+void live_close_groups(struct live *l, struct counters_group **g);
+/*
+ * Open p's counters: a set per thread, within the budget (l->reserve kept for
+ * the processes after it), until l->attach_until. 0; LIVE_UNATTACHED when the
+ * slice ran out (it goes on next tick); -errno with nothing open.
+ */
+int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st);
+/* Give up an attach in progress: its sets closed, its list freed. */
+void live_attach_drop(struct live *l, struct live_proc *p);
 /* Hardware events for the busiest processes only from now on; said once. */
 void live_hw_limit(struct live *l);
+/*
+ * Sum the reads of the sets of thr[0..nthr) (layout ly) into counts c, the
+ * gate group's enabled time into *gate; stash: the gate reads live_idle kept
+ * for this process stand for the gate group's.
+ */
+void live_sum_groups(struct live *l, const struct live_layout *ly, const struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate);
+/* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
+void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
+			size_t nev);
+
+/*
+ * live_idle.c: whether counted process p has not run since its last full
+ * read (its last counts then stand); clock_only: by its CPU clock alone.
+ */
+bool live_idle(struct live *l, struct live_proc *p, bool clock_only);
+/*
+ * Keep counts c read in full in *cnt (owned), and gate in *keep_gate, for the
+ * ticks the task does not run; none when a set did not read.
+ */
+void live_keep_counts(const struct live *l, const struct snap_count *c, struct snap_count **cnt,
+		      uint64_t *keep_gate, uint64_t gate);
+/*
+ * Keep counts c of p, read in full, for the ticks it does not run (--bpf and
+ * /proc counting); none when they did not read (bad), so that the next tick
+ * reads in full again.
+ */
+void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count *c, bool bad);
+
+/* live_threads.c: per-thread rows (-H, or the focused process). */
+/* Add a row per thread of p to snap, each thread with a set of its own. */
+void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
+/* Close the sets of p's thread rows and forget them. */
+void live_close_tthreads(struct live *l, struct live_proc *p);
+
+/*
+ * live_policy.c, after a tick: split a task group that was enabled and never
+ * ran for LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
+ */
+void live_check_starved(struct live *l);
 /*
  * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
  * time which processes count hardware events, with hysteresis; a process
  * that changes is attached again next tick.
  */
 void live_hw_top(struct live *l);
-
-/*
- * live_tasks.c: keep counts c of p, read in full, for the ticks it does not
- * run (--bpf and /proc counting); none when they did not read (bad), so
- * that the next tick reads in full again.
- */
-void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count *c, bool bad);
 
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);
@@ -388,6 +474,10 @@ void live_tsum_free(struct live_tsum *ts);
  */
 void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
 void live_ctxsw_free(struct live_proc *p);
+/* live_ctxsw.c: a live_tsum_read of thread sched files (switches, migrations, run time; stat when asked). */
+int live_tsum_read_sched(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+/* Whether this kernel writes per-task sched files with the fields counted. */
+bool live_tsum_sched_ok(struct live *l);
 
 /*
  * live_cgroups.c: find the v2 hierarchy (0; -errno with *why only when
@@ -403,37 +493,11 @@ char *live_cgroup_of(struct live *l, int pid);
 void live_cgroups_free(struct live *l);
 
 /*
- * live_bpf.c: with --bpf, load the program after the probe (or tell why not
- * and stay per thread); read its sums before each scan; fill a process's
- * counts from them (false when not in --bpf), kept with the enabled time of
- * the first event as the gate of the idle skip; drop the sums of processes
- * gone after the scan.
+ * live_bpf.c (LIVE_BE_BPF): with --bpf, process counts summed by a
+ * sched_switch program instead of thread groups; live_procfs.c
+ * (LIVE_BE_PROCFS): task counts from /proc, no per-task events
+ * (--task-counts); live_be_tasks.c (LIVE_BE_TASKS): a group set per thread.
  */
-void live_bpf_init(struct live *l);
-void live_bpf_read(struct live *l);
-bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c);
-/* Whether p has not run since its last full read (its sums did not move). */
-bool live_bpf_idle(struct live *l, struct live_proc *p);
-void live_bpf_sweep(struct live *l);
-void live_bpf_free(struct live *l);
-
-/*
- * live_procfs.c: task counts from /proc, no per-task events (--task-counts).
- * live_procfs_init, after the events are probed: choose (0), or refuse
- * what was asked for (-errno with *why). Then, each tick: whether p has not
- * run (its CPU clock did not move); fill p's counts into c (false when not
- * counting from /proc); p's thread rows; free p's state.
- */
-int live_procfs_init(struct live *l, struct errmsg_fact *why);
-bool live_procfs_idle(struct live *l, struct live_proc *p);
-bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
-		      uint64_t t_ns, struct snap_count *c);
-void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
-void live_procfs_free(struct live_proc *p);
-/* A live_tsum_read of thread sched files (switches, migrations, run time; stat when asked). */
-int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
-/* Whether this kernel writes per-task sched files with the fields counted. */
-bool live_procfs_sched_ok(struct live *l);
 
 /* live_samples.c: data-address sampling of one process. */
 int live_sample(struct source *s, int pid, const struct sample_req *req, char *err, size_t errsize);

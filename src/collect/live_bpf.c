@@ -28,7 +28,7 @@ static void live_bpf_refuse(struct live *l, enum errmsg_bpf_step step, int err, 
 	live_tell(l, &f);
 }
 
-void live_bpf_init(struct live *l)
+static void live_bpf_init(struct live *l)
 {
 	const struct perf_event_attr *attrs[BPFPROG_MAX_EVENTS];
 	struct bpfcount_why why;
@@ -87,7 +87,7 @@ out_free:
 	l->bpf_ev = NULL;
 }
 
-void live_bpf_read(struct live *l)
+static void live_bpf_read(struct live *l)
 {
 	struct bpfcount_why why;
 	int r;
@@ -109,7 +109,8 @@ static uint64_t live_bpf_gate(const uint64_t *s)
 	return s ? s[1] : 0;
 }
 
-bool live_bpf_idle(struct live *l, struct live_proc *p)
+/* Whether p has not run since its last full read (its sums did not move). */
+static bool live_bpf_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
 	if (p->err || !p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->bpf_err || l->o.read_all)
 		return false;
@@ -117,6 +118,12 @@ bool live_bpf_idle(struct live *l, struct live_proc *p)
 		return false;
 	p->idle++;
 	return true;
+}
+
+/* p->be: the sums of p's entry when it was first seen, its zero (nev x BPFPROG_FIELDS). */
+static uint64_t *live_bpf_zero(const struct live_proc *p)
+{
+	return p->be;
 }
 
 /*
@@ -128,35 +135,39 @@ bool live_bpf_idle(struct live *l, struct live_proc *p)
 static void live_bpf_base(struct live *l, struct live_proc *p, const uint64_t *s)
 {
 	size_t n = (size_t)l->bpf_nev * BPFPROG_FIELDS;
+	uint64_t *base = p->be;
 
-	if (!p->bpf_base)
-		p->bpf_base = xcalloc(n ? n : 1, sizeof(*p->bpf_base));
+	if (!base)
+		p->be = base = xcalloc(n ? n : 1, sizeof(*base));
 	for (size_t k = 0; k < n; k++)
-		p->bpf_base[k] = s ? s[k] : 0;
+		base[k] = s ? s[k] : 0;
 }
 
-bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
+/*
+ * Fill p's counts from its sums, kept with the enabled time of the first
+ * event as the gate of the idle skip; the time of the row is the read's.
+ */
+static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			  const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns)
 {
 	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
 	const uint64_t *s;
 
-	if (!l->bpf)
-		return false;
 	s = bpfcount_get(l->bpf, p->pid);
 	if (!l->bpf_err) {
 		bool behind = false;
 
 		/* an entry below its zero was dropped and begun again: it counts from 0 */
-		for (size_t k = 0; p->bpf_base && k < nf; k++)
-			behind |= (s ? s[k] : 0) < p->bpf_base[k];
-		if (!p->bpf_base)
+		for (size_t k = 0; live_bpf_zero(p) && k < nf; k++)
+			behind |= (s ? s[k] : 0) < live_bpf_zero(p)[k];
+		if (!live_bpf_zero(p))
 			live_bpf_base(l, p, s);
 		else if (behind)
 			live_bpf_base(l, p, NULL);
 	}
 	for (int j = 0; j < l->bpf_nev; j++) {
 		struct snap_count *d = &c[l->bpf_ev[j]];
-		const uint64_t *b = p->bpf_base ? &p->bpf_base[j * BPFPROG_FIELDS] : NULL;
+		const uint64_t *b = live_bpf_zero(p) ? &live_bpf_zero(p)[j * BPFPROG_FIELDS] : NULL;
 		uint64_t v[BPFPROG_FIELDS];
 
 		/* no entry: it has not run since counting began */
@@ -171,7 +182,7 @@ bool live_bpf_fill(struct live *l, struct live_proc *p, struct snap_count *c)
 	live_keep_all(l, p, c, l->bpf_err != 0);
 	if (p->cnt)
 		p->gate = live_bpf_gate(s);
-	return true;
+	*t_ns = l->bpf_read_ns;
 }
 
 /* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
@@ -181,7 +192,8 @@ static bool live_bpf_listed(const struct live *l, int pid)
 	       bsearch(&pid, l->ids, (size_t)l->nids, sizeof(*l->ids), proc_cmp_int) != NULL;
 }
 
-void live_bpf_sweep(struct live *l)
+/* Drop the sums of processes gone, after the scan. */
+static void live_bpf_sweep(struct live *l)
 {
 	const int *keys;
 	size_t n, na = 0;
@@ -215,7 +227,7 @@ void live_bpf_sweep(struct live *l)
 	l->nbpf_absent = na;
 }
 
-void live_bpf_free(struct live *l)
+static void live_bpf_free(struct live *l)
 {
 	if (l->bpf)
 		l->fds_open -= bpfcount_fds(l->bpf);
@@ -224,3 +236,29 @@ void live_bpf_free(struct live *l)
 	free(l->bpf_ev);
 	free(l->bpf_absent);
 }
+
+static void live_bpf_proc_free(struct live *l, struct live_proc *p)
+{
+	free(p->be);
+	p->be = NULL;
+}
+
+/* Load the program after the probe, or tell why not and stay per thread (0). */
+static int live_bpf_choose(struct live *l, struct errmsg_fact *why)
+{
+	live_bpf_init(l);
+	return l->bpf != NULL;
+}
+
+/* Processes only: the program sums by process, so it has no thread rows. */
+const struct live_backend LIVE_BE_BPF = {
+	.name = "bpf",
+	.when = LIVE_BE_AT_OPEN,
+	.init = live_bpf_choose,
+	.tick_begin = live_bpf_read,
+	.idle = live_bpf_idle,
+	.fill = live_bpf_fill,
+	.tick_end = live_bpf_sweep,
+	.proc_free = live_bpf_proc_free,
+	.free = live_bpf_free,
+};

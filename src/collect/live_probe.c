@@ -719,7 +719,7 @@ static void live_describe(struct live *l)
 	l->mode.watchdog = l->watchdog;
 	l->mode.cpu_hw = l->cpu_hw;
 	l->mode.thread_sets = l->o.threads;
-	l->mode.proc = l->pfs;
+	l->mode.proc = (l->be->flags & LIVE_BE_FROM_PROC) != 0;
 	for (size_t k = 0; k < l->ntg; k++)
 		for (int m = 0; m < l->tg[k].nr; m++)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
@@ -740,10 +740,8 @@ static void live_describe(struct live *l)
 	}
 }
 
-int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why)
+void live_probe(struct live *l, const struct evlist *req)
 {
-	bool any = false;
-
 	if (live_read_int(l->rootfd, "sys/kernel/perf_event_paranoid", &l->paranoid))
 		l->paranoid = -2;
 	l->kernel = live_kernel_permitted(l);
@@ -789,11 +787,15 @@ int live_probe(struct live *l, const struct evlist *req, struct errmsg_fact *why
 	l->pack_cap = l->o.threads ? l->task_cap / 2 : l->task_cap;
 	live_fit_groups(l);
 	live_probe_groups(l);
-	/* task counts from /proc where it keeps every event counted; an error only when asked */
-	if (live_procfs_init(l, why))
-		return why->err ? why->err : -EINVAL;
+}
+
+int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fact *why)
+{
+	bool any = false;
+
 	/* from /proc, switches include kernel mode: no workaround to tell */
-	if (!l->kernel && !l->pfs && req->role_idx[EV_CTX_SWITCHES] >= 0)
+	if (!l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES) &&
+	    req->role_idx[EV_CTX_SWITCHES] >= 0)
 		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;

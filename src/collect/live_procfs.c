@@ -3,7 +3,6 @@
 #include "collect/live.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@ enum live_pfs_kind {
 	LIVE_PFS_MIGRATIONS,
 };
 
+/* A process's state counted from /proc: live_proc.be. */
 struct live_pfs {
 	bool based;		       /* the first read is taken: counting starts there */
 	uint64_t t0;		       /* when (snapshot ns) */
@@ -85,117 +85,6 @@ static bool live_pfs_all_modes(struct live *l, size_t i)
 	       !l->attr[i].exclude_user && !l->attr[i].exclude_idle && !l->attr[i].exclude_host;
 }
 
-/* The value of "\nKEY<spaces>: VALUE" in a sched file; 0 or -EINVAL. */
-static int live_pfs_field(const char *buf, const char *key, unsigned long long *v,
-			  unsigned long long *frac, int *fdigits)
-{
-	char pat[64];
-	const char *p;
-	char *end;
-
-	snprintf(pat, sizeof(pat), "\n%s ", key);
-	p = strstr(buf, pat);
-	if (!p)
-		return -EINVAL;
-	/* keys have no colon: the next one is the key's own */
-	p = strchr(p + 1, ':');
-	if (!p)
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(p + 1, &end, 10);
-	if (end == p + 1 || errno)
-		return -EINVAL;
-	if (frac) {
-		const char *q = end;
-
-		*frac = 0;
-		*fdigits = 0;
-		if (*q == '.')
-			for (q++; *q >= '0' && *q <= '9' && *fdigits < 9; q++, (*fdigits)++)
-				*frac = *frac * 10 + (unsigned long long)(*q - '0');
-	}
-	return 0;
-}
-
-/*
- * Switches, migrations and run time (ns) of the text of a sched file. The
- * run time is in ms with six decimals (ns exact), as SPLIT_NS writes it.
- */
-static int live_pfs_parse_sched(const char *buf, uint64_t *sw, uint64_t *mig, uint64_t *run)
-{
-	unsigned long long ms, frac, n;
-	int digits;
-
-	if (live_pfs_field(buf, "nr_switches", &n, NULL, NULL))
-		return -EINVAL;
-	*sw = n;
-	if (live_pfs_field(buf, "se.nr_migrations", &n, NULL, NULL))
-		return -EINVAL;
-	*mig = n;
-	if (live_pfs_field(buf, "se.sum_exec_runtime", &ms, &frac, &digits))
-		return -EINVAL;
-	for (; digits < 6; digits++)
-		frac *= 10;
-	for (; digits > 6; digits--)
-		frac /= 10;
-	*run = (uint64_t)ms * 1000000ull + frac;
-	return 0;
-}
-
-/* Read a small file below the root through the system call table (tests count them). */
-static long live_pfs_read_file(struct live *l, const char *path, char *buf, size_t size)
-{
-	int fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
-	long n;
-
-	if (fd < 0)
-		return fd;
-	n = sysops_read(l->ops, fd, buf, size - 1);
-	l->ops->close(l->ops->ctx, fd);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	return n;
-}
-
-/* One thread's sched file, and its stat for thread rows. */
-int live_procfs_read_thread(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
-{
-	char path[96], buf[8192];
-	long n;
-
-	snprintf(path, sizeof(path), "%d/task/%d/sched", pid, e->tid);
-	n = live_pfs_read_file(l, path, buf, sizeof(buf));
-	if (n <= 0)
-		return n < 0 ? (int)n : -ESRCH;
-	if (live_pfs_parse_sched(buf, &e->v[LIVE_TS_SW], &e->v[LIVE_TS_MIG], &e->v[LIVE_TS_RUN]))
-		return -EINVAL;
-	if (stat) {
-		struct proc_stat st;
-		int r = proc_read_stat(l->rootfd, pid, e->tid, &st);
-
-		if (r)
-			return r;
-		e->stat = true;
-		e->v[LIVE_TS_MINFLT] = st.minflt;
-		e->v[LIVE_TS_MAJFLT] = st.majflt;
-		e->state = st.state;
-		e->cpu = st.cpu;
-		e->start = st.start;
-		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
-	}
-	return 0;
-}
-
-bool live_procfs_sched_ok(struct live *l)
-{
-	char buf[8192];
-	uint64_t a, b, c;
-	long n = live_pfs_read_file(l, "self/sched", buf, sizeof(buf));
-
-	return n > 0 && !live_pfs_parse_sched(buf, &a, &b, &c);
-}
-
 static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_proc_step step,
 			   int err, const char *name)
 {
@@ -212,7 +101,12 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
 	return 0;
 }
 
-int live_procfs_init(struct live *l, struct errmsg_fact *why)
+/*
+ * Whether processes are counted from /proc (1), after the events are
+ * probed: not when an event is one /proc does not keep (0, silently), or
+ * when the way is not there (0 with the fact; -errno with *why when asked).
+ */
+static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 {
 	const struct evlist *ev = &l->base.ev;
 	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false;
@@ -264,26 +158,26 @@ int live_procfs_init(struct live *l, struct errmsg_fact *why)
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_CLOCK, r, NULL);
 	}
-	if (sched && !live_procfs_sched_ok(l)) {
+	if (sched && !live_tsum_sched_ok(l)) {
 		free(kind);
 		return live_pfs_refuse(l, why, ERRMSG_PROC_SCHED, -ENOENT, NULL);
 	}
-	l->pfs = true;
 	l->pfs_kind = kind;
 	l->pfs_sched = sched;
-	return 0;
+	return 1;
 }
 
-bool live_procfs_idle(struct live *l, struct live_proc *p)
+/* Whether p has not run since its last full read: its CPU clock did not move. */
+static bool live_procfs_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
 	struct live_pfs *f;
 	uint64_t clk;
 
 	if (p->err)
 		return false;
-	if (!p->pfs)
-		p->pfs = xcalloc(1, sizeof(*p->pfs));
-	f = p->pfs;
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(*f));
+	f = p->be;
 	/*
 	 * Read before its stat on every tick, read in full or not: the fill
 	 * takes this read as the clock its counts go with, so a fault after the
@@ -317,8 +211,9 @@ static bool live_pfs_need_stat(const struct live_tsum *ts)
 	return false;
 }
 
-bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
-		      uint64_t t_ns, struct snap_count *c)
+/* Fill p's counts into c, st its stat read this tick at t_ns. */
+static void live_procfs_count(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			      uint64_t t_ns, struct snap_count *c)
 {
 	size_t nev = l->base.ev.n;
 	struct live_pfs *f;
@@ -326,11 +221,9 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	bool rows;
 	int r, terr = 0;
 
-	if (!l->pfs)
-		return false;
-	if (!p->pfs)
-		p->pfs = xcalloc(1, sizeof(*p->pfs));
-	f = p->pfs;
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(*f));
+	f = p->be;
 	/*
 	 * Without a read before its stat (a process new this tick), the clock
 	 * read now may hold what the stat does not: the next tick reads in full
@@ -344,7 +237,7 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 				c[e].err = r == -ESRCH ? -ESRCH : r;
 		free(p->cnt);
 		p->cnt = NULL;
-		return true;
+		return;
 	}
 	if (!f->based) {
 		f->based = true;
@@ -364,7 +257,7 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
-		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_procfs_read_thread, rows);
+		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows);
 		if (!terr) {
 			f->thr_clock = f->clock;
 			live_tsum_unseen(l, &f->ts, p->pid, clk, prev, lost);
@@ -407,7 +300,13 @@ bool live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_sta
 	}
 	/* kept for the ticks it does not run: neither its clock nor its counts move then */
 	live_keep_all(l, p, c, terr != 0);
-	return true;
+}
+
+static void live_procfs_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			     const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns)
+{
+	live_procfs_count(l, p, st, snap->t_ns, c);
+	*t_ns = sysops_now(l->ops);
 }
 
 /* The row of thread e of p, from its last reads. */
@@ -463,15 +362,17 @@ static void live_pfs_row(struct live *l, const struct live_proc *p, const struct
 	}
 }
 
-void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+/* p's thread rows, from the reads of its threads' /proc files the process row made. */
+static void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *snap,
+				bool want)
 {
-	struct live_pfs *f = p->pfs;
+	struct live_pfs *f = p->be;
 
-	if (!f || p->err || !f->based)
+	if (!want || !f || p->err || !f->based)
 		return;
 	/* rows asked for while it was idle: its threads' stat files were not read yet */
 	if (live_pfs_need_stat(&f->ts) &&
-	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_procfs_read_thread, true))
+	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_tsum_read_sched, true))
 		return;
 	for (size_t i = 0; i < f->ts.nthr; i++)
 		live_pfs_row(l, p, &f->ts, &f->ts.thr[i], snap);
@@ -482,10 +383,30 @@ void live_procfs_threads(struct live *l, struct live_proc *p, struct snapshot *s
 				live_pfs_row(l, p, &f->ts, &f->ts.gone[i], snap);
 }
 
-void live_procfs_free(struct live_proc *p)
+static void live_procfs_proc_free(struct live *l, struct live_proc *p)
 {
-	if (p->pfs)
-		live_tsum_free(&p->pfs->ts);
-	free(p->pfs);
-	p->pfs = NULL;
+	struct live_pfs *f = p->be;
+
+	if (f)
+		live_tsum_free(&f->ts);
+	free(f);
+	p->be = NULL;
 }
+
+static void live_procfs_free(struct live *l)
+{
+	free(l->pfs_kind);
+	l->pfs_kind = NULL;
+}
+
+const struct live_backend LIVE_BE_PROCFS = {
+	.name = "proc",
+	.when = LIVE_BE_AT_PROBE,
+	.flags = LIVE_BE_NO_ATTACH | LIVE_BE_ALL_MODES | LIVE_BE_FROM_PROC,
+	.init = live_procfs_init,
+	.idle = live_procfs_idle,
+	.fill = live_procfs_fill,
+	.threads = live_procfs_threads,
+	.proc_free = live_procfs_proc_free,
+	.free = live_procfs_free,
+};

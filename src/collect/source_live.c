@@ -1,4 +1,4 @@
-/* Live source glue: open, read a tick, free; the facts it tells. Concerns live in live_*.c. */
+/* Live source glue: open, read a tick, free. Concerns live in live_*.c. */
 #include "config.h"
 #include "collect/source_live.h"
 
@@ -13,25 +13,6 @@
 
 #include "collect/live.h"
 #include "util/xalloc.h"
-
-void live_tell(struct live *l, const struct errmsg_fact *f)
-{
-	char msg[1024];
-
-	/* CPUs going on and off line can tell facts all run long: keep the latest */
-	if (l->nfacts == LIVE_MAX_FACTS)
-		memmove(l->facts, l->facts + 1, --l->nfacts * sizeof(*l->facts));
-	l->facts = xgrow(l->facts, &l->factcap, l->nfacts + 1, sizeof(*l->facts));
-	l->facts[l->nfacts++] = *f;
-	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));
-}
-
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n)
-{
-	struct errmsg_fact f;
-
-	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
-}
 
 /*
  * PMCTOP_SIM_GROUPS=N, for benchmarks: the software set opened as N groups
@@ -74,11 +55,11 @@ static int live_read(struct source *s, struct snapshot *snap)
 	/* cgroups before processes: they take few descriptors and come first for them */
 	live_cgroups_read(l, snap);
 	if (!l->o.no_tasks) {
-		live_bpf_read(l);
+		if (l->be->tick_begin)
+			l->be->tick_begin(l);
 		live_scan(l, snap);
-		live_bpf_sweep(l);
-		live_check_starved(l);
-		live_hw_top(l);
+		if (l->be->tick_end)
+			l->be->tick_end(l);
 	}
 	live_copy_same(l, snap);
 	/* tids of different processes interleave */
@@ -107,7 +88,8 @@ static void live_free(struct source *s)
 	struct live *l = (struct live *)s;
 
 	live_tasks_free(l);
-	live_bpf_free(l);
+	if (l->be->free)
+		l->be->free(l);
 	live_cgroups_free(l);
 	live_cpus_free(l);
 	live_samples_free(l);
@@ -118,11 +100,10 @@ static void live_free(struct source *s)
 	pmu_set_release(&l->pmus);
 	free(l->tg);
 	free(l->sw);
-	free(l->pfs_kind);
 	free(l->tg_en);
 	free(l->tg_starved);
 	free(l->cg);
-	free(l->facts);
+	live_facts_free(l);
 	free(l->pids_copy);
 	free(l->proc_copy);
 	free(l->sysfs_copy);
@@ -153,8 +134,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	struct errmsg_fact why;
 	struct utsname un;
 	const char *root = o->proc_root ? o->proc_root : "/proc";
+	int r;
 
 	source_init(&l->base, &LIVE_OPS);
+	live_backend_default(l);
 	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
 	l->cg_mntfd = -1;
@@ -196,7 +179,12 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		snprintf(l->base.kernel, sizeof(l->base.kernel), "%s", un.release);
 	}
 	l->sim_groups = live_sim_groups();
-	if (live_probe(l, req, &why)) {
+	live_probe(l, req);
+	/* task counts from /proc where it keeps every event counted; an error only when asked */
+	r = live_backend_choose(l, LIVE_BE_AT_PROBE, &why);
+	if (!r)
+		r = live_probe_finish(l, req, &why);
+	if (r) {
 		/* --task-counts=proc for events /proc does not keep: the options' fault */
 		if (why.what == ERRMSG_PROC_COUNTS && o->usage_err)
 			*o->usage_err = true;
@@ -204,7 +192,11 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
-	live_bpf_init(l);
+	/* --bpf: the task groups are known, and what descriptors they may take */
+	if (live_backend_choose(l, LIVE_BE_AT_OPEN, &why)) {
+		errmsg_fact(err, errsize, &why);
+		goto out_free;
+	}
 	if (o->hw_top && l->nsw)
 		live_hw_limit(l);
 	live_open_cpus(l);

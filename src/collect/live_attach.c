@@ -1,0 +1,397 @@
+/* Live source, attach: per-thread group sets within the fd budget, over ticks, partial. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "util/xalloc.h"
+
+/* The group definitions of a set: every event, or the software ones (lite). */
+struct live_layout live_ly(const struct live *l, bool lite)
+{
+	struct live_layout y = { l->tg, l->ntg, l->set_fds, l->gate_set, false };
+
+	if (lite && l->nsw) {
+		y.tg = l->sw;
+		y.ntg = l->nsw;
+		y.set_fds = l->sw_fds;
+		y.gate_set = l->sw_gate;
+		y.lite = true;
+	}
+	return y;
+}
+
+/* Close a thread's group set (as live_open_groups opened it, either layout) and free it. */
+void live_close_groups(struct live *l, struct counters_group **g)
+{
+	if (!*g)
+		return;
+	for (size_t k = 0; k < l->slots; k++) {
+		l->fds_open -= (size_t)((*g)[k].nr > 0 ? (*g)[k].nr : 0);
+		counters_close_group(&(*g)[k]);
+	}
+	free(*g);
+	*g = NULL;
+}
+
+/*
+ * Open every task group on one thread; 0 or -errno with nothing left open.
+ * -EMFILE without trying when the descriptors pmctop keeps for itself would
+ * be touched: scanning /proc must go on when counters run out.
+ */
+int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
+		     bool lite)
+{
+	const struct perf_event_attr *a[COUNTERS_MAX_GROUP];
+	struct counters_group *g;
+	struct live_layout ly = live_ly(l, lite);
+
+	*out = NULL;
+	if (l->fds_open + ly.set_fds > l->fd_budget)
+		return -EMFILE;
+	g = xcalloc(l->slots ? l->slots : 1, sizeof(*g));
+	for (size_t k = 0; k < ly.ntg; k++) {
+		int bad, r;
+
+		for (int i = 0; i < ly.tg[k].nr; i++)
+			a[i] = live_attr(l, &ly.tg[k], i);
+		r = counters_open_group(&g[k], l->ops, a, ly.tg[k].ev, ly.tg[k].nr, tid, -1,
+					flags | l->cflags, &bad);
+		if (r) {
+			while (k-- > 0)
+				counters_close_group(&g[k]);
+			free(g);
+			return r;
+		}
+	}
+	l->fds_open += ly.set_fds;
+	*out = g;
+	return 0;
+}
+
+/* Open the inherited group set of one thread that exists at attach. */
+static int live_open_thread(struct live *l, struct live_thread *t, int tid, bool lite)
+{
+	t->tid = tid;
+	return live_open_groups(l, &t->g, tid, COUNTERS_INHERIT, lite);
+}
+
+/*
+ * From now on hardware events go to the busiest processes only (--hw-top,
+ * or the descriptors do not hold them for every process): said once.
+ */
+void live_hw_limit(struct live *l)
+{
+	if (!l->hw_limit) {
+		l->hw_limit = true;
+		/* by the budget: as many as fit, found when attaching and at each choice */
+		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
+	}
+	if (!l->told_hw_top) {
+		l->told_hw_top = true;
+		live_tell_err(l, ERRMSG_HW_TOP, l->o.hw_top ? 0 : -EMFILE, NULL,
+			      (long long)l->o.hw_top);
+	}
+}
+
+struct live_tcpu {
+	int tid;
+	bool main;
+	unsigned long long cpu;
+};
+
+static int live_cmp_tcpu(const void *a, const void *b)
+{
+	const struct live_tcpu *x = a, *y = b;
+
+	if (x->main != y->main)
+		return x->main ? -1 : 1;
+	return (x->cpu < y->cpu) - (x->cpu > y->cpu);
+}
+
+/*
+ * Put the n thread ids of p in l->tids in the order they are counted when
+ * not all fit: the main thread first (it starts most of the others, which
+ * it then counts by inheritance), then the busiest by CPU time.
+ */
+static void live_order_threads(struct live *l, const struct live_proc *p, size_t n)
+{
+	struct live_tcpu *tc = xcalloc(n ? n : 1, sizeof(*tc));
+
+	for (size_t i = 0; i < n; i++) {
+		struct proc_stat st;
+
+		tc[i].tid = l->tids[i];
+		tc[i].main = l->tids[i] == p->pid;
+		if (!proc_read_stat(l->rootfd, p->pid, l->tids[i], &st))
+			tc[i].cpu = st.cpu;
+	}
+	qsort(tc, n, sizeof(*tc), live_cmp_tcpu);
+	for (size_t i = 0; i < n; i++)
+		l->tids[i] = tc[i].tid;
+	free(tc);
+}
+
+/*
+ * Threads that exist now get a group set each; threads created later are
+ * counted by inheritance into their creator's set, so no rescans are needed.
+ * When the descriptors left cannot take a set per thread, the process gets
+ * them less what the processes still to attach this tick need (l->reserve),
+ * and at least half: the main thread's and the busiest threads' sets; it is
+ * partial: counted, its counts estimated. Descriptors running out halfway keep what is open,
+ * never a process attached and closed again. A thread that exits meanwhile
+ * gives ESRCH (skipped) or, caught halfway out, ENODEV: then nothing stays
+ * open and the caller tries next tick.
+ */
+/* Give up an attach in progress: its sets closed, its list freed. */
+void live_attach_drop(struct live *l, struct live_proc *p)
+{
+	for (size_t k = 0; k < p->nthr; k++)
+		live_close_groups(l, &p->thr[k].g);
+	p->nthr = 0;
+	free(p->todo);
+	p->todo = NULL;
+	p->ntodo = p->todo_i = 0;
+}
+
+/* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
+#define LIVE_ATTACH_LEAST 64
+
+int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
+{
+	size_t opened = 0, n;
+
+	if (!p->todo) {
+		char path[64];
+		long ln;
+		size_t room, left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+
+		snprintf(path, sizeof(path), "%d/task", p->pid);
+		ln = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+		if (ln < 0)
+			return ln == -ENOENT ? -ESRCH : (int)ln;
+		n = (size_t)ln;
+		free(p->thr); /* a retry after running out of descriptors */
+		p->nthr = 0;
+		p->partial = false;
+		/*
+		 * every thread with the software events alone (or as many as fit),
+		 * rather than fewer with all, and rather than leave the processes
+		 * still to attach without their software sets: the hardware events
+		 * then go to the busiest processes that fit (live_hw_top)
+		 */
+		if (!p->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
+			p->lite = true;
+			live_hw_limit(l);
+		}
+		room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
+		if (!room && n)
+			return -EMFILE;
+		p->want = n;
+		if (p->want > room) {
+			/* what the processes still to attach this tick need, up to half */
+			p->want = room - (l->reserve < room / 2 ? l->reserve : room / 2);
+			live_order_threads(l, p, n);
+		}
+		p->thr = xcalloc(n ? n : 1, sizeof(*p->thr));
+		p->todo = xcalloc(n ? n : 1, sizeof(*p->todo));
+		memcpy(p->todo, l->tids, n * sizeof(*p->todo));
+		p->ntodo = n;
+		p->todo_i = p->gone = 0;
+		p->attach_err = -ESRCH;
+		p->part_cpu0 = live_ticks_ns(st->cpu);
+		free(p->part_raw);
+		free(p->part_out);
+		p->part_raw = p->part_out = NULL;
+	}
+	while (p->todo_i < p->ntodo && p->nthr < p->want) {
+		int r;
+
+		/* thousands of threads: the rest next tick, so that the frame does not wait */
+		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until) {
+			p->attach_split = true;
+			return LIVE_UNATTACHED;
+		}
+		r = live_open_thread(l, &p->thr[p->nthr], p->todo[p->todo_i++], p->lite);
+		opened++;
+		if (r == 0) {
+			p->nthr++;
+			continue;
+		}
+		p->attach_err = r;
+		if (r == -ESRCH) {
+			p->gone++; /* the thread exited meanwhile */
+			continue;
+		}
+		if ((r == -EMFILE || r == -ENFILE) && p->nthr)
+			break;
+		live_attach_drop(l, p);
+		return r;
+	}
+	n = p->ntodo;
+	free(p->todo);
+	p->todo = NULL;
+	if (!p->nthr)
+		return p->attach_err;
+	p->thr_all = n - p->gone;
+	p->partial = p->nthr < p->thr_all;
+	p->partial_why = -EMFILE;
+	/*
+	 * Over several ticks, a thread not yet attached may have started threads:
+	 * not counted (those of attached threads are, by inheritance, and cannot be
+	 * told apart). More threads now than were attached: estimates, said once.
+	 */
+	if (p->attach_split && !p->partial && st->threads > 0 && (size_t)st->threads > p->thr_all) {
+		p->partial = true;
+		p->partial_why = -EINPROGRESS;
+		p->thr_all = (size_t)st->threads;
+	}
+	p->attach_split = false;
+	p->part_max = 0;
+	return 0;
+}
+
+/*
+ * Read set k of thread th into l->tmp; the gate group of the process whose
+ * gate reads live_idle kept (stash) is not read again.
+ */
+static int live_read_set(struct live *l, const struct live_layout *ly,
+			 const struct live_thread *thr, size_t th, size_t k, bool stash)
+{
+	const struct live_gdef *gd = &ly->tg[k];
+	const struct live_gread *g;
+
+	if (!stash || (int)k != ly->gate_set)
+		return counters_read_group(&thr[th].g[k], l->tmp);
+	g = &l->gread[th];
+	if (!g->r)
+		for (int i = 0; i < gd->nr; i++)
+			l->tmp[gd->ev[i]] = g->v[i];
+	return g->r;
+}
+
+/*
+ * Sum the group reads of every set in thr (of layout ly) into counts c (one
+ * per event), and the gate group's enabled time into *gate. Outside the
+ * hardware top, the hardware events are not counted (LIVE_NOT_TOP).
+ * An event opened once per core PMU is summed over the copies: a thread runs
+ * on one PMU at a time, so each copy's running time adds up to the thread's
+ * time and only a sum short of it is multiplexing; the copies' enabled times
+ * are each the thread's time and count once.
+ */
+void live_sum_groups(struct live *l, const struct live_layout *ly, const struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate)
+{
+	size_t nev = l->base.ev.n;
+	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
+	uint64_t *ok = en + nev;
+
+	*gate = 0;
+	if (ly->lite)
+		for (size_t e = 0; e < nev; e++)
+			if (l->base.ev.ev[e].hw && !l->base.ev.ev[e].err)
+				c[e].err = LIVE_NOT_TOP;
+	for (size_t k = 0; k < ly->ntg; k++)
+		for (int i = 0; i < ly->tg[k].nr; i++) {
+			struct snap_count *d = &c[ly->tg[k].ev[i]];
+
+			if (ly->tg[k].sim)
+				continue;
+			d->value = d->enabled = d->running = 0;
+			d->err = -ESRCH;
+		}
+	for (size_t th = 0; th < nthr; th++) {
+		memset(en, 0, nev * sizeof(*en));
+		for (size_t k = 0; k < ly->ntg; k++) {
+			const struct live_gdef *gd = &ly->tg[k];
+			int r = live_read_set(l, ly, thr, th, k, stash);
+
+			if (gd->sim)
+				continue; /* read for its cost alone */
+			if (!r) {
+				/* what the starving check watches: the groups of full sets */
+				if (!ly->lite) {
+					l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
+					l->tg_run[k] += l->tmp[gd->ev[0]].running;
+				}
+				if ((int)k == ly->gate_set)
+					*gate += l->tmp[gd->ev[0]].enabled;
+			}
+			for (int i = 0; i < gd->nr; i++) {
+				int e = gd->ev[i];
+				const struct snap_count *src = &l->tmp[e];
+
+				if (r) {
+					if (!ok[e])
+						c[e].err = r;
+					continue;
+				}
+				ok[e] = 1;
+				c[e].err = 0;
+				c[e].value += src->value;
+				c[e].running += src->running;
+				if (src->enabled > en[e])
+					en[e] = src->enabled;
+			}
+		}
+		for (size_t e = 0; e < nev; e++)
+			c[e].enabled += en[e];
+	}
+	free(en);
+}
+
+/*
+ * A partial process: the counted threads' counts, each event's enabled time
+ * raised to the CPU time the whole process used since the attach (as /proc
+ * says), so that the counts are scaled by the share of that time the counted
+ * threads had and marked as estimates, as multiplexed counts are. Kept
+ * from falling, as a cumulative count must.
+ */
+void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
+			size_t nev)
+{
+	uint64_t now = live_ticks_ns(st->cpu);
+
+	if (now > p->part_cpu0 && now - p->part_cpu0 > p->part_max)
+		p->part_max = now - p->part_cpu0;
+	/*
+	 * The stat's CPU time moves in clock ticks: threads not counted may have run
+	 * less than one, unseen. So each read gives the enabled time the counted
+	 * threads gained and 1 ns more at least, never less than the process's CPU
+	 * time: no interval is taken as wholly counted (an estimate, or n/a when no
+	 * counted thread ran), never a plain number.
+	 */
+	if (!p->part_raw) {
+		p->part_raw = xcalloc(nev ? nev : 1, sizeof(*p->part_raw));
+		p->part_out = xcalloc(nev ? nev : 1, sizeof(*p->part_out));
+	}
+	for (size_t e = 0; e < nev; e++) {
+		uint64_t en;
+
+		if (c[e].err)
+			continue;
+		en = c[e].enabled > p->part_max ? c[e].enabled : p->part_max;
+		if (c[e].enabled >= p->part_raw[e] &&
+		    en < p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1)
+			en = p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1;
+		p->part_raw[e] = c[e].enabled;
+		p->part_out[e] = en;
+		c[e].enabled = en;
+	}
+}
+
+size_t live_fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur == RLIM_INFINITY)
+		return (size_t)-1;
+	/* keep a reserve for /proc, the output, recordings and the screen */
+	return rl.rlim_cur > LIVE_FD_RESERVE ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE) : 0;
+}

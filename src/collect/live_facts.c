@@ -1,0 +1,34 @@
+/* Live source, facts: what collection tells, kept for recordings and queued as messages. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+void live_tell(struct live *l, const struct errmsg_fact *f)
+{
+	char msg[1024];
+
+	/* CPUs going on and off line can tell facts all run long: keep the latest */
+	if (l->nfacts == LIVE_MAX_FACTS)
+		memmove(l->facts, l->facts + 1, --l->nfacts * sizeof(*l->facts));
+	l->facts = xgrow(l->facts, &l->factcap, l->nfacts + 1, sizeof(*l->facts));
+	l->facts[l->nfacts++] = *f;
+	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));
+}
+
+void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n)
+{
+	struct errmsg_fact f;
+
+	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
+}
+
+void live_facts_free(struct live *l)
+{
+	free(l->facts);
+	l->facts = NULL;
+	l->nfacts = l->factcap = 0;
+}

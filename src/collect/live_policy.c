@@ -1,0 +1,223 @@
+/* Live source, policy after each tick: split starved groups, choose the hardware top. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
+
+/* Split group g of the event list in two halves; the name of what was split in name. */
+static void live_split_group(struct live *l, int g, char *name, size_t size)
+{
+	struct evlist *ev = &l->base.ev;
+	int nr = 0, half, seen = 0, ng = ev->ngroups++;
+	size_t len = 0;
+
+	name[0] = '\0';
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && live_opens(l, i)) {
+			nr++;
+			if (len < size)
+				len += (size_t)snprintf(name + len, size - len, "%s%s",
+							len ? "," : "", ev->ev[i].name);
+		}
+	half = nr / 2;
+	for (size_t i = 0; i < ev->n; i++)
+		if (ev->ev[i].group == g && live_opens(l, i) && seen++ >= half)
+			ev->ev[i].group = ng;
+}
+
+void live_check_starved(struct live *l)
+{
+	int split = -1, unpack = 0;
+	unsigned ticks = 0;
+	char name[256];
+
+	for (size_t k = 0; k < l->ntg; k++) {
+		bool ran = l->tg_run[k] > l->tg_run0[k], on = l->tg_en[k] > l->tg_en0[k];
+
+		l->tg_starved[k] = on && !ran ? l->tg_starved[k] + 1 : 0;
+		l->tg_en0[k] = l->tg_en[k];
+		l->tg_run0[k] = l->tg_run[k];
+		l->tg_en[k] = l->tg_run[k] = 0;
+		if (split < 0 && !unpack && l->tg_starved[k] >= LIVE_STARVED_TICKS &&
+		    l->tg[k].nr > 1) {
+			int g = l->base.ev.ev[l->tg[k].ev[0]].group;
+
+			for (int m = 0; m < l->tg[k].nr; m++)
+				if (l->base.ev.ev[l->tg[k].ev[m]].group != g)
+					g = -1;
+			if (g >= 0) {
+				split = g;
+				ticks = l->tg_starved[k];
+			} else {
+				/* groups packed together: pack no more, back to the groups asked for */
+				unpack = (int)k + 1;
+				ticks = l->tg_starved[k];
+			}
+		}
+	}
+	if (split < 0 && !unpack)
+		return;
+	/* the sets are built from the group definitions: close them all, reattach next tick */
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->todo)
+			live_attach_drop(l, p); /* halfway: begun again with the new groups */
+		if (p->skip || p->err)
+			continue;
+		live_close_tthreads(l, p);
+		for (size_t t = 0; t < p->nthr; t++)
+			live_close_groups(l, &p->thr[t].g);
+		p->nthr = 0;
+		p->err = LIVE_RETRY;
+	}
+	if (split >= 0) {
+		live_split_group(l, split, name, sizeof(name));
+	} else {
+		const struct live_gdef *d = &l->tg[unpack - 1];
+		size_t len = 0;
+
+		name[0] = '\0';
+		for (int m = 0; m < d->nr && len < sizeof(name); m++)
+			len += (size_t)snprintf(name + len, sizeof(name) - len, "%s%s",
+						m ? "," : "", l->base.ev.ev[d->ev[m]].name);
+		l->pack_cap = 0;
+	}
+	live_build_task_groups(l);
+	live_cgroups_reset(l);
+	{
+		struct errmsg_fact f;
+
+		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid, ticks);
+		f.n2 = split < 0;
+		live_tell(l, &f);
+	}
+}
+
+struct live_rank {
+	size_t idx;
+	unsigned long long recent; /* CPU ticks since the last choice */
+};
+
+static int live_cmp_rank(const void *a, const void *b)
+{
+	const struct live_rank *x = a, *y = b;
+
+	if (x->recent != y->recent)
+		return x->recent < y->recent ? 1 : -1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Close p's sets and have it attached again next tick with the other layout. */
+static void live_switch_layout(struct live *l, struct live_proc *p)
+{
+	live_close_tthreads(l, p);
+	for (size_t t = 0; t < p->nthr; t++)
+		live_close_groups(l, &p->thr[t].g);
+	p->nthr = 0;
+	p->err = LIVE_RETRY;
+	p->lite = !p->lite;
+	free(p->cnt);
+	p->cnt = NULL;
+}
+
+void live_hw_top(struct live *l)
+{
+	struct live_rank *r;
+	size_t n = 0, k, margin, nfull = 0,
+	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
+	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	size_t need = 0;
+	bool freed = false;
+
+	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
+		return;
+	r = xcalloc(l->nprocs + 1, sizeof(*r));
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_proc *p = &l->procs[i];
+
+		if (p->skip || p->err || !p->nthr)
+			continue;
+		r[n].idx = i;
+		r[n++].recent = p->last.cpu > p->hw_cpu0 ? p->last.cpu - p->hw_cpu0 : 0;
+		p->hw_cpu0 = p->last.cpu;
+	}
+	qsort(r, n, sizeof(*r), live_cmp_rank);
+	/*
+	 * by the budget: the busiest whose hardware sets fit, as if none had
+	 * them, once the processes still waiting for descriptors have their
+	 * software sets: no process goes uncounted so that another can have
+	 * its hardware events
+	 */
+	for (size_t i = 0; i < l->nprocs; i++) {
+		const struct live_proc *p = &l->procs[i];
+
+		if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
+			need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) * l->sw_fds;
+	}
+	if (!l->o.hw_top) {
+		size_t room = left;
+
+		for (size_t i = 0; i < n; i++)
+			if (!l->procs[r[i].idx].lite)
+				room += l->procs[r[i].idx].nthr * extra;
+		room = room > need ? room - need : 0;
+		for (k = 0; k < n && l->procs[r[k].idx].nthr * extra <= room; k++)
+			room -= l->procs[r[k].idx].nthr * extra;
+		l->hw_k = k;
+	}
+	k = l->hw_k;
+	/*
+	 * hysteresis: one in the top leaves it only when it falls a quarter
+	 * below; not while processes wait for descriptors
+	 */
+	margin = need ? 0 : k / 4 + 1;
+	for (size_t i = 0; i < n; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite && i >= k + margin) {
+			live_switch_layout(l, p);
+			freed = true;
+		} else if (!p->lite) {
+			nfull++;
+		}
+	}
+	/*
+	 * still short for the processes waiting: the least busy with hardware
+	 * sets go to the software set, until what they give back covers them
+	 */
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	for (size_t i = n; need > left && i-- > 0;) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (p->lite)
+			continue;
+		left += p->nthr * extra;
+		live_switch_layout(l, p);
+		freed = true;
+		nfull--;
+	}
+	/* descriptors were given back: who waits for them tries now, not in 16 ticks */
+	for (size_t i = 0; freed && i < l->nprocs; i++)
+		if (l->procs[i].err == -EMFILE || l->procs[i].err == -ENFILE)
+			l->procs[i].retry = l->tick;
+	/*
+	 * into the top, while it has room: not while processes wait (the
+	 * descriptors given back are theirs)
+	 */
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	for (size_t i = 0; !need && i < n && i < k && nfull < k; i++) {
+		struct live_proc *p = &l->procs[r[i].idx];
+
+		if (!p->lite || p->partial || p->nthr * l->set_fds > left + p->nthr * l->sw_fds)
+			continue;
+		left = left + p->nthr * l->sw_fds - p->nthr * l->set_fds;
+		live_switch_layout(l, p);
+		nfull++;
+	}
+	free(r);
+}

@@ -1,0 +1,515 @@
+/* Live source, the tick's scan of processes: new, renewed, exec'd and gone ones, their rows. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+
+static const char *live_user_name(struct live *l, unsigned uid)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	struct live_user *u;
+
+	for (size_t i = 0; i < l->nusers; i++)
+		if (l->users[i].uid == uid)
+			return l->users[i].name;
+	l->users = xgrow(l->users, &l->ucap, l->nusers + 1, sizeof(*l->users));
+	u = &l->users[l->nusers++];
+	u->uid = uid;
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		snprintf(u->name, sizeof(u->name), "%s", res->pw_name);
+	else
+		snprintf(u->name, sizeof(u->name), "%u", uid);
+	return u->name;
+}
+
+static void live_close_proc(struct live *l, struct live_proc *p)
+{
+	if (p->statfd >= 0) {
+		l->ops->close(l->ops->ctx, p->statfd);
+		l->fds_open--;
+	}
+	if (l->be->proc_free)
+		l->be->proc_free(l, p);
+	free(p->cmdline);
+	free(p->cgroup);
+	free(p->cnt);
+	memset(p, 0, sizeof(*p));
+	p->statfd = -1;
+}
+
+/*
+ * Tell the first permission error and the first time descriptors ran out,
+ * with how many processes are left uncounted (nfd) at the end of the tick.
+ */
+static void live_note_task_errors(struct live *l, int perm, size_t nfd)
+{
+	if (perm && !l->told_perm) {
+		l->told_perm = true;
+		live_tell_err(l, ERRMSG_TASKS, perm, NULL, 0);
+	}
+	if (nfd && !l->told_fds) {
+		l->told_fds = true;
+		live_tell_err(l, ERRMSG_TASKS, -EMFILE, NULL, (long long)nfd);
+	}
+}
+
+static bool live_wanted_pid(const struct live *l, int pid)
+{
+	if (!l->o.npids)
+		return true;
+	for (size_t i = 0; i < l->o.npids; i++)
+		if (l->o.pids[i] == pid)
+			return true;
+	return false;
+}
+
+static void live_read_cmdline(struct live *l, struct live_proc *p)
+{
+	char buf[4096];
+
+	proc_read_cmdline(l->rootfd, p->pid, buf, sizeof(buf));
+	free(p->cmdline);
+	p->cmdline = xstrdup(buf);
+}
+
+/*
+ * Set up a process seen for the first time. Kernel threads (unless listed)
+ * and processes the filters exclude are kept as skip entries, so that they
+ * are not set up again each tick. Its counters are opened later
+ * (live_attach_pending). False when it vanished.
+ */
+static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc_stat *st)
+{
+	memset(p, 0, sizeof(*p));
+	p->pid = st->pid;
+	p->start = st->start;
+	p->statfd = -1;
+	p->last = *st;
+	p->kthread = st->flags & PROC_PF_KTHREAD;
+	if (p->kthread && !l->kthreads) {
+		p->skip = true;
+		return true;
+	}
+	if (proc_read_uid(l->rootfd, st->pid, &p->uid)) {
+		live_close_proc(l, p);
+		return false;
+	}
+	if (l->o.by_uid && p->uid != l->o.uid) {
+		p->skip = true;
+		return true;
+	}
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, p->uid));
+	snprintf(p->comm, sizeof(p->comm), "%s", st->comm);
+	live_read_cmdline(l, p);
+	p->cgroup = live_cgroup_of(l, p->pid);
+	p->err = LIVE_UNATTACHED; /* attached after the scan, busiest first */
+	return true;
+}
+
+/*
+ * Whether a known process must be set up anew: kernel threads were switched
+ * on or off, or, under -u, a setuid took it into or out of the user's
+ * processes. Otherwise a new uid (setuid, setresuid) is taken as it is, so
+ * USER and the filters follow it: status is read when the process runs
+ * after a tick it did not, and every LIVE_UID_TICKS ticks while it runs on
+ * (a path walk each tick for every busy process would cost more than its
+ * counters).
+ */
+static bool live_renew(struct live *l, struct live_proc *p, bool idle)
+{
+	unsigned uid;
+
+	if (p->kthread)
+		return p->skip == l->kthreads;
+	/* a process that did not run made no setuid */
+	if (idle)
+		return false;
+	if (p->idle == 0 && ++p->uid_age < LIVE_UID_TICKS)
+		return false;
+	p->uid_age = 0;
+	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
+		return false;
+	if (l->o.by_uid && p->skip != (uid != l->o.uid))
+		return true;
+	p->uid = uid;
+	snprintf(p->user, sizeof(p->user), "%s", live_user_name(l, uid));
+	return false;
+}
+
+/*
+ * Whether the program changed between two reads of stat: its name, or,
+ * where the kernel shows them, where its text and stack start (an exec of a
+ * program with the same name). A process on its way out shows no mappings:
+ * that is not an exec.
+ */
+static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
+{
+	if (strcmp(a->comm, b->comm))
+		return true;
+	return b->start_stack &&
+	       (a->start_code != b->start_code || a->start_stack != b->start_stack);
+}
+
+static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			   bool idle, struct snapshot *snap)
+{
+	struct snap_task *t = snapshot_add_task(snap, p->pid);
+	size_t nev = l->base.ev.n;
+
+	t->ppid = st->ppid;
+	t->uid = p->uid;
+	snprintf(t->user, sizeof(t->user), "%s", p->user);
+	t->state = st->state;
+	t->threads = st->threads;
+	t->start = st->start;
+	snprintf(t->comm, sizeof(t->comm), "%s", st->comm);
+	snapshot_task_set_cmdline(t, p->cmdline);
+	snapshot_task_set_cgroup(t, p->cgroup);
+	t->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	t->rss_kib = live_pages_kib(st->rss);
+	t->cpu_ns = live_ticks_ns(st->cpu);
+	t->err = p->err;
+	for (size_t e = 0; e < nev; e++)
+		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;
+	if (p->err)
+		return;
+	if (idle || p->clk_idle) {
+		/* not run: the last counts (a stat read now and then does not move them) */
+		memcpy(t->c, p->cnt, nev * sizeof(*t->c));
+		if (!idle)
+			p->idle = 0;
+		return;
+	}
+	/*
+	 * The time of the read, so that the row's rates are divided by the time
+	 * between its own reads (not the tick's, which began before every
+	 * process was read). An idle process keeps its counts, true at any time
+	 * since its last read: its time stays the tick's.
+	 */
+	l->be->fill(l, p, st, snap, t->c, &t->t_ns);
+}
+
+/* p's thread rows, where its backend gives them: every process's (-H), or the focused one's. */
+static void live_maybe_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
+{
+	if (l->be->threads)
+		l->be->threads(l, p, snap, l->all_threads || l->focus == p->pid);
+}
+
+struct live_pend {
+	size_t idx; /* into the new process list */
+	struct proc_stat st;
+	double busy; /* CPU time over its lifetime: how busy it is */
+};
+
+static int live_cmp_pend(const void *a, const void *b)
+{
+	const struct live_pend *x = a, *y = b;
+
+	return (x->busy < y->busy) - (x->busy > y->busy);
+}
+
+/* Clock ticks since boot, from /proc/uptime; 0 when unknown. */
+static unsigned long long live_now_ticks(struct live *l)
+{
+	char buf[64];
+	long n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	double up;
+
+	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))
+		return 0;
+	return (unsigned long long)(up * (double)sysconf(_SC_CLK_TCK));
+}
+
+static int live_cmp_proc(const void *a, const void *b)
+{
+	const struct live_proc *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * Whether p is to be attached this tick: found, or to try again; one that
+ * found no descriptors, once LIVE_RETRY_TICKS ticks have passed (trying
+ * each tick would open and close counters for nothing).
+ */
+static bool live_needs_attach(const struct live *l, const struct live_proc *p)
+{
+	if (p->err == -EMFILE || p->err == -ENFILE)
+		return l->tick >= p->retry;
+	return p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY;
+}
+
+/*
+ * Open the counters of processes found this tick, and retry those that
+ * found no descriptors, busiest first: when descriptors run out, the
+ * processes that matter most are the ones counted. A tick attaches until
+ * l->attach_until and at least one process, so that the first frame does
+ * not wait for thousands of attaches: the rest are shown from /proc, their
+ * counts "not attached yet", and attached by the next ticks.
+ */
+static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
+				  struct live_pend *pend, size_t npend, struct snapshot *snap)
+{
+	size_t gone = 0, nfd = 0, nfull = 0, reserve = 0;
+	int perm = 0;
+	bool late = false;
+
+	l->gread_pid = 0;
+	/* the slice counts from here: the /proc scan before it is a cost of its own */
+	l->attach_until = live_now_ns() + l->attach_slice;
+	for (size_t i = 0; i < n; i++)
+		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
+	if (npend > 1) {
+		unsigned long long now = live_now_ticks(l);
+
+		for (size_t i = 0; i < npend; i++) {
+			unsigned long long age =
+				now > pend[i].st.start ? now - pend[i].st.start : 1;
+
+			pend[i].busy = (double)pend[i].st.cpu / (double)age;
+		}
+		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
+	}
+	for (size_t i = 0; i < npend; i++)
+		reserve += pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+
+		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
+		l->reserve = reserve;
+		/* where kernel mode is counted all the same (from /proc), nothing is refused */
+		if (p->kthread && !l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES)) {
+			/* user mode only: a kernel thread would count nothing, and not truly 0 */
+			p->err = -EPERM;
+			if (!l->told_kthreads) {
+				l->told_kthreads = true;
+				live_tell_err(l, ERRMSG_KTHREADS, -EPERM, NULL, 0);
+			}
+			live_fill_task(l, p, &pend[i].st, false, snap);
+			continue;
+		}
+		/* with nothing to attach (from /proc), every process is counted at once */
+		late = !(l->be->flags & LIVE_BE_NO_ATTACH) &&
+		       (late || (i > 0 && live_now_ns() > l->attach_until));
+		if (late) {
+			/* left for the next tick: counts not attached yet, never 0 */
+			live_fill_task(l, p, &pend[i].st, false, snap);
+			continue;
+		}
+		/* a new process, or one that found no descriptors: hardware while the top has room */
+		if (p->err != LIVE_RETRY && !p->todo)
+			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
+		p->hw_cpu0 = pend[i].st.cpu;
+		p->err = l->be->attach ? l->be->attach(l, p, &pend[i].st) : 0;
+		nfull += !p->err && !p->lite;
+		if (p->err == -ESRCH) {
+			live_close_proc(l, p);
+			p->pid = 0; /* dropped below */
+			gone++;
+			continue;
+		}
+		/* a thread exiting halfway through the attach: not the device, try again */
+		if (p->err == -ENODEV)
+			p->err = LIVE_RETRY;
+		if ((p->err == -EACCES || p->err == -EPERM) && !perm)
+			perm = p->err;
+		if (p->err == -EMFILE || p->err == -ENFILE) {
+			nfd++;
+			p->retry = l->tick + LIVE_RETRY_TICKS;
+		}
+		if (p->partial && !p->told_partial) {
+			struct errmsg_fact f;
+
+			p->told_partial = true;
+			errmsg_fact_set(&f, ERRMSG_PARTIAL, p->partial_why, p->comm, l->paranoid,
+					p->pid);
+			f.n2 = (long long)p->nthr;
+			f.n3 = (long long)p->thr_all;
+			live_tell(l, &f);
+		}
+		live_fill_task(l, p, &pend[i].st, false, snap);
+		live_maybe_threads(l, p, snap);
+	}
+	live_note_task_errors(l, perm, nfd);
+	/*
+	 * Keep the stat file of each counted process open, to re-read it with one
+	 * pread; counters come first, so this waits until they have their fds.
+	 */
+	for (size_t i = 0; i < npend; i++) {
+		struct live_proc *p = &procs[pend[i].idx];
+		char path[64];
+
+		if (!p->pid || p->err || p->statfd >= 0)
+			continue;
+		if (l->fds_open + 1 > l->fd_budget)
+			break;
+		snprintf(path, sizeof(path), "%d/stat", p->pid);
+		p->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (p->statfd >= 0)
+			l->fds_open++;
+		else
+			p->statfd = -1;
+	}
+	if (!gone)
+		return n;
+	/* close the gaps of processes that vanished; the list stays sorted by pid */
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (procs[i].pid)
+			procs[k++] = procs[i];
+	qsort(procs, k, sizeof(*procs), live_cmp_proc);
+	return k;
+}
+
+/* Re-read a stat file kept open; 0 or -errno (-ESRCH when the process died). */
+static int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
+{
+	char buf[1024];
+	long n;
+
+	do
+		n = l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
+	while (n == -EINTR);
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	if (n == 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	return proc_parse_stat(buf, (size_t)n, st);
+}
+
+void live_scan(struct live *l, struct snapshot *snap)
+{
+	long n = procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
+	struct live_proc *next = NULL;
+	struct live_pend *pend = NULL;
+	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
+	uint64_t now = live_now_ns();
+
+	/* attaching may take a quarter of the time between two ticks, or the least slice */
+	l->attach_slice = LIVE_ATTACH_SLICE_NS;
+	if (l->last_read_ns && now > l->last_read_ns &&
+	    (now - l->last_read_ns) / 4 > l->attach_slice)
+		l->attach_slice = (now - l->last_read_ns) / 4;
+	l->last_read_ns = now;
+	l->tick++;
+	/* a failed listing (no descriptor to open /proc with) keeps the last one */
+	if (n < 0)
+		n = l->nids;
+	l->nids = n;
+	for (long i = 0; i < n; i++) {
+		int pid = l->ids[i];
+		struct proc_stat st;
+		struct live_proc *p;
+
+		l->gread_pid = 0; /* the gate reads of the last process are not this one's */
+		if (!live_wanted_pid(l, pid))
+			continue;
+		/* both lists are sorted: drop old processes that vanished */
+		while (old < l->nprocs && l->procs[old].pid < pid)
+			live_close_proc(l, &l->procs[old++]);
+		next = xgrow(next, &ncap, nnext + 1, sizeof(*next));
+		p = &next[nnext];
+		if (old < l->nprocs && l->procs[old].pid == pid) {
+			struct live_proc *o = &l->procs[old++];
+
+			/*
+			 * not run since the last tick: neither its stat nor its counters
+			 * moved. Without its stat file kept open, a dead process's pid
+			 * taken again is seen only by a path read: the clock alone
+			 * gates it then (the new process's clock is not the old one's).
+			 */
+			bool idle;
+
+			o->clk_idle = false;
+			idle = !o->skip && l->be->idle(l, o, o->statfd < 0);
+			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
+			int r = idle		 ? (st = o->last, 0)
+				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
+						 : proc_read_stat(l->rootfd, pid, 0, &st);
+
+			if (r == -EMFILE || r == -ENFILE) {
+				/* no descriptor to look with: it is not gone; show it as last seen */
+				st = o->last;
+				r = 0;
+			}
+			if (r == 0 && o->start == st.start && !live_renew(l, o, idle)) {
+				bool execed = live_execed(&o->last, &st);
+
+				*p = *o;
+				memset(o, 0, sizeof(*o));
+				o->statfd = -1;
+				p->last = st;
+				nnext++;
+				if (p->skip)
+					continue;
+				if (execed) {
+					/* exec or prctl: the command line may have changed too */
+					snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+					live_read_cmdline(l, p);
+				}
+				/*
+				 * processes move between cgroups: look again now and then;
+				 * an idle process is looked at when it is next read in full,
+				 * as its stat is (within LIVE_IDLE_REFRESH ticks)
+				 */
+				p->cg_due |= l->cg_reread;
+				if (p->cg_due && !idle) {
+					free(p->cgroup);
+					p->cgroup = live_cgroup_of(l, pid);
+					p->cg_due = false;
+				}
+				if (live_needs_attach(l, p))
+					goto defer;
+				live_fill_task(l, p, &st, idle, snap);
+				live_maybe_threads(l, p, snap);
+				continue;
+			}
+			live_close_proc(l, o);
+		}
+		if (proc_read_stat(l->rootfd, pid, 0, &st) || !live_new_proc(l, p, &st))
+			continue;
+		nnext++;
+		if (p->skip)
+			continue;
+	defer:
+		pend = xgrow(pend, &pcap, npend + 1, sizeof(*pend));
+		pend[npend].idx = nnext - 1;
+		pend[npend++].st = st;
+	}
+	while (old < l->nprocs)
+		live_close_proc(l, &l->procs[old++]);
+	nnext = live_attach_pending(l, next, nnext, pend, npend, snap);
+	free(pend);
+	free(l->procs);
+	l->procs = next;
+	l->nprocs = nnext;
+	l->pcap = ncap;
+}
+
+void live_kernel_threads(struct source *s, bool on)
+{
+	((struct live *)s)->kthreads = on;
+}
+
+void live_tasks_free(struct live *l)
+{
+	for (size_t i = 0; i < l->nprocs; i++)
+		live_close_proc(l, &l->procs[i]);
+	free(l->procs);
+	free(l->ids);
+	free(l->tids);
+	free(l->users);
+	free(l->gread);
+}
