@@ -532,10 +532,12 @@ static void loop_tui_render(struct loop_tui *t)
 	if (t->m->sample_pid) {
 		char root[64] = "";
 
-		/* live: the files as the process sees them, if the kernel lets pmctop look */
+		/* live: the very files mapped, else as the process sees them, if pmctop may look */
 		if (!t->paced)
 			snprintf(root, sizeof(root), "/proc/%d/root", t->m->sample_pid);
-		symbols_set_root(t->syms, root);
+		symbols_set_root(t->syms, root, t->paced ? 0 : t->m->sample_pid);
+		/* a big file is read a slice per frame: no frame waits for all of it */
+		symbols_frame(t->syms);
 		v.ip_name = loop_tui_ip_name;
 		v.ip_arg = t;
 		v.ip_local = t->paced;

@@ -268,9 +268,11 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 		const char *eol = nl ? nl : end;
 		char line[512];
 		size_t ll = (size_t)(eol - p);
-		unsigned long long a, b;
+		unsigned long long a, b, off = 0, ino = 0;
+		unsigned maj = 0, min = 0;
 		int name_at = -1;
 		struct mem_map *m;
+		bool cut = ll >= sizeof(line);
 
 		if (ll == 0) {
 			p = eol + 1;
@@ -281,13 +283,29 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 		memcpy(line, p, ll);
 		line[ll] = '\0';
 		/* start-end perms offset dev inode [name] */
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &name_at) < 2 ||
-		    name_at < 0 || b < a)
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu %n", &a, &b, &off, &maj, &min, &ino,
+			   &name_at) < 6 ||
+		    name_at < 0) {
+			/* fields that are not numbers: the file's identity is not known */
+			off = ino = 0;
+			maj = min = 0;
+			name_at = -1;
+			if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &a, &b, &name_at) < 2)
+				return -EINVAL;
+		}
+		if (name_at < 0 || b < a)
 			return -EINVAL;
 		*out = xgrow(*out, cap, (size_t)n + 1, sizeof(**out));
 		m = &(*out)[n++];
+		memset(m, 0, sizeof(*m));
 		m->start = a;
 		m->end = b;
+		m->pgoff = off;
+		m->maj = maj;
+		m->min = min;
+		m->ino = ino;
+		/* a name cut here names another file, or none: it is shown, never opened */
+		m->cut = cut || strlen(line + name_at) >= sizeof(m->name);
 		snprintf(m->name, sizeof(m->name), "%s", line[name_at] ? line + name_at : "[anon]");
 		p = eol + 1;
 	}

@@ -56,7 +56,9 @@ size_t proc_cmdline_flatten(char *buf, size_t len);
 
 /*
  * Parse the text of /proc/PID/maps into *out (grown, owned by the caller),
- * sorted by address as the kernel writes them. Returns the count or -EINVAL.
+ * sorted by address as the kernel writes them, with each file's offset,
+ * device and inode; a name longer than mem_map.name is marked cut. Returns
+ * the count or -EINVAL.
  */
 long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *cap);
 

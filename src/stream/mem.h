@@ -47,7 +47,11 @@ bool mem_level_far(enum mem_level l);
 
 struct mem_map {
 	unsigned long long start, end;
-	char name[96]; /* path, [heap], [stack], [vdso] ..., or [anon] */
+	unsigned long long pgoff; /* file offset of start */
+	unsigned maj, min;	  /* device of the file; 0:0 when not known (a recording) */
+	unsigned long long ino;	  /* inode of the file; 0 when not known */
+	bool cut;		  /* name is the start of a longer one: no path to open */
+	char name[96];		  /* path, [heap], [stack], [vdso] ..., or [anon] */
 };
 
 /*

@@ -731,8 +731,10 @@ static int recording_map(struct recording_reader *r, char **tok, size_t ntok, st
 	if (recording_unescape(tok[3]))
 		return recording_fail(r, "expected an escaped NAME");
 	m = snapshot_add_map(snap);
+	memset(m, 0, sizeof(*m));
 	m->start = a;
 	m->end = b;
+	m->cut = strlen(tok[3]) >= sizeof(m->name);
 	snprintf(m->name, sizeof(m->name), "%s", tok[3]);
 	snap->smp.maps_changed = true;
 	return 0;
