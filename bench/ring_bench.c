@@ -23,12 +23,12 @@ static double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void bench_add(const struct ring_sample *s, void *arg)
+static void bench_add(const struct perfrec_sample *s, void *arg)
 {
 	hotpage_add(arg, s);
 }
 
-static void bench_count(const struct ring_sample *s, void *arg)
+static void bench_count(const struct perfrec_sample *s, void *arg)
 {
 	(void)s;
 	(*(size_t *)arg)++;
@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 	uint8_t *data = calloc(1, size);
 	size_t per_fill = 0, rounds = argc > 1 ? (size_t)atol(argv[1]) : 400, n = 0;
 	struct hotpage *h = hotpage_new(12, 2.0, 4096);
-	struct ring_stats st;
+	struct perfrec_stats st;
 	/* start off the ring's origin so that records straddle its end */
 	const uint64_t start = 1000;
 	uint64_t head = start, tail, seed = 1;

@@ -3,7 +3,7 @@
 # added to tests/fuzz/corpus/NAME/ as a regression input once fixed.
 . "$top_srcdir/tests/lib.sh"
 SECONDS_EACH=${FUZZ_SECONDS:-10}
-HARNESSES="ring proc recording options events http elfsym elfslice rcfile"
+HARNESSES="ring perfdata proc recording options events http elfsym elfslice rcfile"
 
 if ! command -v clang >/dev/null; then
 	# libFuzzer comes with clang: the README's install line and CI install it

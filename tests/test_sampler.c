@@ -113,7 +113,7 @@ struct seen {
 	size_t hits, total;
 };
 
-static void count(const struct ring_sample *s, void *arg)
+static void count(const struct perfrec_sample *s, void *arg)
 {
 	struct seen *c = arg;
 
@@ -172,7 +172,7 @@ struct by_tid {
 	size_t hits;
 };
 
-static void count_tid(const struct ring_sample *s, void *arg)
+static void count_tid(const struct perfrec_sample *s, void *arg)
 {
 	struct by_tid *b = arg;
 
@@ -566,7 +566,7 @@ struct levels {
 	enum mem_level lvl[8];
 };
 
-static void take_level(const struct ring_sample *s, void *arg)
+static void take_level(const struct perfrec_sample *s, void *arg)
 {
 	struct levels *l = arg;
 
@@ -759,7 +759,7 @@ struct names {
 	char name[8][64];
 };
 
-static void take_name(const struct ring_sample *s, void *arg)
+static void take_name(const struct perfrec_sample *s, void *arg)
 {
 	struct names *g = arg;
 
@@ -898,7 +898,7 @@ struct kept {
 	uint64_t lo, hi;
 };
 
-static void take_period(const struct ring_sample *s, void *arg)
+static void take_period(const struct perfrec_sample *s, void *arg)
 {
 	struct kept *k = arg;
 

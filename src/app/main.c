@@ -28,6 +28,8 @@
 #include "stream/source_record.h"
 #include "util/safefile.h"
 #include "collect/source_live.h"
+#include "stream/perfdata.h"
+#include "stream/source_perf.h"
 #include "stream/source_replay.h"
 #include "util/textsafe.h"
 #include "util/xalloc.h"
@@ -202,6 +204,49 @@ static char *main_cgroup_filter(const struct options *o)
 	return xstrdup(path);
 }
 
+/*
+ * A recording, or a perf.data told by its magic (never by its name): a file
+ * is peeked at with pread, a pipe's first bytes are read and handed on.
+ */
+static struct source *main_replay_source(const struct options *o, FILE *f, char *err,
+					 size_t errsize)
+{
+	char magic[8];
+	ssize_t n = pread(fileno(f), magic, sizeof(magic), 0);
+	bool pipe = n < 0 && errno == ESPIPE;
+	/* a frame is -d seconds of the capture (1 by default); -d 0 plays 1 s frames at once */
+	double frame_s = o->delay_set && o->delay > 0 ? o->delay : 1.0;
+
+	if (pipe) {
+		n = 0;
+		while (n < (ssize_t)sizeof(magic)) {
+			ssize_t k = read(fileno(f), magic + n, sizeof(magic) - (size_t)n);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0)
+				break;
+			n += k;
+		}
+	}
+	if (n > 0 && perfdata_magic(magic, (size_t)n)) {
+		int fd = dup(fileno(f));
+
+		fclose(f);
+		if (fd < 0) {
+			snprintf(err, errsize, "cannot read '%s': %s", o->replay, strerror(errno));
+			return NULL;
+		}
+		/* the source reads fd to its end and closes it */
+		return source_perf_new(fd, magic, pipe ? (size_t)n : 0, o->replay, frame_s, err,
+				       errsize);
+	}
+	if (pipe)
+		return source_replay_new_prefixed(f, magic, n > 0 ? (size_t)n : 0, o->replay, err,
+						  errsize);
+	return source_replay_new(f, o->replay, err, errsize);
+}
+
 /* The live or replay source; NULL after saying why, with the exit status in *status. */
 static struct source *main_source(const struct options *o, int *status)
 {
@@ -217,7 +262,7 @@ static struct source *main_source(const struct options *o, int *status)
 			*status = EXIT_USAGE;
 			return NULL;
 		}
-		src = source_replay_new(f, o->replay, err, sizeof(err));
+		src = main_replay_source(o, f, err, sizeof(err));
 		if (!src) {
 			textsafe_fprintf(stderr, "pmctop: %s\n", err);
 			*status = EXIT_USAGE;
@@ -459,7 +504,7 @@ static int main_run(struct options *op)
 	m->cols = rc.cols;
 	model_set_page_shift(m, o.page_shift);
 	model_set_halflife(m, o.halflife);
-	if (o.sample_pid && o.batch && !o.replay) {
+	if (o.sample_pid && o.batch && (!o.replay || (source_caps(src) & SOURCE_CAP_SAMPLE))) {
 		struct sample_req req = { SAMPLE_AUTO, o.sample_period };
 		char serr[512];
 

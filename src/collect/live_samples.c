@@ -46,7 +46,7 @@ static void live_forget_areas(struct live *l)
 	l->last_area = 0;
 }
 
-static void live_take_sample(const struct ring_sample *r, void *arg)
+static void live_take_sample(const struct perfrec_sample *r, void *arg)
 {
 	struct live *l = arg;
 	struct snap_sample *x;
@@ -80,7 +80,7 @@ static uint64_t live_hash(const char *p, size_t n)
 /* Move the drained samples and, when they changed, the mappings into snap. */
 void live_fill_samples(struct live *l, struct snapshot *snap)
 {
-	const struct ring_stats *st;
+	const struct perfrec_stats *st;
 	char path[64];
 	long n;
 

@@ -78,7 +78,7 @@ struct sampler_ev {
 	size_t seq; /* ring order, for records of one time */
 	enum sampler_ev_kind kind;
 	uint32_t pid;
-	struct ring_sample smp;
+	struct perfrec_sample smp;
 	struct mem_area area; /* MMAP: name owned until applied */
 };
 
@@ -107,11 +107,11 @@ struct sampler {
 	struct sampler_ring *rings;
 	size_t nrings, ringcap;
 	size_t ring_bytes;
-	struct ring_stats st;
+	struct perfrec_stats st;
 	uint64_t nonmem;
 	bool no_format_lost;	/* the kernel has no PERF_FORMAT_LOST */
 	bool no_inherit_thread; /* nor attr.inherit_thread */
-	ring_sample_cb cb;	/* during a drain */
+	perfrec_sample_cb cb;	/* during a drain */
 	void *arg;
 	int rootfd; /* borrowed: /proc */
 	uint64_t rng;
@@ -870,14 +870,14 @@ static struct sampler_ev *sampler_push(struct sampler *s, enum sampler_ev_kind k
 	return e;
 }
 
-static void sampler_take_sample(const struct ring_sample *in, void *arg)
+static void sampler_take_sample(const struct perfrec_sample *in, void *arg)
 {
 	struct sampler *s = arg;
 
 	sampler_push(s, SAMPLER_EV_SAMPLE, in->time, in->pid)->smp = *in;
 }
 
-static void sampler_take_mmap(const struct ring_mmap *m, void *arg)
+static void sampler_take_mmap(const struct perfrec_mmap *m, void *arg)
 {
 	struct sampler *s = arg;
 	struct sampler_ev *e = sampler_push(s, SAMPLER_EV_MMAP, m->time, m->pid);
@@ -888,7 +888,7 @@ static void sampler_take_mmap(const struct ring_mmap *m, void *arg)
 	e->area.name[m->name_len] = '\0';
 }
 
-static void sampler_take_task(const struct ring_task *t, void *arg)
+static void sampler_take_task(const struct perfrec_task *t, void *arg)
 {
 	struct sampler *s = arg;
 
@@ -925,9 +925,9 @@ static struct sampler_fd *sampler_fd_of(struct sampler *s, uint64_t id)
  * event. IBS samples every op: those that touch no memory come with address
  * 0 and would make page 0 the hottest: count and drop them.
  */
-static void sampler_give(struct sampler *s, const struct ring_sample *in)
+static void sampler_give(struct sampler *s, const struct perfrec_sample *in)
 {
-	struct ring_sample smp = *in;
+	struct perfrec_sample smp = *in;
 	struct sampler_fd *f = sampler_fd_of(s, smp.id);
 	struct mmaps *m;
 
@@ -1015,10 +1015,10 @@ static void sampler_redither(struct sampler *s)
 	}
 }
 
-void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
+void sampler_drain(struct sampler *s, perfrec_sample_cb cb, void *arg)
 {
-	struct ring_cbs cbs = { sampler_take_sample, sampler_take_mmap, sampler_take_task, s,
-				SAMPLER_BASE_TYPE };
+	struct perfrec_cbs cbs = { sampler_take_sample, sampler_take_mmap, sampler_take_task, s,
+				   SAMPLER_BASE_TYPE };
 
 	s->cb = cb;
 	s->arg = arg;
@@ -1037,7 +1037,7 @@ void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg)
 	sampler_redither(s);
 }
 
-const struct ring_stats *sampler_stats(const struct sampler *s)
+const struct perfrec_stats *sampler_stats(const struct sampler *s)
 {
 	return &s->st;
 }

@@ -109,11 +109,11 @@ void sampler_hangup(struct sampler *s, int fd);
 /*
  * Drain every ring into cb, samples and mapping records merged in time
  * order, each sample given the mapping its address lay in at its time
- * (ring_sample.area). Each event that delivered samples gets a new dithered
+ * (perfrec_sample.area). Each event that delivered samples gets a new dithered
  * period (unless the caller fixed it). Counts accumulate in the stats.
  */
-void sampler_drain(struct sampler *s, ring_sample_cb cb, void *arg);
-const struct ring_stats *sampler_stats(const struct sampler *s);
+void sampler_drain(struct sampler *s, perfrec_sample_cb cb, void *arg);
+const struct perfrec_stats *sampler_stats(const struct sampler *s);
 /* Samples the kernel dropped: PERF_FORMAT_LOST where the kernel has it (6.0+), else LOST records. */
 uint64_t sampler_lost(const struct sampler *s);
 /* IBS samples of ops that touch no memory (address 0), dropped before the histogram. */

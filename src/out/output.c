@@ -899,6 +899,29 @@ static void output_samples_csv(struct output *o, const struct model *m,
 	}
 }
 
+/*
+ * "sources": each data source's share (%) of the page's samples, by the
+ * samples that had one; {} when none did (page faults).
+ */
+static void output_page_sources(struct output_buf *f, const struct hotpage_entry *e)
+{
+	uint64_t n = 0;
+	bool first = true;
+
+	for (int l = MEM_LVL_NA + 1; l < MEM_LVL_MAX; l++)
+		n += e->level[l];
+	ob_puts(",\"sources\":{", f);
+	for (int l = MEM_LVL_NA + 1; l < MEM_LVL_MAX && n; l++) {
+		if (!e->level[l])
+			continue;
+		ob_printf(f, "%s", first ? "" : ",");
+		output_json_str(f, mem_level_name((enum mem_level)l));
+		ob_printf(f, ":%.2f", 100.0 * e->level[l] / (double)n);
+		first = false;
+	}
+	ob_putc('}', f);
+}
+
 static void output_samples_json(struct output *o, const struct model *m,
 				const struct hotpage_entry *top, size_t n)
 {
@@ -935,10 +958,10 @@ static void output_samples_json(struct output *o, const struct model *m,
 		output_page_fields(m, &top[i], &share, &cl);
 		ob_printf(f,
 			  "%s{\"page\":\"0x%" PRIx64 "\",\"share\":%.2f,\"weight\":%.2f,"
-			  "\"loads\":%s,\"stores\":%s,\"latency\":%s,"
+			  "\"samples\":%" PRIu64 ",\"loads\":%s,\"stores\":%s,\"latency\":%s,"
 			  "\"data_source\":",
 			  i ? "," : "", top[i].page << m->hp->shift, share, top[i].weight,
-			  output_ops_known(&top[i]) ? cl.loads : "null",
+			  top[i].samples, output_ops_known(&top[i]) ? cl.loads : "null",
 			  output_ops_known(&top[i]) ? cl.stores : "null",
 			  top[i].lat_n ? cl.latency : "null");
 		if (l == MEM_LVL_NA)
@@ -947,6 +970,7 @@ static void output_samples_json(struct output *o, const struct model *m,
 			output_json_str(f, mem_level_name(l));
 		ob_puts(",\"mapping\":", f);
 		output_json_str(f, output_map_name(m, &top[i], map));
+		output_page_sources(f, &top[i]);
 		ob_putc('}', f);
 	}
 	ob_puts("]}\n", f);

@@ -398,6 +398,12 @@ static const struct source_ops REPLAY_OPS = {
 
 struct source *source_replay_new(FILE *f, const char *name, char *err, size_t errsize)
 {
+	return source_replay_new_prefixed(f, NULL, 0, name, err, errsize);
+}
+
+struct source *source_replay_new_prefixed(FILE *f, const void *prefix, size_t n, const char *name,
+					  char *err, size_t errsize)
+{
 	struct replay *r = xcalloc(1, sizeof(*r));
 	struct stat st;
 	int ret;
@@ -409,6 +415,12 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	r->name = xstrdup(name);
 	recording_reader_init(&r->rd);
 	snapshot_init(&r->pending, 0);
+	if (n) {
+		/* bytes of a pipe read to tell a recording from a perf.data */
+		r->buf = xgrow(r->buf, &r->cap, n, 1);
+		memcpy(r->buf, prefix, n);
+		r->len = n;
+	}
 	/* read up to the first complete tick so the events are known at once */
 	ret = replay_next(r, &r->pending, true);
 	if (ret) {
@@ -429,7 +441,7 @@ struct source *source_replay_new(FILE *f, const char *name, char *err, size_t er
 	snprintf(r->base.kernel, sizeof(r->base.kernel), "%s",
 		 r->rd.kernel[0] ? r->rd.kernel : "?");
 	/* a regular file can go back: a pipe or FIFO only forward */
-	if (r->fd >= 0 && !fstat(r->fd, &st) && S_ISREG(st.st_mode) &&
+	if (!n && r->fd >= 0 && !fstat(r->fd, &st) && S_ISREG(st.st_mode) &&
 	    lseek(r->fd, 0, SEEK_CUR) >= 0)
 		r->base.caps |= SOURCE_CAP_SEEK;
 	return &r->base;

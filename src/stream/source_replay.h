@@ -12,5 +12,8 @@
  * "NAME:LINE: expected ..." in err.
  */
 struct source *source_replay_new(FILE *f, const char *name, char *err, size_t errsize);
+/* The same for a stream whose first n bytes were read already (copied from prefix). */
+struct source *source_replay_new_prefixed(FILE *f, const void *prefix, size_t n, const char *name,
+					  char *err, size_t errsize);
 
 #endif

@@ -6,19 +6,19 @@
 
 #include "collect/ring.h"
 
-static void fuzz_ring_cb(const struct ring_sample *s, void *arg)
+static void fuzz_ring_cb(const struct perfrec_sample *s, void *arg)
 {
 	*(uint64_t *)arg += s->addr;
 }
 
-static void fuzz_ring_mmap(const struct ring_mmap *m, void *arg)
+static void fuzz_ring_mmap(const struct perfrec_mmap *m, void *arg)
 {
 	/* touch every byte of the name the decoder vouched for */
 	for (size_t i = 0; i < m->name_len; i++)
 		*(uint64_t *)arg += (unsigned char)m->name[i];
 }
 
-static void fuzz_ring_task(const struct ring_task *t, void *arg)
+static void fuzz_ring_task(const struct perfrec_task *t, void *arg)
 {
 	for (size_t i = 0; i < t->comm_len; i++)
 		*(uint64_t *)arg += (unsigned char)t->comm[i];
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	uint64_t type, size = 8, tail, sum = 0;
-	struct ring_stats st;
+	struct perfrec_stats st;
 
 	if (len < 16)
 		return 0;
@@ -43,7 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	tail = data[0] % size;
 	{
 		/* samples, mappings, comm and exit records; the trailer as the type says */
-		struct ring_cbs cbs = { fuzz_ring_cb, fuzz_ring_mmap, fuzz_ring_task, &sum, type };
+		struct perfrec_cbs cbs = { fuzz_ring_cb, fuzz_ring_mmap, fuzz_ring_task, &sum,
+					   type };
 
 		ring_walk_records(data, size, tail + size, &tail, type, &cbs, &st);
 	}
