@@ -3,6 +3,7 @@
 #include "out/tui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -82,6 +83,46 @@ static void tui_colors(bool color)
 	tui_scheme(UI_SCHEME_DEFAULT);
 }
 
+/*
+ * Whether the terminal type can show the screen: a type terminfo does not know would make
+ * newterm fail, and one without cursor addressing (dumb, hardcopy) would take a blank screen
+ * forever, as top refuses it. Asked of terminfo alone (setupterm with an error return prints
+ * nothing), so a refusal leaves the terminal as it was. 0, or -1 with the way out in err.
+ */
+static int tui_term_check(const char *term, char *err, size_t errsize)
+{
+	const char *cup;
+	bool addressable;
+	int e = 0;
+
+	if (!term || !*term) {
+		snprintf(err, errsize,
+			 "TERM is not set: set it to the terminal's type (e.g. xterm-256color), or "
+			 "use pmctop -b for batch frames");
+		return -1;
+	}
+	if (setupterm(term, STDOUT_FILENO, &e) != OK) {
+		snprintf(err, errsize,
+			 e < 0 ? "cannot use the terminal '%s': no terminfo database is found; "
+				 "install one (ncurses-base), or use pmctop -b for batch frames"
+			       : "the terminal '%s' is unknown to terminfo; set TERM to a type it "
+				 "knows (e.g. xterm-256color), or use pmctop -b for batch frames",
+			 term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	addressable = cup && cup != (const char *)-1;
+	del_curterm(cur_term);
+	if (!addressable) {
+		snprintf(err, errsize,
+			 "the terminal '%s' cannot show the screen (no cursor addressing); use a "
+			 "terminal that can, or pmctop -b for batch frames",
+			 term);
+		return -1;
+	}
+	return 0;
+}
+
 int tui_init(bool color, bool mouse, char *err, size_t errsize)
 {
 	const char *term = getenv("TERM");
@@ -91,9 +132,11 @@ int tui_init(bool color, bool mouse, char *err, size_t errsize)
 		snprintf(err, errsize, "the screen needs a terminal: use -b for batch mode");
 		return -1;
 	}
-	if (!term || !*term || !newterm(NULL, stdout, stdin)) {
+	if (tui_term_check(term, err, errsize))
+		return -1;
+	if (!newterm(NULL, stdout, stdin)) {
 		snprintf(err, errsize, "cannot use the terminal type '%s': set TERM, or use -b",
-			 term ? term : "");
+			 term);
 		return -1;
 	}
 	tui_active = 1;
