@@ -60,7 +60,7 @@ title_x() { screen | grep '^[< ] *PID ' | head -1 | awk -v t="$1" '{ print index
 start "$PMCTOP --replay $REC -d 0"
 wait_for "F1Help" >/dev/null
 check "80x24: > marks columns hidden for width" wait_for "COMMAND *>$"
-check "80x24: the footer names the htop keys" wait_for "F2Setup EnterDrill F3Search F4Filter F5Tree F6Sort F9Kill"
+check "80x24: the footer names the htop keys" wait_for "F2Setup EnterDrill F3Search F4Filter F5Tree F6SortBy F9Kill"
 keys Right
 check "Right scrolls: < at the left end of the titles" wait_for "^<   PID "
 # the stops at 80 columns: THR, S and RES, RES and %MEM, %MEM, TIME+, then PF/s

@@ -572,6 +572,33 @@ static void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
 	}
 }
 
+/* The sort menu (F6) over the left of the body, from line y: the columns, the highlighted lit. */
+static void view_sort_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	int cols[COL_MAX + 64];
+	const struct ui *u = v->u;
+	size_t n = ui_sort_menu(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
+	const int w = 18;
+
+	if (!rows)
+		return;
+	/* a menu longer than the screen scrolls with its highlight */
+	top = u->sort_sel >= rows ? u->sort_sel - rows + 1 : 0;
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, "Sort by", CANVAS_TITLE, w);
+	for (size_t i = top; i < n && i - top < rows; i++) {
+		int row = y + 1 + (int)(i - top);
+
+		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %s%s",
+			      model_column_title(v->m, cols[i], view_list_rows(u)),
+			      cols[i] == u->sort_col ? (u->reverse ? " (rev)" : " *") : "");
+		canvas_attr(c, row, 0, w, i == u->sort_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
+}
+
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
 static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
@@ -638,6 +665,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
 		[UI_PROMPT_SIGNAL] = "Signal: ",
 		[UI_PROMPT_CONFIRM] = "",
+		[UI_PROMPT_SORT] = "Sort: ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
@@ -654,6 +682,12 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		if (u->sig_typed)
 			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig_typed);
 		canvas_put(c, x, y, "Up/Down, a number or a letter; Enter: choose; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_SORT) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		canvas_put(c, x, y, "Up/Down; Enter: sort by the column; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
@@ -1461,6 +1495,13 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		if (my < 0)
 			my = VIEW_HEADER_LINES;
 		view_signal_menu(c, my, c->h - my - 1, u);
+	}
+	if (u->prompt == UI_PROMPT_SORT) {
+		int my = view_list_y(v, c->w, c->h);
+
+		if (my < 0)
+			my = VIEW_HEADER_LINES;
+		view_sort_menu(c, my, c->h - my - 1, v);
 	}
 	view_footer(c, v);
 }
