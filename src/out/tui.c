@@ -284,24 +284,41 @@ void tui_draw(const struct canvas *c)
 		while (x < w) {
 			const struct canvas_cell *cell = canvas_at(c, x, y);
 			int attr = cell ? cell->attr : CANVAS_NORMAL;
-			int n = 0;
+			/* the bottom-right cell cannot be written without scrolling */
+			int end = y == h - 1 ? w - 1 : w;
+			int n = 0, nw = 0;
 
 			/* one attribute change per run of cells that share it */
-			while (x + n < w && n < (int)(sizeof(run) / sizeof(run[0]))) {
+			while (x + n < end && nw < (int)(sizeof(run) / sizeof(run[0]))) {
 				const struct canvas_cell *k = canvas_at(c, x + n, y);
 				int a = k ? k->attr : CANVAS_NORMAL;
+				bool wide = x + n + 1 < w && canvas_at(c, x + n + 1, y) &&
+					    canvas_at(c, x + n + 1, y)->ch == CANVAS_WIDE_TAIL;
 
-				if (a != attr)
+				if (a != attr && n)
 					break;
-				run[n++] = k && k->ch ? (wchar_t)k->ch : L' ';
+				if (k && k->ch == CANVAS_WIDE_TAIL) {
+					/* a right half with no left: a blank */
+					run[nw++] = L' ';
+					n++;
+					continue;
+				}
+				/* a wide character takes its two cells whole, or waits for the next */
+				if (wide && x + n + 2 > end)
+					break;
+				run[nw++] = k && k->ch ? (wchar_t)k->ch : L' ';
+				n += wide ? 2 : 1;
 			}
 			attrset(tui_attrs[attr < CANVAS_ATTR_MAX ? attr : 0]);
-			/* the bottom-right cell cannot be written without scrolling */
-			if (y == h - 1 && x + n == w)
-				n--;
-			if (n > 0)
-				addnwstr(run, n);
-			x += n > 0 ? n : 1;
+			if (nw > 0)
+				addnwstr(run, nw);
+			if (n == 0) {
+				/* the last cell, or a wide character that would end in it */
+				if (x < end)
+					addch(' ');
+				n = 1;
+			}
+			x += n;
 		}
 	}
 	attrset(A_NORMAL);

@@ -12,6 +12,7 @@
 
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "view/canvas.h"
 #include "view/table.h"
 
 /*
@@ -1436,9 +1437,8 @@ int ui_text_cells(const struct ui *u, const struct ui_list *l)
 		int cells =
 			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
 
-		/* one cell per code point, as the canvas draws them */
-		for (; *t; t++)
-			cells += ((unsigned char)*t & 0xc0) != 0x80;
+		/* in cells, as the canvas draws them: a wide character takes two */
+		cells += canvas_cells(t);
 		if (cells > most)
 			most = cells;
 	}

@@ -460,21 +460,28 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
 		canvas_put(c, c->w - 1, y, ">", CANVAS_TITLE_SORT, 1);
 }
 
-/* Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells. */
+/*
+ * Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells.
+ * A wide character the skip cuts in two shows its visible half as a blank.
+ */
 static int view_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
 {
-	const unsigned char *p = (const unsigned char *)text;
 	size_t n = strlen(text);
+	int pad = 0;
 
 	while (n && *skip > 0) {
 		size_t len;
+		uint32_t cp;
+		int w = canvas_glyph(text, n, &len, &cp);
 
-		utf8_decode(p, n, &len);
-		p += len;
+		pad = w > *skip ? w - *skip : 0;
+		*skip = w > *skip ? 0 : *skip - w;
+		text += len;
 		n -= len;
-		(*skip)--;
 	}
-	return canvas_put(c, x, y, (const char *)p, attr, -1);
+	if (pad)
+		canvas_put(c, x, y, " ", attr, 1);
+	return pad + canvas_put(c, x + pad, y, text, attr, -1);
 }
 
 /* The tree's guides before a row's name: a bar for each ancestor with siblings still to come. */
@@ -495,6 +502,12 @@ static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree
 	return used;
 }
 
+/* The cells of a row's rest column: the tree's guides, as view_tree_prefix draws them, and text. */
+static int view_text_cells(const char *text, const struct ui_tree_pos *tp)
+{
+	return (tp ? 3 * (int)(tp->depth < 32 ? tp->depth : 31) : 0) + canvas_cells(text);
+}
+
 struct view_row_style {
 	enum col_rows rows; /* processes, threads, users or cgroups */
 	bool cmdline, selected, tagged, utf8;
@@ -506,6 +519,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			   const struct view_row_style *st)
 {
 	int x, skip = t->text_off;
+	const char *text;
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
@@ -534,8 +548,13 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 	x = t->rest_x;
 	if (st->tree)
 		x += view_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
-	x += view_put_skip(c, x, y, st->cmdline && r->cmdline[0] ? r->cmdline : r->comm,
-			   CANVAS_NORMAL, &skip);
+	text = st->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+	x += view_put_skip(c, x, y, text, CANVAS_NORMAL, &skip);
+	/* the text goes on past the edge: '>' says so, as '<' says it was scrolled */
+	if (x - t->rest_x + t->text_off < view_text_cells(text, st->tree))
+		canvas_put(c, c->w - 1, y, ">", CANVAS_DIM, 1);
+	if (t->text_off > 0 && view_text_cells(text, st->tree) > 0)
+		canvas_put(c, t->rest_x, y, "<", CANVAS_DIM, 1);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
 	if (st->tagged) {
