@@ -2,6 +2,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +73,54 @@ START_TEST(test_hostile_names_reach_no_terminal)
 }
 END_TEST
 
+/* Text is measured in cells: CJK and emoji take two, and are never cut in half. */
+START_TEST(test_wide_characters_take_two_cells)
+{
+	struct canvas *c = canvas_new(10, 3);
+	char row[128];
+
+	ck_assert_int_eq(canvas_cells("a\u4e2d\u6587b"), 6);
+	ck_assert_int_eq(canvas_cells("\U0001f600"), 2);
+	ck_assert_int_eq(canvas_put(c, 0, 0, "a\u4e2d\u6587b|", 0, -1), 7);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "a\u4e2d\u6587b|");
+	ck_assert_uint_eq(canvas_at(c, 1, 0)->ch, 0x4e2d);
+	ck_assert_uint_eq(canvas_at(c, 2, 0)->ch, CANVAS_WIDE_TAIL);
+	ck_assert_uint_eq(canvas_at(c, 6, 0)->ch, '|'); /* the column after lines up */
+	/* a limit or an edge inside a wide character leaves it out whole */
+	ck_assert_int_eq(canvas_put(c, 0, 1, "a\u4e2d\u6587", 0, 4), 3);
+	ck_assert_int_eq(canvas_put(c, 7, 2, "x\U0001f600\U0001f600", 0, -1), 3);
+	canvas_row_text(c, 2, row, sizeof(row));
+	ck_assert_str_eq(row, "       x\U0001f600");
+	ck_assert_uint_eq(canvas_at(c, 9, 2)->ch, CANVAS_WIDE_TAIL);
+	/* writing over either half of a wide character blanks the other */
+	canvas_put(c, 2, 0, "x", 0, -1);
+	canvas_put(c, 3, 0, "y", 0, -1);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "a xy b|");
+	canvas_fill(c, 2, 9, 10, '-', 0);
+	canvas_row_text(c, 2, row, sizeof(row));
+	ck_assert_str_eq(row, "       x -");
+	canvas_free(c);
+}
+END_TEST
+
+/* Under LANG=C the terminal cannot show what is not ASCII: each character is one '?', as ps. */
+START_TEST(test_c_locale_shows_question_marks)
+{
+	struct canvas *c = canvas_new(10, 1);
+	char row[128];
+
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C"));
+	ck_assert_int_eq(canvas_cells("\u4e2d\u6587"), 6); /* one per byte, as invalid */
+	ck_assert_int_eq(canvas_put(c, 0, 0, "a\u4e2d", 0, -1), 4);
+	canvas_row_text(c, 0, row, sizeof(row));
+	ck_assert_str_eq(row, "a???");
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+	canvas_free(c);
+}
+END_TEST
+
 START_TEST(test_fill_attr_and_dump)
 {
 	struct canvas *c = canvas_new(6, 3);
@@ -121,12 +171,21 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("canvas");
+	Suite *s;
+
+	/* the screen of a UTF-8 terminal, whatever the locale the tests run in (LC_ALL=C) */
+	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+		fprintf(stderr, "the C.UTF-8 locale is needed\n");
+		return 99;
+	}
+	s = suite_create("canvas");
 	TCase *tc = tcase_create("cells");
 
 	tcase_add_test(tc, test_put_clips_to_width_and_limit);
 	tcase_add_test(tc, test_utf8_and_controls);
 	tcase_add_test(tc, test_hostile_names_reach_no_terminal);
+	tcase_add_test(tc, test_wide_characters_take_two_cells);
+	tcase_add_test(tc, test_c_locale_shows_question_marks);
 	tcase_add_test(tc, test_fill_attr_and_dump);
 	tcase_add_loop_test(tc, test_utf8_table, 0, sizeof(UTF8) / sizeof(UTF8[0]));
 	suite_add_tcase(s, tc);

@@ -57,7 +57,12 @@ static void type(struct ui *u, struct ui_list *l, const char *text)
 		press(u, l, *text);
 }
 
-START_TEST(test_selection_follows_its_process_when_rows_reorder)
+/*
+ * As in htop: the selection keeps its line and the rows move under it when they reorder (a
+ * selection that chased its process would scroll the busiest rows off the screen); F follows
+ * the selected process instead.
+ */
+START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 {
 	struct ui u;
 	struct ui_list l = { 0 };
@@ -74,17 +79,43 @@ START_TEST(test_selection_follows_its_process_when_rows_reorder)
 	ck_assert_uint_eq(press(&u, &l, 'C'), UI_ACT_SORT);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 505 101 303 404 ");
+	/* the bar stays on the second line; 505 moved under it */
+	ck_assert_uint_eq(u.sel, 1);
+	ck_assert_int_eq(u.sel_id, 505);
+	/* a new tick that reorders the rows: the same */
+	model_sort(m, COL_CPU, true);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	ck_assert_uint_eq(u.sel, 1);
+	ck_assert_int_eq(u.sel_id, l.v[1]->id);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_int_eq(u.sel_id, l.v[l.n - 1]->id);
+	press(&u, &l, UI_KEY_HOME);
+	ck_assert_uint_eq(u.sel, 0);
+	press(&u, &l, UI_KEY_UP);
+	ck_assert_uint_eq(u.sel, 0);
+	/* F: the selection follows 101 wherever the rows put it */
+	model_sort(m, COL_CPU, false);
+	ui_build_list(&u, m, &l);
+	ui_sync(&u, &l);
+	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_int_eq(u.sel_id, 101);
+	press(&u, &l, 'F');
+	ck_assert(u.follow);
+	u.sort_col = COL_CPU;
+	u.reverse = false;
+	press(&u, &l, 'C');
 	ck_assert_uint_eq(u.sel, 2);
+	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, 'R');
 	ck_assert_uint_eq(u.sel, 0);
 	ck_assert_int_eq(u.sel_id, 101);
-	press(&u, &l, UI_KEY_END);
-	ck_assert_int_eq(u.sel_id, 404);
-	press(&u, &l, UI_KEY_HOME);
-	ck_assert_int_eq(u.sel_id, 101);
-	press(&u, &l, UI_KEY_UP);
-	ck_assert_int_eq(u.sel_id, 101);
+	/* F again: no longer, the bar keeps its line */
+	press(&u, &l, 'F');
+	ck_assert(!u.follow);
+	press(&u, &l, 'R');
+	ck_assert_uint_eq(u.sel, 0);
+	ck_assert_int_eq(u.sel_id, 202);
 	ui_list_release(&l);
 }
 END_TEST
@@ -93,10 +124,18 @@ START_TEST(test_sort_keys)
 {
 	struct ui u;
 	struct ui_list l = { 0 };
+	int cols[COL_MAX + 64];
+	size_t n;
 
 	ui_init(&u, COL_CPU, false, 1.0);
+	/* top's and htop's letters: M memory, T TIME+, N PID, P %CPU */
 	press(&u, &l, 'M');
-	ck_assert_int_eq(u.sort_col, COL_CACHE);
+	ck_assert_int_eq(u.sort_col, COL_MEM);
+	press(&u, &l, 'T');
+	ck_assert_int_eq(u.sort_col, COL_TIME);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE); /* not the replay's Go to */
+	press(&u, &l, 'N');
+	ck_assert_int_eq(u.sort_col, COL_PID);
 	press(&u, &l, 'P');
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	ck_assert(!u.reverse);
@@ -108,12 +147,44 @@ START_TEST(test_sort_keys)
 	press(&u, &l, '<');
 	press(&u, &l, '<');
 	ck_assert_int_eq(u.sort_col, COL_TIME); /* /proc's columns sort too */
-	press(&u, &l, UI_KEY_F6);
-	ck_assert_int_eq(u.sort_col, COL_CPU);
 	/* cycling wraps from the first column to the last */
 	u.sort_col = COL_PID;
 	press(&u, &l, '<');
 	ck_assert_int_eq(u.sort_col, COL_COMMAND);
+	/* ':' asks for the replay's time to go to */
+	press(&u, &l, ':');
+	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	press(&u, &l, UI_KEY_ESC);
+
+	/* F6: a menu of the columns, on the one sorted by; Up/Down and Enter sort */
+	u.sort_col = COL_CPU;
+	n = ui_sort_menu(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	ck_assert_uint_gt(n, 3);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_F6), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_SORT);
+	ck_assert_int_eq(cols[u.sort_sel], COL_CPU);
+	ck_assert_int_eq(u.sort_col, COL_CPU); /* nothing changes until Enter */
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_int_eq(cols[u.sort_sel], COL_GHZ);
+	ck_assert_int_eq(u.sort_col, COL_CPU);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SORT);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.sort_col, COL_GHZ);
+	/* keys in the menu are the menu's: q closes it, pmctop goes on */
+	press(&u, &l, UI_KEY_F6);
+	press(&u, &l, UI_KEY_HOME);
+	ck_assert_int_eq(cols[u.sort_sel], cols[0]);
+	press(&u, &l, UI_KEY_UP);
+	ck_assert_uint_eq(u.sort_sel, 0);
+	press(&u, &l, UI_KEY_END);
+	ck_assert_uint_eq(u.sort_sel, n - 1);
+	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.sort_col, COL_GHZ);
+	press(&u, &l, UI_KEY_F6);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	ui_list_release(&l);
 }
 END_TEST
@@ -457,18 +528,18 @@ START_TEST(test_step_and_time_prompt)
 	ck_assert_uint_eq(press(&u, &l, 'J'), UI_ACT_STEP);
 	ck_assert_int_eq(u.step, -1);
 	ck_assert(u.paused);
-	ck_assert_uint_eq(press(&u, &l, 'T'), 0);
+	ck_assert_uint_eq(press(&u, &l, ':'), 0);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
 	type(&u, &l, "25:00");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "invalid time '25:00'"));
-	press(&u, &l, 'T');
+	press(&u, &l, ':');
 	type(&u, &l, "+12");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SEEK);
 	ck_assert(u.seek_rel);
 	ck_assert(u.seek_s == 12);
 	/* an empty answer goes nowhere */
-	press(&u, &l, 'T');
+	press(&u, &l, ':');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
 	ui_list_release(&l);
 }
@@ -512,6 +583,37 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert(u.cmdline);
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
+	ui_list_release(&l);
+}
+END_TEST
+
+/* As in htop: q, Esc and F10 close a panel (help, log, events, drill-down); q on the table quits. */
+START_TEST(test_q_closes_panels_and_quits_from_the_table)
+{
+	static const int CLOSE[] = { 'q', UI_KEY_ESC, UI_KEY_F10 };
+	static const int OPEN[] = { 'h', 'e', 'E' };
+	struct ui u;
+	struct ui_list l = { 0 };
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	for (size_t k = 0; k < 3; k++) {
+		for (size_t p = 0; p < 3; p++) {
+			press(&u, &l, OPEN[p]);
+			ck_assert_int_ne(u.view, UI_VIEW_TABLE);
+			ck_assert_uint_eq(press(&u, &l, CLOSE[k]), 0);
+			ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+		}
+		ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
+		ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+		/* help over the drill-down: q back to the drill-down, q again to the table */
+		press(&u, &l, 'h');
+		ck_assert_uint_eq(press(&u, &l, CLOSE[k]), 0);
+		ck_assert_int_eq(u.view, UI_VIEW_DRILL);
+		ck_assert_uint_eq(press(&u, &l, CLOSE[k]), UI_ACT_THREADS | UI_ACT_SAMPLE);
+		ck_assert_int_eq(u.view, UI_VIEW_TABLE);
+	}
+	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
 	ui_list_release(&l);
 }
 END_TEST
@@ -663,7 +765,9 @@ START_TEST(test_every_footer_key_dispatches)
 				      VIEWS[v]);
 			ui_list_release(&l);
 		}
-		ck_assert_msg(shown >= 3, "view %d: a footer of %zu keys", VIEWS[v], shown);
+		/* a pager's footer has Back and Scroll: q closes it, it does not quit */
+		ck_assert_msg(shown >= ((UI_IN(VIEWS[v]) & UI_IN_PAGERS) ? 2u : 3u),
+			      "view %d: a footer of %zu keys", VIEWS[v], shown);
 	}
 }
 END_TEST
@@ -1379,7 +1483,7 @@ int main(void)
 	TCase *tc = tcase_create("keys");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_selection_follows_its_process_when_rows_reorder);
+	tcase_add_test(tc, test_selection_keeps_its_line_as_rows_reorder);
 	tcase_add_test(tc, test_sort_keys);
 	tcase_add_test(tc, test_w_shows_per_user_totals);
 	tcase_add_test(tc, test_per_user_rows_take_no_process_keys);
@@ -1391,6 +1495,7 @@ int main(void)
 	tcase_add_test(tc, test_delay_prompt_validates);
 	tcase_add_test(tc, test_step_and_time_prompt);
 	tcase_add_test(tc, test_views_enter_and_leave);
+	tcase_add_test(tc, test_q_closes_panels_and_quits_from_the_table);
 	tcase_add_test(tc, test_drill_keys);
 	tcase_add_test(tc, test_paging_keeps_selection_on_screen);
 	tcase_add_test(tc, test_every_binding_reachable);

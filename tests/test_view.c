@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "collect/symbols.h"
 #include "util/selfcost.h"
@@ -371,7 +373,8 @@ static void assert_clean_lines(const char *s, int w, int h)
 			REQUIRE(cp >= 0, "%dx%d line %d: invalid UTF-8", w, h, lines);
 			REQUIRE(cp >= 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0),
 				"%dx%d line %d: control character %#x", w, h, lines, (unsigned)cp);
-			cells++;
+			/* in cells, as the terminal shows them: a wide character takes two */
+			cells += wcwidth((wchar_t)cp) == 2 ? 2 : 1;
 			p += len;
 		}
 		REQUIRE(cells <= w, "%dx%d line %d: %d cells", w, h, lines, cells);
@@ -381,6 +384,79 @@ static void assert_clean_lines(const char *s, int w, int h)
 	}
 	REQUIRE(lines == h, "%dx%d: %d lines", w, h, lines);
 }
+
+/* The cells of line y of s before needle on it (-1: not there), as a terminal counts them. */
+static int cells_before(const char *s, int y, const char *needle)
+{
+	char line[1024];
+	const char *at;
+	wchar_t wide[1024];
+	size_t n;
+
+	screen_line(s, y, line, sizeof(line));
+	at = strstr(line, needle);
+	if (!at)
+		return -1;
+	line[at - line] = '\0';
+	n = mbstowcs(wide, line, sizeof(wide) / sizeof(wide[0]));
+	ck_assert_uint_ne(n, (size_t)-1);
+	return wcswidth(wide, n);
+}
+
+/*
+ * Names in CJK and emoji take two cells a character: the table stays aligned, a command line
+ * that goes on past the edge ends in '>', and Right scrolls to its very end ('<' at the left).
+ */
+START_TEST(test_wide_names_80x24)
+{
+	struct model *hw = m;
+	struct source *hw_src = src;
+	struct ui_list l = { 0 };
+	struct ui u;
+	char *s;
+	int name_x;
+
+	m = testutil_replay_model("wide.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	s = draw(&u, 80, 24, true);
+	golden("screen-wide-80x24.txt", s);
+	assert_clean_lines(s, 80, 24);
+	/* rows 8 to 12: 202, 101, 505, 303, 404 by %CPU; each name in the same column */
+	name_x = cells_before(s, 10, "newproc");
+	ck_assert_int_gt(name_x, 40);
+	ck_assert_int_eq(cells_before(s, 8, "\U0001f600stream"), name_x);
+	ck_assert_int_eq(cells_before(s, 9, "\u6570\u636e\u5e93"), name_x);
+	ck_assert_int_eq(cells_before(s, 11, "\u65b0\u3057\u3044da>"), name_x);
+	free(s);
+
+	u.cmdline = true;
+	s = draw(&u, 80, 24, true);
+	golden("screen-wide-cmdline-80x24.txt", s);
+	assert_clean_lines(s, 80, 24);
+	ck_assert_int_eq(cells_before(s, 9, ">"), 79);	/* 101's command line goes on */
+	ck_assert_int_eq(cells_before(s, 12, ">"), -1); /* "secret" fits: no mark */
+	free(s);
+
+	/* Right, as far as it goes: the end of the longest command line at the edge */
+	ui_set_screen(&u, 80, 7);
+	model_sort(m, u.sort_col, u.reverse);
+	ui_build_list(&u, m, &l);
+	for (int i = 0; i < 40; i++)
+		ui_key(&u, UI_KEY_RIGHT, m, &l);
+	s = draw(&u, 80, 24, true);
+	golden("screen-wide-scrolled-80x24.txt", s);
+	assert_clean_lines(s, 80, 24);
+	ck_assert_int_eq(cells_before(s, 9, "\u52a1\u5668.log") + 8, 80);
+	ck_assert_int_eq(cells_before(s, 9, ">"), -1);
+	ck_assert_int_ge(cells_before(s, 9, "<"), 0);
+	free(s);
+	ui_list_release(&l);
+	model_free(m);
+	source_free(src);
+	m = hw;
+	src = hw_src;
+}
+END_TEST
 
 START_TEST(test_every_size_draws_without_garbage)
 {
@@ -784,7 +860,7 @@ START_TEST(test_tree_goldens)
 	u.sel_id = 101;
 	s = draw(&u, 80, 24, true);
 	golden("screen-tree-80x24.txt", s);
-	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newpro"));
+	ck_assert_ptr_nonnull(strstr(s, "\u2514\u2500 newpr>")); /* '>': the name goes on */
 	ck_assert_ptr_nonnull(strstr(s, "*   505 alice"));
 	ck_assert_ptr_nonnull(strstr(s, "following 101"));
 	ck_assert_ptr_nonnull(strstr(s, "1 tagged"));
@@ -881,9 +957,9 @@ START_TEST(test_scrolled_goldens)
 	free(s);
 	u.hscroll = 10;
 	s = draw(&u, 170, 50, false);
-	/* the longest line (pid 101's) ends at the last cell */
-	ck_assert_ptr_nonnull(strstr(s, " 10000 r/bin/db-server --port 5432\n"));
-	ck_assert_int_eq(strstr(s, " 10000 r/bin/db-server --port 5432\n") + 34 -
+	/* the longest line (pid 101's) ends at the last cell; '<' says it is scrolled */
+	ck_assert_ptr_nonnull(strstr(s, " 10000 </bin/db-server --port 5432\n"));
+	ck_assert_int_eq(strstr(s, " 10000 </bin/db-server --port 5432\n") + 34 -
 				 strstr(s, "\n    101 alice ") - 1,
 			 170);
 	free(s);
@@ -1032,11 +1108,19 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("view");
+	Suite *s;
+
+	/* the screen of a UTF-8 terminal, whatever the locale the tests run in (LC_ALL=C) */
+	if (!setlocale(LC_CTYPE, "C.UTF-8")) {
+		fprintf(stderr, "the C.UTF-8 locale is needed\n");
+		return 99;
+	}
+	s = suite_create("view");
 	TCase *tc = tcase_create("screens");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_table_80x24);
+	tcase_add_test(tc, test_wide_names_80x24);
 	tcase_add_test(tc, test_table_200x50_ascii);
 	tcase_add_test(tc, test_table_40x10);
 	tcase_add_test(tc, test_narrow_header_goldens);

@@ -209,6 +209,9 @@ top4() {
 check "live: the sampling pane names page faults" wait_for "Samples: page faults (period 1)"
 check "live: the four faulting pages lead the pane" top4
 check "live: in the memfd mapping" wait_for "/memfd:pmctop-hot"
+# q closes the drill-down --sample opened, as htop's panels; q again quits
+keys q
+wait_for "^ *PID USER" >/dev/null
 keys q
 wait_for "EXIT=0" >/dev/null
 start "$PMCTOP -d 0.5"
@@ -251,4 +254,59 @@ start "$PMCTOP --replay $TMP/stall"
 check "a stalled replay still draws its frame" wait_for "F1Help"
 keys q
 check "q ends a replay whose stream stalled" wait_for "EXIT=0"
+# top's and htop's habits: T, M, N and P sort; F6 is a sort menu; q closes a panel and quits
+# only from the table; ':' is the replay's Go to.
+start "$PMCTOP --replay $REC -d 0"
+wait_for "F1Help" >/dev/null
+keys T
+check "T sorts by TIME+, as in top" wait_for "sort TIME+"
+check "T opens no prompt" sh -c '! tmux capture-pane -p -t '$S' | grep -q "Go to"'
+keys M
+check "M sorts by memory, as in top and htop" wait_for "sort %MEM"
+check "M: the biggest first" test "$(table_pids)" = "202 101 505 404 303 "
+keys N
+check "N sorts by PID" wait_for "sort PID"
+check "N: the pids in order" test "$(table_pids)" = "101 202 303 404 505 "
+keys P
+check "P sorts by %CPU" wait_for "sort %CPU"
+keys F6
+check "F6 opens the sort menu on the column sorted by" wait_for "^ %CPU \*"
+check "the menu lists the columns" wait_for "^ TIME+ "
+check "the footer says how to use it" wait_for "Sort: Up/Down; Enter: sort by the column; Esc: cancel"
+keys Up Enter
+check "Up and Enter sort by the column above" wait_for "sort TIME+"
+check "Enter closes the menu" sh -c 'sleep 0.3; ! tmux capture-pane -p -t '$S' | grep -q "Sort by"'
+keys F6 Down Escape
+check "Esc closes the menu and keeps the sort" wait_for "F1Help"
+check "Esc keeps the sort" wait_for "sort TIME+"
+keys F6
+wait_for "Sort by" >/dev/null
+keys q
+check "q in the sort menu closes it" wait_for "F1Help"
+check "q in the sort menu does not quit" sh -c '! tmux capture-pane -p -t '$S' | grep -q "EXIT="'
+keys h
+wait_for "sort by cycles per instruction" >/dev/null
+keys q
+check "q in help goes back to the table, as in htop" wait_for "^ *PID USER"
+keys e q
+check "q in the log goes back to the table" wait_for "^ *PID USER"
+keys E q
+check "q in the events goes back to the table" wait_for "^ *PID USER"
+keys Home Enter
+wait_for "PID 101 db-server" >/dev/null
+keys q
+check "q in the drill-down goes back to the table" wait_for "^ *PID USER"
+keys h
+wait_for "sort by cycles per instruction" >/dev/null
+keys F10
+check "F10 closes panels too" wait_for "^ *PID USER"
+check "F10 in a panel does not quit" sh -c '! tmux capture-pane -p -t '$S' | grep -q "EXIT="'
+keys :
+check ": opens the replay's Go to" wait_for "Go to (HH:MM:SS or +seconds): "
+keys Escape
+check "pmctop still runs after all these" sh -c '! tmux capture-pane -p -t '$S' | grep -q "EXIT="'
+keys q
+check "q on the table quits" wait_for "EXIT=0"
+keys clear Enter
+
 done_testing

@@ -1,5 +1,5 @@
 # The screen on a recording, under tmux: stepping frame by frame (j, J), going to a recorded
-# time (T), the events screen (E), and a recording from a FIFO, which only goes forward.
+# time (:), the events screen (E), and a recording from a FIFO, which only goes forward.
 . "$top_srcdir/tests/lib.sh"
 REC="$top_srcdir/tests/data/steps.rec"
 
@@ -24,25 +24,25 @@ check "J goes back a frame" frame 08:26:42 20.0
 keys J J
 check "J stops at the first frame and says so" wait_for "this is the first frame"
 check "the first frame stays on screen" frame 08:26:41 10.0
-keys T +5 Enter
+keys : +5 Enter
 # a delta across the jump (ticks 1 to 5) would read 35.0
 check "T +5 goes to the frame 5 s after the start, its own deltas" frame 08:26:45 50.0
 check "the process that started in tick 4 is there" wait_for "^ *300 alice .* gamma"
-keys T 08:26:47 Enter
+keys : 08:26:47 Enter
 check "T HH:MM:SS goes to the frame recorded then" frame 08:26:47 70.0
 keys j
 check "j at the end says so" wait_for "this is the last frame of the recording"
-keys T 08:26:42 Enter
+keys : 08:26:42 Enter
 check "T goes back in time too" frame 08:26:42 20.0
 check "back before tick 4, the later process is gone" sh -c '! tmux capture-pane -p -t '$S' | grep -q gamma'
-keys T 9:00 Enter
+keys : 9:00 Enter
 check "a time after the end is refused" wait_for "the recording ends before that time (8 ticks, 7 s)"
-keys T 25:00 Enter
+keys : 25:00 Enter
 check "a malformed time is refused with what to give" wait_for "invalid time '25:00': give HH:MM:SS"
 check "the frame stays where it was" frame 08:26:42 20.0
 
 # The events screen of frame 6, where pid 100's cache group ran half the time.
-keys T +6 Enter
+keys : +6 Enter
 frame 08:26:46 60.0 >/dev/null
 keys E
 check "E shows the events screen" wait_for "Events in the last interval"
@@ -78,7 +78,7 @@ check "Space resumes a paused replay, which plays to its end" wait_for "(end of 
 keys q
 wait_for "EXIT=0" >/dev/null
 
-# A FIFO goes forward only: j works, J and T say why they cannot.
+# A FIFO goes forward only: j works, J and : say why they cannot.
 mkfifo "$TMP/fifo"
 start "$PMCTOP --replay $TMP/fifo -d 30"
 cat "$REC" >"$TMP/fifo" &
@@ -88,7 +88,7 @@ keys j j
 check "a FIFO steps forward" frame 08:26:42 20.0
 keys J
 check "a FIFO cannot go back, and says so" wait_for "this recording comes from a pipe: it can only go forward (j)"
-keys T +1 Enter
+keys : +1 Enter
 check "nor go to a time" wait_for "this recording comes from a pipe: it can only go forward (j)"
 keys q
 check "q exits the FIFO replay with status 0" wait_for "EXIT=0"

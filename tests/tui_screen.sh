@@ -60,7 +60,7 @@ title_x() { screen | grep '^[< ] *PID ' | head -1 | awk -v t="$1" '{ print index
 start "$PMCTOP --replay $REC -d 0"
 wait_for "F1Help" >/dev/null
 check "80x24: > marks columns hidden for width" wait_for "COMMAND *>$"
-check "80x24: the footer names the htop keys" wait_for "F2Setup EnterDrill F3Search F4Filter F5Tree F6Sort F9Kill"
+check "80x24: the footer names the htop keys" wait_for "F2Setup EnterDrill F3Search F4Filter F5Tree F6SortBy F9Kill"
 keys Right
 check "Right scrolls: < at the left end of the titles" wait_for "^<   PID "
 # the stops at 80 columns: THR, S and RES, RES and %MEM, %MEM, TIME+, then PF/s
@@ -80,7 +80,7 @@ wait_for "^    PID USER" >/dev/null
 check "default order is by %CPU" pids_are "202 101 505 303 404 "
 keys t
 # at 80 columns the name is cut at the edge: └─ takes three cells of newproc's room
-check "t: the tree view" wait_for "^ *505 alice .*└─ newpro"
+check "t: the tree view" wait_for "^ *505 alice .*└─ newpr>"
 check "the child comes right after its parent" pids_are "202 101 505 303 404 "
 # from %CPU back over TIME+, %MEM, RES, S, THR and USER to PID
 for _ in 1 2 3 4 5 6 7; do keys '<'; done
@@ -142,15 +142,18 @@ click 10 $((y + 3))
 keys Enter
 check "a click on a row selects it" wait_for "PID 202 stream"
 keys Escape
+# q closes a panel: quit from the table (its footer), once Esc has closed the drill-down
+wait_for "F2Setup" >/dev/null
 quit
 
 # command lines: past the last column, Right moves the text, as far as the longest line's end
 start "$PMCTOP --replay $REC -d 0 -c --no-cpus"
 wait_for "F1Help" >/dev/null
 for _ in $(seq 30); do keys Right; done
-check "-c: the command lines scroll to their end, not past it" wait_for "^ *101 .*0 [^ ]*port 5432 *$"
+# at the end of the longest, '<' at the left says it is scrolled
+check "-c: the command lines scroll to their end, not past it" wait_for "^ *101 .*0 <ort 5432$"
 for _ in $(seq 30); do keys Left; done
-check "-c: Left goes back to the start" wait_for "^ *101 .* /usr/bin/"
+check "-c: Left goes back to the start, '>' saying the line goes on" wait_for "^ *101 .* /usr/bin>$"
 quit
 
 # --no-mouse: pmctop does not ask the terminal for mouse reports (tmux knows what was asked)
@@ -256,7 +259,58 @@ else
 	}
 	check "the refusals are in the log" in_log
 	keys Escape
+	wait_for "F2Setup" >/dev/null
 	quit
 	kill "$SLEEPER"
 fi
+# Wide names (tests/data/wide.rec: CJK and emoji) are measured in cells, under a UTF-8 locale
+# and under LANG=C, where what the terminal cannot show is '?', as ps and htop print it.
+WIDE="$top_srcdir/tests/data/wide.rec"
+# name_col PATTERN: the cell where PATTERN starts on the first screen line that has it
+name_col() {
+	screen | python3 -c '
+import sys, unicodedata
+pat = sys.argv[1]
+for line in sys.stdin:
+    if pat in line:
+        pre = line[:line.index(pat)]
+        print(sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in pre))
+        break
+' "$1"
+}
+aligned() {
+	want=$(name_col newproc)
+	for name in "$@"; do
+		got=$(name_col "$name")
+		[ -n "$got" ] && [ "$got" = "$want" ] || { diag "'$name' at cell '$got', newproc at $want"; return 1; }
+	done
+}
+# right_edge PATTERN: the line with PATTERN is 80 cells wide and ends in '>'
+right_edge() {
+	screen | python3 -c '
+import sys, unicodedata
+for line in sys.stdin:
+    line = line.rstrip("\n")
+    if sys.argv[1] in line:
+        w = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+        sys.exit(0 if w == 80 and line.endswith(">") else 1)
+sys.exit(1)
+' "$1"
+}
+start "$PMCTOP --replay $WIDE -d 0"
+check "UTF-8: an emoji name is shown" wait_for "^ *202 bob .* 😀stream$"
+check "UTF-8: CJK and emoji names start in the same cell as ASCII ones" \
+	aligned "😀stream" "数据库" "新しいda"
+check "UTF-8: a name cut at the edge ends in '>', never half a wide character" right_edge "新しいda>"
+keys c
+check "UTF-8: a CJK command line that goes on ends in '>'" wait_for "^ *101 alice .* /usr/bin>$"
+for i in $(seq 60); do keys Right; done
+check "Right scrolls to the end of the wide command line, '<' marking the scroll" \
+	wait_for "^ *101 .* <务器.log$"
+quit
+start "LANG=C $PMCTOP --replay $WIDE -d 0"
+check "LANG=C: what the terminal cannot show is '?', one a byte" wait_for "^ *202 bob .* ????stre>$"
+check "LANG=C: CJK names are '?', not blanks" wait_for "^ *101 alice .* ?????????$"
+check "LANG=C: the names still line up" aligned "????stre>" "?????????"
+quit
 done_testing

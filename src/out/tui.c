@@ -3,6 +3,7 @@
 #include "out/tui.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -82,6 +83,46 @@ static void tui_colors(bool color)
 	tui_scheme(UI_SCHEME_DEFAULT);
 }
 
+/*
+ * Whether the terminal type can show the screen: a type terminfo does not know would make
+ * newterm fail, and one without cursor addressing (dumb, hardcopy) would take a blank screen
+ * forever, as top refuses it. Asked of terminfo alone (setupterm with an error return prints
+ * nothing), so a refusal leaves the terminal as it was. 0, or -1 with the way out in err.
+ */
+static int tui_term_check(const char *term, char *err, size_t errsize)
+{
+	const char *cup;
+	bool addressable;
+	int e = 0;
+
+	if (!term || !*term) {
+		snprintf(err, errsize,
+			 "TERM is not set: set it to the terminal's type (e.g. xterm-256color), or "
+			 "use pmctop -b for batch frames");
+		return -1;
+	}
+	if (setupterm(term, STDOUT_FILENO, &e) != OK) {
+		snprintf(err, errsize,
+			 e < 0 ? "cannot use the terminal '%s': no terminfo database is found; "
+				 "install one (ncurses-base), or use pmctop -b for batch frames"
+			       : "the terminal '%s' is unknown to terminfo; set TERM to a type it "
+				 "knows (e.g. xterm-256color), or use pmctop -b for batch frames",
+			 term);
+		return -1;
+	}
+	cup = tigetstr("cup");
+	addressable = cup && cup != (const char *)-1;
+	del_curterm(cur_term);
+	if (!addressable) {
+		snprintf(err, errsize,
+			 "the terminal '%s' cannot show the screen (no cursor addressing); use a "
+			 "terminal that can, or pmctop -b for batch frames",
+			 term);
+		return -1;
+	}
+	return 0;
+}
+
 int tui_init(bool color, bool mouse, char *err, size_t errsize)
 {
 	const char *term = getenv("TERM");
@@ -91,9 +132,11 @@ int tui_init(bool color, bool mouse, char *err, size_t errsize)
 		snprintf(err, errsize, "the screen needs a terminal: use -b for batch mode");
 		return -1;
 	}
-	if (!term || !*term || !newterm(NULL, stdout, stdin)) {
+	if (tui_term_check(term, err, errsize))
+		return -1;
+	if (!newterm(NULL, stdout, stdin)) {
 		snprintf(err, errsize, "cannot use the terminal type '%s': set TERM, or use -b",
-			 term ? term : "");
+			 term);
 		return -1;
 	}
 	tui_active = 1;
@@ -241,24 +284,41 @@ void tui_draw(const struct canvas *c)
 		while (x < w) {
 			const struct canvas_cell *cell = canvas_at(c, x, y);
 			int attr = cell ? cell->attr : CANVAS_NORMAL;
-			int n = 0;
+			/* the bottom-right cell cannot be written without scrolling */
+			int end = y == h - 1 ? w - 1 : w;
+			int n = 0, nw = 0;
 
 			/* one attribute change per run of cells that share it */
-			while (x + n < w && n < (int)(sizeof(run) / sizeof(run[0]))) {
+			while (x + n < end && nw < (int)(sizeof(run) / sizeof(run[0]))) {
 				const struct canvas_cell *k = canvas_at(c, x + n, y);
 				int a = k ? k->attr : CANVAS_NORMAL;
+				bool wide = x + n + 1 < w && canvas_at(c, x + n + 1, y) &&
+					    canvas_at(c, x + n + 1, y)->ch == CANVAS_WIDE_TAIL;
 
-				if (a != attr)
+				if (a != attr && n)
 					break;
-				run[n++] = k && k->ch ? (wchar_t)k->ch : L' ';
+				if (k && k->ch == CANVAS_WIDE_TAIL) {
+					/* a right half with no left: a blank */
+					run[nw++] = L' ';
+					n++;
+					continue;
+				}
+				/* a wide character takes its two cells whole, or waits for the next */
+				if (wide && x + n + 2 > end)
+					break;
+				run[nw++] = k && k->ch ? (wchar_t)k->ch : L' ';
+				n += wide ? 2 : 1;
 			}
 			attrset(tui_attrs[attr < CANVAS_ATTR_MAX ? attr : 0]);
-			/* the bottom-right cell cannot be written without scrolling */
-			if (y == h - 1 && x + n == w)
-				n--;
-			if (n > 0)
-				addnwstr(run, n);
-			x += n > 0 ? n : 1;
+			if (nw > 0)
+				addnwstr(run, nw);
+			if (n == 0) {
+				/* the last cell, or a wide character that would end in it */
+				if (x < end)
+					addch(' ');
+				n = 1;
+			}
+			x += n;
 		}
 	}
 	attrset(A_NORMAL);

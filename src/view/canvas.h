@@ -26,8 +26,11 @@ enum canvas_attr {
 	CANVAS_ATTR_MAX
 };
 
+/* The right half of a wide character: the cell before holds the character. */
+#define CANVAS_WIDE_TAIL 0xffffffffu
+
 struct canvas_cell {
-	uint32_t ch; /* Unicode code point; 0 is a blank */
+	uint32_t ch; /* Unicode code point; 0 is a blank; CANVAS_WIDE_TAIL (see above) */
 	uint8_t attr;
 };
 
@@ -44,14 +47,22 @@ void canvas_free(struct canvas *c);
 /* Blank every cell. */
 void canvas_clear(struct canvas *c);
 /*
- * Write UTF-8 text at x, y in attr, clipped to the canvas and to maxw
- * columns (maxw < 0: no limit), through textsafe_escape: each invalid byte
- * and unsafe character (controls, bidi) shows as '?', and so does each
- * byte >= 0x80 on an ascii canvas. Returns the columns written.
+ * Write UTF-8 text at x, y in attr, clipped to the canvas and to maxw cells (maxw < 0: no
+ * limit), through textsafe_escape first: each invalid byte and unsafe character (controls, C1,
+ * bidi) shows as '?', and so does each byte >= 0x80 on an ascii canvas. A character takes the
+ * cells wcwidth gives it, and is never cut: a wide one that does not fit whole is left out;
+ * characters the locale cannot show (all but ASCII under LANG=C) are '?', one cell each. A
+ * character written over half of a wide one blanks its other half. Returns the cells written.
  */
 int canvas_put(struct canvas *c, int x, int y, const char *text, int attr, int maxw);
 /* The cells canvas_put takes for text, unclipped: what a caller measures before drawing. */
 int canvas_cells(const char *text);
+/*
+ * The first character of s (n >= 1 bytes) as canvas_put draws it: the code point into *cp ('?'
+ * for what cannot be shown), the bytes it takes into *len (1 for an invalid byte); returns its
+ * cells, 1 or 2.
+ */
+int canvas_glyph(const char *s, size_t n, size_t *len, uint32_t *cp);
 /* printf into the canvas; same clipping as canvas_put. */
 int canvas_printf(struct canvas *c, int x, int y, int attr, int maxw, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -12,6 +12,7 @@
 
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "view/canvas.h"
 #include "view/table.h"
 
 /*
@@ -269,13 +270,20 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 		return;
 	}
 	/* a followed process is selected again wherever it comes back: a filter, H, a view */
-	if (u->follow)
+	if (u->follow) {
 		u->sel_id = u->follow_id;
-	for (size_t i = 0; i < l->n; i++)
+		u->sel_pin = true;
+	}
+	/*
+	 * Otherwise the selection keeps its line and the rows move under it, as in htop: a
+	 * selection that chased its process would scroll the busiest rows off the screen
+	 */
+	for (size_t i = 0; u->sel_pin && i < l->n; i++)
 		if (l->v[i]->id == u->sel_id) {
 			u->sel = i;
 			break;
 		}
+	u->sel_pin = false;
 	if (u->sel >= l->n)
 		u->sel = l->n - 1;
 	u->sel_id = l->v[u->sel]->id;
@@ -379,18 +387,24 @@ static unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
 	return UI_ACT_SORT;
 }
 
+size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max)
+{
+	size_t n = ui_sortable(m, out, max), k = 0;
+
+	if (u->view != UI_VIEW_CGROUPS)
+		return n;
+	/* cgroups are sorted by their own columns only */
+	for (size_t i = 0; i < n; i++)
+		if (columns_on_rows(model_column(m, out[i]), COL_ROWS_CGROUPS))
+			out[k++] = out[i];
+	return k;
+}
+
 static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sortable(m, cols, sizeof(cols) / sizeof(cols[0]));
-	size_t i, k = 0;
-
-	/* cgroups are sorted by their own columns only */
-	for (i = 0; i < n && u->view == UI_VIEW_CGROUPS; i++)
-		if (columns_on_rows(model_column(m, cols[i]), COL_ROWS_CGROUPS))
-			cols[k++] = cols[i];
-	if (u->view == UI_VIEW_CGROUPS)
-		n = k;
+	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t i;
 
 	for (i = 0; i < n && cols[i] != u->sort_col; i++)
 		;
@@ -402,6 +416,71 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 	u->reverse = false;
 	ui_reveal_sort(u, m);
 	return UI_ACT_SORT;
+}
+
+/* F6: the sort menu opens on the column sorted by. */
+static void ui_sort_menu_open(struct ui *u, const struct model *m)
+{
+	int cols[COL_MAX + 64];
+	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+
+	u->sort_sel = 0;
+	for (size_t i = 0; i < n; i++)
+		if (cols[i] == u->sort_col)
+			u->sort_sel = i;
+	u->prompt = UI_PROMPT_SORT;
+}
+
+/* A key in the sort menu: move, Enter sorts by the entry (as its key would), Esc closes. */
+static unsigned ui_sort_menu_key(struct ui *u, int key, const struct model *m)
+{
+	int cols[COL_MAX + 64];
+	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t page = u->page ? u->page : 1;
+
+	if (!n) {
+		u->prompt = UI_PROMPT_NONE;
+		return 0;
+	}
+	if (u->sort_sel >= n)
+		u->sort_sel = n - 1;
+	switch (key) {
+	case UI_KEY_ESC:
+	case UI_KEY_F6:
+	case UI_KEY_F10:
+	case 'q':
+		u->prompt = UI_PROMPT_NONE;
+		return 0;
+	case UI_KEY_ENTER:
+	case '\r':
+		u->prompt = UI_PROMPT_NONE;
+		if (cols[u->sort_sel] == u->sort_col)
+			return 0; /* the order stays: R reverses it */
+		u->sort_col = cols[u->sort_sel];
+		u->reverse = false;
+		ui_reveal_sort(u, m);
+		return UI_ACT_SORT;
+	case UI_KEY_UP:
+		u->sort_sel = u->sort_sel ? u->sort_sel - 1 : 0;
+		return 0;
+	case UI_KEY_DOWN:
+		u->sort_sel = u->sort_sel + 1 < n ? u->sort_sel + 1 : n - 1;
+		return 0;
+	case UI_KEY_PGUP:
+		u->sort_sel = u->sort_sel > page ? u->sort_sel - page : 0;
+		return 0;
+	case UI_KEY_PGDN:
+		u->sort_sel = u->sort_sel + page < n ? u->sort_sel + page : n - 1;
+		return 0;
+	case UI_KEY_HOME:
+		u->sort_sel = 0;
+		return 0;
+	case UI_KEY_END:
+		u->sort_sel = n - 1;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 static void ui_search(struct ui *u, const struct ui_list *l)
@@ -491,8 +570,9 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 			return 0;
 		}
 		return UI_ACT_SEEK;
-	case UI_PROMPT_SIGNAL: /* these two have keys of their own (ui_signal_key) */
+	case UI_PROMPT_SIGNAL: /* these have keys of their own (ui_signal_key, the sort menu) */
 	case UI_PROMPT_CONFIRM:
+	case UI_PROMPT_SORT:
 	case UI_PROMPT_NONE:
 		break;
 	}
@@ -622,6 +702,8 @@ static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, cons
 {
 	if (u->prompt == UI_PROMPT_SIGNAL)
 		return ui_signal_key(u, key, m);
+	if (u->prompt == UI_PROMPT_SORT)
+		return ui_sort_menu_key(u, key, m);
 	if (u->prompt == UI_PROMPT_CONFIRM) {
 		u->prompt = UI_PROMPT_NONE;
 		if (u->ask_gone) {
@@ -685,10 +767,10 @@ static void ui_enter_view(struct ui *u, enum ui_view v)
  * order: drill-down keys first, then the list keys, the help and log keys, and quit last.
  */
 static const struct ui_binding UI_BINDINGS[] = {
-	{ .keys = { UI_KEY_ESC },
+	{ .keys = { UI_KEY_ESC, 'q', UI_KEY_F10 },
 	  .in = UI_IN(UI_VIEW_DRILL),
 	  .what = UI_DO_LEAVE,
-	  .help = "back to the table",
+	  .help = "back to the table (q closes the panel; q on the table quits)",
 	  .footer_in = UI_IN(UI_VIEW_DRILL),
 	  .footer_key = "Esc",
 	  .footer = "Back" },
@@ -788,13 +870,17 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "F5",
 	  .footer = "Tree" },
-	{ .keys = { '<', '>', UI_KEY_F6 },
+	{ .keys = { UI_KEY_F6 },
 	  .in = UI_IN_LISTS,
-	  .what = UI_DO_SORT_CYCLE,
-	  .help = "sort by the previous or next column (scrolled into view)",
+	  .what = UI_DO_SORT_MENU,
+	  .help = "the sort menu: Up/Down, Enter sorts by the column, Esc closes it",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "F6",
-	  .footer = "Sort" },
+	  .footer = "SortBy" },
+	{ .keys = { '<', '>' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_CYCLE,
+	  .help = "sort by the previous or next column (scrolled into view)" },
 	{ .keys = { UI_KEY_LEFT, UI_KEY_RIGHT },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_HSCROLL,
@@ -812,8 +898,18 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { 'M' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SORT_BY,
-	  .col = COL_CACHE,
-	  .help = "sort by cache-miss %; again: reverse" },
+	  .col = COL_MEM,
+	  .help = "sort by memory (%MEM, as RES), as top and htop; again: reverse" },
+	{ .keys = { 'T' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_BY,
+	  .col = COL_TIME,
+	  .help = "sort by CPU time (TIME+); again: reverse" },
+	{ .keys = { 'N' },
+	  .in = UI_IN_LISTS,
+	  .what = UI_DO_SORT_BY,
+	  .col = COL_PID,
+	  .help = "sort by PID; again: reverse" },
 	{ .keys = { 'R', 'I' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_REVERSE,
@@ -895,7 +991,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_STEP,
 	  .help = "replays: pause and show the next (j) or previous (J) frame" },
-	{ .keys = { 'T' },
+	{ .keys = { ':' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SEEK,
 	  .help = "replays: go to a recorded time, HH:MM:SS or +SECONDS from the start" },
@@ -958,7 +1054,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .what = UI_DO_HELP,
 	  .help = "help" },
 
-	{ .keys = { UI_KEY_ESC, 'h', '?', UI_KEY_F1, 'e', 'E' },
+	{ .keys = { UI_KEY_ESC, 'q', UI_KEY_F10, 'h', '?', UI_KEY_F1, 'e', 'E' },
 	  .in = UI_IN_PAGERS,
 	  .what = UI_DO_BACK,
 	  .help = "back where you came from",
@@ -974,10 +1070,10 @@ static const struct ui_binding UI_BINDINGS[] = {
 	  .footer = "Scroll" },
 
 	{ .keys = { 'q', 'Q', UI_KEY_F10 },
-	  .in = UI_IN_ALL,
+	  .in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .what = UI_DO_QUIT,
-	  .help = "quit",
-	  .footer_in = UI_IN_ALL,
+	  .help = "quit (in a panel: q, Esc and F10 close it)",
+	  .footer_in = UI_IN(UI_VIEW_TABLE) | UI_IN(UI_VIEW_CGROUPS),
 	  .footer_key = "q",
 	  .footer = "Quit" },
 };
@@ -1174,6 +1270,7 @@ static void ui_leave_cgroup(struct ui *u, const struct model *m)
 	for (size_t i = 0; i < m->ncgroups; i++)
 		if (m->cgroups[i].cgroup && !strcmp(m->cgroups[i].cgroup, u->cgroup))
 			u->sel_id = m->cgroups[i].id;
+	u->sel_pin = true;
 	u->cgroup[0] = '\0';
 	u->view = UI_VIEW_CGROUPS;
 	u->top = 0;
@@ -1340,9 +1437,8 @@ int ui_text_cells(const struct ui *u, const struct ui_list *l)
 		int cells =
 			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
 
-		/* one cell per code point, as the canvas draws them */
-		for (; *t; t++)
-			cells += ((unsigned char)*t & 0xc0) != 0x80;
+		/* in cells, as the canvas draws them: a wide character takes two */
+		cells += canvas_cells(t);
 		if (cells > most)
 			most = cells;
 	}
@@ -1611,12 +1707,14 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->drill_open = false;
 		u->view = UI_VIEW_TABLE;
 		u->sel_id = u->drill;
+		u->sel_pin = true;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_TABLE:
 		if (u->view == UI_VIEW_DRILL) {
 			/* its sampling and thread counts stop; Tab comes back to it */
 			u->view = UI_VIEW_TABLE;
 			u->sel_id = u->drill;
+			u->sel_pin = true;
 			return UI_ACT_THREADS | UI_ACT_SAMPLE;
 		}
 		/* from the cgroups, as G goes back: all the processes */
@@ -1756,6 +1854,9 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 	case UI_DO_SETUP_DONE:
 		u->view = u->back;
 		return UI_ACT_WRITE;
+	case UI_DO_SORT_MENU:
+		ui_sort_menu_open(u, m);
+		return 0;
 	}
 	return 0;
 }

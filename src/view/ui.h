@@ -74,9 +74,10 @@ enum ui_prompt {
 	UI_PROMPT_FILTER,
 	UI_PROMPT_USER,
 	UI_PROMPT_DELAY,
-	UI_PROMPT_TIME,	   /* T: the time of a replay to go to */
+	UI_PROMPT_TIME,	   /* ':': the time of a replay to go to */
 	UI_PROMPT_SIGNAL,  /* the signal menu: Up/Down, a number or a letter, Enter */
 	UI_PROMPT_CONFIRM, /* y sends the chosen signal; any other key cancels */
+	UI_PROMPT_SORT,	   /* F6: the sort menu: Up/Down, Enter sorts by the entry, Esc */
 };
 
 enum ui_drill_mode {
@@ -122,7 +123,7 @@ enum ui_do {
 	UI_DO_CGROUP_DRILL,  /* the processes of the selected cgroup */
 	UI_DO_EVENTS,	     /* the events screen */
 	UI_DO_STEP,	     /* replays: j the next frame, J the previous one (paused) */
-	UI_DO_SEEK,	     /* replays: T asks for a time to go to */
+	UI_DO_SEEK,	     /* replays: ':' asks for a time to go to */
 	UI_DO_HSCROLL,	     /* Left, Right: scroll the table and its command lines sideways */
 	UI_DO_TREE,	     /* processes under their parents */
 	UI_DO_FOLLOW,	     /* keep the selection on the selected process */
@@ -142,9 +143,10 @@ enum ui_do {
 	UI_DO_SETUP_ORDER,   /* setup: move the column up or down the order */
 	UI_DO_SETUP_WRITE,   /* setup: write the settings file */
 	UI_DO_SETUP_DONE,    /* setup: write the settings file and leave */
+	UI_DO_SORT_MENU,     /* F6: the sort menu, on the column sorted by */
 };
 
-#define UI_BINDING_KEYS 7
+#define UI_BINDING_KEYS 9
 
 /* One binding of the key table, which drives dispatch, the help screen and the footer. */
 struct ui_binding {
@@ -229,12 +231,14 @@ struct ui {
 	int list_y;	   /* screen line of the list's column titles; -1 when none */
 	int hscroll;	   /* horizontal scroll position of the table (view/table.h) */
 	bool tree;	   /* processes under their parents */
-	bool follow;	   /* the selection stays on follow_id */
+	bool follow;	   /* F: the selection stays on follow_id; else it keeps its line */
+	bool sel_pin;	   /* the next ui_sync puts the selection on sel_id (a key chose it) */
 	int follow_id;
 	bool live; /* the processes are on this machine: signals and nice apply */
 	struct model_ident tags[UI_MAX_TAGS]; /* tagged processes, in tagging order */
 	size_t ntags;
 	size_t sig_sel;				 /* the signal menu's highlighted entry */
+	size_t sort_sel;			 /* the sort menu's highlighted entry */
 	int sig_typed;				 /* a number typed in the menu; 0 for none */
 	int act_signal;				 /* UI_ACT_SIGNAL: the signal chosen */
 	int act_nice;				 /* UI_ACT_NICE: -1 or +1 */
@@ -271,7 +275,10 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay);
 /* Build the visible list for the current view from m (pointers into m). */
 void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l);
 void ui_list_release(struct ui_list *l);
-/* Keep the selection on the same process after rows moved; fix scrolling. */
+/*
+ * After rows moved: the selection keeps its line and the rows move under it, as in htop,
+ * unless F follows a process or a key just chose one (sel_pin); fix scrolling.
+ */
 void ui_sync(struct ui *u, const struct ui_list *l);
 /* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
 void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
@@ -322,5 +329,7 @@ int ui_meter_find(const char *name);
 int ui_scheme_find(const char *name);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
+/* The entries of the sort menu (F6) in the current view, in table order; returns how many. */
+size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max);
 
 #endif

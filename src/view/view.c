@@ -460,21 +460,28 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
 		canvas_put(c, c->w - 1, y, ">", CANVAS_TITLE_SORT, 1);
 }
 
-/* Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells. */
+/*
+ * Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells.
+ * A wide character the skip cuts in two shows its visible half as a blank.
+ */
 static int view_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
 {
-	const unsigned char *p = (const unsigned char *)text;
 	size_t n = strlen(text);
+	int pad = 0;
 
 	while (n && *skip > 0) {
 		size_t len;
+		uint32_t cp;
+		int w = canvas_glyph(text, n, &len, &cp);
 
-		utf8_decode(p, n, &len);
-		p += len;
+		pad = w > *skip ? w - *skip : 0;
+		*skip = w > *skip ? 0 : *skip - w;
+		text += len;
 		n -= len;
-		(*skip)--;
 	}
-	return canvas_put(c, x, y, (const char *)p, attr, -1);
+	if (pad)
+		canvas_put(c, x, y, " ", attr, 1);
+	return pad + canvas_put(c, x + pad, y, text, attr, -1);
 }
 
 /* The tree's guides before a row's name: a bar for each ancestor with siblings still to come. */
@@ -495,6 +502,12 @@ static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree
 	return used;
 }
 
+/* The cells of a row's rest column: the tree's guides, as view_tree_prefix draws them, and text. */
+static int view_text_cells(const char *text, const struct ui_tree_pos *tp)
+{
+	return (tp ? 3 * (int)(tp->depth < 32 ? tp->depth : 31) : 0) + canvas_cells(text);
+}
+
 struct view_row_style {
 	enum col_rows rows; /* processes, threads, users or cgroups */
 	bool cmdline, selected, tagged, utf8;
@@ -506,6 +519,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			   const struct view_row_style *st)
 {
 	int x, skip = t->text_off;
+	const char *text;
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct column *col = model_column(m, t->ids[i]);
@@ -534,8 +548,13 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 	x = t->rest_x;
 	if (st->tree)
 		x += view_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
-	x += view_put_skip(c, x, y, st->cmdline && r->cmdline[0] ? r->cmdline : r->comm,
-			   CANVAS_NORMAL, &skip);
+	text = st->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
+	x += view_put_skip(c, x, y, text, CANVAS_NORMAL, &skip);
+	/* the text goes on past the edge: '>' says so, as '<' says it was scrolled */
+	if (x - t->rest_x + t->text_off < view_text_cells(text, st->tree))
+		canvas_put(c, c->w - 1, y, ">", CANVAS_DIM, 1);
+	if (t->text_off > 0 && view_text_cells(text, st->tree) > 0)
+		canvas_put(c, t->rest_x, y, "<", CANVAS_DIM, 1);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
 	if (st->tagged) {
@@ -568,6 +587,33 @@ static void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
 		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
 		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %2d %s", sg[i].num, sg[i].name);
 		canvas_attr(c, row, 0, w, lit ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
+}
+
+/* The sort menu (F6) over the left of the body, from line y: the columns, the highlighted lit. */
+static void view_sort_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	int cols[COL_MAX + 64];
+	const struct ui *u = v->u;
+	size_t n = ui_sort_menu(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
+	const int w = 18;
+
+	if (!rows)
+		return;
+	/* a menu longer than the screen scrolls with its highlight */
+	top = u->sort_sel >= rows ? u->sort_sel - rows + 1 : 0;
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, "Sort by", CANVAS_TITLE, w);
+	for (size_t i = top; i < n && i - top < rows; i++) {
+		int row = y + 1 + (int)(i - top);
+
+		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %s%s",
+			      model_column_title(v->m, cols[i], view_list_rows(u)),
+			      cols[i] == u->sort_col ? (u->reverse ? " (rev)" : " *") : "");
+		canvas_attr(c, row, 0, w, i == u->sort_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
 		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
 	}
 }
@@ -638,6 +684,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		[UI_PROMPT_TIME] = "Go to (HH:MM:SS or +seconds): ",
 		[UI_PROMPT_SIGNAL] = "Signal: ",
 		[UI_PROMPT_CONFIRM] = "",
+		[UI_PROMPT_SORT] = "Sort: ",
 	};
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
@@ -654,6 +701,12 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		if (u->sig_typed)
 			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig_typed);
 		canvas_put(c, x, y, "Up/Down, a number or a letter; Enter: choose; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_SORT) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		canvas_put(c, x, y, "Up/Down; Enter: sort by the column; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
@@ -1464,6 +1517,13 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		if (my < 0)
 			my = VIEW_HEADER_LINES;
 		view_signal_menu(c, my, c->h - my - 1, u);
+	}
+	if (u->prompt == UI_PROMPT_SORT) {
+		int my = view_list_y(v, c->w, c->h);
+
+		if (my < 0)
+			my = VIEW_HEADER_LINES;
+		view_sort_menu(c, my, c->h - my - 1, v);
 	}
 	view_footer(c, v);
 }
