@@ -399,6 +399,19 @@ void symbols_lookup(struct symbols *s, const struct mem_map *maps, size_t n, uin
 		return;
 	/* the address's place in the file, then where the file's segments put it */
 	hit->file_off = ip - m->start + m->pgoff;
+	if (!m->pgoff && !m->ino && !m->maj && !m->min) {
+		/*
+		 * A mapping without its offset and identity (a recording's): take the
+		 * file as mapped whole from its lowest mapping, as the loader lays
+		 * out the segments of an ordinary ELF file.
+		 */
+		unsigned long long base = m->start;
+
+		for (size_t i = 0; i < n; i++)
+			if (maps[i].start < base && !strcmp(maps[i].name, m->name))
+				base = maps[i].start;
+		hit->file_off = ip - base;
+	}
 	f = symbols_file(s, m);
 	hit->state = f->state;
 	hit->err = f->err;
