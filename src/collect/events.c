@@ -414,18 +414,9 @@ size_t events_suggest(const char *name, char (*out)[128], size_t max)
 	return sg.n;
 }
 
-static bool events_match(const char *s, const char *pattern)
+bool events_match(const char *s, const char *pattern)
 {
-	size_t lp, ls;
-
-	if (!pattern || !*pattern)
-		return true;
-	lp = strlen(pattern);
-	ls = strlen(s);
-	for (size_t i = 0; i + lp <= ls; i++)
-		if (!strncasecmp(s + i, pattern, lp))
-			return true;
-	return false;
+	return !pattern || !*pattern || strcasestr(s, pattern);
 }
 
 struct events_listing {

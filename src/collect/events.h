@@ -52,4 +52,7 @@ const char *events_hw_pmu(int *counters);
 /* Levenshtein distance, case-insensitive (exported for tests). */
 size_t events_distance(const char *a, const char *b);
 
+/* Whether s holds pattern, in any case (a listing's filter); every name matches no pattern. */
+bool events_match(const char *s, const char *pattern);
+
 #endif

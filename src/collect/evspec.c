@@ -89,20 +89,6 @@ int evspec_encode(const struct sysops *ops, const char *sysfs, const char *name,
 	return events_encode(name, kernel, a, hw);
 }
 
-static bool evspec_match(const char *s, const char *pattern)
-{
-	size_t lp, ls;
-
-	if (!pattern || !*pattern)
-		return true;
-	lp = strlen(pattern);
-	ls = strlen(s);
-	for (size_t i = 0; i + lp <= ls; i++)
-		if (!strncasecmp(s + i, pattern, lp))
-			return true;
-	return false;
-}
-
 struct evspec_names {
 	char **v;
 	size_t n, cap;
@@ -163,7 +149,7 @@ static void evspec_pmu_events(const char *sysfs, const char *pattern, struct evs
 			if (ee->d_name[0] == '.' || strchr(ee->d_name, '.'))
 				continue;
 			snprintf(name, sizeof(name), "%s/%s/", de->d_name, ee->d_name);
-			if (evspec_match(name, pattern))
+			if (events_match(name, pattern))
 				evspec_names_add(ns, name);
 		}
 		closedir(e);
@@ -197,7 +183,7 @@ static size_t evspec_tracepoints(const char *sysfs, const char *pattern, struct 
 				continue;
 			snprintf(name, sizeof(name), "%s:%s", de->d_name, ee->d_name);
 			n++;
-			if (ns && evspec_match(name, pattern))
+			if (ns && events_match(name, pattern))
 				evspec_names_add(ns, name);
 		}
 		closedir(e);
