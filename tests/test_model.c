@@ -435,11 +435,14 @@ START_TEST(test_columns_in_table_order)
 	size_t n = model_columns(m, ids, COL_MAX + 8);
 	char keys[512];
 
-	/* every column but CGROUP, shown only where cgroups are known, and the -e event */
-	ck_assert_uint_eq(n, COL_MAX);
+	/*
+	 * every column but CGROUP, shown only where cgroups are known, and NI, VIRT, SHR and P,
+	 * off until chosen, and the -e event
+	 */
+	ck_assert_uint_eq(n, COL_MAX - 4);
 	m->have_cgroups = true;
 	n = model_columns(m, ids, COL_MAX + 8);
-	ck_assert_uint_eq(n, COL_MAX + 1);
+	ck_assert_uint_eq(n, COL_MAX - 3);
 	for (size_t i = 0, last = 0; i < n; i++)
 		if (ids[i] < COL_MAX) {
 			ck_assert(i == 0 || ids[i] > ids[last]);
@@ -1102,6 +1105,82 @@ START_TEST(test_first_snapshot_has_proc_columns_and_no_counts)
 }
 END_TEST
 
+/*
+ * top's NI, VIRT, SHR and P from the snapshot's /proc facts, formatted as top (VIRT and SHR in
+ * KiB, then m, g); empty (never 0) for an entry without them (a recording from before them);
+ * P hidden until chosen, the others shown.
+ */
+START_TEST(test_nice_virt_shr_lastcpu_columns)
+{
+	struct snapshot a, b;
+	struct model *m;
+	struct snap_task *t;
+	struct col_choice c;
+	char buf[64];
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	for (int i = 0; i < 2; i++) {
+		struct snapshot *s = i ? &b : &a;
+
+		t = ptask(s, 101, 1000, 1, 'S');
+		t->pflags |= SNAP_TASK_MORE | SNAP_TASK_SHR;
+		t->nice = -5;
+		t->virt_kib = 2 * 1024 * 1024;
+		t->shr_kib = 700;
+		t->processor = 3;
+		t = ptask(s, 102, 1000, 1, 'S');
+		t->pflags |= SNAP_TASK_MORE; /* statm was not readable: no SHR */
+		t->nice = 19;
+		t->virt_kib = 123456;
+		t->processor = 0;
+		ptask(s, 103, 1000, 1, 'S'); /* an older recording: none of them */
+	}
+	m = two_ticks(&a, &b);
+	model_sort(m, COL_PID, false);
+	NEAR(m->rows[0].v[COL_NI], -5);
+	NEAR(m->rows[0].v[COL_P], 3);
+	model_format_cell(m, &m->rows[0], COL_VIRT, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "2.00g");
+	model_format_cell(m, &m->rows[0], COL_SHR, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "700");
+	model_format_cell(m, &m->rows[0], COL_NI, COL_ROWS_PROCESSES, 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-5");
+	model_format_cell(m, &m->rows[1], COL_VIRT, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "123456");
+	model_format_cell(m, &m->rows[1], COL_SHR, COL_ROWS_PROCESSES, 6, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "-");
+	model_format_cell(m, &m->rows[1], COL_P, COL_ROWS_PROCESSES, 3, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0");
+	for (int col = COL_NI; col <= COL_P; col++) {
+		if (col == COL_RES || col == COL_MEM || col == COL_TIME)
+			continue;
+		model_format_cell(m, &m->rows[2], col, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
+		ck_assert_msg(!strcmp(buf, "-"), "%s: '%s'", columns_get(col)->key, buf);
+	}
+	/* sortable by key and by title; nice lowest first as top, VIRT biggest first */
+	model_sort(m, model_sort_key(m, "virt"), false);
+	ck_assert_int_eq(m->rows[0].id, 101);
+	ck_assert_int_eq(m->rows[2].id, 103);
+	model_sort(m, model_sort_key(m, "NI"), false);
+	ck_assert_int_eq(m->rows[0].id, 101);
+	/* the default choice: off until asked for (F2, --columns), the counters keep the room */
+	columns_choice_default(&c);
+	ck_assert(!columns_choice_shown(&c, COL_NI));
+	ck_assert(!columns_choice_shown(&c, COL_VIRT));
+	ck_assert(!columns_choice_shown(&c, COL_SHR));
+	ck_assert(!columns_choice_shown(&c, COL_P));
+	ck_assert_int_eq(columns_choice_parse(&c, "pid,lastcpu,command", buf, sizeof(buf)), 0);
+	ck_assert(columns_choice_shown(&c, COL_P));
+	ck_assert(!columns_choice_shown(&c, COL_NI));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 /* TIME+ as top writes it, RES in KiB then MiB and GiB, and empty (not 0) without /proc. */
 START_TEST(test_proc_cells_are_formatted_as_top_and_empty_when_unknown)
 {
@@ -1141,6 +1220,8 @@ START_TEST(test_proc_cells_are_formatted_as_top_and_empty_when_unknown)
 	model_format_cell(m, &m->rows[1], COL_STATE, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "D");
 	for (int c = COL_RES; c <= COL_TIME; c++) {
+		if (c == COL_SHR)
+			continue;
 		model_format_cell(m, &m->rows[2], c, COL_ROWS_PROCESSES, 0, buf, sizeof(buf));
 		ck_assert_str_eq(buf, "-");
 	}
@@ -1370,6 +1451,7 @@ int main(void)
 	tcase_add_test(tc, test_filter_by_cgroup_takes_the_subtree);
 	tcase_add_test(tc, test_first_snapshot_has_proc_columns_and_no_counts);
 	tcase_add_test(tc, test_proc_cells_are_formatted_as_top_and_empty_when_unknown);
+	tcase_add_test(tc, test_nice_virt_shr_lastcpu_columns);
 	tcase_add_test(tc, test_kernel_threads_only_when_asked);
 	tcase_add_test(tc, test_per_user_totals_are_ratios_of_sums);
 	tcase_add_test(tc, test_uncounted_tasks_are_tallied);

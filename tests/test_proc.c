@@ -137,6 +137,32 @@ START_TEST(test_parse_stat_memory_and_program_fields)
 }
 END_TEST
 
+/* top's NI, VIRT and P: nice (19, signed), vsize (23, bytes) and processor (39). */
+START_TEST(test_parse_stat_nice_vsize_processor)
+{
+	const char *line =
+		"15908 (cat) R 15905 15905 5295 0 -1 4194304 100 0 0 0 7 3 0 0 25 -5 1 0 "
+		"1161606 3133440 408 18446744073709551615 94193751605248 "
+		"94193751625129 140734026968704 0 0 0 0 0 0 0 0 0 17 3 0 0 0 0 0\n";
+	const char *old = "1 (init) S 0 1 1 0 -1 4194560 1 2 3 4 5 6 7 8 20 0 1 0 5\n";
+	unsigned long long shr = 0;
+	struct proc_stat st;
+
+	ck_assert_int_eq(proc_parse_stat(line, strlen(line), &st), 0);
+	ck_assert_int_eq(st.nice, -5);
+	ck_assert_uint_eq(st.vsize, 3133440);
+	ck_assert_int_eq(st.processor, 3);
+	ck_assert_int_eq(st.threads, 1);
+	ck_assert_int_eq(proc_parse_stat(old, strlen(old), &st), 0);
+	ck_assert_uint_eq(st.vsize, 0);
+	ck_assert_int_eq(st.processor, 0);
+	/* statm: size resident shared ..., in pages */
+	ck_assert_int_eq(proc_parse_statm("1310 321 189 4 0 262 0\n", 24, &shr), 0);
+	ck_assert_uint_eq(shr, 189);
+	ck_assert_int_eq(proc_parse_statm("1310 321\n", 9, &shr), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_parse_meminfo_total)
 {
 	const char *m = "MemFree:  5 kB\nMemTotal:       24683620 kB\nSwapTotal: 0 kB\n";
@@ -744,6 +770,7 @@ int main(void)
 	tcase_add_test(tc, test_parse_cpustat_busy_excludes_idle_and_iowait);
 	tcase_add_test(tc, test_parse_loadavg);
 	tcase_add_test(tc, test_parse_stat_memory_and_program_fields);
+	tcase_add_test(tc, test_parse_stat_nice_vsize_processor);
 	tcase_add_test(tc, test_parse_meminfo_total);
 	tcase_add_test(tc, test_cmdline_flatten_replaces_nuls);
 	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);

@@ -267,9 +267,14 @@ START_TEST(test_rcfile_path_follows_xdg)
 }
 END_TEST
 
+/* The same columns shown in the same order, the same hidden: what the file keeps. */
 static bool same_cols(const struct col_choice *a, const struct col_choice *b)
 {
-	return !memcmp(a->order, b->order, sizeof(a->order)) && a->hidden == b->hidden;
+	char fa[512], fb[512];
+
+	return !strcmp(columns_choice_format(a, fa, sizeof(fa)),
+		       columns_choice_format(b, fb, sizeof(fb))) &&
+	       a->hidden == b->hidden;
 }
 
 /* What is written reads back the same, settings the defaults do not have included. */

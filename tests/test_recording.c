@@ -210,7 +210,18 @@ static const struct {
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo -1 2 0\n", 5,
 	  "RSS_KIB" },
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2\n", 5,
-	  "'procinfo RSS_KIB CPU_NS FLAGS'" },
+	  "'procinfo RSS_KIB CPU_NS FLAGS [VIRT_KIB" },
+	/* the trailing fields of top's NI, P, VIRT and SHR: three or four, NICE in range */
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3\n", 5,
+	  "[VIRT_KIB NICE PROCESSOR [SHR_KIB]]" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3 0 1 4 5\n", 5,
+	  "[VIRT_KIB NICE PROCESSOR [SHR_KIB]]" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3 20 1\n", 5,
+	  "NICE from -20 to 19" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3 x 1\n", 5,
+	  "NICE from -20 to 19" },
+	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3 0 -1\n", 5,
+	  "PROCESSOR" },
 	{ __LINE__, HDR TICK "memtotal 0\n", 4, "KIB above 0" },
 	{ __LINE__, HDR "memtotal 5\n", 3, "'modefacts', 'event' or 'tick'" },
 };
@@ -230,6 +241,49 @@ START_TEST(test_old_recording_has_no_proc_facts)
 	ck_assert_uint_eq(s[0].mem_total_kib, 0);
 	recording_reader_release(&r);
 	snapshot_release(&s[0]);
+}
+END_TEST
+
+/*
+ * procinfo's optional trailing fields (top's VIRT, NI, P, then SHR) read back as written; a
+ * line without them, as older recordings have, leaves those facts unknown.
+ */
+START_TEST(test_procinfo_trailing_fields_round_trip)
+{
+	const char *text =
+		HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 10 2 0 3000 -5 1 700\n"
+			 "task 2 0 0 root S 1 1 ok 1/1/1 b b\nprocinfo 10 2 0 4000 19 3\n"
+			 "task 3 0 0 root S 1 1 ok 1/1/1 c c\nprocinfo 10 2 0\nend\n";
+	struct recording_reader r;
+	struct snapshot s[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snapshot_init(&s[0], 0);
+	snapshot_init(&s[1], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 1), 1);
+	ck_assert_uint_eq(s[0].tasks[0].pflags, SNAP_TASK_PROC | SNAP_TASK_MORE | SNAP_TASK_SHR);
+	ck_assert_uint_eq(s[0].tasks[0].virt_kib, 3000);
+	ck_assert_int_eq(s[0].tasks[0].nice, -5);
+	ck_assert_int_eq(s[0].tasks[0].processor, 1);
+	ck_assert_uint_eq(s[0].tasks[0].shr_kib, 700);
+	ck_assert_uint_eq(s[0].tasks[1].pflags, SNAP_TASK_PROC | SNAP_TASK_MORE);
+	ck_assert_int_eq(s[0].tasks[1].nice, 19);
+	ck_assert_uint_eq(s[0].tasks[2].pflags, SNAP_TASK_PROC);
+	/* written back: the same lines */
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(recording_write_snapshot(f, &s[0]), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0 3000 -5 1 700\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0 4000 19 3\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0\n"));
+	free(buf);
+	recording_reader_release(&r);
+	snapshot_release(&s[0]);
+	snapshot_release(&s[1]);
 }
 END_TEST
 
@@ -525,6 +579,7 @@ int main(void)
 			    sizeof(BAD_CASES) / sizeof(BAD_CASES[0]));
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
 	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
+	tcase_add_test(tc, test_procinfo_trailing_fields_round_trip);
 	tcase_add_test(tc, test_write_then_read_is_identity);
 	tcase_add_test(tc, test_proc_counting_survives_a_write_and_a_read);
 	tcase_add_test(tc, test_cgroups_write_then_read_is_identity);

@@ -355,7 +355,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
 	press(&u, &l, '\\');
-	while (u.ninput)
+	while (u.input.len)
 		press(&u, &l, UI_KEY_BACKSPACE);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_uint_eq(l.n, 5);
@@ -365,7 +365,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 505 ");
 	press(&u, &l, 'u');
-	while (u.ninput)
+	while (u.input.len)
 		press(&u, &l, UI_KEY_BACKSPACE);
 	type(&u, &l, "1001");
 	press(&u, &l, UI_KEY_ENTER);
@@ -377,10 +377,12 @@ START_TEST(test_filter_search_and_user_prompts)
 	type(&u, &l, "idle");
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 303);
+	/* the search goes as typed: "n" is in 202's command line, "no" in nothing: it stays */
 	press(&u, &l, '/');
 	type(&u, &l, "nothing-like-it");
+	ck_assert(u.search_miss);
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.sel_id, 303);
+	ck_assert_int_eq(u.sel_id, 202);
 	ck_assert_ptr_nonnull(strstr(u.status, "no process matches 'nothing-like-it'"));
 	/* Esc in a prompt cancels it */
 	press(&u, &l, '\\');
@@ -389,6 +391,118 @@ START_TEST(test_filter_search_and_user_prompts)
 	ck_assert_uint_eq(l.n, 5);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
 	ui_list_release(&l);
+}
+END_TEST
+
+/*
+ * As in htop, the filter applies with each key typed and the search goes to the first row that
+ * matches what is typed so far; Esc in the filter gives back the filter it had, Enter keeps it.
+ */
+START_TEST(test_filter_and_search_go_as_typed)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	model_sort(m, COL_CPU, false);
+	press(&u, &l, '\\');
+	press(&u, &l, 'd');
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 303 "); /* db-server, idle-daemon */
+	press(&u, &l, 'b');
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 ");
+	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	press(&u, &l, UI_KEY_BACKSPACE);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 303 ");
+	/* Esc: the filter before the prompt, here none */
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_str_eq(u.filter, "");
+	ck_assert_uint_eq(l.n, 5);
+	/* Enter keeps what was typed; a later prompt's Esc goes back to it */
+	press(&u, &l, '\\');
+	type(&u, &l, "idle");
+	press(&u, &l, UI_KEY_ENTER);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "303 ");
+	press(&u, &l, '\\');
+	press(&u, &l, UI_KEY_BACKSPACE);
+	press(&u, &l, UI_KEY_BACKSPACE);
+	press(&u, &l, UI_KEY_BACKSPACE);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 303 ");
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_str_eq(u.filter, "idle");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "303 ");
+	press(&u, &l, UI_KEY_ESC); /* on the table: clears the filters */
+	/* the search jumps with each key, before Enter */
+	press(&u, &l, '/');
+	press(&u, &l, 'i');
+	ck_assert_int_eq(u.sel_id, 101); /* "/usr/bin/db-server" */
+	press(&u, &l, 'd');
+	ck_assert_int_eq(u.sel_id, 303);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	ck_assert(!u.search_miss);
+	press(&u, &l, 'z');
+	ck_assert(u.search_miss);
+	ck_assert_int_eq(u.sel_id, 303);
+	press(&u, &l, UI_KEY_BACKSPACE);
+	ck_assert(!u.search_miss);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.sel_id, 303);
+	ck_assert_str_eq(u.status, "");
+	ui_list_release(&l);
+}
+END_TEST
+
+/* Keys are code points: CJK and emoji names are found and filtered, a character at a time. */
+START_TEST(test_filter_and_search_take_utf8)
+{
+	struct source *wsrc;
+	struct model *wm = testutil_replay_model("wide.rec", &wsrc);
+	struct model *keep = m;
+	struct ui u;
+	struct ui_list l = { 0 };
+	char ids[64];
+
+	m = wm;
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	press(&u, &l, '\\');
+	press(&u, &l, 0x65b0); /* 新 of 新しいdaemon */
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "303 ");
+	ck_assert_str_eq(u.filter, "\xe6\x96\xb0");
+	/* Backspace takes its three bytes at once: every process again */
+	press(&u, &l, UI_KEY_BACKSPACE);
+	ck_assert_str_eq(u.filter, "");
+	ck_assert_uint_eq(l.n, 5);
+	press(&u, &l, 0x6570); /* 数据 of 数据库 */
+	press(&u, &l, 0x636e);
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 ");
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_str_eq(u.filter, "\xe6\x95\xb0\xe6\x8d\xae");
+	press(&u, &l, UI_KEY_ESC);
+	/* the search, with a 4-byte emoji */
+	press(&u, &l, '/');
+	press(&u, &l, 0x1f600);
+	ck_assert_int_eq(u.sel_id, 202);
+	ck_assert(!u.search_miss);
+	/* pmctop's own key codes are above Unicode: an arrow types nothing */
+	press(&u, &l, UI_KEY_UP);
+	ck_assert_str_eq(u.input.text, "\xf0\x9f\x98\x80");
+	ck_assert_int_gt(UI_KEY_UP, 0x10ffff);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_int_eq(u.sel_id, 202);
+	ui_list_release(&l);
+	m = keep;
+	model_free(wm);
+	source_free(wsrc);
 }
 END_TEST
 
@@ -1490,6 +1604,8 @@ int main(void)
 	tcase_add_test(tc, test_k_toggles_kernel_threads);
 	tcase_add_test(tc, test_cpi_sort_refused_without_hardware_columns);
 	tcase_add_test(tc, test_filter_search_and_user_prompts);
+	tcase_add_test(tc, test_filter_and_search_go_as_typed);
+	tcase_add_test(tc, test_filter_and_search_take_utf8);
 	tcase_add_loop_test(tc, test_filter_same_rows_in_batch_and_screen, 0,
 			    sizeof(FILTERS) / sizeof(FILTERS[0]));
 	tcase_add_test(tc, test_delay_prompt_validates);

@@ -175,7 +175,7 @@ START_TEST(test_drill_and_help_and_log)
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 46;
+	u.scroll = 50;
 	s = draw(&u, 100, 40, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
@@ -1017,13 +1017,13 @@ START_TEST(test_setup_goldens)
 	ui_key(&u, UI_KEY_F2, m, &l);
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	/* CPI hidden, USER moved below %CPU */
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 14; i++)
 		ck_assert_uint_eq(ui_key(&u, UI_KEY_DOWN, m, &l), 0);
 	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_CPI);
 	ck_assert_uint_eq(ui_key(&u, ' ', m, &l), UI_ACT_COLUMNS);
 	ui_key(&u, UI_KEY_HOME, m, &l);
 	ui_key(&u, UI_KEY_DOWN, m, &l);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 10; i++)
 		ck_assert_uint_eq(ui_key(&u, UI_KEY_F8, m, &l), UI_ACT_COLUMNS);
 	m->cols = u.cols; /* as the loop gives the choice to the model */
 	s = draw(&u, 80, 24, true);

@@ -42,17 +42,18 @@ start "$PMCTOP --replay $REC -d 0"
 check "80x24: the footer offers the setup" wait_for "F1Help F2Setup"
 check "80x24: USER is a column by default" sh -c "tmux capture-pane -p -t $S | grep -q '^ *PID USER '"
 keys F2
-check "F2 opens the setup with its three sections" wait_for "Columns 1/21 *Meters *Colours"
+check "F2 opens the setup with its three sections" wait_for "Columns 1/25 *Meters *Colours"
 check "the setup names the file w saves to" wait_for "w saves them to $CFG/pmctop/pm"
 check "the footer names the setup's keys" wait_for "SpaceShow/Hide F7F8Move wWrite F10Done EscBack"
 keys Down Space
 check "Space hides USER" wait_for "\[ \] USER"
 check "the highlighted column is described" wait_for "^USER: effective user"
-# CPI is the 11th column: up four places, above TIME+
-keys Down Down Down Down Down Down Down Down Down
+# CPI is the 15th column (NI, VIRT, SHR and P hidden among those before it): up five
+# places, above TIME+
+keys Down Down Down Down Down Down Down Down Down Down Down Down Down
 check "the highlight walks the column list" wait_for "^CPI: cycles per instruction"
-keys F7 F7 F7 F7
-check "F7 moves CPI up, the highlight with it" wait_for "Columns 7/21"
+keys F7 F7 F7 F7 F7
+check "F7 moves CPI up, the highlight with it" wait_for "Columns 10/25"
 keys w
 check "w writes the settings file and says where" wait_for "settings written to $CFG/pmctop/pmctoprc"
 check "the file has the header line" test "$(head -1 "$RC")" = "# pmctop config 1"

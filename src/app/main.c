@@ -464,7 +464,12 @@ static int main_run(struct options *op)
 	/* the screen shows what was wrong with the file; batch mode says it once, here */
 	if (rc_msg[0] && o.batch)
 		textsafe_fprintf(stderr, "pmctop: %s\n", rc_msg);
-	/* the command line wins over the file */
+	/* the command line wins over the file (the list was checked with the options) */
+	if (o.columns) {
+		char bad[64];
+
+		columns_choice_parse(&rc.cols, o.columns, bad, sizeof(bad));
+	}
 	if (!o.sort && rc.sort_set) {
 		o.sort = rc.sort;
 		o.sort_reverse |= rc.reverse_set && rc.reverse;

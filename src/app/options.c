@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "collect/cgroupfs.h"
+#include "model/columns.h"
 #include "out/exporter.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
@@ -43,6 +44,7 @@ enum {
 	OPT_TASK_COUNTS,
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
+	OPT_COLUMNS,
 };
 
 static const struct option OPTIONS_LONG[] = {
@@ -84,6 +86,7 @@ static const struct option OPTIONS_LONG[] = {
 	{ "cgroup-filter", required_argument, NULL, OPT_CGROUP_FILTER },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "no-config", no_argument, NULL, OPT_NO_CONFIG },
+	{ "columns", required_argument, NULL, OPT_COLUMNS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -100,11 +103,10 @@ void options_usage(FILE *f)
 	      "  -d, --delay SECONDS     time between frames (default 1; 0 replays at full speed)\n"
 	      "  -p, --pid PID[,PID...]  only these processes\n"
 	      "  -u, --user USER         only processes of USER (name or uid)\n"
-	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, state, res, mem,\n"
-	      "                          cputime, cpu, ghz, ipc, cpi, cache, l1d, dtlb, brmis, "
-	      "pf,\n"
-	      "                          cs, mig, counted, cgroup, command, or an -e event name\n"
-	      "                          (default cpu)\n"
+	      "  -s, --sort COLUMN       sort by COLUMN: pid, user, threads, state, nice, virt,\n"
+	      "                          res, shr, mem, cputime, lastcpu, cpu, ghz, ipc, cpi,\n"
+	      "                          cache, l1d, dtlb, brmis, pf, cs, mig, counted, cgroup,\n"
+	      "                          command, or an -e event name (default cpu)\n"
 	      "  -r, --reverse           reverse the sort order\n"
 	      "  -o, --output FORMAT     batch format: text, csv or json (JSON Lines)\n"
 	      "  -e, --events LIST       also count these events (comma-separated perf or libpfm4\n"
@@ -170,6 +172,10 @@ void options_usage(FILE *f)
 	      "                          (F2), instead of $XDG_CONFIG_HOME/pmctop/pmctoprc\n"
 	      "                          (default ~/.config/pmctop/pmctoprc)\n"
 	      "      --no-config         read no settings file (the setup writes none)\n"
+	      "      --columns LIST      the table's columns, in order (e.g.\n"
+	      "                          pid,user,nice,virt,res,shr,lastcpu,cpu,ipc,command;\n"
+	      "                          default: all but nice, virt, shr, lastcpu); over the\n"
+	      "                          settings file\n"
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
@@ -260,6 +266,7 @@ void options_release(struct options *o)
 		free(o->cgroup_paths[i]);
 	free(o->cgroup_paths);
 	free(o->cgroup_filter);
+	free(o->columns);
 	free(o->config);
 	options_init(o);
 }
@@ -628,6 +635,19 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_NO_CONFIG:
 			o->no_config = true;
 			break;
+		case OPT_COLUMNS: {
+			struct col_choice cc;
+			char bad[64], keys[512];
+
+			if (columns_choice_parse(&cc, optarg, bad, sizeof(bad)) || !*optarg) {
+				snprintf(err, errsize,
+					 "unknown or repeated column '%s' for --columns: use %s",
+					 bad, columns_keys(keys, sizeof(keys), false));
+				return -EINVAL;
+			}
+			options_set(&o->columns, optarg);
+			break;
+		}
 		case 'h':
 			o->help = true;
 			break;

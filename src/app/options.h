@@ -61,6 +61,7 @@ struct options {
 	int cgroup_depth; /* --cgroup-depth N: levels of the hierarchy counted (default 1) */
 	bool cgroup_depth_set;
 	char *cgroup_filter; /* --cgroup-filter PATH: only processes in PATH or below */
+	char *columns;	     /* --columns LIST: the table's columns, over the settings file's */
 	char *config;	     /* --config FILE: the settings file instead of the usual one */
 	bool no_config;	     /* --no-config: read and write no settings file */
 	bool help;

@@ -103,10 +103,12 @@ struct live_tsum {
 struct live_proc {
 	int pid;
 	unsigned long long start;
-	int statfd;	       /* /proc/PID/stat, re-read each tick without a path walk */
-	struct proc_stat last; /* the last stat read, for a tick that cannot read it */
-	bool skip;	       /* a kernel thread, or filtered out: kept only to know it */
-	bool kthread;	       /* a kernel thread (listed with --kernel-threads, K) */
+	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
+	struct proc_stat last;	/* the last stat read, for a tick that cannot read it */
+	unsigned long long shr; /* shared pages at the last statm read (shr_ok) */
+	bool shr_ok;
+	bool skip;    /* a kernel thread, or filtered out: kept only to know it */
+	bool kthread; /* a kernel thread (listed with --kernel-threads, K) */
 	void *be; /* its state in l->be, the backend counting it; owned by that backend's file */
 	int err;
 	unsigned uid;

@@ -326,6 +326,15 @@ static void live_pfs_row(struct live *l, const struct live_proc *p, const struct
 	snapshot_task_set_cgroup(r, p->cgroup);
 	r->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
 	r->rss_kib = live_pages_kib(p->last.rss);
+	/* NI, P, VIRT and SHR of the process, as its memory is */
+	r->nice = p->last.nice;
+	r->processor = p->last.processor;
+	r->virt_kib = p->last.vsize / 1024;
+	r->pflags |= SNAP_TASK_MORE;
+	if (p->shr_ok) {
+		r->shr_kib = live_pages_kib(p->shr);
+		r->pflags |= SNAP_TASK_SHR;
+	}
 	r->cpu_ns = live_ticks_ns(e->cpu);
 	r->err = 0;
 	for (size_t k = 0; k < nev; k++) {

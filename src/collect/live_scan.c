@@ -159,6 +159,30 @@ static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
 	       (a->start_code != b->start_code || a->start_stack != b->start_stack);
 }
 
+/*
+ * top's NI, P and VIRT from the stat just read, and SHR from statm: read again each tick the
+ * process ran, kept from the last read while it is idle (its pages do not move then).
+ */
+static void live_fill_more(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			   bool idle, struct snap_task *t)
+{
+	unsigned long long shr;
+
+	t->nice = st->nice;
+	t->processor = st->processor;
+	t->virt_kib = st->vsize / 1024;
+	t->pflags |= SNAP_TASK_MORE;
+	if (!idle || !p->shr_ok) {
+		p->shr_ok = !proc_read_statm(l->rootfd, p->pid, &shr);
+		if (p->shr_ok)
+			p->shr = shr;
+	}
+	if (p->shr_ok) {
+		t->shr_kib = live_pages_kib(p->shr);
+		t->pflags |= SNAP_TASK_SHR;
+	}
+}
+
 static void live_fill_task(struct live *l, struct live_proc *p, const struct proc_stat *st,
 			   bool idle, struct snapshot *snap)
 {
@@ -177,6 +201,7 @@ static void live_fill_task(struct live *l, struct live_proc *p, const struct pro
 	t->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
 	t->rss_kib = live_pages_kib(st->rss);
 	t->cpu_ns = live_ticks_ns(st->cpu);
+	live_fill_more(l, p, st, idle, t);
 	t->err = p->err;
 	for (size_t e = 0; e < nev; e++)
 		t->c[e].err = l->base.ev.ev[e].err ? l->base.ev.ev[e].err : p->err;

@@ -48,6 +48,15 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 	/* a thread's own CPU time; its memory is the process's, as top shows it */
 	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
 	e->rss_kib = live_pages_kib(p->last.rss);
+	/* NI, P, VIRT and SHR of the process, as its memory is */
+	e->nice = p->last.nice;
+	e->processor = p->last.processor;
+	e->virt_kib = p->last.vsize / 1024;
+	e->pflags |= SNAP_TASK_MORE;
+	if (p->shr_ok) {
+		e->shr_kib = live_pages_kib(p->shr);
+		e->pflags |= SNAP_TASK_SHR;
+	}
 	e->cpu_ns = live_ticks_ns(t->cpu);
 	e->err = t->err;
 	for (size_t k = 0; k < nev; k++)

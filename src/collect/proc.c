@@ -73,10 +73,10 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 	/*
 	 * fields 4.. after the state: ppid is 4, flags 9, minflt 10, majflt 12, utime
 	 * and stime 14 and 15,
-	 * num_threads 20, starttime 22; then, where the kernel writes them, rss 24,
-	 * startcode 26 and startstack 28
+	 * nice 19, num_threads 20, starttime 22; then, where the kernel writes them, vsize
+	 * 23, rss 24, startcode 26, startstack 28 and processor 39
 	 */
-	for (int field = 4; field <= 28; field++) {
+	for (int field = 4; field <= 39; field++) {
 		if (proc_next_ull(&p, end, &v)) {
 			if (field > 22)
 				break;
@@ -99,11 +99,17 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 		case 15:
 			out->cpu += v;
 			break;
+		case 19:
+			out->nice = (int)(long long)v;
+			break;
 		case 20:
 			out->threads = (int)v;
 			break;
 		case 22:
 			out->start = v;
+			break;
+		case 23:
+			out->vsize = v;
 			break;
 		case 24:
 			out->rss = v;
@@ -114,11 +120,39 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out)
 		case 28:
 			out->start_stack = v;
 			break;
+		case 39:
+			out->processor = (int)v;
+			break;
 		default:
 			break;
 		}
 	}
 	return 0;
+}
+
+int proc_parse_statm(const char *buf, size_t len, unsigned long long *shared)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned long long v;
+
+	/* size resident shared text lib data dt, in pages */
+	for (int field = 1; field <= 3; field++)
+		if (proc_next_ull(&p, end, &v))
+			return -EINVAL;
+	*shared = v;
+	return 0;
+}
+
+int proc_read_statm(int rootfd, int pid, unsigned long long *shared)
+{
+	char path[32], buf[256];
+	long n;
+
+	snprintf(path, sizeof(path), "%d/statm", pid);
+	n = proc_read_file(rootfd, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return proc_parse_statm(buf, (size_t)n, shared);
 }
 
 int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid)

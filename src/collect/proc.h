@@ -20,6 +20,11 @@ struct proc_stat {
 	/* page faults the kernel handled: minor, major (of the whole process, dead threads too) */
 	unsigned long long minflt, majflt;
 	unsigned long long rss; /* resident pages (of the whole process, for threads too) */
+	/* where the kernel writes them (0 otherwise): the nice value, the address space in
+	 * bytes and the CPU the task last ran on */
+	int nice;
+	unsigned long long vsize;
+	int processor;
 	/*
 	 * Where the text and the stack of the program start: an exec maps new
 	 * ones (the stack at a random place), so a change tells an exec that kept
@@ -36,6 +41,10 @@ struct proc_cpustat {
 
 /* Parse the text of /proc/PID/stat; 0 or -EINVAL. Fields after starttime are optional (0). */
 int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
+/* Shared pages (the third field) from the text of /proc/PID/statm; 0 or -EINVAL. */
+int proc_parse_statm(const char *buf, size_t len, unsigned long long *shared);
+/* The same read from PID/statm below rootfd; 0 or -errno (-ENOENT when gone). */
+int proc_read_statm(int rootfd, int pid, unsigned long long *shared);
 /* MemTotal in KiB from the text of /proc/meminfo; 0 or -EINVAL. */
 int proc_parse_meminfo(const char *buf, size_t len, unsigned long long *total_kib);
 /* The same read from meminfo below rootfd; 0 or -errno. */

@@ -43,11 +43,28 @@ static const struct column COLUMNS[COL_MAX] = {
 		.left = true, .type = COL_TYPE_TEXT, .prio = 43, .proc = true,
 		.help = "state: R running, S sleeping, D disk wait, T stopped, Z zombie, I idle",
 	},
+	[COL_NI] = {
+		.id = COL_NI, .key = "nice", .title = "NI", .unit = "", .width = 3, .prec = 0,
+		.data_prec = 0, .type = COL_TYPE_NUM, .prio = 28, .proc = true, .off = true,
+		.help = "nice value, -20 (first served) to 19 (last), as top's NI",
+	},
+	[COL_VIRT] = {
+		.id = COL_VIRT, .key = "virt", .title = "VIRT", .unit = "KiB", .width = 6,
+		.prec = 0, .data_prec = 0, .type = COL_TYPE_NUM, .prio = 27, .proc = true, .off = true,
+		.fmt = COL_FMT_KIB, .sort_desc = true,
+		.help = "virtual memory in KiB: the whole address space (m, g, t: MiB, GiB, TiB)",
+	},
 	[COL_RES] = {
 		.id = COL_RES, .key = "res", .title = "RES", .unit = "KiB", .width = 6, .prec = 0,
 		.data_prec = 0, .type = COL_TYPE_NUM, .prio = 38, .proc = true, .fmt = COL_FMT_KIB,
 		.sort_desc = true,
 		.help = "resident memory in KiB (m, g, t: MiB, GiB, TiB)",
+	},
+	[COL_SHR] = {
+		.id = COL_SHR, .key = "shr", .title = "SHR", .unit = "KiB", .width = 6, .prec = 0,
+		.data_prec = 0, .type = COL_TYPE_NUM, .prio = 26, .proc = true, .off = true, .fmt = COL_FMT_KIB,
+		.sort_desc = true,
+		.help = "resident memory shared with others (files, shared memory) in KiB",
 	},
 	[COL_MEM] = {
 		.id = COL_MEM, .key = "mem", .title = "%MEM", .unit = "%", .width = 5, .prec = 1,
@@ -60,6 +77,11 @@ static const struct column COLUMNS[COL_MAX] = {
 		.prec = 2, .data_prec = 2, .type = COL_TYPE_NUM, .prio = 36, .proc = true,
 		.fmt = COL_FMT_TIME, .sort_desc = true,
 		.help = "CPU time since the start, minutes:seconds.hundredths (/proc)",
+	},
+	[COL_P] = {
+		.id = COL_P, .key = "lastcpu", .title = "P", .unit = "", .width = 3, .prec = 0,
+		.data_prec = 0, .type = COL_TYPE_NUM, .prio = 12, .proc = true, .off = true,
+		.help = "the CPU the task last ran on, as top's P",
 	},
 	[COL_CPU] = {
 		.id = COL_CPU, .key = "cpu", .title = "%CPU", .unit = "%", .width = 6, .prec = 1,
@@ -463,9 +485,12 @@ void columns_format_cell(const struct column *col, char *buf, size_t size, doubl
 
 void columns_choice_default(struct col_choice *c)
 {
-	for (int i = 0; i < COL_MAX; i++)
-		c->order[i] = (unsigned char)i;
 	c->hidden = 0;
+	for (int i = 0; i < COL_MAX; i++) {
+		c->order[i] = (unsigned char)i;
+		if (COLUMNS[i].off)
+			c->hidden |= 1u << i;
+	}
 }
 
 /* Put the rest column last, where the table draws it whatever the order says. */

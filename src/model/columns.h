@@ -19,9 +19,13 @@ enum col_id {
 	COL_USER,
 	COL_THR,
 	COL_STATE,
+	COL_NI,
+	COL_VIRT,
 	COL_RES,
+	COL_SHR,
 	COL_MEM,
 	COL_TIME,
+	COL_P,
 	COL_CPU,
 	COL_GHZ,
 	COL_IPC,
@@ -91,6 +95,7 @@ struct column {
 	bool on_cpus;	   /* also a column of the per-CPU rows */
 	bool cgroups;	   /* shown only where cgroups are known (the model's have_cgroups) */
 	bool proc;	   /* from /proc, not the counters: shown on rows that are not counted */
+	bool off;	   /* hidden until chosen (F2, --columns): the counters keep the room */
 	enum col_fmt fmt;
 	enum col_type type;
 	int prio; /* narrow screens drop the lowest first */
@@ -152,7 +157,7 @@ struct col_choice {
 	uint32_t hidden;	      /* bit per enum col_id */
 };
 
-/* The column table's own order, every column shown. */
+/* The column table's own order, every column shown but those marked off (NI, VIRT, SHR, P). */
 void columns_choice_default(struct col_choice *c);
 /*
  * The shown columns from a comma-separated list of keys or titles ("pid,user,cpi"), in that

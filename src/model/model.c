@@ -329,6 +329,13 @@ static void model_proc_cells(const struct model *m, struct model_row *r, const s
 	r->v[COL_TIME] = (double)t->cpu_ns / 1e9;
 	if (m->mem_total_kib)
 		r->v[COL_MEM] = 100.0 * (double)t->rss_kib / (double)m->mem_total_kib;
+	if (t->pflags & SNAP_TASK_MORE) {
+		r->v[COL_NI] = t->nice;
+		r->v[COL_VIRT] = (double)t->virt_kib;
+		r->v[COL_P] = t->processor;
+	}
+	if (t->pflags & SNAP_TASK_SHR)
+		r->v[COL_SHR] = (double)t->shr_kib;
 }
 
 /* The identity and /proc columns of the row of entry t (everything but the counters). */

@@ -209,18 +209,28 @@ static int tui_mouse(int *x, int *y)
 
 int tui_key(int *x, int *y)
 {
-	int k;
+	wint_t wc;
+	int r, k;
 
-	/* a mouse event that means nothing here (a release) is skipped, not taken for the end
-	 * of input: keys behind it would wait for the next tick */
-	while ((k = getch()) == KEY_MOUSE) {
+	/*
+	 * get_wch: a character typed comes whole, as one code point however many bytes it took
+	 * (a CJK character is three, an emoji four), and a terminal's key as its KEY_ code.
+	 * A mouse event that means nothing here (a release) is skipped, not taken for the end
+	 * of input: keys behind it would wait for the next tick
+	 */
+	while ((r = get_wch(&wc)) == KEY_CODE_YES && wc == KEY_MOUSE) {
 		k = tui_mouse(x, y);
 		if (k != UI_KEY_NONE)
 			return k;
 	}
-	switch (k) {
-	case ERR:
+	if (r == ERR)
 		return UI_KEY_NONE;
+	if (r == OK) {
+		if (wc == '\r')
+			return UI_KEY_ENTER;
+		return wc <= 0x10ffff ? (int)wc : UI_KEY_NONE;
+	}
+	switch ((int)wc) {
 	case KEY_UP:
 		return UI_KEY_UP;
 	case KEY_DOWN:
@@ -240,7 +250,6 @@ int tui_key(int *x, int *y)
 	case KEY_BACKSPACE:
 		return UI_KEY_BACKSPACE;
 	case KEY_ENTER:
-	case '\r':
 		return UI_KEY_ENTER;
 	case KEY_F(1):
 		return UI_KEY_F1;
@@ -264,10 +273,9 @@ int tui_key(int *x, int *y)
 		return UI_KEY_BTAB;
 	case KEY_F(10):
 		return UI_KEY_F10;
-	case KEY_RESIZE:
-		return UI_KEY_NONE;
 	default:
-		return k >= 0 && k < 0x100 ? k : UI_KEY_NONE;
+		/* KEY_RESIZE (the signalfd tells), and keys pmctop has no use for */
+		return UI_KEY_NONE;
 	}
 }
 

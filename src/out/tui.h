@@ -24,7 +24,8 @@ void tui_size(int *w, int *h);
 /* Take a new size after SIGWINCH. */
 void tui_resize(void);
 /*
- * The next key as a ui_key or character, or UI_KEY_NONE when none is waiting. A click of the
+ * The next key as a ui_key or the Unicode code point of a character typed (UTF-8 decoded by the
+ * terminal's locale), or UI_KEY_NONE when none is waiting. A click of the
  * first button is UI_KEY_MOUSE with its cell in *x, *y; the wheel gives Up and Down.
  */
 int tui_key(int *x, int *y);

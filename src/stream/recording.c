@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,9 +192,17 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 		fputc('\n', f);
 		recording_write_at(f, s, t->t_ns);
 		/* a line of its own, so that the task line keeps the shape old readers know */
-		if (t->pflags & SNAP_TASK_PROC)
-			fprintf(f, "procinfo %" PRIu64 " %" PRIu64 " %u\n", t->rss_kib, t->cpu_ns,
+		if (t->pflags & SNAP_TASK_PROC) {
+			fprintf(f, "procinfo %" PRIu64 " %" PRIu64 " %u", t->rss_kib, t->cpu_ns,
 				t->pflags & SNAP_TASK_KTHREAD ? 1u : 0u);
+			/* optional trailing fields: lines without them read as before */
+			if (t->pflags & SNAP_TASK_MORE)
+				fprintf(f, " %" PRIu64 " %d %d", t->virt_kib, t->nice,
+					t->processor);
+			if ((t->pflags & SNAP_TASK_MORE) && (t->pflags & SNAP_TASK_SHR))
+				fprintf(f, " %" PRIu64, t->shr_kib);
+			fputc('\n', f);
+		}
 	}
 	if (s->cg.on)
 		fprintf(f, "cgroups %" PRIu64 " %" PRIu64 "\n", s->cg.fds, s->cg.budget);
@@ -597,25 +606,51 @@ static int recording_cgroup(struct recording_reader *r, char **tok, size_t ntok,
 	return recording_counts(r, tok + 3, ntok - 3, g->c);
 }
 
-/* procinfo RSS_KIB CPU_NS FLAGS: the /proc facts of the task or thread line just before. */
+/*
+ * procinfo RSS_KIB CPU_NS FLAGS [VIRT_KIB NICE PROCESSOR [SHR_KIB]]: the /proc facts of the
+ * task or thread line just before; the trailing fields came later and are optional.
+ */
 static int recording_procinfo(struct recording_reader *r, char **tok, size_t ntok,
 			      struct snapshot *snap)
 {
-	unsigned long long rss, cpu, flags;
+	unsigned long long rss, cpu, flags, virt = 0, shr = 0, proc = 0;
+	long long nice = 0;
 	struct snap_task *t;
+	char *end;
 
-	if (ntok != 4)
-		return recording_fail(r, "expected 'procinfo RSS_KIB CPU_NS FLAGS'");
+	if (ntok != 4 && ntok != 7 && ntok != 8)
+		return recording_fail(r, "expected 'procinfo RSS_KIB CPU_NS FLAGS [VIRT_KIB NICE "
+					 "PROCESSOR [SHR_KIB]]'");
 	if (!r->info_for)
 		return recording_fail(r, "expected a 'task' or 'thread' line before 'procinfo'");
 	if (recording_ull(tok[1], &rss) || recording_ull(tok[2], &cpu) ||
 	    recording_ull(tok[3], &flags) || flags > 1)
 		return recording_fail(r, "expected RSS_KIB and CPU_NS as numbers and FLAGS 0 or 1");
+	if (ntok >= 7) {
+		errno = 0;
+		nice = strtoll(tok[5], &end, 10);
+		if (recording_ull(tok[4], &virt) || recording_ull(tok[6], &proc) || errno ||
+		    end == tok[5] || *end || nice < -20 || nice > 19 || proc > INT_MAX ||
+		    (ntok == 8 && recording_ull(tok[7], &shr)))
+			return recording_fail(r,
+					      "expected VIRT_KIB, PROCESSOR and SHR_KIB as numbers "
+					      "and NICE from -20 to 19");
+	}
 	t = r->info_for == 1 ? &snap->tasks[snap->ntasks - 1] : &snap->threads[snap->nthreads - 1];
 	r->info_for = 0;
 	t->rss_kib = rss;
 	t->cpu_ns = cpu;
 	t->pflags = SNAP_TASK_PROC | (flags ? SNAP_TASK_KTHREAD : 0);
+	if (ntok >= 7) {
+		t->virt_kib = virt;
+		t->nice = (int)nice;
+		t->processor = (int)proc;
+		t->pflags |= SNAP_TASK_MORE;
+	}
+	if (ntok == 8) {
+		t->shr_kib = shr;
+		t->pflags |= SNAP_TASK_SHR;
+	}
 	return 0;
 }
 

@@ -33,12 +33,18 @@ struct snap_task {
 	unsigned pflags;      /* SNAP_TASK_*: which /proc facts below are known */
 	uint64_t rss_kib;     /* resident memory in KiB (the process's, on thread entries) */
 	uint64_t cpu_ns;      /* user + system CPU time since the task started */
+	uint64_t virt_kib;    /* SNAP_TASK_MORE: the address space in KiB (the process's) */
+	int nice;	      /* SNAP_TASK_MORE: -20 to 19 */
+	int processor;	      /* SNAP_TASK_MORE: the CPU it last ran on */
+	uint64_t shr_kib;     /* SNAP_TASK_SHR: resident shared memory in KiB (the process's) */
 	uint64_t t_ns;	      /* monotonic time its counts were read; 0: the snapshot's t_ns */
 };
 
 /* Facts of a task from /proc; recordings made before they existed have none. */
 #define SNAP_TASK_PROC 0x1u    /* rss_kib and cpu_ns are known */
 #define SNAP_TASK_KTHREAD 0x2u /* a kernel thread */
+#define SNAP_TASK_MORE 0x4u    /* nice, processor and virt_kib are known (top's NI, P, VIRT) */
+#define SNAP_TASK_SHR 0x8u     /* shr_kib is known (top's SHR, from /proc/PID/statm) */
 
 struct snap_cpu {
 	int cpu;

@@ -35,3 +35,29 @@ int32_t utf8_decode(const unsigned char *s, size_t n, size_t *len)
 	*len = k;
 	return (int32_t)cp;
 }
+
+size_t utf8_encode(uint32_t cp, char out[4])
+{
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | cp >> 6);
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | cp >> 12);
+		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | cp >> 18);
+	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}

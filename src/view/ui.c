@@ -483,25 +483,38 @@ static unsigned ui_sort_menu_key(struct ui *u, int key, const struct model *m)
 	}
 }
 
-static void ui_search(struct ui *u, const struct ui_list *l)
+/*
+ * Select the first row from row from on (wrapping) whose name or command line holds the search;
+ * false, the selection kept, when none does.
+ */
+static bool ui_search(struct ui *u, const struct ui_list *l, size_t from)
 {
 	/* the list on screen already holds only what the filters let through */
 	const struct model_filter f = { .name = u->search, .kthreads = true };
 
 	if (!u->search[0] || !l->n)
-		return;
-	for (size_t k = 1; k <= l->n; k++) {
-		size_t i = (u->sel + k) % l->n;
+		return true;
+	for (size_t k = 0; k < l->n; k++) {
+		size_t i = (from + k) % l->n;
 
 		if (model_row_wanted(&f, l->v[i])) {
 			u->follow = false;
 			u->sel = i;
 			u->sel_id = l->v[i]->id;
+			u->sel_pin = true;
 			ui_sync(u, l);
-			return;
+			return true;
 		}
 	}
-	snprintf(u->status, sizeof(u->status), "no process matches '%s'", u->search);
+	return false;
+}
+
+/* The next match after the selection (Enter on an empty search, F3 in it). */
+static void ui_search_next(struct ui *u, const struct ui_list *l)
+{
+	u->search_miss = !ui_search(u, l, l->n ? (u->sel + 1) % l->n : 0);
+	if (u->search_miss)
+		snprintf(u->status, sizeof(u->status), "no process matches '%.120s'", u->search);
 }
 
 int ui_parse_time(const char *s, bool *rel, double *seconds)
@@ -536,37 +549,42 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 	double d;
 
 	u->prompt = UI_PROMPT_NONE;
-	u->input[u->ninput] = '\0';
 	switch (p) {
 	case UI_PROMPT_SEARCH:
-		if (u->ninput)
-			snprintf(u->search, sizeof(u->search), "%s", u->input);
-		ui_search(u, l);
+		/* the search went as it was typed; Enter on nothing typed: the last one's next */
+		if (!u->input.len)
+			ui_search_next(u, l);
+		else if (u->search_miss)
+			snprintf(u->status, sizeof(u->status), "no process matches '%.120s'",
+				 u->search);
 		return 0;
 	case UI_PROMPT_FILTER:
-		snprintf(u->filter, sizeof(u->filter), "%s", u->input);
+		/* the filter applied as it was typed: Enter keeps it */
+		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
 		return 0;
 	case UI_PROMPT_USER:
-		snprintf(u->user, sizeof(u->user), "%.32s", u->input);
+		snprintf(u->user, sizeof(u->user), "%.32s", u->input.text);
 		return 0;
 	case UI_PROMPT_DELAY:
-		if (!u->ninput)
+		if (!u->input.len)
 			return 0;
-		if (parse_delay(u->input, false, &d)) {
+		if (parse_delay(u->input.text, false, &d)) {
 			snprintf(u->status, sizeof(u->status),
-				 "invalid delay '%s': give seconds from 0.01 to 86400", u->input);
+				 "invalid delay '%.64s': give seconds from 0.01 to 86400",
+				 u->input.text);
 			return 0;
 		}
 		u->delay = d;
 		return UI_ACT_DELAY;
 	case UI_PROMPT_TIME:
-		if (!u->ninput)
+		if (!u->input.len)
 			return 0;
-		if (ui_parse_time(u->input, &u->seek_rel, &u->seek_s)) {
-			snprintf(u->status, sizeof(u->status),
-				 "invalid time '%s': give HH:MM:SS (the recorded time of day) or "
-				 "+SECONDS (from the start)",
-				 u->input);
+		if (ui_parse_time(u->input.text, &u->seek_rel, &u->seek_s)) {
+			snprintf(
+				u->status, sizeof(u->status),
+				"invalid time '%.64s': give HH:MM:SS (the recorded time of day) or "
+				"+SECONDS (from the start)",
+				u->input.text);
 			return 0;
 		}
 		return UI_ACT_SEEK;
@@ -698,6 +716,21 @@ static unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 	return 0;
 }
 
+/*
+ * The text of the prompt changed: as in htop, the search goes to the first row that matches
+ * what is typed so far, and the filter applies at once (the list is built again before the next
+ * key and the next frame).
+ */
+static void ui_prompt_edited(struct ui *u, const struct ui_list *l)
+{
+	if (u->prompt == UI_PROMPT_SEARCH) {
+		snprintf(u->search, sizeof(u->search), "%s", u->input.text);
+		u->search_miss = !ui_search(u, l, 0);
+	} else if (u->prompt == UI_PROMPT_FILTER) {
+		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
+	}
+}
+
 static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
 {
 	if (u->prompt == UI_PROMPT_SIGNAL)
@@ -717,15 +750,16 @@ static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, cons
 		return 0;
 	}
 	if (key == UI_KEY_ESC) {
+		/* Esc in the filter gives back the filter it had; the search stays where it went */
+		if (u->prompt == UI_PROMPT_FILTER)
+			snprintf(u->filter, sizeof(u->filter), "%s", u->filter_prev);
 		u->prompt = UI_PROMPT_NONE;
 		return 0;
 	}
 	/* F3 in the search: the next match, the prompt staying open as in htop */
 	if (key == UI_KEY_F3 && u->prompt == UI_PROMPT_SEARCH) {
-		u->input[u->ninput] = '\0';
-		if (u->ninput)
-			snprintf(u->search, sizeof(u->search), "%s", u->input);
-		ui_search(u, l);
+		ui_search_next(u, l);
+		u->status[0] = '\0';
 		return 0;
 	}
 	if (key == UI_KEY_F4 && u->prompt == UI_PROMPT_FILTER)
@@ -733,23 +767,22 @@ static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, cons
 	if (key == UI_KEY_ENTER || key == '\r')
 		return ui_commit_prompt(u, l);
 	if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
-		if (u->ninput)
-			u->ninput--;
-		u->input[u->ninput] = '\0';
-		return 0;
+		if (!prompt_back(&u->input))
+			return 0;
+	} else if (key < 0 || !prompt_add(&u->input, (uint32_t)key)) {
+		return 0; /* an arrow, a function key, a control: nothing typed */
 	}
-	if (key >= 0x20 && key < 0x7f && u->ninput + 1 < sizeof(u->input)) {
-		u->input[u->ninput++] = (char)key;
-		u->input[u->ninput] = '\0';
-	}
+	ui_prompt_edited(u, l);
 	return 0;
 }
 
 static void ui_start_prompt(struct ui *u, enum ui_prompt p, const char *initial)
 {
 	u->prompt = p;
-	snprintf(u->input, sizeof(u->input), "%s", initial);
-	u->ninput = strlen(u->input);
+	u->search_miss = false;
+	prompt_set(&u->input, initial);
+	if (p == UI_PROMPT_FILTER)
+		snprintf(u->filter_prev, sizeof(u->filter_prev), "%s", u->filter);
 }
 
 static void ui_enter_view(struct ui *u, enum ui_view v)
@@ -852,14 +885,14 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { '/', UI_KEY_F3 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_SEARCH,
-	  .help = "search by name or command line; F3 again: the next match",
+	  .help = "search as you type, by name or command line; F3 again: the next match",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "F3",
 	  .footer = "Search" },
 	{ .keys = { '\\', UI_KEY_F4 },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_FILTER,
-	  .help = "filter: show only processes whose name or command line matches",
+	  .help = "filter as you type: only processes whose name or command line matches",
 	  .footer_in = UI_IN(UI_VIEW_TABLE),
 	  .footer_key = "F4",
 	  .footer = "Filter" },

@@ -7,13 +7,18 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "view/prompt.h"
 
-/* Keys other than plain characters; tui.c maps the terminal's codes to these. */
+/*
+ * Keys other than plain characters; tui.c maps the terminal's codes to these. A plain key is
+ * its Unicode code point, so these start above U+10FFFF, the last one: a CJK or emoji character
+ * typed is never taken for an arrow or a function key.
+ */
 enum ui_key {
 	UI_KEY_NONE = -1,
 	UI_KEY_ESC = 27,
 	UI_KEY_ENTER = '\n',
-	UI_KEY_UP = 0x10000,
+	UI_KEY_UP = 0x110000,
 	UI_KEY_DOWN,
 	UI_KEY_LEFT,
 	UI_KEY_RIGHT,
@@ -194,10 +199,12 @@ struct ui {
 	size_t scroll;		 /* first line of help or errors */
 	int sort_col;
 	bool reverse;
-	char filter[64];   /* name or command line contains */
+	char filter[PROMPT_MAX];      /* name or command line contains */
+	char filter_prev[PROMPT_MAX]; /* the filter before the prompt: Esc in it restores it */
 	char cgroup[1024]; /* the table shows this cgroup's processes (from the cgroup view) */
 	char user[33];
-	char search[64];
+	char search[PROMPT_MAX];
+	bool search_miss; /* the search typed matches no row: the prompt says so */
 	bool show_cpus;
 	bool threads;  /* H: threads as rows */
 	bool kthreads; /* K: kernel threads listed */
@@ -216,9 +223,8 @@ struct ui {
 	unsigned page_shift;		   /* 12 or 21 */
 	double halflife;		   /* seconds */
 	enum ui_prompt prompt;
-	char input[64];
-	size_t ninput;
-	char status[160]; /* one-line notice, cleared by the next key */
+	struct prompt input; /* the text typed in the prompt */
+	char status[160];    /* one-line notice, cleared by the next key */
 	/* the drill-down's hot pages: the selection follows its page as the order changes */
 	bool page_chosen;  /* a page was picked; else the hottest is the one selected */
 	uint64_t page_sel; /* the picked page (its address >> page_shift) */
@@ -284,7 +290,10 @@ void ui_sync(struct ui *u, const struct ui_list *l);
 void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
 /* Take the screen's width and the line of the list's titles (-1: no list on screen). */
 void ui_set_screen(struct ui *u, int width, int list_y);
-/* Apply one key; returns UI_ACT_* flags. l is the list on screen. */
+/*
+ * Apply one key, a ui_key or a character's code point (a prompt takes any but controls); returns
+ * UI_ACT_* flags. l is the list on screen. The search and the filter act as they are typed.
+ */
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
 /* A mouse click at x, y: a column title sorts by it (again: reverse), a row selects it. */
 unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struct ui_list *l);

@@ -711,9 +711,21 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	if (u->prompt != UI_PROMPT_NONE) {
+		const char *text = u->input.text;
+		int cells = prompt_cells(&u->input);
+
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
-		x += canvas_put(c, x, y, u->input, CANVAS_NORMAL, -1);
-		canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
+		/* text longer than the line shows its end, where the cursor is, whole characters */
+		while (*text && x + cells + 1 > c->w) {
+			text++;
+			while ((*text & 0xc0) == 0x80)
+				text++;
+			cells = canvas_cells(text);
+		}
+		x += canvas_put(c, x, y, text, CANVAS_NORMAL, -1);
+		x += canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
+		if (u->prompt == UI_PROMPT_SEARCH && u->search_miss && x + 9 <= c->w)
+			canvas_put(c, x + 1, y, "no match", CANVAS_ERROR, -1);
 		return;
 	}
 	if (u->status[0]) {
