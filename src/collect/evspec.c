@@ -114,7 +114,8 @@ static size_t evspec_names_print(struct evspec_names *ns, FILE *f, const char *s
 {
 	size_t n = ns->n;
 
-	qsort(ns->v, ns->n, sizeof(*ns->v), evspec_cmp);
+	if (n > 1)
+		qsort(ns->v, n, sizeof(*ns->v), evspec_cmp);
 	for (size_t i = 0; i < ns->n; i++) {
 		events_list_entry(f, section, last, ns->v[i], desc);
 		free(ns->v[i]);

@@ -436,7 +436,8 @@ static size_t perfdata_sample_event(struct perfdata *pd, const uint8_t *body, si
 		return 0;
 	id = perfdata_u64(body + at);
 	if (!pd->ids_sorted) {
-		qsort(pd->ids, pd->nids, sizeof(*pd->ids), perfdata_id_cmp);
+		if (pd->nids > 1)
+			qsort(pd->ids, pd->nids, sizeof(*pd->ids), perfdata_id_cmp);
 		pd->ids_sorted = true;
 	}
 	key.id = id;
