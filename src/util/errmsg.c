@@ -461,11 +461,6 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "%s counts at most %d events per process, %lld were asked%s",
 			 f->asked ? "--bpf" : "BPF", 16, f->n2, per);
 		break;
-	case ERRMSG_BPF_SIM:
-		snprintf(buf, size,
-			 "BPF counting is not used: PMCTOP_SIM_GROUPS measures per-task groups%s",
-			 per);
-		break;
 	default:
 		snprintf(buf, size, "%s cannot be used (%s)%s", lead, e, per);
 		break;

@@ -76,7 +76,6 @@ enum errmsg_bpf_step {
 	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
 	ERRMSG_BPF_KERNEL,   /* the kernel lacks a map type, program type or helper (name) */
 	ERRMSG_BPF_PERM,     /* auto: no CAP_BPF with CAP_PERFMON (nor CAP_SYS_ADMIN) */
-	ERRMSG_BPF_SIM,	     /* auto: PMCTOP_SIM_GROUPS asks for per-task groups */
 };
 
 /* How a live source counts processes: the mode line's and the facts' way. */
