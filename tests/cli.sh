@@ -73,10 +73,11 @@ check "--proc-root: S, RES, %MEM and TIME+ come from the fixture's stat and memi
 "$PMCTOP" -b --kernel-threads --proc-root "$top_srcdir/tests/data/proc" -n 1 -d 0.1 >"$TMP/fxk.txt" 2>/dev/null
 check "--kernel-threads: the fixture's kernel thread is listed" grep -Eq "^ +2 root +1 S +0 +0\.0 +0:00\.00 .* kthreadd$" "$TMP/fxk.txt"
 check "--per-user with -H is refused" expect 2 "'--per-user' sums processes: it cannot be used with '-H'" -b --per-user -H
-check "--bpf with -H is refused" expect 2 "'--bpf' counts whole processes: it cannot be used with '-H'" -b --bpf -H
+check "--bpf with -H is taken (thread rows are counted by BPF too)" expect 0 "" -b --bpf -H -n 1 -d 0.1
 check "--bpf with --replay is refused" expect 2 "'--bpf' is a way of counting live: it cannot be used with '--replay'" -b --bpf --replay "$top_srcdir/tests/data/sw.rec"
-check "a bad --task-counts value is named" expect 2 "invalid value 'sometimes' for --task-counts: give auto, proc or perf" -b --task-counts sometimes
+check "a bad --task-counts value is named" expect 2 "invalid value 'sometimes' for --task-counts: give auto, bpf, proc or perf" -b --task-counts sometimes
 check "--task-counts=proc with --bpf is refused" expect 2 "give one" -b --task-counts=proc --bpf
+check "--task-counts=perf with --bpf is refused" expect 2 "'--bpf' is '--task-counts=bpf'" -b --task-counts=perf --bpf
 check "--task-counts=proc with an event /proc does not keep names it" expect 2 "--task-counts=proc cannot count 'cpu-clock'.*use --task-counts=perf" -b -n 1 --task-counts=proc -e cpu-clock
 check "--task-counts=proc with an event of one mode names it" expect 2 "--task-counts=proc cannot count 'page-faults:u': /proc counts user and kernel mode together.*use --task-counts=perf" -b -n 1 --task-counts=proc -e page-faults:u
 check "--proc-root: a missing directory is named" expect 2 "cannot open '$TMP/nowhere'" -b --proc-root "$TMP/nowhere" -n 1

@@ -1,7 +1,8 @@
-# Live: --bpf counts a process's page faults, context switches and task-clock within 2 % of the
-# per-thread mode over the same work, and of the process's own accounts of it; a reused pid does
-# not inherit the sums of the process before; where BPF is not permitted (nobody) or has nothing
-# to count (--cgroups -b) pmctop says so once.
+# Live: as root BPF counts by default (the mode line says so); it counts a process's page faults,
+# context switches and task-clock within 2 % of per-task events over the same work, and of the
+# process's own accounts of it, and so do its thread rows (-H), which add up to the process row;
+# a reused pid does not inherit the sums of the process before; where BPF is not permitted
+# (nobody) or has nothing to count (--cgroups -b) pmctop says so once.
 . "$top_srcdir/tests/lib.sh"
 isolate
 exclusive
@@ -26,6 +27,13 @@ if grep -q -- "--bpf is not available: this pmctop was built without it" "$TMP/p
 fi
 check "--bpf as root: no refusal" sh -c '! grep -q -- "--bpf" "$1"' _ "$TMP/probe.err"
 check "the mode says processes are counted by BPF" grep -q 'processes by BPF at context switches' "$TMP/probe.json"
+# the default: BPF where it is permitted, said in the mode line, with nothing said against it
+"$PMCTOP" -b -n 1 -d 0.2 -p $$ -o json >"$TMP/def.json" 2>"$TMP/def.err"
+check "by default as root the mode says processes are counted by BPF" \
+	grep -q 'software events.*processes by BPF at context switches' "$TMP/def.json"
+check "by default as root nothing is said against BPF" sh -c '! grep -q "BPF" "$1"' _ "$TMP/def.err"
+"$PMCTOP" -b -n 1 -d 0.2 -p $$ --task-counts=perf -o json >"$TMP/perf.json" 2>/dev/null
+check "--task-counts=perf: the mode says per-task events" grep -q ', per-task events"' "$TMP/perf.json"
 
 # --cgroups with -b counts no process: --bpf has nothing to do, and says so once
 "$PMCTOP" -b -n 2 -d 0.2 --bpf --cgroups -o csv >/dev/null 2>"$TMP/cg.err"
@@ -39,14 +47,17 @@ check "--bpf with --cgroups -b -p: processes are counted, nothing said" \
 mkfifo "$TMP/go"
 background "$WORKLOAD" job $PAGES $SLEEPS $SPIN_MS "$TMP/go" "$TMP/job.log"
 wl=$BG
-"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --bpf -o json >"$TMP/bpf.json" 2>"$TMP/bpf.err" &
+"$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/bpf.json" 2>"$TMP/bpf.err" &
 pb=$!
+# and its thread rows, by BPF too: the work's one thread does it all
+"$PMCTOP" -b -H -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/bpfh.json" 2>"$TMP/bpfh.err" &
+ph=$!
 "$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --task-counts=perf -o json >"$TMP/thr.json" \
 	2>"$TMP/thr.err" &
 pt=$!
 # both have their first frame (the attach) before the work begins
 for _ in $(seq 100); do
-	[ -s "$TMP/bpf.json" ] && [ -s "$TMP/thr.json" ] && break
+	[ -s "$TMP/bpf.json" ] && [ -s "$TMP/thr.json" ] && [ -s "$TMP/bpfh.json" ] && break
 	nap 0.1
 done
 echo go >"$TMP/go"
@@ -54,8 +65,13 @@ wait $pb
 sb=$?
 wait $pt
 st=$?
+wait $ph
+sh=$?
 sed 's/^/# bpf stderr: /' "$TMP/bpf.err"
-check "pmctop --bpf exits 0" test $sb = 0
+check "pmctop (BPF by default) exits 0" test $sb = 0
+check "pmctop -H (BPF by default) exits 0" test $sh = 0
+check "-H by BPF: nothing refused" sh -c '! grep -qi "bpf" "$1"' _ "$TMP/bpfh.err"
+check "-H by BPF: the mode says BPF" grep -q 'processes by BPF at context switches' "$TMP/bpfh.json"
 check "pmctop per thread exits 0" test $st = 0
 check "the work was done and logged" test -s "$TMP/job.log"
 read -r tpf tcs tns <"$TMP/job.log"
@@ -85,6 +101,33 @@ read -r thr rcs rns rdone <<EOF
 $(sums "$TMP/thr.json")
 EOF
 diag "--bpf: $bpf faults, $bcs switches, $bns ns; per thread: $thr faults, $rcs switches, $rns ns"
+# the thread rows of the work over the frames of -H (its JSON has thread rows only)
+tsums() {
+	python3 - "$1" "$wl" <<'PY'
+import json, sys
+t = {"page-faults": 0, "context-switches": 0, "task-clock": 0}
+for f in (json.loads(l) for l in open(sys.argv[1])):
+    for r in f.get("threads", []):
+        if r["pid"] == int(sys.argv[2]):
+            for k in t:
+                t[k] += r["events"][k] or 0
+print(t["page-faults"], t["context-switches"], t["task-clock"])
+PY
+}
+read -r hpf hcs hns <<EOF
+$(tsums "$TMP/bpfh.json")
+EOF
+diag "-H by BPF: the work's thread rows sum to $hpf faults, $hcs switches, $hns ns"
+check "-H by BPF: the thread rows' faults $hpf within 2 % of the process row's $bpf" \
+	agree "$hpf" "$bpf" 0.02 10
+check "-H by BPF: the thread rows' switches $hcs within 2 % of the process row's $bcs" \
+	agree "$hcs" "$bcs" 0.02 10
+check "-H by BPF: the thread rows' task-clock $hns within 2 % of the process row's $bns" \
+	agree "$hns" "$bns" 0.02 $((bcs * 10000))
+check "-H by BPF: the thread's faults $hpf within 2 % of the $tpf the work made" \
+	agree "$hpf" "$tpf" 0.02 20
+check "-H by BPF: the thread's task-clock $hns within 2 % (and 25 us a switch) of the $tns ns of CPU" \
+	agree "$hns" "$tns" 0.02 $((bcs * 25000))
 frames() {
 	python3 - "$1" "$wl" <<'PY'
 import json, sys
@@ -123,7 +166,7 @@ kill "$wl" 2>/dev/null
 # a pid reused within a tick: the new process's first row counts from when it was first seen,
 # never the sums of the process that had the pid before (ns_last_pid hands the pid out again)
 if [ "$ISOLATED" = yes ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
-	"$PMCTOP" -b -n 6 -d 1 -e page-faults --bpf -o json >"$TMP/reuse.json" 2>"$TMP/reuse.err" &
+	"$PMCTOP" -b -n 6 -d 1 -e page-faults -o json >"$TMP/reuse.json" 2>"$TMP/reuse.err" &
 	pr=$!
 	for _ in $(seq 100); do
 		[ -s "$TMP/reuse.json" ] && break

@@ -1,4 +1,5 @@
-# Live: counted from /proc (the default without a PMU, no per-task events), a process's task-clock,
+# Live: counted from /proc (--task-counts=proc; the default without a PMU where BPF is not
+# permitted; no per-task events), a process's task-clock,
 # page faults and context switches agree with per-task perf events (--task-counts=perf) over the
 # same work, and with the work's own accounts of it (getrusage, its CPU clock); the mode says
 # which way it counts; its thread rows (-H) add up to its process row; and a thread that exits
@@ -12,19 +13,19 @@ PAGES=6000
 SLEEPS=3000
 SPIN_MS=400
 
-# the mode each way, as batch text and JSON say it
-"$PMCTOP" -b -n 1 -d 0.2 -p $$ >"$TMP/mode.txt" 2>"$TMP/mode.err"
+# the mode each way, as batch text and JSON say it; /proc forced: as root BPF counts by default
+PROC="--task-counts=proc"
+"$PMCTOP" -b -n 1 -d 0.2 -p $$ $PROC >"$TMP/mode.txt" 2>"$TMP/mode.err"
 sed 's/^/# stderr: /' "$TMP/mode.err"
 if ! grep -q "task counts from /proc" "$TMP/mode.txt"; then
 	# a PMU here: the default set has hardware events, which /proc cannot give
 	diag "mode: $(grep '^Events:' "$TMP/mode.txt")"
-	skip "hardware events are counted here: per-task events are the default"
+	skip "hardware events are counted here: /proc cannot count the default set"
 	done_testing
 	exit 0
 fi
 check "batch text says the task counts come from /proc" \
 	grep -q "^Events: .*task counts from /proc (no per-task events)" "$TMP/mode.txt"
-PROC=""
 
 # frames: the lines of a JSON output so far
 frames() { wc -l <"$1"; }

@@ -78,4 +78,52 @@ for t in f["threads"]:
 	compare "$TMP/h.json" "$TMP/h.log" threads "" 3
 }
 check "-H shows each thread with its own %CPU" per_thread
+
+# -H counted by BPF (the default as root): each thread's task-clock is the CPU time it got, so
+# over each frame its rate agrees with its own %CPU, and the rows of the busy threads add up to
+# the process's task-clock counted beside them
+bpf_threads() {
+	"$WORKLOAD" spin 2 8 "$TMP/b.log" &
+	p=$!
+	KILL_PIDS="$KILL_PIDS $p"
+	sleep 0.2
+	"$PMCTOP" -b -H -p "$p" -d 1 -n 4 -e task-clock -o json >"$TMP/b.json" 2>"$TMP/b.err" &
+	ph=$!
+	"$PMCTOP" -b -p "$p" -d 1 -n 4 -e task-clock -o json >"$TMP/bp.json" 2>/dev/null
+	wait $ph
+	grep -q 'processes by BPF at context switches' "$TMP/b.json" || return 2
+	python3 - "$TMP/b.json" "$TMP/bp.json" "$p" <<'PY'
+import json, sys
+pid = int(sys.argv[3])
+th = [json.loads(l) for l in open(sys.argv[1])]
+pr = [json.loads(l) for l in open(sys.argv[2])]
+ok = True
+for f in th[1:]:
+    rows = [t for t in f["threads"] if t["pid"] == pid]
+    for t in rows:
+        rate = t["events"]["task-clock"] / (f["interval"] * 1e9) * 100
+        good = abs(rate - t["cpu"]) <= max(5, 0.10 * t["cpu"])
+        print("# tid %d: task-clock %.1f %%, %%CPU %.1f %s" % (t["tid"], rate, t["cpu"], "" if good else "DIFFERS"))
+        ok &= good
+    if len(rows) != 3:
+        print("# %d thread rows, want 3" % len(rows))
+        ok = False
+tsum = sum(t["events"]["task-clock"] for f in th[1:] for t in f["threads"] if t["pid"] == pid)
+psum = sum(p["events"]["task-clock"] for f in pr[1:] for p in f["processes"] if p["pid"] == pid)
+print("# the thread rows' task-clock %d ns, the process row's %d ns" % (tsum, psum))
+ok &= abs(tsum - psum) <= 0.05 * psum
+sys.exit(0 if ok else 1)
+PY
+}
+if [ "$(id -u)" = 0 ]; then
+	bpf_threads
+	r=$?
+	if [ $r = 2 ]; then
+		skip "BPF does not count here: $(head -1 "$TMP/b.err")"
+	else
+		check "-H by BPF: each thread's task-clock is its own CPU time, and they sum to the process" test $r = 0
+	fi
+else
+	skip "BPF needs root"
+fi
 done_testing

@@ -1,6 +1,7 @@
 # Live: as an unprivileged user pmctop starts, counts what it may and explains the rest. Per-task
 # events (--task-counts=perf) count the user's own processes only; counted from /proc (the
-# default without a PMU) every process is, with no perf permission at all.
+# default without a PMU, BPF not being permitted, which is said) every process is, with no perf
+# permission at all.
 . "$top_srcdir/tests/lib.sh"
 exclusive
 
@@ -55,6 +56,13 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -n 2 -d 0
 st=$?
 sed 's/^/# proc stderr: /' "$TMP/p.err"
 check "from /proc as nobody: exits 0" test $st = 0
+# the default asks BPF first: as nobody it is not permitted, said once, with the way instead
+check "as nobody the default says once that BPF is not permitted, and counts from /proc" \
+	test "$(grep -c 'BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); task counts from /proc instead' "$TMP/p.err")" = 1
+setpriv --reuid=nobody --regid=nogroup --clear-groups "$TMP/pmctop" -b -n 1 -d 0.2 -o json \
+	>"$TMP/p.json" 2>/dev/null
+check "as nobody the mode line says the task counts come from /proc" \
+	grep -q 'task counts from /proc (no per-task events)' "$TMP/p.json"
 pcs=$(csv_field "$TMP/p.csv" cs)
 check "from /proc as nobody: no process is 'permission denied'" \
 	sh -c '! grep -q "permission denied" "$1"' _ "$TMP/p.csv"

@@ -571,7 +571,7 @@ START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
 	ck_assert_int_eq(m->why.err, -ENOENT);
 	ck_assert_str_eq(m->why.name, "cycles");
 	ck_assert_str_eq(s->mode, "no hardware PMU: software events only ('cycles': not supported "
-				  "by this PMU), user mode only");
+				  "by this PMU), user mode only, per-task events");
 	ck_assert_str_eq(errmsg_mode(text, sizeof(text), m), s->mode);
 	ck_assert_int_eq(s->ev.ev[0].err, -ENOENT);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
@@ -2132,6 +2132,77 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 }
 END_TEST
 
+/* The fake's answer to whether BPF may be loaded: not permitted. */
+static int fake_may_not_bpf(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+/*
+ * auto asks BPF first: where it is not permitted it says so once, with the
+ * way that counts instead (/proc for the software set; per-task events,
+ * with /proc's reason too, for an event /proc does not keep), and the mode
+ * line names that way. Asked for, it is tried whatever the capabilities.
+ */
+START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	char err[512];
+	const struct errmsg_fact *fact = NULL;
+
+	pfs_tree(&t, &f);
+	/* a fake that cannot tell (no may_bpf): nothing said, as on a fixture */
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	source_free(s);
+	f.ops.may_bpf = fake_may_not_bpf;
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(source_live_mode(s)->proc);
+	ck_assert(!source_live_mode(s)->bpf);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, ERRMSG_BPF_PERM);
+	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PROC);
+	ck_assert(!fact->asked);
+	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); task "
+			  "counts from /proc instead"));
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 0);
+	source_free(s);
+	/* an event /proc does not keep: per-task events, and both ways say why not */
+	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert(source_live_mode(s)->per_task);
+	ck_assert_msg(strstr(s->mode, ", per-task events"), "%s", s->mode);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
+	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); counting "
+			  "per thread instead"));
+	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
+	ck_assert_int_eq(fact->n, ERRMSG_PROC_EVENT);
+	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	/* the messages were taken above: the sentence from the fact */
+	errmsg_fact(err, sizeof(err), fact);
+	ck_assert_msg(strstr(err, "task counts from /proc: 'cpu-clock' is not one /proc keeps") &&
+			      strstr(err, "processes are counted with per-task perf events"),
+		      "%s", err);
+	source_free(s);
+	/* per-task events or /proc asked for: BPF is not asked, nothing said of it */
+	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	source_free(s);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were)
 {
 	struct tree t;
@@ -2368,6 +2439,7 @@ int main(void)
 		tc, test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat);
 	tcase_add_test(tc, test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count);
 	tcase_add_test(tc, test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode);
+	tcase_add_test(tc, test_auto_says_why_bpf_does_not_count_and_which_way_does);
 	tcase_add_test(tc,
 		       test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were);
 	tcase_add_test(tc, test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread);

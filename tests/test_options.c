@@ -124,15 +124,14 @@ static const struct {
 	{ __LINE__, "--sample", "4294967297", NULL, "invalid pid" },
 	{ __LINE__, "-p", "2147483648", NULL, "invalid pid" },
 	{ __LINE__, "--per-user", "-H", NULL, "'--per-user' sums processes" },
-	{ __LINE__, "--bpf", "-H", NULL,
-	  "'--bpf' counts whole processes: it cannot be used with '-H'" },
 	{ __LINE__, "--bpf", "--replay", "x.rec", "'--bpf' is a way of counting live" },
 	{ __LINE__, "--per-user", "--sample", "5", "cannot be used with '--sample'" },
 	{ __LINE__, "--task-counts", "fast", NULL,
-	  "invalid value 'fast' for --task-counts: give auto, proc or perf" },
+	  "invalid value 'fast' for --task-counts: give auto, bpf, proc or perf" },
 	{ __LINE__, "--task-counts=", NULL, NULL, "invalid value '' for --task-counts" },
 	{ __LINE__, "--task-counts=proc", "--bpf", NULL,
-	  "'--bpf' counts them with a BPF program: give one" },
+	  "'--bpf' is '--task-counts=bpf', and '--task-counts' asks for another way" },
+	{ __LINE__, "--bpf", "--task-counts=perf", NULL, "of counting processes: give one" },
 	{ __LINE__, "--task-counts=perf", "--replay", "x.rec",
 	  "'--task-counts' is a way of counting live: it cannot be used with '--replay'" },
 };
@@ -149,12 +148,16 @@ START_TEST(test_task_counts)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts=proc", NULL, NULL), 0);
 	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_PROC);
 	options_release(&o);
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts", "perf", "--bpf"), 0);
-	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_PERF);
-	ck_assert(o.bpf);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts", "bpf", NULL), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_BPF);
 	options_release(&o);
+	/* --bpf is --task-counts=bpf: with auto it names the way, and -H is no longer refused */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "--task-counts=auto", "--bpf", NULL), 0);
-	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_AUTO);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_BPF);
+	options_release(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--bpf", "-H", NULL), 0);
+	ck_assert_int_eq(o.task_counts, LIVE_COUNTS_BPF);
+	ck_assert(o.threads);
 	options_release(&o);
 }
 END_TEST

@@ -287,7 +287,6 @@ static struct source *main_source(const struct options *o, int *status)
 			.read_all = o->read_all,
 			.hw_top = o->hw_top,
 			.kernel_threads = o->kernel_threads,
-			.bpf = o->bpf,
 			.task_counts = o->task_counts,
 			.usage_err = &usage_err,
 			/* the kernel's own words on its PMU, for the no-PMU notice; not for fixtures */

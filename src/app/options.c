@@ -134,14 +134,16 @@ void options_usage(FILE *f)
 	      "                          before, and a new FILE starts: each replays alone\n"
 	      "      --replay FILE       show a recording instead of live data\n"
 	      "      --no-cpus           do not open per-core counters\n"
-	      "      --bpf               count processes per CPU with a BPF program at each\n"
-	      "                          context switch (root or CAP_BPF+CAP_PERFMON; no\n"
-	      "                          thread rows); else says why and counts per thread\n"
-	      "      --task-counts WAY   where process counts come from: proc (the kernel's own\n"
-	      "                          counts in /proc: no per-task events, the watched\n"
-	      "                          processes pay nothing), perf (per-task perf events) or\n"
-	      "                          auto (default: proc when /proc keeps every event\n"
-	      "                          counted, i.e. software events only, without --bpf)\n"
+	      "      --task-counts WAY   how processes and threads are counted: bpf (a BPF\n"
+	      "                          program sums per-CPU counters at each context switch:\n"
+	      "                          root or CAP_BPF+CAP_PERFMON, at most 16 events; where\n"
+	      "                          it cannot load, says why and uses perf), proc (the\n"
+	      "                          kernel's own counts in /proc: software events only,\n"
+	      "                          no perf permission needed), perf (per-task perf\n"
+	      "                          events) or auto (default: bpf where permitted and\n"
+	      "                          loadable, else proc when /proc keeps every event\n"
+	      "                          counted, else perf; the log says why)\n"
+	      "      --bpf               the same as --task-counts=bpf\n"
 	      "      --read-all          read every process every tick, also those that did not "
 	      "run\n"
 	      "      --hw-top K          hardware events for the K busiest processes only (by\n"
@@ -193,7 +195,7 @@ static void options_init(struct options *o)
 	o->halflife = 2.0;
 	o->top = 20;
 	o->cgroup_depth = 1;
-	o->task_counts = LIVE_COUNTS_AUTO; /* /proc where it keeps every event */
+	o->task_counts = LIVE_COUNTS_AUTO; /* BPF where permitted, else /proc, else perf */
 	o->record_size = OPTIONS_RECORD_SIZE;
 }
 
@@ -598,10 +600,13 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 				o->task_counts = LIVE_COUNTS_PROC;
 			} else if (!strcmp(optarg, "perf")) {
 				o->task_counts = LIVE_COUNTS_PERF;
+			} else if (!strcmp(optarg, "bpf")) {
+				o->task_counts = LIVE_COUNTS_BPF;
 			} else {
 				snprintf(err, errsize,
-					 "invalid value '%s' for --task-counts: give auto, proc or "
-					 "perf",
+					 "invalid value '%s' for --task-counts: give auto, bpf, "
+					 "proc "
+					 "or perf",
 					 optarg);
 				return -EINVAL;
 			}
@@ -692,21 +697,20 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 			 o->threads ? "-H" : "--sample");
 		return -EINVAL;
 	}
-	if (o->bpf && (o->threads || o->replay)) {
-		snprintf(err, errsize, "%s",
-			 o->threads ? "'--bpf' counts whole processes: it cannot be used with '-H' "
-				      "(drop one of them)"
-				    : "'--bpf' is a way of counting live: it cannot be used with "
-				      "'--replay'");
-		return -EINVAL;
-	}
-	if (o->task_counts == LIVE_COUNTS_PROC && o->bpf) {
+	if (o->bpf && o->replay) {
 		snprintf(err, errsize,
-			 "'--task-counts=proc' reads processes' counts from /proc and '--bpf' "
-			 "counts "
-			 "them with a BPF program: give one");
+			 "'--bpf' is a way of counting live: it cannot be used with '--replay'");
 		return -EINVAL;
 	}
+	if (o->bpf && o->task_counts_set && o->task_counts != LIVE_COUNTS_BPF &&
+	    o->task_counts != LIVE_COUNTS_AUTO) {
+		snprintf(err, errsize,
+			 "'--bpf' is '--task-counts=bpf', and '--task-counts' asks for another way "
+			 "of counting processes: give one");
+		return -EINVAL;
+	}
+	if (o->bpf)
+		o->task_counts = LIVE_COUNTS_BPF;
 	if (o->task_counts_set && o->replay) {
 		snprintf(err, errsize,
 			 "'--task-counts' is a way of counting live: it cannot be used "

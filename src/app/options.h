@@ -39,9 +39,9 @@ struct options {
 	char *replay;
 	char *proc_root; /* --proc-root, for tests */
 	bool no_cpus;
-	bool bpf;      /* --bpf: processes counted by a BPF program at context switches */
+	bool bpf;      /* --bpf: --task-counts=bpf by its older name */
 	bool read_all; /* --read-all: no skipping of processes that did not run */
-	/* --task-counts: process counts from /proc or per-task perf events (default auto) */
+	/* --task-counts: process counts by BPF, from /proc or per-task events (default auto) */
 	enum live_task_counts task_counts;
 	bool task_counts_set;
 	unsigned

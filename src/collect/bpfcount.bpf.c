@@ -17,6 +17,8 @@ const volatile __u32 stride = 1; /* entries of events per event: CPU numbers are
 /* Key by the tgids of the PID namespace whose nsfs file has this device and inode. */
 const volatile __u8 ns = 0;
 const volatile __u64 ns_dev = 0, ns_ino = 0;
+/* Written by pmctop while the program runs: BPFPROG_WANT_NONE, _SOME or _ALL. */
+__u32 wanting = BPFPROG_WANT_NONE;
 
 /*
  * The last counter, enabled and running read of each event on this CPU,
@@ -40,6 +42,27 @@ struct {
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 } acc SEC(".maps");
 
+/*
+ * tid -> the sums of the differences, per CPU, for the threads of the
+ * processes whose thread rows are shown only: the switches of every other
+ * process cost no more than without thread rows
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 8);
+	__uint(max_entries, BPFPROG_MAX_THREADS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+} thr SEC(".maps");
+
+/* The tgids whose threads go into thr while wanting is BPFPROG_WANT_SOME (written by pmctop). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u8));
+	__uint(max_entries, BPFPROG_MAX_WANTED);
+} wanted SEC(".maps");
+
 /* Event i of CPU c at index i * stride + c. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -61,22 +84,35 @@ struct {
 	__uint(max_entries, BPFPROG_ALIASES);
 } alias SEC(".maps");
 
-/* The process the current task belongs to, as pmctop's /proc numbers it; 0 for none. */
-static __always_inline __u32 bpfcount_key(void)
+/*
+ * The process the current task belongs to, as pmctop's /proc numbers it; 0
+ * for none. *tid: the task itself, numbered alike; 0 when not known.
+ */
+static __always_inline __u32 bpfcount_key(__u32 *tid)
 {
 	struct bpf_pidns_info ni;
 	__u32 global, *a;
+	__u64 id;
 	long r;
 
-	if (!ns)
-		return bpf_get_current_pid_tgid() >> 32;
+	*tid = 0;
+	if (!ns) {
+		id = bpf_get_current_pid_tgid();
+		*tid = (__u32)id;
+		return id >> 32;
+	}
 	r = bpf_get_ns_current_pid_tgid(ns_dev, ns_ino, &ni, sizeof(ni));
-	if (r == 0)
+	if (r == 0) {
+		*tid = ni.pid;
 		return ni.tgid;
+	}
 	/* another namespace's task (EINVAL), or idle: key 0 */
 	if (r != -BPFCOUNT_ENOENT)
 		return 0;
-	/* a thread past the point of its exit where it left the namespace: by the kernel's tgid */
+	/*
+	 * a thread past the point of its exit where it left the namespace: by
+	 * the kernel's tgid; its last slice goes to its process, not its row
+	 */
 	global = bpf_get_current_pid_tgid() >> 32;
 	a = bpf_map_lookup_elem(&alias, &global);
 	return a ? *a : 0;
@@ -87,8 +123,8 @@ int bpfcount_switch(void *ctx)
 {
 	__u64 zero[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
 	struct bpf_perf_event_value v;
-	__u32 key = bpfcount_key(), k0 = 0, cpu;
-	__u64 *lr, *sum;
+	__u32 tid, key = bpfcount_key(&tid), k0 = 0, cpu;
+	__u64 *lr, *sum, *tsum = NULL;
 
 	lr = bpf_map_lookup_elem(&last, &k0);
 	if (!lr)
@@ -113,6 +149,17 @@ int bpfcount_switch(void *ctx)
 	 */
 	if (!sum)
 		sum = lr + nev * BPFPROG_FIELDS;
+	/* a thread of a process whose thread rows are shown: its own sums too, by tid */
+	if (wanting != BPFPROG_WANT_NONE && key && tid &&
+	    (wanting == BPFPROG_WANT_ALL || bpf_map_lookup_elem(&wanted, &key))) {
+		tsum = bpf_map_lookup_elem(&thr, &tid);
+		if (!tsum) {
+			__builtin_memset(zero, 0, sizeof(zero));
+			bpf_map_update_elem(&thr, &tid, zero, BPF_NOEXIST);
+			/* no entry to be had: the process still gets the whole growth */
+			tsum = bpf_map_lookup_elem(&thr, &tid);
+		}
+	}
 	cpu = bpf_get_smp_processor_id();
 #pragma unroll
 	for (__u32 i = 0; i < BPFPROG_MAX_EVENTS; i++) {
@@ -129,10 +176,12 @@ int bpfcount_switch(void *ctx)
 #pragma unroll
 		for (__u32 f = 0; f < BPFPROG_FIELDS; f++) {
 			__u32 off = i * BPFPROG_FIELDS + f;
-			__u64 was = lr[off];
+			__u64 d = now[f] - lr[off];
 
 			lr[off] = now[f];
-			sum[off] += now[f] - was;
+			sum[off] += d;
+			if (tsum)
+				tsum[off] += d;
 		}
 	}
 	return 0;

@@ -25,6 +25,14 @@
 #define BPFCOUNT_INIT_PIDNS 0xeffffffcu /* the inode of the initial PID namespace */
 #define BPFCOUNT_ENOTSUPP 524		/* the kernel's own "not supported" (no batches) */
 
+/* One table of sums as the last read found it: keys ascending, nev x FIELDS sums each. */
+struct bpfcount_tab {
+	int fd;
+	int *keys;
+	uint64_t *sums;
+	size_t nkeys, kcap, scap;
+};
+
 struct bpfcount {
 	const struct sysops *ops;
 	int nev;
@@ -33,15 +41,17 @@ struct bpfcount {
 	int *pfd;  /* ncpus x nev perf event descriptors, -1 where not open */
 	struct bpfcount_skel *skel;
 	struct bpf_link *link; /* the program's attachment to sched_switch */
-	int prog, acc;	       /* descriptors of the program and of its table of sums */
-	bool ns;	       /* keyed by the tgids of pmctop's PID namespace */
+	int prog;	       /* the program's descriptor */
+	/* the sums by process (tgid), and by thread (tid) for the processes wanted */
+	struct bpfcount_tab acc, thr;
+	int wanted;	/* the table of tgids whose threads are summed */
+	size_t nwanted; /* entries in it */
+	bool want_all;	/* every process's threads */
+	unsigned wanting;
+	bool ns; /* keyed by the tgids of pmctop's PID namespace */
 	size_t npossible;
 	size_t vsize; /* bytes of one entry's value on one CPU */
 	bool no_batch;
-	/* the last read: keys ascending, nev x FIELDS sums each */
-	int *keys;
-	uint64_t *sums;
-	size_t nkeys, kcap, scap;
 	/* scratch of the read: the map's keys and per-CPU values as the kernel gives them */
 	uint32_t *rk;
 	uint8_t *rv;
@@ -157,6 +167,7 @@ static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why 
 	}
 	bpf_map__set_value_size(s->maps.last, (uint32_t)BPFPROG_LAST_SIZE(b->nev));
 	bpf_map__set_value_size(s->maps.acc, (uint32_t)b->vsize);
+	bpf_map__set_value_size(s->maps.thr, (uint32_t)b->vsize);
 	bpf_map__set_max_entries(s->maps.events, (uint32_t)(stride * (size_t)b->nev));
 	/* the verifier writes its account here only when the load fails */
 	log = xcalloc(1, BPFCOUNT_LOG_SIZE);
@@ -179,7 +190,9 @@ static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why 
 	if (r)
 		return r;
 	b->prog = bpf_program__fd(s->progs.bpfcount_switch);
-	b->acc = bpf_map__fd(s->maps.acc);
+	b->acc.fd = bpf_map__fd(s->maps.acc);
+	b->thr.fd = bpf_map__fd(s->maps.thr);
+	b->wanted = bpf_map__fd(s->maps.wanted);
 	return 0;
 }
 
@@ -220,7 +233,7 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 	b = xcalloc(1, sizeof(*b));
 	b->ops = ops;
 	b->nev = nev;
-	b->prog = b->acc = -1;
+	b->prog = b->acc.fd = b->thr.fd = b->wanted = -1;
 	b->vsize = BPFPROG_VALUE_SIZE(nev);
 	b->cpus = xcalloc(ncpus ? ncpus : 1, sizeof(*b->cpus));
 	memcpy(b->cpus, cpus, ncpus * sizeof(*cpus));
@@ -293,20 +306,20 @@ out_close:
 
 size_t bpfcount_fds(const struct bpfcount *b)
 {
-	/* the perf events; four maps and the constants; the program, its BTF and its link */
-	return b->ncpus * (size_t)b->nev + 5 + 3;
+	/* the perf events; six maps, the constants and the globals; the program, BTF, link */
+	return b->ncpus * (size_t)b->nev + 8 + 3;
 }
 
-/* Sum the per-CPU values of entry k of the scratch into the sums of the read. */
-static void bpfcount_add(struct bpfcount *b, size_t k)
+/* Sum the per-CPU values of entry k of the scratch into the sums of the read of t. */
+static void bpfcount_add(struct bpfcount *b, struct bpfcount_tab *t, size_t k)
 {
 	size_t words = b->vsize / 8;
 	uint64_t *s;
 
-	b->keys = xgrow(b->keys, &b->kcap, b->nkeys + 1, sizeof(*b->keys));
-	b->sums = xgrow(b->sums, &b->scap, (b->nkeys + 1) * words, sizeof(*b->sums));
-	b->keys[b->nkeys] = (int)b->rk[k];
-	s = b->sums + b->nkeys * words;
+	t->keys = xgrow(t->keys, &t->kcap, t->nkeys + 1, sizeof(*t->keys));
+	t->sums = xgrow(t->sums, &t->scap, (t->nkeys + 1) * words, sizeof(*t->sums));
+	t->keys[t->nkeys] = (int)b->rk[k];
+	s = t->sums + t->nkeys * words;
 	memset(s, 0, words * sizeof(*s));
 	for (size_t c = 0; c < b->npossible; c++) {
 		uint64_t v[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
@@ -315,7 +328,7 @@ static void bpfcount_add(struct bpfcount *b, size_t k)
 		for (size_t w = 0; w < words; w++)
 			s[w] += v[w];
 	}
-	b->nkeys++;
+	t->nkeys++;
 }
 
 static void bpfcount_scratch(struct bpfcount *b, size_t n)
@@ -329,8 +342,8 @@ static void bpfcount_scratch(struct bpfcount *b, size_t n)
 	b->rcap = n;
 }
 
-/* The whole map in batches (Linux 5.6); -EINVAL or -BPFCOUNT_ENOTSUPP where it cannot. */
-static int bpfcount_read_batch(struct bpfcount *b)
+/* The whole table in batches (Linux 5.6); -EINVAL or -BPFCOUNT_ENOTSUPP where it cannot. */
+static int bpfcount_read_batch(struct bpfcount *b, struct bpfcount_tab *t)
 {
 	uint32_t in = 0, outb = 0;
 	bool first = true;
@@ -338,21 +351,21 @@ static int bpfcount_read_batch(struct bpfcount *b)
 	bpfcount_scratch(b, BPFCOUNT_BATCH);
 	for (;;) {
 		uint32_t count = (uint32_t)b->rcap;
-		int r = bpf_map_lookup_batch(b->acc, first ? NULL : &in, &outb, b->rk, b->rv,
-					     &count, NULL);
+		int r = bpf_map_lookup_batch(t->fd, first ? NULL : &in, &outb, b->rk, b->rv, &count,
+					     NULL);
 
 		if (r < 0 && r != -ENOENT) {
 			if (r == -ENOSPC) {
 				/* one bucket holds more than fits: read with more room */
 				bpfcount_scratch(b, b->rcap * 2);
-				b->nkeys = 0;
+				t->nkeys = 0;
 				first = true;
 				continue;
 			}
 			return r;
 		}
 		for (size_t k = 0; k < count; k++)
-			bpfcount_add(b, k);
+			bpfcount_add(b, t, k);
 		if (r == -ENOENT)
 			return 0;
 		in = outb;
@@ -361,14 +374,14 @@ static int bpfcount_read_batch(struct bpfcount *b)
 }
 
 /* Key by key, where batches are not offered. */
-static int bpfcount_read_keys(struct bpfcount *b)
+static int bpfcount_read_keys(struct bpfcount *b, struct bpfcount_tab *t)
 {
 	uint32_t key = 0;
 	bool first = true;
 
 	bpfcount_scratch(b, 1);
 	for (;;) {
-		int r = bpf_map_get_next_key(b->acc, first ? NULL : &key, &b->rk[0]);
+		int r = bpf_map_get_next_key(t->fd, first ? NULL : &key, &b->rk[0]);
 
 		if (r == -ENOENT)
 			return 0;
@@ -376,76 +389,167 @@ static int bpfcount_read_keys(struct bpfcount *b)
 			return r;
 		key = b->rk[0];
 		first = false;
-		r = bpf_map_lookup_elem(b->acc, &key, b->rv);
+		r = bpf_map_lookup_elem(t->fd, &key, b->rv);
 		if (r == -ENOENT)
 			continue; /* deleted meanwhile */
 		if (r < 0)
 			return r;
-		bpfcount_add(b, 0);
+		bpfcount_add(b, t, 0);
 	}
 }
 
-int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
+/* Read table t whole, its keys ascending. 0 or -errno (t then empty). */
+static int bpfcount_read_tab(struct bpfcount *b, struct bpfcount_tab *t)
 {
 	size_t words = b->vsize / 8;
 	uint64_t *sorted;
 	int *order;
 	int r;
 
-	memset(why, 0, sizeof(*why));
-	r = bpfcount_flush(b, why);
-	if (r)
-		return r;
-	b->nkeys = 0;
-	r = b->no_batch ? -EINVAL : bpfcount_read_batch(b);
+	t->nkeys = 0;
+	r = b->no_batch ? -EINVAL : bpfcount_read_batch(b, t);
 	if (r == -EINVAL || r == -BPFCOUNT_ENOTSUPP || r == -EOPNOTSUPP) {
 		b->no_batch = true;
-		b->nkeys = 0;
-		r = bpfcount_read_keys(b);
+		t->nkeys = 0;
+		r = bpfcount_read_keys(b, t);
 	}
 	if (r) {
-		b->nkeys = 0;
-		return bpfcount_fail(why, BPFCOUNT_READ, r, -1, -1);
+		t->nkeys = 0;
+		return r;
 	}
 	/* hash order: sort keys and their sums together, by an index */
-	order = xcalloc(b->nkeys + 1, 2 * sizeof(*order));
-	for (size_t k = 0; k < b->nkeys; k++) {
-		order[2 * k] = b->keys[k];
+	order = xcalloc(t->nkeys + 1, 2 * sizeof(*order));
+	for (size_t k = 0; k < t->nkeys; k++) {
+		order[2 * k] = t->keys[k];
 		order[2 * k + 1] = (int)k;
 	}
-	qsort(order, b->nkeys, 2 * sizeof(*order), proc_cmp_int);
-	sorted = xcalloc(b->nkeys * words + 1, sizeof(*sorted));
-	for (size_t k = 0; k < b->nkeys; k++) {
-		b->keys[k] = order[2 * k];
-		memcpy(sorted + k * words, b->sums + (size_t)order[2 * k + 1] * words,
+	qsort(order, t->nkeys, 2 * sizeof(*order), proc_cmp_int);
+	sorted = xcalloc(t->nkeys * words + 1, sizeof(*sorted));
+	for (size_t k = 0; k < t->nkeys; k++) {
+		t->keys[k] = order[2 * k];
+		memcpy(sorted + k * words, t->sums + (size_t)order[2 * k + 1] * words,
 		       words * sizeof(*sorted));
 	}
-	memcpy(b->sums, sorted, b->nkeys * words * sizeof(*sorted));
+	if (t->nkeys)
+		memcpy(t->sums, sorted, t->nkeys * words * sizeof(*sorted));
 	free(sorted);
 	free(order);
 	return 0;
 }
 
-const uint64_t *bpfcount_get(const struct bpfcount *b, int tgid)
+int bpfcount_read(struct bpfcount *b, struct bpfcount_why *why)
+{
+	int r;
+
+	memset(why, 0, sizeof(*why));
+	r = bpfcount_flush(b, why);
+	if (r)
+		return r;
+	r = bpfcount_read_tab(b, &b->acc);
+	/* the threads' table only while some are summed, or entries are left to sweep */
+	if (!r && (b->wanting != BPFPROG_WANT_NONE || b->thr.nkeys))
+		r = bpfcount_read_tab(b, &b->thr);
+	if (r)
+		return bpfcount_fail(why, BPFCOUNT_READ, r, -1, -1);
+	return 0;
+}
+
+static const uint64_t *bpfcount_find(const struct bpfcount *b, const struct bpfcount_tab *t,
+				     int key)
 {
 	const int *k =
-		b->nkeys ? bsearch(&tgid, b->keys, b->nkeys, sizeof(*b->keys), proc_cmp_int) : NULL;
+		t->nkeys ? bsearch(&key, t->keys, t->nkeys, sizeof(*t->keys), proc_cmp_int) : NULL;
 
-	return k ? b->sums + (size_t)(k - b->keys) * (b->vsize / 8) : NULL;
+	return k ? t->sums + (size_t)(k - t->keys) * (b->vsize / 8) : NULL;
+}
+
+const uint64_t *bpfcount_get(const struct bpfcount *b, int tgid)
+{
+	return bpfcount_find(b, &b->acc, tgid);
 }
 
 const int *bpfcount_keys(const struct bpfcount *b, size_t *n)
 {
-	*n = b->nkeys;
-	return b->keys;
+	*n = b->acc.nkeys;
+	return b->acc.keys;
+}
+
+static int bpfcount_delete(int fd, int id)
+{
+	uint32_t key = (uint32_t)id;
+	int r = bpf_map_delete_elem(fd, &key);
+
+	return r < 0 && r != -ENOENT ? r : 0;
 }
 
 int bpfcount_forget(struct bpfcount *b, int tgid)
 {
-	uint32_t key = (uint32_t)tgid;
-	int r = bpf_map_delete_elem(b->acc, &key);
+	return bpfcount_delete(b->acc.fd, tgid);
+}
 
-	return r < 0 && r != -ENOENT ? r : 0;
+/* Tell the program whose threads it sums: none, the wanted table's, or all. */
+static int bpfcount_set_wanting(struct bpfcount *b)
+{
+	unsigned w = b->want_all  ? BPFPROG_WANT_ALL
+		     : b->nwanted ? BPFPROG_WANT_SOME
+				  : BPFPROG_WANT_NONE;
+	uint32_t k0 = 0;
+
+	if (w == b->wanting)
+		return 0;
+	b->wanting = w;
+	/* mapped where the kernel lets the globals be (Linux 5.5), else written as a map */
+	if (b->skel->bss) {
+		b->skel->bss->wanting = w;
+		return 0;
+	}
+	return bpf_map_update_elem(bpf_map__fd(b->skel->maps.bss), &k0, &w, BPF_ANY);
+}
+
+int bpfcount_want(struct bpfcount *b, int tgid, bool on)
+{
+	uint32_t key = (uint32_t)tgid;
+	uint8_t one = 1;
+	int r;
+
+	if (on) {
+		r = bpf_map_update_elem(b->wanted, &key, &one, BPF_NOEXIST);
+		if (r == -EEXIST)
+			return 0;
+		if (r < 0)
+			return r;
+		b->nwanted++;
+	} else {
+		r = bpf_map_delete_elem(b->wanted, &key);
+		if (r == -ENOENT)
+			return 0;
+		if (r < 0)
+			return r;
+		b->nwanted--;
+	}
+	return bpfcount_set_wanting(b);
+}
+
+int bpfcount_want_all(struct bpfcount *b, bool on)
+{
+	b->want_all = on;
+	return bpfcount_set_wanting(b);
+}
+
+const uint64_t *bpfcount_thread(const struct bpfcount *b, int tid)
+{
+	return bpfcount_find(b, &b->thr, tid);
+}
+
+const int *bpfcount_tids(const struct bpfcount *b, size_t *n)
+{
+	*n = b->thr.nkeys;
+	return b->thr.keys;
+}
+
+int bpfcount_forget_thread(struct bpfcount *b, int tid)
+{
+	return bpfcount_delete(b->thr.fd, tid);
 }
 
 void bpfcount_close(struct bpfcount *b)
@@ -460,8 +564,10 @@ void bpfcount_close(struct bpfcount *b)
 			b->ops->close(b->ops->ctx, b->pfd[k]);
 	free(b->pfd);
 	free(b->cpus);
-	free(b->keys);
-	free(b->sums);
+	free(b->acc.keys);
+	free(b->acc.sums);
+	free(b->thr.keys);
+	free(b->thr.sums);
 	free(b->rk);
 	free(b->rv);
 	free(b);
@@ -510,6 +616,37 @@ const int *bpfcount_keys(const struct bpfcount *b, size_t *n)
 int bpfcount_forget(struct bpfcount *b, int tgid)
 {
 	(void)b, (void)tgid;
+	return -ENOSYS;
+}
+
+int bpfcount_want(struct bpfcount *b, int tgid, bool on)
+{
+	(void)b, (void)tgid, (void)on;
+	return -ENOSYS;
+}
+
+int bpfcount_want_all(struct bpfcount *b, bool on)
+{
+	(void)b, (void)on;
+	return -ENOSYS;
+}
+
+const uint64_t *bpfcount_thread(const struct bpfcount *b, int tid)
+{
+	(void)b, (void)tid;
+	return NULL;
+}
+
+const int *bpfcount_tids(const struct bpfcount *b, size_t *n)
+{
+	(void)b;
+	*n = 0;
+	return NULL;
+}
+
+int bpfcount_forget_thread(struct bpfcount *b, int tid)
+{
+	(void)b, (void)tid;
 	return -ENOSYS;
 }
 

@@ -60,6 +60,22 @@ const uint64_t *bpfcount_get(const struct bpfcount *b, int tgid);
 const int *bpfcount_keys(const struct bpfcount *b, size_t *n);
 /* Drop the sums of a process that exited. 0 or -errno. */
 int bpfcount_forget(struct bpfcount *b, int tgid);
+/*
+ * Sum the threads of process tgid by tid too (on), from the next switch,
+ * or no longer; at most BPFPROG_MAX_WANTED processes. 0 or -errno.
+ */
+int bpfcount_want(struct bpfcount *b, int tgid, bool on);
+/* Sum the threads of every process by tid (on), or only those wanted one by one. */
+int bpfcount_want_all(struct bpfcount *b, bool on);
+/*
+ * The sums of thread tid at the last read (since its process was first
+ * wanted), as bpfcount_get gives a process's; NULL when it has none.
+ */
+const uint64_t *bpfcount_thread(const struct bpfcount *b, int tid);
+/* The tids of the last read, ascending; *n their count. */
+const int *bpfcount_tids(const struct bpfcount *b, size_t *n);
+/* Drop the sums of a thread (gone, or its process no longer wanted). 0 or -errno. */
+int bpfcount_forget_thread(struct bpfcount *b, int tid);
 void bpfcount_close(struct bpfcount *b);
 
 #endif

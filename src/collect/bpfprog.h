@@ -12,6 +12,14 @@
 #define BPFPROG_LAST_SIZE(nev) (2 * BPFPROG_VALUE_SIZE(nev))
 /* processes counted at once: the kernel sizes its buckets by it */
 #define BPFPROG_MAX_PROCS (1 << 16)
+/* threads summed by tid at once (those of the processes whose thread rows are shown) */
+#define BPFPROG_MAX_THREADS (1 << 16)
+/* processes named one by one whose threads are summed too (the drill-down's) */
+#define BPFPROG_MAX_WANTED 1024
+/* wanting: whose threads are summed by tid besides their process */
+#define BPFPROG_WANT_NONE 0
+#define BPFPROG_WANT_SOME 1 /* the tgids in the wanted table */
+#define BPFPROG_WANT_ALL 2  /* every process's (-H) */
 /* in a PID namespace: the processes whose exiting threads are still charged */
 #define BPFPROG_ALIASES 16384
 

@@ -34,6 +34,7 @@
 #define LIVE_MAX_AREAS 4096 /* mappings named between two ticks; beyond, found at draw time */
 #define LIVE_MAX_FACTS 256  /* facts kept for source_live_facts */
 #define LIVE_RESCAN_S 10.0  /* with process events, /proc is still listed this often (s) */
+#define LIVE_BE_DECLINED 4  /* backends that can say why they do not count */
 
 struct live_gdef {
 	int nr;
@@ -197,7 +198,10 @@ struct live {
 	struct source base;
 	struct live_opts o;
 	const struct live_backend *be; /* how processes are counted (live_backend.c) */
-	const struct sysops *ops;      /* borrowed from o, or the real calls */
+	/* why the backends asked before it do not count, told once it is chosen */
+	struct errmsg_fact be_declined[LIVE_BE_DECLINED];
+	size_t nbe_declined;
+	const struct sysops *ops; /* borrowed from o, or the real calls */
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
@@ -290,7 +294,7 @@ struct live {
 	bool told_cg_err, told_cg_fds, told_cg_cost;
 	struct cgroupfs_entry *cg_walk;
 	size_t cg_walkcap;
-	/* --bpf (live_bpf.c): process counts summed by the context-switch program */
+	/* BPF (live_bpf.c): process and thread counts summed by the context-switch program */
 	struct bpfcount *bpf; /* NULL: counted per thread */
 	int *bpf_ev;	      /* the event index of each of the program's events */
 	int bpf_nev;
@@ -299,7 +303,11 @@ struct live {
 		bpf_read_ns; /* when the last read was made: the time of every process row it fills */
 	int *bpf_absent;     /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
-	bool told_bpf_read, told_bpf_threads;
+	int *bpf_tseen; /* tids whose rows this tick showed */
+	size_t nbpf_tseen, bpf_tseencap;
+	int *bpf_tabsent; /* tids with sums no row showed at the last tick, ascending */
+	size_t nbpf_tabsent;
+	bool told_bpf_read;
 	/* task counts from /proc (live_procfs.c): no per-task events */
 	int *pfs_kind;	/* per event: what /proc gives for it (enum live_pfs_kind) */
 	bool pfs_sched; /* switches or migrations are counted: threads' sched files are read */
@@ -495,7 +503,7 @@ char *live_cgroup_of(struct live *l, int pid);
 void live_cgroups_free(struct live *l);
 
 /*
- * live_bpf.c (LIVE_BE_BPF): with --bpf, process counts summed by a
+ * live_bpf.c (LIVE_BE_BPF): process and thread counts summed by a
  * sched_switch program instead of thread groups; live_procfs.c
  * (LIVE_BE_PROCFS): task counts from /proc, no per-task events
  * (--task-counts); live_be_tasks.c (LIVE_BE_TASKS): a group set per thread.

@@ -15,14 +15,13 @@ struct snapshot;
 /* When a backend is offered the processes (live_backend_choose). */
 enum live_be_when {
 	LIVE_BE_AT_PROBE, /* the events are encoded; the task groups are not built yet */
-	LIVE_BE_AT_OPEN,  /* the task groups and the descriptor budget are known */
+	LIVE_BE_AT_OPEN,  /* the task groups and the descriptor budget are known (none yet) */
 };
 
 /* What the scan and the facts must know of a backend's counts. */
 enum live_be_flags {
 	LIVE_BE_NO_ATTACH = 1 << 0, /* opens nothing per process: counted the tick it is found */
 	LIVE_BE_ALL_MODES = 1 << 1, /* counts kernel mode without perf's permission, kthreads too */
-	LIVE_BE_FROM_PROC = 1 << 2, /* the mode line says the task counts come from /proc */
 };
 
 /*
@@ -35,12 +34,14 @@ enum live_be_flags {
 struct live_backend {
 	const char *name;
 	enum live_be_when when;
+	int counts;	/* enum errmsg_counts: what the mode line and the facts call it */
 	unsigned flags; /* enum live_be_flags */
 	/*
 	 * Whether it counts the processes, once the source has reached when: 1
-	 * it does (l->be is then this one); 0 it does not (a fact may say why,
-	 * and the next in the table is asked); -errno with *why when what was
-	 * asked for cannot be done and the source must not open.
+	 * it does (l->be is then this one); 0 it does not (a fact given to
+	 * live_backend_declined may say why, and the next in the table is
+	 * asked); -errno with *why when what was asked for cannot be done and
+	 * the source must not open.
 	 */
 	int (*init)(struct live *l, struct errmsg_fact *why);
 	/* Before a tick's scan of /proc (--bpf reads its sums here). */
@@ -80,6 +81,11 @@ extern const struct live_backend LIVE_BE_TASKS;	 /* live_be_tasks.c: a group set
 extern const struct live_backend LIVE_BE_BPF;	 /* live_bpf.c: sums of a sched_switch program */
 extern const struct live_backend LIVE_BE_PROCFS; /* live_procfs.c: the kernel's own counts */
 
+/*
+ * Keep why a backend does not count (ERRMSG_BPF, ERRMSG_PROC_COUNTS), told
+ * once one does, with the way that does in f->instead.
+ */
+void live_backend_declined(struct live *l, const struct errmsg_fact *f);
 /* Count by the backend that needs nothing: per-task groups, until one is chosen. */
 void live_backend_default(struct live *l);
 /*

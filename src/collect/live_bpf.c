@@ -1,11 +1,14 @@
-/* Live source, --bpf: process counts from the context-switch program instead of thread groups. */
+/* Live source, BPF: process and thread counts from the context-switch program, no task groups. */
 #include "config.h"
 #include "collect/live.h"
 #include "collect/proc.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -18,69 +21,132 @@ _Static_assert((int)ERRMSG_BPF_NOT_BUILT == (int)BPFCOUNT_NOT_BUILT &&
 		       (int)ERRMSG_BPF_KERNEL == (int)BPFCOUNT_KERNEL,
 	       "errmsg_bpf_step and bpfcount_step differ");
 
-static void live_bpf_refuse(struct live *l, enum errmsg_bpf_step step, int err, const char *name,
-			    long long n2)
+/* A thread row's state: what its last stat said, and its sums when first seen (its zero). */
+struct live_bpf_thr {
+	int tid;
+	unsigned long long start;
+	char state;
+	unsigned long long cpu; /* utime + stime, clock ticks */
+	char comm[64];
+	uint64_t *zero; /* nev x BPFPROG_FIELDS */
+};
+
+/* A process counted by the program: live_proc.be. */
+struct live_bpf_proc {
+	uint64_t *zero; /* its sums when first seen, nev x BPFPROG_FIELDS; NULL: none yet */
+	bool wanted;	/* named in the program's table of processes whose threads it sums */
+	unsigned long long tick;  /* the tick of its last full read (l->tick) */
+	struct live_bpf_thr *thr; /* its thread rows, sorted by tid */
+	size_t nthr;
+};
+
+static struct live_bpf_proc *live_bpf_of(struct live_proc *p)
+{
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(struct live_bpf_proc));
+	return p->be;
+}
+
+/* The fact that BPF does not count: asked for, or chosen by auto; what counts is said later. */
+static void live_bpf_fact(struct live *l, struct errmsg_fact *f, enum errmsg_bpf_step step, int err,
+			  const char *name, long long n2)
+{
+	errmsg_fact_set(f, ERRMSG_BPF, err, name, l->paranoid, step);
+	f->n2 = n2;
+	f->asked = l->o.task_counts == LIVE_COUNTS_BPF;
+}
+
+/* Why the program does not count, told once the way that does is chosen. */
+static void live_bpf_decline(struct live *l, enum errmsg_bpf_step step, int err, const char *name,
+			     long long n2)
 {
 	struct errmsg_fact f;
 
-	errmsg_fact_set(&f, ERRMSG_BPF, err, name, l->paranoid, step);
-	f.n2 = n2;
-	live_tell(l, &f);
+	live_bpf_fact(l, &f, step, err, name, n2);
+	live_backend_declined(l, &f);
 }
 
+/*
+ * Whether the program may count, before anything is tried: asked for, it
+ * is tried whatever the capabilities (the kernel's refusal is the fact);
+ * chosen by auto, not where it is not permitted (said), nor for a fixture
+ * /proc or a fake kernel, whose processes are not this kernel's (silently).
+ */
+static bool live_bpf_wanted(struct live *l)
+{
+	int r;
+
+	if (l->o.task_counts == LIVE_COUNTS_BPF)
+		return true;
+	if (l->o.task_counts != LIVE_COUNTS_AUTO || l->o.no_tasks)
+		return false;
+	r = sysops_may_bpf(l->ops);
+	if (r == -ENOSYS)
+		return false;
+	if (r <= 0) {
+		live_bpf_decline(l, ERRMSG_BPF_PERM, r < 0 ? r : -EPERM, NULL, 0);
+		return false;
+	}
+	/* the program would count this kernel's tasks, not a fixture's or a fake's */
+	if ((l->o.proc_root && strcmp(l->o.proc_root, "/proc")) || l->o.ops)
+		return false;
+	/* PMCTOP_SIM_GROUPS measures the cost of per-task groups: it needs them (silently) */
+	if (l->sim_groups)
+		return false;
+	return true;
+}
+
+/* Load the program for every event opened, or say why not (0 with l->bpf NULL). */
 static void live_bpf_init(struct live *l)
 {
 	const struct perf_event_attr *attrs[BPFPROG_MAX_EVENTS];
+	const struct evlist *ev = &l->base.ev;
 	struct bpfcount_why why;
 	int nev = 0, r;
 
-	if (!l->o.bpf)
+	if (!live_bpf_wanted(l))
 		return;
 	if (l->o.no_tasks) {
 		/* --cgroups with -b or --listen: no process is counted, so nothing is summed */
-		live_bpf_refuse(l, ERRMSG_BPF_NO_PROCS, 0, NULL, 0);
+		live_bpf_decline(l, ERRMSG_BPF_NO_PROCS, 0, NULL, 0);
 		return;
 	}
 	if (l->hybrid) {
-		live_bpf_refuse(l, ERRMSG_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
+		live_bpf_decline(l, ERRMSG_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
 		return;
 	}
-	for (size_t k = 0; k < l->ntg; k++)
-		nev += l->tg[k].nr;
+	for (size_t i = 0; i < ev->n; i++)
+		nev += live_opens(l, i);
 	if (nev > BPFPROG_MAX_EVENTS) {
-		live_bpf_refuse(l, ERRMSG_BPF_EVENTS, -E2BIG, NULL, nev);
+		live_bpf_decline(l, ERRMSG_BPF_EVENTS, -E2BIG, NULL, nev);
 		return;
 	}
 	if (!nev)
 		return; /* nothing is counted per process: nothing to sum */
 	l->bpf_ev = xcalloc((size_t)nev, sizeof(*l->bpf_ev));
 	nev = 0;
-	for (size_t k = 0; k < l->ntg; k++)
-		for (int i = 0; i < l->tg[k].nr; i++) {
-			attrs[nev] = live_attr(l, &l->tg[k], i);
-			l->bpf_ev[nev++] = l->tg[k].ev[i];
+	/* one core PMU (a hybrid machine was refused): the events as encoded */
+	for (size_t i = 0; i < ev->n; i++)
+		if (live_opens(l, i)) {
+			attrs[nev] = &l->attr[i];
+			l->bpf_ev[nev++] = (int)i;
 		}
 	if (cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) || !l->online.n) {
-		live_bpf_refuse(l, ERRMSG_BPF_POSSIBLE, -ENOENT, NULL, 0);
+		live_bpf_decline(l, ERRMSG_BPF_POSSIBLE, -ENOENT, NULL, 0);
 		goto out_free;
 	}
 	r = bpfcount_open(&l->bpf, l->ops, l->o.sysfs_root, attrs, nev, l->online.cpu, l->online.n,
 			  &why);
 	if (r) {
-		bool ev = why.step == BPFCOUNT_EVENT || why.step == BPFCOUNT_ARRAY;
+		bool evs = why.step == BPFCOUNT_EVENT || why.step == BPFCOUNT_ARRAY;
 
-		live_bpf_refuse(l, (enum errmsg_bpf_step)why.step, why.err,
-				ev && why.ev >= 0 ? l->base.ev.ev[l->bpf_ev[why.ev]].name : why.log,
-				why.cpu);
+		live_bpf_decline(l, (enum errmsg_bpf_step)why.step, why.err,
+				 evs && why.ev >= 0 ? ev->ev[l->bpf_ev[why.ev]].name : why.log,
+				 why.cpu);
 		goto out_free;
 	}
 	l->bpf_nev = nev;
 	l->fds_open += bpfcount_fds(l->bpf);
-	/* no thread groups: nothing to gate on, and no per-thread rows to give */
-	l->gate_set = -1;
-	l->base.caps &= ~(unsigned)SOURCE_CAP_THREADS;
-	l->mode.bpf = true;
-	errmsg_mode(l->base.mode, sizeof(l->base.mode), &l->mode);
 	return;
 out_free:
 	free(l->bpf_ev);
@@ -94,12 +160,20 @@ static void live_bpf_read(struct live *l)
 
 	if (!l->bpf)
 		return;
+	/*
+	 * every process's threads summed by tid while -H is on and nothing is
+	 * filtered; else those whose rows are shown, named one by one
+	 */
+	bpfcount_want_all(l->bpf, l->all_threads && !l->o.npids && !l->o.by_uid);
 	r = bpfcount_read(l->bpf, &why);
 	l->bpf_read_ns = sysops_now(l->ops);
 	l->bpf_err = r;
 	if (r && !l->told_bpf_read) {
+		struct errmsg_fact f;
+
 		l->told_bpf_read = true;
-		live_bpf_refuse(l, ERRMSG_BPF_READ, r, NULL, 0);
+		live_bpf_fact(l, &f, ERRMSG_BPF_READ, r, NULL, 0);
+		live_tell(l, &f);
 	}
 }
 
@@ -120,54 +194,46 @@ static bool live_bpf_idle(struct live *l, struct live_proc *p, bool clock_only)
 	return true;
 }
 
-/* p->be: the sums of p's entry when it was first seen, its zero (nev x BPFPROG_FIELDS). */
-static uint64_t *live_bpf_zero(const struct live_proc *p)
-{
-	return p->be;
-}
-
 /*
- * Take what p's entry holds now as its zero. The entry may hold the sums of
- * an exited process whose pid p reuses, or counts from before p was listed:
- * per thread, counting starts at the attach, when the process is first
- * seen, so a first row never shows more than since then.
+ * Take what an entry (s, NULL: none) holds now as its zero in *zero. The
+ * entry may hold the sums of an exited process or thread whose id this one
+ * reuses, or counts from before it was listed: per task, counting starts at
+ * the attach, when the task is first seen, so a first row never shows more
+ * than since then.
  */
-static void live_bpf_base(struct live *l, struct live_proc *p, const uint64_t *s)
+static void live_bpf_base(struct live *l, uint64_t **zero, const uint64_t *s)
 {
 	size_t n = (size_t)l->bpf_nev * BPFPROG_FIELDS;
-	uint64_t *base = p->be;
 
-	if (!base)
-		p->be = base = xcalloc(n ? n : 1, sizeof(*base));
+	if (!*zero)
+		*zero = xcalloc(n ? n : 1, sizeof(**zero));
 	for (size_t k = 0; k < n; k++)
-		base[k] = s ? s[k] : 0;
+		(*zero)[k] = s ? s[k] : 0;
 }
 
 /*
- * Fill p's counts from its sums, kept with the enabled time of the first
- * event as the gate of the idle skip; the time of the row is the read's.
+ * Counts c (one per event) of an entry s since its zero, taken now when it
+ * has none; an entry below its zero was dropped and begun again: it counts
+ * from 0.
  */
-static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
-			  const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns)
+static void live_bpf_counts(struct live *l, uint64_t **zero, const uint64_t *s,
+			    struct snap_count *c)
 {
 	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
-	const uint64_t *s;
 
-	s = bpfcount_get(l->bpf, p->pid);
 	if (!l->bpf_err) {
 		bool behind = false;
 
-		/* an entry below its zero was dropped and begun again: it counts from 0 */
-		for (size_t k = 0; live_bpf_zero(p) && k < nf; k++)
-			behind |= (s ? s[k] : 0) < live_bpf_zero(p)[k];
-		if (!live_bpf_zero(p))
-			live_bpf_base(l, p, s);
+		for (size_t k = 0; *zero && k < nf; k++)
+			behind |= (s ? s[k] : 0) < (*zero)[k];
+		if (!*zero)
+			live_bpf_base(l, zero, s);
 		else if (behind)
-			live_bpf_base(l, p, NULL);
+			live_bpf_base(l, zero, NULL);
 	}
 	for (int j = 0; j < l->bpf_nev; j++) {
 		struct snap_count *d = &c[l->bpf_ev[j]];
-		const uint64_t *b = live_bpf_zero(p) ? &live_bpf_zero(p)[j * BPFPROG_FIELDS] : NULL;
+		const uint64_t *b = *zero ? &(*zero)[j * BPFPROG_FIELDS] : NULL;
 		uint64_t v[BPFPROG_FIELDS];
 
 		/* no entry: it has not run since counting began */
@@ -178,6 +244,20 @@ static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc
 		d->enabled = v[1];
 		d->running = v[2];
 	}
+}
+
+/*
+ * Fill p's counts from its sums, kept with the enabled time of the first
+ * event as the gate of the idle skip; the time of the row is the read's.
+ */
+static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc_stat *st,
+			  const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns)
+{
+	struct live_bpf_proc *bp = live_bpf_of(p);
+	const uint64_t *s = bpfcount_get(l->bpf, p->pid);
+
+	live_bpf_counts(l, &bp->zero, s, c);
+	bp->tick = l->tick;
 	/* kept for the ticks it does not run: neither its stat nor its sums move then */
 	live_keep_all(l, p, c, l->bpf_err != 0);
 	if (p->cnt)
@@ -185,11 +265,189 @@ static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc
 	*t_ns = l->bpf_read_ns;
 }
 
+/* Keep tid among the threads whose rows this tick shows: their sums are not swept. */
+static void live_bpf_seen(struct live *l, int tid)
+{
+	l->bpf_tseen =
+		xgrow(l->bpf_tseen, &l->bpf_tseencap, l->nbpf_tseen + 1, sizeof(*l->bpf_tseen));
+	l->bpf_tseen[l->nbpf_tseen++] = tid;
+}
+
+/* The row of thread t of p: its sums since it was first seen, its stat as last read. */
+static void live_bpf_row(struct live *l, const struct live_proc *p, struct live_bpf_thr *t,
+			 struct snapshot *snap)
+{
+	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
+	size_t nev = l->base.ev.n;
+
+	e->uid = p->uid;
+	snprintf(e->user, sizeof(e->user), "%s", p->user);
+	e->state = t->state;
+	e->threads = 1;
+	e->start = t->start;
+	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+	snapshot_task_set_cmdline(e, p->cmdline);
+	snapshot_task_set_cgroup(e, p->cgroup);
+	/* a thread's own CPU time; its memory is the process's, as top shows it */
+	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
+	e->rss_kib = live_pages_kib(p->last.rss);
+	e->cpu_ns = live_ticks_ns(t->cpu);
+	e->err = 0;
+	for (size_t k = 0; k < nev; k++)
+		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : 0;
+	live_bpf_counts(l, &t->zero, bpfcount_thread(l->bpf, t->tid), e->c);
+	e->t_ns = l->bpf_read_ns;
+	live_bpf_seen(l, t->tid);
+}
+
+static void live_bpf_free_thr(struct live_bpf_proc *bp)
+{
+	for (size_t i = 0; i < bp->nthr; i++)
+		free(bp->thr[i].zero);
+	free(bp->thr);
+	bp->thr = NULL;
+	bp->nthr = 0;
+}
+
+/* p's threads are no longer shown: the program stops summing them, and their sums go. */
+static void live_bpf_unwant(struct live *l, struct live_proc *p)
+{
+	struct live_bpf_proc *bp = p->be;
+
+	if (!bp || !l->bpf)
+		return;
+	if (bp->wanted)
+		bpfcount_want(l->bpf, p->pid, false);
+	bp->wanted = false;
+	for (size_t i = 0; i < bp->nthr; i++)
+		bpfcount_forget_thread(l->bpf, bp->thr[i].tid);
+	live_bpf_free_thr(bp);
+}
+
+/*
+ * p's thread rows: each thread's sums by tid since its row began (the
+ * program sums them from the switch after p is wanted). A thread gone since
+ * the last tick is shown once more with what it counted, so that the rows
+ * add up to the process's; a process that did not run shows its last rows
+ * without its threads being listed again.
+ */
+static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapshot *snap, bool want)
+{
+	struct live_bpf_proc *bp;
+	struct live_bpf_thr *next;
+	size_t nn = 0, old = 0;
+	char path[64];
+	long n;
+
+	if (!want) {
+		live_bpf_unwant(l, p);
+		return;
+	}
+	if (!l->bpf || p->err || p->skip)
+		return;
+	bp = live_bpf_of(p);
+	if (!bp->wanted && bpfcount_want(l->bpf, p->pid, true) == 0)
+		bp->wanted = true;
+	if (bp->thr && bp->tick != l->tick) {
+		for (size_t i = 0; i < bp->nthr; i++)
+			live_bpf_row(l, p, &bp->thr[i], snap);
+		return;
+	}
+	snprintf(path, sizeof(path), "%d/task", p->pid);
+	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+	if (n < 0)
+		n = 0;
+	next = xcalloc((size_t)n + 1, sizeof(*next));
+	for (long i = 0; i < n; i++) {
+		int tid = l->tids[i];
+		struct live_bpf_thr *t = &next[nn];
+		struct proc_stat st;
+
+		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
+			continue;
+		while (old < bp->nthr && bp->thr[old].tid < tid) {
+			/* gone: once more with its last sums */
+			bp->thr[old].state = 'X';
+			live_bpf_row(l, p, &bp->thr[old], snap);
+			free(bp->thr[old++].zero);
+		}
+		if (old < bp->nthr && bp->thr[old].tid == tid) {
+			/* the same thread, or a new one with its tid: that one starts from now */
+			if (bp->thr[old].start == st.start)
+				*t = bp->thr[old];
+			else
+				free(bp->thr[old].zero);
+			old++;
+		}
+		t->tid = tid;
+		t->start = st.start;
+		t->state = st.state;
+		t->cpu = st.cpu;
+		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
+		live_bpf_row(l, p, t, snap);
+		nn++;
+	}
+	while (old < bp->nthr) {
+		bp->thr[old].state = 'X';
+		live_bpf_row(l, p, &bp->thr[old], snap);
+		free(bp->thr[old++].zero);
+	}
+	free(bp->thr);
+	bp->thr = next;
+	bp->nthr = nn;
+}
+
 /* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
 static bool live_bpf_listed(const struct live *l, int pid)
 {
 	return l->nids > 0 &&
 	       bsearch(&pid, l->ids, (size_t)l->nids, sizeof(*l->ids), proc_cmp_int) != NULL;
+}
+
+/* Whether thread tid still exists, whatever process it is in (/proc/TID is there). */
+static bool live_bpf_tid_alive(const struct live *l, int tid)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", tid);
+	return faccessat(l->rootfd, name, F_OK, 0) == 0;
+}
+
+/*
+ * Drop the sums of threads no row showed this tick nor the last one: gone,
+ * or their process's rows no longer shown. While every process's threads
+ * are summed (-H) a thread of a process not shown (a kernel thread) keeps
+ * its sums while it lives: dropped, the program would make them again at
+ * its next switch, a delete each tick.
+ */
+static void live_bpf_sweep_threads(struct live *l)
+{
+	const int *keys;
+	size_t n, na = 0;
+	int *absent;
+
+	keys = bpfcount_tids(l->bpf, &n);
+	if (l->nbpf_tseen)
+		qsort(l->bpf_tseen, l->nbpf_tseen, sizeof(int), proc_cmp_int);
+	absent = xcalloc(n + 1, sizeof(*absent));
+	for (size_t k = 0; k < n; k++) {
+		int tid = keys[k];
+
+		if (l->nbpf_tseen &&
+		    bsearch(&tid, l->bpf_tseen, l->nbpf_tseen, sizeof(int), proc_cmp_int))
+			continue;
+		if (!l->nbpf_tabsent ||
+		    !bsearch(&tid, l->bpf_tabsent, l->nbpf_tabsent, sizeof(int), proc_cmp_int))
+			absent[na++] = tid;
+		else if (!l->all_threads || !live_bpf_tid_alive(l, tid))
+			bpfcount_forget_thread(l->bpf, tid);
+		else
+			absent[na++] = tid;
+	}
+	free(l->bpf_tabsent);
+	l->bpf_tabsent = absent;
+	l->nbpf_tabsent = na;
+	l->nbpf_tseen = 0;
 }
 
 /* Drop the sums of processes gone, after the scan. */
@@ -201,6 +459,7 @@ static void live_bpf_sweep(struct live *l)
 
 	if (!l->bpf || l->bpf_err)
 		return;
+	live_bpf_sweep_threads(l);
 	keys = bpfcount_keys(l->bpf, &n);
 	absent = xcalloc(n + 1, sizeof(*absent));
 	/*
@@ -235,29 +494,48 @@ static void live_bpf_free(struct live *l)
 	l->bpf = NULL;
 	free(l->bpf_ev);
 	free(l->bpf_absent);
+	free(l->bpf_tabsent);
+	free(l->bpf_tseen);
 }
 
 static void live_bpf_proc_free(struct live *l, struct live_proc *p)
 {
-	free(p->be);
+	struct live_bpf_proc *bp = p->be;
+
+	if (!bp)
+		return;
+	/* gone or renewed: a process that takes its pid is wanted again when its rows are shown */
+	if (bp->wanted && l->bpf)
+		bpfcount_want(l->bpf, p->pid, false);
+	live_bpf_free_thr(bp);
+	free(bp->zero);
+	free(bp);
 	p->be = NULL;
 }
 
-/* Load the program after the probe, or tell why not and stay per thread (0). */
+/* Load the program once the events are probed, or say why not (0: the next way is asked). */
 static int live_bpf_choose(struct live *l, struct errmsg_fact *why)
 {
+	(void)why;
 	live_bpf_init(l);
 	return l->bpf != NULL;
 }
 
-/* Processes only: the program sums by process, so it has no thread rows. */
+/*
+ * First in auto where permitted: per CPU, it counts hardware events as
+ * well as software ones, kernel threads and every process at the cost of a
+ * program run per switch, with no descriptor per task.
+ */
 const struct live_backend LIVE_BE_BPF = {
 	.name = "bpf",
-	.when = LIVE_BE_AT_OPEN,
+	.when = LIVE_BE_AT_PROBE,
+	.counts = ERRMSG_COUNTS_BPF,
+	.flags = LIVE_BE_NO_ATTACH,
 	.init = live_bpf_choose,
 	.tick_begin = live_bpf_read,
 	.idle = live_bpf_idle,
 	.fill = live_bpf_fill,
+	.threads = live_bpf_threads,
 	.tick_end = live_bpf_sweep,
 	.proc_free = live_bpf_proc_free,
 	.free = live_bpf_free,

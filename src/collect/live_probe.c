@@ -719,7 +719,9 @@ static void live_describe(struct live *l)
 	l->mode.watchdog = l->watchdog;
 	l->mode.cpu_hw = l->cpu_hw;
 	l->mode.thread_sets = l->o.threads;
-	l->mode.proc = (l->be->flags & LIVE_BE_FROM_PROC) != 0;
+	l->mode.proc = l->be->counts == ERRMSG_COUNTS_PROC;
+	l->mode.bpf = l->be->counts == ERRMSG_COUNTS_BPF;
+	l->mode.per_task = l->be->counts == ERRMSG_COUNTS_PERF;
 	for (size_t k = 0; k < l->ntg; k++)
 		for (int m = 0; m < l->tg[k].nr; m++)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)

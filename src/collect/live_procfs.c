@@ -97,7 +97,14 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
 		*why = f;
 		return err ? err : -EINVAL;
 	}
-	live_tell(l, &f);
+	/*
+	 * An event /proc does not keep is the usual case with a PMU: said only
+	 * when BPF said why it does not count either, so the log tells why
+	 * neither of the two ways before per-task events counts
+	 */
+	if ((step == ERRMSG_PROC_EVENT || step == ERRMSG_PROC_MODES) && !l->nbe_declined)
+		return 0;
+	live_backend_declined(l, &f);
 	return 0;
 }
 
@@ -113,10 +120,10 @@ static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 	int *kind, r;
 	uint64_t ns;
 
-	if (l->o.task_counts == LIVE_COUNTS_PERF || l->o.no_tasks)
+	/* asked for BPF: where it cannot count, per-task events, as before auto chose it */
+	if (l->o.task_counts == LIVE_COUNTS_PERF || l->o.task_counts == LIVE_COUNTS_BPF ||
+	    l->o.no_tasks)
 		return 0;
-	if (l->o.bpf)
-		return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_BPF, -EINVAL, NULL) : 0;
 	/*
 	 * A fixture /proc with the real clocks: its pids are not this kernel's
 	 * processes, so their CPU clocks are not theirs (a fake's clocks are)
@@ -132,18 +139,16 @@ static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 			continue; /* not counted either way */
 		kind[i] = live_pfs_kind_of(&l->attr[i]);
 		if (kind[i] == LIVE_PFS_NONE) {
-			/* per-task events it is, silently: the usual way with a PMU */
+			/* per-task events it is: the usual way with a PMU */
 			free(kind);
-			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_EVENT, -EOPNOTSUPP,
-						       ev->ev[i].name)
-				     : 0;
+			return live_pfs_refuse(l, why, ERRMSG_PROC_EVENT, -EOPNOTSUPP,
+					       ev->ev[i].name);
 		}
 		if (!live_pfs_all_modes(l, i)) {
-			/* per-task events count one mode alone exactly: silently, as above */
+			/* per-task events count one mode alone exactly */
 			free(kind);
-			return asked ? live_pfs_refuse(l, why, ERRMSG_PROC_MODES, -EOPNOTSUPP,
-						       ev->ev[i].name)
-				     : 0;
+			return live_pfs_refuse(l, why, ERRMSG_PROC_MODES, -EOPNOTSUPP,
+					       ev->ev[i].name);
 		}
 		sched |= kind[i] == LIVE_PFS_SWITCHES || kind[i] == LIVE_PFS_MIGRATIONS;
 	}
@@ -411,7 +416,8 @@ static void live_procfs_free(struct live *l)
 const struct live_backend LIVE_BE_PROCFS = {
 	.name = "proc",
 	.when = LIVE_BE_AT_PROBE,
-	.flags = LIVE_BE_NO_ATTACH | LIVE_BE_ALL_MODES | LIVE_BE_FROM_PROC,
+	.counts = ERRMSG_COUNTS_PROC,
+	.flags = LIVE_BE_NO_ATTACH | LIVE_BE_ALL_MODES,
 	.init = live_procfs_init,
 	.idle = live_procfs_idle,
 	.fill = live_procfs_fill,

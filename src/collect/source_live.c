@@ -74,13 +74,6 @@ static void live_threads(struct source *s, int pid, bool all)
 
 	l->focus = pid;
 	l->all_threads = all;
-	if ((pid || all) && l->bpf && !l->told_bpf_threads) {
-		struct errmsg_fact f;
-
-		l->told_bpf_threads = true;
-		errmsg_fact_set(&f, ERRMSG_BPF, 0, NULL, l->paranoid, ERRMSG_BPF_THREADS);
-		live_tell(l, &f);
-	}
 }
 
 static void live_free(struct source *s)
@@ -180,7 +173,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	}
 	l->sim_groups = live_sim_groups();
 	live_probe(l, req);
-	/* task counts from /proc where it keeps every event counted; an error only when asked */
+	/*
+	 * BPF where permitted and loadable, else task counts from /proc where it
+	 * keeps every event counted; an error only when /proc was asked for
+	 */
 	r = live_backend_choose(l, LIVE_BE_AT_PROBE, &why);
 	if (!r)
 		r = live_probe_finish(l, req, &why);
@@ -192,7 +188,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
-	/* --bpf: the task groups are known, and what descriptors they may take */
+	/* a backend that needs the task groups and the descriptor budget (none yet) */
 	if (live_backend_choose(l, LIVE_BE_AT_OPEN, &why)) {
 		errmsg_fact(err, errsize, &why);
 		goto out_free;

@@ -16,8 +16,11 @@
  */
 enum live_task_counts {
 	LIVE_COUNTS_PERF = 0, /* per-task perf events */
-	LIVE_COUNTS_AUTO,     /* /proc when it keeps every event counted, else perf */
-	LIVE_COUNTS_PROC,     /* /proc: an event it does not keep is an error */
+	/* BPF where permitted and loadable, else /proc when it keeps every event, else perf */
+	LIVE_COUNTS_AUTO,
+	LIVE_COUNTS_PROC, /* /proc: an event it does not keep is an error */
+	/* BPF at context switches (--bpf): where it cannot be, per-task events, said once */
+	LIVE_COUNTS_BPF,
 };
 
 struct live_opts {
@@ -40,7 +43,6 @@ struct live_opts {
 	const char *const *cgroup_paths; /* borrowed; also these ("/a/b", or under the mount) */
 	size_t ncgroup_paths;
 	bool no_tasks; /* count no processes at all: cgroups and CPUs only */
-	bool bpf;      /* processes counted per CPU by BPF at context switches (--bpf) */
 	/*
 	 * --hw-top K: hardware events for the K busiest processes only, the others
 	 * software events alone; 0: for every process while the descriptors hold

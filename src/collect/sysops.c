@@ -4,7 +4,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/ioctl.h>
@@ -150,6 +152,32 @@ static int sysops_real_pidfd_exited(void *ctx, int pidfd)
 	return r > 0 && (p.revents & (POLLIN | POLLHUP));
 }
 
+/* The capabilities BPF counting needs; older headers lack the two of Linux 5.8. */
+#define SYSOPS_CAP_SYS_ADMIN 21
+#define SYSOPS_CAP_PERFMON 38
+#define SYSOPS_CAP_BPF 39
+
+static bool sysops_cap_has(const struct __user_cap_data_struct *d, int cap)
+{
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+/*
+ * From the effective set, not the uid: root in a container without them is
+ * refused, a binary given cap_bpf,cap_perfmon is not. Before Linux 5.8 the
+ * two did not exist and CAP_SYS_ADMIN was what the kernel asked for.
+ */
+static int sysops_real_may_bpf(void *ctx)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -errno;
+	return sysops_cap_has(d, SYSOPS_CAP_SYS_ADMIN) ||
+	       (sysops_cap_has(d, SYSOPS_CAP_BPF) && sysops_cap_has(d, SYSOPS_CAP_PERFMON));
+}
+
 static const struct sysops SYSOPS_REAL = {
 	.ctx = NULL,
 	.perf_open = sysops_real_perf_open,
@@ -168,6 +196,7 @@ static const struct sysops SYSOPS_REAL = {
 	.setnice = sysops_real_setnice,
 	.pidfd_exited = sysops_real_pidfd_exited,
 	.monotonic = sysops_real_monotonic,
+	.may_bpf = sysops_real_may_bpf,
 };
 
 const struct sysops *sysops_real(void)
@@ -226,6 +255,12 @@ int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns)
 	if (!ops->cpuclock)
 		return -ENOSYS;
 	return ops->cpuclock(ops->ctx, pid, ns);
+}
+
+int sysops_may_bpf(const struct sysops *ops)
+{
+	ops = sysops_or_real(ops);
+	return ops->may_bpf ? ops->may_bpf(ops->ctx) : -ENOSYS;
 }
 
 uint64_t sysops_now(const struct sysops *ops)

@@ -52,6 +52,13 @@ struct sysops {
 	 * be NULL in a fake: sysops_now then reads the real clock.
 	 */
 	uint64_t (*monotonic)(void *ctx);
+	/*
+	 * Whether this process may load a tracing BPF program and open per-CPU
+	 * events: 1 (CAP_SYS_ADMIN, or CAP_BPF with CAP_PERFMON, effective), 0
+	 * not, or -errno. May be NULL in a fake: sysops_may_bpf says -ENOSYS and
+	 * no program is loaded (a fake kernel's events are not the real one's).
+	 */
+	int (*may_bpf)(void *ctx);
 };
 
 /* The real system calls (ctx unused). */
@@ -83,6 +90,8 @@ long sysops_read_path(const struct sysops *ops, const char *path, int flags, cha
  * -ENOSYS when ops has no clock, or another -errno.
  */
 int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns);
+/* 1 when BPF counting is permitted, 0 when not, -ENOSYS when ops cannot tell, or -errno. */
+int sysops_may_bpf(const struct sysops *ops);
 /* The monotonic time in ns, from ops's clock (a fake's, or the real one). */
 uint64_t sysops_now(const struct sysops *ops);
 

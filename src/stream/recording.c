@@ -98,6 +98,8 @@ static void recording_write_facts(FILE *f, const struct errmsg_mode *m)
 	/* only when so: recordings of per-task events stay as they were */
 	if (m->proc)
 		fputs(" proc=1", f);
+	if (m->bpf)
+		fputs(" bpf=1", f);
 	fputc('\n', f);
 }
 
@@ -426,6 +428,7 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 		       : !strcmp(tok[i], "kernel")	? &m->kernel
 		       : !strcmp(tok[i], "thread_sets") ? &m->thread_sets
 		       : !strcmp(tok[i], "proc")	? &m->proc
+		       : !strcmp(tok[i], "bpf")		? &m->bpf
 							: NULL;
 		num = !strcmp(tok[i], "counters")   ? &m->counters
 		      : !strcmp(tok[i], "free")	    ? &m->counters_free

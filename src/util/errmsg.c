@@ -307,6 +307,14 @@ static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact 
 
 	switch ((enum errmsg_proc_step)f->n) {
 	case ERRMSG_PROC_EVENT:
+		if (!f->n2) {
+			/* auto: told only when BPF did not count either */
+			snprintf(buf, size,
+				 "task counts from /proc: '%s' is not one /proc keeps (it keeps "
+				 "task-clock, page faults, context switches and CPU migrations)%s",
+				 f->name, then);
+			break;
+		}
 		snprintf(buf, size,
 			 "--task-counts=proc cannot count '%s': /proc keeps only task-clock, page "
 			 "faults, context switches and CPU migrations per task%s",
@@ -322,11 +330,6 @@ static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact 
 		snprintf(buf, size, "the CPU clock of a process cannot be read (%s)%s",
 			 errmsg_short(f->err), then);
 		break;
-	case ERRMSG_PROC_BPF:
-		snprintf(buf, size,
-			 "--task-counts=proc and --bpf are two ways of counting processes: give "
-			 "one");
-		break;
 	case ERRMSG_PROC_MODES:
 		snprintf(buf, size,
 			 "--task-counts=proc cannot count '%s': /proc counts user and kernel mode "
@@ -336,10 +339,28 @@ static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact 
 	}
 }
 
-/* Why --bpf is not used, step by step, with the way out; the run goes on per thread. */
+/* What counts processes instead, for the end of a sentence on why a way was not used. */
+static const char *errmsg_instead(const struct errmsg_fact *f)
+{
+	switch ((enum errmsg_counts)f->instead) {
+	case ERRMSG_COUNTS_PROC:
+		return "; task counts from /proc instead";
+	case ERRMSG_COUNTS_BPF:
+		return "; processes by BPF instead";
+	default:
+		return "; counting per thread instead";
+	}
+}
+
+/*
+ * Why BPF counting is not used, step by step, with the way out; the run
+ * goes on another way. Asked for (--bpf, --task-counts=bpf) the sentence
+ * names the option; chosen by auto it says "BPF counting".
+ */
 static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 {
-	const char *per = "; counting per thread instead";
+	const char *per = errmsg_instead(f);
+	const char *lead = f->asked ? "--bpf" : "BPF counting";
 	const char *perm = "BPF counting needs root, or the capabilities CAP_BPF and CAP_PERFMON "
 			   "(setcap cap_bpf,cap_perfmon+ep on the pmctop binary)";
 	int err = errmsg_abs(f->err);
@@ -347,68 +368,72 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 	char e[128], why[800];
 
 	snprintf(e, sizeof(e), "%s%s%s", sym ? sym : "", sym ? ": " : "", strerror(err));
+	if (f->n == ERRMSG_BPF_PERM) {
+		/* known before trying: the capabilities are not there */
+		snprintf(buf, size, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root)%s",
+			 per);
+		return;
+	}
 	if ((err == EPERM || err == EACCES) &&
 	    (f->n == ERRMSG_BPF_MAP || f->n == ERRMSG_BPF_LOAD || f->n == ERRMSG_BPF_ATTACH ||
 	     f->n == ERRMSG_BPF_TEST_RUN)) {
-		snprintf(buf, size, "--bpf is not permitted: the kernel refused BPF (%s); %s%s", e,
-			 perm, per);
+		snprintf(buf, size, "%s is not permitted: the kernel refused BPF (%s); %s%s", lead,
+			 e, perm, per);
 		return;
 	}
 	switch (f->n) {
 	case ERRMSG_BPF_NOT_BUILT:
 		snprintf(buf, size,
-			 "--bpf is not available: this pmctop was built without it (configure "
+			 "%s is not available: this pmctop was built without it (configure "
 			 "--disable-bpf, or the build machine had no clang for the bpf target, "
-			 "bpftool "
-			 "or libbpf)%s",
-			 per);
+			 "bpftool or libbpf)%s",
+			 lead, per);
 		break;
 	case ERRMSG_BPF_POSSIBLE:
 		snprintf(buf, size,
-			 "--bpf cannot be used: the possible CPUs cannot be read from sysfs "
+			 "%s cannot be used: the possible CPUs cannot be read from sysfs "
 			 "(devices/system/cpu/possible: %s)%s",
-			 e, per);
+			 lead, e, per);
 		break;
 	case ERRMSG_BPF_MAP:
 		if (err == ENOSYS)
 			snprintf(buf, size,
-				 "--bpf cannot be used: this kernel has no bpf() system call "
+				 "%s cannot be used: this kernel has no bpf() system call "
 				 "(CONFIG_BPF_SYSCALL)%s",
-				 per);
+				 lead, per);
 		else
-			snprintf(buf, size,
-				 "--bpf cannot be used: creating a BPF map failed (%s)%s", e, per);
+			snprintf(buf, size, "%s cannot be used: creating a BPF map failed (%s)%s",
+				 lead, e, per);
 		break;
 	case ERRMSG_BPF_EVENT:
-		snprintf(buf, size, "--bpf cannot be used: %s on CPU %lld%s",
+		snprintf(buf, size, "%s cannot be used: %s on CPU %lld%s", lead,
 			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid), f->n2, per);
 		break;
 	case ERRMSG_BPF_ARRAY:
 		snprintf(buf, size,
-			 "--bpf cannot be used: this kernel does not let BPF read the event '%s' "
+			 "%s cannot be used: this kernel does not let BPF read the event '%s' "
 			 "(its perf event array refused it: %s)%s",
-			 f->name, e, per);
+			 lead, f->name, e, per);
 		break;
 	case ERRMSG_BPF_LOAD:
 		snprintf(buf, size,
-			 "--bpf cannot be used: the kernel's BPF verifier refused pmctop's program "
+			 "%s cannot be used: the kernel's BPF verifier refused pmctop's program "
 			 "(%s%s%s)%s",
-			 e, f->name[0] ? "; it said: " : "", f->name, per);
+			 lead, e, f->name[0] ? "; it said: " : "", f->name, per);
 		break;
 	case ERRMSG_BPF_ATTACH:
 		snprintf(buf, size,
-			 "--bpf cannot be used: attaching to the sched_switch tracepoint failed "
+			 "%s cannot be used: attaching to the sched_switch tracepoint failed "
 			 "(%s)%s",
-			 e, per);
+			 lead, e, per);
 		break;
 	case ERRMSG_BPF_TEST_RUN:
 		snprintf(
 			buf, size,
-			"--bpf cannot be used: this kernel cannot run a BPF program on a chosen "
-			"CPU "
+			"%s cannot be used: this kernel cannot run a BPF program on a chosen CPU "
 			"(%s; raw tracepoint programs get BPF_F_TEST_RUN_ON_CPU in Linux 5.10), so "
 			"a task that never leaves its CPU would never be counted%s",
-			e, per);
+			lead, e, per);
 		break;
 	case ERRMSG_BPF_READ:
 		snprintf(buf, size,
@@ -418,14 +443,8 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 		break;
 	case ERRMSG_BPF_HYBRID:
 		snprintf(buf, size,
-			 "--bpf cannot be used on a machine with several core PMUs (hybrid "
-			 "CPUs)%s",
-			 per);
-		break;
-	case ERRMSG_BPF_THREADS:
-		snprintf(buf, size,
-			 "--bpf counts whole processes: there are no thread rows (run pmctop "
-			 "without --bpf to see threads)");
+			 "%s cannot be used on a machine with several core PMUs (hybrid CPUs)%s",
+			 lead, per);
 		break;
 	case ERRMSG_BPF_NO_PROCS:
 		snprintf(
@@ -435,15 +454,15 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 			"--bpf)");
 		break;
 	case ERRMSG_BPF_KERNEL:
-		snprintf(buf, size, "--bpf cannot be used: this kernel lacks %s (%s)%s", f->name, e,
-			 per);
+		snprintf(buf, size, "%s cannot be used: this kernel lacks %s (%s)%s", lead, f->name,
+			 e, per);
 		break;
 	case ERRMSG_BPF_EVENTS:
-		snprintf(buf, size, "--bpf counts at most %d events per process, %lld were asked%s",
-			 16, f->n2, per);
+		snprintf(buf, size, "%s counts at most %d events per process, %lld were asked%s",
+			 f->asked ? "--bpf" : "BPF", 16, f->n2, per);
 		break;
 	default:
-		snprintf(buf, size, "--bpf cannot be used (%s)%s", e, per);
+		snprintf(buf, size, "%s cannot be used (%s)%s", lead, e, per);
 		break;
 	}
 }
@@ -680,11 +699,11 @@ static void errmsg_budget(char *buf, size_t size, const struct errmsg_mode *m)
 
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 {
-	const char *user =
-		m->bpf	    ? (m->kernel ? ", processes by BPF at context switches"
-					 : ", user mode only, processes by BPF at context switches")
-		: m->kernel ? ""
-			    : ", user mode only";
+	/* the way processes are counted, last: per-task events are said only by a live source */
+	const char *way = m->bpf	? ", processes by BPF at context switches"
+			  : m->per_task ? ", per-task events"
+					: "";
+	const char *user = m->kernel ? "" : ", user mode only";
 	char why[400] = "", all[600];
 
 	if (m->proc) {
@@ -698,14 +717,15 @@ const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m)
 	}
 	if (m->hw) {
 		errmsg_budget(why, sizeof(why), m);
-		snprintf(buf, size, "hardware events (%s%s)%s", m->pmu[0] ? m->pmu : "PMU", why,
-			 user);
+		snprintf(buf, size, "hardware events (%s%s)%s%s", m->pmu[0] ? m->pmu : "PMU", why,
+			 user, way);
 	} else if (m->hw_asked) {
 		if (m->why.err)
 			errmsg_perf(why, sizeof(why), m->why.err, m->why.name, m->why.paranoid);
-		snprintf(buf, size, "no hardware PMU: software events only (%s)%s", why, user);
+		snprintf(buf, size, "no hardware PMU: software events only (%s)%s%s", why, user,
+			 way);
 	} else {
-		snprintf(buf, size, "software events%s", user);
+		snprintf(buf, size, "software events%s%s", user, way);
 	}
 	return buf;
 }

@@ -37,9 +37,10 @@ enum errmsg_what {
 	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
 	ERRMSG_HW_TOP,
 	/*
-	 * --bpf cannot be used: step n (enum errmsg_bpf_step) failed with err, on
-	 * the event NAME and CPU n2 where the step has them (the verifier's last
-	 * words in NAME for a refused load); counted per thread instead
+	 * BPF counting is not used: step n (enum errmsg_bpf_step) failed with err,
+	 * on the event NAME and CPU n2 where the step has them (the verifier's
+	 * last words in NAME for a refused load); asked: --bpf was given; counted
+	 * the way instead says
 	 */
 	ERRMSG_BPF,
 	/*
@@ -55,7 +56,6 @@ enum errmsg_proc_step {
 	ERRMSG_PROC_EVENT = 0, /* the event NAME is not one /proc keeps per task */
 	ERRMSG_PROC_SCHED,     /* no /proc/PID/sched: no switches or migrations per thread */
 	ERRMSG_PROC_CLOCK,     /* the CPU clock of a process cannot be read (err) */
-	ERRMSG_PROC_BPF,       /* --bpf asked for: the program counts */
 	ERRMSG_PROC_MODES,     /* the event NAME counts some modes only (:u, :k): /proc has all */
 };
 
@@ -72,9 +72,17 @@ enum errmsg_bpf_step {
 	ERRMSG_BPF_READ,
 	ERRMSG_BPF_HYBRID,   /* several core PMUs: not done */
 	ERRMSG_BPF_EVENTS,   /* more events (n2) than the program takes */
-	ERRMSG_BPF_THREADS,  /* thread rows asked for: --bpf has none (a notice) */
+	ERRMSG_BPF_UNUSED,   /* once thread rows (now counted by BPF too) */
 	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
 	ERRMSG_BPF_KERNEL,   /* the kernel lacks a map type, program type or helper (name) */
+	ERRMSG_BPF_PERM,     /* auto: no CAP_BPF with CAP_PERFMON (nor CAP_SYS_ADMIN) */
+};
+
+/* How a live source counts processes: the mode line's and the facts' way. */
+enum errmsg_counts {
+	ERRMSG_COUNTS_PERF = 0, /* per-task perf events */
+	ERRMSG_COUNTS_BPF,	/* sums of a BPF program at context switches */
+	ERRMSG_COUNTS_PROC,	/* the kernel's own counts in /proc */
 };
 
 /*
@@ -97,6 +105,8 @@ struct errmsg_fact {
 	long long n;		 /* the pid, CPU or count that what names */
 	long long n2;		 /* a second count, where what needs one */
 	long long n3;		 /* a third */
+	bool asked;		 /* ERRMSG_BPF: asked for (--bpf), not chosen by auto */
+	int instead;		 /* ERRMSG_BPF, ERRMSG_PROC_COUNTS: what counts (errmsg_counts) */
 	long long owner;	 /* ERRMSG_SAMPLE: the uid owning process n, -1 unknown */
 	long long uid;		 /* ERRMSG_SAMPLE: pmctop's real uid, beside owner */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
@@ -122,7 +132,8 @@ struct errmsg_mode {
 	int cpu_hw;		/* counters each CPU keeps for the core pane */
 	int task_hw;		/* hardware events counted per process */
 	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
-	bool bpf;		/* processes counted per CPU by BPF at context switches (--bpf) */
+	bool bpf;		/* processes counted per CPU by BPF at context switches */
+	bool per_task;		/* by per-task perf events (said by a live source only) */
 	bool proc;		/* task counts read from /proc: no per-task events */
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
