@@ -184,6 +184,19 @@ START_TEST(test_drill_and_help_and_log)
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
 	free(s);
+	/* paged down past the end, a pager shows its last page, never an empty one */
+	u.scroll = 100000;
+	s = draw(&u, 100, 10, true);
+	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
+	free(s);
+	u.view = UI_VIEW_HELP;
+	s = draw(&u, 100, 24, true);
+	ck_assert_ptr_nonnull(strstr(s, "Colours: green good"));
+	free(s);
+	u.view = UI_VIEW_EVENTS;
+	s = draw(&u, 100, 24, true);
+	ck_assert_msg(strstr(s, "task-clock") || strstr(s, "page-faults"), "%s", s);
+	free(s);
 }
 END_TEST
 

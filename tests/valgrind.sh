@@ -28,12 +28,15 @@ vg() {
 	fi
 	[ $st = "$want" ] || { diag "exit status $st"; sed 's/^/# /' "$TMP/vg-$name.err"; return 1; }
 }
-check "live batch frames under valgrind" vg 0 live -b -n 2 -d 0.5 -o json
-check "threads as rows under valgrind" vg 0 threads -b -H -n 2 -d 0.5 -o csv
+# The BPF backend (the default for root) is left to the sanitizer build, which runs every live
+# test with it: valgrind does not know half of the bpf(2) commands libbpf makes (batch lookups,
+# links), so it can neither check them nor mark what the kernel wrote as defined.
+check "live batch frames under valgrind" vg 0 live -b -n 2 -d 0.5 -o json --task-counts=proc
+check "threads as rows under valgrind" vg 0 threads -b -H -n 2 -d 0.5 -o csv --task-counts=proc
 check "a replay under valgrind" vg 0 replay -b -d 0 --replay "$top_srcdir/tests/data/hw.rec" -o text
 background "$WORKLOAD" hotpages 500 20 >/dev/null
 sleep 0.3
-check "sampling under valgrind" vg 0 sample -b --sample "$BG" -n 2 -d 0.5
+check "sampling under valgrind" vg 0 sample -b --sample "$BG" -n 2 -d 0.5 --task-counts=proc
 check "a bad recording under valgrind: status 2, nothing leaked" \
 	vg 2 bad -b --replay "$top_srcdir/tests/data/proc/stat"
 check "a bad option under valgrind: status 2, nothing leaked" vg 2 badopt -b -d -5

@@ -1063,7 +1063,28 @@ static bool view_help_in(const struct ui_binding *b, size_t s)
 	return b->in & VIEW_HELP_SECTIONS[s].in;
 }
 
-void view_help(struct canvas *c, int y0, int h, size_t scroll)
+/*
+ * A pager's first line for scroll: never past the last page, so that paging
+ * down beyond the end shows the end, not an empty page.
+ */
+static size_t view_pager_first(size_t scroll, size_t total, int h)
+{
+	size_t rows = h > 0 ? (size_t)h : 0;
+
+	if (total <= rows)
+		return 0;
+	return scroll < total - rows ? scroll : total - rows;
+}
+
+/* Blank rows y0 .. y0 + h - 1, before a pager draws itself again. */
+static void view_pager_clear(struct canvas *c, int y0, int h)
+{
+	for (int y = y0; y < y0 + h; y++)
+		canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
+}
+
+/* The help from line scroll on; returns how many lines it has. */
+static size_t view_help_at(struct canvas *c, int y0, int h, size_t scroll)
 {
 	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	size_t n;
@@ -1098,27 +1119,54 @@ void view_help(struct canvas *c, int y0, int h, size_t scroll)
 		       "       n/a the counter did not run; - undefined (nothing to divide by)");
 	view_help_line(&o, CANVAS_NORMAL,
 		       "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
+	return o.line;
+}
+
+void view_help(struct canvas *c, int y0, int h, size_t scroll)
+{
+	size_t first = view_pager_first(scroll, view_help_at(c, y0, h, scroll), h);
+
+	if (first != scroll) {
+		view_pager_clear(c, y0, h);
+		view_help_at(c, y0, h, first);
+	}
+}
+
+/* How many bytes of p (len of them) fit a line of w: whole UTF-8 characters, at least one. */
+static size_t view_log_take(const char *p, size_t len, size_t w)
+{
+	size_t take = len > w ? w : len;
+
+	while (take < len && take > 1 && ((unsigned char)p[take] & 0xc0) == 0x80)
+		take--;
+	return take ? take : len;
 }
 
 static void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 {
+	size_t total = 0, first;
+
 	canvas_put(c, 0, y0, "Log (oldest first)", CANVAS_HEADER, -1);
 	if (!v->nlog) {
 		canvas_put(c, 0, y0 + 2, "nothing to report: every process and event is counted",
 			   CANVAS_DIM, -1);
 		return;
 	}
-	/* long messages wrap; scrolling counts wrapped lines */
+	/* long messages wrap; scrolling counts wrapped lines, and stops at the last page */
+	for (size_t i = 0; i < v->nlog; i++)
+		for (const char *p = v->log[i], *e = p + strlen(p); p < e;)
+			p += view_log_take(p, (size_t)(e - p), (size_t)c->w), total++;
+	first = view_pager_first(v->u->scroll, total, h - 2);
 	for (size_t i = 0, line = 0, y = 2; i < v->nlog && (int)y < h; i++) {
 		const char *p = v->log[i];
 		size_t len = strlen(p);
 
 		do {
-			size_t take = len > (size_t)c->w ? (size_t)c->w : len;
+			size_t take = view_log_take(p, len, (size_t)c->w);
 			char buf[1024];
 
 			snprintf(buf, sizeof(buf), "%.*s", (int)take, p);
-			if (line++ >= v->u->scroll && (int)y < h)
+			if (line++ >= first && (int)y < h)
 				canvas_put(c, 0, y0 + (int)y++, buf, CANVAS_NORMAL, -1);
 			p += take;
 			len -= take;
@@ -1173,9 +1221,10 @@ static bool view_event_short(const struct model *m, size_t i, char *buf, size_t 
  * on the PMU (running over enabled, summed over the processes and over the
  * CPUs); the reason for each that failed, in the translator's words.
  */
-static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+static size_t view_events_at(struct canvas *c, int y0, int h, const struct view_ctx *v,
+			     size_t scroll)
 {
-	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = v->u->scroll };
+	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	const struct model *m = v->m;
 	const struct evlist *ev = &m->ev;
 	int paranoid = v->facts && v->facts->why.err ? v->facts->why.paranoid : -2;
@@ -1251,6 +1300,18 @@ static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *
 			&o, CANVAS_DIM, "%s",
 			"-e columns: per second (NAME/s; e1/s for a long NAME); CSV and JSON "
 			"give the count in the interval");
+	return o.line;
+}
+
+static void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+{
+	size_t scroll = v->u->scroll;
+	size_t first = view_pager_first(scroll, view_events_at(c, y0, h, v, scroll), h);
+
+	if (first != scroll) {
+		view_pager_clear(c, y0, h);
+		view_events_at(c, y0, h, v, first);
+	}
 }
 
 /*
@@ -1440,8 +1501,11 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 
 	*list = false;
 	*list_y = -1;
-	if (UI_IN(u->view) & UI_IN_PAGERS)
+	if (UI_IN(u->view) & UI_IN_PAGERS) {
+		/* the lines a pager shows: below its title line, and the log's blank line */
+		body -= u->view == UI_VIEW_ERRORS ? 3 : 1;
 		return body > 1 ? (size_t)body : 1;
+	}
 	body -= view_legend_lines(v, h);
 	if (!v->have_frame || u->view == UI_VIEW_SETUP)
 		return 0;
