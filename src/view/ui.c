@@ -47,10 +47,8 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 
 /* The header's meters: the names the settings file gives them. */
 static const char *const UI_METER_NAMES[UI_METER_MAX] = {
-	[UI_METER_CPUS] = "cpus",
-	[UI_METER_UPTIME] = "uptime",
-	[UI_METER_LOAD] = "load",
-	[UI_METER_SELF] = "self",
+	[UI_METER_CPUS] = "cpus", [UI_METER_UPTIME] = "uptime", [UI_METER_LOAD] = "load",
+	[UI_METER_SELF] = "self", [UI_METER_MEMORY] = "memory",
 };
 
 static const char *const UI_SCHEME_NAMES[UI_SCHEME_MAX] = {

@@ -59,6 +59,7 @@ enum ui_meter {
 	UI_METER_UPTIME, /* "up 1 day 02:03" */
 	UI_METER_LOAD,	 /* the load averages */
 	UI_METER_SELF,	 /* pmctop's own cost */
+	UI_METER_MEMORY, /* top's "MiB Mem" and "MiB Swap" lines */
 	UI_METER_MAX
 };
 
