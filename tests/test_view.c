@@ -113,7 +113,7 @@ START_TEST(test_table_80x24)
 	golden("screen-80x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "up 1 day 02:03"));
 	/* top's meters from the recording's meminfo, in MiB, under the Tasks line */
-	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown of 6 total, 2 running, 1 not counted"));
+	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown; 6 total, 2 running, 1 not counted"));
 	ck_assert_ptr_nonnull(strstr(
 		s, "\nMiB Mem : 16384.0 total, 4096.0 free, 4608.0 used, 7680.0 buff/cache\n"));
 	ck_assert_ptr_nonnull(strstr(
@@ -952,6 +952,32 @@ START_TEST(test_signal_menu_goldens)
 }
 END_TEST
 
+/* u: the users menu over the table, the highlighted user lit, its keys on the status line. */
+START_TEST(test_users_menu_golden)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.prompt = UI_PROMPT_USER;
+	u.user_sel = 1;
+	s = draw(&u, 80, 24, true);
+	golden("screen-users-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, " PROCS USER"));
+	ck_assert_ptr_nonnull(strstr(s, "     5 All users"));
+	ck_assert_ptr_nonnull(strstr(s, "     2 alice"));
+	ck_assert_ptr_nonnull(strstr(s, "User: Up/Down; Enter: show the user's processes"));
+	free(s);
+	/* on 3 lines of body: the highlight scrolled into view; at every size, no garbage */
+	u.user_sel = 4;
+	for (int h = 1; h <= 24; h++)
+		for (int w = 1; w <= 40; w += 13) {
+			s = draw(&u, w, h, true);
+			free(s);
+		}
+}
+END_TEST
+
 /* Scrolled sideways: < on the left; at 80 columns > while more is hidden. */
 START_TEST(test_scrolled_goldens)
 {
@@ -1167,6 +1193,7 @@ int main(void)
 	tcase_add_test(tc, test_per_user_rows_neither_tree_nor_tagged);
 	tcase_add_test(tc, test_new_screens_at_every_size);
 	tcase_add_test(tc, test_signal_menu_goldens);
+	tcase_add_test(tc, test_users_menu_golden);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
 	tcase_add_test(tc, test_setup_goldens);

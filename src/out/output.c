@@ -442,11 +442,10 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 				  output_nrows(o, m));
 		/* top's count by state, of every process of the snapshot */
 		if (!o->per_user && !o->threads && m->states.total)
-			ob_printf(
-				f,
-				" of %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
-				m->states.total, m->states.running, m->states.sleeping,
-				m->states.stopped, m->states.zombie);
+			ob_printf(f,
+				  "; %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
+				  m->states.total, m->states.running, m->states.sleeping,
+				  m->states.stopped, m->states.zombie);
 		if (m->not_counted)
 			ob_printf(f, ", %zu not counted (%s)", m->not_counted,
 				  errmsg_short(m->not_counted_err));

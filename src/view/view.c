@@ -274,6 +274,7 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 	const struct ui *u = v->u;
 	struct view_fields f = { 0 };
 	int sc = u->sort_col;
+	bool tasks = false; /* the rows are processes: top's count by state goes with them */
 	size_t i;
 
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
@@ -287,18 +288,7 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 
 		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s", label);
 		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
-		/* top's count by state, of every process of the snapshot, not only those shown */
-		if (!strcmp(label, "Tasks: ") && m->states.total) {
-			const struct model_states *st = &m->states;
-
-			i = view_field(&f, 50, CANVAS_NORMAL,
-				       " of %zu total, %zu running, %zu sleeping, %zu stopped, "
-				       "%zu zombie",
-				       st->total, st->running, st->sleeping, st->stopped,
-				       st->zombie);
-			view_field_short(&f, i, " of %zu total, %zu running", st->total,
-					 st->running);
-		}
+		tasks = !strcmp(label, "Tasks: ");
 	}
 	/* what hides rows or stops updates comes first, and stays longest on a narrow screen */
 	if (u->paused)
@@ -306,6 +296,15 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 	if (u->replay_ended) {
 		i = view_field(&f, 90, CANVAS_WARN, " (end of recording)");
 		view_field_short(&f, i, " (end)");
+	}
+	/* top's count by state, of every process of the snapshot, not only those shown */
+	if (tasks && m->states.total) {
+		const struct model_states *st = &m->states;
+
+		i = view_field(&f, 50, CANVAS_NORMAL,
+			       "; %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
+			       st->total, st->running, st->sleeping, st->stopped, st->zombie);
+		view_field_short(&f, i, "; %zu total, %zu running", st->total, st->running);
 	}
 	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
 		view_field(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
@@ -680,6 +679,41 @@ static void view_sort_menu(struct canvas *c, int y, int h, const struct view_ctx
 	}
 }
 
+/* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
+static void view_user_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct ui *u = v->u;
+	struct ui_user *users = NULL;
+	size_t cap = 0, n = ui_user_menu(u, v->m, &users, &cap);
+	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
+	const int w = c->w < 30 ? c->w - 1 : 30;
+
+	if (!rows || w < 2) {
+		free(users);
+		return;
+	}
+	/* a menu longer than the screen scrolls with its highlight */
+	top = u->user_sel >= rows ? u->user_sel - rows + 1 : 0;
+	/* whole lines: a table cell half under the menu would show part of a number */
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, " PROCS USER", CANVAS_TITLE, w);
+	for (size_t i = top; i < n && i - top < rows; i++) {
+		int row = y + 1 + (int)(i - top);
+		char uid[16];
+
+		snprintf(uid, sizeof(uid), "%u", users[i].uid);
+		canvas_fill(c, row, 0, c->w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, "%6zu %s", users[i].procs,
+			      !i		 ? "All users"
+			      : users[i].name[0] ? users[i].name
+						 : uid);
+		canvas_attr(c, row, 0, w, i == u->user_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
+	free(users);
+}
+
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
 static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
@@ -769,6 +803,12 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	if (u->prompt == UI_PROMPT_SORT) {
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		canvas_put(c, x, y, "Up/Down; Enter: sort by the column; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_USER) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		canvas_put(c, x, y, "Up/Down; Enter: show the user's processes; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
@@ -1592,12 +1632,15 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 			my = view_header_lines(v);
 		view_signal_menu(c, my, c->h - my - 1, u);
 	}
-	if (u->prompt == UI_PROMPT_SORT) {
+	if (u->prompt == UI_PROMPT_SORT || u->prompt == UI_PROMPT_USER) {
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
 			my = view_header_lines(v);
-		view_sort_menu(c, my, c->h - my - 1, v);
+		if (u->prompt == UI_PROMPT_SORT)
+			view_sort_menu(c, my, c->h - my - 1, v);
+		else
+			view_user_menu(c, my, c->h - my - 1, v);
 	}
 	view_footer(c, v);
 }
