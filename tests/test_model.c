@@ -1421,6 +1421,79 @@ START_TEST(test_uncounted_tasks_are_tallied)
 }
 END_TEST
 
+/* top's Tasks line: every process of the snapshot by state, D and I among the sleeping. */
+START_TEST(test_processes_are_counted_by_state_as_top_counts_them)
+{
+	static const char STATES[] = "RRSDITtZX";
+	struct snapshot a;
+	struct model_states st;
+
+	snapshot_init(&a, E_N);
+	for (size_t i = 0; i < sizeof(STATES) - 1; i++)
+		task(&a, (int)i + 1, 1)->state = STATES[i];
+	model_count_states(&a, &st);
+	ck_assert_uint_eq(st.total, 9);
+	ck_assert_uint_eq(st.running, 2);
+	ck_assert_uint_eq(st.sleeping, 3);
+	ck_assert_uint_eq(st.stopped, 2);
+	ck_assert_uint_eq(st.zombie, 1); /* X (dead) is in the total only */
+	snapshot_release(&a);
+}
+END_TEST
+
+/*
+ * The memory meters as top computes them, in MiB; a snapshot with MemTotal but not the
+ * meters' lines (an old recording) gives the total and NAN for the rest, never 0.
+ */
+START_TEST(test_memory_meters_as_top_and_empty_when_unknown)
+{
+	struct snapshot a, b;
+	struct model_memory mm;
+	struct model *m;
+
+	snapshot_init(&a, E_N);
+	snapshot_init(&b, E_N);
+	a.t_ns = 1;
+	b.t_ns = 1000000001;
+	b.mem_total_kib = a.mem_total_kib = 8192 * 1024;
+	b.mem = (struct snap_mem){ .known = true,
+				   .free_kib = 1024 * 1024,
+				   .buffers_kib = 512 * 1024,
+				   .cached_kib = 1024 * 1024,
+				   .sreclaimable_kib = 512 * 1024,
+				   .swap_total_kib = 2048 * 1024,
+				   .swap_free_kib = 1536 * 1024,
+				   .avail_kib = 4096 * 1024 };
+	m = two_ticks(&a, &b);
+	model_memory(m, &mm);
+	ck_assert_double_eq(mm.total, 8192);
+	ck_assert_double_eq(mm.free, 1024);
+	ck_assert_double_eq(mm.buff_cache, 2048);
+	ck_assert_double_eq(mm.used, 8192 - 1024 - 2048);
+	ck_assert_double_eq(mm.swap_total, 2048);
+	ck_assert_double_eq(mm.swap_free, 1536);
+	ck_assert_double_eq(mm.swap_used, 512);
+	ck_assert_double_eq(mm.avail, 4096);
+	/* more cache than MemTotal leaves (a container's meminfo): used is total less free */
+	m->mem.cached_kib = 64ull << 30;
+	model_memory(m, &mm);
+	ck_assert_double_eq(mm.used, 8192 - 1024);
+	/* the first snapshot had no meters: all but the total unknown */
+	m->mem.known = false;
+	model_memory(m, &mm);
+	ck_assert_double_eq(mm.total, 8192);
+	ck_assert(isnan(mm.free) && isnan(mm.used) && isnan(mm.buff_cache));
+	ck_assert(isnan(mm.swap_total) && isnan(mm.swap_free) && isnan(mm.swap_used));
+	ck_assert(isnan(mm.avail));
+	m->mem_total_kib = 0;
+	model_memory(m, &mm);
+	ck_assert(isnan(mm.total));
+	model_free(m);
+	snapshot_release(&a);
+	snapshot_release(&b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -1455,6 +1528,8 @@ int main(void)
 	tcase_add_test(tc, test_kernel_threads_only_when_asked);
 	tcase_add_test(tc, test_per_user_totals_are_ratios_of_sums);
 	tcase_add_test(tc, test_uncounted_tasks_are_tallied);
+	tcase_add_test(tc, test_processes_are_counted_by_state_as_top_counts_them);
+	tcase_add_test(tc, test_memory_meters_as_top_and_empty_when_unknown);
 	tcase_add_test(tc, test_a_cumulative_count_that_falls_is_na_for_that_tick);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);

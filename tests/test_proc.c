@@ -177,6 +177,37 @@ START_TEST(test_parse_meminfo_total)
 }
 END_TEST
 
+/* The memory meters' eight lines, each needed: a missing or malformed one gives no meters. */
+START_TEST(test_parse_meminfo_meters)
+{
+	const char *m = "MemTotal:       16000000 kB\nMemFree:         2000000 kB\n"
+			"MemAvailable:    9000000 kB\nBuffers:          300000 kB\n"
+			"Cached:          5000000 kB\nSwapCached:          100 kB\n"
+			"SwapTotal:       4000000 kB\nSwapFree:        3500000 kB\n"
+			"Shmem:             12345 kB\nSReclaimable:     700000 kB\n";
+	struct proc_meminfo mi;
+	char buf[1024];
+
+	ck_assert_int_eq(proc_parse_meminfo_all(m, strlen(m), &mi), 0);
+	ck_assert_uint_eq(mi.total, 16000000);
+	ck_assert_uint_eq(mi.free, 2000000);
+	ck_assert_uint_eq(mi.available, 9000000);
+	ck_assert_uint_eq(mi.buffers, 300000);
+	ck_assert_uint_eq(mi.cached, 5000000); /* not SwapCached */
+	ck_assert_uint_eq(mi.swap_total, 4000000);
+	ck_assert_uint_eq(mi.swap_free, 3500000);
+	ck_assert_uint_eq(mi.sreclaimable, 700000);
+	/* a kernel before MemAvailable (3.14): no meters rather than a guess */
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)(strstr(m, "MemAvailable") - m), m,
+		 strstr(m, "Buffers"));
+	ck_assert_int_eq(proc_parse_meminfo_all(buf, strlen(buf), &mi), -EINVAL);
+	ck_assert_int_eq(proc_parse_meminfo("MemFree: 5 kB\nCached: 5 MB\n", 27, &mi.total),
+			 -EINVAL);
+	snprintf(buf, sizeof(buf), "%sCached: x kB\n", m);
+	ck_assert_int_eq(proc_parse_meminfo_all(buf, strlen(buf), &mi), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_parse_loadavg)
 {
 	double l[3];
@@ -772,6 +803,7 @@ int main(void)
 	tcase_add_test(tc, test_parse_stat_memory_and_program_fields);
 	tcase_add_test(tc, test_parse_stat_nice_vsize_processor);
 	tcase_add_test(tc, test_parse_meminfo_total);
+	tcase_add_test(tc, test_parse_meminfo_meters);
 	tcase_add_test(tc, test_cmdline_flatten_replaces_nuls);
 	tcase_add_test(tc, test_fixture_lists_numeric_entries_sorted);
 	tcase_add_test(tc, test_fixture_reads_process);

@@ -277,6 +277,34 @@ static bool same_cols(const struct col_choice *a, const struct col_choice *b)
 	       a->hidden == b->hidden;
 }
 
+/*
+ * The memory meter came after the first settings files: one that does not name it keeps it
+ * shown; "-memory" (what is written when it is hidden) hides it, and reads back.
+ */
+START_TEST(test_rcfile_later_meters_keep_their_default)
+{
+	struct rcfile rc;
+	char msg[512];
+	const char *old = "# pmctop config 1\nmeters=cpus,load\n";
+	const char *hid = "# pmctop config 1\nmeters=load,-memory\n";
+	size_t len;
+	char *text;
+
+	rcfile_init(&rc);
+	ck_assert_int_eq(rcfile_parse(&rc, old, strlen(old), "f", msg, sizeof(msg)), 0);
+	ck_assert(rc.show_cpus);
+	ck_assert_uint_eq(rc.meters_off, (1u << UI_METER_UPTIME) | (1u << UI_METER_SELF));
+	rcfile_init(&rc);
+	ck_assert_int_eq(rcfile_parse(&rc, hid, strlen(hid), "f", msg, sizeof(msg)), 0);
+	ck_assert(!rc.show_cpus);
+	ck_assert_uint_eq(rc.meters_off, (1u << UI_METER_UPTIME) | (1u << UI_METER_SELF) |
+						 (1u << UI_METER_MEMORY));
+	text = rcfile_format(&rc, &len);
+	ck_assert_ptr_nonnull(strstr(text, "\nmeters=load,-memory\n"));
+	free(text);
+}
+END_TEST
+
 /* What is written reads back the same, settings the defaults do not have included. */
 START_TEST(test_rcfile_round_trip)
 {
@@ -296,7 +324,7 @@ START_TEST(test_rcfile_round_trip)
 	text = rcfile_format(&rc, &len);
 	ck_assert_str_eq(text, "# pmctop config 1\n"
 			       "columns=pid,cpi,user,ipc,command\n"
-			       "meters=uptime,load\n"
+			       "meters=uptime,load,memory\n"
 			       "colours=light\n"
 			       "sort=cpi\n"
 			       "reverse=yes\n"
@@ -338,7 +366,7 @@ START_TEST(test_rcfile_bad_settings_keep_their_defaults)
 		{ __LINE__, "columns=pid,speed", "unknown column 'speed' (known: pid, user," },
 		{ __LINE__, "columns=pid,pid", "column 'pid' is listed twice" },
 		{ __LINE__, "meters=cpus,fan",
-		  "unknown meter 'fan' (use cpus, uptime, load, self)" },
+		  "unknown meter 'fan' (use cpus, uptime, load, self, memory)" },
 		{ __LINE__, "colours=rainbow", "unknown colour scheme 'rainbow'" },
 		{ __LINE__, "sort=speed", "unknown sort column 'speed'" },
 		{ __LINE__, "reverse=maybe", "reverse is 'maybe': use yes or no" },
@@ -675,6 +703,7 @@ int main(void)
 	tcase_add_test(tc, test_column_choice_moves_but_command_stays_last);
 	tcase_add_test(tc, test_rcfile_path_follows_xdg);
 	tcase_add_test(tc, test_rcfile_round_trip);
+	tcase_add_test(tc, test_rcfile_later_meters_keep_their_default);
 	tcase_add_test(tc, test_rcfile_bad_settings_keep_their_defaults);
 	tcase_add_test(tc, test_rcfile_one_message_for_many_problems);
 	suite_add_tcase(s, tc);

@@ -223,6 +223,8 @@ static const struct {
 	{ __LINE__, HDR TICK "task 1 0 0 root S 1 1 ok 1/1/1 a a\nprocinfo 1 2 0 3 0 -1\n", 5,
 	  "PROCESSOR" },
 	{ __LINE__, HDR TICK "memtotal 0\n", 4, "KIB above 0" },
+	{ __LINE__, HDR TICK "memtotal 5 1 2 3\n", 4, "FREE BUFFERS CACHED" },
+	{ __LINE__, HDR TICK "memtotal 5 1 2 3 4 5 6 x\n", 4, "numbers of KiB" },
 	{ __LINE__, HDR "memtotal 5\n", 3, "'modefacts', 'event' or 'tick'" },
 };
 
@@ -280,6 +282,49 @@ START_TEST(test_procinfo_trailing_fields_round_trip)
 	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0 3000 -5 1 700\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0 4000 19 3\n"));
 	ck_assert_ptr_nonnull(strstr(buf, "\nprocinfo 10 2 0\n"));
+	free(buf);
+	recording_reader_release(&r);
+	snapshot_release(&s[0]);
+	snapshot_release(&s[1]);
+}
+END_TEST
+
+/*
+ * The memory meters ride on memtotal as seven optional fields: written and read back the
+ * same; a memtotal line without them (an older recording) reads with the meters unknown.
+ */
+START_TEST(test_memtotal_meter_fields_round_trip)
+{
+	const char *text = HDR TICK "memtotal 1000 100 20 300 40 500 450 700\nend\n"
+				    "tick 2000 2.5 0.00 0.00 0.00\nmemtotal 1000\nend\n";
+	struct recording_reader r;
+	struct snapshot s[2];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snapshot_init(&s[0], 0);
+	snapshot_init(&s[1], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, text, s, 2), 2);
+	ck_assert_uint_eq(s[0].mem_total_kib, 1000);
+	ck_assert(s[0].mem.known);
+	ck_assert_uint_eq(s[0].mem.free_kib, 100);
+	ck_assert_uint_eq(s[0].mem.buffers_kib, 20);
+	ck_assert_uint_eq(s[0].mem.cached_kib, 300);
+	ck_assert_uint_eq(s[0].mem.sreclaimable_kib, 40);
+	ck_assert_uint_eq(s[0].mem.swap_total_kib, 500);
+	ck_assert_uint_eq(s[0].mem.swap_free_kib, 450);
+	ck_assert_uint_eq(s[0].mem.avail_kib, 700);
+	ck_assert_uint_eq(s[1].mem_total_kib, 1000);
+	ck_assert(!s[1].mem.known);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(recording_write_snapshot(f, &s[0]), 0);
+	ck_assert_int_eq(recording_write_snapshot(f, &s[1]), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "\nmemtotal 1000 100 20 300 40 500 450 700\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "\nmemtotal 1000\n"));
 	free(buf);
 	recording_reader_release(&r);
 	snapshot_release(&s[0]);
@@ -580,6 +625,7 @@ int main(void)
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
 	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
 	tcase_add_test(tc, test_procinfo_trailing_fields_round_trip);
+	tcase_add_test(tc, test_memtotal_meter_fields_round_trip);
 	tcase_add_test(tc, test_write_then_read_is_identity);
 	tcase_add_test(tc, test_proc_counting_survives_a_write_and_a_read);
 	tcase_add_test(tc, test_cgroups_write_then_read_is_identity);

@@ -359,19 +359,20 @@ START_TEST(test_filter_search_and_user_prompts)
 		press(&u, &l, UI_KEY_BACKSPACE);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_uint_eq(l.n, 5);
+	/* u picks from the users: alice (two processes) first, then bob */
 	press(&u, &l, 'u');
-	type(&u, &l, "alice");
+	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, UI_KEY_ENTER);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 505 ");
 	press(&u, &l, 'u');
-	while (u.input.len)
-		press(&u, &l, UI_KEY_BACKSPACE);
-	type(&u, &l, "1001");
+	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, UI_KEY_ENTER);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
-	press(&u, &l, UI_KEY_ESC);
+	press(&u, &l, 'u');
+	press(&u, &l, UI_KEY_HOME);
+	press(&u, &l, UI_KEY_ENTER);
 	/* search moves the selection and wraps; a miss says so */
 	press(&u, &l, '/');
 	type(&u, &l, "idle");
@@ -558,9 +559,8 @@ START_TEST(test_filter_same_rows_in_batch_and_screen)
 		o += (size_t)snprintf(batch + o, sizeof(batch) - o, "%d ", bm->rows[i].id);
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	press(&u, &l, 'u');
-	type(&u, &l, FILTERS[_i].user);
-	press(&u, &l, UI_KEY_ENTER);
+	/* a user as -u names it (u picks from a list: tested on its own) */
+	snprintf(u.user, sizeof(u.user), "%s", FILTERS[_i].user);
 	press(&u, &l, '\\');
 	type(&u, &l, FILTERS[_i].name);
 	press(&u, &l, UI_KEY_ENTER);
@@ -1367,6 +1367,84 @@ START_TEST(test_tags_and_follow)
 END_TEST
 
 /* The signal menu: refused in a replay, then choose, confirm or cancel. */
+/*
+ * u: htop's list of users, each with its processes among those the other filters leave,
+ * the most first and "All users" on top; the keys move; Enter filters, on "All users"
+ * clears; Esc leaves the filter as it was.
+ */
+START_TEST(test_users_menu_lists_and_filters)
+{
+	struct ui u;
+	struct ui_list l = { 0 };
+	struct ui_user *users = NULL;
+	size_t cap = 0, n;
+	char ids[64];
+
+	ui_init(&u, COL_PID, false, 1.0);
+	model_sort(m, COL_PID, false);
+	n = ui_user_menu(&u, m, &users, &cap);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_ptr_null(users[0].name);
+	ck_assert_uint_eq(users[0].procs, 5);
+	ck_assert_str_eq(users[1].name, "alice");
+	ck_assert_uint_eq(users[1].procs, 2);
+	/* of equal counts, by name */
+	ck_assert_str_eq(users[2].name, "bob");
+	ck_assert_str_eq(users[3].name, "carol");
+	ck_assert_str_eq(users[4].name, "root");
+	ck_assert_uint_eq(users[4].procs, 1);
+	/* the name filter narrows the users offered; the user filter does not */
+	snprintf(u.filter, sizeof(u.filter), "proc");
+	snprintf(u.user, sizeof(u.user), "bob");
+	n = ui_user_menu(&u, m, &users, &cap);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(users[1].name, "alice");
+	ck_assert_uint_eq(users[0].procs, 1);
+	free(users);
+	u.filter[0] = '\0';
+	/* it opens on the user shown */
+	press(&u, &l, 'u');
+	ck_assert_int_eq(u.prompt, UI_PROMPT_USER);
+	ck_assert_uint_eq(u.user_sel, 2);
+	/* End, PgUp, Up, Home, Down, PgDn: every move stays in the list */
+	press(&u, &l, UI_KEY_END);
+	ck_assert_uint_eq(u.user_sel, 4);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_uint_eq(u.user_sel, 4);
+	press(&u, &l, UI_KEY_PGUP);
+	ck_assert_uint_eq(u.user_sel, 0);
+	press(&u, &l, UI_KEY_UP);
+	ck_assert_uint_eq(u.user_sel, 0);
+	press(&u, &l, UI_KEY_PGDN);
+	ck_assert_uint_eq(u.user_sel, 4);
+	press(&u, &l, UI_KEY_HOME);
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_uint_eq(u.user_sel, 1);
+	/* Esc: no change, bob's process still the one shown */
+	press(&u, &l, UI_KEY_ESC);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_str_eq(u.user, "bob");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "202 ");
+	/* Enter on carol: hers */
+	press(&u, &l, 'u');
+	press(&u, &l, UI_KEY_DOWN);
+	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
+	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_str_eq(u.user, "carol");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "303 ");
+	/* Enter on "All users": the filter cleared */
+	press(&u, &l, 'u');
+	press(&u, &l, UI_KEY_HOME);
+	press(&u, &l, UI_KEY_ENTER);
+	ck_assert_str_eq(u.user, "");
+	list_ids(&l, ids, sizeof(ids));
+	ck_assert_str_eq(ids, "101 202 303 404 505 ");
+	ui_list_release(&l);
+}
+END_TEST
+
 START_TEST(test_signal_menu_and_confirmation)
 {
 	struct ui u;
@@ -1626,6 +1704,7 @@ int main(void)
 	tcase_add_test(tc, test_tree_of_a_deep_chain);
 	tcase_add_test(tc, test_tags_and_follow);
 	tcase_add_test(tc, test_signal_menu_and_confirmation);
+	tcase_add_test(tc, test_users_menu_lists_and_filters);
 	tcase_add_test(tc, test_f3_finds_the_next_and_f4_filters);
 	tcase_add_test(tc, test_tab_cycles_screens);
 	tcase_add_test(tc, test_clicks_sort_and_select);

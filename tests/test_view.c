@@ -112,6 +112,18 @@ START_TEST(test_table_80x24)
 	s = draw(&u, 80, 24, true);
 	golden("screen-80x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "up 1 day 02:03"));
+	/* top's meters from the recording's meminfo, in MiB, under the Tasks line */
+	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown; 6 total, 2 running, 1 not counted"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "\nMiB Mem : 16384.0 total, 4096.0 free, 4608.0 used, 7680.0 buff/cache\n"));
+	ck_assert_ptr_nonnull(strstr(
+		s, "\nMiB Swap: 2048.0 total, 1536.0 free, 512.0 used. 11264.0 avail Mem\n"));
+	free(s);
+	/* hidden in the setup's meters: the core meters come right under the Tasks line */
+	u.meters_off |= 1u << UI_METER_MEMORY;
+	s = draw(&u, 80, 24, true);
+	ck_assert_ptr_null(strstr(s, "MiB "));
+	ck_assert_ptr_nonnull(strstr(s, "e: log)\n  0 ["));
 	free(s);
 }
 END_TEST
@@ -176,7 +188,7 @@ START_TEST(test_drill_and_help_and_log)
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
 	u.scroll = 50;
-	s = draw(&u, 100, 40, true);
+	s = draw(&u, 100, 42, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
 	u.scroll = 0;
@@ -214,6 +226,10 @@ START_TEST(test_events_80x24)
 	/* in the last tick pid 101's cache group ran half its time, its L1 group not at all */
 	ck_assert_ptr_nonnull(strstr(
 		s, "cache-references             2 hw   built-in multiplexed     75.7  100.0"));
+	ck_assert_ptr_nonnull(strstr(s, "15 events (14 built in, 1 with -e)"));
+	free(s);
+	/* the last event is two lines below 24: under the memory meters */
+	s = draw(&u, 80, 26, true);
 	ck_assert_ptr_nonnull(strstr(
 		s, "LLC-load-misses              6 hw   -e       counted        100.0  100.0"));
 	ck_assert_ptr_nonnull(strstr(s, "15 events (14 built in, 1 with -e)"));
@@ -333,7 +349,7 @@ START_TEST(test_drill_pages_scroll_and_name)
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.view = UI_VIEW_DRILL;
 	u.drill = 100;
-	s = draw(&u, 100, 20, true);
+	s = draw(&u, 100, 22, true);
 	/* six pages, four rows of them with the instructions block below */
 	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
 	ck_assert_ptr_nonnull(strstr(s, "[anon 7f200000-7f208000]"));
@@ -342,7 +358,7 @@ START_TEST(test_drill_pages_scroll_and_name)
 	ck_assert_uint_eq(u.page, 4);
 	free(s);
 	ui_key(&u, UI_KEY_END, m, &l);
-	s = draw(&u, 100, 20, true);
+	s = draw(&u, 100, 22, true);
 	golden("screen-drill-scroll.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "6 of 6 pages"));
 	/* scrolled: the hottest page is off the top, the last two are on screen */
@@ -352,12 +368,12 @@ START_TEST(test_drill_pages_scroll_and_name)
 	free(s);
 	ui_key(&u, UI_KEY_UP, m, &l);
 	ui_key(&u, UI_KEY_PGUP, m, &l);
-	s = draw(&u, 100, 20, true);
+	s = draw(&u, 100, 22, true);
 	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
 	ck_assert_ptr_nonnull(strstr(s, "0x000000007f202000"));
 	free(s);
 	ui_key(&u, UI_KEY_DOWN, m, &l);
-	s = draw(&u, 100, 20, true);
+	s = draw(&u, 100, 22, true);
 	ck_assert_ptr_nonnull(strstr(s, "2 of 6 pages"));
 	ck_assert_ptr_nonnull(strstr(s, "Page 0x1e4b000"));
 	ck_assert_ptr_nonnull(strstr(s, "alpha+0x1120"));
@@ -434,20 +450,24 @@ START_TEST(test_wide_names_80x24)
 	s = draw(&u, 80, 24, true);
 	golden("screen-wide-80x24.txt", s);
 	assert_clean_lines(s, 80, 24);
-	/* rows 8 to 12: 202, 101, 505, 303, 404 by %CPU; each name in the same column */
-	name_x = cells_before(s, 10, "newproc");
+	/* a recording with MemTotal alone (an older one): the meters empty, never 0 */
+	ck_assert_ptr_nonnull(
+		strstr(s, "\nMiB Mem : 16384.0 total, - free, - used, - buff/cache\n"));
+	ck_assert_ptr_nonnull(strstr(s, "\nMiB Swap: - total, - free, - used. - avail Mem\n"));
+	/* rows 10 to 14 (under the memory meters): 202, 101, 505, 303, 404 by %CPU; each name in the same column */
+	name_x = cells_before(s, 12, "newproc");
 	ck_assert_int_gt(name_x, 40);
-	ck_assert_int_eq(cells_before(s, 8, "\U0001f600stream"), name_x);
-	ck_assert_int_eq(cells_before(s, 9, "\u6570\u636e\u5e93"), name_x);
-	ck_assert_int_eq(cells_before(s, 11, "\u65b0\u3057\u3044da>"), name_x);
+	ck_assert_int_eq(cells_before(s, 10, "\U0001f600stream"), name_x);
+	ck_assert_int_eq(cells_before(s, 11, "\u6570\u636e\u5e93"), name_x);
+	ck_assert_int_eq(cells_before(s, 13, "\u65b0\u3057\u3044da>"), name_x);
 	free(s);
 
 	u.cmdline = true;
 	s = draw(&u, 80, 24, true);
 	golden("screen-wide-cmdline-80x24.txt", s);
 	assert_clean_lines(s, 80, 24);
-	ck_assert_int_eq(cells_before(s, 9, ">"), 79);	/* 101's command line goes on */
-	ck_assert_int_eq(cells_before(s, 12, ">"), -1); /* "secret" fits: no mark */
+	ck_assert_int_eq(cells_before(s, 11, ">"), 79); /* 101's command line goes on */
+	ck_assert_int_eq(cells_before(s, 14, ">"), -1); /* "secret" fits: no mark */
 	free(s);
 
 	/* Right, as far as it goes: the end of the longest command line at the edge */
@@ -459,9 +479,9 @@ START_TEST(test_wide_names_80x24)
 	s = draw(&u, 80, 24, true);
 	golden("screen-wide-scrolled-80x24.txt", s);
 	assert_clean_lines(s, 80, 24);
-	ck_assert_int_eq(cells_before(s, 9, "\u52a1\u5668.log") + 8, 80);
-	ck_assert_int_eq(cells_before(s, 9, ">"), -1);
-	ck_assert_int_ge(cells_before(s, 9, "<"), 0);
+	ck_assert_int_eq(cells_before(s, 11, "\u52a1\u5668.log") + 8, 80);
+	ck_assert_int_eq(cells_before(s, 11, ">"), -1);
+	ck_assert_int_ge(cells_before(s, 11, "<"), 0);
 	free(s);
 	ui_list_release(&l);
 	model_free(m);
@@ -511,6 +531,8 @@ START_TEST(test_narrow_header_goldens)
 	golden("screen-40x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "Events: hardware events (skl), recorded\n"));
 	ck_assert_ptr_nonnull(strstr(s, "\nTasks: 5 shown, 1 not counted; sort %CPU\n"));
+	/* the memory meters keep their label and total; the rest goes whole */
+	ck_assert_ptr_nonnull(strstr(s, "\nMiB Mem : 16384.0 total, 4608.0 used\n"));
 	free(s);
 	s = draw(&u, 60, 24, true);
 	golden("screen-60x24.txt", s);
@@ -802,7 +824,8 @@ START_TEST(test_selection_on_screen_at_every_size)
 			ui_key(&u, UI_KEY_END, m, &l);
 			ui_list_release(&l);
 			s = draw(&u, 80, h, false);
-			if (u.page && h >= 6 + (cpus ? 4 : 0))
+			/* three header lines, the memory meters' two, titles, the row, the footer */
+			if (u.page && h >= 8 + (cpus ? 4 : 0))
 				ck_assert_msg(strstr(s, "    505 alice") != NULL, "%d lines", h);
 			free(s);
 		}
@@ -942,6 +965,32 @@ START_TEST(test_signal_menu_goldens)
 }
 END_TEST
 
+/* u: the users menu over the table, the highlighted user lit, its keys on the status line. */
+START_TEST(test_users_menu_golden)
+{
+	struct ui u;
+	char *s;
+
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.prompt = UI_PROMPT_USER;
+	u.user_sel = 1;
+	s = draw(&u, 80, 24, true);
+	golden("screen-users-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, " PROCS USER"));
+	ck_assert_ptr_nonnull(strstr(s, "     5 All users"));
+	ck_assert_ptr_nonnull(strstr(s, "     2 alice"));
+	ck_assert_ptr_nonnull(strstr(s, "User: Up/Down; Enter: show the user's processes"));
+	free(s);
+	/* on 3 lines of body: the highlight scrolled into view; at every size, no garbage */
+	u.user_sel = 4;
+	for (int h = 1; h <= 24; h++)
+		for (int w = 1; w <= 40; w += 13) {
+			s = draw(&u, w, h, true);
+			free(s);
+		}
+}
+END_TEST
+
 /* Scrolled sideways: < on the left; at 80 columns > while more is hidden. */
 START_TEST(test_scrolled_goldens)
 {
@@ -1041,6 +1090,10 @@ START_TEST(test_setup_goldens)
 	m->cols = u.cols; /* as the loop gives the choice to the model */
 	s = draw(&u, 80, 24, true);
 	golden("screen-setup-80x24.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "[x] memory and swap"));
+	free(s);
+	/* two lines more than the memory meters take show CPI, hidden */
+	s = draw(&u, 80, 26, true);
 	ck_assert_ptr_nonnull(strstr(s, "[ ] CPI"));
 	ck_assert_ptr_nonnull(strstr(s, "effective user"));
 	free(s);
@@ -1093,9 +1146,9 @@ START_TEST(test_click_mapping_matches_the_drawn_titles)
 			u.hscroll = pos;
 			table_layout(m, w, COL_ROWS_PROCESSES, pos, &t);
 			s = draw(&u, w, 12, false);
-			/* the title line comes after the three header lines */
+			/* the title line comes after the five header lines (the memory meters') */
 			line = s;
-			for (int k = 0; k < 3; k++)
+			for (int k = 0; k < 5; k++)
 				line = strchr(line, '\n') + 1;
 			for (size_t i = 0; i < t.n; i++) {
 				char head[64];
@@ -1153,6 +1206,7 @@ int main(void)
 	tcase_add_test(tc, test_per_user_rows_neither_tree_nor_tagged);
 	tcase_add_test(tc, test_new_screens_at_every_size);
 	tcase_add_test(tc, test_signal_menu_goldens);
+	tcase_add_test(tc, test_users_menu_golden);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
 	tcase_add_test(tc, test_setup_goldens);

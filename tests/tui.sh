@@ -284,6 +284,21 @@ wait_for "Sort by" >/dev/null
 keys q
 check "q in the sort menu closes it" wait_for "F1Help"
 check "q in the sort menu does not quit" sh -c '! tmux capture-pane -p -t '$S' | grep -q "EXIT="'
+# u: htop's list of users, each with its processes, the most first
+keys u
+check "u opens the users menu" wait_for "^ PROCS USER"
+check "All users first, with every process" wait_for "^     5 All users"
+check "then alice's two processes" wait_for "^     2 alice"
+check "the footer says how to use it" wait_for "User: Up/Down; Enter: show the user's processes; Esc: cancel"
+keys Down Enter
+check "Enter on alice filters by her" wait_for "; user 'alice'"
+check "Enter: only alice's processes" test "$(table_pids | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "101 505 "
+keys u End Escape
+check "Esc leaves the users menu" wait_for "F1Help"
+check "Esc keeps the filter" test "$(table_pids | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "101 505 "
+keys u Home Enter
+check "All users clears the filter" wait_for "^ *303 "
+check "All users: every process again" test "$(table_pids | tr ' ' '\n' | sort -n | tr '\n' ' ')" = "101 202 303 404 505 "
 keys h
 wait_for "sort by cycles per instruction" >/dev/null
 keys q

@@ -24,8 +24,8 @@ tui_session pmctop-hostile
 # a leak would be taken: OSC 52 from a pane makes a paste buffer
 tmux set-option -g set-clipboard on
 tmux select-pane -t "$S" -T clean
-# wide enough for the whole names
-tmux resize-window -t "$S" -x 200 -y 30
+# wide enough for the whole names, tall enough for the hot pages under the memory meters
+tmux resize-window -t "$S" -x 200 -y 32
 
 # raw_clean FILE LOCALE: no ESC ] (OSC), no BEL, no C1 as UTF-8; under C no byte >= 0x80
 cat >"$TMP/raw.py" <<'PY'

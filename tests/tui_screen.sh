@@ -249,11 +249,12 @@ else
 	keys F8
 	check "nice of another user's process: permission denied" wait_for "cannot raise the nice value of pid $SLEEPER: permission denied"
 	keys e
-	# the log starts with the live mode's notes: page down to the refusals
+	# the log starts with the live mode's notes: down a line at a time to the refusals (a
+	# page down can land inside the wrapped message, whose pid is then off the screen)
 	in_log() {
-		for _ in 1 2 3 4 5 6; do
-			wait_for "cannot send SIGTERM to pid $SLEEPER" 10 >/dev/null 2>&1 && return 0
-			keys PgDn
+		for _ in $(seq 40); do
+			wait_for "cannot send SIGTERM to pid $SLEEPER" 5 >/dev/null 2>&1 && return 0
+			keys Down
 		done
 		return 1
 	}

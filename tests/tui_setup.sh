@@ -85,7 +85,7 @@ check "the colours: mono chosen" wait_for "(\*) mono"
 keys F10
 check "F10 saves and leaves the setup" wait_for "settings written to $CFG/pmctop/pmctoprc"
 check "F10 left the setup for the table" wait_for "^    PID  THR S"
-check "the file keeps the meters and the colours" sh -c "grep -qx 'meters=cpus,load,self' '$RC' && grep -qx 'colours=mono' '$RC'"
+check "the file keeps the meters and the colours" sh -c "grep -qx 'meters=cpus,load,self,memory' '$RC' && grep -qx 'colours=mono' '$RC'"
 check "mono: the titles in reverse video, no colours" sh -c "tmux capture-pane -p -e -t $S | grep 'PID  THR' | grep -q '\[7m' && ! tmux capture-pane -p -e -t $S | grep -q '\[3[0-7]m\|\[4[0-7]m\|;3[0-7]m\|;4[0-7]m\|\[3[0-7];\|\[4[0-7];'"
 quit
 start "$PMCTOP --replay $REC -d 0"

@@ -63,7 +63,14 @@ static int rcfile_bool(const char *v, bool *out)
 	return -EINVAL;
 }
 
-/* meters=: the meters listed are shown, the others hidden; an unknown name is a problem. */
+/*
+ * meters=: the meters listed are shown; "-NAME" hides NAME. A meter of the first version
+ * (cpus, uptime, load, self) not named is hidden, as ever; one added since (memory) keeps its
+ * default, shown, so that a file written before it existed does not hide it.
+ */
+/* The meters of the first version of the file come before this one. */
+#define RCFILE_METERS_V1 UI_METER_MEMORY
+
 static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct keyval_entry *e)
 {
 	const char *p = e->value;
@@ -71,13 +78,14 @@ static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct key
 
 	rc->show_cpus = false;
 	rc->meters_off = 0;
-	for (int k = 0; k < UI_METER_MAX; k++)
+	for (int k = 0; k < RCFILE_METERS_V1; k++)
 		if (k != UI_METER_CPUS)
 			rc->meters_off |= 1u << k;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		char name[32];
 		int k = -1;
+		bool hide;
 
 		size_t tl = len;
 		const char *t = p;
@@ -89,19 +97,26 @@ static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct key
 		}
 		while (tl && (t[tl - 1] == ' ' || t[tl - 1] == '\t'))
 			tl--;
+		hide = tl && *t == '-';
+		if (hide) {
+			t++;
+			tl--;
+		}
 		if (tl < sizeof(name)) {
 			memcpy(name, t, tl);
 			name[tl] = '\0';
 			k = ui_meter_find(name);
 		}
 		if (k == UI_METER_CPUS)
-			rc->show_cpus = true;
+			rc->show_cpus = !hide;
+		else if (k >= 0 && hide)
+			rc->meters_off |= 1u << k;
 		else if (k >= 0)
 			rc->meters_off &= ~(1u << k);
 		else if (tl) {
 			snprintf(name, sizeof(name), "%.*s", (int)(tl < 31 ? tl : 31), t);
 			keyval_problem(kv, e->line,
-				       "unknown meter '%s' (use cpus, uptime, load, self)",
+				       "unknown meter '%s' (use cpus, uptime, load, self, memory)",
 				       rcfile_quote(name, q, sizeof(q)));
 		}
 		p += len + (p[len] == ',');
@@ -321,16 +336,21 @@ out_not_settings:
 
 char *rcfile_format(const struct rcfile *rc, size_t *len)
 {
-	char *buf = NULL, cols[512], meters[64] = "", delay[32];
+	char *buf = NULL, cols[512], meters[96] = "", delay[32];
 	size_t ml = 0;
 
 	*len = 0;
 	buf = xmalloc(64);
 	*len = (size_t)snprintf(buf, 64, "%s %u\n", RCFILE_MAGIC, RCFILE_VERSION);
-	for (int k = 0; k < UI_METER_MAX; k++)
-		if (k == UI_METER_CPUS ? rc->show_cpus : !(rc->meters_off & (1u << k)))
-			ml += (size_t)snprintf(meters + ml, sizeof(meters) - ml, "%s%s",
-					       ml ? "," : "", ui_meter_name((enum ui_meter)k));
+	for (int k = 0; k < UI_METER_MAX; k++) {
+		bool on = k == UI_METER_CPUS ? rc->show_cpus : !(rc->meters_off & (1u << k));
+
+		/* a later meter hidden is said so: not naming it keeps its default */
+		if (on || k >= RCFILE_METERS_V1)
+			ml += (size_t)snprintf(meters + ml, sizeof(meters) - ml, "%s%s%s",
+					       ml ? "," : "", on ? "" : "-",
+					       ui_meter_name((enum ui_meter)k));
+	}
 	snprintf(delay, sizeof(delay), "%g", rc->delay);
 	/* every value here comes from pmctop's own tables: each one reads back */
 	keyval_append(&buf, len, "columns", columns_choice_format(&rc->cols, cols, sizeof(cols)));

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,66 @@ int proc_read_memtotal(int rootfd, unsigned long long *total_kib)
 	if (n < 0)
 		return (int)n;
 	return proc_parse_meminfo(buf, (size_t)n, total_kib);
+}
+
+int proc_parse_meminfo_all(const char *buf, size_t len, struct proc_meminfo *out)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} PROC_MEMINFO_KEYS[] = {
+		{ "MemTotal:", offsetof(struct proc_meminfo, total) },
+		{ "MemFree:", offsetof(struct proc_meminfo, free) },
+		{ "Buffers:", offsetof(struct proc_meminfo, buffers) },
+		{ "Cached:", offsetof(struct proc_meminfo, cached) },
+		{ "SReclaimable:", offsetof(struct proc_meminfo, sreclaimable) },
+		{ "SwapTotal:", offsetof(struct proc_meminfo, swap_total) },
+		{ "SwapFree:", offsetof(struct proc_meminfo, swap_free) },
+		{ "MemAvailable:", offsetof(struct proc_meminfo, available) },
+	};
+	const char *p = buf, *end = buf + len;
+	unsigned seen = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		for (size_t k = 0; k < sizeof(PROC_MEMINFO_KEYS) / sizeof(PROC_MEMINFO_KEYS[0]);
+		     k++) {
+			size_t kl = strlen(PROC_MEMINFO_KEYS[k].key);
+			const char *q = p + kl;
+			unsigned long long v;
+
+			if ((size_t)(eol - p) <= kl || memcmp(p, PROC_MEMINFO_KEYS[k].key, kl))
+				continue;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if (proc_next_ull(&q, eol, &v))
+				return -EINVAL;
+			while (q < eol && *q == ' ')
+				q++;
+			/* the kernel writes kB (KiB); any other unit is not this file */
+			if (eol - q != 2 || memcmp(q, "kB", 2))
+				return -EINVAL;
+			*(unsigned long long *)((char *)out + PROC_MEMINFO_KEYS[k].off) = v;
+			seen |= 1u << k;
+			break;
+		}
+		p = eol + 1;
+	}
+	return seen == (1u << (sizeof(PROC_MEMINFO_KEYS) / sizeof(PROC_MEMINFO_KEYS[0]))) - 1
+		       ? 0
+		       : -EINVAL;
+}
+
+int proc_read_meminfo(int rootfd, struct proc_meminfo *out)
+{
+	char buf[8192];
+	long n = proc_read_file(rootfd, "meminfo", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return proc_parse_meminfo_all(buf, (size_t)n, out);
 }
 
 int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap)

@@ -49,6 +49,20 @@ int proc_read_statm(int rootfd, int pid, unsigned long long *shared);
 int proc_parse_meminfo(const char *buf, size_t len, unsigned long long *total_kib);
 /* The same read from meminfo below rootfd; 0 or -errno. */
 int proc_read_memtotal(int rootfd, unsigned long long *total_kib);
+
+/* The lines of /proc/meminfo the memory and swap meters show, in KiB. */
+struct proc_meminfo {
+	unsigned long long total, free, buffers, cached, sreclaimable;
+	unsigned long long swap_total, swap_free, available;
+};
+
+/*
+ * The meters' lines of the text of /proc/meminfo; 0, or -EINVAL when one is
+ * missing or malformed (the meters then stay empty: no line is guessed).
+ */
+int proc_parse_meminfo_all(const char *buf, size_t len, struct proc_meminfo *out);
+/* The same read from meminfo below rootfd; 0 or -errno. */
+int proc_read_meminfo(int rootfd, struct proc_meminfo *out);
 /* Effective uid from the text of /proc/PID/status; 0 or -EINVAL. */
 int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid);
 /*

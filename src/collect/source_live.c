@@ -35,7 +35,7 @@ static int live_read(struct source *s, struct snapshot *snap)
 	struct live *l = (struct live *)s;
 	struct timespec ts;
 	char buf[256];
-	unsigned long long memtotal;
+	struct proc_meminfo mi;
 	long n;
 
 	snapshot_clear(snap);
@@ -50,7 +50,22 @@ static int live_read(struct source *s, struct snapshot *snap)
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
 		snap->uptime = -1;
 	/* without it %MEM is empty, never a guess */
-	snap->mem_total_kib = proc_read_memtotal(l->rootfd, &memtotal) ? 0 : memtotal;
+	if (!proc_read_meminfo(l->rootfd, &mi)) {
+		snap->mem_total_kib = mi.total;
+		snap->mem = (struct snap_mem){ .known = true,
+					       .free_kib = mi.free,
+					       .buffers_kib = mi.buffers,
+					       .cached_kib = mi.cached,
+					       .sreclaimable_kib = mi.sreclaimable,
+					       .swap_total_kib = mi.swap_total,
+					       .swap_free_kib = mi.swap_free,
+					       .avail_kib = mi.available };
+	} else {
+		unsigned long long memtotal;
+
+		/* a kernel without MemAvailable still gives %MEM */
+		snap->mem_total_kib = proc_read_memtotal(l->rootfd, &memtotal) ? 0 : memtotal;
+	}
 	live_read_cpus(l, snap);
 	/* cgroups before processes: they take few descriptors and come first for them */
 	live_cgroups_read(l, snap);

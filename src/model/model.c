@@ -750,6 +750,53 @@ static void model_first_rows(struct model *m, const struct snapshot *s)
 	model_update_cgroups(m, s, NULL, 0);
 }
 
+void model_memory(const struct model *m, struct model_memory *out)
+{
+	const struct snap_mem *mem = &m->mem;
+	double tot = (double)m->mem_total_kib / 1024, fr, cache;
+
+	*out = (struct model_memory){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	if (m->mem_total_kib)
+		out->total = tot;
+	if (!mem->known || !m->mem_total_kib)
+		return;
+	fr = (double)mem->free_kib / 1024;
+	cache = (double)(mem->buffers_kib + mem->cached_kib + mem->sreclaimable_kib) / 1024;
+	out->free = fr;
+	out->buff_cache = cache;
+	out->used = tot - fr - cache >= 0 ? tot - fr - cache : fmax(tot - fr, 0);
+	out->swap_total = (double)mem->swap_total_kib / 1024;
+	out->swap_free = (double)mem->swap_free_kib / 1024;
+	out->swap_used = fmax(out->swap_total - out->swap_free, 0);
+	out->avail = (double)mem->avail_kib / 1024;
+}
+
+void model_count_states(const struct snapshot *s, struct model_states *out)
+{
+	*out = (struct model_states){ .total = s->ntasks };
+	for (size_t i = 0; i < s->ntasks; i++) {
+		switch (s->tasks[i].state) {
+		case 'R':
+			out->running++;
+			break;
+		case 'S':
+		case 'D':
+		case 'I':
+			out->sleeping++;
+			break;
+		case 'T':
+		case 't':
+			out->stopped++;
+			break;
+		case 'Z':
+			out->zombie++;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 bool model_update(struct model *m, const struct snapshot *s)
 {
 	struct model_deltas d;
@@ -775,6 +822,8 @@ bool model_update(struct model *m, const struct snapshot *s)
 	memcpy(m->host, s->host, sizeof(m->host));
 	memcpy(m->kernel, s->kernel, sizeof(m->kernel));
 	m->mem_total_kib = s->mem_total_kib;
+	m->mem = s->mem;
+	model_count_states(s, &m->states);
 	if (!m->have_prev || s->t_ns <= m->prev.t_ns) {
 		model_first_rows(m, s);
 		model_samples(m, s, 0);

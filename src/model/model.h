@@ -78,6 +78,33 @@ struct model_filter {
 	bool kthreads;	    /* keep kernel threads (--kernel-threads, K) */
 };
 
+/* The processes of a snapshot by state, as top counts them. */
+struct model_states {
+	size_t total;
+	size_t running;	 /* R */
+	size_t sleeping; /* S, D and I */
+	size_t stopped;	 /* T and t */
+	size_t zombie;	 /* Z */
+};
+
+struct model;
+
+/* top's memory and swap meters in MiB; NAN where unknown (shown "-", never 0). */
+struct model_memory {
+	double total, free, used, buff_cache;
+	double swap_total, swap_free, swap_used, avail;
+};
+
+/* Count the processes of s by state (a pure function of the snapshot). */
+void model_count_states(const struct snapshot *s, struct model_states *out);
+
+/*
+ * The meters of m as top computes them: buff/cache is Buffers + Cached + SReclaimable,
+ * used is the rest of MemTotal without MemFree and buff/cache (without MemFree alone
+ * when that would go below zero). Every field is NAN when m has no meminfo.
+ */
+void model_memory(const struct model *m, struct model_memory *out);
+
 struct model {
 	struct evlist ev; /* copy of the source's events */
 	size_t nraw;
@@ -94,7 +121,9 @@ struct model {
 	double clk_tck; /* clock ticks a second, the unit of snap_task.start */
 	char host[65];	/* where the counts come from */
 	char kernel[65];
-	uint64_t mem_total_kib; /* 0 when unknown */
+	uint64_t mem_total_kib;	    /* 0 when unknown */
+	struct snap_mem mem;	    /* the memory and swap meters; .known false: empty */
+	struct model_states states; /* of the snapshot's processes, top's "Tasks:" */
 	struct model_row *rows;
 	size_t nrows, rcap;
 	struct model_row *threads; /* per-thread rows, when the snapshot has them */

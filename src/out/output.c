@@ -362,6 +362,63 @@ static void output_text_legend(struct output_buf *f, const struct model *m)
 		ob_putc('\n', f);
 }
 
+/* MiB as top writes them, "-" (text) or null (JSON) when unknown: never 0. */
+static void output_mib(struct output_buf *f, double mib, bool json)
+{
+	if (isfinite(mib))
+		ob_printf(f, "%.1f", mib);
+	else
+		ob_puts(json ? "null" : "-", f);
+}
+
+/* top's two memory lines, "MiB Mem :" and "MiB Swap:". */
+static void output_text_memory(struct output_buf *f, const struct model *m)
+{
+	struct model_memory mm;
+
+	model_memory(m, &mm);
+	ob_puts("MiB Mem : ", f);
+	output_mib(f, mm.total, false);
+	ob_puts(" total, ", f);
+	output_mib(f, mm.free, false);
+	ob_puts(" free, ", f);
+	output_mib(f, mm.used, false);
+	ob_puts(" used, ", f);
+	output_mib(f, mm.buff_cache, false);
+	ob_puts(" buff/cache\nMiB Swap: ", f);
+	output_mib(f, mm.swap_total, false);
+	ob_puts(" total, ", f);
+	output_mib(f, mm.swap_free, false);
+	ob_puts(" free, ", f);
+	output_mib(f, mm.swap_used, false);
+	ob_puts(" used. ", f);
+	output_mib(f, mm.avail, false);
+	ob_puts(" avail Mem\n", f);
+}
+
+/* The JSON of the meters: "states":{...},"memory":{...} in MiB, null where unknown. */
+static void output_json_memory(struct output_buf *f, const struct model *m)
+{
+	static const char *const KEYS[] = { "total",	  "free",      "used",	    "buff_cache",
+					    "swap_total", "swap_free", "swap_used", "avail" };
+	const struct model_states *st = &m->states;
+	struct model_memory mm;
+
+	model_memory(m, &mm);
+	const double v[] = { mm.total,	    mm.free,	  mm.used,	mm.buff_cache,
+			     mm.swap_total, mm.swap_free, mm.swap_used, mm.avail };
+
+	ob_printf(f,
+		  ",\"states\":{\"total\":%zu,\"running\":%zu,\"sleeping\":%zu,\"stopped\":%zu,"
+		  "\"zombie\":%zu},\"memory\":{",
+		  st->total, st->running, st->sleeping, st->stopped, st->zombie);
+	for (size_t i = 0; i < sizeof(KEYS) / sizeof(KEYS[0]); i++) {
+		ob_printf(f, "%s\"%s\":", i ? "," : "", KEYS[i]);
+		output_mib(f, v[i], true);
+	}
+	ob_putc('}', f);
+}
+
 static void output_text(struct output *o, const struct model *m, const char *mode)
 {
 	struct output_buf *f = &o->buf;
@@ -383,6 +440,12 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 		else
 			ob_printf(f, "%s: %zu shown", o->threads ? "Threads" : "Tasks",
 				  output_nrows(o, m));
+		/* top's count by state, of every process of the snapshot */
+		if (!o->per_user && !o->threads && m->states.total)
+			ob_printf(f,
+				  "; %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
+				  m->states.total, m->states.running, m->states.sleeping,
+				  m->states.stopped, m->states.zombie);
 		if (m->not_counted)
 			ob_printf(f, ", %zu not counted (%s)", m->not_counted,
 				  errmsg_short(m->not_counted_err));
@@ -395,6 +458,7 @@ static void output_text(struct output *o, const struct model *m, const char *mod
 			ob_printf(f, ", %zu not counted", m->cg_not_counted);
 		ob_putc('\n', f);
 	}
+	output_text_memory(f, m);
 	if (o->self)
 		output_text_self(f, o->self);
 	ob_putc('\n', f);
@@ -712,8 +776,10 @@ static void output_json(struct output *o, const struct model *m, const char *mod
 	output_json_str(f, mode);
 	if (o->self)
 		output_json_self(f, o->self);
-	ob_printf(f, ",\"tasks\":%zu,\"not_counted\":%zu,\"cpus\":[",
+	ob_printf(f, ",\"tasks\":%zu,\"not_counted\":%zu",
 		  o->per_user ? m->nrows : output_nrows(o, m), m->not_counted);
+	output_json_memory(f, m);
+	ob_puts(",\"cpus\":[", f);
 	for (size_t i = 0; i < m->ncpus; i++) {
 		const struct model_row *r = &m->cpus[i];
 

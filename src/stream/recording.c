@@ -156,7 +156,14 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 	if (s->uptime >= 0)
 		fprintf(f, " %.2f", s->uptime);
 	fputc('\n', f);
-	if (s->mem_total_kib)
+	if (s->mem_total_kib && s->mem.known)
+		fprintf(f,
+			"memtotal %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			s->mem_total_kib, s->mem.free_kib, s->mem.buffers_kib, s->mem.cached_kib,
+			s->mem.sreclaimable_kib, s->mem.swap_total_kib, s->mem.swap_free_kib,
+			s->mem.avail_kib);
+	else if (s->mem_total_kib)
 		fprintf(f, "memtotal %" PRIu64 "\n", s->mem_total_kib);
 	for (size_t i = 0; i < s->ncpus; i++) {
 		const struct snap_cpu *c = &s->cpus[i];
@@ -685,11 +692,26 @@ static int recording_at(struct recording_reader *r, char **tok, size_t ntok, str
 static int recording_memtotal(struct recording_reader *r, char **tok, size_t ntok,
 			      struct snapshot *snap)
 {
-	unsigned long long kib;
+	unsigned long long kib, v[7];
 
-	if (ntok != 2 || recording_ull(tok[1], &kib) || !kib)
-		return recording_fail(r, "expected 'memtotal KIB' with KIB above 0");
+	/* the meters' fields came later: a recording without them shows the meters empty */
+	if ((ntok != 2 && ntok != 9) || recording_ull(tok[1], &kib) || !kib)
+		return recording_fail(r, "expected 'memtotal KIB' with KIB above 0, then none or "
+					 "'FREE BUFFERS CACHED SRECLAIMABLE SWAPTOTAL SWAPFREE "
+					 "AVAIL'");
+	for (size_t i = 2; i < ntok; i++)
+		if (recording_ull(tok[i], &v[i - 2]))
+			return recording_fail(r, "expected numbers of KiB after 'memtotal'");
 	snap->mem_total_kib = kib;
+	if (ntok == 9)
+		snap->mem = (struct snap_mem){ .known = true,
+					       .free_kib = v[0],
+					       .buffers_kib = v[1],
+					       .cached_kib = v[2],
+					       .sreclaimable_kib = v[3],
+					       .swap_total_kib = v[4],
+					       .swap_free_kib = v[5],
+					       .avail_kib = v[6] };
 	return 0;
 }
 

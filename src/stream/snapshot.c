@@ -74,6 +74,7 @@ void snapshot_clear(struct snapshot *s)
 	s->uptime = -1;
 	s->host[0] = s->kernel[0] = '\0';
 	s->mem_total_kib = 0;
+	s->mem = (struct snap_mem){ 0 };
 }
 
 static struct snap_count *snapshot_new_counts(size_t nev)
@@ -278,6 +279,7 @@ void snapshot_copy_counts(struct snapshot *dst, const struct snapshot *src)
 	memcpy(dst->load, src->load, sizeof(dst->load));
 	dst->uptime = src->uptime;
 	dst->mem_total_kib = src->mem_total_kib;
+	dst->mem = src->mem;
 	memcpy(dst->host, src->host, sizeof(dst->host));
 	memcpy(dst->kernel, src->kernel, sizeof(dst->kernel));
 	for (size_t i = 0; i < src->ntasks + src->nthreads; i++) {

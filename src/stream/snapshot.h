@@ -103,6 +103,13 @@ struct snap_cgroups {
 	struct snap_cgroup *v; /* sorted by path (strcmp) */
 };
 
+/* The rest of /proc/meminfo the memory and swap meters show, in KiB. */
+struct snap_mem {
+	bool known; /* false: the meters stay empty (an old recording, a kernel without them) */
+	uint64_t free_kib, buffers_kib, cached_kib, sreclaimable_kib;
+	uint64_t swap_total_kib, swap_free_kib, avail_kib;
+};
+
 struct snapshot {
 	uint64_t t_ns; /* monotonic time of the read's start */
 	double wall;   /* seconds since the epoch, for display */
@@ -111,6 +118,7 @@ struct snapshot {
 	char host[65]; /* where the counts come from */
 	char kernel[65];
 	uint64_t mem_total_kib; /* MemTotal of /proc/meminfo; 0 when unknown */
+	struct snap_mem mem;	/* known only with mem_total_kib */
 	size_t nev;		/* counts per task and per CPU */
 	size_t ntasks, tcap;
 	struct snap_task *tasks; /* sorted by pid */

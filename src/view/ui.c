@@ -47,10 +47,8 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 
 /* The header's meters: the names the settings file gives them. */
 static const char *const UI_METER_NAMES[UI_METER_MAX] = {
-	[UI_METER_CPUS] = "cpus",
-	[UI_METER_UPTIME] = "uptime",
-	[UI_METER_LOAD] = "load",
-	[UI_METER_SELF] = "self",
+	[UI_METER_CPUS] = "cpus", [UI_METER_UPTIME] = "uptime", [UI_METER_LOAD] = "load",
+	[UI_METER_SELF] = "self", [UI_METER_MEMORY] = "memory",
 };
 
 static const char *const UI_SCHEME_NAMES[UI_SCHEME_MAX] = {
@@ -418,6 +416,109 @@ static unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 	return UI_ACT_SORT;
 }
 
+static int ui_user_cmp(const void *a, const void *b)
+{
+	const struct ui_user *x = a, *y = b;
+
+	if (x->procs != y->procs)
+		return x->procs < y->procs ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap)
+{
+	/* the filters of the list but the user's: the menu offers every user they leave */
+	const struct model_filter f = { .name = u->filter,
+					.cgroup = u->cgroup,
+					.kthreads = u->kthreads };
+	size_t n = 1;
+
+	*out = xgrow(*out, cap, 1, sizeof(**out));
+	(*out)[0] = (struct ui_user){ .name = NULL };
+	for (size_t i = 0; i < m->nrows; i++) {
+		const struct model_row *r = &m->rows[i];
+		size_t k;
+
+		if (!model_row_wanted(&f, r))
+			continue;
+		(*out)[0].procs++;
+		for (k = 1; k < n && (*out)[k].uid != r->uid; k++)
+			;
+		if (k == n) {
+			*out = xgrow(*out, cap, n + 1, sizeof(**out));
+			(*out)[n++] = (struct ui_user){ .name = r->user, .uid = r->uid };
+		}
+		(*out)[k].procs++;
+	}
+	qsort(*out + 1, n - 1, sizeof(**out), ui_user_cmp);
+	return n;
+}
+
+/* u: the users menu opens on the user shown, else on "All users". */
+static void ui_user_menu_open(struct ui *u, const struct model *m)
+{
+	struct ui_user *users = NULL;
+	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+
+	u->user_sel = 0;
+	for (size_t i = 1; i < n && u->user[0]; i++)
+		if (model_filter_match(&(struct model_filter){ .user = u->user }, 0, users[i].uid,
+				       users[i].name, NULL, NULL))
+			u->user_sel = i;
+	free(users);
+	u->prompt = UI_PROMPT_USER;
+}
+
+/* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
+static unsigned ui_user_menu_key(struct ui *u, int key, const struct model *m)
+{
+	struct ui_user *users = NULL;
+	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+	size_t page = u->page ? u->page : 1;
+
+	if (u->user_sel >= n)
+		u->user_sel = n - 1;
+	switch (key) {
+	case UI_KEY_ESC:
+	case UI_KEY_F10:
+	case 'q':
+		u->prompt = UI_PROMPT_NONE;
+		break;
+	case UI_KEY_ENTER:
+	case '\r':
+		u->prompt = UI_PROMPT_NONE;
+		if (!u->user_sel)
+			u->user[0] = '\0';
+		else if (users[u->user_sel].name && users[u->user_sel].name[0])
+			snprintf(u->user, sizeof(u->user), "%.32s", users[u->user_sel].name);
+		else /* a uid without a name */
+			snprintf(u->user, sizeof(u->user), "%u", users[u->user_sel].uid);
+		break;
+	case UI_KEY_UP:
+		u->user_sel = u->user_sel ? u->user_sel - 1 : 0;
+		break;
+	case UI_KEY_DOWN:
+		u->user_sel = u->user_sel + 1 < n ? u->user_sel + 1 : n - 1;
+		break;
+	case UI_KEY_PGUP:
+		u->user_sel = u->user_sel > page ? u->user_sel - page : 0;
+		break;
+	case UI_KEY_PGDN:
+		u->user_sel = u->user_sel + page < n ? u->user_sel + page : n - 1;
+		break;
+	case UI_KEY_HOME:
+		u->user_sel = 0;
+		break;
+	case UI_KEY_END:
+		u->user_sel = n - 1;
+		break;
+	default:
+		break;
+	}
+	free(users);
+	return 0;
+}
+
 /* F6: the sort menu opens on the column sorted by. */
 static void ui_sort_menu_open(struct ui *u, const struct model *m)
 {
@@ -562,9 +663,6 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 		/* the filter applied as it was typed: Enter keeps it */
 		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
 		return 0;
-	case UI_PROMPT_USER:
-		snprintf(u->user, sizeof(u->user), "%.32s", u->input.text);
-		return 0;
 	case UI_PROMPT_DELAY:
 		if (!u->input.len)
 			return 0;
@@ -588,9 +686,10 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 			return 0;
 		}
 		return UI_ACT_SEEK;
-	case UI_PROMPT_SIGNAL: /* these have keys of their own (ui_signal_key, the sort menu) */
+	case UI_PROMPT_SIGNAL: /* these have keys of their own (ui_signal_key, the menus) */
 	case UI_PROMPT_CONFIRM:
 	case UI_PROMPT_SORT:
+	case UI_PROMPT_USER:
 	case UI_PROMPT_NONE:
 		break;
 	}
@@ -737,6 +836,8 @@ static unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, cons
 		return ui_signal_key(u, key, m);
 	if (u->prompt == UI_PROMPT_SORT)
 		return ui_sort_menu_key(u, key, m);
+	if (u->prompt == UI_PROMPT_USER)
+		return ui_user_menu_key(u, key, m);
 	if (u->prompt == UI_PROMPT_CONFIRM) {
 		u->prompt = UI_PROMPT_NONE;
 		if (u->ask_gone) {
@@ -962,7 +1063,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 	{ .keys = { 'u' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_USER,
-	  .help = "show only one user's processes (name or uid; empty for all)" },
+	  .help = "show one user's processes: pick from the users (All users: clear)" },
 	{ .keys = { 'c' },
 	  .in = UI_IN_LISTS,
 	  .what = UI_DO_CMDLINE,
@@ -1689,7 +1790,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		ui_start_prompt(u, UI_PROMPT_FILTER, u->filter);
 		return 0;
 	case UI_DO_USER:
-		ui_start_prompt(u, UI_PROMPT_USER, u->user);
+		ui_user_menu_open(u, m);
 		return 0;
 	case UI_DO_DELAY:
 		ui_start_prompt(u, UI_PROMPT_DELAY, "");

@@ -59,6 +59,7 @@ enum ui_meter {
 	UI_METER_UPTIME, /* "up 1 day 02:03" */
 	UI_METER_LOAD,	 /* the load averages */
 	UI_METER_SELF,	 /* pmctop's own cost */
+	UI_METER_MEMORY, /* top's "MiB Mem" and "MiB Swap" lines */
 	UI_METER_MAX
 };
 
@@ -77,7 +78,7 @@ enum ui_prompt {
 	UI_PROMPT_NONE,
 	UI_PROMPT_SEARCH,
 	UI_PROMPT_FILTER,
-	UI_PROMPT_USER,
+	UI_PROMPT_USER, /* u: the users menu: Up/Down, Enter shows the entry's processes, Esc */
 	UI_PROMPT_DELAY,
 	UI_PROMPT_TIME,	   /* ':': the time of a replay to go to */
 	UI_PROMPT_SIGNAL,  /* the signal menu: Up/Down, a number or a letter, Enter */
@@ -245,6 +246,7 @@ struct ui {
 	size_t ntags;
 	size_t sig_sel;				 /* the signal menu's highlighted entry */
 	size_t sort_sel;			 /* the sort menu's highlighted entry */
+	size_t user_sel;			 /* the users menu's highlighted entry */
 	int sig_typed;				 /* a number typed in the menu; 0 for none */
 	int act_signal;				 /* UI_ACT_SIGNAL: the signal chosen */
 	int act_nice;				 /* UI_ACT_NICE: -1 or +1 */
@@ -338,6 +340,20 @@ int ui_meter_find(const char *name);
 int ui_scheme_find(const char *name);
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t ui_sortable(const struct model *m, int *out, size_t max);
+/* An entry of the users menu (u). */
+struct ui_user {
+	const char *name; /* borrowed from the model's rows; NULL for "All users" */
+	unsigned uid;
+	size_t procs; /* its processes among those the other filters let through */
+};
+
+/*
+ * The users menu (u), as htop's: "All users" first (procs: them all), then each user of the
+ * processes the filters other than the user's let through, the most processes first (of
+ * equals, by name). *out is grown to *cap as needed and owned by the caller, whose names
+ * borrow from m: they last until its next update. Returns how many entries.
+ */
+size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap);
 /* The entries of the sort menu (F6) in the current view, in table order; returns how many. */
 size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max);
 

@@ -18,8 +18,8 @@
 #include "model/metrics.h"
 
 #define VIEW_CORE_MIN_W 24
-#define VIEW_HEADER_LINES 3
-#define VIEW_DRILL_LINES 4 /* the drilled process: name, command line, metrics, a blank */
+#define VIEW_HEADER_LINES 3 /* without the memory meters' two */
+#define VIEW_DRILL_LINES 4  /* the drilled process: name, command line, metrics, a blank */
 #define VIEW_MAX_COLS (COL_MAX + 64)
 #define VIEW_SAMPLE_LINES 2		 /* the sampling pane's title and what its samples mean */
 #define VIEW_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
@@ -274,18 +274,21 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 	const struct ui *u = v->u;
 	struct view_fields f = { 0 };
 	int sc = u->sort_col;
+	bool tasks = false; /* the rows are processes: top's count by state goes with them */
 	size_t i;
 
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
 		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
 		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
 	} else {
-		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s",
-			   u->view == UI_VIEW_CGROUPS		     ? "Cgroups: "
-			   : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
-			   : u->threads || u->view == UI_VIEW_DRILL  ? "Threads: "
-								     : "Tasks: ");
+		const char *label = u->view == UI_VIEW_CGROUPS		      ? "Cgroups: "
+				    : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
+				    : u->threads || u->view == UI_VIEW_DRILL  ? "Threads: "
+									      : "Tasks: ";
+
+		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s", label);
 		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
+		tasks = !strcmp(label, "Tasks: ");
 	}
 	/* what hides rows or stops updates comes first, and stays longest on a narrow screen */
 	if (u->paused)
@@ -293,6 +296,15 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 	if (u->replay_ended) {
 		i = view_field(&f, 90, CANVAS_WARN, " (end of recording)");
 		view_field_short(&f, i, " (end)");
+	}
+	/* top's count by state, of every process of the snapshot, not only those shown */
+	if (tasks && m->states.total) {
+		const struct model_states *st = &m->states;
+
+		i = view_field(&f, 50, CANVAS_NORMAL,
+			       "; %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
+			       st->total, st->running, st->sleeping, st->stopped, st->zombie);
+		view_field_short(&f, i, "; %zu total, %zu running", st->total, st->running);
 	}
 	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
 		view_field(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
@@ -334,12 +346,61 @@ static void view_header_rows(struct canvas *c, const struct view_ctx *v)
 	view_fields_draw(c, 2, &f);
 }
 
+/* MiB with a tenth as top writes them, or "-" when unknown: an empty meter is never 0. */
+static void view_mib(char *buf, size_t size, double mib)
+{
+	if (isfinite(mib))
+		snprintf(buf, size, "%.1f", mib);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* The fourth and fifth lines: top's "MiB Mem :" and "MiB Swap:" from /proc/meminfo. */
+static void view_header_memory(struct canvas *c, int y, const struct view_ctx *v)
+{
+	struct model_memory mm;
+	char tot[32], fr[32], us[32], bc[32], st[32], sf[32], su[32], av[32];
+	struct view_fields f = { 0 };
+
+	model_memory(v->m, &mm);
+	view_mib(tot, sizeof(tot), mm.total);
+	view_mib(fr, sizeof(fr), mm.free);
+	view_mib(us, sizeof(us), mm.used);
+	view_mib(bc, sizeof(bc), mm.buff_cache);
+	view_mib(st, sizeof(st), mm.swap_total);
+	view_mib(sf, sizeof(sf), mm.swap_free);
+	view_mib(su, sizeof(su), mm.swap_used);
+	view_mib(av, sizeof(av), mm.avail);
+	/* the label and the total stay; a narrow line shows the label alone, never half a number */
+	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Mem : ");
+	view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", tot);
+	view_field(&f, 70, CANVAS_NORMAL, ", %s free", fr);
+	view_field(&f, 80, CANVAS_NORMAL, ", %s used", us);
+	view_field(&f, 60, CANVAS_NORMAL, ", %s buff/cache", bc);
+	view_fields_draw(c, y, &f);
+	f = (struct view_fields){ 0 };
+	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Swap: ");
+	view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", st);
+	view_field(&f, 65, CANVAS_NORMAL, ", %s free", sf);
+	view_field(&f, 70, CANVAS_NORMAL, ", %s used", su);
+	view_field(&f, 75, CANVAS_NORMAL, ". %s avail Mem", av);
+	view_fields_draw(c, y + 1, &f);
+}
+
+/* The header's lines: three, and the memory meters' two where they are shown. */
+static int view_header_lines(const struct view_ctx *v)
+{
+	return VIEW_HEADER_LINES + (ui_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
+}
+
 static int view_header(struct canvas *c, const struct view_ctx *v)
 {
 	view_header_host(c, v);
 	view_header_events(c, v);
 	view_header_rows(c, v);
-	return VIEW_HEADER_LINES;
+	if (ui_meter_shown(v->u, UI_METER_MEMORY))
+		view_header_memory(c, VIEW_HEADER_LINES, v);
+	return view_header_lines(v);
 }
 
 static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
@@ -618,6 +679,41 @@ static void view_sort_menu(struct canvas *c, int y, int h, const struct view_ctx
 	}
 }
 
+/* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
+static void view_user_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+{
+	const struct ui *u = v->u;
+	struct ui_user *users = NULL;
+	size_t cap = 0, n = ui_user_menu(u, v->m, &users, &cap);
+	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
+	const int w = c->w < 30 ? c->w - 1 : 30;
+
+	if (!rows || w < 2) {
+		free(users);
+		return;
+	}
+	/* a menu longer than the screen scrolls with its highlight */
+	top = u->user_sel >= rows ? u->user_sel - rows + 1 : 0;
+	/* whole lines: a table cell half under the menu would show part of a number */
+	canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
+	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
+	canvas_put(c, 0, y, " PROCS USER", CANVAS_TITLE, w);
+	for (size_t i = top; i < n && i - top < rows; i++) {
+		int row = y + 1 + (int)(i - top);
+		char uid[16];
+
+		snprintf(uid, sizeof(uid), "%u", users[i].uid);
+		canvas_fill(c, row, 0, c->w, ' ', CANVAS_NORMAL);
+		canvas_printf(c, 0, row, CANVAS_NORMAL, w, "%6zu %s", users[i].procs,
+			      !i		 ? "All users"
+			      : users[i].name[0] ? users[i].name
+						 : uid);
+		canvas_attr(c, row, 0, w, i == u->user_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
+	}
+	free(users);
+}
+
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
 static void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
@@ -707,6 +803,12 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	if (u->prompt == UI_PROMPT_SORT) {
 		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
 		canvas_put(c, x, y, "Up/Down; Enter: sort by the column; Esc: cancel",
+			   CANVAS_KEYTEXT, -1);
+		return;
+	}
+	if (u->prompt == UI_PROMPT_USER) {
+		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		canvas_put(c, x, y, "Up/Down; Enter: show the user's processes; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
@@ -1325,7 +1427,7 @@ static int view_legend_lines(const struct view_ctx *v, int h)
 	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS ||
 		     (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_THREADS);
 
-	if (!v->have_frame || !table || h < VIEW_HEADER_LINES + 8)
+	if (!v->have_frame || !table || h < view_header_lines(v) + 8)
 		return 0;
 	for (size_t k = 0; k < v->m->nraw; k++)
 		if (model_event_short(v->m, k))
@@ -1378,10 +1480,9 @@ static const struct {
 };
 
 static const char *const VIEW_METER_LABELS[UI_METER_MAX] = {
-	[UI_METER_CPUS] = "CPU meters",
-	[UI_METER_UPTIME] = "uptime",
-	[UI_METER_LOAD] = "load average",
-	[UI_METER_SELF] = "pmctop's own cost",
+	[UI_METER_CPUS] = "CPU meters",	       [UI_METER_UPTIME] = "uptime",
+	[UI_METER_LOAD] = "load average",      [UI_METER_SELF] = "pmctop's own cost",
+	[UI_METER_MEMORY] = "memory and swap",
 };
 
 static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
@@ -1389,6 +1490,7 @@ static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
 	[UI_METER_UPTIME] = "how long the machine has been up, on the first line",
 	[UI_METER_LOAD] = "the load averages over 1, 5 and 15 minutes, on the first line",
 	[UI_METER_SELF] = "what pmctop itself costs: CPU %, memory, descriptors (live only)",
+	[UI_METER_MEMORY] = "top's MiB Mem and MiB Swap lines from /proc/meminfo, under Tasks",
 };
 
 static const char *const VIEW_SCHEME_HELP[UI_SCHEME_MAX] = {
@@ -1496,7 +1598,7 @@ static void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v
 static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, int *list_y)
 {
 	const struct ui *u = v->u;
-	int body = h - VIEW_HEADER_LINES - 1, y = VIEW_HEADER_LINES;
+	int body = h - view_header_lines(v) - 1, y = view_header_lines(v);
 	struct layout_cores lc;
 
 	*list = false;
@@ -1591,15 +1693,18 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
-			my = VIEW_HEADER_LINES;
+			my = view_header_lines(v);
 		view_signal_menu(c, my, c->h - my - 1, u);
 	}
-	if (u->prompt == UI_PROMPT_SORT) {
+	if (u->prompt == UI_PROMPT_SORT || u->prompt == UI_PROMPT_USER) {
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
-			my = VIEW_HEADER_LINES;
-		view_sort_menu(c, my, c->h - my - 1, v);
+			my = view_header_lines(v);
+		if (u->prompt == UI_PROMPT_SORT)
+			view_sort_menu(c, my, c->h - my - 1, v);
+		else
+			view_user_menu(c, my, c->h - my - 1, v);
 	}
 	view_footer(c, v);
 }
