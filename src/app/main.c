@@ -714,7 +714,9 @@ out_rec:
 out_model:
 	if (cmd.pid)
 		status = main_command_end(&o, &cmd, &run, rcount, src ? &src->ev : &m->ev,
-					  o.batch ? stdout : stderr, status);
+					  /* CSV and JSON keep standard output to their records */
+					  o.batch && o.format == OUTPUT_TEXT ? stdout : stderr,
+					  status);
 	runcount_free(rcount);
 	output_release(&out);
 	exporter_free(ex);
