@@ -163,13 +163,16 @@ void summary_print(FILE *f, const struct summary_run *r)
 					 v / 1e3 / r->wall_s);
 			else
 				com[0] = '\0';
-			textsafe_fprintf(f, "%18s msec %-24s #%s%s\n", val, name, com,
+			textsafe_fprintf(f, "%18s msec %-24s # %s%s\n", val, name, com,
 					 from_ru ? "  (getrusage)" : "");
 			continue;
 		}
 		summary_group(val, sizeof(val), (uint64_t)llround(v));
 		summary_comment(r, i, v, task_s, com, sizeof(com));
-		textsafe_fprintf(f, "%18s      %-24s %s%s", val, name, com[0] ? "#" : " ", com);
+		if (com[0])
+			textsafe_fprintf(f, "%18s      %-24s # %s", val, name, com);
+		else
+			textsafe_fprintf(f, "%18s      %s", val, name);
 		if (from_ru)
 			textsafe_fprintf(f, "  (getrusage)");
 		else if (c->running && c->running < c->enabled)
