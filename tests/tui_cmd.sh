@@ -1,6 +1,7 @@
 # The screen with -- CMD: it shows the command's processes while it runs, and the summary of
 # its run follows the screen, on the terminal, with the command's exit status; q before the end
-# ends the command too. Only the command's tree is listed; a PID namespace keeps it apart anyway.
+# ends the command too, and Ctrl-C reaches it. Only the command's tree is listed; a PID
+# namespace keeps it apart anyway.
 . "$top_srcdir/tests/lib.sh"
 isolate "$@"
 . "$top_srcdir/tests/tui_lib.sh"
@@ -20,6 +21,17 @@ check "the screen lists the command" wait_for " workload *$"
 keys q
 check "q: the command was ended by SIGTERM" wait_for "killed by signal 15"
 check "q: pmctop exits as the shell would, 128+15" wait_for "EXIT=143"
+
+# Ctrl-C on the terminal reaches the command (its process group): it ends, the summary comes
+start "$PMCTOP -b -o csv -d 0.3 -- '$WORKLOAD' faults 100 60 '$TMP/c.log' >'$TMP/c.csv'"
+for _ in $(seq 100); do
+	[ -s "$TMP/c.log" ] && break
+	nap 0.1
+done
+keys C-c
+check "Ctrl-C: the command was interrupted, and the summary says so" \
+	wait_for "killed by signal 2"
+check "Ctrl-C: pmctop exits as the shell would, 128+2" wait_for "EXIT=130"
 
 done_testing
 [ "$failed" = 0 ]

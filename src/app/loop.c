@@ -213,6 +213,8 @@ static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout
 				ev |= LOOP_EV_WINCH;
 			else if (si.ssi_signo == SIGCHLD)
 				; /* looked at below */
+			else if (io->child && si.ssi_code == SI_KERNEL)
+				; /* the terminal's Ctrl-C or Ctrl-\: its process group has it too */
 			else if (io->child)
 				/* as perf stat: the command decides; its end ends the run */
 				kill(io->child, (int)si.ssi_signo);
