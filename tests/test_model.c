@@ -1494,6 +1494,45 @@ START_TEST(test_memory_meters_as_top_and_empty_when_unknown)
 }
 END_TEST
 
+/* -- CMD: the command's pid stands for its whole tree, found through the ppid chains. */
+START_TEST(test_tree_filter_keeps_every_descendant_and_no_one_else)
+{
+	static const struct {
+		int pid, ppid;
+		bool kept;
+	} P[] = {
+		{ 1, 0, false },     { 50, 1, false },	 { 100, 50, true }, /* the command */
+		{ 101, 100, true },  { 102, 101, true },		    /* a grandchild */
+		{ 90, 100, true },   /* a child with a lower pid (wrapped) */
+		{ 103, 1, false },   /* an orphan, reparented: not followed */
+		{ 104, 104, false }, /* a ppid loop ends */
+	};
+	int cmd = 100;
+	struct snapshot snap;
+	struct model *m = model_new(&evs);
+
+	snapshot_init(&snap, E_N);
+	for (size_t i = 0; i < sizeof(P) / sizeof(P[0]); i++)
+		task(&snap, P[i].pid, 1)->ppid = P[i].ppid;
+	snapshot_sort(&snap);
+	m->filter.pids = &cmd;
+	m->filter.npids = 1;
+	m->filter.tree = true;
+	model_update(m, &snap);
+	for (size_t i = 0; i < sizeof(P) / sizeof(P[0]); i++) {
+		bool found = false;
+
+		for (size_t r = 0; r < m->nrows; r++)
+			found |= m->rows[r].id == P[i].pid;
+		ck_assert_msg(found == P[i].kept, "pid %d: kept %d, want %d", P[i].pid, found,
+			      P[i].kept);
+	}
+	ck_assert_uint_eq(m->nrows, 4);
+	model_free(m);
+	snapshot_release(&snap);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("model");
@@ -1501,6 +1540,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_tree_filter_keeps_every_descendant_and_no_one_else);
 	tcase_add_test(tc, test_rates_are_over_each_rows_own_interval);
 	tcase_add_test(tc, test_event_columns_are_rates_under_their_unit);
 	tcase_add_test(tc, test_cpu_busier_than_its_time_is_unknown);

@@ -121,6 +121,9 @@ static const struct {
 	{ __LINE__, "-u", "", NULL, "needs a user" },
 	{ __LINE__, "-d", NULL, NULL, "needs a value" },
 	{ __LINE__, "stray", NULL, NULL, "unexpected argument 'stray'" },
+	{ __LINE__, "-b", "--", NULL, "'--' must be followed by a command" },
+	{ __LINE__, "-p", "1", "--", "'--' must be followed by a command" },
+	{ __LINE__, "--replay", "x.rec", "stray", "a command to run comes after '--'" },
 	{ __LINE__, "--sample", "4294967297", NULL, "invalid pid" },
 	{ __LINE__, "-p", "2147483648", NULL, "invalid pid" },
 	{ __LINE__, "--per-user", "-H", NULL, "'--per-user' sums processes" },
@@ -261,12 +264,38 @@ START_TEST(test_parsing_again_after_an_error_mid_argument)
 }
 END_TEST
 
+/* Everything after "--" is the command, its own options untouched by pmctop's. */
+START_TEST(test_command_after_double_dash)
+{
+	struct options o;
+	char err[256];
+	char *argv[] = { "pmctop", "-b", "-d", "0.5", "--", "sh", "-c", "exit 3", "-b", NULL };
+	char *argv_p[] = { "pmctop", "-p", "1", "--", "true", NULL };
+
+	ck_assert_int_eq(options_parse(&o, 9, argv, err, sizeof(err)), 0);
+	ck_assert(o.batch);
+	ck_assert_uint_eq(o.ncommand, 4);
+	ck_assert_str_eq(o.command[0], "sh");
+	ck_assert_str_eq(o.command[1], "-c");
+	ck_assert_str_eq(o.command[2], "exit 3");
+	ck_assert_str_eq(o.command[3], "-b");
+	ck_assert_ptr_null(o.command[4]);
+	options_release(&o);
+	/* the command's processes are the ones watched */
+	ck_assert_int_eq(options_parse(&o, 5, argv_p, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err,
+			 "a command to run watches its own processes: it cannot be used with '-p'");
+	options_release(&o);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("options");
 	TCase *tc = tcase_create("parse");
 
 	tcase_add_test(tc, test_batch_options);
+	tcase_add_test(tc, test_command_after_double_dash);
 	tcase_add_test(tc, test_config_options);
 	tcase_add_test(tc, test_record_size_needs_record);
 	tcase_add_test(tc, test_no_mouse);

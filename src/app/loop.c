@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ struct loop_io {
 	int keyfd; /* the terminal, or -1 in batch mode */
 	struct loop_rings rings;
 	struct exporter *ex; /* borrowed; its sockets are polled too; NULL for none */
+	int child;	     /* -- CMD: the command's pid, whose end ends the run; 0 for none */
 };
 
 /* Signals that end the run; the terminal is given back first. */
@@ -95,7 +97,7 @@ void loop_rings_release(struct loop_rings *r)
  * the signalfd would otherwise leave it raw. 0, or -errno (io is then
  * released).
  */
-static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
+static int loop_io_open(struct loop_io *io, bool winch, int keyfd, int child)
 {
 	int err;
 
@@ -104,7 +106,11 @@ static int loop_io_open(struct loop_io *io, bool winch, int keyfd)
 		sigaddset(&io->mask, LOOP_STOP_SIGNALS[i]);
 	if (winch)
 		sigaddset(&io->mask, SIGWINCH);
+	/* the caller blocked SIGCHLD before the fork: an early end is pending, not lost */
+	if (child)
+		sigaddset(&io->mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &io->mask, NULL);
+	io->child = child;
 	io->keyfd = keyfd;
 	memset(&io->rings, 0, sizeof(io->rings));
 	io->ex = NULL;
@@ -126,7 +132,20 @@ static void loop_io_close(struct loop_io *io)
 	close(io->sfd);
 	close(io->tfd);
 	loop_rings_release(&io->rings);
+	if (io->child)
+		sigdelset(&io->mask, SIGCHLD); /* the caller still waits for it */
 	sigprocmask(SIG_UNBLOCK, &io->mask, NULL);
+}
+
+/* Whether the command has ended; it is left to be reaped (its status and rusage) by the caller. */
+static bool loop_child_ended(int child)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_PID, (id_t)child, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == child;
 }
 
 /* Fire the timer after seconds (0: at once; < 0: never), and every seconds when periodic. */
@@ -189,9 +208,22 @@ static unsigned loop_io_wait(struct loop_io *io, struct source *src, int timeout
 	if (pfd[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
 
-		while (read(io->sfd, &si, sizeof(si)) == sizeof(si))
-			ev |= si.ssi_signo == SIGWINCH ? LOOP_EV_WINCH : LOOP_EV_STOP;
+		while (read(io->sfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo == SIGWINCH)
+				ev |= LOOP_EV_WINCH;
+			else if (si.ssi_signo == SIGCHLD)
+				; /* looked at below */
+			else if (io->child && si.ssi_code == SI_KERNEL)
+				; /* the terminal's Ctrl-C or Ctrl-\: its process group has it too */
+			else if (io->child)
+				/* as perf stat: the command decides; its end ends the run */
+				kill(io->child, (int)si.ssi_signo);
+			else
+				ev |= LOOP_EV_STOP;
+		}
 	}
+	if (io->child && loop_child_ended(io->child))
+		ev |= LOOP_EV_STOP;
 	if (pfd[1].revents & POLLIN) {
 		uint64_t ticks;
 
@@ -267,7 +299,7 @@ int loop_batch(struct source *src, struct model *m, struct output *out, const st
 	bool one;
 	int r;
 
-	r = loop_io_open(&io, false, -1);
+	r = loop_io_open(&io, false, -1, o->child);
 	if (r) {
 		textsafe_fprintf(o->msgs, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		return 1;
@@ -837,7 +869,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		snapshot_release(&t.snap);
 		return t.paced ? 2 : 1;
 	}
-	r = loop_io_open(&t.io, true, STDIN_FILENO);
+	r = loop_io_open(&t.io, true, STDIN_FILENO, o->child);
 	if (r) {
 		textsafe_fprintf(stderr, "pmctop: cannot create the timer: %s\n", strerror(-r));
 		snapshot_release(&t.snap);

@@ -38,6 +38,11 @@ struct loop_opts {
 	struct exporter *ex; /* borrowed; serves /metrics from each snapshot, NULL for none */
 	const struct exposition_info *export_info; /* borrowed; with ex */
 	int sample_pid; /* --sample: the run ends after the frame in which it is gone; 0: none */
+	/*
+	 * -- CMD: the command's pid (SIGCHLD blocked by the caller before its fork). Its end ends
+	 * the run, stop signals are passed on to it; it is left unreaped. 0 for none.
+	 */
+	int child;
 };
 
 /* Seconds a live batch run of one frame (-n 1) counts before it, or -d when shorter. */
@@ -69,6 +74,7 @@ struct loop_tui_opts {
 	const struct rcfile *rc; /* the settings read at start (columns are in the model) */
 	const char *rc_path;	 /* where the setup writes them; NULL for nowhere */
 	const char *rc_msg;	 /* what was wrong with the file; "" or NULL for nothing */
+	int child;		 /* -- CMD: as loop_opts's */
 };
 
 /*

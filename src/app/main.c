@@ -12,19 +12,23 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "collect/cgroupfs.h"
 #include "collect/events.h"
 #include "collect/evspec.h"
 #include "collect/pmu.h"
+#include "collect/runcount.h"
 #include "stream/evlist.h"
+#include "app/command.h"
 #include "app/loop.h"
 #include "model/model.h"
 #include "app/options.h"
 #include "app/rcfile.h"
 #include "out/exporter.h"
 #include "out/output.h"
+#include "out/summary.h"
 #include "stream/source_record.h"
 #include "util/safefile.h"
 #include "collect/source_live.h"
@@ -35,6 +39,9 @@
 #include "util/xalloc.h"
 
 #define EXIT_USAGE 2
+/* -- CMD that cannot be run: as a shell says it */
+#define EXIT_NOT_FOUND 127
+#define EXIT_NOT_EXECUTABLE 126
 
 __attribute__((format(printf, 1, 2))) static void main_usage_error(const char *fmt, ...)
 {
@@ -347,6 +354,40 @@ static int main_check_record(const struct options *o)
 static int main_run(struct options *op);
 
 /*
+ * The command's end: wait for it (ended with SIGTERM when the screen or the
+ * frames ended first) and print the summary of its run. Returns its exit
+ * status as a shell gives it, or status when pmctop itself failed.
+ */
+static int main_command_end(const struct options *o, struct command *cmd, struct summary_run *run,
+			    const struct runcount *rc, const struct evlist *ev, FILE *f, int status)
+{
+	struct snap_count *cnt = xcalloc(ev->n ? ev->n : 1, sizeof(*cnt));
+	siginfo_t si;
+	int st;
+
+	memset(&si, 0, sizeof(si));
+	if (cmd->go < 0 && waitid(P_PID, (id_t)cmd->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid != cmd->pid)
+		kill(cmd->pid, SIGTERM);
+	st = command_wait(cmd, run);
+	if (st < 0) {
+		free(cnt);
+		return status ? status : 1;
+	}
+	if (rc)
+		runcount_read(rc, cnt, ev->n);
+	run->argv = (const char *const *)o->command;
+	run->ev = ev;
+	run->cnt = cnt;
+	/* a command that never ran (pmctop failed first) has no run to sum up */
+	if (rc)
+		summary_print(f, run);
+	fflush(f);
+	free(cnt);
+	return status ? status : command_exit_status(st);
+}
+
+/*
  * The settings file, for the screen and batch mode (the exporter has no use for it): read
  * into rc, its path into path ("" when there is none to read or write), and what was wrong
  * with it into msg ("" when nothing was).
@@ -400,6 +441,10 @@ static int main_run(struct options *op)
 	int status, col;
 	struct rcfile rc;
 	char rc_path[4096], rc_msg[1024];
+	struct command cmd = { .go = -1 };
+	struct summary_run run = { 0 };
+	struct runcount *rcount = NULL;
+	int cmd_pid = 0;
 
 	if (o.help) {
 		options_usage(stdout);
@@ -475,15 +520,43 @@ static int main_run(struct options *op)
 	}
 	if (!o.delay_set && rc.delay_set && !o.replay)
 		o.delay = rc.delay;
+	if (o.command) {
+		int r = command_find(o.command[0], getenv("PATH"), cmd.file, sizeof(cmd.file));
+
+		if (r == -ENOENT) {
+			textsafe_fprintf(stderr, "pmctop: command '%s' not found\n", o.command[0]);
+			return EXIT_NOT_FOUND;
+		}
+		if (r) {
+			textsafe_fprintf(stderr, "pmctop: cannot run '%s': %s\n", o.command[0],
+					 strerror(-r));
+			return EXIT_NOT_EXECUTABLE;
+		}
+	}
 	main_raise_nofile();
 	/* a reader that goes away ("| head") ends the run quietly: see loop_batch */
 	signal(SIGPIPE, SIG_IGN);
+	if (o.command) {
+		/* the child waits, unexeced, until its counters are open and the source watches */
+		int r = command_start(&cmd, o.command);
+
+		if (r) {
+			textsafe_fprintf(stderr, "pmctop: cannot start '%s': %s\n", o.command[0],
+					 strerror(-r));
+			return 1;
+		}
+		cmd_pid = cmd.pid;
+	}
 	src = main_source(&o, &status);
-	if (!src)
+	if (!src) {
+		if (cmd.pid)
+			command_wait(&cmd, &run);
 		return status;
+	}
 	m = model_new(&src->ev);
-	m->filter.pids = o.pids;
-	m->filter.npids = o.npids;
+	m->filter.pids = cmd_pid ? &cmd_pid : o.pids;
+	m->filter.npids = cmd_pid ? 1 : o.npids;
+	m->filter.tree = cmd_pid != 0;
 	m->filter.user = o.user;
 	if (o.cgroup_filter) {
 		cgroup_filter = main_cgroup_filter(&o);
@@ -590,8 +663,13 @@ static int main_run(struct options *op)
 					 "names to the network; use 127.0.0.1 to keep it local\n",
 					 exporter_address(ex));
 	}
+	if (cmd.pid) {
+		rcount = runcount_new(NULL, &src->ev, cmd.pid);
+		command_go(&cmd);
+	}
 	if (!o.batch && !o.listen) {
 		struct loop_tui_opts to = {
+			.child = cmd.pid,
 			.delay = o.replay && !o.delay_set ? -1 : o.delay,
 			.color = !getenv("NO_COLOR") || !*getenv("NO_COLOR"),
 			.threads = o.threads,
@@ -619,6 +697,7 @@ static int main_run(struct options *op)
 	lo.delay = o.replay && !o.delay_set ? -1 : o.delay;
 	lo.msgs = stderr;
 	lo.sample_pid = o.batch && !o.replay ? o.sample_pid : 0;
+	lo.child = cmd.pid;
 	if (ex) {
 		lo.ex = ex;
 		lo.export_info = &xi;
@@ -632,6 +711,12 @@ out_rec:
 			status = 1;
 	}
 out_model:
+	if (cmd.pid)
+		status = main_command_end(&o, &cmd, &run, rcount, src ? &src->ev : &m->ev,
+					  /* CSV and JSON keep standard output to their records */
+					  o.batch && o.format == OUTPUT_TEXT ? stdout : stderr,
+					  status);
+	runcount_free(rcount);
 	output_release(&out);
 	exporter_free(ex);
 	model_free(m);

@@ -95,7 +95,12 @@ static const struct option OPTIONS_LONG[] = {
 void options_usage(FILE *f)
 {
 	fputs("Usage: pmctop [OPTION]...\n"
+	      "   or: pmctop [OPTION]... -- COMMAND [ARG]...\n"
 	      "Show hardware performance counters per process and per core, like top.\n"
+	      "With COMMAND: run it, show it and its children while it runs, then print a\n"
+	      "summary of its whole run as perf stat does (to standard error; to standard\n"
+	      "output with -b in text) and exit with its status (128+N when killed by\n"
+	      "signal N, 127 when it cannot be found, 126 when it cannot be run).\n"
 	      "\n"
 	      "  -b, --batch             print frames as text instead of the screen\n"
 	      "  -n, --iterations N      stop after N frames (-b -n 1: one frame, counted over 0.2 "
@@ -181,7 +186,7 @@ void options_usage(FILE *f)
 	      "  -h, --help              show this help and exit\n"
 	      "  -V, --version           show the version and exit\n"
 	      "\n"
-	      "Exit status: 0 success, 1 runtime failure, 2 bad usage.\n",
+	      "Exit status: 0 success, 1 runtime failure, 2 bad usage; with COMMAND, its own.\n",
 	      f);
 }
 
@@ -252,6 +257,9 @@ static int options_cgroup_path(const char *opt, const char *v, char *err, size_t
 
 void options_release(struct options *o)
 {
+	for (size_t i = 0; i < o->ncommand; i++)
+		free(o->command[i]);
+	free(o->command);
 	free(o->pids);
 	free(o->user);
 	free(o->sort);
@@ -376,7 +384,8 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 	options_init(o);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-scanned "-abc" */
-	while ((c = getopt_long(argc, argv, ":bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
+	/* '+': the first word that is not an option ends them, so a command keeps its own */
+	while ((c = getopt_long(argc, argv, "+:bn:d:p:u:s:ro:e:cHhV", OPTIONS_LONG, NULL)) != -1) {
 		char *end;
 		const char *pend;
 		long depth;
@@ -688,8 +697,30 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		}
 		}
 	}
+	if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
+		if (optind == argc) {
+			snprintf(err, errsize, "'--' must be followed by a command to run");
+			return -EINVAL;
+		}
+		o->ncommand = (size_t)(argc - optind);
+		o->command = xcalloc(o->ncommand + 1, sizeof(*o->command));
+		for (size_t i = 0; i < o->ncommand; i++)
+			o->command[i] = xstrdup(argv[optind + (int)i]);
+		optind = argc;
+	}
 	if (optind < argc) {
-		snprintf(err, errsize, "unexpected argument '%s'", argv[optind]);
+		snprintf(err, errsize,
+			 "unexpected argument '%s': a command to run comes after '--'",
+			 argv[optind]);
+		return -EINVAL;
+	}
+	if (o->command && (o->npids || o->replay || o->listen || o->sample_pid)) {
+		snprintf(err, errsize,
+			 "a command to run watches its own processes: it cannot be used with '%s'",
+			 o->npids    ? "-p"
+			 : o->replay ? "--replay"
+			 : o->listen ? "--listen"
+				     : "--sample");
 		return -EINVAL;
 	}
 	if (o->per_user && (o->threads || o->sample_pid)) {

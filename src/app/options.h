@@ -64,6 +64,9 @@ struct options {
 	char *columns;	     /* --columns LIST: the table's columns, over the settings file's */
 	char *config;	     /* --config FILE: the settings file instead of the usual one */
 	bool no_config;	     /* --no-config: read and write no settings file */
+	/* -- CMD [ARGS]: run CMD and watch it and its children; NULL-terminated, NULL for none */
+	char **command;
+	size_t ncommand;
 	bool help;
 	bool version;
 };

@@ -59,6 +59,7 @@ void model_free(struct model *m)
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);
 	model_release_rows(m->cgroups, m->ncgroups);
+	free(m->filter.tree_pids);
 	free(m->rows);
 	free(m->threads);
 	free(m->cpus);
@@ -252,10 +253,12 @@ bool model_filter_match(const struct model_filter *f, int tgid, unsigned uid, co
 			const char *comm, const char *cmdline)
 {
 	if (f->npids) {
+		const int *pids = f->tree ? f->tree_pids : f->pids;
+		size_t n = f->tree ? f->ntree : f->npids;
 		bool hit = false;
 
-		for (size_t i = 0; i < f->npids && !hit; i++)
-			hit = f->pids[i] == tgid;
+		for (size_t i = 0; i < n && !hit; i++)
+			hit = pids[i] == tgid;
 		if (!hit)
 			return false;
 	}
@@ -797,12 +800,39 @@ void model_count_states(const struct snapshot *s, struct model_states *out)
 	}
 }
 
+/*
+ * The filter's pids and their descendants in s: the processes whose ppid
+ * chain reaches one of them. A chain is followed a bounded number of steps,
+ * so a loop of ppids (a corrupt recording) ends.
+ */
+static void model_tree(struct model_filter *f, const struct snapshot *s)
+{
+	f->ntree = 0;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct snap_task *t = &s->tasks[i];
+		bool hit = false;
+
+		for (int depth = 0; t && depth < 256 && !hit; depth++) {
+			for (size_t k = 0; k < f->npids && !hit; k++)
+				hit = f->pids[k] == t->pid;
+			t = t->ppid > 0 && t->ppid != t->pid ? snapshot_find_task(s, t->ppid)
+							     : NULL;
+		}
+		if (!hit)
+			continue;
+		f->tree_pids = xgrow(f->tree_pids, &f->tree_cap, f->ntree + 1, sizeof(int));
+		f->tree_pids[f->ntree++] = s->tasks[i].pid;
+	}
+}
+
 bool model_update(struct model *m, const struct snapshot *s)
 {
 	struct model_deltas d;
 	double dt_ns;
 	bool *mux;
 
+	if (m->filter.tree)
+		model_tree(&m->filter, s);
 	model_release_rows(m->rows, m->nrows);
 	model_release_rows(m->threads, m->nthreads);
 	model_release_rows(m->cpus, m->ncpus);

@@ -76,6 +76,10 @@ struct model_filter {
 	const char *name;   /* borrowed; substring of the name or command line */
 	const char *cgroup; /* borrowed; only processes in this cgroup or below it */
 	bool kthreads;	    /* keep kernel threads (--kernel-threads, K) */
+	/* -- CMD: pids and every process whose ppid chain reaches one of them */
+	bool tree;
+	int *tree_pids; /* owned by the model: pids and their descendants in the last snapshot */
+	size_t ntree, tree_cap;
 };
 
 /* The processes of a snapshot by state, as top counts them. */
