@@ -49,7 +49,7 @@ background "$WORKLOAD" job $PAGES $SLEEPS $SPIN_MS "$TMP/go" "$TMP/job.log"
 wl=$BG
 "$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/bpf.json" 2>"$TMP/bpf.err" &
 pb=$!
-# and its thread rows, by BPF too: the work's one thread does it all
+# and its thread rows, by BPF too: its first thread faults and sleeps, a second one spins
 "$PMCTOP" -b -H -p "$wl" -n 24 -d 0.5 -e $EV -o json >"$TMP/bpfh.json" 2>"$TMP/bpfh.err" &
 ph=$!
 "$PMCTOP" -b -p "$wl" -n 24 -d 0.5 -e $EV --task-counts=perf -o json >"$TMP/thr.json" \
@@ -122,12 +122,14 @@ check "-H by BPF: the thread rows' faults $hpf within 2 % of the process row's $
 	agree "$hpf" "$bpf" 0.02 10
 check "-H by BPF: the thread rows' switches $hcs within 2 % of the process row's $bcs" \
 	agree "$hcs" "$bcs" 0.02 10
-check "-H by BPF: the thread rows' task-clock $hns within 2 % of the process row's $bns" \
-	agree "$hns" "$bns" 0.02 $((bcs * 10000))
+# the work's second thread is born, spins and ends within one interval: a thread row counts from
+# the listing that finds it (its first interval shows '-', never 0, in every backend), so the
+# thread rows hold the first thread's CPU time and never more than the process row's
+check "-H by BPF: the thread rows' task-clock $hns is at most the process row's $bns" \
+	awk -v h="$hns" -v b="$bns" -v s="$((bcs * 10000))" 'BEGIN { exit !(h > 0 && h <= b + s) }'
 check "-H by BPF: the thread's faults $hpf within 2 % of the $tpf the work made" \
 	agree "$hpf" "$tpf" 0.02 20
-check "-H by BPF: the thread's task-clock $hns within 2 % (and 25 us a switch) of the $tns ns of CPU" \
-	agree "$hns" "$tns" 0.02 $((bcs * 25000))
+
 frames() {
 	python3 - "$1" "$wl" <<'PY'
 import json, sys

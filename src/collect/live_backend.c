@@ -27,12 +27,6 @@ void live_backend_default(struct live *l)
 	l->be = LIVE_BACKENDS[LIVE_NBACKENDS - 1];
 }
 
-void live_backend_declined(struct live *l, const struct errmsg_fact *f)
-{
-	if (l->nbe_declined < LIVE_BE_DECLINED)
-		l->be_declined[l->nbe_declined++] = *f;
-}
-
 /* Tell why the backends before the one chosen do not count, each with what does. */
 static void live_backend_tell(struct live *l)
 {

@@ -82,7 +82,7 @@ extern const struct live_backend LIVE_BE_BPF;	 /* live_bpf.c: sums of a sched_sw
 extern const struct live_backend LIVE_BE_PROCFS; /* live_procfs.c: the kernel's own counts */
 
 /*
- * Keep why a backend does not count (ERRMSG_BPF, ERRMSG_PROC_COUNTS), told
+ * Keep why a backend does not count (ERRMSG_BPF, ERRMSG_PROC_COUNTS), told (live_facts.c)
  * once one does, with the way that does in f->instead.
  */
 void live_backend_declined(struct live *l, const struct errmsg_fact *f);

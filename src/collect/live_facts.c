@@ -32,3 +32,9 @@ void live_facts_free(struct live *l)
 	l->facts = NULL;
 	l->nfacts = l->factcap = 0;
 }
+
+void live_backend_declined(struct live *l, const struct errmsg_fact *f)
+{
+	if (l->nbe_declined < LIVE_BE_DECLINED)
+		l->be_declined[l->nbe_declined++] = *f;
+}
