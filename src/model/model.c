@@ -515,7 +515,8 @@ static void model_samples(struct model *m, const struct snapshot *s, double dt)
 	m->sample_rate = dt > 0 ? (double)p->n / dt : 0;
 	if (p->maps_changed) {
 		m->maps = xgrow(m->maps, &m->mapcap, p->nmaps ? p->nmaps : 1, sizeof(*m->maps));
-		memcpy(m->maps, p->maps, p->nmaps * sizeof(*m->maps));
+		if (p->nmaps)
+			memcpy(m->maps, p->maps, p->nmaps * sizeof(*m->maps));
 		m->nmaps = p->nmaps;
 	}
 }
