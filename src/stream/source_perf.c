@@ -577,7 +577,8 @@ struct source *source_perf_new(int fd, const void *prefix, size_t n, const char 
 	if (!p->frame_ns)
 		p->frame_ns = 1;
 	p->buf = xmalloc(n ? n : 1);
-	memcpy(p->buf, prefix, n);
+	if (n)
+		memcpy(p->buf, prefix, n);
 	p->len = n;
 	e = psrc_slurp(fd, &p->buf, &p->len);
 	close(fd);
