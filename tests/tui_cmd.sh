@@ -19,7 +19,7 @@ check "and the command's exit status" wait_for "EXIT=0"
 start "$PMCTOP -d 0.3 -- '$WORKLOAD' faults 100 60 '$TMP/q.log'"
 check "the screen lists the command" wait_for " workload *$"
 keys q
-check "q: the command was ended by SIGTERM" wait_for "killed by signal 15"
+check "q: the command was ended by SIGTERM" wait_for "by signal 15 (Terminated)"
 check "q: pmctop exits as the shell would, 128+15" wait_for "EXIT=143"
 
 # Ctrl-C on the terminal reaches the command (its process group): it ends, the summary comes
@@ -30,7 +30,7 @@ for _ in $(seq 100); do
 done
 keys C-c
 check "Ctrl-C: the command was interrupted, and the summary says so" \
-	wait_for "killed by signal 2"
+	wait_for "by signal 2 (Interrupt)"
 check "Ctrl-C: pmctop exits as the shell would, 128+2" wait_for "EXIT=130"
 
 done_testing
