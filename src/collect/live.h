@@ -432,6 +432,14 @@ void live_keep_counts(const struct live *l, const struct snap_count *c, struct s
 void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count *c, bool bad);
 
 /* live_threads.c: per-thread rows (-H, or the focused process). */
+/*
+ * A thread row of p in snap, whichever backend counts it: the thread's own
+ * state, start, name and CPU time (ticks), the process's user, memory, NI,
+ * P, VIRT and SHR; each count's err that of its event, else err. Never NULL.
+ */
+struct snap_task *live_thread_row(struct live *l, const struct live_proc *p, int tid, char state,
+				  unsigned long long start, const char *comm,
+				  unsigned long long cpu, int err, struct snapshot *snap);
 /* Add a row per thread of p to snap, each thread with a set of its own. */
 void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
 /* Close the sets of p's thread rows and forget them. */

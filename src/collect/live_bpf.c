@@ -277,24 +277,9 @@ static void live_bpf_seen(struct live *l, int tid)
 static void live_bpf_row(struct live *l, const struct live_proc *p, struct live_bpf_thr *t,
 			 struct snapshot *snap)
 {
-	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
-	size_t nev = l->base.ev.n;
+	struct snap_task *e =
+		live_thread_row(l, p, t->tid, t->state, t->start, t->comm, t->cpu, 0, snap);
 
-	e->uid = p->uid;
-	snprintf(e->user, sizeof(e->user), "%s", p->user);
-	e->state = t->state;
-	e->threads = 1;
-	e->start = t->start;
-	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
-	snapshot_task_set_cmdline(e, p->cmdline);
-	snapshot_task_set_cgroup(e, p->cgroup);
-	/* a thread's own CPU time; its memory is the process's, as top shows it */
-	e->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
-	e->rss_kib = live_pages_kib(p->last.rss);
-	e->cpu_ns = live_ticks_ns(t->cpu);
-	e->err = 0;
-	for (size_t k = 0; k < nev; k++)
-		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : 0;
 	live_bpf_counts(l, &t->zero, bpfcount_thread(l->bpf, t->tid), e->c);
 	e->t_ns = l->bpf_read_ns;
 	live_bpf_seen(l, t->tid);

@@ -318,30 +318,10 @@ static void live_procfs_fill(struct live *l, struct live_proc *p, const struct p
 static void live_pfs_row(struct live *l, const struct live_proc *p, const struct live_tsum *ts,
 			 const struct live_tsum_thr *e, struct snapshot *snap)
 {
-	struct snap_task *r = snapshot_add_thread(snap, e->tid, p->pid);
+	struct snap_task *r =
+		live_thread_row(l, p, e->tid, e->state, e->start, e->comm, e->cpu, 0, snap);
 	size_t nev = l->base.ev.n;
 
-	r->uid = p->uid;
-	snprintf(r->user, sizeof(r->user), "%s", p->user);
-	r->state = e->state;
-	r->threads = 1;
-	r->start = e->start;
-	snprintf(r->comm, sizeof(r->comm), "%s", e->comm);
-	snapshot_task_set_cmdline(r, p->cmdline);
-	snapshot_task_set_cgroup(r, p->cgroup);
-	r->pflags = SNAP_TASK_PROC | (p->kthread ? SNAP_TASK_KTHREAD : 0);
-	r->rss_kib = live_pages_kib(p->last.rss);
-	/* NI, P, VIRT and SHR of the process, as its memory is */
-	r->nice = p->last.nice;
-	r->processor = p->last.processor;
-	r->virt_kib = p->last.vsize / 1024;
-	r->pflags |= SNAP_TASK_MORE;
-	if (p->shr_ok) {
-		r->shr_kib = live_pages_kib(p->shr);
-		r->pflags |= SNAP_TASK_SHR;
-	}
-	r->cpu_ns = live_ticks_ns(e->cpu);
-	r->err = 0;
 	for (size_t k = 0; k < nev; k++) {
 		struct snap_count *d = &r->c[k];
 		const uint64_t *v = e->v, *v0 = e->v0;

@@ -25,24 +25,18 @@ void live_close_tthreads(struct live *l, struct live_proc *p)
 	p->ntt = 0;
 }
 
-/*
- * The snapshot entry of per-thread row t of p: its last counts when idle,
- * else its counts read now, kept for the ticks it does not run.
- */
-static void live_thread_entry(struct live *l, const struct live_proc *p, struct live_thread *t,
-			      bool idle, struct snapshot *snap)
+struct snap_task *live_thread_row(struct live *l, const struct live_proc *p, int tid, char state,
+				  unsigned long long start, const char *comm,
+				  unsigned long long cpu, int err, struct snapshot *snap)
 {
-	struct snap_task *e = snapshot_add_thread(snap, t->tid, p->pid);
-	size_t nev = l->base.ev.n;
-	uint64_t gate;
-	struct live_layout ly = live_ly(l, p->lite);
+	struct snap_task *e = snapshot_add_thread(snap, tid, p->pid);
 
 	e->uid = p->uid;
 	snprintf(e->user, sizeof(e->user), "%s", p->user);
-	e->state = t->state;
+	e->state = state;
 	e->threads = 1;
-	e->start = t->start;
-	snprintf(e->comm, sizeof(e->comm), "%s", t->comm);
+	e->start = start;
+	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 	snapshot_task_set_cmdline(e, p->cmdline);
 	snapshot_task_set_cgroup(e, p->cgroup);
 	/* a thread's own CPU time; its memory is the process's, as top shows it */
@@ -57,10 +51,26 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 		e->shr_kib = live_pages_kib(p->shr);
 		e->pflags |= SNAP_TASK_SHR;
 	}
-	e->cpu_ns = live_ticks_ns(t->cpu);
-	e->err = t->err;
-	for (size_t k = 0; k < nev; k++)
-		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : t->err;
+	e->cpu_ns = live_ticks_ns(cpu);
+	e->err = err;
+	for (size_t k = 0; k < l->base.ev.n; k++)
+		e->c[k].err = l->base.ev.ev[k].err ? l->base.ev.ev[k].err : err;
+	return e;
+}
+
+/*
+ * The snapshot entry of per-thread row t of p: its last counts when idle,
+ * else its counts read now, kept for the ticks it does not run.
+ */
+static void live_thread_entry(struct live *l, const struct live_proc *p, struct live_thread *t,
+			      bool idle, struct snapshot *snap)
+{
+	struct snap_task *e =
+		live_thread_row(l, p, t->tid, t->state, t->start, t->comm, t->cpu, t->err, snap);
+	size_t nev = l->base.ev.n;
+	uint64_t gate;
+	struct live_layout ly = live_ly(l, p->lite);
+
 	if (t->err)
 		return;
 	if (idle) {
