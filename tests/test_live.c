@@ -634,6 +634,46 @@ START_TEST(test_echild_on_the_first_group_read_reopens_the_group)
 }
 END_TEST
 
+START_TEST(test_shr_is_read_only_while_wanted)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_task *e;
+	char path[512];
+	unsigned long long kib = 30ULL * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024;
+
+	tree_init(&t);
+	tree_proc(&t, 10, T10, 1, 100, 800);
+	snprintf(path, sizeof(path), "%s/10/statm", t.proc);
+	put(path, "100 50 30 1 0 20 0\n");
+	fake_init(&f);
+	s = live_new(&t, &f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	/* until told otherwise, a live source reads every fact */
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	e = find_task(&snap, 10);
+	ck_assert(e->pflags & SNAP_TASK_SHR);
+	ck_assert_uint_eq(e->shr_kib, kib);
+	/* nothing shows SHR: its file is not read, and the value is unknown, not 0 */
+	source_extras(s, 0);
+	put(path, "100 50 40 1 0 20 0\n");
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	e = find_task(&snap, 10);
+	ck_assert(!(e->pflags & SNAP_TASK_SHR));
+	/* shown again: read at the next tick, even of a process that did not run */
+	source_extras(s, SOURCE_EXTRA_SHR);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	e = find_task(&snap, 10);
+	ck_assert(e->pflags & SNAP_TASK_SHR);
+	ck_assert_uint_eq(e->shr_kib, kib * 40 / 30);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+}
+END_TEST
+
 START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 {
 	static const int tids[] = { 13, 14 };
@@ -2403,6 +2443,7 @@ int main(void)
 	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);
+	tcase_add_test(tc, test_shr_is_read_only_while_wanted);
 	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
 	tcase_add_test(tc, test_an_event_with_a_modifier_is_a_counter_of_its_own);
 	tcase_add_test(tc, test_each_row_carries_the_time_of_its_own_read);

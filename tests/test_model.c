@@ -9,6 +9,7 @@
 
 #include "app/options.h"
 #include "model/model.h"
+#include "stream/source.h"
 #include "testutil.h"
 
 enum {
@@ -102,6 +103,24 @@ static struct model *two_ticks(struct snapshot *a, struct snapshot *b)
 #define NEAR(x, y)                                                                                 \
 	ck_assert_msg(fabs((double)(x) - (double)(y)) < 1e-6 * (fabs((double)(y)) + 1),            \
 		      "%.9g != %.9g", (double)(x), (double)(y))
+
+/* SHR costs a file per process and tick: wanted only while shown or sorted by. */
+START_TEST(test_extras_follow_the_shown_and_sorted_columns)
+{
+	struct model *m = model_new(&evs);
+	char bad[64];
+
+	ck_assert_uint_eq(model_extras(m), 0); /* off by default, as top's */
+	ck_assert_int_eq(columns_choice_parse(&m->cols, "pid,shr,command", bad, sizeof(bad)), 0);
+	ck_assert_uint_eq(model_extras(m), SOURCE_EXTRA_SHR);
+	columns_choice_default(&m->cols);
+	model_sort(m, COL_SHR, false);
+	ck_assert_uint_eq(model_extras(m), SOURCE_EXTRA_SHR);
+	model_sort(m, COL_CPU, false);
+	ck_assert_uint_eq(model_extras(m), 0);
+	model_free(m);
+}
+END_TEST
 
 /*
  * An event a hypervisor filters reads 0 while cycles and task-clock go on:
@@ -1540,6 +1559,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_metrics_from_one_second);
+	tcase_add_test(tc, test_extras_follow_the_shown_and_sorted_columns);
 	tcase_add_test(tc, test_tree_filter_keeps_every_descendant_and_no_one_else);
 	tcase_add_test(tc, test_rates_are_over_each_rows_own_interval);
 	tcase_add_test(tc, test_event_columns_are_rates_under_their_unit);

@@ -798,6 +798,9 @@ static bool loop_tui_keys(struct loop_tui *t)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
 		if (act & UI_ACT_COLUMNS)
 			t->m->cols = t->u.cols;
+		/* a column shown or sorted by that costs a file per process: read from now on */
+		if (act & (UI_ACT_SORT | UI_ACT_COLUMNS))
+			source_extras(t->src, model_extras(t->m));
 		if (act & UI_ACT_SCHEME)
 			tui_scheme(t->u.scheme);
 		if (act & UI_ACT_WRITE)

@@ -579,6 +579,11 @@ static int main_run(struct options *op)
 	model_sort(m, col, o.sort_reverse);
 	/* the screen's and batch text's columns; CSV and JSON keep their fixed fields */
 	m->cols = rc.cols;
+	/*
+	 * what costs a file per process and tick is read only for a column that
+	 * shows it; CSV and JSON rows carry every field
+	 */
+	source_extras(src, o.batch && o.format != OUTPUT_TEXT ? SOURCE_EXTRA_SHR : model_extras(m));
 	model_set_page_shift(m, o.page_shift);
 	model_set_halflife(m, o.halflife);
 	if (o.sample_pid && o.batch && (!o.replay || (source_caps(src) & SOURCE_CAP_SAMPLE))) {

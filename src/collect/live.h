@@ -247,6 +247,7 @@ struct live {
 	bool told_perm, told_fds, told_cpu, told_kthreads;
 	int ctxsw_sched; /* user-mode switches from sched files: 1 yes, 0 status files, -1 not known */
 	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
+	unsigned extras;      /* SOURCE_EXTRA_* read (source_extras) */
 	size_t set_fds;	      /* descriptors one thread's group set takes */
 	int sim_groups;	      /* PMCTOP_SIM_GROUPS: the software set opened as this many groups */
 	struct live_gdef *sw; /* the software groups alone: sets outside the hardware top */

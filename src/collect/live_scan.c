@@ -160,8 +160,9 @@ static bool live_execed(const struct proc_stat *a, const struct proc_stat *b)
 }
 
 /*
- * top's NI, P and VIRT from the stat just read, and SHR from statm: read again each tick the
- * process ran, kept from the last read while it is idle (its pages do not move then).
+ * top's NI, P and VIRT from the stat just read, and SHR from statm while it is wanted: read
+ * again each tick the process ran, kept from the last read while it is idle (its pages do not
+ * move then).
  */
 static void live_fill_more(struct live *l, struct live_proc *p, const struct proc_stat *st,
 			   bool idle, struct snap_task *t)
@@ -172,7 +173,10 @@ static void live_fill_more(struct live *l, struct live_proc *p, const struct pro
 	t->processor = st->processor;
 	t->virt_kib = st->vsize / 1024;
 	t->pflags |= SNAP_TASK_MORE;
-	if (!idle || !p->shr_ok) {
+	if (!(l->extras & SOURCE_EXTRA_SHR)) {
+		/* a file a process and tick that nothing shows: unknown, read again when wanted */
+		p->shr_ok = false;
+	} else if (!idle || !p->shr_ok) {
 		p->shr_ok = !proc_read_statm(l->rootfd, p->pid, &shr);
 		if (p->shr_ok)
 			p->shr = shr;

@@ -125,10 +125,16 @@ static void live_free(struct source *s)
 	free(l);
 }
 
+static void live_extras(struct source *s, unsigned extras)
+{
+	((struct live *)s)->extras = extras;
+}
+
 static const struct source_ops LIVE_OPS = {
 	.read = live_read,
 	.threads = live_threads,
 	.kernel_threads = live_kernel_threads,
+	.extras = live_extras,
 	.sample = live_sample,
 	.poll_fds = live_poll_fds,
 	.wake = live_wake,
@@ -162,6 +168,8 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		l->o.cgroup_paths = NULL;
 	}
 	l->kthreads = o->kernel_threads;
+	/* every fact until the caller says what it shows */
+	l->extras = SOURCE_EXTRA_SHR;
 	l->ops = sysops_or_real(o->ops);
 	if (o->npids) {
 		l->pids_copy = xmalloc(o->npids * sizeof(int));

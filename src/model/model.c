@@ -1,6 +1,7 @@
 /* The model: deltas first, then scaling, then metrics, so ratios are sound. */
 #include "config.h"
 #include "model/model.h"
+#include "stream/source.h"
 
 #include <errno.h>
 #include <math.h>
@@ -974,6 +975,15 @@ static int model_qsort_cgroup_cmp(const void *a, const void *b, void *m)
 	if (c)
 		return c;
 	return strcmp(ra->cgroup ? ra->cgroup : "", rb->cgroup ? rb->cgroup : "");
+}
+
+unsigned model_extras(const struct model *m)
+{
+	unsigned x = 0;
+
+	if (m->sort_col == COL_SHR || columns_choice_shown(&m->cols, COL_SHR))
+		x |= SOURCE_EXTRA_SHR;
+	return x;
 }
 
 void model_sort(struct model *m, int col, bool reverse)

@@ -190,6 +190,11 @@ bool model_update(struct model *m, const struct snapshot *s);
 void model_restart(struct model *m);
 /* Whether event i is a hardware event that has never counted anything while work went on. */
 bool model_event_suspect(const struct model *m, size_t i);
+/*
+ * The costly facts (SOURCE_EXTRA_*) the rows need now: a column shown or
+ * sorted by. For source_extras, after the columns or the sort change.
+ */
+unsigned model_extras(const struct model *m);
 /* Sort the process, thread and cgroup rows by column (see sort_col); reverse flips the natural order. */
 void model_sort(struct model *m, int col, bool reverse);
 /* Column index for a -s key: a column key/title or a raw event name; -1 when unknown. */

@@ -173,6 +173,12 @@ void source_kernel_threads(struct source *s, bool on)
 		s->ops->kernel_threads(s, on);
 }
 
+void source_extras(struct source *s, unsigned extras)
+{
+	if (s->ops->extras)
+		s->ops->extras(s, extras);
+}
+
 void source_free(struct source *s)
 {
 	if (s)

@@ -39,6 +39,11 @@ const char *sample_kind_meaning(enum sample_kind k);
 #define SOURCE_CAP_SEEK 0x8u	/* can go back and jump to any tick: a recording in a file */
 #define SOURCE_CAP_LIVE 0x10u	/* its processes run on this machine now: signals reach them */
 
+/* Facts a live source reads only while something shows or keeps them (source_extras). */
+enum {
+	SOURCE_EXTRA_SHR = 1u << 0, /* the shared memory of a process (statm, top's SHR) */
+};
+
 struct source_ops {
 	/*
 	 * Fill snap with the next tick: 0, 1 at the end of the stream, or
@@ -52,6 +57,11 @@ struct source_ops {
 	void (*threads)(struct source *s, int pid, bool all);
 	/* List kernel threads from the next read on, or not. NULL when the source cannot. */
 	void (*kernel_threads)(struct source *s, bool on);
+	/*
+	 * The facts that cost a file per process and tick (SOURCE_EXTRA_*), read
+	 * from the next read on only while wanted. NULL: the source has them all.
+	 */
+	void (*extras)(struct source *s, unsigned extras);
 	/*
 	 * Sample pid's data addresses from the next read on (0 stops); 0 or
 	 * -errno with err filled. NULL when the source cannot.
@@ -89,6 +99,8 @@ struct source {
 void source_init(struct source *s, const struct source_ops *ops);
 /* Release the common part (for implementations' free). */
 void source_release(struct source *s);
+/* Want the SOURCE_EXTRA_* facts in extras from the next read on, and no others. */
+void source_extras(struct source *s, unsigned extras);
 /* Queue a message for the user (printf-style). */
 void source_message(struct source *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Move queued messages to the caller, who frees each and the array. */

@@ -170,6 +170,13 @@ static void record_kernel_threads(struct source *s, bool on)
 	record_pass_messages(r);
 }
 
+/* A recording keeps every fact a frame can show: whatever the screen shows now, replay may ask. */
+static void record_extras(struct source *s, unsigned extras)
+{
+	(void)extras;
+	source_extras(((struct record *)s)->inner, SOURCE_EXTRA_SHR);
+}
+
 static int record_sample(struct source *s, int pid, const struct sample_req *req, char *err,
 			 size_t errsize)
 {
@@ -210,6 +217,7 @@ static const struct source_ops RECORD_OPS = {
 	.read = record_read,
 	.threads = record_threads,
 	.kernel_threads = record_kernel_threads,
+	.extras = record_extras,
 	.sample = record_sample,
 	.poll_fds = record_poll_fds,
 	.wake = record_wake,
@@ -243,6 +251,7 @@ struct source *source_record_new(struct source *inner, FILE *f, const char *name
 		record_free(&r->base);
 		return NULL;
 	}
+	source_extras(inner, SOURCE_EXTRA_SHR);
 	record_pass_messages(r);
 	return &r->base;
 }
