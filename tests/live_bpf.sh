@@ -120,8 +120,10 @@ EOF
 diag "-H by BPF: the work's thread rows sum to $hpf faults, $hcs switches, $hns ns"
 check "-H by BPF: the thread rows' faults $hpf within 2 % of the process row's $bpf" \
 	agree "$hpf" "$bpf" 0.02 10
-check "-H by BPF: the thread rows' switches $hcs within 2 % of the process row's $bcs" \
-	agree "$hcs" "$bcs" 0.02 10
+# the second thread's switches are preemptions of its spin, as many as the machine's load makes,
+# and it is born and ends between two listings: the first thread's sleeps are the floor
+check "-H by BPF: the thread rows' switches $hcs are the first thread's $SLEEPS sleeps or more, and at most the process row's $bcs" \
+	awk -v h="$hcs" -v lo="$SLEEPS" -v hi="$bcs" 'BEGIN { exit !(h >= lo && h <= hi + 10) }'
 # the work's second thread is born, spins and ends within one interval: a thread row counts from
 # the listing that finds it (its first interval shows '-', never 0, in every backend), so the
 # thread rows hold the first thread's CPU time and never more than the process row's

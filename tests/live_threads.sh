@@ -126,4 +126,34 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "BPF needs root"
 fi
+# Threads that replace one another, the process keeping two: every backend's thread rows follow
+# the tids, not only their number (the BPF backend re-reads thread files it keeps open and must
+# notice that one died and another came)
+background "$WORKLOAD" relay 6 "$TMP/relay.log"
+relay=$BG
+backends="proc perf"
+[ "$(id -u)" = 0 ] && backends="$backends bpf"
+for b in $backends; do
+	"$PMCTOP" -b -H -p "$relay" --task-counts=$b -d 0.2 -n 45 -o json >"$TMP/relay-$b.json" \
+		2>"$TMP/relay-$b.err" &
+	eval "pid_$b=\$!"
+done
+for b in $backends; do
+	eval "wait \$pid_$b"
+done
+# the workers but the first (it may start before a watcher's first listing) and the last
+workers=$(sed -n 's/^tid //p' "$TMP/relay.log" | sed '1d;$d')
+check "the relay workload ran its workers (4 in the middle)" test "$(echo "$workers" | wc -w)" = 4
+for b in $backends; do
+	seen=$(python3 -c 'import json, sys
+pid = int(sys.argv[2])
+print(" ".join(sorted({str(t["tid"]) for l in open(sys.argv[1]) for t in json.loads(l).get("threads", []) if t["pid"] == pid})))' "$TMP/relay-$b.json" "$relay")
+	missing=
+	for w in $workers; do
+		case " $seen " in *" $w "*) ;; *) missing="$missing $w" ;; esac
+	done
+	diag "--task-counts=$b: thread rows of tids $seen"
+	check "--task-counts=$b -H: a row for each worker that replaced another (missing:${missing:- none})" \
+		test -z "$missing"
+done
 done_testing

@@ -204,6 +204,41 @@ static int workload_spin(int threads, double seconds, FILE *log)
 	return 0;
 }
 
+/* One relay worker: logs its tid, then sleeps its turn. */
+static void *workload_relay_thread(void *arg)
+{
+	FILE *log = arg;
+	struct timespec ts = { 1, 0 };
+
+	fprintf(log, "tid %ld\n", (long)syscall(SYS_gettid));
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return NULL;
+}
+
+/*
+ * WORKERS threads one after the other, each alive 1 s: the process keeps two
+ * threads while each one's tid is new, so a thread list kept from the last
+ * tick is wrong by its tids, not by its length.
+ */
+static int workload_relay(int workers, FILE *log)
+{
+	struct timespec ts = { 1, 0 };
+
+	/* a second for the watchers to attach */
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	for (int i = 0; i < workers; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, workload_relay_thread, log))
+			return 1;
+		pthread_join(t, NULL);
+	}
+	fprintf(log, "done\n");
+	return 0;
+}
+
 /* Busy threads that exit, then an idle main thread: counts must not go backwards. */
 static int workload_burst(int threads, double spin, double idle, FILE *log)
 {
@@ -688,6 +723,8 @@ int main(int argc, char **argv)
 		log = argv[5];
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "hotpages"))
 		return workload_hotpages(atol(argv[2]), atof(argv[3]), workload_log_open(log));
+	if (argc == 4 && !strcmp(argv[1], "relay"))
+		return workload_relay(atoi(argv[2]), workload_log_open(argv[3]));
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burst"))
 		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]),
 				      workload_log_open(log));
@@ -707,12 +744,13 @@ int main(int argc, char **argv)
 			;
 		return 0;
 	}
-	fprintf(stderr, "usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
-			"burst THREADS SPIN IDLE [LOG] | hotpages RATE SECONDS [LOG] | "
-			"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
-			"crowd THREADS BUSY_MS LOG | "
-			"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
-			"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
-			"sleep SECONDS\n");
+	fprintf(stderr,
+		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
+		"burst THREADS SPIN IDLE [LOG] | relay WORKERS LOG | hotpages RATE SECONDS [LOG] | "
+		"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
+		"crowd THREADS BUSY_MS LOG | "
+		"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
+		"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
+		"sleep SECONDS\n");
 	return 2;
 }

@@ -306,6 +306,8 @@ struct live {
 	size_t nbpf_absent;
 	int *bpf_tseen; /* tids whose rows this tick showed */
 	size_t nbpf_tseen, bpf_tseencap;
+	struct proc_stat *kept; /* the thread stats read from kept files (live_bpf_threads_kept) */
+	size_t nkept;
 	int *bpf_tabsent; /* tids with sums no row showed at the last tick, ascending */
 	size_t nbpf_tabsent;
 	bool told_bpf_read;
@@ -399,6 +401,8 @@ void live_close_groups(struct live *l, struct counters_group **g);
  * slice ran out (it goes on next tick); -errno with nothing open.
  */
 int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st);
+/* Re-read a stat file kept open at fd; 0 or -errno (-ESRCH when its task died). */
+int live_pread_stat(struct live *l, int fd, struct proc_stat *st);
 /* Give up an attach in progress: its sets closed, its list freed. */
 void live_attach_drop(struct live *l, struct live_proc *p);
 /* Hardware events for the busiest processes only from now on; said once. */

@@ -29,6 +29,7 @@ struct live_bpf_thr {
 	unsigned long long cpu; /* utime + stime, clock ticks */
 	char comm[64];
 	uint64_t *zero; /* nev x BPFPROG_FIELDS */
+	int statfd;	/* its stat file kept open for a pread a tick; -1: none */
 };
 
 /* A process counted by the program: live_proc.be. */
@@ -38,6 +39,7 @@ struct live_bpf_proc {
 	unsigned long long tick;  /* the tick of its last full read (l->tick) */
 	struct live_bpf_thr *thr; /* its thread rows, sorted by tid */
 	size_t nthr;
+	bool thr_open; /* every row's stat file kept open: the listing may be skipped */
 };
 
 static struct live_bpf_proc *live_bpf_of(struct live_proc *p)
@@ -285,10 +287,39 @@ static void live_bpf_row(struct live *l, const struct live_proc *p, struct live_
 	live_bpf_seen(l, t->tid);
 }
 
-static void live_bpf_free_thr(struct live_bpf_proc *bp)
+/* Descriptors kept for thread stat files leave this many for counters, cgroups and samples. */
+#define LIVE_BPF_FD_RESERVE 256
+
+static void live_bpf_close_thr(struct live *l, struct live_bpf_thr *t)
 {
-	for (size_t i = 0; i < bp->nthr; i++)
+	if (t->statfd >= 0) {
+		l->ops->close(l->ops->ctx, t->statfd);
+		l->fds_open--;
+	}
+	t->statfd = -1;
+}
+
+/* Keep t's stat file open where descriptors are to spare (the path read is 4 system calls). */
+static void live_bpf_keep_thr(struct live *l, int pid, struct live_bpf_thr *t)
+{
+	char path[64];
+
+	if (t->statfd >= 0 || l->fds_open + 1 + LIVE_BPF_FD_RESERVE > l->fd_budget)
+		return;
+	snprintf(path, sizeof(path), "%d/task/%d/stat", pid, t->tid);
+	t->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+	if (t->statfd >= 0)
+		l->fds_open++;
+	else
+		t->statfd = -1;
+}
+
+static void live_bpf_free_thr(struct live *l, struct live_bpf_proc *bp)
+{
+	for (size_t i = 0; i < bp->nthr; i++) {
+		live_bpf_close_thr(l, &bp->thr[i]);
 		free(bp->thr[i].zero);
+	}
 	free(bp->thr);
 	bp->thr = NULL;
 	bp->nthr = 0;
@@ -306,7 +337,41 @@ static void live_bpf_unwant(struct live *l, struct live_proc *p)
 	bp->wanted = false;
 	for (size_t i = 0; i < bp->nthr; i++)
 		bpfcount_forget_thread(l->bpf, bp->thr[i].tid);
-	live_bpf_free_thr(bp);
+	live_bpf_free_thr(l, bp);
+}
+
+/*
+ * p's thread rows from the stat files kept open, without listing its
+ * threads: only while every row has its file, no read fails (a thread that
+ * died reads ESRCH) and p's stat counts as many threads as there are rows,
+ * so that no thread can have come. false: list them.
+ */
+static bool live_bpf_threads_kept(struct live *l, struct live_proc *p, struct live_bpf_proc *bp,
+				  struct snapshot *snap)
+{
+	struct proc_stat st;
+
+	if (!bp->thr || !bp->thr_open || (size_t)p->last.threads != bp->nthr)
+		return false;
+	if (l->nkept < bp->nthr) {
+		free(l->kept);
+		l->kept = xcalloc(bp->nthr, sizeof(*l->kept));
+		l->nkept = bp->nthr;
+	}
+	for (size_t i = 0; i < bp->nthr; i++) {
+		if (live_pread_stat(l, bp->thr[i].statfd, &st) || st.start != bp->thr[i].start)
+			return false;
+		l->kept[i] = st;
+	}
+	for (size_t i = 0; i < bp->nthr; i++) {
+		struct live_bpf_thr *t = &bp->thr[i];
+
+		t->state = l->kept[i].state;
+		t->cpu = l->kept[i].cpu;
+		snprintf(t->comm, sizeof(t->comm), "%s", l->kept[i].comm);
+		live_bpf_row(l, p, t, snap);
+	}
+	return true;
 }
 
 /*
@@ -338,6 +403,8 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 			live_bpf_row(l, p, &bp->thr[i], snap);
 		return;
 	}
+	if (live_bpf_threads_kept(l, p, bp, snap))
+		return;
 	snprintf(path, sizeof(path), "%d/task", p->pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
 	if (n < 0)
@@ -348,23 +415,36 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 		struct live_bpf_thr *t = &next[nn];
 		struct proc_stat st;
 
-		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
-			continue;
 		while (old < bp->nthr && bp->thr[old].tid < tid) {
 			/* gone: once more with its last sums */
 			bp->thr[old].state = 'X';
 			live_bpf_row(l, p, &bp->thr[old], snap);
+			live_bpf_close_thr(l, &bp->thr[old]);
 			free(bp->thr[old++].zero);
 		}
+		t->statfd = -1;
 		if (old < bp->nthr && bp->thr[old].tid == tid) {
+			struct live_bpf_thr *o = &bp->thr[old++];
+
+			/* its own file, if kept: a thread that died reads ESRCH, whoever took its tid */
+			if (o->statfd >= 0 && live_pread_stat(l, o->statfd, &st))
+				live_bpf_close_thr(l, o);
+			if (o->statfd < 0 && proc_read_stat(l->rootfd, p->pid, tid, &st)) {
+				free(o->zero);
+				continue;
+			}
 			/* the same thread, or a new one with its tid: that one starts from now */
-			if (bp->thr[old].start == st.start)
-				*t = bp->thr[old];
-			else
-				free(bp->thr[old].zero);
-			old++;
+			if (o->start == st.start) {
+				*t = *o;
+			} else {
+				live_bpf_close_thr(l, o);
+				free(o->zero);
+			}
+		} else if (proc_read_stat(l->rootfd, p->pid, tid, &st)) {
+			continue;
 		}
 		t->tid = tid;
+		live_bpf_keep_thr(l, p->pid, t);
 		t->start = st.start;
 		t->state = st.state;
 		t->cpu = st.cpu;
@@ -375,11 +455,15 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 	while (old < bp->nthr) {
 		bp->thr[old].state = 'X';
 		live_bpf_row(l, p, &bp->thr[old], snap);
+		live_bpf_close_thr(l, &bp->thr[old]);
 		free(bp->thr[old++].zero);
 	}
 	free(bp->thr);
 	bp->thr = next;
 	bp->nthr = nn;
+	bp->thr_open = true;
+	for (size_t i = 0; i < nn; i++)
+		bp->thr_open &= next[i].statfd >= 0;
 }
 
 /* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
@@ -481,6 +565,7 @@ static void live_bpf_free(struct live *l)
 	free(l->bpf_absent);
 	free(l->bpf_tabsent);
 	free(l->bpf_tseen);
+	free(l->kept);
 }
 
 static void live_bpf_proc_free(struct live *l, struct live_proc *p)
@@ -492,7 +577,7 @@ static void live_bpf_proc_free(struct live *l, struct live_proc *p)
 	/* gone or renewed: a process that takes its pid is wanted again when its rows are shown */
 	if (bp->wanted && l->bpf)
 		bpfcount_want(l->bpf, p->pid, false);
-	live_bpf_free_thr(bp);
+	live_bpf_free_thr(l, bp);
 	free(bp->zero);
 	free(bp);
 	p->be = NULL;

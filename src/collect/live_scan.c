@@ -401,8 +401,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	return k;
 }
 
-/* Re-read a stat file kept open; 0 or -errno (-ESRCH when the process died). */
-static int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
+int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
 {
 	char buf[1024];
 	long n;
