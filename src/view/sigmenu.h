@@ -1,0 +1,14 @@
+/* The signal menu: its signals, its keys, the question before sending, and its drawing. */
+#ifndef PMCTOP_VIEW_SIGMENU_H
+#define PMCTOP_VIEW_SIGMENU_H
+
+#include "view/canvas.h"
+#include "view/ui.h"
+
+/* A key in the signal menu: move, type a number, jump by a letter, Enter, Esc. */
+unsigned ui_signal_key(struct ui *u, int key, const struct model *m);
+
+/* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
+void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u);
+
+#endif

@@ -1,0 +1,21 @@
+/* Tagged processes, and who a signal or a nice value goes to. */
+#ifndef PMCTOP_VIEW_TAGS_H
+#define PMCTOP_VIEW_TAGS_H
+
+#include "view/ui.h"
+
+void ui_tag(struct ui *u, const struct ui_list *l);
+
+/*
+ * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
+ * the status line names the first. Returns how many were dropped.
+ */
+size_t ui_prune_tags(struct ui *u, const struct model *m);
+
+/*
+ * What a signal or nice value goes to: the tagged processes still there, else the selected
+ * one. False, with the reason in status, when there is none or the processes are not here.
+ */
+bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l);
+
+#endif

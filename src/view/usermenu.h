@@ -1,0 +1,16 @@
+/* The users menu (u): its entries, its keys and its drawing. */
+#ifndef PMCTOP_VIEW_USERMENU_H
+#define PMCTOP_VIEW_USERMENU_H
+
+#include "view/view.h"
+
+/* u: the users menu opens on the user shown, else on "All users". */
+void ui_user_menu_open(struct ui *u, const struct model *m);
+
+/* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
+unsigned ui_user_menu_key(struct ui *u, int key, const struct model *m);
+
+/* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
+void view_user_menu(struct canvas *c, int y, int h, const struct view_ctx *v);
+
+#endif
