@@ -38,7 +38,7 @@ size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
 }
 
 /* The movement keys on the drill-down's hot pages: the selection, and the rows in view. */
-void ui_page_move(struct ui *u, const struct model *m, int key)
+void drill_page_move(struct ui *u, const struct model *m, int key)
 {
 	size_t n = 0, page = u->page ? u->page : 1;
 	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
@@ -74,12 +74,12 @@ void ui_page_move(struct ui *u, const struct model *m, int key)
 	free(v);
 }
 
-#define VIEW_MAX_COLS (COL_MAX + 64)
+#define DRILL_MAX_COLS (COL_MAX + 64)
 
-#define VIEW_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
+#define DRILL_IPS_LINES (1 + HOTPAGE_IPS) /* the selected page's instructions */
 
 /* A share bar of w cells: blocks in UTF-8, '#' otherwise. */
-static void view_bar(struct canvas *c, int x, int y, int w, double frac, bool utf8)
+static void drill_bar(struct canvas *c, int x, int y, int w, double frac, bool utf8)
 {
 	int fill = isfinite(frac) ? (int)lround(fmin(fmax(frac, 0.0), 1.0) * w) : 0;
 
@@ -88,7 +88,7 @@ static void view_bar(struct canvas *c, int x, int y, int w, double frac, bool ut
 }
 
 /* Mapping names are paths: keep their tail, where the file name is. */
-static void view_map_name(char *buf, size_t size, const char *name, int w)
+static void drill_map_name(char *buf, size_t size, const char *name, int w)
 {
 	size_t n = strlen(name);
 
@@ -99,15 +99,15 @@ static void view_map_name(char *buf, size_t size, const char *name, int w)
 }
 
 /* Rows of pages in a pages pane of h lines, and whether the instructions block fits below. */
-int view_pages_rows(int h, bool *ips)
+int drill_pages_rows(int h, bool *ips)
 {
-	*ips = h - 1 >= 3 + VIEW_IPS_LINES;
-	return h - 1 - (*ips ? VIEW_IPS_LINES : 0);
+	*ips = h - 1 >= 3 + DRILL_IPS_LINES;
+	return h - 1 - (*ips ? DRILL_IPS_LINES : 0);
 }
 
 /* The instructions that touched page e most, each named by function and file where known. */
-static void view_page_ips(struct canvas *c, int y, const struct hotpage_entry *e,
-			  const struct view_ctx *v)
+static void drill_page_ips(struct canvas *c, int y, const struct hotpage_entry *e,
+			   const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	uint64_t ip[HOTPAGE_IPS];
@@ -134,11 +134,11 @@ static void view_page_ips(struct canvas *c, int y, const struct hotpage_entry *e
 	}
 }
 
-static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
+static void drill_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	bool ips;
-	int rows = view_pages_rows(h, &ips);
+	int rows = drill_pages_rows(h, &ips);
 	size_t n = 0, sel, top;
 	struct hotpage_entry *all = rows > 0 ? hotpage_sorted(m->hp, &n) : NULL;
 	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
@@ -182,8 +182,8 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		hotpage_cells_na(&cl, m->sample_flags);
 		x = 0;
 		if (barw) {
-			view_bar(c, 0, row, barw, all[0].weight > 0 ? e->weight / all[0].weight : 0,
-				 v->utf8);
+			drill_bar(c, 0, row, barw,
+				  all[0].weight > 0 ? e->weight / all[0].weight : 0, v->utf8);
 			x = barw + 1;
 		}
 		x += canvas_printf(c, x, row, CANVAS_NORMAL, -1,
@@ -198,17 +198,17 @@ static void view_pages(struct canvas *c, int y, int h, const struct view_ctx *v)
 		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
 		if (pm && mem_map_anon(pm) && (int)strlen(label) > c->w - x)
 			snprintf(label, sizeof(label), "[anon %llx]", pm->start);
-		view_map_name(name, sizeof(name), own ? own : pm ? label : "[unmapped]", c->w - x);
+		drill_map_name(name, sizeof(name), own ? own : pm ? label : "[unmapped]", c->w - x);
 		canvas_put(c, x, row, name, CANVAS_NORMAL, -1);
 		if (i == sel)
 			canvas_attr(c, row, 0, c->w, CANVAS_SELECTED);
 	}
 	if (ips && n)
-		view_page_ips(c, y + 1 + rows, &all[sel], v);
+		drill_page_ips(c, y + 1 + rows, &all[sel], v);
 	free(all);
 }
 
-static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
+static void drill_mappings(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct hotpage_group g[64];
@@ -228,8 +228,8 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 		hotpage_cells(g[i].loads, g[i].stores, g[i].lat_sum, g[i].lat_n, &cl);
 		hotpage_cells_na(&cl, m->sample_flags);
 		if (barw) {
-			view_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
-				 v->utf8);
+			drill_bar(c, 0, row, barw, g[0].weight > 0 ? g[i].weight / g[0].weight : 0,
+				  v->utf8);
 			x = barw + 1;
 		}
 		canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%6.1f %6zu %6s %6s %5s %s",
@@ -240,7 +240,7 @@ static void view_mappings(struct canvas *c, int y, int h, const struct view_ctx 
 }
 
 /* The sampling pane: what is sampled and how, then the pages or mappings. */
-static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *v)
+static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
@@ -284,22 +284,22 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			"addresses only",
 			CANVAS_DIM, -1);
 	if (u->drill_mode == UI_DRILL_MAPPINGS)
-		view_mappings(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
+		drill_mappings(c, y + DRILL_SAMPLE_LINES, h - DRILL_SAMPLE_LINES, v);
 	else
-		view_pages(c, y + VIEW_SAMPLE_LINES, h - VIEW_SAMPLE_LINES, v);
+		drill_pages(c, y + DRILL_SAMPLE_LINES, h - DRILL_SAMPLE_LINES, v);
 }
 
-void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
+void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	const struct model_row *p = view_find_row(m, v->u->drill);
+	const struct model_row *p = tableview_find_row(m, v->u->drill);
 	int x;
 
 	if (h < 3)
 		return;
 	if (p) {
-		int ids[VIEW_MAX_COLS];
-		size_t n = model_columns(m, ids, VIEW_MAX_COLS);
+		int ids[DRILL_MAX_COLS];
+		size_t n = model_columns(m, ids, DRILL_MAX_COLS);
 
 		char res[16], mem[16], tm[16];
 
@@ -325,8 +325,8 @@ void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 			x += canvas_printf(c, x, y + 2, CANVAS_LABEL, -1, "%s ", col->title);
 			x += canvas_printf(
 				c, x, y + 2,
-				view_cell_attr(col, p->v[col->id], p->na & (1u << col->id)), -1,
-				"%s  ", num);
+				tableview_cell_attr(col, p->v[col->id], p->na & (1u << col->id)),
+				-1, "%s  ", num);
 		}
 		if (p->err)
 			canvas_printf(c, 0, y + 2, CANVAS_WARN, -1, "not counted: %s (e: log)",
@@ -335,10 +335,10 @@ void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)",
 			      v->u->drill);
 	}
-	y += VIEW_DRILL_LINES;
-	h -= VIEW_DRILL_LINES;
+	y += DRILL_LINES;
+	h -= DRILL_LINES;
 	if (v->u->drill_mode != UI_DRILL_THREADS) {
-		view_samples(c, y, h, v);
+		drill_samples(c, y, h, v);
 		return;
 	}
 	if (!v->list->n && h > 0) {
@@ -352,5 +352,5 @@ void view_drill(struct canvas *c, int y, int h, const struct view_ctx *v)
 				      "with the next tick",
 				      v->u->drill);
 	}
-	view_list(c, y, h, v, COL_ROWS_THREADS);
+	tableview_draw(c, y, h, v, COL_ROWS_THREADS);
 }

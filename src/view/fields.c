@@ -8,10 +8,10 @@
 
 #include "util/utf8.h"
 
-size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ...)
+size_t fields_add(struct fields *f, int prio, int attr, const char *fmt, ...)
 {
 	/* the header adds a known handful; more would overwrite the last, never overflow */
-	size_t i = f->n < VIEW_FIELDS_MAX ? f->n++ : VIEW_FIELDS_MAX - 1;
+	size_t i = f->n < FIELDS_MAX ? f->n++ : FIELDS_MAX - 1;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -23,7 +23,7 @@ size_t view_field(struct view_fields *f, int prio, int attr, const char *fmt, ..
 	return i;
 }
 
-void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
+void fields_short(struct fields *f, size_t i, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,7 +38,7 @@ void view_field_short(struct view_fields *f, size_t i, const char *fmt, ...)
  * so that a word (a number) is whole or absent; a text of one word without a digit
  * is cut. Returns the cells drawn.
  */
-int view_put_words(struct canvas *c, int x, int y, const char *text, int attr, int room)
+int fields_put_words(struct canvas *c, int x, int y, const char *text, int attr, int room)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	size_t n = strlen(text), cut = 0;
@@ -65,13 +65,13 @@ int view_put_words(struct canvas *c, int x, int y, const char *text, int attr, i
 	return strpbrk(text, "0123456789") ? 0 : canvas_put(c, x, y, text, attr, room);
 }
 
-void view_fields_draw(struct canvas *c, int y, const struct view_fields *f)
+void fields_draw(struct canvas *c, int y, const struct fields *f)
 {
-	int choice[VIEW_FIELDS_MAX], x = 0;
+	int choice[FIELDS_MAX], x = 0;
 
 	layout_fields(f->lay, f->n, c->w, choice);
 	for (size_t i = 0; i < f->n; i++)
 		if (choice[i])
-			x += view_put_words(c, x, y, choice[i] == 2 ? f->shorter[i] : f->text[i],
-					    f->attr[i], c->w - x);
+			x += fields_put_words(c, x, y, choice[i] == 2 ? f->shorter[i] : f->text[i],
+					      f->attr[i], c->w - x);
 }

@@ -16,11 +16,11 @@
 #include "view/fields.h"
 #include "view/tableview.h"
 
-#define VIEW_CORE_MIN_W 24
+#define HEADER_CORE_MIN_W 24
 
-#define VIEW_HEADER_LINES 3 /* without the memory meters' two */
+#define HEADER_LINES 3 /* without the memory meters' two */
 
-static void view_uptime(char *buf, size_t size, double up)
+static void header_uptime(char *buf, size_t size, double up)
 {
 	long s = (long)up, d = s / 86400, h = s % 86400 / 3600, mi = s % 3600 / 60;
 
@@ -31,15 +31,15 @@ static void view_uptime(char *buf, size_t size, double up)
 }
 
 /* The first line: host, the replay's time, kernel, uptime, load, and what watching costs. */
-static void view_header_host(struct canvas *c, const struct view_ctx *v)
+static void header_host(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	struct view_fields f = { 0 };
+	struct fields f = { 0 };
 	char up[64] = "", when[40] = "";
 	size_t i;
 
 	if (v->uptime >= 0 && ui_meter_shown(v->u, UI_METER_UPTIME))
-		view_uptime(up, sizeof(up), v->uptime);
+		header_uptime(up, sizeof(up), v->uptime);
 	/* a replay says when the frame on screen was recorded */
 	if (v->replay && m->wall > 0 && m->wall < 1e12) {
 		time_t t = (time_t)m->wall;
@@ -48,140 +48,139 @@ static void view_header_host(struct canvas *c, const struct view_ctx *v)
 		if (!localtime_r(&t, &tm) || !strftime(when, sizeof(when), " %H:%M:%S", &tm))
 			when[0] = '\0';
 	}
-	view_field(&f, LAYOUT_KEEP, CANVAS_HEADER, "pmctop");
-	view_field(&f, 99, CANVAS_HEADER, " - %s", v->host);
+	fields_add(&f, LAYOUT_KEEP, CANVAS_HEADER, "pmctop");
+	fields_add(&f, 99, CANVAS_HEADER, " - %s", v->host);
 	if (v->replay) {
-		i = view_field(&f, 70, CANVAS_HEADER, " (replay%s)", when);
-		view_field_short(&f, i, " (replay)");
+		i = fields_add(&f, 70, CANVAS_HEADER, " (replay%s)", when);
+		fields_short(&f, i, " (replay)");
 	}
-	view_field(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
+	fields_add(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
 	if (up[0])
-		view_field(&f, 30, CANVAS_NORMAL, "  %s", up);
+		fields_add(&f, 30, CANVAS_NORMAL, "  %s", up);
 	if (ui_meter_shown(v->u, UI_METER_LOAD)) {
-		i = view_field(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
+		i = fields_add(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
 			       m->load[1], m->load[2]);
-		view_field_short(&f, i, "  load %.2f", m->load[0]);
+		fields_short(&f, i, "  load %.2f", m->load[0]);
 	}
 	/* what watching costs, last: a narrow screen leaves it out first */
 	if (v->self && ui_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
 	    isfinite(v->self->rss_bytes)) {
-		i = view_field(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
+		i = fields_add(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
 			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
 			       isfinite(v->self->open_fds) ? v->self->open_fds : 0,
 			       isfinite(v->self->max_fds) ? v->self->max_fds : 0);
-		view_field_short(&f, i, "  self %.1f%%", v->self->cpu_pct);
+		fields_short(&f, i, "  self %.1f%%", v->self->cpu_pct);
 	}
-	view_fields_draw(c, 0, &f);
+	fields_draw(c, 0, &f);
 }
 
 /* The second line: the event mode, then what is multiplexed and what cannot be counted. */
-static void view_header_events(struct canvas *c, const struct view_ctx *v)
+static void header_events(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	struct view_fields f = { 0 };
+	struct fields f = { 0 };
 	char unsup[1024];
 	int ids[MODEL_MAX_COLS], err[MODEL_MAX_COLS];
 	size_t i;
 
-	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Events: ");
-	view_field(&f, LAYOUT_KEEP, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, "%s",
+	fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "Events: ");
+	fields_add(&f, LAYOUT_KEEP, evlist_any_hw(&m->ev) ? CANVAS_NORMAL : CANVAS_WARN, "%s",
 		   v->mode);
 	if (m->nmultiplexed) {
-		i = view_field(&f, 50, CANVAS_WARN, "; %zu event%s multiplexed (values marked *)",
+		i = fields_add(&f, 50, CANVAS_WARN, "; %zu event%s multiplexed (values marked *)",
 			       m->nmultiplexed, m->nmultiplexed == 1 ? "" : "s");
-		view_field_short(&f, i, "; %zu event%s multiplexed (*)", m->nmultiplexed,
-				 m->nmultiplexed == 1 ? "" : "s");
+		fields_short(&f, i, "; %zu event%s multiplexed (*)", m->nmultiplexed,
+			     m->nmultiplexed == 1 ? "" : "s");
 	}
 	if (*model_unsupported_text(m, COL_ROWS_PROCESSES, unsup, sizeof(unsup))) {
 		size_t n = model_columns_unsupported(m, ids, err, MODEL_MAX_COLS);
 
-		i = view_field(&f, 40, CANVAS_WARN, "; %s", unsup);
-		view_field_short(&f, i, "; %zu column%s not counted (E)", n, n == 1 ? "" : "s");
+		i = fields_add(&f, 40, CANVAS_WARN, "; %s", unsup);
+		fields_short(&f, i, "; %zu column%s not counted (E)", n, n == 1 ? "" : "s");
 	}
-	view_fields_draw(c, 1, &f);
+	fields_draw(c, 1, &f);
 }
 
 /* The third line: what is listed, then what hides rows or stops updates, the pace and sort. */
-static void view_header_rows(struct canvas *c, const struct view_ctx *v)
+static void header_rows(struct canvas *c, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	const struct ui *u = v->u;
-	struct view_fields f = { 0 };
+	struct fields f = { 0 };
 	int sc = u->sort_col;
 	bool tasks = false; /* the rows are processes: top's count by state goes with them */
 	size_t i;
 
 	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
-		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
-		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
+		fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
+		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
 	} else {
 		const char *label = u->view == UI_VIEW_CGROUPS		      ? "Cgroups: "
 				    : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
 				    : u->threads || u->view == UI_VIEW_DRILL  ? "Threads: "
 									      : "Tasks: ";
 
-		view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s", label);
-		view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
+		fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "%s", label);
+		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%zu shown", v->list->n);
 		tasks = !strcmp(label, "Tasks: ");
 	}
 	/* what hides rows or stops updates comes first, and stays longest on a narrow screen */
 	if (u->paused)
-		view_field(&f, 95, CANVAS_HOT, " PAUSED");
+		fields_add(&f, 95, CANVAS_HOT, " PAUSED");
 	if (u->replay_ended) {
-		i = view_field(&f, 90, CANVAS_WARN, " (end of recording)");
-		view_field_short(&f, i, " (end)");
+		i = fields_add(&f, 90, CANVAS_WARN, " (end of recording)");
+		fields_short(&f, i, " (end)");
 	}
 	/* top's count by state, of every process of the snapshot, not only those shown */
 	if (tasks && m->states.total) {
 		const struct model_states *st = &m->states;
 
-		i = view_field(&f, 50, CANVAS_NORMAL,
+		i = fields_add(&f, 50, CANVAS_NORMAL,
 			       "; %zu total, %zu running, %zu sleeping, %zu stopped, %zu zombie",
 			       st->total, st->running, st->sleeping, st->stopped, st->zombie);
-		view_field_short(&f, i, "; %zu total, %zu running", st->total, st->running);
+		fields_short(&f, i, "; %zu total, %zu running", st->total, st->running);
 	}
 	if (u->cgroup[0] && u->view == UI_VIEW_TABLE)
-		view_field(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
+		fields_add(&f, 80, CANVAS_WARN, "; cgroup '%s'", u->cgroup);
 	if (u->filter[0] && u->view != UI_VIEW_DRILL)
-		view_field(&f, 80, CANVAS_WARN, "; filter '%s'", u->filter);
+		fields_add(&f, 80, CANVAS_WARN, "; filter '%s'", u->filter);
 	if (u->user[0] && u->view != UI_VIEW_DRILL)
-		view_field(&f, 80, CANVAS_WARN, "; user '%s'", u->user);
+		fields_add(&f, 80, CANVAS_WARN, "; user '%s'", u->user);
 	if (u->follow)
-		view_field(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
-			   view_find_row(m, u->follow_id) ? "" : " (exited)");
+		fields_add(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
+			   tableview_find_row(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
-		view_field(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
+		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {
-		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
+		i = fields_add(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
 			       m->cg_not_counted);
-		view_field_short(&f, i, ", %zu not counted", m->cg_not_counted);
+		fields_short(&f, i, ", %zu not counted", m->cg_not_counted);
 	}
 	if (m->have_cgroups && u->view == UI_VIEW_CGROUPS) {
-		view_field(&f, 35, CANVAS_NORMAL, ", %" PRIu64 " fds", m->cg_fds);
+		fields_add(&f, 35, CANVAS_NORMAL, ", %" PRIu64 " fds", m->cg_fds);
 	} else if (m->not_counted && u->view != UI_VIEW_DRILL && u->view != UI_VIEW_CGROUPS) {
-		i = view_field(&f, 60, CANVAS_WARN, ", %zu not counted (%s, e: log)",
+		i = fields_add(&f, 60, CANVAS_WARN, ", %zu not counted (%s, e: log)",
 			       m->not_counted, errmsg_short(m->not_counted_err));
-		view_field_short(&f, i, ", %zu not counted", m->not_counted);
+		fields_short(&f, i, ", %zu not counted", m->not_counted);
 	}
 	/* the pace the user chose is what they know best: it gives way first */
-	view_field(&f, 25, CANVAS_NORMAL, "; every %.2g s", u->delay);
-	i = view_field(&f, 45, CANVAS_NORMAL, "; sort %s%s%s",
+	fields_add(&f, 25, CANVAS_NORMAL, "; every %.2g s", u->delay);
+	i = fields_add(&f, 45, CANVAS_NORMAL, "; sort %s%s%s",
 		       model_column_title(m, sc,
 					  u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS
 								     : COL_ROWS_PROCESSES),
 		       u->reverse ? " (reversed)" : "",
 		       v->list->is_tree ? ", as a tree" : ""); /* not the per-user rows */
 	if (u->reverse || v->list->is_tree)
-		view_field_short(&f, i, "; sort %s",
-				 model_column_title(m, sc,
-						    u->view == UI_VIEW_CGROUPS
-							    ? COL_ROWS_CGROUPS
-							    : COL_ROWS_PROCESSES));
-	view_fields_draw(c, 2, &f);
+		fields_short(&f, i, "; sort %s",
+			     model_column_title(m, sc,
+						u->view == UI_VIEW_CGROUPS ? COL_ROWS_CGROUPS
+									   : COL_ROWS_PROCESSES));
+	fields_draw(c, 2, &f);
 }
 
 /* MiB with a tenth as top writes them, or "-" when unknown: an empty meter is never 0. */
-static void view_mib(char *buf, size_t size, double mib)
+static void header_mib(char *buf, size_t size, double mib)
 {
 	if (isfinite(mib))
 		snprintf(buf, size, "%.1f", mib);
@@ -190,55 +189,55 @@ static void view_mib(char *buf, size_t size, double mib)
 }
 
 /* The fourth and fifth lines: top's "MiB Mem :" and "MiB Swap:" from /proc/meminfo. */
-static void view_header_memory(struct canvas *c, int y, const struct view_ctx *v)
+static void header_memory(struct canvas *c, int y, const struct view_ctx *v)
 {
 	struct model_memory mm;
 	char tot[32], fr[32], us[32], bc[32], st[32], sf[32], su[32], av[32];
-	struct view_fields f = { 0 };
+	struct fields f = { 0 };
 
 	model_memory(v->m, &mm);
-	view_mib(tot, sizeof(tot), mm.total);
-	view_mib(fr, sizeof(fr), mm.free);
-	view_mib(us, sizeof(us), mm.used);
-	view_mib(bc, sizeof(bc), mm.buff_cache);
-	view_mib(st, sizeof(st), mm.swap_total);
-	view_mib(sf, sizeof(sf), mm.swap_free);
-	view_mib(su, sizeof(su), mm.swap_used);
-	view_mib(av, sizeof(av), mm.avail);
+	header_mib(tot, sizeof(tot), mm.total);
+	header_mib(fr, sizeof(fr), mm.free);
+	header_mib(us, sizeof(us), mm.used);
+	header_mib(bc, sizeof(bc), mm.buff_cache);
+	header_mib(st, sizeof(st), mm.swap_total);
+	header_mib(sf, sizeof(sf), mm.swap_free);
+	header_mib(su, sizeof(su), mm.swap_used);
+	header_mib(av, sizeof(av), mm.avail);
 	/* the label and the total stay; a narrow line shows the label alone, never half a number */
-	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Mem : ");
-	view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", tot);
-	view_field(&f, 70, CANVAS_NORMAL, ", %s free", fr);
-	view_field(&f, 80, CANVAS_NORMAL, ", %s used", us);
-	view_field(&f, 60, CANVAS_NORMAL, ", %s buff/cache", bc);
-	view_fields_draw(c, y, &f);
-	f = (struct view_fields){ 0 };
-	view_field(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Swap: ");
-	view_field(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", st);
-	view_field(&f, 65, CANVAS_NORMAL, ", %s free", sf);
-	view_field(&f, 70, CANVAS_NORMAL, ", %s used", su);
-	view_field(&f, 75, CANVAS_NORMAL, ". %s avail Mem", av);
-	view_fields_draw(c, y + 1, &f);
+	fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Mem : ");
+	fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", tot);
+	fields_add(&f, 70, CANVAS_NORMAL, ", %s free", fr);
+	fields_add(&f, 80, CANVAS_NORMAL, ", %s used", us);
+	fields_add(&f, 60, CANVAS_NORMAL, ", %s buff/cache", bc);
+	fields_draw(c, y, &f);
+	f = (struct fields){ 0 };
+	fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "MiB Swap: ");
+	fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%s total", st);
+	fields_add(&f, 65, CANVAS_NORMAL, ", %s free", sf);
+	fields_add(&f, 70, CANVAS_NORMAL, ", %s used", su);
+	fields_add(&f, 75, CANVAS_NORMAL, ". %s avail Mem", av);
+	fields_draw(c, y + 1, &f);
 }
 
 /* The header's lines: three, and the memory meters' two where they are shown. */
-int view_header_lines(const struct view_ctx *v)
+int header_lines(const struct view_ctx *v)
 {
-	return VIEW_HEADER_LINES + (ui_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
+	return HEADER_LINES + (ui_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
 }
 
-int view_header(struct canvas *c, const struct view_ctx *v)
+int header_draw(struct canvas *c, const struct view_ctx *v)
 {
-	view_header_host(c, v);
-	view_header_events(c, v);
-	view_header_rows(c, v);
+	header_host(c, v);
+	header_events(c, v);
+	header_rows(c, v);
 	if (ui_meter_shown(v->u, UI_METER_MEMORY))
-		view_header_memory(c, VIEW_HEADER_LINES, v);
-	return view_header_lines(v);
+		header_memory(c, HEADER_LINES, v);
+	return header_lines(v);
 }
 
-static void view_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
-		       const struct model *m, bool utf8)
+static void header_meter(struct canvas *c, int x, int y, int w, const struct model_row *r,
+			 const struct model *m, bool utf8)
 {
 	static const char *const EIGHTHS[] = { "",	 "\u258f", "\u258e", "\u258d",
 					       "\u258c", "\u258b", "\u258a", "\u2589" };
@@ -296,34 +295,34 @@ static void view_meter(struct canvas *c, int x, int y, int w, const struct model
 }
 
 /* How many core meters: the last row is the total, worth a meter only beside two or more CPUs. */
-static size_t view_meters(const struct model *m)
+static size_t header_meters(const struct model *m)
 {
 	return m->ncpus == 2 ? 1 : m->ncpus;
 }
 
 /* Lines the core meters take atop a body of body lines, with the blank after; 0 when hidden. */
-int view_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc)
+int header_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc)
 {
-	size_t n = view_meters(m);
+	size_t n = header_meters(m);
 
-	if (!n || layout_cores((int)n, w, (body - 4) / 3, VIEW_CORE_MIN_W, lc))
+	if (!n || layout_cores((int)n, w, (body - 4) / 3, HEADER_CORE_MIN_W, lc))
 		return 0;
 	return lc->rows + 1;
 }
 
 /* The per-core meters; returns the lines used. */
-int view_cores(struct canvas *c, int y, int body, const struct view_ctx *v)
+int header_cores(struct canvas *c, int y, int body, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 	struct layout_cores lc;
-	int used = view_cores_fit(m, c->w, body, &lc);
+	int used = header_cores_fit(m, c->w, body, &lc);
 
 	if (!used)
 		return 0;
-	for (size_t i = 0; i < view_meters(m); i++) {
+	for (size_t i = 0; i < header_meters(m); i++) {
 		int col = (int)i / lc.rows, row = (int)i % lc.rows;
 
-		view_meter(c, col * (lc.cell_w + 1), y + row, lc.cell_w, &m->cpus[i], m, v->utf8);
+		header_meter(c, col * (lc.cell_w + 1), y + row, lc.cell_w, &m->cpus[i], m, v->utf8);
 	}
 	return used;
 }

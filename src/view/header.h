@@ -6,14 +6,14 @@
 #include "view/view.h"
 
 /* The header's lines: three, and the memory meters' two where they are shown. */
-int view_header_lines(const struct view_ctx *v);
+int header_lines(const struct view_ctx *v);
 
-int view_header(struct canvas *c, const struct view_ctx *v);
+int header_draw(struct canvas *c, const struct view_ctx *v);
 
 /* Lines the core meters take atop a body of body lines, with the blank after; 0 when hidden. */
-int view_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc);
+int header_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc);
 
 /* The per-core meters; returns the lines used. */
-int view_cores(struct canvas *c, int y, int body, const struct view_ctx *v);
+int header_cores(struct canvas *c, int y, int body, const struct view_ctx *v);
 
 #endif

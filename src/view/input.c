@@ -17,7 +17,7 @@
  * Select the first row from row from on (wrapping) whose name or command line holds the search;
  * false, the selection kept, when none does.
  */
-static bool ui_search(struct ui *u, const struct ui_list *l, size_t from)
+static bool input_search(struct ui *u, const struct ui_list *l, size_t from)
 {
 	/* the list on screen already holds only what the filters let through */
 	const struct model_filter f = { .name = u->search, .kthreads = true };
@@ -40,9 +40,9 @@ static bool ui_search(struct ui *u, const struct ui_list *l, size_t from)
 }
 
 /* The next match after the selection (Enter on an empty search, F3 in it). */
-static void ui_search_next(struct ui *u, const struct ui_list *l)
+static void input_search_next(struct ui *u, const struct ui_list *l)
 {
-	u->search_miss = !ui_search(u, l, l->n ? (u->sel + 1) % l->n : 0);
+	u->search_miss = !input_search(u, l, l->n ? (u->sel + 1) % l->n : 0);
 	if (u->search_miss)
 		snprintf(u->status, sizeof(u->status), "no process matches '%.120s'", u->search);
 }
@@ -73,7 +73,7 @@ int ui_parse_time(const char *s, bool *rel, double *seconds)
 	return 0;
 }
 
-static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
+static unsigned input_commit(struct ui *u, const struct ui_list *l)
 {
 	enum ui_prompt p = u->prompt;
 	double d;
@@ -83,7 +83,7 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 	case UI_PROMPT_SEARCH:
 		/* the search went as it was typed; Enter on nothing typed: the last one's next */
 		if (!u->input.len)
-			ui_search_next(u, l);
+			input_search_next(u, l);
 		else if (u->search_miss)
 			snprintf(u->status, sizeof(u->status), "no process matches '%.120s'",
 				 u->search);
@@ -115,7 +115,7 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
 			return 0;
 		}
 		return UI_ACT_SEEK;
-	case UI_PROMPT_SIGNAL: /* these have keys of their own (ui_signal_key, the menus) */
+	case UI_PROMPT_SIGNAL: /* these have keys of their own (sigmenu_key, the menus) */
 	case UI_PROMPT_CONFIRM:
 	case UI_PROMPT_SORT:
 	case UI_PROMPT_USER:
@@ -130,24 +130,24 @@ static unsigned ui_commit_prompt(struct ui *u, const struct ui_list *l)
  * what is typed so far, and the filter applies at once (the list is built again before the next
  * key and the next frame).
  */
-static void ui_prompt_edited(struct ui *u, const struct ui_list *l)
+static void input_edited(struct ui *u, const struct ui_list *l)
 {
 	if (u->prompt == UI_PROMPT_SEARCH) {
 		snprintf(u->search, sizeof(u->search), "%s", u->input.text);
-		u->search_miss = !ui_search(u, l, 0);
+		u->search_miss = !input_search(u, l, 0);
 	} else if (u->prompt == UI_PROMPT_FILTER) {
 		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
 	}
 }
 
-unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
+unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
 {
 	if (u->prompt == UI_PROMPT_SIGNAL)
-		return ui_signal_key(u, key, m);
+		return sigmenu_key(u, key, m);
 	if (u->prompt == UI_PROMPT_SORT)
-		return ui_sort_menu_key(u, key, m);
+		return sortmenu_key(u, key, m);
 	if (u->prompt == UI_PROMPT_USER)
-		return ui_user_menu_key(u, key, m);
+		return usermenu_key(u, key, m);
 	if (u->prompt == UI_PROMPT_CONFIRM) {
 		u->prompt = UI_PROMPT_NONE;
 		if (u->ask_gone) {
@@ -169,25 +169,25 @@ unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, const struc
 	}
 	/* F3 in the search: the next match, the prompt staying open as in htop */
 	if (key == UI_KEY_F3 && u->prompt == UI_PROMPT_SEARCH) {
-		ui_search_next(u, l);
+		input_search_next(u, l);
 		u->status[0] = '\0';
 		return 0;
 	}
 	if (key == UI_KEY_F4 && u->prompt == UI_PROMPT_FILTER)
-		return ui_commit_prompt(u, l);
+		return input_commit(u, l);
 	if (key == UI_KEY_ENTER || key == '\r')
-		return ui_commit_prompt(u, l);
+		return input_commit(u, l);
 	if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
 		if (!prompt_back(&u->input))
 			return 0;
 	} else if (key < 0 || !prompt_add(&u->input, (uint32_t)key)) {
 		return 0; /* an arrow, a function key, a control: nothing typed */
 	}
-	ui_prompt_edited(u, l);
+	input_edited(u, l);
 	return 0;
 }
 
-void ui_start_prompt(struct ui *u, enum ui_prompt p, const char *initial)
+void input_start(struct ui *u, enum ui_prompt p, const char *initial)
 {
 	u->prompt = p;
 	u->search_miss = false;

@@ -4,8 +4,8 @@
 
 #include "view/ui.h"
 
-unsigned ui_prompt_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
+unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);
 
-void ui_start_prompt(struct ui *u, enum ui_prompt p, const char *initial);
+void input_start(struct ui *u, enum ui_prompt p, const char *initial);
 
 #endif

@@ -10,7 +10,7 @@
  * the first binding for the current view wins. Each view's footer shows its bindings in table
  * order: drill-down keys first, then the list keys, the help and log keys, and quit last.
  */
-static const struct ui_binding UI_BINDINGS[] = {
+static const struct ui_binding KEYS_BINDINGS[] = {
 	{ .keys = { UI_KEY_ESC, 'q', UI_KEY_F10 },
 	  .in = UI_IN(UI_VIEW_DRILL),
 	  .what = UI_DO_LEAVE,
@@ -325,7 +325,7 @@ static const struct ui_binding UI_BINDINGS[] = {
 static const struct {
 	int key;
 	const char *name; /* NULL: an alias the help does not list */
-} UI_KEY_NAMES[] = {
+} KEYS_NAMES[] = {
 	{ UI_KEY_ESC, "Esc" },
 	{ UI_KEY_ENTER, "Enter" },
 	{ '\r', NULL },
@@ -355,14 +355,14 @@ static const struct {
 
 const struct ui_binding *ui_bindings(size_t *n)
 {
-	*n = sizeof(UI_BINDINGS) / sizeof(UI_BINDINGS[0]);
-	return UI_BINDINGS;
+	*n = sizeof(KEYS_BINDINGS) / sizeof(KEYS_BINDINGS[0]);
+	return KEYS_BINDINGS;
 }
 
 const struct ui_binding *ui_binding_find(enum ui_view view, int key)
 {
-	for (size_t i = 0; i < sizeof(UI_BINDINGS) / sizeof(UI_BINDINGS[0]); i++) {
-		const struct ui_binding *b = &UI_BINDINGS[i];
+	for (size_t i = 0; i < sizeof(KEYS_BINDINGS) / sizeof(KEYS_BINDINGS[0]); i++) {
+		const struct ui_binding *b = &KEYS_BINDINGS[i];
 
 		if (!(b->in & UI_IN(view)))
 			continue;
@@ -375,10 +375,10 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key)
 
 bool ui_key_name(int key, char *buf, size_t size)
 {
-	for (size_t i = 0; i < sizeof(UI_KEY_NAMES) / sizeof(UI_KEY_NAMES[0]); i++)
-		if (UI_KEY_NAMES[i].key == key) {
-			snprintf(buf, size, "%s", UI_KEY_NAMES[i].name ? UI_KEY_NAMES[i].name : "");
-			return UI_KEY_NAMES[i].name != NULL;
+	for (size_t i = 0; i < sizeof(KEYS_NAMES) / sizeof(KEYS_NAMES[0]); i++)
+		if (KEYS_NAMES[i].key == key) {
+			snprintf(buf, size, "%s", KEYS_NAMES[i].name ? KEYS_NAMES[i].name : "");
+			return KEYS_NAMES[i].name != NULL;
 		}
 	snprintf(buf, size, "%c", key >= 0x20 && key < 0x7f ? key : '?');
 	return true;

@@ -10,19 +10,19 @@
 #include "view/tableview.h"
 
 /* The id of a row's parent in the tree: a thread's process, a process's parent process. */
-static int ui_tree_parent_id(const struct model_row *r)
+static int list_tree_parent_id(const struct model_row *r)
 {
 	return r->id != r->tgid ? r->tgid : r->ppid;
 }
 
-struct ui_id_index {
+struct list_id_index {
 	int id;
 	size_t i;
 };
 
-static int ui_id_cmp(const void *a, const void *b)
+static int list_id_cmp(const void *a, const void *b)
 {
-	const struct ui_id_index *x = a, *y = b;
+	const struct list_id_index *x = a, *y = b;
 
 	return (x->id > y->id) - (x->id < y->id);
 }
@@ -32,10 +32,10 @@ static int ui_id_cmp(const void *a, const void *b)
  * (the sort order), depth first. A row whose parent is not listed is a root; rows in a loop of
  * parents (only a crafted recording has one) start at the first of them in list order.
  */
-static void ui_build_tree(struct ui_list *l)
+static void list_build_tree(struct ui_list *l)
 {
 	size_t n = l->n;
-	struct ui_id_index *idx = xcalloc(n ? n : 1, sizeof(*idx));
+	struct list_id_index *idx = xcalloc(n ? n : 1, sizeof(*idx));
 	long *parent = xcalloc(n ? n : 1, sizeof(*parent));
 	size_t *nkids = xcalloc(n + 1, sizeof(*nkids)), *kids = xcalloc(n ? n : 1, sizeof(*kids));
 	size_t *fill = xcalloc(n + 1, sizeof(*fill)), *stack = xcalloc(n ? n : 1, sizeof(*stack));
@@ -47,11 +47,11 @@ static void ui_build_tree(struct ui_list *l)
 
 	l->tree = xgrow(l->tree, &l->tcap, n ? n : 1, sizeof(*l->tree));
 	for (size_t i = 0; i < n; i++)
-		idx[i] = (struct ui_id_index){ l->v[i]->id, i };
-	qsort(idx, n, sizeof(*idx), ui_id_cmp);
+		idx[i] = (struct list_id_index){ l->v[i]->id, i };
+	qsort(idx, n, sizeof(*idx), list_id_cmp);
 	for (size_t i = 0; i < n; i++) {
-		struct ui_id_index key = { ui_tree_parent_id(l->v[i]), 0 };
-		const struct ui_id_index *p = bsearch(&key, idx, n, sizeof(*idx), ui_id_cmp);
+		struct list_id_index key = { list_tree_parent_id(l->v[i]), 0 };
+		const struct list_id_index *p = bsearch(&key, idx, n, sizeof(*idx), list_id_cmp);
 
 		parent[i] = p && p->i != i ? (long)p->i : -1;
 		if (parent[i] >= 0)
@@ -152,7 +152,7 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 		l->v[l->n++] = r;
 	}
 	if (u->view == UI_VIEW_TABLE && !u->per_user && u->tree)
-		ui_build_tree(l);
+		list_build_tree(l);
 	if (u->view != UI_VIEW_TABLE || !u->per_user)
 		return;
 	/* the totals of the processes the filters leave, one row per user */
@@ -228,7 +228,7 @@ void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list)
 		ui_sync(u, l);
 }
 
-void ui_move(struct ui *u, const struct ui_list *l, long delta)
+void list_move(struct ui *u, const struct ui_list *l, long delta)
 {
 	long s = (long)u->sel + delta;
 
@@ -246,49 +246,49 @@ void ui_move(struct ui *u, const struct ui_list *l, long delta)
 }
 
 /* Whether the table's rows are threads. */
-bool ui_thread_rows(const struct ui *u)
+bool list_thread_rows(const struct ui *u)
 {
 	return u->threads || u->view == UI_VIEW_DRILL;
 }
 
 /* The kind of rows the list on screen shows, for its layout. */
-enum col_rows ui_rows(const struct ui *u)
+enum col_rows list_rows(const struct ui *u)
 {
 	if (u->view == UI_VIEW_CGROUPS)
 		return COL_ROWS_CGROUPS;
 	if (u->per_user && u->view == UI_VIEW_TABLE)
 		return COL_ROWS_USERS;
-	return ui_thread_rows(u) ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
+	return list_thread_rows(u) ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
 
-void ui_move_key(struct ui *u, const struct ui_list *l, int key)
+void list_move_key(struct ui *u, const struct ui_list *l, int key)
 {
 	long page = (long)(u->page ? u->page : 1);
 
 	switch (key) {
 	case UI_KEY_UP:
-		ui_move(u, l, -1);
+		list_move(u, l, -1);
 		break;
 	case UI_KEY_DOWN:
-		ui_move(u, l, 1);
+		list_move(u, l, 1);
 		break;
 	case UI_KEY_PGUP:
-		ui_move(u, l, -page);
+		list_move(u, l, -page);
 		break;
 	case UI_KEY_PGDN:
-		ui_move(u, l, page);
+		list_move(u, l, page);
 		break;
 	case UI_KEY_HOME:
-		ui_move(u, l, -(long)l->n);
+		list_move(u, l, -(long)l->n);
 		break;
 	default: /* End */
-		ui_move(u, l, (long)l->n);
+		list_move(u, l, (long)l->n);
 		break;
 	}
 }
 
 /* The start time of process pid in m; false when m has no such process. */
-bool ui_process_start(const struct model *m, int pid, unsigned long long *start)
+bool list_process_start(const struct model *m, int pid, unsigned long long *start)
 {
 	for (size_t i = 0; i < m->nrows; i++)
 		if (m->rows[i].id == pid) {
@@ -307,7 +307,7 @@ int ui_text_cells(const struct ui *u, const struct ui_list *l)
 		const struct model_row *r = l->v[i];
 		bool cmd = u->cmdline || u->view == UI_VIEW_CGROUPS; /* a cgroup's path */
 		const char *t = cmd && r->cmdline[0] ? r->cmdline : r->comm;
-		/* the indent as view_tree_prefix draws it, 31 levels at most */
+		/* the indent as tableview_tree_prefix draws it, 31 levels at most */
 		int cells =
 			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
 

@@ -4,17 +4,17 @@
 
 #include "view/ui.h"
 
-void ui_move(struct ui *u, const struct ui_list *l, long delta);
+void list_move(struct ui *u, const struct ui_list *l, long delta);
 
 /* Whether the table's rows are threads. */
-bool ui_thread_rows(const struct ui *u);
+bool list_thread_rows(const struct ui *u);
 
 /* The kind of rows the list on screen shows, for its layout. */
-enum col_rows ui_rows(const struct ui *u);
+enum col_rows list_rows(const struct ui *u);
 
-void ui_move_key(struct ui *u, const struct ui_list *l, int key);
+void list_move_key(struct ui *u, const struct ui_list *l, int key);
 
 /* The start time of process pid in m; false when m has no such process. */
-bool ui_process_start(const struct model *m, int pid, unsigned long long *start);
+bool list_process_start(const struct model *m, int pid, unsigned long long *start);
 
 #endif

@@ -11,7 +11,7 @@
 #include "util/errmsg.h"
 #include "view/canvas.h"
 
-void ui_scroll(struct ui *u, int key)
+void pager_scroll(struct ui *u, int key)
 {
 	switch (key) {
 	case UI_KEY_UP:
@@ -37,7 +37,7 @@ void ui_scroll(struct ui *u, int key)
 static const struct {
 	unsigned in;
 	const char *title;
-} VIEW_HELP_SECTIONS[] = {
+} PAGER_HELP_SECTIONS[] = {
 	{ .in = UI_IN(UI_VIEW_TABLE), .title = "Keys" },
 	{ .in = UI_IN(UI_VIEW_DRILL), .title = "In the drill-down" },
 	{ .in = UI_IN(UI_VIEW_CGROUPS), .title = "In the cgroup view" },
@@ -46,16 +46,16 @@ static const struct {
 };
 
 /* Help lines from line scroll on go to y0 .. y0 + h; lines before and after are counted only. */
-struct view_help_out {
+struct pager_out {
 	struct canvas *c;
 	int y0, h;
 	size_t scroll, line;
 };
 
-static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+static void pager_line(struct pager_out *o, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void view_help_line(struct view_help_out *o, int attr, const char *fmt, ...)
+static void pager_line(struct pager_out *o, int attr, const char *fmt, ...)
 {
 	if (o->line >= o->scroll && o->line - o->scroll < (size_t)(o->h > 0 ? o->h : 0)) {
 		char line[256];
@@ -70,19 +70,19 @@ static void view_help_line(struct view_help_out *o, int attr, const char *fmt, .
 }
 
 /* Whether binding b is listed in help section s: the first section with one of its views. */
-static bool view_help_in(const struct ui_binding *b, size_t s)
+static bool pager_help_in(const struct ui_binding *b, size_t s)
 {
 	for (size_t t = 0; t < s; t++)
-		if (b->in & VIEW_HELP_SECTIONS[t].in)
+		if (b->in & PAGER_HELP_SECTIONS[t].in)
 			return false;
-	return b->in & VIEW_HELP_SECTIONS[s].in;
+	return b->in & PAGER_HELP_SECTIONS[s].in;
 }
 
 /*
  * A pager's first line for scroll: never past the last page, so that paging
  * down beyond the end shows the end, not an empty page.
  */
-static size_t view_pager_first(size_t scroll, size_t total, int h)
+static size_t pager_first(size_t scroll, size_t total, int h)
 {
 	size_t rows = h > 0 ? (size_t)h : 0;
 
@@ -92,63 +92,63 @@ static size_t view_pager_first(size_t scroll, size_t total, int h)
 }
 
 /* Blank rows y0 .. y0 + h - 1, before a pager draws itself again. */
-static void view_pager_clear(struct canvas *c, int y0, int h)
+static void pager_clear(struct canvas *c, int y0, int h)
 {
 	for (int y = y0; y < y0 + h; y++)
 		canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
 }
 
 /* The help from line scroll on; returns how many lines it has. */
-static size_t view_help_at(struct canvas *c, int y0, int h, size_t scroll)
+static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 {
-	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
+	struct pager_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	size_t n;
 	const struct ui_binding *b = ui_bindings(&n);
 
-	for (size_t s = 0; s < sizeof(VIEW_HELP_SECTIONS) / sizeof(VIEW_HELP_SECTIONS[0]); s++) {
+	for (size_t s = 0; s < sizeof(PAGER_HELP_SECTIONS) / sizeof(PAGER_HELP_SECTIONS[0]); s++) {
 		if (s)
-			view_help_line(&o, CANVAS_NORMAL, "%s", "");
-		view_help_line(&o, CANVAS_HEADER, "%s", VIEW_HELP_SECTIONS[s].title);
-		view_help_line(&o, CANVAS_NORMAL, "%s", "");
+			pager_line(&o, CANVAS_NORMAL, "%s", "");
+		pager_line(&o, CANVAS_HEADER, "%s", PAGER_HELP_SECTIONS[s].title);
+		pager_line(&o, CANVAS_NORMAL, "%s", "");
 		for (size_t i = 0; i < n; i++) {
 			char keys[64];
 
-			if (!view_help_in(&b[i], s))
+			if (!pager_help_in(&b[i], s))
 				continue;
 			ui_binding_keys(&b[i], keys, sizeof(keys));
-			view_help_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
+			pager_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
 		}
 	}
-	view_help_line(&o, CANVAS_NORMAL, "%s", "");
-	view_help_line(&o, CANVAS_HEADER, "Columns");
+	pager_line(&o, CANVAS_NORMAL, "%s", "");
+	pager_line(&o, CANVAS_HEADER, "Columns");
 	for (int i = 0; i < COL_MAX; i++)
-		view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
-			       columns_get(i)->help);
-	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "NAME/s", columns_event()->help);
-	view_help_line(&o, CANVAS_NORMAL, "  %-8s %s", "e1/s",
-		       "the same for a long NAME: the line "
-		       "above the keys names it");
-	view_help_line(&o, CANVAS_NORMAL, "%s", "");
-	view_help_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
-	view_help_line(&o, CANVAS_NORMAL,
-		       "       n/a the counter did not run; - undefined (nothing to divide by)");
-	view_help_line(&o, CANVAS_NORMAL,
-		       "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
+		pager_line(&o, CANVAS_NORMAL, "  %-8s %s", columns_get(i)->title,
+			   columns_get(i)->help);
+	pager_line(&o, CANVAS_NORMAL, "  %-8s %s", "NAME/s", columns_event()->help);
+	pager_line(&o, CANVAS_NORMAL, "  %-8s %s", "e1/s",
+		   "the same for a long NAME: the line "
+		   "above the keys names it");
+	pager_line(&o, CANVAS_NORMAL, "%s", "");
+	pager_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
+	pager_line(&o, CANVAS_NORMAL,
+		   "       n/a the counter did not run; - undefined (nothing to divide by)");
+	pager_line(&o, CANVAS_NORMAL,
+		   "Colours: green good, yellow fair, red poor IPC/CPI and miss ratios");
 	return o.line;
 }
 
 void view_help(struct canvas *c, int y0, int h, size_t scroll)
 {
-	size_t first = view_pager_first(scroll, view_help_at(c, y0, h, scroll), h);
+	size_t first = pager_first(scroll, pager_help_at(c, y0, h, scroll), h);
 
 	if (first != scroll) {
-		view_pager_clear(c, y0, h);
-		view_help_at(c, y0, h, first);
+		pager_clear(c, y0, h);
+		pager_help_at(c, y0, h, first);
 	}
 }
 
 /* How many bytes of p (len of them) fit a line of w: whole UTF-8 characters, at least one. */
-static size_t view_log_take(const char *p, size_t len, size_t w)
+static size_t pager_log_take(const char *p, size_t len, size_t w)
 {
 	size_t take = len > w ? w : len;
 
@@ -157,7 +157,7 @@ static size_t view_log_take(const char *p, size_t len, size_t w)
 	return take ? take : len;
 }
 
-void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
+void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 {
 	size_t total = 0, first;
 
@@ -170,14 +170,14 @@ void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	/* long messages wrap; scrolling counts wrapped lines, and stops at the last page */
 	for (size_t i = 0; i < v->nlog; i++)
 		for (const char *p = v->log[i], *e = p + strlen(p); p < e;)
-			p += view_log_take(p, (size_t)(e - p), (size_t)c->w), total++;
-	first = view_pager_first(v->u->scroll, total, h - 2);
+			p += pager_log_take(p, (size_t)(e - p), (size_t)c->w), total++;
+	first = pager_first(v->u->scroll, total, h - 2);
 	for (size_t i = 0, line = 0, y = 2; i < v->nlog && (int)y < h; i++) {
 		const char *p = v->log[i];
 		size_t len = strlen(p);
 
 		do {
-			size_t take = view_log_take(p, len, (size_t)c->w);
+			size_t take = pager_log_take(p, len, (size_t)c->w);
 			char buf[1024];
 
 			snprintf(buf, sizeof(buf), "%.*s", (int)take, p);
@@ -190,7 +190,7 @@ void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 }
 
 /* The counter facts of the mode, where the source has them: what the PMU gives and what is used. */
-static void view_events_facts(struct view_help_out *o, const struct errmsg_mode *f)
+static void pager_events_facts(struct pager_out *o, const struct errmsg_mode *f)
 {
 	char line[256];
 	size_t n = 0;
@@ -207,11 +207,11 @@ static void view_events_facts(struct view_help_out *o, const struct errmsg_mode 
 	if (n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, "; %d hardware events per process, %d per CPU",
 			 f->task_hw, f->cpu_hw);
-	view_help_line(o, CANVAS_NORMAL, "%s", line);
+	pager_line(o, CANVAS_NORMAL, "%s", line);
 }
 
 /* A share of time as a cell: "100.0", "50.0", "-" when the event was never enabled. */
-static void view_share(char *buf, size_t size, double share)
+static void pager_share(char *buf, size_t size, double share)
 {
 	if (isnan(share))
 		snprintf(buf, size, "-");
@@ -220,7 +220,7 @@ static void view_share(char *buf, size_t size, double share)
 }
 
 /* Whether event i is an -e event with a short column title; the title into buf. */
-static bool view_event_short(const struct model *m, size_t i, char *buf, size_t size)
+static bool pager_event_short(const struct model *m, size_t i, char *buf, size_t size)
 {
 	for (size_t k = 0; k < m->nraw; k++)
 		if (m->raw_ev[k] == (int)i && model_event_short(m, k)) {
@@ -236,10 +236,10 @@ static bool view_event_short(const struct model *m, size_t i, char *buf, size_t 
  * on the PMU (running over enabled, summed over the processes and over the
  * CPUs); the reason for each that failed, in the translator's words.
  */
-static size_t view_events_at(struct canvas *c, int y0, int h, const struct view_ctx *v,
-			     size_t scroll)
+static size_t pager_events_at(struct canvas *c, int y0, int h, const struct view_ctx *v,
+			      size_t scroll)
 {
-	struct view_help_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
+	struct pager_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	const struct model *m = v->m;
 	const struct evlist *ev = &m->ev;
 	int paranoid = v->facts && v->facts->why.err ? v->facts->why.paranoid : -2;
@@ -265,14 +265,14 @@ static size_t view_events_at(struct canvas *c, int y0, int h, const struct view_
 		if (nst[s] && len < sizeof(sum))
 			len += (size_t)snprintf(sum + len, sizeof(sum) - len, "%s %zu %s",
 						len ? "," : "", nst[s], evstat_status_name(s));
-	view_help_line(&o, CANVAS_HEADER, "Events%s", v->have_frame ? " in the last interval" : "");
-	view_help_line(&o, CANVAS_NORMAL, "%s", sum);
-	view_events_facts(&o, v->facts);
-	view_help_line(&o, CANVAS_NORMAL, "%s", "");
+	pager_line(&o, CANVAS_HEADER, "Events%s", v->have_frame ? " in the last interval" : "");
+	pager_line(&o, CANVAS_NORMAL, "%s", sum);
+	pager_events_facts(&o, v->facts);
+	pager_line(&o, CANVAS_NORMAL, "%s", "");
 	if (o.line >= o.scroll && o.line - o.scroll < (size_t)(h > 0 ? h : 0))
 		canvas_fill(c, y0 + (int)(o.line - o.scroll), 0, c->w, ' ', CANVAS_TITLE);
-	view_help_line(&o, CANVAS_TITLE, "%-*s %5s %-4s %-8s %-13s %6s %6s", namew, "EVENT",
-		       "GROUP", "KIND", "ASKED", "STATUS", "PROC%", "CPU%");
+	pager_line(&o, CANVAS_TITLE, "%-*s %5s %-4s %-8s %-13s %6s %6s", namew, "EVENT", "GROUP",
+		   "KIND", "ASKED", "STATUS", "PROC%", "CPU%");
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct ev *e = &ev->ev[i];
 		const struct evstat *st = v->have_frame ? &m->evstat[i] : NULL;
@@ -284,47 +284,46 @@ static size_t view_events_at(struct canvas *c, int y0, int h, const struct view_
 						     : CANVAS_HOT;
 
 		if (st && !e->err) {
-			view_share(pt, sizeof(pt), evstat_share(st, false));
-			view_share(pc, sizeof(pc), evstat_share(st, true));
+			pager_share(pt, sizeof(pt), evstat_share(st, false));
+			pager_share(pc, sizeof(pc), evstat_share(st, true));
 		}
-		view_help_line(&o, attr, "%-*.*s %5d %-4s %-8s %-13s %6s %6s", namew, namew,
-			       e->name, e->group, e->hw ? "hw" : "sw", e->user ? "-e" : "built-in",
-			       evstat_status_name(s), pt, pc);
+		pager_line(&o, attr, "%-*.*s %5d %-4s %-8s %-13s %6s %6s", namew, namew, e->name,
+			   e->group, e->hw ? "hw" : "sw", e->user ? "-e" : "built-in",
+			   evstat_status_name(s), pt, pc);
 		if (e->err) {
 			errmsg_perf(why, sizeof(why), e->err, e->name, paranoid);
-			view_help_line(&o, CANVAS_DIM, "    %s", why);
+			pager_line(&o, CANVAS_DIM, "    %s", why);
 		} else if (s == EVSTAT_SUSPECT) {
-			view_help_line(&o, CANVAS_DIM, "    %s",
-				       "never counted anything while the CPU did a lot of work: a "
-				       "hypervisor may filter it");
+			pager_line(&o, CANVAS_DIM, "    %s",
+				   "never counted anything while the CPU did a lot of work: a "
+				   "hypervisor may filter it");
 		}
-		if (e->user && view_event_short(m, i, head, sizeof(head)))
-			view_help_line(&o, CANVAS_DIM, "    the column %s", head);
+		if (e->user && pager_event_short(m, i, head, sizeof(head)))
+			pager_line(&o, CANVAS_DIM, "    the column %s", head);
 		if (st && st->tasks_failed && !e->err)
-			view_help_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
-				       st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
-				       errmsg_short(st->task_err));
+			pager_line(&o, CANVAS_DIM, "    not counted in %zu process%s: %s",
+				   st->tasks_failed, st->tasks_failed == 1 ? "" : "es",
+				   errmsg_short(st->task_err));
 	}
-	view_help_line(&o, CANVAS_NORMAL, "%s", "");
-	view_help_line(&o, CANVAS_DIM, "%s",
-		       "PROC% CPU%: time running over time enabled in the interval, summed over");
-	view_help_line(&o, CANVAS_DIM, "%s",
-		       "the processes and the per-CPU counters; below 100: multiplexed, scaled");
+	pager_line(&o, CANVAS_NORMAL, "%s", "");
+	pager_line(&o, CANVAS_DIM, "%s",
+		   "PROC% CPU%: time running over time enabled in the interval, summed over");
+	pager_line(&o, CANVAS_DIM, "%s",
+		   "the processes and the per-CPU counters; below 100: multiplexed, scaled");
 	if (nuser)
-		view_help_line(
-			&o, CANVAS_DIM, "%s",
-			"-e columns: per second (NAME/s; e1/s for a long NAME); CSV and JSON "
-			"give the count in the interval");
+		pager_line(&o, CANVAS_DIM, "%s",
+			   "-e columns: per second (NAME/s; e1/s for a long NAME); CSV and JSON "
+			   "give the count in the interval");
 	return o.line;
 }
 
-void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
+void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
 {
 	size_t scroll = v->u->scroll;
-	size_t first = view_pager_first(scroll, view_events_at(c, y0, h, v, scroll), h);
+	size_t first = pager_first(scroll, pager_events_at(c, y0, h, v, scroll), h);
 
 	if (first != scroll) {
-		view_pager_clear(c, y0, h);
-		view_events_at(c, y0, h, v, first);
+		pager_clear(c, y0, h);
+		pager_events_at(c, y0, h, v, first);
 	}
 }

@@ -4,10 +4,10 @@
 
 #include "view/view.h"
 
-void ui_scroll(struct ui *u, int key);
+void pager_scroll(struct ui *u, int key);
 
-void view_log(struct canvas *c, int y0, int h, const struct view_ctx *v);
+void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v);
 
-void view_events(struct canvas *c, int y0, int h, const struct view_ctx *v);
+void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v);
 
 #endif

@@ -8,12 +8,12 @@
 #include "view/canvas.h"
 
 /* The header's meters: the names the settings file gives them. */
-static const char *const UI_METER_NAMES[UI_METER_MAX] = {
+static const char *const SETUP_METER_NAMES[UI_METER_MAX] = {
 	[UI_METER_CPUS] = "cpus", [UI_METER_UPTIME] = "uptime", [UI_METER_LOAD] = "load",
 	[UI_METER_SELF] = "self", [UI_METER_MEMORY] = "memory",
 };
 
-static const char *const UI_SCHEME_NAMES[UI_SCHEME_MAX] = {
+static const char *const SETUP_SCHEME_NAMES[UI_SCHEME_MAX] = {
 	[UI_SCHEME_DEFAULT] = "default",
 	[UI_SCHEME_MONO] = "mono",
 	[UI_SCHEME_LIGHT] = "light",
@@ -26,18 +26,18 @@ bool ui_meter_shown(const struct ui *u, enum ui_meter k)
 
 const char *ui_meter_name(enum ui_meter k)
 {
-	return k < UI_METER_MAX ? UI_METER_NAMES[k] : "";
+	return k < UI_METER_MAX ? SETUP_METER_NAMES[k] : "";
 }
 
 const char *ui_scheme_name(enum ui_scheme k)
 {
-	return k < UI_SCHEME_MAX ? UI_SCHEME_NAMES[k] : "";
+	return k < UI_SCHEME_MAX ? SETUP_SCHEME_NAMES[k] : "";
 }
 
 int ui_meter_find(const char *name)
 {
 	for (int k = 0; k < UI_METER_MAX; k++)
-		if (!strcasecmp(UI_METER_NAMES[k], name))
+		if (!strcasecmp(SETUP_METER_NAMES[k], name))
 			return k;
 	return -1;
 }
@@ -45,22 +45,22 @@ int ui_meter_find(const char *name)
 int ui_scheme_find(const char *name)
 {
 	for (int k = 0; k < UI_SCHEME_MAX; k++)
-		if (!strcasecmp(UI_SCHEME_NAMES[k], name))
+		if (!strcasecmp(SETUP_SCHEME_NAMES[k], name))
 			return k;
 	return -1;
 }
 
 /* The entries of a setup section. */
-static size_t ui_setup_entries(enum ui_setup_section s)
+static size_t setup_entries(enum ui_setup_section s)
 {
 	return s == UI_SETUP_COLUMNS  ? COL_MAX
 	       : s == UI_SETUP_METERS ? UI_METER_MAX
 				      : UI_SCHEME_MAX;
 }
 
-void ui_setup_move(struct ui *u, int key)
+void setup_move(struct ui *u, int key)
 {
-	size_t *sel = &u->setup_sel[u->setup_sec], n = ui_setup_entries(u->setup_sec);
+	size_t *sel = &u->setup_sel[u->setup_sec], n = setup_entries(u->setup_sec);
 
 	switch (key) {
 	case UI_KEY_UP:
@@ -79,7 +79,7 @@ void ui_setup_move(struct ui *u, int key)
 	}
 }
 
-unsigned ui_setup_toggle(struct ui *u)
+unsigned setup_toggle(struct ui *u)
 {
 	size_t sel = u->setup_sel[u->setup_sec];
 
@@ -110,7 +110,7 @@ unsigned ui_setup_toggle(struct ui *u)
 }
 
 /* F7/F8 in the columns: the highlighted column moves, and the highlight with it. */
-void ui_setup_order(struct ui *u, int dir)
+void setup_order(struct ui *u, int dir)
 {
 	size_t *sel = &u->setup_sel[UI_SETUP_COLUMNS];
 
@@ -131,19 +131,19 @@ void ui_setup_order(struct ui *u, int dir)
 static const struct {
 	const char *title;
 	int w;
-} VIEW_SETUP_SECTIONS[UI_SETUP_MAX] = {
+} SETUP_SECTIONS[UI_SETUP_MAX] = {
 	[UI_SETUP_COLUMNS] = { "Columns", 22 },
 	[UI_SETUP_METERS] = { "Meters", 26 },
 	[UI_SETUP_COLOURS] = { "Colours", 22 },
 };
 
-static const char *const VIEW_METER_LABELS[UI_METER_MAX] = {
+static const char *const SETUP_METER_LABELS[UI_METER_MAX] = {
 	[UI_METER_CPUS] = "CPU meters",	       [UI_METER_UPTIME] = "uptime",
 	[UI_METER_LOAD] = "load average",      [UI_METER_SELF] = "pmctop's own cost",
 	[UI_METER_MEMORY] = "memory and swap",
 };
 
-static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
+static const char *const SETUP_METER_HELP[UI_METER_MAX] = {
 	[UI_METER_CPUS] = "one meter per CPU under the header: busy %, IPC, GHz (key 1)",
 	[UI_METER_UPTIME] = "how long the machine has been up, on the first line",
 	[UI_METER_LOAD] = "the load averages over 1, 5 and 15 minutes, on the first line",
@@ -151,15 +151,15 @@ static const char *const VIEW_METER_HELP[UI_METER_MAX] = {
 	[UI_METER_MEMORY] = "top's MiB Mem and MiB Swap lines from /proc/meminfo, under Tasks",
 };
 
-static const char *const VIEW_SCHEME_HELP[UI_SCHEME_MAX] = {
+static const char *const SETUP_SCHEME_HELP[UI_SCHEME_MAX] = {
 	[UI_SCHEME_DEFAULT] = "green good, yellow fair, red poor values on the default background",
 	[UI_SCHEME_MONO] = "no colours: bold, underline and reverse only (as NO_COLOR gives)",
 	[UI_SCHEME_LIGHT] = "darker colours that read on a light background",
 };
 
 /* The text of entry i of section s, and whether it is on; the description in help. */
-static void view_setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_t i, char *buf,
-			     size_t size, const char **help, const char **title, bool *dim)
+static void setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_t i, char *buf,
+			size_t size, const char **help, const char **title, bool *dim)
 {
 	const struct ui *u = v->u;
 
@@ -176,12 +176,12 @@ static void view_setup_entry(const struct view_ctx *v, enum ui_setup_section s, 
 		*dim = !model_column_shown(v->m, col->id);
 	} else if (s == UI_SETUP_METERS) {
 		snprintf(buf, size, "[%c] %s", ui_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
-			 VIEW_METER_LABELS[i]);
-		*help = VIEW_METER_HELP[i];
+			 SETUP_METER_LABELS[i]);
+		*help = SETUP_METER_HELP[i];
 	} else {
 		snprintf(buf, size, "(%c) %s", u->scheme == (enum ui_scheme)i ? '*' : ' ',
 			 ui_scheme_name((enum ui_scheme)i));
-		*help = VIEW_SCHEME_HELP[i];
+		*help = SETUP_SCHEME_HELP[i];
 	}
 }
 
@@ -190,7 +190,7 @@ static void view_setup_entry(const struct view_ctx *v, enum ui_setup_section s, 
  * the colour schemes. Side by side, the section in use highlighted; the highlighted entry's
  * description on the last line. A long column list scrolls with its highlight.
  */
-void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v)
+void setup_draw(struct canvas *c, int y0, int h, const struct view_ctx *v)
 {
 	static const size_t N[UI_SETUP_MAX] = { COL_MAX, UI_METER_MAX, UI_SCHEME_MAX };
 	const struct ui *u = v->u;
@@ -211,7 +211,7 @@ void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v)
 		return;
 	x = 0;
 	for (int s = 0; s < UI_SETUP_MAX; s++) {
-		int w = VIEW_SETUP_SECTIONS[s].w;
+		int w = SETUP_SECTIONS[s].w;
 		size_t sel = u->setup_sel[s],
 		       top = sel >= (size_t)rows ? sel - (size_t)rows + 1 : 0;
 		int attr = s == (int)u->setup_sec ? CANVAS_TITLE_SORT : CANVAS_TITLE;
@@ -220,16 +220,16 @@ void view_setup(struct canvas *c, int y0, int h, const struct view_ctx *v)
 		/* a list cut short says where in it the highlight is */
 		if (N[s] > (size_t)rows)
 			canvas_printf(c, x + 1, y0 + 2, attr, w - 2, "%s %zu/%zu",
-				      VIEW_SETUP_SECTIONS[s].title, sel + 1, N[s]);
+				      SETUP_SECTIONS[s].title, sel + 1, N[s]);
 		else
-			canvas_put(c, x + 1, y0 + 2, VIEW_SETUP_SECTIONS[s].title, attr, w - 2);
+			canvas_put(c, x + 1, y0 + 2, SETUP_SECTIONS[s].title, attr, w - 2);
 		for (size_t i = top; i < N[s] && i - top < (size_t)rows; i++) {
 			int y = y0 + 3 + (int)(i - top);
 			const char *help, *title;
 			bool dim, on = s == (int)u->setup_sec && i == sel;
 
-			view_setup_entry(v, (enum ui_setup_section)s, i, line, sizeof(line), &help,
-					 &title, &dim);
+			setup_entry(v, (enum ui_setup_section)s, i, line, sizeof(line), &help,
+				    &title, &dim);
 			if (on) {
 				canvas_fill(c, y, x, x + w - 1, ' ', CANVAS_SELECTED);
 				sel_help = help;

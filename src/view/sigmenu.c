@@ -11,38 +11,38 @@
  * The signal menu: the signals a user sends to a process from a monitor, the polite one first.
  * The numbers are this machine's, from <signal.h>.
  */
-static const struct ui_signal UI_SIGNALS[] = {
+static const struct ui_signal SIGMENU_SIGNALS[] = {
 	{ SIGTERM, "TERM" }, { SIGKILL, "KILL" }, { SIGINT, "INT" },   { SIGHUP, "HUP" },
 	{ SIGQUIT, "QUIT" }, { SIGSTOP, "STOP" }, { SIGCONT, "CONT" }, { SIGTSTP, "TSTP" },
 	{ SIGUSR1, "USR1" }, { SIGUSR2, "USR2" }, { SIGALRM, "ALRM" }, { SIGWINCH, "WINCH" },
 };
 
-#define UI_NSIGNALS (sizeof(UI_SIGNALS) / sizeof(UI_SIGNALS[0]))
+#define SIGMENU_N (sizeof(SIGMENU_SIGNALS) / sizeof(SIGMENU_SIGNALS[0]))
 
 const struct ui_signal *ui_signals(size_t *n)
 {
-	*n = UI_NSIGNALS;
-	return UI_SIGNALS;
+	*n = SIGMENU_N;
+	return SIGMENU_SIGNALS;
 }
 
 const char *ui_signal_name(int num)
 {
-	for (size_t i = 0; i < UI_NSIGNALS; i++)
-		if (UI_SIGNALS[i].num == num)
-			return UI_SIGNALS[i].name;
+	for (size_t i = 0; i < SIGMENU_N; i++)
+		if (SIGMENU_SIGNALS[i].num == num)
+			return SIGMENU_SIGNALS[i].name;
 	return NULL;
 }
 
 /* The chosen signal: the number typed, else the highlighted entry. */
-static int ui_signal_chosen(const struct ui *u)
+static int sigmenu_chosen(const struct ui *u)
 {
-	return u->sig_typed ? u->sig_typed : UI_SIGNALS[u->sig_sel].num;
+	return u->sig_typed ? u->sig_typed : SIGMENU_SIGNALS[u->sig_sel].num;
 }
 
 /* Enter in the signal menu: ask before sending. */
-static unsigned ui_signal_ask(struct ui *u, const struct model *m)
+static unsigned sigmenu_ask(struct ui *u, const struct model *m)
 {
-	int sig = ui_signal_chosen(u);
+	int sig = sigmenu_chosen(u);
 	const char *name = ui_signal_name(sig);
 	char what[48], whom[96];
 
@@ -80,7 +80,7 @@ static unsigned ui_signal_ask(struct ui *u, const struct model *m)
 }
 
 /* A key in the signal menu: move, type a number, jump by a letter, Enter, Esc. */
-unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
+unsigned sigmenu_key(struct ui *u, int key, const struct model *m)
 {
 	switch (key) {
 	case UI_KEY_ESC:
@@ -88,14 +88,14 @@ unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 		return 0;
 	case UI_KEY_ENTER:
 	case '\r':
-		return ui_signal_ask(u, m);
+		return sigmenu_ask(u, m);
 	case UI_KEY_UP:
 		u->sig_typed = 0;
-		u->sig_sel = u->sig_sel ? u->sig_sel - 1 : UI_NSIGNALS - 1;
+		u->sig_sel = u->sig_sel ? u->sig_sel - 1 : SIGMENU_N - 1;
 		return 0;
 	case UI_KEY_DOWN:
 		u->sig_typed = 0;
-		u->sig_sel = (u->sig_sel + 1) % UI_NSIGNALS;
+		u->sig_sel = (u->sig_sel + 1) % SIGMENU_N;
 		return 0;
 	case UI_KEY_HOME:
 		u->sig_typed = 0;
@@ -103,7 +103,7 @@ unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 		return 0;
 	case UI_KEY_END:
 		u->sig_typed = 0;
-		u->sig_sel = UI_NSIGNALS - 1;
+		u->sig_sel = SIGMENU_N - 1;
 		return 0;
 	case UI_KEY_BACKSPACE:
 	case 127:
@@ -116,8 +116,8 @@ unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 	if (key >= '0' && key <= '9') {
 		if (u->sig_typed < 100)
 			u->sig_typed = u->sig_typed * 10 + (key - '0');
-		for (size_t i = 0; i < UI_NSIGNALS; i++)
-			if (UI_SIGNALS[i].num == u->sig_typed)
+		for (size_t i = 0; i < SIGMENU_N; i++)
+			if (SIGMENU_SIGNALS[i].num == u->sig_typed)
 				u->sig_sel = i;
 		return 0;
 	}
@@ -125,10 +125,10 @@ unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 		int up = key & ~0x20;
 
 		/* the next entry whose name starts with the letter, after the highlighted one */
-		for (size_t k = 1; k <= UI_NSIGNALS; k++) {
-			size_t i = (u->sig_sel + k) % UI_NSIGNALS;
+		for (size_t k = 1; k <= SIGMENU_N; k++) {
+			size_t i = (u->sig_sel + k) % SIGMENU_N;
 
-			if (UI_SIGNALS[i].name[0] == up) {
+			if (SIGMENU_SIGNALS[i].name[0] == up) {
 				u->sig_sel = i;
 				u->sig_typed = 0;
 				break;
@@ -139,7 +139,7 @@ unsigned ui_signal_key(struct ui *u, int key, const struct model *m)
 }
 
 /* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
-void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u)
+void sigmenu_draw(struct canvas *c, int y, int h, const struct ui *u)
 {
 	size_t n;
 	const struct ui_signal *sg = ui_signals(&n);

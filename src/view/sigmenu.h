@@ -6,9 +6,9 @@
 #include "view/ui.h"
 
 /* A key in the signal menu: move, type a number, jump by a letter, Enter, Esc. */
-unsigned ui_signal_key(struct ui *u, int key, const struct model *m);
+unsigned sigmenu_key(struct ui *u, int key, const struct model *m);
 
 /* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
-void view_signal_menu(struct canvas *c, int y, int h, const struct ui *u);
+void sigmenu_draw(struct canvas *c, int y, int h, const struct ui *u);
 
 #endif

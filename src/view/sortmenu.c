@@ -15,14 +15,14 @@ size_t ui_sortable(const struct model *m, int *out, size_t max)
 }
 
 /* A sort column hidden for width is scrolled into view; one that cannot fit is named. */
-static void ui_reveal_sort(struct ui *u, const struct model *m)
+static void sortmenu_reveal(struct ui *u, const struct model *m)
 {
-	int p = table_reveal(m, u->width, ui_rows(u), u->hscroll, u->sort_col);
+	int p = table_reveal(m, u->width, list_rows(u), u->hscroll, u->sort_col);
 
 	if (p < 0 && u->sort_col < COL_MAX && !columns_choice_shown(&m->cols, u->sort_col)) {
 		snprintf(u->status, sizeof(u->status),
 			 "sorted by %s, a column hidden in the setup (F2 shows it again)",
-			 model_column_title(m, u->sort_col, ui_rows(u)));
+			 model_column_title(m, u->sort_col, list_rows(u)));
 		return;
 	}
 	if (p >= 0) {
@@ -31,10 +31,10 @@ static void ui_reveal_sort(struct ui *u, const struct model *m)
 	}
 	snprintf(u->status, sizeof(u->status),
 		 "sorted by %s, which does not fit %d columns: widen the terminal to see it",
-		 model_column_title(m, u->sort_col, ui_rows(u)), u->width);
+		 model_column_title(m, u->sort_col, list_rows(u)), u->width);
 }
 
-unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
+unsigned sortmenu_by(struct ui *u, const struct model *m, int col)
 {
 	if (col < COL_MAX && columns_get(col)->type == COL_TYPE_NUM &&
 	    !model_column_shown(m, col)) {
@@ -50,7 +50,7 @@ unsigned ui_sort_by(struct ui *u, const struct model *m, int col)
 		u->sort_col = col;
 		u->reverse = false;
 	}
-	ui_reveal_sort(u, m);
+	sortmenu_reveal(u, m);
 	return UI_ACT_SORT;
 }
 
@@ -67,7 +67,7 @@ size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t 
 	return k;
 }
 
-unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
+unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
 	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
@@ -81,12 +81,12 @@ unsigned ui_cycle_sort(struct ui *u, const struct model *m, int dir)
 		i = (i + n + (size_t)(dir > 0 ? 1 : n - 1)) % n;
 	u->sort_col = cols[i];
 	u->reverse = false;
-	ui_reveal_sort(u, m);
+	sortmenu_reveal(u, m);
 	return UI_ACT_SORT;
 }
 
 /* F6: the sort menu opens on the column sorted by. */
-void ui_sort_menu_open(struct ui *u, const struct model *m)
+void sortmenu_open(struct ui *u, const struct model *m)
 {
 	int cols[COL_MAX + 64];
 	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
@@ -99,7 +99,7 @@ void ui_sort_menu_open(struct ui *u, const struct model *m)
 }
 
 /* A key in the sort menu: move, Enter sorts by the entry (as its key would), Esc closes. */
-unsigned ui_sort_menu_key(struct ui *u, int key, const struct model *m)
+unsigned sortmenu_key(struct ui *u, int key, const struct model *m)
 {
 	int cols[COL_MAX + 64];
 	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
@@ -125,7 +125,7 @@ unsigned ui_sort_menu_key(struct ui *u, int key, const struct model *m)
 			return 0; /* the order stays: R reverses it */
 		u->sort_col = cols[u->sort_sel];
 		u->reverse = false;
-		ui_reveal_sort(u, m);
+		sortmenu_reveal(u, m);
 		return UI_ACT_SORT;
 	case UI_KEY_UP:
 		u->sort_sel = u->sort_sel ? u->sort_sel - 1 : 0;
@@ -151,7 +151,7 @@ unsigned ui_sort_menu_key(struct ui *u, int key, const struct model *m)
 }
 
 /* The sort menu (F6) over the left of the body, from line y: the columns, the highlighted lit. */
-void view_sort_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	int cols[COL_MAX + 64];
 	const struct ui *u = v->u;

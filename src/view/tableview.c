@@ -11,7 +11,7 @@
 #include "view/table.h"
 #include "model/metrics.h"
 
-static enum col_rows view_rows(bool threads)
+static enum col_rows tableview_rows(bool threads)
 {
 	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
 }
@@ -24,10 +24,10 @@ enum col_rows view_list_rows(const struct ui *u)
 	/* the per-user rows name their columns their way (PROCS) */
 	if (u->per_user && u->view == UI_VIEW_TABLE)
 		return COL_ROWS_USERS;
-	return view_rows(u->threads || u->view == UI_VIEW_DRILL);
+	return tableview_rows(u->threads || u->view == UI_VIEW_DRILL);
 }
 
-static size_t view_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
+static size_t tableview_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
 {
 	struct table_layout t;
 
@@ -38,11 +38,11 @@ static size_t view_columns_of(const struct model *m, int width, enum col_rows ro
 
 size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
 {
-	return view_columns_of(m, width, view_rows(threads), out);
+	return tableview_columns_of(m, width, tableview_rows(threads), out);
 }
 
 /* The value of a numeric cell and whether its counter did not run. */
-static double view_value(const struct model *m, const struct model_row *r, int id, bool *na)
+static double tableview_value(const struct model *m, const struct model_row *r, int id, bool *na)
 {
 	if (id >= COL_MAX) {
 		size_t k = (size_t)(id - COL_MAX);
@@ -54,7 +54,7 @@ static double view_value(const struct model *m, const struct model_row *r, int i
 	return r->v[id];
 }
 
-int view_cell_attr(const struct column *c, double v, bool na)
+int tableview_cell_attr(const struct column *c, double v, bool na)
 {
 	if (na || isnan(v))
 		return CANVAS_DIM;
@@ -70,8 +70,8 @@ int view_cell_attr(const struct column *c, double v, bool na)
 	}
 }
 
-static void view_table_titles(struct canvas *c, int y, const struct model *m,
-			      const struct table_layout *t, enum col_rows rows, const struct ui *u)
+static void tableview_titles(struct canvas *c, int y, const struct model *m,
+			     const struct table_layout *t, enum col_rows rows, const struct ui *u)
 {
 	const struct column *rest = model_column(m, t->rest_id);
 
@@ -101,7 +101,7 @@ static void view_table_titles(struct canvas *c, int y, const struct model *m,
  * Draw text from x on, its first *skip cells left out (and taken off *skip); returns the cells.
  * A wide character the skip cuts in two shows its visible half as a blank.
  */
-static int view_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
+static int tableview_put_skip(struct canvas *c, int x, int y, const char *text, int attr, int *skip)
 {
 	size_t n = strlen(text);
 	int pad = 0;
@@ -122,8 +122,8 @@ static int view_put_skip(struct canvas *c, int x, int y, const char *text, int a
 }
 
 /* The tree's guides before a row's name: a bar for each ancestor with siblings still to come. */
-static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree_pos *tp, bool utf8,
-			    int *skip)
+static int tableview_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree_pos *tp,
+				 bool utf8, int *skip)
 {
 	unsigned depth = tp->depth < 32 ? tp->depth : 31;
 	int used = 0;
@@ -134,26 +134,25 @@ static int view_tree_prefix(struct canvas *c, int x, int y, const struct ui_tree
 					  : (more ? (utf8 ? "\u251c\u2500 " : "|- ")
 						  : (utf8 ? "\u2514\u2500 " : "`- "));
 
-		used += view_put_skip(c, x + used, y, g, CANVAS_DIM, skip);
+		used += tableview_put_skip(c, x + used, y, g, CANVAS_DIM, skip);
 	}
 	return used;
 }
 
-/* The cells of a row's rest column: the tree's guides, as view_tree_prefix draws them, and text. */
-static int view_text_cells(const char *text, const struct ui_tree_pos *tp)
+/* The cells of a row's rest column: the tree's guides, as tableview_tree_prefix draws them, and text. */
+static int tableview_text_cells(const char *text, const struct ui_tree_pos *tp)
 {
 	return (tp ? 3 * (int)(tp->depth < 32 ? tp->depth : 31) : 0) + canvas_cells(text);
 }
 
-struct view_row_style {
+struct tableview_style {
 	enum col_rows rows; /* processes, threads, users or cgroups */
 	bool cmdline, selected, tagged, utf8;
 	const struct ui_tree_pos *tree; /* NULL outside the tree view */
 };
 
-static void view_table_row(struct canvas *c, int y, const struct model *m,
-			   const struct model_row *r, const struct table_layout *t,
-			   const struct view_row_style *st)
+static void tableview_row(struct canvas *c, int y, const struct model *m, const struct model_row *r,
+			  const struct table_layout *t, const struct tableview_style *st)
 {
 	int x, skip = t->text_off;
 	const char *text;
@@ -171,9 +170,9 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 			model_format_cell(m, r, t->ids[i], st->rows, w, cell, sizeof(cell));
 			if (col->type == COL_TYPE_NUM) {
 				bool na;
-				double v = view_value(m, r, t->ids[i], &na);
+				double v = tableview_value(m, r, t->ids[i], &na);
 
-				attr = view_cell_attr(col, v, na);
+				attr = tableview_cell_attr(col, v, na);
 			}
 		}
 		if (col->left)
@@ -184,13 +183,13 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 	}
 	x = t->rest_x;
 	if (st->tree)
-		x += view_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
+		x += tableview_tree_prefix(c, x, y, st->tree, st->utf8, &skip);
 	text = st->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
-	x += view_put_skip(c, x, y, text, CANVAS_NORMAL, &skip);
+	x += tableview_put_skip(c, x, y, text, CANVAS_NORMAL, &skip);
 	/* the text goes on past the edge: '>' says so, as '<' says it was scrolled */
-	if (x - t->rest_x + t->text_off < view_text_cells(text, st->tree))
+	if (x - t->rest_x + t->text_off < tableview_text_cells(text, st->tree))
 		canvas_put(c, c->w - 1, y, ">", CANVAS_DIM, 1);
-	if (t->text_off > 0 && view_text_cells(text, st->tree) > 0)
+	if (t->text_off > 0 && tableview_text_cells(text, st->tree) > 0)
 		canvas_put(c, t->rest_x, y, "<", CANVAS_DIM, 1);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
@@ -207,7 +206,7 @@ static void view_table_row(struct canvas *c, int y, const struct model *m,
 }
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
-void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
+void tableview_draw(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows)
 {
 	struct table_layout t;
 	const struct ui *u = v->u;
@@ -222,9 +221,9 @@ void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum co
 		if (t.text_off > end)
 			t.text_off = end > 0 ? end : 0;
 	}
-	view_table_titles(c, y, v->m, &t, rows, u);
+	tableview_titles(c, y, v->m, &t, rows, u);
 	for (size_t i = u->top; i < v->list->n && (int)(i - u->top) < h - 1; i++) {
-		const struct view_row_style st = {
+		const struct tableview_style st = {
 			.rows = rows,
 			/* a cgroup's rest column is its path, kept in the command line */
 			.cmdline = u->cmdline || rows == COL_ROWS_CGROUPS,
@@ -236,12 +235,12 @@ void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum co
 			.tree = v->list->is_tree ? &v->list->tree[i] : NULL,
 		};
 
-		view_table_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], &t, &st);
+		tableview_row(c, y + 1 + (int)(i - u->top), v->m, v->list->v[i], &t, &st);
 	}
 }
 
 /* The cgroup view: its list, or why there is none. */
-void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
+void tableview_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
 
@@ -254,7 +253,7 @@ void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
 			   CANVAS_DIM, -1);
 		return;
 	}
-	view_list(c, y, h, v, COL_ROWS_CGROUPS);
+	tableview_draw(c, y, h, v, COL_ROWS_CGROUPS);
 	if (!m->ncgroups)
 		canvas_put(c, 0, y + 2,
 			   "no cgroups at this depth of the hierarchy (see --cgroup-depth and "
@@ -262,7 +261,7 @@ void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
 			   CANVAS_DIM, -1);
 }
 
-const struct model_row *view_find_row(const struct model *m, int pid)
+const struct model_row *tableview_find_row(const struct model *m, int pid)
 {
 	for (size_t i = 0; i < m->nrows; i++)
 		if (m->rows[i].id == pid)

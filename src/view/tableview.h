@@ -7,14 +7,14 @@
 /* The rows the list of the current view shows. */
 enum col_rows view_list_rows(const struct ui *u);
 
-int view_cell_attr(const struct column *c, double v, bool na);
+int tableview_cell_attr(const struct column *c, double v, bool na);
 
 /* Draw the list from y to y + h, from the first row the selection keeps on screen. */
-void view_list(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows);
+void tableview_draw(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows);
 
 /* The cgroup view: its list, or why there is none. */
-void view_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v);
+void tableview_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v);
 
-const struct model_row *view_find_row(const struct model *m, int pid);
+const struct model_row *tableview_find_row(const struct model *m, int pid);
 
 #endif

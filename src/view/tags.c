@@ -15,7 +15,7 @@ bool ui_tagged(const struct ui *u, int id)
 	return false;
 }
 
-void ui_tag(struct ui *u, const struct ui_list *l)
+void tags_toggle(struct ui *u, const struct ui_list *l)
 {
 	int id;
 
@@ -27,7 +27,7 @@ void ui_tag(struct ui *u, const struct ui_list *l)
 			memmove(&u->tags[i], &u->tags[i + 1],
 				(u->ntags - i - 1) * sizeof(*u->tags));
 			u->ntags--;
-			ui_move(u, l, 1);
+			list_move(u, l, 1);
 			return;
 		}
 	if (u->ntags == UI_MAX_TAGS) {
@@ -37,14 +37,14 @@ void ui_tag(struct ui *u, const struct ui_list *l)
 		return;
 	}
 	u->tags[u->ntags++] = (struct model_ident){ id, l->v[u->sel]->start };
-	ui_move(u, l, 1);
+	list_move(u, l, 1);
 }
 
 /*
  * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
  * the status line names the first. Returns how many were dropped.
  */
-size_t ui_prune_tags(struct ui *u, const struct model *m)
+size_t tags_prune(struct ui *u, const struct model *m)
 {
 	size_t kept = 0, n = u->ntags;
 
@@ -65,7 +65,7 @@ size_t ui_prune_tags(struct ui *u, const struct model *m)
  * What a signal or nice value goes to: the tagged processes still there, else the selected
  * one. False, with the reason in status, when there is none or the processes are not here.
  */
-bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
+bool tags_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 {
 	/* a cgroup's or a user's row is no process: its id is not a pid to signal */
 	if (u->view == UI_VIEW_CGROUPS || (u->per_user && u->view == UI_VIEW_TABLE)) {
@@ -81,7 +81,7 @@ bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 		return false;
 	}
 	/* tags of processes that exited are dropped, so a reused pid is never hit */
-	if (ui_prune_tags(u, m) && !u->ntags)
+	if (tags_prune(u, m) && !u->ntags)
 		return false;
 	u->ntargets = 0;
 	u->act_threads = false;
@@ -91,7 +91,7 @@ bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 		u->act_threads = u->threads;
 	} else if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
 		/* the process the pane is about */
-		if (!u->drill_known && !ui_process_start(m, u->drill, &u->drill_start)) {
+		if (!u->drill_known && !list_process_start(m, u->drill, &u->drill_start)) {
 			snprintf(u->status, sizeof(u->status), "process %d is gone", u->drill);
 			return false;
 		}
@@ -100,7 +100,7 @@ bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 	} else if (l->n) {
 		u->targets[u->ntargets++] =
 			(struct model_ident){ l->v[u->sel]->id, l->v[u->sel]->start };
-		u->act_threads = ui_thread_rows(u);
+		u->act_threads = list_thread_rows(u);
 	}
 	if (!u->ntargets)
 		snprintf(u->status, sizeof(u->status), "no process is selected");

@@ -4,18 +4,18 @@
 
 #include "view/ui.h"
 
-void ui_tag(struct ui *u, const struct ui_list *l);
+void tags_toggle(struct ui *u, const struct ui_list *l);
 
 /*
  * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
  * the status line names the first. Returns how many were dropped.
  */
-size_t ui_prune_tags(struct ui *u, const struct model *m);
+size_t tags_prune(struct ui *u, const struct model *m);
 
 /*
  * What a signal or nice value goes to: the tagged processes still there, else the selected
  * one. False, with the reason in status, when there is none or the processes are not here.
  */
-bool ui_targets(struct ui *u, const struct model *m, const struct ui_list *l);
+bool tags_targets(struct ui *u, const struct model *m, const struct ui_list *l);
 
 #endif

@@ -67,10 +67,10 @@ unsigned ui_prune(struct ui *u, const struct model *m)
 	unsigned act = 0;
 	bool drilled = u->drill_open || u->view == UI_VIEW_DRILL;
 
-	ui_prune_tags(u, m);
+	tags_prune(u, m);
 	if (drilled && !u->drill_known) {
 		/* --drill PID: the process is the one found there first */
-		u->drill_known = ui_process_start(m, u->drill, &u->drill_start);
+		u->drill_known = list_process_start(m, u->drill, &u->drill_start);
 	} else if (drilled &&
 		   model_ident_check(m, &(struct model_ident){ u->drill, u->drill_start })) {
 		snprintf(u->status, sizeof(u->status),
@@ -109,7 +109,7 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 			u->hscroll--;
 		return;
 	}
-	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
+	table_layout(m, u->width, list_rows(u), u->hscroll, &t);
 	room = u->width - t.rest_x;
 	text = ui_text_cells(u, l);
 	/* past the last column stop, steps of the text while some of it is still cut off */
@@ -194,7 +194,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->view = u->back;
 		return 0;
 	case UI_DO_SCROLL:
-		ui_scroll(u, key);
+		pager_scroll(u, key);
 		return 0;
 	case UI_DO_HELP:
 		ui_enter_view(u, UI_VIEW_HELP);
@@ -211,32 +211,32 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->step = key == 'j' ? 1 : -1;
 		return UI_ACT_STEP;
 	case UI_DO_SEEK:
-		ui_start_prompt(u, UI_PROMPT_TIME, "");
+		input_start(u, UI_PROMPT_TIME, "");
 		return 0;
 	case UI_DO_MOVE:
 		if (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_PAGES)
-			ui_page_move(u, m, key);
+			drill_page_move(u, m, key);
 		else
-			ui_move_key(u, l, key);
+			list_move_key(u, l, key);
 		return 0;
 	case UI_DO_SORT_CYCLE:
-		return ui_cycle_sort(u, m, key == '<' || key == UI_KEY_LEFT ? -1 : 1);
+		return sortmenu_cycle(u, m, key == '<' || key == UI_KEY_LEFT ? -1 : 1);
 	case UI_DO_SORT_BY:
-		return ui_sort_by(u, m, b->col);
+		return sortmenu_by(u, m, b->col);
 	case UI_DO_REVERSE:
 		u->reverse = !u->reverse;
 		return UI_ACT_SORT;
 	case UI_DO_SEARCH:
-		ui_start_prompt(u, UI_PROMPT_SEARCH, "");
+		input_start(u, UI_PROMPT_SEARCH, "");
 		return 0;
 	case UI_DO_FILTER:
-		ui_start_prompt(u, UI_PROMPT_FILTER, u->filter);
+		input_start(u, UI_PROMPT_FILTER, u->filter);
 		return 0;
 	case UI_DO_USER:
-		ui_user_menu_open(u, m);
+		usermenu_open(u, m);
 		return 0;
 	case UI_DO_DELAY:
-		ui_start_prompt(u, UI_PROMPT_DELAY, "");
+		input_start(u, UI_PROMPT_DELAY, "");
 		return 0;
 	case UI_DO_THREADS:
 		u->threads = !u->threads;
@@ -271,7 +271,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		if (!l->n)
 			return 0;
 		u->drill = l->v[u->sel]->tgid;
-		u->drill_known = ui_process_start(m, u->drill, &u->drill_start);
+		u->drill_known = list_process_start(m, u->drill, &u->drill_start);
 		u->drill_open = true;
 		u->view = UI_VIEW_DRILL;
 		u->drill_mode = UI_DRILL_PAGES;
@@ -391,20 +391,20 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		return 0;
 	case UI_DO_TAG:
 		if (ui_process_rows(u, "tagging"))
-			ui_tag(u, l);
+			tags_toggle(u, l);
 		return 0;
 	case UI_DO_UNTAG:
 		u->ntags = 0;
 		return 0;
 	case UI_DO_SIGNAL:
-		if (!ui_process_rows(u, "a signal") || !ui_targets(u, m, l))
+		if (!ui_process_rows(u, "a signal") || !tags_targets(u, m, l))
 			return 0;
 		u->prompt = UI_PROMPT_SIGNAL;
 		u->sig_sel = 0;
 		u->sig_typed = 0;
 		return 0;
 	case UI_DO_NICE:
-		if (!ui_process_rows(u, "a nice value") || !ui_targets(u, m, l))
+		if (!ui_process_rows(u, "a nice value") || !tags_targets(u, m, l))
 			return 0;
 		u->act_nice = key == UI_KEY_F7 ? -1 : 1;
 		return UI_ACT_NICE;
@@ -414,7 +414,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		ui_enter_view(u, UI_VIEW_SETUP);
 		return 0;
 	case UI_DO_SETUP_MOVE:
-		ui_setup_move(u, key);
+		setup_move(u, key);
 		return 0;
 	case UI_DO_SETUP_SECTION:
 		u->setup_sec = (u->setup_sec +
@@ -422,9 +422,9 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 			       UI_SETUP_MAX;
 		return 0;
 	case UI_DO_SETUP_TOGGLE:
-		return ui_setup_toggle(u);
+		return setup_toggle(u);
 	case UI_DO_SETUP_ORDER:
-		ui_setup_order(u, key == UI_KEY_F7 || key == '[' ? -1 : 1);
+		setup_order(u, key == UI_KEY_F7 || key == '[' ? -1 : 1);
 		return UI_ACT_COLUMNS;
 	case UI_DO_SETUP_WRITE:
 		return UI_ACT_WRITE;
@@ -432,7 +432,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->view = u->back;
 		return UI_ACT_WRITE;
 	case UI_DO_SORT_MENU:
-		ui_sort_menu_open(u, m);
+		sortmenu_open(u, m);
 		return 0;
 	}
 	return 0;
@@ -448,7 +448,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 	if (u->prompt != UI_PROMPT_NONE || u->list_y < 0 || y < u->list_y ||
 	    !(UI_IN(u->view) & UI_IN_LISTS))
 		return 0;
-	table_layout(m, u->width, ui_rows(u), u->hscroll, &t);
+	table_layout(m, u->width, list_rows(u), u->hscroll, &t);
 	if (y > u->list_y) {
 		size_t line = (size_t)(y - u->list_y - 1), row = u->top + line;
 
@@ -471,7 +471,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 		return 0;
 	}
 	col = table_column_at(&t, x);
-	return col < 0 ? 0 : ui_sort_by(u, m, col);
+	return col < 0 ? 0 : sortmenu_by(u, m, col);
 }
 
 unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
@@ -480,7 +480,7 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 
 	u->status[0] = '\0';
 	if (u->prompt != UI_PROMPT_NONE)
-		return ui_prompt_key(u, key, m, l);
+		return input_key(u, key, m, l);
 	b = ui_binding_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);

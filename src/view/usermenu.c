@@ -9,7 +9,7 @@
 #include "util/xalloc.h"
 #include "view/canvas.h"
 
-static int ui_user_cmp(const void *a, const void *b)
+static int usermenu_cmp(const void *a, const void *b)
 {
 	const struct ui_user *x = a, *y = b;
 
@@ -43,12 +43,12 @@ size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **
 		}
 		(*out)[k].procs++;
 	}
-	qsort(*out + 1, n - 1, sizeof(**out), ui_user_cmp);
+	qsort(*out + 1, n - 1, sizeof(**out), usermenu_cmp);
 	return n;
 }
 
 /* u: the users menu opens on the user shown, else on "All users". */
-void ui_user_menu_open(struct ui *u, const struct model *m)
+void usermenu_open(struct ui *u, const struct model *m)
 {
 	struct ui_user *users = NULL;
 	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
@@ -63,7 +63,7 @@ void ui_user_menu_open(struct ui *u, const struct model *m)
 }
 
 /* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
-unsigned ui_user_menu_key(struct ui *u, int key, const struct model *m)
+unsigned usermenu_key(struct ui *u, int key, const struct model *m)
 {
 	struct ui_user *users = NULL;
 	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
@@ -113,7 +113,7 @@ unsigned ui_user_menu_key(struct ui *u, int key, const struct model *m)
 }
 
 /* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
-void view_user_menu(struct canvas *c, int y, int h, const struct view_ctx *v)
+void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct ui *u = v->u;
 	struct ui_user *users = NULL;

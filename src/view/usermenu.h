@@ -5,12 +5,12 @@
 #include "view/view.h"
 
 /* u: the users menu opens on the user shown, else on "All users". */
-void ui_user_menu_open(struct ui *u, const struct model *m);
+void usermenu_open(struct ui *u, const struct model *m);
 
 /* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
-unsigned ui_user_menu_key(struct ui *u, int key, const struct model *m);
+unsigned usermenu_key(struct ui *u, int key, const struct model *m);
 
 /* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
-void view_user_menu(struct canvas *c, int y, int h, const struct view_ctx *v);
+void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v);
 
 #endif

@@ -45,7 +45,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 
 	/* a question or a status line too long for the screen ends at a word, a number whole */
 	if (u->prompt == UI_PROMPT_CONFIRM) {
-		view_put_words(c, 0, y, u->ask, CANVAS_ERROR, c->w);
+		fields_put_words(c, 0, y, u->ask, CANVAS_ERROR, c->w);
 		return;
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL) {
@@ -87,7 +87,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		return;
 	}
 	if (u->status[0]) {
-		view_put_words(c, 0, y, u->status, CANVAS_ERROR, c->w);
+		fields_put_words(c, 0, y, u->status, CANVAS_ERROR, c->w);
 		return;
 	}
 	for (size_t i = 0; i < n && x < c->w; i++) {
@@ -114,7 +114,7 @@ static int view_legend_lines(const struct view_ctx *v, int h)
 	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS ||
 		     (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_THREADS);
 
-	if (!v->have_frame || !table || h < view_header_lines(v) + 8)
+	if (!v->have_frame || !table || h < header_lines(v) + 8)
 		return 0;
 	for (size_t k = 0; k < v->m->nraw; k++)
 		if (model_event_short(v->m, k))
@@ -160,7 +160,7 @@ static void view_legend(struct canvas *c, int y, const struct view_ctx *v)
 static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, int *list_y)
 {
 	const struct ui *u = v->u;
-	int body = h - view_header_lines(v) - 1, y = view_header_lines(v);
+	int body = h - header_lines(v) - 1, y = header_lines(v);
 	struct layout_cores lc;
 
 	*list = false;
@@ -174,22 +174,22 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 	if (!v->have_frame || u->view == UI_VIEW_SETUP)
 		return 0;
 	if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
-		int used = view_cores_fit(v->m, w, body, &lc);
+		int used = header_cores_fit(v->m, w, body, &lc);
 
 		body -= used;
 		y += used;
 	}
 	if (u->view == UI_VIEW_DRILL) {
 		bool ips;
-		int rows = view_pages_rows(body - VIEW_DRILL_LINES - VIEW_SAMPLE_LINES, &ips);
+		int rows = drill_pages_rows(body - DRILL_LINES - DRILL_SAMPLE_LINES, &ips);
 
 		/* the hot pages page by their rows, but are no list of processes */
 		if (u->drill_mode == UI_DRILL_PAGES && body >= 3)
 			return rows > 0 ? (size_t)rows : 0;
 		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
 			return 0;
-		body -= VIEW_DRILL_LINES;
-		y += VIEW_DRILL_LINES;
+		body -= DRILL_LINES;
+		y += DRILL_LINES;
 	}
 	if (body < 1)
 		return 0;
@@ -220,7 +220,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	int y, body;
 
 	canvas_clear(c);
-	y = view_header(c, v);
+	y = header_draw(c, v);
 	body = c->h - y - 1;
 	if (view_legend_lines(v, c->h)) {
 		body--;
@@ -229,44 +229,44 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 	if (u->view == UI_VIEW_HELP) {
 		view_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
-		view_log(c, y + 1, body - 1, v);
+		pager_log(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_EVENTS) {
-		view_events(c, y + 1, body - 1, v);
+		pager_events(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_SETUP) {
-		view_setup(c, y + 1, body - 1, v);
+		setup_draw(c, y + 1, body - 1, v);
 	} else if (!v->have_frame) {
 		canvas_put(c, 0, y + 1, "collecting the first interval...", CANVAS_DIM, -1);
 	} else {
 		if (u->show_cpus && (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS)) {
-			int used = view_cores(c, y, body, v);
+			int used = header_cores(c, y, body, v);
 
 			y += used;
 			body -= used;
 		}
 		if (u->view == UI_VIEW_DRILL)
-			view_drill(c, y, body, v);
+			drill_draw(c, y, body, v);
 		else if (u->view == UI_VIEW_CGROUPS)
-			view_cgroups(c, y, body, v);
+			tableview_cgroups(c, y, body, v);
 		else
-			view_list(c, y, body, v, view_list_rows(u));
+			tableview_draw(c, y, body, v, view_list_rows(u));
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
 		/* over the list from its titles down, else under the header */
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
-			my = view_header_lines(v);
-		view_signal_menu(c, my, c->h - my - 1, u);
+			my = header_lines(v);
+		sigmenu_draw(c, my, c->h - my - 1, u);
 	}
 	if (u->prompt == UI_PROMPT_SORT || u->prompt == UI_PROMPT_USER) {
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
-			my = view_header_lines(v);
+			my = header_lines(v);
 		if (u->prompt == UI_PROMPT_SORT)
-			view_sort_menu(c, my, c->h - my - 1, v);
+			sortmenu_draw(c, my, c->h - my - 1, v);
 		else
-			view_user_menu(c, my, c->h - my - 1, v);
+			usermenu_draw(c, my, c->h - my - 1, v);
 	}
 	view_footer(c, v);
 }
