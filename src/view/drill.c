@@ -10,9 +10,11 @@
 
 #include "util/errmsg.h"
 #include "view/canvas.h"
+#include "view/list.h"
 #include "view/tableview.h"
 
-size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
+/* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
+static size_t drill_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
 {
 	if (!n || !u->page_chosen)
 		return 0;
@@ -22,7 +24,8 @@ size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n
 	return u->page_idx < n ? u->page_idx : n - 1;
 }
 
-size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
+/* The first of rows page rows on screen, with row sel among them. */
+static size_t drill_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
 {
 	size_t top = u->page_top;
 
@@ -42,7 +45,7 @@ void drill_page_move(struct ui *u, const struct model *m, int key)
 {
 	size_t n = 0, page = u->page ? u->page : 1;
 	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
-	size_t cur = ui_page_index(u, v, n), to = cur;
+	size_t cur = drill_page_index(u, v, n), to = cur;
 
 	if (!n)
 		return;
@@ -70,7 +73,7 @@ void drill_page_move(struct ui *u, const struct model *m, int key)
 	u->page_chosen = key != UI_KEY_HOME;
 	u->page_sel = v[to].page;
 	u->page_idx = to;
-	u->page_top = ui_page_top(u, to, n, page);
+	u->page_top = drill_page_top(u, to, n, page);
 	free(v);
 }
 
@@ -147,8 +150,8 @@ static void drill_pages(struct canvas *c, int y, int h, const struct view_ctx *v
 
 	if (rows <= 0)
 		return;
-	sel = ui_page_index(v->u, all, n);
-	top = ui_page_top(v->u, sel, n, (size_t)rows);
+	sel = drill_page_index(v->u, all, n);
+	top = drill_page_top(v->u, sel, n, (size_t)rows);
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_TITLE);
 	x = 0;
 	if (barw)
@@ -292,7 +295,7 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	const struct model_row *p = tableview_find_row(m, v->u->drill);
+	const struct model_row *p = list_find_process(m, v->u->drill);
 	int x;
 
 	if (h < 3)

@@ -2,17 +2,22 @@
 #ifndef PMCTOP_VIEW_DRILL_H
 #define PMCTOP_VIEW_DRILL_H
 
+#include <stdbool.h>
+
 #include "view/view.h"
 
+/* Lines above the drill-down's list or sampling pane, and the sampling pane's own. */
 #define DRILL_LINES 4	     /* the drilled process: name, command line, metrics, a blank */
 #define DRILL_SAMPLE_LINES 2 /* the sampling pane's title and what its samples mean */
 
-/* The movement keys on the drill-down's hot pages: the selection, and the rows in view. */
+/*
+ * A movement key (Up, Down, PgUp, PgDn, Home, End) on the hot pages of m: moves the selected
+ * page, which then stays on that page as the order changes; Home follows the hottest again.
+ */
 void drill_page_move(struct ui *u, const struct model *m, int key);
-
-/* Rows of pages in a pages pane of h lines, and whether the instructions block fits below. */
+/* The rows of pages in a pages pane of h lines; *ips: whether the instructions fit below. */
 int drill_pages_rows(int h, bool *ips);
-
+/* Draw the drill-down of v->u->drill on lines y .. y + h - 1 of c; nothing when h < 3. */
 void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v);
 
 #endif

@@ -2,9 +2,8 @@
 #include "config.h"
 #include "view/header.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <ctype.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +11,8 @@
 
 #include "util/errmsg.h"
 #include "view/canvas.h"
-#include "view/layout.h"
 #include "view/fields.h"
-#include "view/tableview.h"
+#include "view/list.h"
 
 #define HEADER_CORE_MIN_W 24
 
@@ -148,7 +146,7 @@ static void header_rows(struct canvas *c, const struct view_ctx *v)
 		fields_add(&f, 80, CANVAS_WARN, "; user '%s'", u->user);
 	if (u->follow)
 		fields_add(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
-			   tableview_find_row(m, u->follow_id) ? "" : " (exited)");
+			   list_find_process(m, u->follow_id) ? "" : " (exited)");
 	if (u->ntags && u->view == UI_VIEW_TABLE)
 		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {

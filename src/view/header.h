@@ -5,15 +5,16 @@
 #include "view/layout.h"
 #include "view/view.h"
 
-/* The header's lines: three, and the memory meters' two where they are shown. */
+/* The lines the header takes: three, and the memory meters' two where they are shown. */
 int header_lines(const struct view_ctx *v);
-
+/* Draw the header from the top line of c; returns its lines (header_lines). */
 int header_draw(struct canvas *c, const struct view_ctx *v);
-
-/* Lines the core meters take atop a body of body lines, with the blank after; 0 when hidden. */
+/*
+ * The lines the core meters of m take on a w-wide screen atop a body of body lines, with the
+ * blank after, their layout in *lc; 0 when they do not fit (or there is no CPU).
+ */
 int header_cores_fit(const struct model *m, int w, int body, struct layout_cores *lc);
-
-/* The per-core meters; returns the lines used. */
+/* Draw the per-core meters from line y; returns the lines used (header_cores_fit). */
 int header_cores(struct canvas *c, int y, int body, const struct view_ctx *v);
 
 #endif

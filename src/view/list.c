@@ -7,7 +7,6 @@
 
 #include "util/xalloc.h"
 #include "view/canvas.h"
-#include "view/tableview.h"
 
 /* The id of a row's parent in the tree: a thread's process, a process's parent process. */
 static int list_tree_parent_id(const struct model_row *r)
@@ -287,19 +286,31 @@ void list_move_key(struct ui *u, const struct ui_list *l, int key)
 	}
 }
 
-/* The start time of process pid in m; false when m has no such process. */
-bool list_process_start(const struct model *m, int pid, unsigned long long *start)
+const struct model_row *list_find_process(const struct model *m, int pid)
 {
 	for (size_t i = 0; i < m->nrows; i++)
-		if (m->rows[i].id == pid) {
-			*start = m->rows[i].start;
-			return true;
-		}
-	return false;
+		if (m->rows[i].id == pid)
+			return &m->rows[i];
+	return NULL;
+}
+
+bool list_process_start(const struct model *m, int pid, unsigned long long *start)
+{
+	const struct model_row *r = list_find_process(m, pid);
+
+	if (r)
+		*start = r->start;
+	return r != NULL;
+}
+
+int list_text_cells(const char *text, const struct ui_tree_pos *tp)
+{
+	/* the indent as tableview draws it, 31 levels at most; a wide character takes two cells */
+	return (tp ? 3 * (int)(tp->depth < 32 ? tp->depth : 31) : 0) + canvas_cells(text);
 }
 
 /* The longest text of the rest column in l, in cells (with the tree's indent). */
-int ui_text_cells(const struct ui *u, const struct ui_list *l)
+int list_longest_text(const struct ui *u, const struct ui_list *l)
 {
 	int most = 0;
 
@@ -307,12 +318,8 @@ int ui_text_cells(const struct ui *u, const struct ui_list *l)
 		const struct model_row *r = l->v[i];
 		bool cmd = u->cmdline || u->view == UI_VIEW_CGROUPS; /* a cgroup's path */
 		const char *t = cmd && r->cmdline[0] ? r->cmdline : r->comm;
-		/* the indent as tableview_tree_prefix draws it, 31 levels at most */
-		int cells =
-			l->is_tree ? 3 * (int)(l->tree[i].depth < 32 ? l->tree[i].depth : 31) : 0;
+		int cells = list_text_cells(t, l->is_tree ? &l->tree[i] : NULL);
 
-		/* in cells, as the canvas draws them: a wide character takes two */
-		cells += canvas_cells(t);
 		if (cells > most)
 			most = cells;
 	}

@@ -2,7 +2,6 @@
 #include "config.h"
 #include "view/pager.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -4,10 +4,11 @@
 
 #include "view/view.h"
 
+/* A key that scrolls a pager (Up, Down, PgUp, PgDn, Space, Home): moves u->scroll. */
 void pager_scroll(struct ui *u, int key);
-
+/* Draw the log from u->scroll on, on lines y0 .. y0 + h - 1; never past its last page. */
 void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v);
-
+/* Draw the events screen from u->scroll on, on lines y0 .. y0 + h - 1; never past its end. */
 void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v);
 
 #endif

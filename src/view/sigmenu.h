@@ -5,10 +5,12 @@
 #include "view/canvas.h"
 #include "view/ui.h"
 
-/* A key in the signal menu: move, type a number, jump by a letter, Enter, Esc. */
+/*
+ * A key in the signal menu: move, type a number, jump by a letter; Enter asks before sending
+ * to u->targets (UI_PROMPT_CONFIRM), Esc closes. Returns UI_ACT_* flags.
+ */
 unsigned sigmenu_key(struct ui *u, int key, const struct model *m);
-
-/* The signal menu over the left of the body, from line y: its entries, the chosen one lit. */
+/* Draw the signal menu over the left of lines y .. y + h - 1: its entries, the chosen one lit. */
 void sigmenu_draw(struct canvas *c, int y, int h, const struct ui *u);
 
 #endif

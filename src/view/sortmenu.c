@@ -5,9 +5,8 @@
 #include <stdio.h>
 
 #include "view/canvas.h"
-#include "view/table.h"
 #include "view/list.h"
-#include "view/tableview.h"
+#include "view/table.h"
 
 size_t ui_sortable(const struct model *m, int *out, size_t max)
 {
@@ -170,7 +169,7 @@ void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 
 		canvas_fill(c, row, 0, w, ' ', CANVAS_NORMAL);
 		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %s%s",
-			      model_column_title(v->m, cols[i], view_list_rows(u)),
+			      model_column_title(v->m, cols[i], list_rows(u)),
 			      cols[i] == u->sort_col ? (u->reverse ? " (rev)" : " *") : "");
 		canvas_attr(c, row, 0, w, i == u->sort_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
 		canvas_put(c, w, row, "|", CANVAS_DIM, 1);

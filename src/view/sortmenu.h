@@ -4,17 +4,19 @@
 
 #include "view/view.h"
 
+/*
+ * Sort by column col, or reverse the order when it is the one sorted by; the column is
+ * scrolled into view. Returns UI_ACT_SORT, or 0 with the reason in status for a column with
+ * no data in this mode.
+ */
 unsigned sortmenu_by(struct ui *u, const struct model *m, int col);
-
+/* Sort by the previous (dir < 0) or next sortable column. Returns UI_ACT_SORT. */
 unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir);
-
-/* F6: the sort menu opens on the column sorted by. */
+/* F6: open the sort menu on the column sorted by. */
 void sortmenu_open(struct ui *u, const struct model *m);
-
 /* A key in the sort menu: move, Enter sorts by the entry (as its key would), Esc closes. */
 unsigned sortmenu_key(struct ui *u, int key, const struct model *m);
-
-/* The sort menu (F6) over the left of the body, from line y: the columns, the highlighted lit. */
+/* Draw the sort menu over the left of lines y .. y + h - 1: the columns, the highlighted lit. */
 void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v);
 
 #endif

@@ -7,39 +7,10 @@
 #include <string.h>
 
 #include "util/errmsg.h"
-#include "view/canvas.h"
-#include "view/table.h"
 #include "model/metrics.h"
-
-static enum col_rows tableview_rows(bool threads)
-{
-	return threads ? COL_ROWS_THREADS : COL_ROWS_PROCESSES;
-}
-
-/* The rows the list of the current view shows. */
-enum col_rows view_list_rows(const struct ui *u)
-{
-	if (u->view == UI_VIEW_CGROUPS)
-		return COL_ROWS_CGROUPS;
-	/* the per-user rows name their columns their way (PROCS) */
-	if (u->per_user && u->view == UI_VIEW_TABLE)
-		return COL_ROWS_USERS;
-	return tableview_rows(u->threads || u->view == UI_VIEW_DRILL);
-}
-
-static size_t tableview_columns_of(const struct model *m, int width, enum col_rows rows, int *out)
-{
-	struct table_layout t;
-
-	table_layout(m, width, rows, 0, &t);
-	memcpy(out, t.ids, t.n * sizeof(*out));
-	return t.n;
-}
-
-size_t view_table_columns(const struct model *m, int width, bool threads, int *out)
-{
-	return tableview_columns_of(m, width, tableview_rows(threads), out);
-}
+#include "view/canvas.h"
+#include "view/list.h"
+#include "view/table.h"
 
 /* The value of a numeric cell and whether its counter did not run. */
 static double tableview_value(const struct model *m, const struct model_row *r, int id, bool *na)
@@ -139,12 +110,6 @@ static int tableview_tree_prefix(struct canvas *c, int x, int y, const struct ui
 	return used;
 }
 
-/* The cells of a row's rest column: the tree's guides, as tableview_tree_prefix draws them, and text. */
-static int tableview_text_cells(const char *text, const struct ui_tree_pos *tp)
-{
-	return (tp ? 3 * (int)(tp->depth < 32 ? tp->depth : 31) : 0) + canvas_cells(text);
-}
-
 struct tableview_style {
 	enum col_rows rows; /* processes, threads, users or cgroups */
 	bool cmdline, selected, tagged, utf8;
@@ -187,9 +152,9 @@ static void tableview_row(struct canvas *c, int y, const struct model *m, const 
 	text = st->cmdline && r->cmdline[0] ? r->cmdline : r->comm;
 	x += tableview_put_skip(c, x, y, text, CANVAS_NORMAL, &skip);
 	/* the text goes on past the edge: '>' says so, as '<' says it was scrolled */
-	if (x - t->rest_x + t->text_off < tableview_text_cells(text, st->tree))
+	if (x - t->rest_x + t->text_off < list_text_cells(text, st->tree))
 		canvas_put(c, c->w - 1, y, ">", CANVAS_DIM, 1);
-	if (t->text_off > 0 && tableview_text_cells(text, st->tree) > 0)
+	if (t->text_off > 0 && list_text_cells(text, st->tree) > 0)
 		canvas_put(c, t->rest_x, y, "<", CANVAS_DIM, 1);
 	if (r->err)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, " [not counted: %s]", errmsg_short(r->err));
@@ -216,7 +181,7 @@ void tableview_draw(struct canvas *c, int y, int h, const struct view_ctx *v, en
 	table_layout(v->m, c->w, rows, u->hscroll, &t);
 	/* the last step of the text stops where the longest one ends at the edge, not past */
 	if (t.text_off > 0) {
-		int end = ui_text_cells(u, v->list) - (c->w - t.rest_x);
+		int end = list_longest_text(u, v->list) - (c->w - t.rest_x);
 
 		if (t.text_off > end)
 			t.text_off = end > 0 ? end : 0;
@@ -259,12 +224,4 @@ void tableview_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v)
 			   "no cgroups at this depth of the hierarchy (see --cgroup-depth and "
 			   "--cgroup)",
 			   CANVAS_DIM, -1);
-}
-
-const struct model_row *tableview_find_row(const struct model *m, int pid)
-{
-	for (size_t i = 0; i < m->nrows; i++)
-		if (m->rows[i].id == pid)
-			return &m->rows[i];
-	return NULL;
 }

@@ -2,19 +2,15 @@
 #ifndef PMCTOP_VIEW_TABLEVIEW_H
 #define PMCTOP_VIEW_TABLEVIEW_H
 
+#include <stdbool.h>
+
 #include "view/view.h"
 
-/* The rows the list of the current view shows. */
-enum col_rows view_list_rows(const struct ui *u);
-
+/* The attribute of a numeric cell of column c holding v: its severity's colour, DIM for n/a. */
 int tableview_cell_attr(const struct column *c, double v, bool na);
-
-/* Draw the list from y to y + h, from the first row the selection keeps on screen. */
+/* Draw v->list's rows of kind rows on lines y .. y + h - 1: titles, then from u->top on. */
 void tableview_draw(struct canvas *c, int y, int h, const struct view_ctx *v, enum col_rows rows);
-
-/* The cgroup view: its list, or why there is none. */
+/* Draw the cgroup view on lines y .. y + h - 1: its list, or why there is none. */
 void tableview_cgroups(struct canvas *c, int y, int h, const struct view_ctx *v);
-
-const struct model_row *tableview_find_row(const struct model *m, int pid);
 
 #endif

@@ -4,17 +4,17 @@
 
 #include "view/ui.h"
 
+/* Tag the selected row of l, or untag it, and move down; says so in status when full. */
 void tags_toggle(struct ui *u, const struct ui_list *l);
-
 /*
  * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
  * the status line names the first. Returns how many were dropped.
  */
 size_t tags_prune(struct ui *u, const struct model *m);
-
 /*
- * What a signal or nice value goes to: the tagged processes still there, else the selected
- * one. False, with the reason in status, when there is none or the processes are not here.
+ * Set u->targets, what a signal or nice value goes to: the tagged processes still there, else
+ * the selected one. False, with the reason in status, when there is none or the processes are
+ * not on this machine.
  */
 bool tags_targets(struct ui *u, const struct model *m, const struct ui_list *l);
 

@@ -2,24 +2,16 @@
 #include "config.h"
 #include "view/ui.h"
 
-#include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "util/parse.h"
-#include "util/xalloc.h"
-#include "view/canvas.h"
-#include "view/table.h"
 #include "view/drill.h"
 #include "view/input.h"
 #include "view/list.h"
 #include "view/pager.h"
 #include "view/setup.h"
 #include "view/sortmenu.h"
+#include "view/table.h"
 #include "view/tags.h"
 #include "view/usermenu.h"
 
@@ -111,7 +103,7 @@ static void ui_hscroll(struct ui *u, int key, const struct model *m, const struc
 	}
 	table_layout(m, u->width, list_rows(u), u->hscroll, &t);
 	room = u->width - t.rest_x;
-	text = ui_text_cells(u, l);
+	text = list_longest_text(u, l);
 	/* past the last column stop, steps of the text while some of it is still cut off */
 	most = t.last_col + (text > room ? (text - room + t.text_step - 1) / t.text_step : 0);
 	if (u->hscroll < t.last_col)

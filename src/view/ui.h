@@ -307,8 +307,6 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 unsigned ui_prune(struct ui *u, const struct model *m);
 /* Whether id is tagged. */
 bool ui_tagged(const struct ui *u, int id);
-/* The cells of the longest text of the list's rest column (name, command line, path, tree). */
-int ui_text_cells(const struct ui *u, const struct ui_list *l);
 /* The signal menu, in its order; *n gets its length. */
 const struct ui_signal *ui_signals(size_t *n);
 /* The name of signal num ("TERM"), or NULL for one the menu does not list. */
@@ -321,10 +319,6 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key);
 bool ui_key_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
 void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
-/* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
-size_t ui_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n);
-/* The first of rows page rows on screen, with row sel among them. */
-size_t ui_page_top(const struct ui *u, size_t sel, size_t n, size_t rows);
 /*
  * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
  * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.

@@ -4,13 +4,11 @@
 
 #include "view/view.h"
 
-/* u: the users menu opens on the user shown, else on "All users". */
+/* u: open the users menu on the user shown, else on "All users". */
 void usermenu_open(struct ui *u, const struct model *m);
-
 /* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
 unsigned usermenu_key(struct ui *u, int key, const struct model *m);
-
-/* The users menu (u) over the left of the body, from line y: processes and name, as htop's. */
+/* Draw the users menu over the left of lines y .. y + h - 1: processes and name, as htop's. */
 void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v);
 
 #endif

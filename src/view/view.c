@@ -2,23 +2,13 @@
 #include "config.h"
 #include "view/view.h"
 
-#include <inttypes.h>
-#include <ctype.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "util/errmsg.h"
-#include "util/utf8.h"
-#include "view/layout.h"
-#include "view/table.h"
-#include "model/metrics.h"
 #include "view/drill.h"
 #include "view/fields.h"
 #include "view/header.h"
+#include "view/layout.h"
+#include "view/list.h"
 #include "view/pager.h"
 #include "view/setup.h"
 #include "view/sigmenu.h"
@@ -248,7 +238,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		else if (u->view == UI_VIEW_CGROUPS)
 			tableview_cgroups(c, y, body, v);
 		else
-			tableview_draw(c, y, body, v, view_list_rows(u));
+			tableview_draw(c, y, body, v, list_rows(u));
 	}
 	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
 		/* over the list from its titles down, else under the header */
