@@ -12,6 +12,8 @@
 #include "view/canvas.h"
 #include "view/list.h"
 #include "view/tableview.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 /* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
 static size_t drill_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)

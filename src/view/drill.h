@@ -4,7 +4,16 @@
 
 #include <stdbool.h>
 
-#include "view/view.h"
+struct canvas;
+struct model;
+struct ui;
+struct view_ctx;
+
+enum ui_drill_mode {
+	UI_DRILL_PAGES,	   /* the hot pages of the sampled process */
+	UI_DRILL_MAPPINGS, /* samples grouped per mapping */
+	UI_DRILL_THREADS,  /* its threads, counted one by one */
+};
 
 /* Lines above the drill-down's list or sampling pane, and the sampling pane's own. */
 #define DRILL_LINES 4	     /* the drilled process: name, command line, metrics, a blank */

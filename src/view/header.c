@@ -13,6 +13,8 @@
 #include "view/canvas.h"
 #include "view/fields.h"
 #include "view/list.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 #define HEADER_CORE_MIN_W 24
 

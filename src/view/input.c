@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "util/parse.h"
+#include "view/list.h"
 #include "view/sigmenu.h"
 #include "view/sortmenu.h"
+#include "view/ui.h"
 #include "view/usermenu.h"
 
 /*

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "model/columns.h"
+
 /*
  * The key table: the one definition of every binding, which dispatch, the help screen and the
  * footer all read. A key may be bound in several views to different actions (Esc, Space, h);

@@ -7,6 +7,7 @@
 
 #include "util/xalloc.h"
 #include "view/canvas.h"
+#include "view/ui.h"
 
 /* The id of a row's parent in the tree: a thread's process, a process's parent process. */
 static int list_tree_parent_id(const struct model_row *r)

@@ -9,6 +9,8 @@
 
 #include "util/errmsg.h"
 #include "view/canvas.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 void pager_scroll(struct ui *u, int key)
 {

@@ -2,7 +2,11 @@
 #ifndef PMCTOP_VIEW_PAGER_H
 #define PMCTOP_VIEW_PAGER_H
 
-#include "view/view.h"
+#include <stddef.h>
+
+struct canvas;
+struct ui;
+struct view_ctx;
 
 /* A key that scrolls a pager (Up, Down, PgUp, PgDn, Space, Home): moves u->scroll. */
 void pager_scroll(struct ui *u, int key);
@@ -10,5 +14,7 @@ void pager_scroll(struct ui *u, int key);
 void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v);
 /* Draw the events screen from u->scroll on, on lines y0 .. y0 + h - 1; never past its end. */
 void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v);
+/* Draw help into c from line scroll on (exported for the help tests). */
+void view_help(struct canvas *c, int y0, int h, size_t scroll);
 
 #endif

@@ -6,6 +6,8 @@
 #include <strings.h>
 
 #include "view/canvas.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 /* The header's meters: the names the settings file gives them. */
 static const char *const SETUP_METER_NAMES[UI_METER_MAX] = {

@@ -2,8 +2,41 @@
 #ifndef PMCTOP_VIEW_SETUP_H
 #define PMCTOP_VIEW_SETUP_H
 
-#include "view/view.h"
+#include <stdbool.h>
 
+struct canvas;
+struct ui;
+struct view_ctx;
+
+/* The parts of the header the setup screen shows or hides (the CPU meters are show_cpus). */
+enum ui_meter {
+	UI_METER_CPUS,	 /* the per-core meters (also the key 1) */
+	UI_METER_UPTIME, /* "up 1 day 02:03" */
+	UI_METER_LOAD,	 /* the load averages */
+	UI_METER_SELF,	 /* pmctop's own cost */
+	UI_METER_MEMORY, /* top's "MiB Mem" and "MiB Swap" lines */
+	UI_METER_MAX
+};
+
+/* Colour schemes; out/tui.c maps each to the terminal's attributes. */
+enum ui_scheme {
+	UI_SCHEME_DEFAULT,
+	UI_SCHEME_MONO,	 /* attributes only, as NO_COLOR gives */
+	UI_SCHEME_LIGHT, /* for terminals with a light background */
+	UI_SCHEME_MAX
+};
+
+/* The sections of the setup screen, left to right. */
+enum ui_setup_section { UI_SETUP_COLUMNS, UI_SETUP_METERS, UI_SETUP_COLOURS, UI_SETUP_MAX };
+
+/* Whether meter k of the header is shown. */
+bool ui_meter_shown(const struct ui *u, enum ui_meter k);
+/* The name of meter k and of scheme k, as the setup screen and the settings file say them. */
+const char *ui_meter_name(enum ui_meter k);
+const char *ui_scheme_name(enum ui_scheme k);
+/* The meter or scheme called name; -1 when none is. */
+int ui_meter_find(const char *name);
+int ui_scheme_find(const char *name);
 /* A movement key in the section in use: its highlighted entry. */
 void setup_move(struct ui *u, int key);
 /*

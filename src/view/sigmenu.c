@@ -5,6 +5,9 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "view/canvas.h"
+#include "view/ui.h"
+
 /*
  * The signal menu: the signals a user sends to a process from a monitor, the polite one first.
  * The numbers are this machine's, from <signal.h>.

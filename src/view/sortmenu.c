@@ -7,6 +7,8 @@
 #include "view/canvas.h"
 #include "view/list.h"
 #include "view/table.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 size_t ui_sortable(const struct model *m, int *out, size_t max)
 {

@@ -11,6 +11,8 @@
 #include "view/canvas.h"
 #include "view/list.h"
 #include "view/table.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 /* The value of a numeric cell and whether its counter did not run. */
 static double tableview_value(const struct model *m, const struct model_row *r, int id, bool *na)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "view/list.h"
+#include "view/ui.h"
 
 bool ui_tagged(const struct ui *u, int id)
 {

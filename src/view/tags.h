@@ -2,8 +2,15 @@
 #ifndef PMCTOP_VIEW_TAGS_H
 #define PMCTOP_VIEW_TAGS_H
 
-#include "view/ui.h"
+#include <stdbool.h>
+#include <stddef.h>
 
+struct model;
+struct ui;
+struct ui_list;
+
+/* Whether id is tagged. */
+bool ui_tagged(const struct ui *u, int id);
 /* Tag the selected row of l, or untag it, and move down; says so in status when full. */
 void tags_toggle(struct ui *u, const struct ui_list *l);
 /*

@@ -1,4 +1,4 @@
-/* Interactive state: selection that follows its process, prompts, sort and view changes. */
+/* What each key and click does: the actions of the key table, across the screens. */
 #include "config.h"
 #include "view/ui.h"
 

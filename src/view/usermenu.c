@@ -8,6 +8,8 @@
 
 #include "util/xalloc.h"
 #include "view/canvas.h"
+#include "view/ui.h"
+#include "view/view.h"
 
 static int usermenu_cmp(const void *a, const void *b)
 {

@@ -2,7 +2,27 @@
 #ifndef PMCTOP_VIEW_USERMENU_H
 #define PMCTOP_VIEW_USERMENU_H
 
-#include "view/view.h"
+#include <stddef.h>
+
+struct canvas;
+struct model;
+struct ui;
+struct view_ctx;
+
+/* An entry of the users menu (u). */
+struct ui_user {
+	const char *name; /* borrowed from the model's rows; NULL for "All users" */
+	unsigned uid;
+	size_t procs; /* its processes among those the other filters let through */
+};
+
+/*
+ * The users menu (u), as htop's: "All users" first (procs: them all), then each user of the
+ * processes the filters other than the user's let through, the most processes first (of
+ * equals, by name). *out is grown to *cap as needed and owned by the caller, whose names
+ * borrow from m: they last until its next update. Returns how many entries.
+ */
+size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap);
 
 /* u: open the users menu on the user shown, else on "All users". */
 void usermenu_open(struct ui *u, const struct model *m);

@@ -1,9 +1,10 @@
-/* The screens of pmctop as pure drawing on a canvas: header, meters, tables, help, log. */
+/* The screen as a whole: the layout, which screen is drawn where, the legend and the footer. */
 #include "config.h"
 #include "view/view.h"
 
 #include <string.h>
 
+#include "view/canvas.h"
 #include "view/drill.h"
 #include "view/fields.h"
 #include "view/header.h"
