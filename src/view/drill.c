@@ -47,30 +47,10 @@ void drill_page_move(struct ui *u, const struct model *m, int key)
 {
 	size_t n = 0, page = u->page ? u->page : 1;
 	struct hotpage_entry *v = m->hp ? hotpage_sorted(m->hp, &n) : NULL;
-	size_t cur = drill_page_index(u, v, n), to = cur;
+	size_t to = list_step(drill_page_index(u, v, n), n, page, key);
 
 	if (!n)
 		return;
-	switch (key) {
-	case UI_KEY_UP:
-		to = cur ? cur - 1 : 0;
-		break;
-	case UI_KEY_DOWN:
-		to = cur + 1 < n ? cur + 1 : n - 1;
-		break;
-	case UI_KEY_PGUP:
-		to = cur > page ? cur - page : 0;
-		break;
-	case UI_KEY_PGDN:
-		to = cur + page < n ? cur + page : n - 1;
-		break;
-	case UI_KEY_HOME:
-		to = 0;
-		break;
-	default: /* End */
-		to = n - 1;
-		break;
-	}
 	/* Home goes back to following the hottest page, whichever it is */
 	u->page_chosen = key != UI_KEY_HOME;
 	u->page_sel = v[to].page;

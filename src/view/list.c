@@ -326,3 +326,25 @@ int list_longest_text(const struct ui *u, const struct ui_list *l)
 	}
 	return most;
 }
+
+size_t list_step(size_t sel, size_t n, size_t page, int key)
+{
+	if (!n)
+		return sel;
+	switch (key) {
+	case UI_KEY_UP:
+		return sel ? sel - 1 : 0;
+	case UI_KEY_DOWN:
+		return sel + 1 < n ? sel + 1 : n - 1;
+	case UI_KEY_PGUP:
+		return sel > page ? sel - page : 0;
+	case UI_KEY_PGDN:
+		return sel + page < n ? sel + page : n - 1;
+	case UI_KEY_HOME:
+		return 0;
+	case UI_KEY_END:
+		return n - 1;
+	default:
+		return sel;
+	}
+}

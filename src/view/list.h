@@ -54,5 +54,10 @@ bool list_process_start(const struct model *m, int pid, unsigned long long *star
 int list_text_cells(const char *text, const struct ui_tree_pos *tp);
 /* The cells of the longest text of l's rest column (name, command line, path, tree). */
 int list_longest_text(const struct ui *u, const struct ui_list *l);
+/*
+ * The entry a movement key (Up, Down, PgUp, PgDn, Home, End) takes the highlight of a menu or
+ * pane of n entries to from sel, page entries a page; sel for any other key, or when n is 0.
+ */
+size_t list_step(size_t sel, size_t n, size_t page, int key);
 
 #endif

@@ -128,25 +128,8 @@ unsigned sortmenu_key(struct ui *u, int key, const struct model *m)
 		u->reverse = false;
 		sortmenu_reveal(u, m);
 		return UI_ACT_SORT;
-	case UI_KEY_UP:
-		u->sort_sel = u->sort_sel ? u->sort_sel - 1 : 0;
-		return 0;
-	case UI_KEY_DOWN:
-		u->sort_sel = u->sort_sel + 1 < n ? u->sort_sel + 1 : n - 1;
-		return 0;
-	case UI_KEY_PGUP:
-		u->sort_sel = u->sort_sel > page ? u->sort_sel - page : 0;
-		return 0;
-	case UI_KEY_PGDN:
-		u->sort_sel = u->sort_sel + page < n ? u->sort_sel + page : n - 1;
-		return 0;
-	case UI_KEY_HOME:
-		u->sort_sel = 0;
-		return 0;
-	case UI_KEY_END:
-		u->sort_sel = n - 1;
-		return 0;
 	default:
+		u->sort_sel = list_step(u->sort_sel, n, page, key);
 		return 0;
 	}
 }

@@ -8,6 +8,7 @@
 
 #include "util/xalloc.h"
 #include "view/canvas.h"
+#include "view/list.h"
 #include "view/ui.h"
 #include "view/view.h"
 
@@ -89,25 +90,8 @@ unsigned usermenu_key(struct ui *u, int key, const struct model *m)
 		else /* a uid without a name */
 			snprintf(u->user, sizeof(u->user), "%u", users[u->user_sel].uid);
 		break;
-	case UI_KEY_UP:
-		u->user_sel = u->user_sel ? u->user_sel - 1 : 0;
-		break;
-	case UI_KEY_DOWN:
-		u->user_sel = u->user_sel + 1 < n ? u->user_sel + 1 : n - 1;
-		break;
-	case UI_KEY_PGUP:
-		u->user_sel = u->user_sel > page ? u->user_sel - page : 0;
-		break;
-	case UI_KEY_PGDN:
-		u->user_sel = u->user_sel + page < n ? u->user_sel + page : n - 1;
-		break;
-	case UI_KEY_HOME:
-		u->user_sel = 0;
-		break;
-	case UI_KEY_END:
-		u->user_sel = n - 1;
-		break;
 	default:
+		u->user_sel = list_step(u->user_sel, n, page, key);
 		break;
 	}
 	free(users);
