@@ -76,38 +76,38 @@ acyclic() {
 	return 1
 }
 
-# The headers of collect/ that include each other: no header may come back to itself.
-collect_include_graph() {
-	for h in collect/*.h; do
-		for inc in $(sed -n 's/^#include "\(collect\/[a-z_]*\.h\)"$/\1/p' "$h"); do
+# The headers of a stage ($1: collect, view) that include each other: no header may come back
+# to itself.
+include_graph() {
+	for h in "$1"/*.h; do
+		for inc in $(sed -n "s/^#include \"\($1\/[a-z_]*\.h\)\"\$/\1/p" "$h"); do
 			echo "$h $inc"
 		done
 	done >"$TMP/includes"
 	acyclic "$TMP/includes"
 }
 
-# Which file of collect/ calls which: each file's functions and objects defined for others
-# (not static, at the start of a line), then, in every other file, the names it uses. The
-# graph has no circle: the live source's glue calls the scan, the scan the backends through
-# l->be, the backends the attach, idle, thread and policy files, and nothing calls back up.
-collect_call_graph() {
-	for f in collect/*.c; do
+# Which file of a stage ($1) calls which: each file's functions and objects defined for others
+# (not static, at the start of a line), then, in every other file, the names it uses; at least
+# $2 definitions, and the edges $3... that are sure to be there, for a sign the graph was built.
+call_graph() {
+	dir=$1 min=$2
+	shift 2
+	for f in "$dir"/*.c; do
 		nocomment "$f" | grep -v '^static' |
 			sed -n 's/^[a-z][a-z0-9_ ]*[ *]\([a-zA-Z_][a-zA-Z0-9_]*\)(.*/\1/p
 				s/^const struct [a-z_]* \([A-Z_][A-Z0-9_]*\) = {$/\1/p' |
 			sed "s|\$| $f|"
 	done | sort -u >"$TMP/defs"
-	[ "$(wc -l <"$TMP/defs")" -gt 100 ] || { diag "too few definitions found"; return 1; }
-	for f in collect/*.c; do
+	[ "$(wc -l <"$TMP/defs")" -gt "$min" ] || { diag "too few definitions found"; return 1; }
+	for f in "$dir"/*.c; do
 		nocomment "$f" | grep -o '[A-Za-z_][A-Za-z0-9_]*' | sort -u |
 			awk -v f="$f" 'NR == FNR { def[$1] = $2; next }
 				($1 in def) && def[$1] != f { print f, def[$1] }' "$TMP/defs" -
 	done | sort -u >"$TMP/calls"
-	# the orchestrator calls down: the glue, the scan, the backends, the helpers they share
-	grep -q '^collect/source_live.c collect/live_scan.c$' "$TMP/calls" &&
-		grep -q '^collect/live_backend.c collect/live_be_tasks.c$' "$TMP/calls" &&
-		grep -q '^collect/live_be_tasks.c collect/live_attach.c$' "$TMP/calls" ||
-		{ diag "the call graph misses the calls it is sure of"; return 1; }
+	for edge in "$@"; do
+		grep -qx "$edge" "$TMP/calls" || { diag "the call graph misses $edge"; return 1; }
+	done
 	acyclic "$TMP/calls"
 }
 
@@ -129,7 +129,15 @@ check "every .c includes config.h first (BPF programs aside)" \
 check "every .c includes its own header right after config.h" \
 	sh -c 'for f in */*.c; do h=${f%.c}.h; [ -f "$h" ] || continue;
 		grep "^#include" "$f" | sed -n 2p | grep -q "\"$h\"" || { echo "# $f"; exit 1; }; done'
-check "no circle of includes between the headers of collect/" collect_include_graph
-check "no circle of calls between the files of collect/" collect_call_graph
+check "no circle of includes between the headers of collect/" include_graph collect
+# the live source's glue calls the scan, the scan the backends through l->be, the backends the
+# attach, idle, thread and policy files, and nothing calls back up
+check "no circle of calls between the files of collect/" call_graph collect 100 \
+	'collect/source_live.c collect/live_scan.c' 'collect/live_backend.c collect/live_be_tasks.c' \
+	'collect/live_be_tasks.c collect/live_attach.c'
+check "no circle of includes between the headers of view/" include_graph view
+# ui.c and view.c call the screens, the screens the list, tags, keys and fields, never back up
+check "no circle of calls between the files of view/" call_graph view 40 \
+	'view/ui.c view/list.c' 'view/view.c view/tableview.c' 'view/input.c view/sigmenu.c'
 check "no numbered cleanup labels" sh -c '! grep -nE "^(err|out|fail)[0-9]+:" -- */*.c'
 done_testing

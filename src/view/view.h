@@ -1,4 +1,4 @@
-/* Views: the process table with core meters, the drill-down, help and the log, drawn on a canvas. */
+/* The screen as a whole: the current view laid out and drawn on a canvas by the screens' files. */
 #ifndef PMCTOP_VIEW_H
 #define PMCTOP_VIEW_H
 
@@ -10,6 +10,7 @@
 #include "util/errmsg.h"
 #include "view/canvas.h"
 #include "model/model.h"
+#include "view/pager.h"
 #include "view/ui.h"
 
 struct view_ctx {
@@ -48,9 +49,5 @@ size_t view_page(const struct view_ctx *ctx, int w, int h, bool *list);
 int view_list_y(const struct view_ctx *ctx, int w, int h);
 /* Draw the current view of ctx on c (cleared first); changes nothing but c. */
 void view_render(struct canvas *c, const struct view_ctx *ctx);
-/* The table columns that fit width unscrolled (ids; COL_MAX + k for raw event k); how many. */
-size_t view_table_columns(const struct model *m, int width, bool threads, int *out);
-/* Draw help into c from line scroll on (exported for the help tests). */
-void view_help(struct canvas *c, int y0, int h, size_t scroll);
 
 #endif

@@ -1,0 +1,29 @@
+/* The signal menu: its signals, its keys, the question before sending, and its drawing. */
+#ifndef PMCTOP_VIEW_SIGMENU_H
+#define PMCTOP_VIEW_SIGMENU_H
+
+#include <stddef.h>
+
+struct canvas;
+struct model;
+struct ui;
+
+/* One entry of the signal menu. */
+struct ui_signal {
+	int num;
+	const char *name; /* without SIG */
+};
+
+/* The signal menu, in its order; *n gets its length. */
+const struct ui_signal *ui_signals(size_t *n);
+/* The name of signal num ("TERM"), or NULL for one the menu does not list. */
+const char *ui_signal_name(int num);
+/*
+ * A key in the signal menu: move, type a number, jump by a letter; Enter asks before sending
+ * to u->targets (UI_PROMPT_CONFIRM), Esc closes. Returns UI_ACT_* flags.
+ */
+unsigned sigmenu_key(struct ui *u, int key, const struct model *m);
+/* Draw the signal menu over the left of lines y .. y + h - 1: its entries, the chosen one lit. */
+void sigmenu_draw(struct canvas *c, int y, int h, const struct ui *u);
+
+#endif

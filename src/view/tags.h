@@ -1,0 +1,28 @@
+/* Tagged processes, and who a signal or a nice value goes to. */
+#ifndef PMCTOP_VIEW_TAGS_H
+#define PMCTOP_VIEW_TAGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct model;
+struct ui;
+struct ui_list;
+
+/* Whether id is tagged. */
+bool ui_tagged(const struct ui *u, int id);
+/* Tag the selected row of l, or untag it, and move down; says so in status when full. */
+void tags_toggle(struct ui *u, const struct ui_list *l);
+/*
+ * Tags of processes that exited are dropped, never carried over to a newcomer given the pid;
+ * the status line names the first. Returns how many were dropped.
+ */
+size_t tags_prune(struct ui *u, const struct model *m);
+/*
+ * Set u->targets, what a signal or nice value goes to: the tagged processes still there, else
+ * the selected one. False, with the reason in status, when there is none or the processes are
+ * not on this machine.
+ */
+bool tags_targets(struct ui *u, const struct model *m, const struct ui_list *l);
+
+#endif
