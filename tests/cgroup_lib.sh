@@ -47,13 +47,10 @@ cgroup_bg() {
 cgroup_cleanup() {
 	for p in $KILL_PIDS; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
+	cgroup_removed() { [ ! -d "$CGMNT/$1" ] || rmdir "$CGMNT/$1" 2>/dev/null; }
 	for cg in $CGROUPS_MADE; do
 		# the last task's exit is seen a moment after its parent reaps it
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			[ -d "$CGMNT/$cg" ] || break
-			rmdir "$CGMNT/$cg" 2>/dev/null && break
-			sleep 0.1
-		done
+		wait_until 1 cgroup_removed "$cg"
 	done
 	rm -rf "$TMP"
 }

@@ -22,10 +22,7 @@ nap 0.01	# creates the fifo nap reads, before the first count
 w=$!
 KILL_PIDS="$KILL_PIDS $w"
 # until it says it holds: a SIGUSR1 before that would kill it
-for _ in $(seq 300); do
-	grep -q held "$TMP/churned" && break
-	nap 0.1
-done
+wait_until 30 grep -q held "$TMP/churned"
 only=""
 [ "$ISOLATED" = yes ] || only="-p $$,$w"
 # shellcheck disable=SC2086
@@ -41,10 +38,8 @@ rss1=$(rss $p)
 nap $((SECS / 2))
 rss2=$(rss $p)
 # the workload prints its count when the churn is over, then waits to be killed
-for _ in $(seq $((SECS * 20))); do
-	[ "$(grep -c . "$TMP/churned")" -ge 2 ] && break
-	nap 0.1
-done
+churned() { [ "$(grep -c . "$TMP/churned")" -ge 2 ]; }
+wait_until $((SECS * 2)) churned
 # four ticks with the same processes as at the start
 nap 2
 fds $p

@@ -239,11 +239,7 @@ sigterm() {
 	"$PMCTOP" -b -d 0.2 -o json -p $$ >"$TMP/term.out" 2>/dev/null &
 	p=$!
 	# after a frame at least, however loaded the machine: then between frames or in one
-	i=0
-	while [ ! -s "$TMP/term.out" ] && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 20 test -s "$TMP/term.out"
 	sleep 0.3
 	kill -TERM $p
 	wait $p

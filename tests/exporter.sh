@@ -7,6 +7,12 @@ CHECKER="python3 $top_srcdir/tests/exposition_check.py"
 REC="$top_srcdir/tests/data/hw.rec"
 OM='application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
 
+# serving_or_gone ERRFILE: the address the server logged is in $ADDR, or the server ($SERVER)
+# has ended
+serving_or_gone() {
+	ADDR=$(sed -n 's|^pmctop: serving metrics on http://\(.*\)/metrics$|\1|p' "$1")
+	[ -n "$ADDR" ] || ! kill -0 "$SERVER" 2>/dev/null
+}
 # serve NAME ARGS...: start pmctop with ARGS in the background, wait for its address in $ADDR
 serve() {
 	name=$1
@@ -15,12 +21,8 @@ serve() {
 	SERVER=$!
 	KILL_PIDS="$KILL_PIDS $SERVER"
 	ADDR=
-	for _ in $(seq 1 200); do
-		ADDR=$(sed -n 's|^pmctop: serving metrics on http://\(.*\)/metrics$|\1|p' "$TMP/$name.err")
-		[ -n "$ADDR" ] && return 0
-		kill -0 "$SERVER" 2>/dev/null || break
-		sleep 0.05
-	done
+	wait_until 10 serving_or_gone "$TMP/$name.err"
+	[ -n "$ADDR" ] && return 0
 	diag "pmctop $* did not start serving:"
 	sed 's/^/# /' "$TMP/$name.err"
 	return 1

@@ -14,8 +14,7 @@ BG=$!
 NAMED=$BG
 KILL_PIDS="$KILL_PIDS $BG"
 # wait until the workload has named itself
-i=0
-while [ $i -lt 50 ] && ! grep -q ']0;x' "/proc/$BG/comm" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+wait_until 5 grep -qs ']0;x' "/proc/$BG/comm"
 
 raw_bytes() { LC_ALL=C grep -c "$(printf '[\033\007\302\205]')" "$1"; }
 for fmt in text csv json; do
@@ -74,11 +73,7 @@ mkdir -p "$MAPDIR"
 MAPNAME=$(printf 'm\033]0;title\007\033[2J\033]52;c;aGk=\007\302\233\233\303\233end')
 WORKLOAD_MAPFILE="$MAPDIR/$MAPNAME" background "$WORKLOAD" hotpages 3000 20 >/dev/null
 MAPPED=$BG
-i=0
-while [ $i -lt 50 ] && ! grep -q "$MAPDIR" "/proc/$MAPPED/maps" 2>/dev/null; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 5 grep -qs "$MAPDIR" "/proc/$MAPPED/maps"
 for loc in $UTF8 C; do
 	for fmt in text csv json; do
 		LC_ALL=$loc "$PMCTOP" -b --sample "$MAPPED" --sample-source faults -n 2 -d 0.5 \
@@ -125,17 +120,17 @@ done
 SERVER=$!
 KILL_PIDS="$KILL_PIDS $SERVER"
 ADDR=
-for _ in $(seq 1 100); do
+serving() {
 	ADDR=$(sed -n 's|^pmctop: serving metrics on http://\(.*\)/metrics$|\1|p' "$TMP/x.err")
-	[ -n "$ADDR" ] && break
-	sleep 0.05
-done
-for _ in $(seq 1 40); do
+	[ -n "$ADDR" ]
+}
+wait_until 5 serving
+scraped() {
 	python3 "$top_srcdir/tests/exporter_client.py" get "$ADDR" /metrics --out "$TMP/metrics" \
 		>/dev/null 2>&1
-	grep -q 'comm=' "$TMP/metrics" 2>/dev/null && break
-	sleep 0.1
-done
+	grep -qs 'comm=' "$TMP/metrics"
+}
+wait_until 4 scraped
 kill -TERM "$SERVER"
 wait "$SERVER"
 check "/metrics: the process is there" grep -q 'ab"' "$TMP/metrics"

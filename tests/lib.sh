@@ -61,6 +61,27 @@ nap() {
 	read -r -t "$1" _ <>"$TMP/.nap"
 	return 0
 }
+# wait_until SECONDS COMMAND...: run COMMAND (a shell function too) every 0.1 s until it
+# succeeds, for SECONDS at most (one decimal allowed); 1 if it never did. The time is counted in
+# polls, not read from a clock, so a loaded machine that polls late waits the longer. The polls
+# nap: they start no process of their own (COMMAND may).
+wait_until() {
+	local _wu_tries _wu_frac
+	case $1 in
+	*.*)
+		_wu_frac=${1#*.}
+		_wu_tries=$((${1%%.*}0 + ${_wu_frac%"${_wu_frac#?}"}))
+		;;
+	*) _wu_tries=$(($1 * 10)) ;;
+	esac
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$_wu_tries" -gt 0 ] || return 1
+		_wu_tries=$((_wu_tries - 1))
+		nap 0.1
+	done
+}
 # isolate: run the rest of the test in a PID namespace of its own with its own /proc, so pmctop,
 # which watches every process it can see, sees only this test's processes and none of the
 # other tests running beside it. Sets ISOLATED=yes there. Where a PID namespace is not
@@ -92,17 +113,13 @@ csv_listed() {
 	awk -F, -v t="$2" -v id="$3" -v k="${4:-process}" '
 		$1 == t && $2 == k && (k == "cgroup" ? $NF : $3) == id { f = 1 } END { exit !f }' "$1"
 }
-csv_wait_frame() {
-	for _ in $(seq 300); do
-		t=$(csv_frames "$1" | tail -n 2 | head -n 1)
-		if [ -n "$t" ] && [ "$(csv_frames "$1" | wc -l)" -ge 2 ]; then
-			if csv_listed "$1" "$t" "$2" "${4:-process}"; then
-				[ "$3" = yes ] && return 0
-			else
-				[ "$3" = no ] && return 0
-			fi
-		fi
-		sleep 0.1
-	done
-	return 1
+csv_frame_is() {
+	t=$(csv_frames "$1" | tail -n 2 | head -n 1)
+	[ -n "$t" ] && [ "$(csv_frames "$1" | wc -l)" -ge 2 ] || return 1
+	if csv_listed "$1" "$t" "$2" "${4:-process}"; then
+		[ "$3" = yes ]
+	else
+		[ "$3" = no ]
+	fi
 }
+csv_wait_frame() { wait_until 30 csv_frame_is "$@"; }

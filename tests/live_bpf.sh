@@ -56,10 +56,8 @@ ph=$!
 	2>"$TMP/thr.err" &
 pt=$!
 # both have their first frame (the attach) before the work begins
-for _ in $(seq 100); do
-	[ -s "$TMP/bpf.json" ] && [ -s "$TMP/thr.json" ] && [ -s "$TMP/bpfh.json" ] && break
-	nap 0.1
-done
+all_framed() { [ -s "$TMP/bpf.json" ] && [ -s "$TMP/thr.json" ] && [ -s "$TMP/bpfh.json" ]; }
+wait_until 10 all_framed
 echo go >"$TMP/go"
 wait $pb
 sb=$?
@@ -172,10 +170,7 @@ kill "$wl" 2>/dev/null
 if [ "$ISOLATED" = yes ] && [ -w /proc/sys/kernel/ns_last_pid ]; then
 	"$PMCTOP" -b -n 6 -d 1 -e page-faults -o json >"$TMP/reuse.json" 2>"$TMP/reuse.err" &
 	pr=$!
-	for _ in $(seq 100); do
-		[ -s "$TMP/reuse.json" ] && break
-		nap 0.1
-	done
+	wait_until 10 test -s "$TMP/reuse.json"
 	"$WORKLOAD" faults 10000 1.5 "$TMP/old.log" &
 	old=$!
 	wait $old

@@ -7,11 +7,7 @@ exclusive
 
 background "$WORKLOAD" napper 200 "$TMP/napper.log"
 NAP=$BG
-i=0
-while ! grep -qs ready "$TMP/napper.log" && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 10 grep -qs ready "$TMP/napper.log"
 # two readers of the same process over the same run: the default one and --read-all, each
 # counting its syscalls; the faults start once both count the process (a count in a frame)
 run() {
@@ -30,11 +26,8 @@ shown() {
 	awk -F, -v pid="$NAP" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "page-faults") c = i; next }
 		c && $2 == "process" && $3 == pid && $c != "" { f = 1 } END { exit !f }' "$1"
 }
-i=0
-while ! { shown "$TMP/skip.csv" && shown "$TMP/all.csv"; } && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+both_shown() { shown "$TMP/skip.csv" && shown "$TMP/all.csv"; }
+wait_until 30 both_shown
 kill -USR1 "$NAP"
 wait $R1 $R2
 kill -TERM "$NAP"

@@ -9,11 +9,7 @@ exclusive
 # 3000 threads that each sleep a second and spin 0.2 ms: the CPU time is spread over them
 background "$WORKLOAD" crowd 3000 0.2 "$TMP/crowd.log"
 CROWD=$BG
-i=0
-while ! grep -qs ready "$TMP/crowd.log" && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_until 30 grep -qs ready "$TMP/crowd.log"
 check "the crowd of 3000 threads runs" grep -qs ready "$TMP/crowd.log"
 # 512 descriptors (soft and hard): some 120 sets of the 4 software events, far from 3001
 # LeakSanitizer cannot run under ptrace: in a sanitizer build, strace makes it fail

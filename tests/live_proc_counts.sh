@@ -30,13 +30,8 @@ check "batch text says the task counts come from /proc" \
 # frames: the lines of a JSON output so far
 frames() { wc -l <"$1"; }
 # wait_frames FILE N: until FILE has N frames; 120 s at most
-wait_frames() {
-	for _ in $(seq 1200); do
-		[ "$(frames "$1")" -ge "$2" ] && return 0
-		nap 0.1
-	done
-	return 1
-}
+has_frames() { [ "$(frames "$1")" -ge "$2" ]; }
+wait_frames() { wait_until 120 has_frames "$1" "$2"; }
 
 mkfifo "$TMP/go"
 background "$WORKLOAD" job $PAGES $SLEEPS $SPIN_MS "$TMP/go" "$TMP/job.log" keep
@@ -57,10 +52,7 @@ for f in proc perf thr; do
 	wait_frames "$TMP/$f.json" 1 || diag "no first frame from the $f run"
 done
 echo go >"$TMP/go"
-for _ in $(seq 1200); do
-	[ -s "$TMP/job.log" ] && break
-	nap 0.1
-done
+wait_until 120 test -s "$TMP/job.log"
 # the frame being made may end before the log was written: two whole frames after it
 for f in proc perf thr; do
 	wait_frames "$TMP/$f.json" $(($(frames "$TMP/$f.json") + 3)) ||

@@ -4,6 +4,13 @@
 # ticks are dropped, and processes that start and end between two ticks leave no row.
 . "$top_srcdir/tests/lib.sh"
 
+# started DIR: pmctop, strace's child ($st), is known in $pm, and DIR/out.csv has two frames
+started() {
+	pm=$(cat "/proc/$st/task/$st/children" 2>/dev/null | awk '{ print $1 }')
+	[ -n "$pm" ] && [ "$(csv_frames "$1/out.csv" | wc -l)" -ge 2 ]
+}
+# framed CSV N: CSV has N frames or more
+framed() { [ "$(csv_frames "$1" | wc -l)" -ge "$2" ]; }
 # scenario DIR: pmctop under strace (getdents64 and sendto; LeakSanitizer cannot run under
 # ptrace) while five processes are made, found, ended and dropped, and twenty start and end
 # between two ticks; DIR/result says what was seen
@@ -13,11 +20,7 @@ scenario() {
 		"$PMCTOP" -b -d 0.2 -o csv >"$d/out.csv" 2>"$d/err" &
 	st=$!
 	pm=""
-	for _ in $(seq 100); do
-		pm=$(cat "/proc/$st/task/$st/children" 2>/dev/null | awk '{ print $1 }')
-		[ -n "$pm" ] && [ "$(csv_frames "$d/out.csv" | wc -l)" -ge 2 ] && break
-		sleep 0.1
-	done
+	wait_until 10 started "$d"
 	pids=""
 	for _ in 1 2 3 4 5; do
 		"$WORKLOAD" sleep 60 &
@@ -34,10 +37,7 @@ scenario() {
 		wait $!
 	done
 	f0=$(csv_frames "$d/out.csv" | wc -l)
-	for _ in $(seq 300); do
-		[ "$(csv_frames "$d/out.csv" | wc -l)" -ge $((f0 + 3)) ] && break
-		sleep 0.1
-	done
+	wait_until 30 framed "$d/out.csv" $((f0 + 3))
 	t=$(csv_frames "$d/out.csv" | tail -n 2 | head -n 1)
 	ghosts=0
 	# a pid taken again by another process since (a busy machine) is no ghost

@@ -16,10 +16,7 @@ MB=64
 "$PMCTOP" -b -d 3600 -o json >"$TMP/first.json" 2>/dev/null &
 pm=$!
 KILL_PIDS="$KILL_PIDS $pm"
-for _ in $(seq 200); do
-	[ -s "$TMP/first.json" ] && break
-	nap 0.1
-done
+wait_until 20 test -s "$TMP/first.json"
 kill -TERM "$pm"
 wait "$pm"
 st=$?

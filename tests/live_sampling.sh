@@ -79,8 +79,8 @@ kill -STOP $p
 # samples of about 50 bytes: about 21000), however slowly a loaded machine lets it run
 minflt() { awk '{ print $10 }' "/proc/$BG/stat" 2>/dev/null || echo 0; }
 start_flt=$(minflt)
-i=0
-while [ $i -lt 200 ] && [ $(($(minflt) - start_flt)) -lt 80000 ]; do sleep 0.1; i=$((i + 1)); done
+faulted() { [ $(($(minflt) - start_flt)) -ge 80000 ]; }
+wait_until 20 faulted
 diag "faults while pmctop was stopped: $(($(minflt) - start_flt))"
 kill -CONT $p
 wait $p

@@ -124,12 +124,11 @@ for sig in INT TERM; do
 	reader=$!
 	# wait until it has read the header and is waiting for the rest (a sanitizer build on a
 	# loaded machine can take seconds to start: a signal before then is not what is tested)
-	i=0
-	while [ $i -lt 1200 ] && ! grep -q '^pmctop - ' "$TMP/fifo.out"; do sleep 0.1; i=$((i + 1)); done
-	grep -q '^pmctop - ' "$TMP/fifo.out" || diag "no frame from the stalled replay in 120 s"
+	wait_until 120 grep -q '^pmctop - ' "$TMP/fifo.out" ||
+		diag "no frame from the stalled replay in 120 s"
 	kill -$sig $reader
-	i=0
-	while [ $i -lt 50 ] && kill -0 $reader 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+	ended() { ! kill -0 "$reader" 2>/dev/null; }
+	wait_until 5 ended
 	if kill -0 $reader 2>/dev/null; then
 		kill -KILL $reader
 		not_ok "SIG$sig ends a replay whose stream stalled"

@@ -78,10 +78,7 @@ check "-o json: the summary is on standard error" grep -q 'seconds time elapsed'
 "$PMCTOP" -b -d 0.2 -- "$WORKLOAD" faults 100 60 "$TMP/long.log" >"$TMP/long.out" 2>&1 &
 pm=$!
 KILL_PIDS="$KILL_PIDS $pm"
-for _ in $(seq 100); do
-	[ -s "$TMP/long.log" ] && break
-	nap 0.1
-done
+wait_until 10 test -s "$TMP/long.log"
 kill -TERM "$pm"
 wait "$pm"
 st=$?

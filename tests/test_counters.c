@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "collect/counters.h"
+#include "fake_kernel.h"
 #include "model/metrics.h"
 #include "testutil.h"
 
@@ -156,106 +157,70 @@ START_TEST(test_open_gone_task_is_esrch)
 }
 END_TEST
 
-/* A fake kernel for counters_open_group: counts opens, fails reads with ECHILD on demand. */
-struct fake {
-	int opens, closes, echild;
-	int next;
-};
-
-static int fake_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
-		     unsigned long flags)
+/* Opens task-clock and page-faults of pid 42 as one group on the fake kernel. */
+static int fake_group_open(struct fake_kernel *fk, struct counters_group *g, unsigned flags)
 {
-	struct fake *f = ctx;
-
-	ck_assert_uint_eq(flags, PERF_FLAG_FD_CLOEXEC);
-	f->opens++;
-	return 1000 + f->next++;
-}
-
-static long fake_read(void *ctx, int fd, void *buf, size_t size)
-{
-	struct fake *f = ctx;
-	/* the two fds opened last are the group's */
-	uint64_t v[] = { 2, 5, 5, 1, 998u + (unsigned)f->next, 2, 999u + (unsigned)f->next };
-
-	if (f->echild) {
-		f->echild--;
-		return -ECHILD;
-	}
-	ck_assert_uint_ge(size, sizeof(v));
-	memcpy(buf, v, sizeof(v));
-	return sizeof(v);
-}
-
-static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
-{
-	if (req == PERF_EVENT_IOC_ID)
-		*(uint64_t *)arg = (uint64_t)fd;
-	return 0;
-}
-
-static int fake_close(void *ctx, int fd)
-{
-	((struct fake *)ctx)->closes++;
-	return 0;
-}
-
-static int fake_group_open(struct fake *f, struct counters_group *g, unsigned flags)
-{
-	struct sysops ops = {
-		.ctx = f,
-		.perf_open = fake_open,
-		.read = fake_read,
-		.ioctl = fake_ioctl,
-		.close = fake_close,
-	};
-	static struct sysops keep; /* the group borrows the table */
 	struct perf_event_attr a[2];
 	const struct perf_event_attr *ap[2] = { &a[0], &a[1] };
 	int ev[2] = { 0, 1 }, bad;
 
-	keep = ops;
 	memset(a, 0, sizeof(a));
-	return counters_open_group(g, &keep, ap, ev, 2, 42, -1, flags, &bad);
+	a[0].type = a[1].type = PERF_TYPE_SOFTWARE;
+	a[0].config = PERF_COUNT_SW_TASK_CLOCK;
+	a[1].config = PERF_COUNT_SW_PAGE_FAULTS;
+	return counters_open_group(g, &fk->ops, ap, ev, 2, 42, -1, flags, &bad);
 }
 
 START_TEST(test_echild_after_build_rebuilds_an_inherited_group)
 {
-	struct fake f = { 0, 0, 1, 0 };
+	struct fake_kernel *fk = fake_kernel_new();
 	struct counters_group g;
 	struct snap_count c[2];
 
-	ck_assert_int_eq(fake_group_open(&f, &g, COUNTERS_INHERIT), 0);
-	ck_assert_int_eq(f.opens, 4);
-	ck_assert_int_eq(f.closes, 2);
+	fake_kernel_set_rate(fk, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 3);
+	fake_kernel_set_rate(fk, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1);
+	fake_kernel_fail_reads(fk, 42, 1);
+	ck_assert_int_eq(fake_group_open(fk, &g, COUNTERS_INHERIT), 0);
+	ck_assert_uint_eq(fk->last_flags, PERF_FLAG_FD_CLOEXEC);
+	ck_assert_int_eq(fk->opens, 4);
+	ck_assert_int_eq(fk->closes, 2);
 	ck_assert_int_eq(counters_read_group(&g, c), 0);
+	/* the second read of the rebuilt group, its members told apart by id */
+	ck_assert_uint_eq(c[0].value, 6);
 	ck_assert_uint_eq(c[1].value, 2);
 	counters_close_group(&g);
-	ck_assert_int_eq(f.closes, 4);
+	ck_assert_int_eq(fk->closes, 4);
+	fake_kernel_free(fk);
 }
 END_TEST
 
 START_TEST(test_echild_is_retried_a_bounded_number_of_times)
 {
-	struct fake f = { 0, 0, 100, 0 };
+	struct fake_kernel *fk = fake_kernel_new();
 	struct counters_group g;
 
-	ck_assert_int_eq(fake_group_open(&f, &g, COUNTERS_INHERIT), 0);
-	ck_assert_int_eq(f.opens, 2 * COUNTERS_ECHILD_TRIES);
+	fake_kernel_fail_reads(fk, 42, 100);
+	ck_assert_int_eq(fake_group_open(fk, &g, COUNTERS_INHERIT), 0);
+	ck_assert_int_eq(fk->opens, 2 * COUNTERS_ECHILD_TRIES);
 	counters_close_group(&g);
-	ck_assert_int_eq(f.closes, f.opens);
+	ck_assert_int_eq(fk->closes, fk->opens);
+	ck_assert_int_eq(fk->nopen, 0);
+	fake_kernel_free(fk);
 }
 END_TEST
 
 START_TEST(test_group_without_inherit_is_not_read_at_build)
 {
-	struct fake f = { 0, 0, 1, 0 };
+	struct fake_kernel *fk = fake_kernel_new();
 	struct counters_group g;
 
-	ck_assert_int_eq(fake_group_open(&f, &g, 0), 0);
-	ck_assert_int_eq(f.opens, 2);
-	ck_assert_int_eq(f.echild, 1);
+	fake_kernel_fail_reads(fk, 42, 1);
+	ck_assert_int_eq(fake_group_open(fk, &g, 0), 0);
+	ck_assert_uint_eq(fk->last_flags, PERF_FLAG_FD_CLOEXEC);
+	ck_assert_int_eq(fk->opens, 2);
+	ck_assert_int_eq(fk->echild_reads, 1);
 	counters_close_group(&g);
+	fake_kernel_free(fk);
 }
 END_TEST
 

@@ -15,263 +15,18 @@
 #include "collect/events.h"
 #include "collect/source_live.h"
 #include "collect/sysops.h"
+#include "fake_kernel.h"
 #include "stream/snapshot.h"
-#include "util/errmsg.h"
 #include "testutil.h"
+#include "util/errmsg.h"
 
-#define FAKE_FD0 10000 /* perf fds of the fake; lower ones are real files */
-#define FAKE_MAX 4096
-
-struct fake_ev {
-	int fd, leader, pid, cpu;
-	uint32_t type;
-	bool open;
-	unsigned reads;
-};
-
-/* A kernel with software events only, whose answers a test can bend. */
-struct fake {
-	struct sysops ops;
-	struct fake_ev ev[FAKE_MAX];
-	int nev, nopen;
-	int max_open;		      /* perf fds open at once before EMFILE; 0: no limit */
-	int err_pid, err;	      /* opens on err_pid (-1: none) fail with err */
-	int err_times;		      /* how many times; 0: always */
-	int cpu_err;		      /* opens with pid -1 fail with this */
-	bool deny_kernel;	      /* exclude_kernel = 0 gives EACCES */
-	bool linux_5_10;	      /* attr.inherit_thread and PERF_FORMAT_LOST give EINVAL */
-	int opens_inherit_thread;     /* opens that asked for inherit_thread */
-	int echild_pid, echild_reads; /* the first reads of echild_pid's groups give ECHILD */
-	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
-	int task_opens;		      /* perf_event_open calls on a pid above 0 (a task) */
-	int sched_opens[64];	      /* opens of PID/task/TID/sched files, per pid below 64 */
-	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
-	int cgroup_err;		      /* those fail with this */
-	int reads_of[64];	      /* group reads per pid below 64 */
-	uint64_t frozen;	      /* pids below 64 whose groups read as last time: idle */
-	int stat_preads[64];	      /* re-reads of PID/stat files kept open, per pid */
-	unsigned open_us;	      /* each perf_event_open takes this long */
-	bool clock;		      /* has process CPU clocks (else ENOSYS, as before them) */
-	uint64_t clock_ns[64];	      /* the process CPU clock of pids below 64 */
-	int clock_reads[64];
-	/* at the next clock read of pid 10: this file gets this text and the clock this much */
-	const char *hook_path, *hook_text;
-	uint64_t hook_ns;
-	uint64_t now_ns;  /* the monotonic clock; 0: the real one */
-	uint64_t read_ns; /* each group read takes this long on it */
-};
-
-static struct fake_ev *fake_find(struct fake *f, int fd)
+/* The fake kernel of these tests: software events only, and no rings. */
+static struct fake_kernel *fake_new(void)
 {
-	if (fd < FAKE_FD0 || fd >= FAKE_FD0 + f->nev)
-		return NULL;
-	return &f->ev[fd - FAKE_FD0];
-}
+	struct fake_kernel *f = fake_kernel_new();
 
-static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
-			  unsigned long flags)
-{
-	struct fake *f = ctx;
-	struct fake_ev *e;
-
-	if (flags & PERF_FLAG_PID_CGROUP) {
-		struct stat st;
-
-		/* cgroup mode: pid is the cgroup directory's descriptor, on one CPU */
-		ck_assert_int_eq(fstat(pid, &st), 0);
-		ck_assert(S_ISDIR(st.st_mode));
-		ck_assert_int_ge(cpu, 0);
-		ck_assert(!a->inherit);
-		f->cgroup_opens++;
-		if (f->cgroup_err)
-			return f->cgroup_err;
-	} else if (pid >= 0 && pid < 64) {
-		f->opens_of[pid]++;
-	}
-	if (!(flags & PERF_FLAG_PID_CGROUP) && pid > 0)
-		f->task_opens++;
-	if (pid == -1 && cpu == -1)
-		return -EINVAL;
-	if (f->open_us)
-		usleep(f->open_us);
-	if (a->type != PERF_TYPE_SOFTWARE)
-		return -ENOENT;
-	if (!a->exclude_kernel && f->deny_kernel)
-		return -EACCES;
-	if (perf_compat_inherit_thread(a))
-		f->opens_inherit_thread++;
-	if (f->linux_5_10 && (perf_compat_inherit_thread(a) || (a->read_format & PERF_FORMAT_LOST)))
-		return -EINVAL;
-	if (pid == -1 && f->cpu_err)
-		return f->cpu_err;
-	if (pid == f->err_pid && f->err) {
-		int err = f->err;
-
-		if (f->err_times && --f->err_times == 0)
-			f->err = 0;
-		return err;
-	}
-	if (f->max_open && f->nopen >= f->max_open)
-		return -EMFILE;
-	ck_assert_int_lt(f->nev, FAKE_MAX);
-	e = &f->ev[f->nev];
-	memset(e, 0, sizeof(*e));
-	e->fd = FAKE_FD0 + f->nev++;
-	e->leader = group_fd < 0 ? e->fd : group_fd;
-	e->pid = pid;
-	e->cpu = cpu;
-	e->type = a->type;
-	e->open = true;
-	f->nopen++;
-	return e->fd;
-}
-
-static long fake_read(void *ctx, int fd, void *buf, size_t size)
-{
-	struct fake *f = ctx;
-	struct fake_ev *e = fake_find(f, fd);
-	uint64_t v[3 + 2 * 16];
-	size_t n = 3;
-
-	if (!e)
-		return sysops_real()->read(NULL, fd, buf, size);
-	ck_assert(e->open);
-	if (e->pid == f->echild_pid && f->echild_reads > 0) {
-		f->echild_reads--;
-		return -ECHILD;
-	}
-	if (e->pid >= 0 && e->pid < 64)
-		f->reads_of[e->pid]++;
-	if (f->now_ns)
-		f->now_ns += f->read_ns;
-	if (e->pid < 0 || e->pid >= 64 || !(f->frozen >> e->pid & 1) || !e->reads)
-		e->reads++;
-	v[0] = 0;
-	v[1] = v[2] = 1000ull * e->reads;
-	for (int i = 0; i < f->nev; i++) {
-		if (!f->ev[i].open || f->ev[i].leader != fd)
-			continue;
-		v[n++] = 10ull * e->reads;
-		v[n++] = (uint64_t)f->ev[i].fd;
-		v[0]++;
-	}
-	ck_assert_uint_le(n * sizeof(uint64_t), size);
-	memcpy(buf, v, n * sizeof(uint64_t));
-	return (long)(n * sizeof(uint64_t));
-}
-
-static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
-{
-	struct fake *f = ctx;
-	char link[64], path[512];
-	ssize_t n;
-	int pid;
-
-	ck_assert_ptr_null(fake_find(ctx, fd));
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n > 0) {
-		const char *p = NULL;
-
-		path[n] = '\0';
-		for (const char *q = strstr(path, "/proc/"); q; q = strstr(q + 1, "/proc/"))
-			p = q;
-		if (p && sscanf(p, "/proc/%d/stat", &pid) == 1 && pid >= 0 && pid < 64 &&
-		    !strcmp(path + n - 5, "/stat"))
-			f->stat_preads[pid]++;
-	}
-	return sysops_real()->pread(NULL, fd, buf, size, off);
-}
-
-static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
-{
-	struct fake_ev *e = fake_find(ctx, fd);
-
-	ck_assert_ptr_nonnull(e);
-	ck_assert(e->open);
-	if (req == PERF_EVENT_IOC_ID)
-		*(uint64_t *)arg = (uint64_t)fd;
-	return 0;
-}
-
-static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
-{
-	struct fake *f = ctx;
-	int pid, tid, n = 0;
-
-	if (sscanf(path, "%d/task/%d/sched%n", &pid, &tid, &n) == 2 && n && !path[n] && pid >= 0 &&
-	    pid < 64)
-		f->sched_opens[pid]++;
-	return sysops_real()->openat(NULL, dirfd, path, flags);
-}
-
-static int fake_close(void *ctx, int fd)
-{
-	struct fake *f = ctx;
-	struct fake_ev *e = fake_find(f, fd);
-
-	if (!e)
-		return sysops_real()->close(NULL, fd);
-	ck_assert_msg(e->open, "fd %d closed twice", fd);
-	e->open = false;
-	f->nopen--;
-	return 0;
-}
-
-static int fake_mmap(void *ctx, int fd, size_t len, void **addr)
-{
-	return -ENODEV;
-}
-
-static int fake_munmap(void *ctx, void *addr, size_t len)
-{
-	return 0;
-}
-
-static void put(const char *path, const char *text);
-
-static int fake_cpuclock(void *ctx, int pid, uint64_t *ns)
-{
-	struct fake *f = ctx;
-
-	if (!f->clock)
-		return -ENOSYS;
-	if (pid < 0 || pid >= 64)
-		return -ESRCH;
-	if (pid == 10 && f->hook_path) {
-		/* the process ran just before this read: what it did is in the clock */
-		put(f->hook_path, f->hook_text);
-		f->clock_ns[10] += f->hook_ns;
-		f->hook_path = NULL;
-	}
-	f->clock_reads[pid]++;
-	*ns = f->clock_ns[pid];
-	return 0;
-}
-
-static uint64_t fake_monotonic(void *ctx)
-{
-	struct fake *f = ctx;
-
-	return f->now_ns ? f->now_ns : sysops_now(sysops_real());
-}
-
-static void fake_init(struct fake *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->ops = (struct sysops){ .ctx = f,
-				  .perf_open = fake_perf_open,
-				  .read = fake_read,
-				  .pread = fake_pread,
-				  .ioctl = fake_ioctl,
-				  .openat = fake_openat,
-				  .close = fake_close,
-				  .mmap = fake_mmap,
-				  .munmap = fake_munmap,
-				  .cpuclock = fake_cpuclock,
-				  .monotonic = fake_monotonic };
-	f->err_pid = -1;
-	f->echild_pid = -1;
+	f->mmap_err = -ENODEV;
+	return f;
 }
 
 /* The fixture: a /proc tree and a sysfs tree in a temporary directory. */
@@ -281,11 +36,7 @@ struct tree {
 
 static void put(const char *path, const char *text)
 {
-	FILE *fp = fopen(path, "w");
-
-	ck_assert_ptr_nonnull(fp);
-	fputs(text, fp);
-	fclose(fp);
+	fake_kernel_write(path, text);
 }
 
 static void tree_mkdir(const char *base, const char *sub, int pid, int tid)
@@ -305,22 +56,7 @@ static void tree_mkdir(const char *base, const char *sub, int pid, int tid)
 static void tree_proc(struct tree *t, int pid, const int *tids, int ntids, unsigned long long start,
 		      unsigned long long ticks)
 {
-	char path[512], text[512];
-
-	tree_mkdir(t->proc, "", pid, 0);
-	tree_mkdir(t->proc, "/task", pid, 0);
-	for (int i = 0; i < ntids; i++)
-		tree_mkdir(t->proc, "task", pid, tids[i]);
-	snprintf(path, sizeof(path), "%s/%d/stat", t->proc, pid);
-	snprintf(
-		text, sizeof(text),
-		"%d (work%d) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 %d 0 %llu 1000 100 0\n",
-		pid, pid, pid, pid, ticks, ntids, start);
-	put(path, text);
-	snprintf(path, sizeof(path), "%s/%d/status", t->proc, pid);
-	put(path, "Name:\twork\nUid:\t0\t0\t0\t0\n");
-	snprintf(path, sizeof(path), "%s/%d/cmdline", t->proc, pid);
-	put(path, "work");
+	fake_kernel_add_task(t->proc, pid, tids, ntids, start, ticks);
 }
 
 static void tree_online(struct tree *t, const char *list)
@@ -367,7 +103,7 @@ static void tree_free(struct tree *t)
 }
 
 /* A live source on the fixture counting task-clock and page-faults (and hw events when asked). */
-static struct source *live_new(struct tree *t, struct fake *f, bool hw, bool per_cpu)
+static struct source *live_new(struct tree *t, struct fake_kernel *f, bool hw, bool per_cpu)
 {
 	struct evlist ev;
 	struct live_opts o;
@@ -443,7 +179,7 @@ static void four_procs(struct tree *t)
 START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct errmsg_fact *fact = NULL;
@@ -451,9 +187,9 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 
 	tree_init(&t);
 	four_procs(&t);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
-	f.max_open = 4; /* two events a process: the two busiest fit */
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->max_open = 4; /* two events a process: the two busiest fit */
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.ntasks, 4);
@@ -473,42 +209,43 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	 * said once; not tried again each tick (that opened and closed counters
 	 * for nothing), but after 16 ticks, and counted once descriptors are back
 	 */
-	opens = f.opens_of[12] + f.opens_of[13];
+	opens = f->opens_of[12] + f->opens_of[13];
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, NULL), 1);
-	f.max_open = 0;
+	f->max_open = 0;
 	for (ticks = 0; ticks < 20 && find_task(&snap, 13)->err; ticks++) {
-		ck_assert_int_eq(f.opens_of[12] + f.opens_of[13], opens);
+		ck_assert_int_eq(f->opens_of[12] + f->opens_of[13], opens);
 		ck_assert_int_eq(source_read(s, &snap), 0);
 		ck_assert_int_eq(find_task(&snap, 12)->err, find_task(&snap, 13)->err);
 	}
 	ck_assert_int_eq(ticks, 15);
-	ck_assert_int_eq(f.opens_of[12] + f.opens_of[13], opens + 4);
+	ck_assert_int_eq(f->opens_of[12] + f->opens_of[13], opens + 4);
 	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
 	ck_assert_uint_gt(find_task(&snap, 13)->c[1].value, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_esrch_drops_a_vanished_task_without_error)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	size_t nfacts;
 
 	tree_init(&t);
 	four_procs(&t);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	source_live_facts(s, &nfacts);
-	f.err_pid = 11;
-	f.err = -ESRCH;
+	f->err_pid = 11;
+	f->err = -ESRCH;
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.ntasks, 3);
@@ -517,26 +254,27 @@ START_TEST(test_esrch_drops_a_vanished_task_without_error)
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct errmsg_fact *fact = NULL;
 
 	tree_init(&t);
 	four_procs(&t);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	ck_assert_int_eq(source_live_paranoid(s), 2);
-	f.err_pid = 12;
-	f.err = -EACCES;
+	f->err_pid = 12;
+	f->err = -EACCES;
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
@@ -548,22 +286,23 @@ START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	const struct errmsg_mode *m;
 	const struct errmsg_fact *fact = NULL;
 	char text[512];
 
 	tree_init(&t);
-	fake_init(&f);
-	f.deny_kernel = true;
-	s = live_new(&t, &f, true, false);
+	f = fake_new();
+	f->deny_kernel = true;
+	s = live_new(&t, f, true, false);
 	m = source_live_mode(s);
 	ck_assert(!m->hw);
 	ck_assert(m->hw_asked);
@@ -580,57 +319,60 @@ START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
 	ck_assert(said(s, "no hardware PMU: counting software events only"));
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_nothing_countable_fails_with_the_fact_of_the_first_event)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct evlist ev;
 	struct live_opts o;
 	char err[512];
 
 	tree_init(&t);
-	fake_init(&f);
+	f = fake_new();
 	evlist_init(&ev);
 	evlist_add(&ev, "cycles", 0, true, false);
 	memset(&o, 0, sizeof(o));
 	o.proc_root = t.proc;
 	o.sysfs_root = t.sys;
-	o.ops = &f.ops;
+	o.ops = &f->ops;
 	ck_assert_ptr_null(source_live_new(&ev, &o, err, sizeof(err)));
 	ck_assert_str_eq(err, "no event can be counted on this machine: 'cycles': not supported by "
 			      "this PMU");
 	evlist_release(&ev);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_echild_on_the_first_group_read_reopens_the_group)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 
 	tree_init(&t);
 	tree_proc(&t, 10, T10, 1, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
-	f.echild_pid = 10;
-	f.echild_reads = 1;
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->echild_pid = 10;
+	f->echild_reads = 1;
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* two members opened twice: the group read once after the build said ECHILD */
-	ck_assert_int_eq(f.opens_of[10], 4);
+	ck_assert_int_eq(f->opens_of[10], 4);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 10)->c[0].err, 0);
-	ck_assert_int_eq(f.nopen, 2);
+	ck_assert_int_eq(f->nopen, 2);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -678,23 +420,23 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 {
 	static const int tids[] = { 13, 14 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char path[512];
 
 	tree_init(&t);
 	tree_proc(&t, 13, tids, 2, 100, 100);
-	fake_init(&f);
-	s = live_new(&t, &f, false, true);
-	f.err_pid = 14;
-	f.err = -ENODEV;
-	f.err_times = 1;
+	f = fake_new();
+	s = live_new(&t, f, false, true);
+	f->err_pid = 14;
+	f->err = -ENODEV;
+	f->err_times = 1;
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 13)->err, -EAGAIN);
 	ck_assert_str_eq(errmsg_short(find_task(&snap, 13)->err), "attaching");
-	ck_assert_int_eq(f.nopen, 2); /* page-faults on each CPU; nothing of 13 left open */
+	ck_assert_int_eq(f->nopen, 2); /* page-faults on each CPU; nothing of 13 left open */
 	/* the thread is gone by the next tick: the process is attached, no error left */
 	snprintf(path, sizeof(path), "%s/13/task/14", t.proc);
 	ck_assert_int_eq(rmdir(path), 0);
@@ -705,8 +447,9 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -714,7 +457,7 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 {
 	static const int tids[] = { 10, 11 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct errmsg_fact *fact = NULL;
@@ -722,17 +465,17 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 2, 100, 800);
-	fake_init(&f);
-	f.linux_5_10 = true;
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	f->linux_5_10 = true;
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 10)->c[0].err, 0);
 	ck_assert_int_eq(find_task(&snap, 10)->c[1].err, 0);
 	/* 2 events on each thread, none refused */
-	ck_assert_int_eq(f.opens_of[10], 2);
-	ck_assert_int_eq(f.opens_of[11], 2);
+	ck_assert_int_eq(f->opens_of[10], 2);
+	ck_assert_int_eq(f->opens_of[11], 2);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* said once, with what it costs */
 	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, &fact), 1);
@@ -741,8 +484,9 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 	ck_assert(said(s, "inherit_thread needs Linux 5.13"));
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -750,7 +494,7 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 {
 	static const int tids[] = { 10 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
@@ -760,7 +504,7 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 1, 100, 800);
-	fake_init(&f);
+	f = fake_new();
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
 	evlist_add(&ev, "page-faults", 0, false, false);
@@ -770,14 +514,14 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 	memset(&o, 0, sizeof(o));
 	o.proc_root = t.proc;
 	o.sysfs_root = t.sys;
-	o.ops = &f.ops;
+	o.ops = &f->ops;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* task-clock, page-faults and context-switches: "faults" is not opened again */
-	ck_assert_int_eq(f.opens_of[10], 3);
+	ck_assert_int_eq(f->opens_of[10], 3);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	task = find_task(&snap, 10);
 	ck_assert_ptr_nonnull(task);
@@ -788,8 +532,9 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 	ck_assert_uint_gt(task->c[2].value, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -803,7 +548,7 @@ START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
 {
 	static const int tids[] = { 10 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
@@ -812,7 +557,7 @@ START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 1, 100, 800);
-	fake_init(&f);
+	f = fake_new();
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
 	evlist_add(&ev, "page-faults", 0, false, false);
@@ -822,18 +567,19 @@ START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
 	memset(&o, 0, sizeof(o));
 	o.proc_root = t.proc;
 	o.sysfs_root = t.sys;
-	o.ops = &f.ops;
+	o.ops = &f->ops;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* task-clock, page-faults, page-faults:k and faults:u; faults is page-faults */
-	ck_assert_int_eq(f.opens_of[10], 4);
+	ck_assert_int_eq(f->opens_of[10], 4);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -847,7 +593,7 @@ START_TEST(test_each_row_carries_the_time_of_its_own_read)
 {
 	static const int tids10[] = { 10 }, tids20[] = { 20 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *a, *b;
@@ -856,14 +602,14 @@ START_TEST(test_each_row_carries_the_time_of_its_own_read)
 	tree_init(&t);
 	tree_proc(&t, 10, tids10, 1, 100, 800);
 	tree_proc(&t, 20, tids20, 1, 100, 800);
-	fake_init(&f);
-	f.now_ns = 5000000000ull;
-	f.read_ns = 7000000; /* 7 ms a group read: a loaded machine */
-	s = live_new(&t, &f, false, true);
+	f = fake_new();
+	f->now_ns = 5000000000ull;
+	f->read_ns = 7000000; /* 7 ms a group read: a loaded machine */
+	s = live_new(&t, f, false, true);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	f.now_ns += 1000000000ull;
-	t0 = f.now_ns;
+	f->now_ns += 1000000000ull;
+	t0 = f->now_ns;
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.t_ns, t0);
 	a = find_task(&snap, 10);
@@ -872,13 +618,14 @@ START_TEST(test_each_row_carries_the_time_of_its_own_read)
 	ck_assert_ptr_nonnull(b);
 	/* read after the tick began, 20 after 10, each by the group reads before it */
 	ck_assert_uint_gt(a->t_ns, t0);
-	ck_assert_uint_ge(b->t_ns, a->t_ns + f.read_ns);
-	ck_assert_uint_le(b->t_ns, f.now_ns);
+	ck_assert_uint_ge(b->t_ns, a->t_ns + f->read_ns);
+	ck_assert_uint_le(b->t_ns, f->now_ns);
 	for (size_t i = 0; i < snap.ncpus; i++)
 		ck_assert_uint_ge(snap.cpus[i].t_ns, t0);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -897,7 +644,7 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 {
 	static const int tids[] = { 10, 11 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
@@ -906,17 +653,17 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 2, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	task = tick10(s, &snap);
 	/* from now on neither thread runs */
-	f.frozen = 1ull << 10 | 1ull << 11;
+	f->frozen = 1ull << 10 | 1ull << 11;
 	tc = task->c[0].value;
 	pf = task->c[1].value;
-	reads = f.reads_of[10] + f.reads_of[11];
-	preads = f.stat_preads[10];
+	reads = f->reads_of[10] + f->reads_of[11];
+	preads = f->stat_preads[10];
 	for (int i = 0; i < 10; i++) {
 		task = tick10(s, &snap);
 		ck_assert_uint_eq(task->c[0].value, tc);
@@ -924,17 +671,18 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 		ck_assert_int_eq(task->c[0].err, 0);
 	}
 	/* one group (task-clock's) per attach-time thread per tick, and no stat read */
-	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 10 * 2);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 0);
+	ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] - reads, 10 * 2);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 0);
 	/* one thread runs again: read in full, and its counts move */
-	f.frozen = 1ull << 10;
+	f->frozen = 1ull << 10;
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, tc);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 1);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -947,7 +695,7 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 {
 	static const int tids[] = { 10, 11, 12 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
@@ -956,48 +704,48 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 3, 100, 800);
-	fake_init(&f);
-	f.clock = true;
-	f.clock_ns[10] = 5000;
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	f->clock = true;
+	f->clock_ns[10] = 5000;
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	tick10(s, &snap);
 	task = tick10(s, &snap);
 	/* the threads are idle; the clock stands */
-	f.frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
+	f->frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
 	task = tick10(s, &snap);
 	tc = task->c[0].value;
-	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
-	preads = f.stat_preads[10];
+	reads = f->reads_of[10] + f->reads_of[11] + f->reads_of[12];
+	preads = f->stat_preads[10];
 	for (int i = 0; i < 10; i++) {
 		task = tick10(s, &snap);
 		ck_assert_uint_eq(task->c[0].value, tc);
 		ck_assert_int_eq(task->c[0].err, 0);
 	}
-	ck_assert_int_ge(f.clock_reads[10], 10);
+	ck_assert_int_ge(f->clock_reads[10], 10);
 	/* not one group read, not one stat read */
-	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 0);
+	ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] + f->reads_of[12] - reads, 0);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 0);
 	/* the clock moves (thread 11 ran): read in full, and the counts move */
-	f.frozen = 1ull << 10 | 1ull << 12;
-	f.clock_ns[10] += 1000;
+	f->frozen = 1ull << 10 | 1ull << 12;
+	f->clock_ns[10] += 1000;
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, tc);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 1);
-	ck_assert_int_gt(f.reads_of[11] + f.reads_of[10] + f.reads_of[12] - reads, 0);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 1);
+	ck_assert_int_gt(f->reads_of[11] + f->reads_of[10] + f->reads_of[12] - reads, 0);
 	tc = task->c[0].value;
 	/*
 	 * it stands again: its stat is read every 16 ticks (a parent may die),
 	 * its counters not once
 	 */
 	tick10(s, &snap);
-	preads = f.stat_preads[10];
-	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
+	preads = f->stat_preads[10];
+	reads = f->reads_of[10] + f->reads_of[11] + f->reads_of[12];
 	for (int i = 0; i < 34; i++)
 		ck_assert_uint_eq(tick10(s, &snap)->c[0].value, tc);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 2);
-	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 2);
+	ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] + f->reads_of[12] - reads, 0);
 
 	/* per-thread rows: an idle process's rows come back as they were, unread */
 	for (int i = 0; i < 3; i++) {
@@ -1012,16 +760,16 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 	}
 	source_threads(s, 0, true);
 	tick10(s, &snap);
-	f.frozen = 0;
-	f.clock_ns[10] += 1000;
+	f->frozen = 0;
+	f->clock_ns[10] += 1000;
 	tick10(s, &snap);
 	tick10(s, &snap);
-	f.frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
-	f.clock_ns[10] += 1000;
+	f->frozen = 1ull << 10 | 1ull << 11 | 1ull << 12;
+	f->clock_ns[10] += 1000;
 	tick10(s, &snap);
 	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 11));
 	th11 = snapshot_find_thread(&snap, 11)->c[0].value;
-	reads = f.reads_of[10] + f.reads_of[11] + f.reads_of[12];
+	reads = f->reads_of[10] + f->reads_of[11] + f->reads_of[12];
 	for (int i = 0; i < 5; i++) {
 		const struct snap_task *e;
 
@@ -1032,16 +780,17 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 		ck_assert_int_eq(e->c[0].err, 0);
 		ck_assert_uint_eq(e->c[0].value, th11);
 	}
-	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] + f.reads_of[12] - reads, 0);
+	ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] + f->reads_of[12] - reads, 0);
 	/* a thread that ran moves the clock, and its row its counts */
-	f.frozen = 1ull << 10 | 1ull << 12;
-	f.clock_ns[10] += 1000;
+	f->frozen = 1ull << 10 | 1ull << 12;
+	f->clock_ns[10] += 1000;
 	tick10(s, &snap);
 	ck_assert_uint_gt(snapshot_find_thread(&snap, 11)->c[0].value, th11);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1049,7 +798,7 @@ START_TEST(test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_re
 {
 	static const int tids[] = { 10 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
@@ -1059,68 +808,71 @@ START_TEST(test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_re
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 1, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	tick10(s, &snap);
-	f.frozen = 1ull << 10;
-	preads = f.stat_preads[10];
+	f->frozen = 1ull << 10;
+	preads = f->stat_preads[10];
 	for (int i = 0; i < 34; i++)
 		tick10(s, &snap);
 	/* 16 idle ticks, then a full read: its stat again, for a parent that may have died */
-	ck_assert_int_eq(f.stat_preads[10] - preads, 2);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 2);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 
 	/* --read-all: every tick in full */
-	fake_init(&f);
-	f.frozen = 1ull << 10;
+	fake_kernel_free(f);
+	f = fake_new();
+	f->frozen = 1ull << 10;
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
 	evlist_add(&ev, "page-faults", 0, false, false);
 	memset(&o, 0, sizeof(o));
 	o.proc_root = t.proc;
 	o.sysfs_root = t.sys;
-	o.ops = &f.ops;
+	o.ops = &f->ops;
 	o.read_all = true;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
-	preads = f.stat_preads[10];
+	preads = f->stat_preads[10];
 	for (int i = 0; i < 5; i++)
 		tick10(s, &snap);
-	ck_assert_int_eq(f.stat_preads[10] - preads, 5);
+	ck_assert_int_eq(f->stat_preads[10] - preads, 5);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 
 	tree_init(&t);
 	tree_proc(&t, 10, T10, 1, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
-	f.opens_inherit_thread = 0;
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->opens_inherit_thread = 0;
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
-	ck_assert_int_eq(f.opens_inherit_thread, 2);
+	ck_assert_int_eq(f->opens_inherit_thread, 2);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1129,7 +881,7 @@ START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
 {
 	static const int tids[] = { 13, 14 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *e;
@@ -1142,8 +894,8 @@ START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
 	put(path, "14 (worker) R 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
 	snprintf(path, sizeof(path), "%s/13/task/13/stat", t.proc);
 	put(path, "13 (work13) S 1 13 13 0 -1 4194304 5 0 0 0 50 0 0 0 20 0 2 0 100 1000 100 0\n");
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	source_threads(s, 0, true);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1170,25 +922,26 @@ START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
 	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 13));
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct errmsg_fact *fact = NULL;
 	int on1 = 0;
 
 	tree_init(&t);
-	fake_init(&f);
-	s = live_new(&t, &f, false, true);
-	for (int i = 0; i < f.nev; i++)
-		on1 += f.ev[i].open && f.ev[i].cpu == 1;
+	f = fake_new();
+	s = live_new(&t, f, false, true);
+	for (int i = 0; i < f->nev; i++)
+		on1 += f->ev[i].open && f->ev[i].cpu == 1;
 	ck_assert_int_eq(on1, 1); /* task-clock is not counted per CPU */
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1208,8 +961,9 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1233,8 +987,9 @@ static void tree_cgroups(struct tree *t, char *mnt, size_t size)
 	put(path, text);
 }
 
-static struct source *live_cgroups_new(struct tree *t, struct fake *f, const char *const *named,
-				       size_t nnamed, bool no_tasks, char *err, size_t errsize)
+static struct source *live_cgroups_new(struct tree *t, struct fake_kernel *f,
+				       const char *const *named, size_t nnamed, bool no_tasks,
+				       char *err, size_t errsize)
 {
 	struct evlist ev;
 	struct live_opts o;
@@ -1262,7 +1017,7 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 {
 	static const char *const NAMED[] = { "a/deep", "/nothere" };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char mnt[300], path[600], err[512];
@@ -1271,12 +1026,12 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	int before;
 
 	tree_init(&t);
-	fake_init(&f);
+	f = fake_new();
 	tree_cgroups(&t, mnt, sizeof(mnt));
 	tree_proc(&t, 10, tids, 1, 5, 1);
 	snprintf(path, sizeof(path), "%s/10/cgroup", t.proc);
 	put(path, "4:memory:/x\n0::/a/deep\n");
-	s = live_cgroups_new(&t, &f, NAMED, 2, false, err, sizeof(err));
+	s = live_cgroups_new(&t, f, NAMED, 2, false, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1288,7 +1043,7 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	ck_assert_str_eq(snap.cg.v[2].path, "/b");
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_MISSING, 0, NULL), 1);
 	/* one group of two events per CPU per cgroup: 3 x 2 x 2 descriptors */
-	ck_assert_int_eq(f.cgroup_opens, 12);
+	ck_assert_int_eq(f->cgroup_opens, 12);
 	ck_assert_uint_eq(snap.cg.fds, 12);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_COST, 0, NULL), 1);
 	/* each CPU's group read once: 10 per read, summed over the two CPUs; times too */
@@ -1303,50 +1058,52 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	ck_assert_int_eq(rmdir(path), 0);
 	snprintf(path, sizeof(path), "%s/c", mnt);
 	ck_assert_int_eq(mkdir(path, 0755), 0);
-	before = f.nopen;
+	before = f->nopen;
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(snap.cg.n, 3);
 	ck_assert_ptr_null(snapshot_find_cgroup(&snap, "/b"));
 	ck_assert_ptr_nonnull(snapshot_find_cgroup(&snap, "/c"));
-	ck_assert_int_eq(f.nopen, before); /* 4 closed, 4 opened */
+	ck_assert_int_eq(f->nopen, before); /* 4 closed, 4 opened */
 	ck_assert_uint_eq(snap.cg.fds, 12);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUPS, 0, NULL), 0);
 	/* a cgroup kept from tick to tick is not reopened: its counts go on */
 	ck_assert_uint_eq(snapshot_find_cgroup(&snap, "/a")->c[1].value, 40);
-	ck_assert_int_eq(f.cgroup_opens, 16);
+	ck_assert_int_eq(f->cgroup_opens, 16);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_cgroups_without_permission_or_hierarchy)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char mnt[300], path[600], err[512];
 	const struct errmsg_fact *fact = NULL;
 
 	tree_init(&t);
-	fake_init(&f);
+	f = fake_new();
 	/* no cgroup2 line: asked for, it is an error naming mountinfo */
 	tree_mkdir(t.proc, "/self", 0, 0);
 	snprintf(path, sizeof(path), "%s/self/mountinfo", t.proc);
 	put(path, "22 1 0:21 / /sys rw - sysfs sysfs rw\n");
-	ck_assert_ptr_null(live_cgroups_new(&t, &f, NULL, 0, true, err, sizeof(err)));
+	ck_assert_ptr_null(live_cgroups_new(&t, f, NULL, 0, true, err, sizeof(err)));
 	ck_assert_msg(strstr(err, "no cgroup v2 hierarchy is mounted") && strstr(err, "mountinfo"),
 		      "%s", err);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
 
 	tree_init(&t);
-	fake_init(&f);
+	fake_kernel_free(f);
+	f = fake_new();
 	tree_cgroups(&t, mnt, sizeof(mnt));
-	f.cgroup_err = -EACCES;
-	s = live_cgroups_new(&t, &f, NULL, 0, true, err, sizeof(err));
+	f->cgroup_err = -EACCES;
+	s = live_cgroups_new(&t, f, NULL, 0, true, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1360,22 +1117,23 @@ START_TEST(test_cgroups_without_permission_or_hierarchy)
 	ck_assert(said(s, "cgroups cannot be counted"));
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 
 	tree_init(&t);
-	fake_init(&f);
-	f.cpu_err = -EACCES;
-	s = live_new(&t, &f, false, true);
+	f = fake_new();
+	f->cpu_err = -EACCES;
+	s = live_new(&t, f, false, true);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CPUS, -EACCES, NULL), 1);
 	ck_assert(said(s, "per-core counters: kernel.perf_event_paranoid is 2"));
 	snapshot_init(&snap, s->ev.n);
@@ -1385,6 +1143,7 @@ START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1404,31 +1163,31 @@ START_TEST(test_sim_groups_open_and_read_the_software_set_as_n_groups_and_count_
 {
 	static const int tids[] = { 10, 11 };
 	struct tree t;
-	struct fake f, g;
+	struct fake_kernel *f, *g;
 	struct source *s, *plain;
 	struct snapshot snap, ref;
 	int reads;
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 2, 100, 800);
-	fake_init(&f);
-	fake_init(&g);
-	plain = live_new(&t, &g, false, false);
+	f = fake_new();
+	g = fake_new();
+	plain = live_new(&t, g, false, false);
 	setenv("PMCTOP_SIM_GROUPS", "3", 1);
-	s = live_new(&t, &f, false, false);
+	s = live_new(&t, f, false, false);
 	unsetenv("PMCTOP_SIM_GROUPS");
 	snapshot_init(&snap, s->ev.n);
 	snapshot_init(&ref, plain->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(source_read(plain, &ref), 0);
 	/* per thread: the set of 2 events, then 2 groups of 2 copies: 6 descriptors, 3 groups */
-	ck_assert_int_eq(f.opens_of[10], 6);
-	ck_assert_int_eq(f.opens_of[11], 6);
-	ck_assert_int_eq(g.opens_of[10], 2);
-	reads = f.reads_of[10];
+	ck_assert_int_eq(f->opens_of[10], 6);
+	ck_assert_int_eq(f->opens_of[11], 6);
+	ck_assert_int_eq(g->opens_of[10], 2);
+	reads = f->reads_of[10];
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(source_read(plain, &ref), 0);
-	ck_assert_int_eq(f.reads_of[10] - reads, 3);
+	ck_assert_int_eq(f->reads_of[10] - reads, 3);
 	/* the copies are read, never added: the counts are the plain layout's */
 	for (int e = 0; e < 2; e++) {
 		ck_assert_int_eq(find_task(&snap, 10)->c[e].err, 0);
@@ -1441,9 +1200,11 @@ START_TEST(test_sim_groups_open_and_read_the_software_set_as_n_groups_and_count_
 	snapshot_release(&ref);
 	source_free(s);
 	source_free(plain);
-	ck_assert_int_eq(f.nopen, 0);
-	ck_assert_int_eq(g.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
+	ck_assert_int_eq(g->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
+	fake_kernel_free(g);
 }
 END_TEST
 
@@ -1451,32 +1212,33 @@ START_TEST(test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_
 {
 	static const int tids[] = { 10, 11 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	uint64_t last = 0;
 
 	tree_init(&t);
 	tree_proc(&t, 10, tids, 2, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	tick10(s, &snap);
 	for (int i = 0; i < 5; i++) {
-		int reads = f.reads_of[10] + f.reads_of[11];
+		int reads = f->reads_of[10] + f->reads_of[11];
 		const struct snap_task *task = tick10(s, &snap);
 
 		/* one group per thread, read once: by the gate, its read then summed */
-		ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 2);
+		ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] - reads, 2);
 		ck_assert_int_eq(task->c[0].err, 0);
 		ck_assert_uint_gt(task->c[0].value, last);
 		last = task->c[0].value;
 	}
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1485,7 +1247,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	static const int tids[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
 	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	struct rlimit rl, rl0;
@@ -1498,27 +1260,27 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	tree_proc(&t, 20, T20, 1, 100, 10);
 	for (int i = 0; i < 10; i++)
 		tree_thread_stat(&t, 10, tids[i], busy[i]);
-	fake_init(&f);
+	f = fake_new();
 	/* 38 descriptors, 14 of them for counters: 7 sets of 2 events for 10 threads */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
 	rl.rlim_cur = 38;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	s = live_new(&t, &f, false, false);
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	task = tick10(s, &snap);
 	/*
 	 * what is left less a set for process 20, attached after it: the main thread and the
 	 * five busiest, not the four idlest (12, 14, 16, 18)
 	 */
-	ck_assert_int_eq(f.opens_of[20], 2);
+	ck_assert_int_eq(f->opens_of[20], 2);
 	ck_assert_int_eq(find_task(&snap, 20)->err, 0);
 	for (int i = 0; i < 10; i++) {
 		int want = tids[i] == 12 || tids[i] == 14 || tids[i] == 16 || tids[i] == 18 ? 0 : 2;
 
-		ck_assert_msg(f.opens_of[tids[i]] == want, "thread %d: %d opens", tids[i],
-			      f.opens_of[tids[i]]);
-		opens += f.opens_of[tids[i]];
+		ck_assert_msg(f->opens_of[tids[i]] == want, "thread %d: %d opens", tids[i],
+			      f->opens_of[tids[i]]);
+		opens += f->opens_of[tids[i]];
 	}
 	ck_assert_int_eq(task->err, 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, &fact), 1);
@@ -1541,22 +1303,23 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	}
 	/* never attached again, nor said again */
 	for (int i = 0; i < 10; i++)
-		opens -= f.opens_of[tids[i]];
+		opens -= f->opens_of[tids[i]];
 	ck_assert_int_eq(opens, 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 1);
 	snapshot_release(&snap);
 	source_free(s);
 	/* the limit back, should the tests share a process (CK_FORK=no) */
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	size_t attached = 0, ticks = 0;
@@ -1568,9 +1331,9 @@ START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_
 
 		tree_proc(&t, pid, &tid, 1, 100, (unsigned long long)pid * 10);
 	}
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
-	f.open_us = 5000;
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->open_ns = 5000000;
 	snapshot_init(&snap, s->ev.n);
 	while (attached < 40) {
 		size_t now = 0;
@@ -1603,8 +1366,9 @@ START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_
 	ck_assert_uint_gt(ticks, 1);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1612,7 +1376,7 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 {
 	static const int tids[] = { 10, 11 };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	int reads;
@@ -1622,16 +1386,16 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 	tree_proc(&t, 10, tids, 2, 100, 800);
 	tree_thread_stat(&t, 10, 10, 500);
 	tree_thread_stat(&t, 10, 11, 300);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	source_threads(s, 10, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	tick10(s, &snap);
 	ck_assert_uint_eq(snap.nthreads, 2);
-	f.frozen = 1ull << 10 | 1ull << 11;
+	f->frozen = 1ull << 10 | 1ull << 11;
 	tick10(s, &snap);
-	reads = f.reads_of[10] + f.reads_of[11];
+	reads = f->reads_of[10] + f->reads_of[11];
 	/* its stat file is not read while it does not run: what it says now is not seen */
 	tree_thread_stat(&t, 10, 11, 999);
 	for (int i = 0; i < 5; i++) {
@@ -1648,9 +1412,9 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 		}
 	}
 	/* a tick: the process's gate group per thread, and each thread row's gate group */
-	ck_assert_int_eq(f.reads_of[10] + f.reads_of[11] - reads, 5 * 4);
+	ck_assert_int_eq(f->reads_of[10] + f->reads_of[11] - reads, 5 * 4);
 	/* it runs: read in full, its stat too */
-	f.frozen = 1ull << 10;
+	f->frozen = 1ull << 10;
 	tick10(s, &snap);
 	for (size_t k = 0; k < snap.nthreads; k++)
 		if (snap.threads[k].pid == 11) {
@@ -1659,8 +1423,9 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 		}
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1668,7 +1433,7 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 {
 	static int tids[200];
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
@@ -1678,10 +1443,10 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 	for (int i = 0; i < 200; i++)
 		tids[i] = 10 + i;
 	tree_proc(&t, 10, tids, 200, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	/* 200 threads of 2 events at 1 ms an open: 400 ms, past a tick's 40 ms of attaching */
-	f.open_us = 1000;
+	f->open_ns = 1000000;
 	snapshot_init(&snap, s->ev.n);
 	do {
 		task = tick10(s, &snap);
@@ -1695,20 +1460,21 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 	/* at least 64 threads a tick: done within 4 ticks, each thread opened once */
 	ck_assert_int_le(ticks, 4);
 	for (int i = 0; i < 200 && tids[i] < 64; i++)
-		opens += f.opens_of[tids[i]];
+		opens += f->opens_of[tids[i]];
 	ck_assert_int_eq(opens, 2 * 54);
-	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_int_eq(f->nopen, 400);
 	ck_assert_int_eq(task->c[0].err, 0);
 	ck_assert_int_eq(task->c[1].err, 0);
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, 0);
-	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_int_eq(f->nopen, 400);
 	/* no thread started meanwhile: every thread counted, nothing estimated */
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1720,7 +1486,7 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 {
 	static int tids[210];
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
@@ -1731,9 +1497,9 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	for (int i = 0; i < 210; i++)
 		tids[i] = 10 + i;
 	tree_proc(&t, 10, tids, 200, 100, 800);
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
-	f.open_us = 1000; /* 400 ms of opens: several ticks */
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->open_ns = 1000000; /* 400 ms of opens: several ticks */
 	snapshot_init(&snap, s->ev.n);
 	task = tick10(s, &snap);
 	ck_assert_int_eq(task->err, -EINPROGRESS);
@@ -1745,7 +1511,7 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	} while (task->err && ticks < 20);
 	ck_assert_int_eq(task->err, 0);
 	/* the ten were not in the list being attached: they are not opened */
-	ck_assert_int_eq(f.nopen, 400);
+	ck_assert_int_eq(f->nopen, 400);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, -EINPROGRESS, &fact), 1);
 	ck_assert_int_eq(fact->n, 10);
 	ck_assert_int_eq(fact->n2, 200);
@@ -1753,6 +1519,7 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1803,7 +1570,7 @@ static const char *const PFS_EVENTS[] = { "task-clock",	    "page-faults",  "con
 enum { PFS_TC, PFS_PF, PFS_CS, PFS_MIG, PFS_MIN, PFS_MAJ, PFS_N };
 
 /* A live source on the fixture counting the software set, choosing as told; NULL with err. */
-static struct source *pfs_new(struct tree *t, struct fake *f, enum live_task_counts how,
+static struct source *pfs_new(struct tree *t, struct fake_kernel *f, enum live_task_counts how,
 			      const char *extra, char *err, size_t errsize, bool *usage)
 {
 	struct evlist ev;
@@ -1828,9 +1595,10 @@ static struct source *pfs_new(struct tree *t, struct fake *f, enum live_task_cou
 }
 
 /* The fixture for proc counting: process 10 with threads 10 and 11, and a kernel with sched files. */
-static void pfs_tree(struct tree *t, struct fake *f)
+static struct fake_kernel *pfs_tree(struct tree *t)
 {
 	static const int tids[] = { 10, 11 };
+	struct fake_kernel *f;
 
 	tree_init(t);
 	tree_proc(t, 10, tids, 2, 100, 800);
@@ -1841,9 +1609,10 @@ static void pfs_tree(struct tree *t, struct fake *f)
 	tree_faults(t->proc, 10, 0, 1000, 10, 800);
 	tree_faults(t->proc, 10, 10, 600, 4, 500);
 	tree_faults(t->proc, 10, 11, 400, 6, 300);
-	fake_init(f);
+	f = fake_new();
 	f->clock = true;
 	f->clock_ns[10] = 50000000;
+	return f;
 }
 
 static void pfs_exact(const struct snap_task *p, int e)
@@ -1856,7 +1625,7 @@ static void pfs_exact(const struct snap_task *p, int e)
 START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_task_event)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p;
@@ -1864,8 +1633,8 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	uint64_t run0, en0;
 	int opens;
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	ck_assert_msg(strstr(s->mode, "task counts from /proc (no per-task events)"), "%s",
 		      s->mode);
@@ -1878,13 +1647,13 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_int_eq(p->c[e].err, 0);
 		ck_assert_uint_eq(p->c[e].value, 0);
 	}
-	ck_assert_int_eq(f.sched_opens[10], 2);
+	ck_assert_int_eq(f->sched_opens[10], 2);
 	/* it ran: 3 ms more, switches and migrations on both threads, faults in its stat */
-	f.clock_ns[10] += 3000000;
+	f->clock_ns[10] += 3000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
 	tree_sched(t.proc, 10, 11, 207, 22, 9000000);
 	tree_faults(t.proc, 10, 0, 1100, 12, 801);
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 12);
@@ -1894,7 +1663,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_MAJ].value, 2);
 	for (int e = 0; e < PFS_N; e++)
 		pfs_exact(p, e);
-	ck_assert_int_eq(f.sched_opens[10], 4);
+	ck_assert_int_eq(f->sched_opens[10], 4);
 	/* its clock did not move: no thread file is read, what they say now is not seen */
 	tree_sched(t.proc, 10, 10, 999, 99, 9000000);
 	for (int i = 0; i < 3; i++) {
@@ -1903,16 +1672,16 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_uint_eq(p->c[PFS_MIG].value, 3);
 		ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
 	}
-	ck_assert_int_eq(f.sched_opens[10], 4);
-	ck_assert_int_eq(f.stat_preads[10], 1);
+	ck_assert_int_eq(f->sched_opens[10], 4);
+	ck_assert_int_eq(f->stat_preads[10], 1);
 	/* its clock moves (by what thread 10 ran: no other thread did): read again */
 	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
-	f.clock_ns[10] += 500000;
+	f->clock_ns[10] += 500000;
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
 	ck_assert_uint_eq(p->c[PFS_TC].value, 3500000);
 	pfs_exact(p, PFS_CS);
-	ck_assert_int_eq(f.sched_opens[10], 6);
+	ck_assert_int_eq(f->sched_opens[10], 6);
 	/* thread 11 exits with its last switches: that interval is not exact, never shown as such */
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
@@ -1923,8 +1692,8 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s/10/task/11'", t.proc);
 		ck_assert_int_eq(system(cmd), 0);
 	}
-	f.clock_ns[10] += 1000000;
-	usleep(2000);
+	f->clock_ns[10] += 1000000;
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 14);
 	ck_assert_uint_gt(p->c[PFS_CS].enabled, en0);
@@ -1937,33 +1706,34 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	tree_mkdir(t.proc, "task", 10, 12);
 	tree_sched(t.proc, 10, 12, 4, 1, 1000000);
 	tree_sched(t.proc, 10, 10, 2, 0, 500000);
-	f.clock_ns[10] += 1000000;
+	f->clock_ns[10] += 1000000;
 	run0 = p->c[PFS_CS].running;
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 14 + 4 + 2);
 	ck_assert_uint_eq(p->c[PFS_MIG].value, 3 + 1);
 	ck_assert_uint_eq(p->c[PFS_CS].running, run0);
 	/* and counted from there, exact again */
 	tree_sched(t.proc, 10, 10, 5, 0, 900000);
-	f.clock_ns[10] += 400000;
+	f->clock_ns[10] += 400000;
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 23);
 	ck_assert_uint_eq(p->c[PFS_CS].running - run0, p->c[PFS_CS].enabled - en0);
 	/* no task event was ever opened: the per-CPU sets and the probes of pmctop itself only */
-	ck_assert_int_eq(f.task_opens, 0);
-	ck_assert_int_eq(f.opens_of[10], 0);
+	ck_assert_int_eq(f->task_opens, 0);
+	ck_assert_int_eq(f->opens_of[10], 0);
 	opens = 0;
-	for (int i = 0; i < f.nev; i++)
-		opens += f.ev[i].pid > 0;
+	for (int i = 0; i < f->nev; i++)
+		opens += f->ev[i].pid > 0;
 	ck_assert_int_eq(opens, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -1975,8 +1745,9 @@ END_TEST
  * row; *run0 the switches' running time before that interval. mig: the
  * migrations are counted too (not in user mode), and exact at first.
  */
-static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t, struct fake *f,
-						struct snapshot *snap, bool mig, uint64_t *run0)
+static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t,
+						struct fake_kernel *f, struct snapshot *snap,
+						bool mig, uint64_t *run0)
 {
 	const struct snap_task *p;
 	uint64_t en0;
@@ -1984,7 +1755,7 @@ static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t
 	tick10(s, snap);
 	tree_sched(t->proc, 10, 10, 110, 10, 6000000);
 	f->clock_ns[10] += 1000000;
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
 	pfs_exact(p, PFS_CS);
@@ -1994,7 +1765,7 @@ static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t
 	en0 = p->c[PFS_CS].enabled;
 	tree_sched(t->proc, 10, 10, 120, 10, 7000000);
 	f->clock_ns[10] += 1200000;
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 20);
 	ck_assert_uint_eq(p->c[PFS_CS].running, *run0);
@@ -2010,18 +1781,18 @@ static const struct snap_task *pfs_unseen_death(struct source *s, struct tree *t
 START_TEST(test_proc_counting_sees_a_thread_that_lived_and_died_between_two_reads)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p;
 	char err[512];
 	uint64_t run0, en0;
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
-	p = pfs_unseen_death(s, &t, &f, &snap, true, &run0);
+	p = pfs_unseen_death(s, &t, f, &snap, true, &run0);
 	ck_assert_uint_eq(p->c[PFS_MIG].running, run0);
 	/* the clock and the faults hold the dead thread's: still exact */
 	pfs_exact(p, PFS_TC);
@@ -2030,14 +1801,15 @@ START_TEST(test_proc_counting_sees_a_thread_that_lived_and_died_between_two_read
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
 	tree_sched(t.proc, 10, 11, 230, 20, 9000000);
-	f.clock_ns[10] += 2000000;
-	usleep(2000);
+	f->clock_ns[10] += 2000000;
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 50);
 	ck_assert_uint_eq(p->c[PFS_CS].running - run0, p->c[PFS_CS].enabled - en0);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -2050,45 +1822,46 @@ END_TEST
 START_TEST(test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_reads)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char err[512];
 	uint64_t run0;
 
-	pfs_tree(&t, &f);
-	f.deny_kernel = true;
-	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	f->deny_kernel = true;
+	s = pfs_new(&t, f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	ck_assert(!source_live_mode(s)->proc);
 	ck_assert(!source_live_mode(s)->kernel);
 	snapshot_init(&snap, s->ev.n);
-	pfs_unseen_death(s, &t, &f, &snap, false, &run0);
+	pfs_unseen_death(s, &t, f, &snap, false, &run0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(f.nopen, 0);
+	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_their_stat)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p;
 	char err[512];
 	uint64_t sum[PFS_N] = { 0 };
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	source_threads(s, 10, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	ck_assert_uint_eq(snap.nthreads, 2);
-	f.clock_ns[10] += 4000000;
+	f->clock_ns[10] += 4000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
 	tree_sched(t.proc, 10, 11, 207, 22, 10000000);
 	tree_faults(t.proc, 10, 10, 650, 5, 501);
@@ -2112,51 +1885,52 @@ START_TEST(test_proc_counting_thread_rows_sum_to_the_process_with_faults_from_th
 	ck_assert_uint_eq(sum[PFS_MAJ], 1);
 	ck_assert_uint_eq(sum[PFS_PF], 71);
 	ck_assert_uint_eq(sum[PFS_TC], 4000000);
-	ck_assert_int_eq(f.task_opens, 0);
+	ck_assert_int_eq(f->task_opens, 0);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char err[512], path[512];
 	bool usage = false;
 	const struct errmsg_fact *fact = NULL;
 
-	pfs_tree(&t, &f);
+	f = pfs_tree(&t);
 	/* an event /proc does not keep: asked for, an error naming it; else per-task events */
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, "cpu-clock", err, sizeof(err), &usage);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, "cpu-clock", err, sizeof(err), &usage);
 	ck_assert_ptr_null(s);
 	ck_assert(usage);
 	ck_assert_msg(strstr(err, "'cpu-clock'") && strstr(err, "--task-counts=perf"), "%s", err);
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(!source_live_mode(s)->proc);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
-	ck_assert_int_gt(f.opens_of[10], 0);
+	ck_assert_int_gt(f->opens_of[10], 0);
 	snapshot_release(&snap);
 	source_free(s);
 	/* perf asked for: per-task events */
-	f.opens_of[10] = 0;
-	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	f->opens_of[10] = 0;
+	s = pfs_new(&t, f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(!source_live_mode(s)->proc);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
-	ck_assert_int_gt(f.opens_of[10], 0);
+	ck_assert_int_gt(f->opens_of[10], 0);
 	snapshot_release(&snap);
 	source_free(s);
 	/* a kernel without sched files: switches cannot come from /proc, said once */
 	snprintf(path, sizeof(path), "%s/self/sched", t.proc);
 	ck_assert_int_eq(unlink(path), 0);
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(!source_live_mode(s)->proc);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
@@ -2164,11 +1938,12 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 	ck_assert(said(s, "no /proc/PID/sched"));
 	source_free(s);
 	usage = false;
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), &usage);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), &usage);
 	ck_assert_ptr_null(s);
 	ck_assert(usage);
 	ck_assert_msg(strstr(err, "no /proc/PID/sched"), "%s", err);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -2188,19 +1963,19 @@ static int fake_may_not_bpf(void *ctx)
 START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	char err[512];
 	const struct errmsg_fact *fact = NULL;
 
-	pfs_tree(&t, &f);
+	f = pfs_tree(&t);
 	/* a fake that cannot tell (no may_bpf): nothing said, as on a fixture */
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
 	source_free(s);
-	f.ops.may_bpf = fake_may_not_bpf;
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
+	f->ops.may_bpf = fake_may_not_bpf;
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(source_live_mode(s)->proc);
 	ck_assert(!source_live_mode(s)->bpf);
@@ -2213,7 +1988,7 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 0);
 	source_free(s);
 	/* an event /proc does not keep: per-task events, and both ways say why not */
-	s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(source_live_mode(s)->per_task);
 	ck_assert_msg(strstr(s->mode, ", per-task events"), "%s", s->mode);
@@ -2231,38 +2006,39 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 		      "%s", err);
 	source_free(s);
 	/* per-task events or /proc asked for: BPF is not asked, nothing said of it */
-	s = pfs_new(&t, &f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
 	source_free(s);
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_they_were)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p;
 	char err[512], path[512];
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	/* thread 10 switches 10 times; thread 11's file, read after it, cannot be parsed */
-	f.clock_ns[10] += 1000000;
+	f->clock_ns[10] += 1000000;
 	tree_sched(t.proc, 10, 10, 110, 10, 6000000);
 	snprintf(path, sizeof(path), "%s/10/task/11/sched", t.proc);
 	put(path, "garbage\n");
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_int_eq(p->c[PFS_CS].err, -EINVAL);
 	/*
@@ -2271,7 +2047,7 @@ START_TEST(test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_the
 	 * switches count once
 	 */
 	tree_sched(t.proc, 10, 11, 200, 20, 7000000);
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 10);
 	ck_assert_uint_eq(p->c[PFS_MIG].value, 0);
@@ -2279,31 +2055,32 @@ START_TEST(test_proc_counting_a_thread_read_failing_midway_keeps_the_sums_as_the
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p, *r = NULL;
 	char err[512], path[512];
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	source_threads(s, 10, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	/* thread 11 exited and a new 11 (started at 900) has more of everything: no count fell */
-	f.clock_ns[10] += 9000000;
+	f->clock_ns[10] += 9000000;
 	tree_sched(t.proc, 10, 11, 250, 30, 9000000);
 	snprintf(path, sizeof(path), "%s/10/task/11/stat", t.proc);
 	put(path,
 	    "11 (work10) S 1 10 10 0 -1 4194304 500 0 7 0 300 0 0 0 20 0 2 0 900 1000 100 0\n");
-	usleep(2000);
+	fake_kernel_advance(f, 2000000);
 	p = tick10(s, &snap);
 	/* the old thread's last switches are lost: the interval is not exact */
 	ck_assert_int_eq(p->c[PFS_CS].err, 0);
@@ -2321,16 +2098,18 @@ START_TEST(test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread)
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
 /* Ticks until process 10's page faults read want, exact on each tick; -1 if not within max. */
-static int pfs_ticks_until_faults(struct source *s, struct snapshot *snap, uint64_t want, int max)
+static int pfs_ticks_until_faults(struct fake_kernel *f, struct source *s, struct snapshot *snap,
+				  uint64_t want, int max)
 {
 	for (int i = 1; i <= max; i++) {
 		const struct snap_task *p;
 
-		usleep(1000);
+		fake_kernel_advance(f, 1000000);
 		p = tick10(s, snap);
 		ck_assert_int_eq(p->c[PFS_PF].err, 0);
 		ck_assert_uint_eq(p->c[PFS_PF].running, p->c[PFS_PF].enabled);
@@ -2343,7 +2122,7 @@ static int pfs_ticks_until_faults(struct source *s, struct snapshot *snap, uint6
 START_TEST(test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char err[512], path[512];
@@ -2352,35 +2131,38 @@ START_TEST(test_proc_counting_faults_between_the_stat_and_the_clock_show_the_nex
 	static const char *const later = "10 (work10) S 1 10 10 0 -1 4194304 1009 0 10 0 802 0 0 0 "
 					 "20 0 2 0 100 1000 100 0\n";
 
-	pfs_tree(&t, &f);
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	f = pfs_tree(&t);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	snapshot_init(&snap, s->ev.n);
 	/* a new process: it faults 5 times after its stat is read, before any clock read */
 	snprintf(path, sizeof(path), "%s/10/stat", t.proc);
-	f.hook_path = path;
-	f.hook_text = late;
-	f.hook_ns = 100000;
+	f->hook_pid = 10;
+	f->hook_path = path;
+	f->hook_text = late;
+	f->hook_ns = 100000;
 	tick10(s, &snap);
-	ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 5, 20), 1);
+	ck_assert_int_eq(pfs_ticks_until_faults(f, s, &snap, 5, 20), 1);
 	/*
 	 * 16 idle ticks (the clock stands: its stat is not read); on the 17th its
 	 * stat is read again all the same, and it faults 4 times more after that
 	 * read, before a clock read
 	 */
 	for (int i = 0; i < 16; i++) {
-		int reads = f.stat_preads[10];
+		int reads = f->stat_preads[10];
 
-		ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 5, 1), 1);
-		ck_assert_int_eq(f.stat_preads[10], reads);
+		ck_assert_int_eq(pfs_ticks_until_faults(f, s, &snap, 5, 1), 1);
+		ck_assert_int_eq(f->stat_preads[10], reads);
 	}
-	f.hook_path = path;
-	f.hook_text = later;
-	f.hook_ns = 100000;
-	ck_assert_int_eq(pfs_ticks_until_faults(s, &snap, 9, 40), 1);
+	f->hook_pid = 10;
+	f->hook_path = path;
+	f->hook_text = later;
+	f->hook_ns = 100000;
+	ck_assert_int_eq(pfs_ticks_until_faults(f, s, &snap, 9, 40), 1);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -2389,19 +2171,19 @@ START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
 	static const char *const one[] = { "page-faults:u", "context-switches:k",
 					   "minor-faults:u" };
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	char err[512];
 	bool usage;
 
-	pfs_tree(&t, &f);
+	f = pfs_tree(&t);
 	for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++) {
 		char name[64];
 
 		/* /proc has user and kernel mode in one count: asked for, an error naming it */
 		usage = false;
-		s = pfs_new(&t, &f, LIVE_COUNTS_PROC, one[i], err, sizeof(err), &usage);
+		s = pfs_new(&t, f, LIVE_COUNTS_PROC, one[i], err, sizeof(err), &usage);
 		ck_assert_ptr_null(s);
 		ck_assert(usage);
 		snprintf(name, sizeof(name), "'%s'", one[i]);
@@ -2409,22 +2191,23 @@ START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
 				      strstr(err, "--task-counts=perf"),
 			      "%s", err);
 		/* else per-task events, which count one mode */
-		f.opens_of[10] = 0;
-		s = pfs_new(&t, &f, LIVE_COUNTS_AUTO, one[i], err, sizeof(err), NULL);
+		f->opens_of[10] = 0;
+		s = pfs_new(&t, f, LIVE_COUNTS_AUTO, one[i], err, sizeof(err), NULL);
 		ck_assert_msg(s != NULL, "%s", err);
 		ck_assert(!source_live_mode(s)->proc);
 		snapshot_init(&snap, s->ev.n);
 		tick10(s, &snap);
-		ck_assert_int_gt(f.opens_of[10], 0);
+		ck_assert_int_gt(f->opens_of[10], 0);
 		snapshot_release(&snap);
 		source_free(s);
 	}
 	/* both modes named: what /proc counts */
-	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, "page-faults:u:k", err, sizeof(err), NULL);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, "page-faults:u:k", err, sizeof(err), NULL);
 	ck_assert_msg(s != NULL, "%s", err);
 	ck_assert(source_live_mode(s)->proc);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 

@@ -15,271 +15,59 @@
 #include "collect/source_live.h"
 #include "collect/sysops.h"
 #include "stream/snapshot.h"
+#include "fake_kernel.h"
 #include "testutil.h"
 #include "util/errmsg.h"
 
-#define HW_FD0 20000
-#define HW_MAX 4096
-#define HW_NPMU 2
-
-struct hw_ev {
-	int fd, leader, pid, cpu, pmu; /* pmu: index into hw_kernel.pmu, -1 software */
-	bool open, pinned;
-	unsigned reads;
-};
-
 /*
- * A kernel with the PMUs of a sysfs fixture: each counts on its CPUs only
- * (per-CPU events elsewhere: ENOENT) and validates a group against its
- * counters (EINVAL). A task runs half its time on each PMU; P-cores retire
- * three times as much.
+ * Alder Lake as tests/data/sysfs/alderlake has it: cpu_core 0-15, cpu_atom
+ * 16-23, on the fake kernel. Each PMU counts on its CPUs only (per-CPU
+ * events elsewhere: ENOENT) and validates a group against its counters
+ * (EINVAL). A task runs half its time on each PMU; P-cores retire three
+ * times as much. No process clock: the gate groups.
  */
-struct hw_kernel {
-	struct sysops ops;
-	struct hw_ev ev[HW_MAX];
-	int nev, nopen;
-	int npmu;
-	uint32_t type[HW_NPMU];
-	int first[HW_NPMU], last[HW_NPMU]; /* its CPUs */
-	int counters[HW_NPMU];
-	bool no_ext;	   /* the extended type is refused (kernels before 5.13) */
-	int wrong_cpu;	   /* per-CPU opens refused for a CPU off the PMU */
-	int free_counters; /* counters a task's pinned group finds free (0: all) */
-	int starve_over;   /* task groups with more hardware events never run (0: none) */
-};
-
-static struct hw_ev *hw_find(struct hw_kernel *k, int fd)
+static void hw_alderlake(struct fake_kernel *k)
 {
-	if (fd < HW_FD0 || fd >= HW_FD0 + k->nev)
-		return NULL;
-	return &k->ev[fd - HW_FD0];
+	k->npmu = 0;
+	fake_kernel_add_pmu(k, 4, 0, 15, 9);   /* 8 general (HT off) + fixed cycles */
+	fake_kernel_add_pmu(k, 10, 16, 23, 7); /* 6 general + fixed cycles */
+	k->pmu_value[0] = 30;
+	k->pmu_value[1] = 10;
+	k->pmu_running[0] = k->pmu_running[1] = 500;
+	k->mmap_err = -ENODEV;
 }
 
-static int hw_pmu_of(struct hw_kernel *k, const struct perf_event_attr *a)
-{
-	uint32_t ext = (uint32_t)(a->config >> 32);
-
-	if (a->type == PERF_TYPE_SOFTWARE)
-		return -1;
-	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE) {
-		if (!ext)
-			return 0; /* a legacy event lands on the first core PMU */
-		if (k->no_ext)
-			return -EINVAL;
-		for (int p = 0; p < k->npmu; p++)
-			if (k->type[p] == ext)
-				return p;
-		return -ENOENT;
-	}
-	for (int p = 0; p < k->npmu; p++)
-		if (k->type[p] == a->type)
-			return p;
-	return -ENOENT;
-}
-
-static int hw_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group_fd,
-		   unsigned long flags)
-{
-	struct hw_kernel *k = ctx;
-	int pmu = hw_pmu_of(k, a);
-	struct hw_ev *e;
-
-	if (pmu < -1)
-		return pmu;
-	if (pid == -1 && cpu == -1)
-		return -EINVAL;
-	if (pmu >= 0 && pid == -1 && (cpu < k->first[pmu] || cpu > k->last[pmu])) {
-		k->wrong_cpu++;
-		return -ENOENT;
-	}
-	if (pmu >= 0 && group_fd >= 0) {
-		int n = 1;
-
-		for (int i = 0; i < k->nev; i++)
-			if (k->ev[i].open && k->ev[i].leader == group_fd && k->ev[i].pmu >= 0) {
-				if (k->ev[i].pmu != pmu)
-					return -EINVAL;
-				n++;
-			}
-		if (n > k->counters[pmu])
-			return -EINVAL;
-	}
-	ck_assert_int_lt(k->nev, HW_MAX);
-	e = &k->ev[k->nev];
-	memset(e, 0, sizeof(*e));
-	e->fd = HW_FD0 + k->nev++;
-	e->leader = group_fd < 0 ? e->fd : group_fd;
-	e->pid = pid;
-	e->cpu = cpu;
-	e->pmu = pmu;
-	e->pinned = a->pinned;
-	e->open = true;
-	k->nopen++;
-	return e->fd;
-}
-
-static long hw_read(void *ctx, int fd, void *buf, size_t size)
-{
-	struct hw_kernel *k = ctx;
-	struct hw_ev *e = hw_find(k, fd);
-	uint64_t v[3 + 2 * 16], r;
-	size_t n = 3;
-	int members = 0;
-
-	if (!e)
-		return sysops_real()->read(NULL, fd, buf, size);
-	r = ++e->reads;
-	for (int i = 0; i < k->nev; i++)
-		members += k->ev[i].open && k->ev[i].leader == fd && k->ev[i].pmu >= 0;
-	v[0] = 0;
-	v[1] = 1000 * r;
-	v[2] = e->pid == -1 || e->pmu < 0 ? 1000 * r : 500 * r;
-	/* a pinned group larger than what is free does not run */
-	if (e->pinned && k->free_counters && members > k->free_counters)
-		v[2] = 0;
-	if (!e->pinned && e->pid != -1 && k->starve_over && members > k->starve_over)
-		v[2] = 0;
-	for (int i = 0; i < k->nev; i++) {
-		const struct hw_ev *m = &k->ev[i];
-
-		if (!m->open || m->leader != fd)
-			continue;
-		v[n++] = !v[2] ? 0 : m->pid != -1 && m->pmu == 0 ? 30 * r : 10 * r;
-		v[n++] = (uint64_t)m->fd;
-		v[0]++;
-	}
-	ck_assert_uint_le(n * sizeof(uint64_t), size);
-	memcpy(buf, v, n * sizeof(uint64_t));
-	return (long)(n * sizeof(uint64_t));
-}
-
-static long hw_pread(void *ctx, int fd, void *buf, size_t size, long long off)
-{
-	return sysops_real()->pread(NULL, fd, buf, size, off);
-}
-
-static int hw_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
-{
-	struct hw_ev *e = hw_find(ctx, fd);
-
-	ck_assert_ptr_nonnull(e);
-	if (req == PERF_EVENT_IOC_ID)
-		*(uint64_t *)arg = (uint64_t)fd;
-	return 0;
-}
-
-static int hw_openat(void *ctx, int dirfd, const char *path, int flags)
-{
-	return sysops_real()->openat(NULL, dirfd, path, flags);
-}
-
-static int hw_close(void *ctx, int fd)
-{
-	struct hw_kernel *k = ctx;
-	struct hw_ev *e = hw_find(k, fd);
-
-	if (!e)
-		return sysops_real()->close(NULL, fd);
-	ck_assert_msg(e->open, "fd %d closed twice", fd);
-	e->open = false;
-	k->nopen--;
-	return 0;
-}
-
-static int hw_mmap(void *ctx, int fd, size_t len, void **addr)
-{
-	return -ENODEV;
-}
-
-static int hw_munmap(void *ctx, void *addr, size_t len)
-{
-	return 0;
-}
-
-/* Alder Lake as tests/data/sysfs/alderlake has it: cpu_core 0-15, cpu_atom 16-23. */
-static void hw_alderlake(struct hw_kernel *k)
-{
-	memset(k, 0, sizeof(*k));
-	/* no process clock: the gate groups */
-	k->ops = (struct sysops){ .ctx = k,
-				  .perf_open = hw_open,
-				  .read = hw_read,
-				  .pread = hw_pread,
-				  .ioctl = hw_ioctl,
-				  .openat = hw_openat,
-				  .close = hw_close,
-				  .mmap = hw_mmap,
-				  .munmap = hw_munmap };
-	k->npmu = 2;
-	k->type[0] = 4;
-	k->first[0] = 0;
-	k->last[0] = 15;
-	k->counters[0] = 9; /* 8 general (HT off) + fixed cycles */
-	k->type[1] = 10;
-	k->first[1] = 16;
-	k->last[1] = 23;
-	k->counters[1] = 7; /* 6 general + fixed cycles */
-}
-
-/* A /proc tree in a temporary directory with one process, 100, and CPUs 0 and 16. */
-struct proc_tree {
-	char dir[256];
-};
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[512];
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	fp = fopen(path, "w");
-	ck_assert_msg(fp != NULL, "%s", path);
-	fputs(text, fp);
-	fclose(fp);
-}
-
-static void sub(const char *dir, const char *rel)
+/* proc/rel of the fake kernel's tree gets text. */
+static void put(struct fake_kernel *k, const char *rel, const char *text)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	ck_assert(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "proc/%s", rel);
+	fake_kernel_put(k, path, text);
 }
 
-static void proc_tree_init(struct proc_tree *t)
+/* A fake kernel whose /proc has one process, 100, and CPUs 0 and 16. */
+static struct fake_kernel *proc_tree_init(void)
 {
-	snprintf(t->dir, sizeof(t->dir), "/tmp/pmctop-pmu-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(t->dir));
-	sub(t->dir, "sys");
-	sub(t->dir, "sys/kernel");
-	put(t->dir, "sys/kernel/perf_event_paranoid", "0\n");
-	put(t->dir, "stat",
+	struct fake_kernel *k = fake_kernel_new();
+	static const int tid = 100;
+
+	put(k, "sys/kernel/perf_event_paranoid", "0\n");
+	put(k, "stat",
 	    "cpu  300 0 100 1000 50 0 0 0 0 0\ncpu0 100 0 50 500 20 0 0 0 0 0\n"
 	    "cpu16 200 0 50 500 30 0 0 0 0 0\nctxt 999\n");
-	put(t->dir, "loadavg", "0.50 0.25 0.10 1/100 42\n");
-	put(t->dir, "uptime", "1000.00 1500.00\n");
-	sub(t->dir, "100");
-	sub(t->dir, "100/task");
-	sub(t->dir, "100/task/100");
-	put(t->dir, "100/stat",
+	put(k, "loadavg", "0.50 0.25 0.10 1/100 42\n");
+	put(k, "uptime", "1000.00 1500.00\n");
+	fake_kernel_add_task(k->proc, 100, &tid, 1, 100, 800);
+	put(k, "100/stat",
 	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
-	put(t->dir, "100/task/100/stat",
+	put(k, "100/task/100/stat",
 	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
-	put(t->dir, "100/status", "Name:\twork\nUid:\t0\t0\t0\t0\n");
-	put(t->dir, "100/cmdline", "work");
-}
-
-static void proc_tree_free(struct proc_tree *t)
-{
-	char cmd[600];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
-	ck_assert_int_eq(system(cmd), 0);
+	return k;
 }
 
 /* task-clock, then {cycles, instructions}: a live source on machine's sysfs fixture. */
-static struct source *hw_live(struct proc_tree *t, struct hw_kernel *k, const char *machine,
-			      bool per_cpu)
+static struct source *hw_live(struct fake_kernel *k, const char *machine, bool per_cpu)
 {
 	struct evlist ev;
 	struct live_opts o;
@@ -292,7 +80,7 @@ static struct source *hw_live(struct proc_tree *t, struct hw_kernel *k, const ch
 	evlist_add(&ev, "cycles", 1, true, false);
 	evlist_add(&ev, "instructions", 1, true, false);
 	memset(&o, 0, sizeof(o));
-	o.proc_root = t->dir;
+	o.proc_root = k->proc;
 	o.sysfs_root = sys;
 	o.ops = &k->ops;
 	o.per_cpu = per_cpu;
@@ -312,15 +100,14 @@ static const struct snap_task *task_of(const struct snapshot *snap, int pid)
 
 START_TEST(test_hybrid_task_counts_are_summed_over_the_core_pmus_and_not_estimates)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
 
-	proc_tree_init(&t);
-	hw_alderlake(&k);
-	s = hw_live(&t, &k, "alderlake", false);
+	k = proc_tree_init();
+	hw_alderlake(k);
+	s = hw_live(k, "alderlake", false);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -337,22 +124,21 @@ START_TEST(test_hybrid_task_counts_are_summed_over_the_core_pmus_and_not_estimat
 	}
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 
-	proc_tree_init(&t);
-	hw_alderlake(&k);
-	s = hw_live(&t, &k, "alderlake", true);
-	ck_assert_int_eq(k.wrong_cpu, 0);
+	k = proc_tree_init();
+	hw_alderlake(k);
+	s = hw_live(k, "alderlake", true);
+	ck_assert_int_eq(k->wrong_cpu, 0);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -363,36 +149,35 @@ START_TEST(test_hybrid_per_cpu_groups_open_only_on_their_pmus_cpus)
 		ck_assert_uint_gt(snap.cpus[i].c[1].value, 0);
 		ck_assert_uint_eq(snap.cpus[i].c[1].running, snap.cpus[i].c[1].enabled);
 	}
-	ck_assert_int_eq(k.wrong_cpu, 0);
+	ck_assert_int_eq(k->wrong_cpu, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_the_header_names_the_core_pmus_as_the_kernel_does)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 
-	proc_tree_init(&t);
-	hw_alderlake(&k);
-	s = hw_live(&t, &k, "alderlake", false);
+	k = proc_tree_init();
+	hw_alderlake(k);
+	s = hw_live(k, "alderlake", false);
 	ck_assert_str_eq(source_live_mode(s)->pmu, "cpu_core+cpu_atom");
 	ck_assert_msg(strstr(s->mode, "cpu_core+cpu_atom") != NULL, "%s", s->mode);
 	source_free(s);
 	/* one PMU: the QEMU bed's armv8_pmuv3, for which libpfm4 has no table */
-	hw_alderlake(&k);
-	k.npmu = 1;
-	k.type[0] = 8;
-	k.last[0] = 0;
-	k.counters[0] = 7;
-	s = hw_live(&t, &k, "qemu-virt", false);
+	hw_alderlake(k);
+	k->npmu = 1;
+	k->type[0] = 8;
+	k->last[0] = 0;
+	k->counters[0] = 7;
+	s = hw_live(k, "qemu-virt", false);
 	ck_assert_msg(strstr(s->mode, "hardware events (armv8_pmuv3") != NULL, "%s", s->mode);
 	source_free(s);
-	proc_tree_free(&t);
+	fake_kernel_free(k);
 }
 END_TEST
 
@@ -410,8 +195,7 @@ static size_t one_pmu_facts(const struct source *s, const char *event, const cha
 
 START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct evlist ev;
 	struct live_opts o;
 	struct source *s;
@@ -421,9 +205,9 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	size_t nf;
 	const struct errmsg_fact *f;
 
-	proc_tree_init(&t);
-	hw_alderlake(&k);
-	k.type[1] = 8; /* the adl fixture's cpu_atom */
+	k = proc_tree_init();
+	hw_alderlake(k);
+	k->type[1] = 8; /* the adl fixture's cpu_atom */
 	snprintf(sys, sizeof(sys), "%s/data/sysfs/adl", TEST_SRCDIR);
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
@@ -431,9 +215,9 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	evlist_add(&ev, "instructions", 1, true, false);
 	evlist_add(&ev, "cpu_atom/event=0xc0,umask=0x0/", 2, true, true);
 	memset(&o, 0, sizeof(o));
-	o.proc_root = t.dir;
+	o.proc_root = k->proc;
 	o.sysfs_root = sys;
-	o.ops = &k.ops;
+	o.ops = &k->ops;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
@@ -458,23 +242,22 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	ck_assert_uint_eq(task->c[1].running, task->c[1].enabled);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
 
-	proc_tree_init(&t);
-	hw_alderlake(&k);
-	k.no_ext = true;
-	s = hw_live(&t, &k, "alderlake", false);
+	k = proc_tree_init();
+	hw_alderlake(k);
+	k->no_ext = true;
+	s = hw_live(k, "alderlake", false);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
 	/* counted on cpu_core only, and said for each event, with why */
 	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 1);
@@ -486,13 +269,13 @@ START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 	ck_assert_int_eq(task->c[1].err, 0);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 /* The QEMU bed's PMU: armv8_pmuv3, 7 counters, on CPU 0. */
-static void hw_qemu(struct hw_kernel *k)
+static void hw_qemu(struct fake_kernel *k)
 {
 	hw_alderlake(k);
 	k->npmu = 1;
@@ -502,7 +285,7 @@ static void hw_qemu(struct hw_kernel *k)
 }
 
 /* task-clock; {cycles, instructions}; six generic events asked for as one group. */
-static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+static struct source *hw_live_many(struct fake_kernel *k, bool per_cpu)
 {
 	static const char *const MORE[] = { "cache-references", "cache-misses", "branches",
 					    "branch-misses",	"bus-cycles",	"ref-cycles" };
@@ -519,7 +302,7 @@ static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, boo
 	for (size_t i = 0; i < 6; i++)
 		evlist_add(&ev, MORE[i], 2, true, true);
 	memset(&o, 0, sizeof(o));
-	o.proc_root = t->dir;
+	o.proc_root = k->proc;
 	o.sysfs_root = sys;
 	o.ops = &k->ops;
 	o.per_cpu = per_cpu;
@@ -530,7 +313,7 @@ static struct source *hw_live_many(struct proc_tree *t, struct hw_kernel *k, boo
 }
 
 /* The most hardware events in one open group of pid (-1: per CPU). */
-static int hw_largest_group(const struct hw_kernel *k, int pid)
+static int hw_largest_group(const struct fake_kernel *k, int pid)
 {
 	int most = 0;
 
@@ -547,7 +330,7 @@ static int hw_largest_group(const struct hw_kernel *k, int pid)
 	return most;
 }
 
-static int hw_open_on_cpu(const struct hw_kernel *k, int cpu)
+static int hw_open_on_cpu(const struct fake_kernel *k, int cpu)
 {
 	int n = 0;
 
@@ -559,20 +342,19 @@ static int hw_open_on_cpu(const struct hw_kernel *k, int cpu)
 
 START_TEST(test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 
-	proc_tree_init(&t);
-	hw_qemu(&k);
-	s = hw_live_many(&t, &k, true);
+	k = proc_tree_init();
+	hw_qemu(k);
+	s = hw_live_many(k, true);
 	/* the per-CPU set keeps cycles and instructions; the processes get the other 5 */
-	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	ck_assert_int_eq(hw_open_on_cpu(k, 0), 2);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_int_le(hw_largest_group(&k, 100), 5);
-	ck_assert_int_gt(hw_largest_group(&k, 100), 0);
+	ck_assert_int_le(hw_largest_group(k, 100), 5);
+	ck_assert_int_gt(hw_largest_group(k, 100), 0);
 	ck_assert_int_eq(snap.cpus[0].cpu, 0);
 	ck_assert_int_eq(snap.cpus[0].c[1].err, 0);
 	ck_assert_int_eq(snap.cpus[0].c[5].err, -EBUSY);
@@ -581,34 +363,33 @@ START_TEST(test_per_cpu_sets_keep_only_what_fits_beside_the_task_groups)
 		      "%s", s->mode);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_without_per_cpu_sets_task_groups_fit_all_counters)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 
-	proc_tree_init(&t);
-	hw_qemu(&k);
-	s = hw_live_many(&t, &k, false);
+	k = proc_tree_init();
+	hw_qemu(k);
+	s = hw_live_many(k, false);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_int_le(hw_largest_group(&k, 100), 7);
+	ck_assert_int_le(hw_largest_group(k, 100), 7);
 	ck_assert_msg(strstr(s->mode, "7 counters: 7 for processes; 8 events time-share") != NULL,
 		      "%s", s->mode);
 	snapshot_release(&snap);
 	source_free(s);
-	proc_tree_free(&t);
+	fake_kernel_free(k);
 }
 END_TEST
 
 /* task-clock; {cycles, instructions}; branches: three hardware events, threads as rows or not. */
-static struct source *hw_live_three(struct proc_tree *t, struct hw_kernel *k, bool threads)
+static struct source *hw_live_three(struct fake_kernel *k, bool threads)
 {
 	struct evlist ev;
 	struct live_opts o;
@@ -622,7 +403,7 @@ static struct source *hw_live_three(struct proc_tree *t, struct hw_kernel *k, bo
 	evlist_add(&ev, "instructions", 1, true, false);
 	evlist_add(&ev, "branches", 2, true, true);
 	memset(&o, 0, sizeof(o));
-	o.proc_root = t->dir;
+	o.proc_root = k->proc;
 	o.sysfs_root = sys;
 	o.ops = &k->ops;
 	o.per_cpu = true;
@@ -635,44 +416,42 @@ static struct source *hw_live_three(struct proc_tree *t, struct hw_kernel *k, bo
 
 START_TEST(test_with_thread_rows_the_per_cpu_set_gives_way_to_a_threads_and_its_processs_sets)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 
-	proc_tree_init(&t);
+	k = proc_tree_init();
 	/* without thread rows 3 task events fit beside the per-CPU pair: 2 + 3 of 7 */
-	hw_qemu(&k);
-	s = hw_live_three(&t, &k, false);
-	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	hw_qemu(k);
+	s = hw_live_three(k, false);
+	ck_assert_int_eq(hw_open_on_cpu(k, 0), 2);
 	ck_assert_msg(strstr(s->mode, "7 counters: 2 per core, 5 for processes)") != NULL, "%s",
 		      s->mode);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
+	ck_assert_int_eq(k->nopen, 0);
 	/*
 	 * with them a running thread carries 3 of its own and 3 of its process's: 2 + 6 would
 	 * time-share 7 counters, 6 alone fit, so the per-core set is not opened for hardware
 	 */
-	hw_qemu(&k);
-	s = hw_live_three(&t, &k, true);
-	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 0);
+	hw_qemu(k);
+	s = hw_live_three(k, true);
+	ck_assert_int_eq(hw_open_on_cpu(k, 0), 0);
 	ck_assert_int_eq(source_live_mode(s)->cpu_hw, 0);
 	ck_assert_msg(strstr(s->mode, "7 counters: 7 for processes, a thread's 3 beside its "
 				      "process's 3)") != NULL,
 		      "%s", s->mode);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_with_thread_rows_what_time_shares_counts_both_sets)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 
-	proc_tree_init(&t);
-	hw_qemu(&k);
+	k = proc_tree_init();
+	hw_qemu(k);
 	{
 		struct evlist ev;
 		struct live_opts o;
@@ -686,9 +465,9 @@ START_TEST(test_with_thread_rows_what_time_shares_counts_both_sets)
 		evlist_add(&ev, "branches", 2, true, true);
 		evlist_add(&ev, "branch-misses", 2, true, true);
 		memset(&o, 0, sizeof(o));
-		o.proc_root = t.dir;
+		o.proc_root = k->proc;
 		o.sysfs_root = sys;
-		o.ops = &k.ops;
+		o.ops = &k->ops;
 		o.per_cpu = true;
 		o.threads = true;
 		s = source_live_new(&ev, &o, err, sizeof(err));
@@ -696,31 +475,30 @@ START_TEST(test_with_thread_rows_what_time_shares_counts_both_sets)
 		evlist_release(&ev);
 	}
 	/* 2 x 4 events do not fit 7 counters even alone: the per-core pair stays, and is said */
-	ck_assert_int_eq(hw_open_on_cpu(&k, 0), 2);
+	ck_assert_int_eq(hw_open_on_cpu(k, 0), 2);
 	ck_assert_msg(strstr(s->mode, "2 per core, 5 for processes; 8 events (a thread's and its "
 				      "process's) time-share them") != NULL,
 		      "%s", s->mode);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 
-	proc_tree_init(&t);
-	put(t.dir, "sys/kernel/nmi_watchdog", "1\n");
-	hw_qemu(&k);
-	k.free_counters = 6;
-	s = hw_live_many(&t, &k, true);
+	k = proc_tree_init();
+	put(k, "sys/kernel/nmi_watchdog", "1\n");
+	hw_qemu(k);
+	k->free_counters = 6;
+	s = hw_live_many(k, true);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_msg(hw_largest_group(&k, 100) <= 4, "%d: %s", hw_largest_group(&k, 100), s->mode);
+	ck_assert_msg(hw_largest_group(k, 100) <= 4, "%d: %s", hw_largest_group(k, 100), s->mode);
 	/* 6 run beside the watchdog: the budget is what runs, the watchdog only a hint */
 	ck_assert_msg(
 		strstr(s->mode,
@@ -730,35 +508,33 @@ START_TEST(test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out)
 		"%s", s->mode);
 	snapshot_release(&snap);
 	source_free(s);
-	proc_tree_free(&t);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_a_group_validated_larger_than_what_runs_counts_what_runs)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 
 	/* arm_pmu on 6.1 validates 8 cycles events on 7 counters; no watchdog */
-	proc_tree_init(&t);
-	put(t.dir, "sys/kernel/nmi_watchdog", "0\n");
-	hw_qemu(&k);
-	k.counters[0] = 8;
-	k.free_counters = 7;
-	s = hw_live_many(&t, &k, true);
+	k = proc_tree_init();
+	put(k, "sys/kernel/nmi_watchdog", "0\n");
+	hw_qemu(k);
+	k->counters[0] = 8;
+	k->free_counters = 7;
+	s = hw_live_many(k, true);
 	ck_assert_msg(strstr(s->mode, "armv8_pmuv3; 7 counters: 2 per core, 5 for processes;") !=
 			      NULL,
 		      "%s", s->mode);
 	source_free(s);
-	proc_tree_free(&t);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_a_group_that_never_runs_is_split_and_said)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
@@ -766,11 +542,11 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	const struct errmsg_fact *f;
 	bool told = false;
 
-	proc_tree_init(&t);
-	hw_qemu(&k);
-	k.counters[0] = 4;
-	k.starve_over = 2; /* the 4-event group validates and never gets its counters */
-	s = hw_live_many(&t, &k, false);
+	k = proc_tree_init();
+	hw_qemu(k);
+	k->counters[0] = 4;
+	k->starve_over = 2; /* the 4-event group validates and never gets its counters */
+	s = hw_live_many(k, false);
 	snapshot_init(&snap, s->ev.n);
 	/* packed groups of 4 starve: unpacked; the 4 asked for as one group starve: split */
 	for (int i = 0; i < 12; i++)
@@ -787,13 +563,13 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	ck_assert(told);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 /* task-clock, page-faults; {cycles, instructions}; {cache-references, cache-misses}; branches. */
-static struct source *hw_live_pairs(struct proc_tree *t, struct hw_kernel *k, bool per_cpu)
+static struct source *hw_live_pairs(struct fake_kernel *k, bool per_cpu)
 {
 	static const char *const HW[] = { "cycles",	  "instructions", "cache-references",
 					  "cache-misses", "branches",	  "branch-misses" };
@@ -809,7 +585,7 @@ static struct source *hw_live_pairs(struct proc_tree *t, struct hw_kernel *k, bo
 	for (int i = 0; i < 6; i++)
 		evlist_add(&ev, HW[i], 1 + i / 2, true, false);
 	memset(&o, 0, sizeof(o));
-	o.proc_root = t->dir;
+	o.proc_root = k->proc;
 	o.sysfs_root = sys;
 	o.ops = &k->ops;
 	o.per_cpu = per_cpu;
@@ -820,7 +596,7 @@ static struct source *hw_live_pairs(struct proc_tree *t, struct hw_kernel *k, bo
 }
 
 /* Groups open on pid, the descriptors they hold, and how many of their leaders are software. */
-static int hw_groups_of(const struct hw_kernel *k, int pid, int *fds, int *sw_leaders)
+static int hw_groups_of(const struct fake_kernel *k, int pid, int *fds, int *sw_leaders)
 {
 	int n = 0;
 
@@ -839,28 +615,27 @@ static int hw_groups_of(const struct hw_kernel *k, int pid, int *fds, int *sw_le
 
 START_TEST(test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
 	int fds, sw, reads;
 
-	proc_tree_init(&t);
+	k = proc_tree_init();
 	/* 7 counters for processes: the three pairs fit one group, and software rides in it */
-	hw_qemu(&k);
-	s = hw_live_pairs(&t, &k, false);
+	hw_qemu(k);
+	s = hw_live_pairs(k, false);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 1);
+	ck_assert_int_eq(hw_groups_of(k, 100, &fds, &sw), 1);
 	ck_assert_int_eq(fds, 8);
 	ck_assert_int_eq(sw, 0);
 	reads = 0;
-	for (int i = 0; i < k.nev; i++)
-		reads -= k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	for (int i = 0; i < k->nev; i++)
+		reads -= k->ev[i].pid == 100 ? (int)k->ev[i].reads : 0;
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	for (int i = 0; i < k.nev; i++)
-		reads += k.ev[i].pid == 100 ? (int)k.ev[i].reads : 0;
+	for (int i = 0; i < k->nev; i++)
+		reads += k->ev[i].pid == 100 ? (int)k->ev[i].reads : 0;
 	ck_assert_int_eq(reads, 1);
 	task = task_of(&snap, 100);
 	ck_assert_ptr_nonnull(task);
@@ -870,61 +645,47 @@ START_TEST(test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_gr
 	}
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
+	ck_assert_int_eq(k->nopen, 0);
 	/*
 	 * 4 counters: the pairs pack into 4 + 2 and time-share, so the software group stays
 	 * apart (its counts exact): 3 groups, not 4
 	 */
-	hw_qemu(&k);
-	k.counters[0] = 4;
-	s = hw_live_pairs(&t, &k, false);
+	hw_qemu(k);
+	k->counters[0] = 4;
+	s = hw_live_pairs(k, false);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_int_eq(hw_groups_of(&k, 100, &fds, &sw), 3);
+	ck_assert_int_eq(hw_groups_of(k, 100, &fds, &sw), 3);
 	ck_assert_int_eq(fds, 8);
 	ck_assert_int_eq(sw, 1);
-	ck_assert_int_eq(hw_largest_group(&k, 100), 4);
+	ck_assert_int_eq(hw_largest_group(k, 100), 4);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
 	ck_assert_uint_eq(task->c[0].running, task->c[0].enabled);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 /* Process pid in the tree, one thread, with ticks of CPU time used. */
-static void proc_tree_add(struct proc_tree *t, int pid, unsigned long long ticks)
+static void proc_tree_add(struct fake_kernel *k, int pid, unsigned long long ticks)
 {
-	char rel[64], text[256];
+	char rel[64], text[256], path[512];
 
-	snprintf(rel, sizeof(rel), "%d", pid);
-	if (access(t->dir, F_OK) == 0) {
-		char path[512];
-
-		snprintf(path, sizeof(path), "%s/%d", t->dir, pid);
-		if (access(path, F_OK) != 0) {
-			sub(t->dir, rel);
-			snprintf(rel, sizeof(rel), "%d/task", pid);
-			sub(t->dir, rel);
-			snprintf(rel, sizeof(rel), "%d/task/%d", pid, pid);
-			sub(t->dir, rel);
-			snprintf(rel, sizeof(rel), "%d/status", pid);
-			put(t->dir, rel, "Name:\twork\nUid:\t0\t0\t0\t0\n");
-			snprintf(rel, sizeof(rel), "%d/cmdline", pid);
-			put(t->dir, rel, "work");
-		}
-	}
+	snprintf(path, sizeof(path), "%s/%d", k->proc, pid);
+	if (access(path, F_OK) != 0)
+		fake_kernel_add_task(k->proc, pid, &pid, 1, 100, ticks);
 	snprintf(text, sizeof(text),
 		 "%d (work) S 1 %d %d 0 -1 4194304 5 0 0 0 %llu 0 0 0 20 0 1 0 100 1000 100 0\n",
 		 pid, pid, pid, ticks);
 	snprintf(rel, sizeof(rel), "%d/stat", pid);
-	put(t->dir, rel, text);
+	put(k, rel, text);
 }
 
 /* Which of pids 100 to 104 have hardware groups open, as a bit per pid - 100. */
-static unsigned hw_holders(const struct hw_kernel *k)
+static unsigned hw_holders(const struct fake_kernel *k)
 {
 	unsigned m = 0;
 
@@ -938,21 +699,22 @@ static unsigned hw_holders(const struct hw_kernel *k)
  * The hardware top's fixture: processes 100 to 104, busiest first, on the
  * faked QEMU PMU, and the options that count them (sys holds the sysfs root).
  */
-static void top_fixture(struct proc_tree *t, struct hw_kernel *k, struct live_opts *o, char *sys,
-			size_t size)
+static struct fake_kernel *top_fixture(struct live_opts *o, char *sys, size_t size)
 {
-	proc_tree_init(t);
-	proc_tree_add(t, 100, 900);
-	proc_tree_add(t, 101, 800);
-	proc_tree_add(t, 102, 300);
-	proc_tree_add(t, 103, 200);
-	proc_tree_add(t, 104, 100);
+	struct fake_kernel *k = proc_tree_init();
+
+	proc_tree_add(k, 100, 900);
+	proc_tree_add(k, 101, 800);
+	proc_tree_add(k, 102, 300);
+	proc_tree_add(k, 103, 200);
+	proc_tree_add(k, 104, 100);
 	hw_qemu(k);
 	snprintf(sys, size, "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
 	memset(o, 0, sizeof(*o));
-	o->proc_root = t->dir;
+	o->proc_root = k->proc;
 	o->sysfs_root = sys;
 	o->ops = &k->ops;
+	return k;
 }
 
 /* A source counting task-clock and the {cycles, instructions} pair with o. */
@@ -974,8 +736,7 @@ static struct source *top_source(const struct live_opts *o)
 
 START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
@@ -983,13 +744,13 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 	char sys[512];
 	size_t nf, told = 0;
 
-	top_fixture(&t, &k, &o, sys, sizeof(sys));
+	k = top_fixture(&o, sys, sizeof(sys));
 	o.hw_top = 2;
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* the two busiest get hardware; the others software alone, hardware not counted */
-	ck_assert_uint_eq(hw_holders(&k), 0x3);
+	ck_assert_uint_eq(hw_holders(k), 0x3);
 	for (int pid = 100; pid <= 104; pid++) {
 		const struct snap_task *task = task_of(&snap, pid);
 
@@ -1007,38 +768,37 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 		}
 	ck_assert_uint_eq(told, 1);
 	/* from now on 104 and 102 run, 100 and 101 do not: 103 ran a little */
-	proc_tree_add(&t, 104, 500);
-	proc_tree_add(&t, 102, 600);
-	proc_tree_add(&t, 103, 210);
+	proc_tree_add(k, 104, 500);
+	proc_tree_add(k, 102, 600);
+	proc_tree_add(k, 103, 210);
 	for (int i = 2; i <= 5; i++) {
 		ck_assert_int_eq(source_read(s, &snap), 0);
 		/* chosen again every 5 ticks only */
-		ck_assert_uint_eq(hw_holders(&k), i < 5 ? 0x3 : 0x0);
+		ck_assert_uint_eq(hw_holders(k), i < 5 ? 0x3 : 0x0);
 	}
 	/* the tick after the choice attaches them again: 104 and 102 in, 100 and 101 out */
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	ck_assert_uint_eq(hw_holders(k), 1u << 4 | 1u << 2);
 	ck_assert_int_eq(task_of(&snap, 104)->c[1].err, 0);
 	ck_assert_int_eq(task_of(&snap, 100)->c[1].err, -EDQUOT);
 	ck_assert_int_eq(task_of(&snap, 100)->c[0].err, 0);
 	/* 103 edges past 102 next time, not by a quarter of the top: 102 stays (hysteresis) */
-	proc_tree_add(&t, 103, 700);
-	proc_tree_add(&t, 102, 790);
-	proc_tree_add(&t, 104, 900);
+	proc_tree_add(k, 103, 700);
+	proc_tree_add(k, 102, 790);
+	proc_tree_add(k, 104, 900);
 	for (int i = 7; i <= 11; i++)
 		ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(hw_holders(&k), 1u << 4 | 1u << 2);
+	ck_assert_uint_eq(hw_holders(k), 1u << 4 | 1u << 2);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
 START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
@@ -1047,7 +807,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	char sys[512];
 	size_t nf, told = 0;
 
-	top_fixture(&t, &k, &o, sys, sizeof(sys));
+	k = top_fixture(&o, sys, sizeof(sys));
 	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
@@ -1057,7 +817,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	snapshot_init(&snap, s->ev.n);
 	for (int i = 0; i < 6; i++) {
 		ck_assert_int_eq(source_read(s, &snap), 0);
-		ck_assert_uint_eq(hw_holders(&k), 0x7);
+		ck_assert_uint_eq(hw_holders(k), 0x7);
 		for (int pid = 100; pid <= 104; pid++) {
 			const struct snap_task *task = task_of(&snap, pid);
 
@@ -1078,8 +838,8 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	source_free(s);
 	/* the limit back, should the tests share a process (CK_FORK=no) */
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 
@@ -1090,8 +850,7 @@ END_TEST
  */
 START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top)
 {
-	struct proc_tree t;
-	struct hw_kernel k;
+	struct fake_kernel *k;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
@@ -1099,7 +858,7 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	char sys[512];
 	int waited = 0;
 
-	top_fixture(&t, &k, &o, sys, sizeof(sys));
+	k = top_fixture(&o, sys, sizeof(sys));
 	/* as above: three sets of 3 and two of task-clock alone fill the 11 */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
@@ -1108,10 +867,10 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(hw_holders(&k), 0x7);
+	ck_assert_uint_eq(hw_holders(k), 0x7);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
+	ck_assert_int_eq(k->nopen, 0);
 
 	/*
 	 * 9 descriptors for five processes: taken in order, three hardware sets
@@ -1125,18 +884,18 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	for (int pid = 100; pid <= 104; pid++)
 		ck_assert_int_eq(task_of(&snap, pid)->err, 0);
-	ck_assert_uint_eq(hw_holders(&k), 0x3);
+	ck_assert_uint_eq(hw_holders(k), 0x3);
 	snapshot_release(&snap);
 	source_free(s);
-	ck_assert_int_eq(k.nopen, 0);
+	ck_assert_int_eq(k->nopen, 0);
 	rl.rlim_cur = 24 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(hw_holders(&k), 0x7);
+	ck_assert_uint_eq(hw_holders(k), 0x7);
 	/* a new process, less busy than all: nothing left for it */
-	proc_tree_add(&t, 105, 50);
+	proc_tree_add(k, 105, 50);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(task_of(&snap, 105)->err, -EMFILE);
 	for (int i = 0; i < 12 && task_of(&snap, 105)->err; i++, waited++)
@@ -1147,8 +906,8 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	ck_assert_int_eq(task_of(&snap, 105)->c[0].err, 0);
 	ck_assert_int_eq(task_of(&snap, 105)->c[1].err, -EDQUOT);
 	/* the least busy of the top gave its hardware set; the busiest keep theirs */
-	ck_assert_uint_eq(hw_holders(&k) & 0x3, 0x3);
-	ck_assert_uint_eq(hw_holders(&k) & 1u << 2, 0);
+	ck_assert_uint_eq(hw_holders(k) & 0x3, 0x3);
+	ck_assert_uint_eq(hw_holders(k) & 1u << 2, 0);
 	for (int i = 0; i < 10; i++) {
 		ck_assert_int_eq(source_read(s, &snap), 0);
 		for (int pid = 100; pid <= 105; pid++)
@@ -1157,8 +916,8 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k.nopen, 0);
-	proc_tree_free(&t);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
 }
 END_TEST
 

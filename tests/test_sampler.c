@@ -13,6 +13,7 @@
 
 #include "collect/events.h"
 #include "collect/sampler.h"
+#include "fake_kernel.h"
 #include "testutil.h"
 
 static void force(const char *pmu)
@@ -270,136 +271,14 @@ END_TEST
 
 /* ---- the seam: fake perf_event_open, ioctl and mmap over sysfs fixture trees ---- */
 
-#define FAKE_FD0 10000
-#define FAKE_MAX 64
-#define FAKE_PERIODS 4096
-
-struct fake_open {
-	struct perf_event_attr a;
-	int pid, cpu, group, fd;
-};
-
-struct fake {
-	/* -errno for this open, or 0 to let it through */
-	int (*rule)(const struct perf_event_attr *a, int group);
-	size_t nopen;
-	struct fake_open open[FAKE_MAX];
-	size_t refuse_mmap_above; /* bytes; 0: map anything */
-	void *map[FAKE_MAX];
-	size_t maplen[FAKE_MAX];
-	size_t nmap;
-	uint64_t period_set[FAKE_PERIODS];
-	int period_fd[FAKE_PERIODS];
-	size_t nperiod;
-};
-
-static int fake_perf_open(void *ctx, struct perf_event_attr *a, int pid, int cpu, int group,
-			  unsigned long flags)
+/* The fake kernel of every test below: any event opens, as rule allows. */
+static struct fake_kernel *fake_new(int (*rule)(const struct perf_event_attr *a, int group))
 {
-	struct fake *f = ctx;
-	int e = f->rule ? f->rule(a, group) : 0;
-	struct fake_open *o;
+	struct fake_kernel *f = fake_kernel_new();
 
-	(void)flags;
-	if (e)
-		return e;
-	ck_assert_uint_lt(f->nopen, FAKE_MAX);
-	o = &f->open[f->nopen];
-	o->a = *a;
-	o->pid = pid;
-	o->cpu = cpu;
-	o->group = group;
-	o->fd = FAKE_FD0 + (int)f->nopen++;
-	return o->fd;
-}
-
-static long fake_read(void *ctx, int fd, void *buf, size_t size)
-{
-	(void)ctx;
-	if (fd >= FAKE_FD0)
-		return -EIO;
-	return read(fd, buf, size);
-}
-
-static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
-{
-	long n;
-
-	(void)ctx;
-	n = pread(fd, buf, size, off);
-	return n < 0 ? -errno : n;
-}
-
-static int fake_ioctl(void *ctx, int fd, unsigned long req, unsigned long arg)
-{
-	struct fake *f = ctx;
-
-	if (req == PERF_EVENT_IOC_ID)
-		*(uint64_t *)arg = (uint64_t)fd;
-	if (req == PERF_EVENT_IOC_PERIOD && f->nperiod < FAKE_PERIODS) {
-		f->period_set[f->nperiod] = *(uint64_t *)arg;
-		f->period_fd[f->nperiod++] = fd;
-	}
-	return 0;
-}
-
-static int fake_openat(void *ctx, int dirfd, const char *path, int flags)
-{
-	int fd = openat(dirfd, path, flags);
-
-	(void)ctx;
-	return fd < 0 ? -errno : fd;
-}
-
-static int fake_close(void *ctx, int fd)
-{
-	(void)ctx;
-	return fd >= FAKE_FD0 ? 0 : close(fd);
-}
-
-static int fake_mmap(void *ctx, int fd, size_t len, void **addr)
-{
-	struct fake *f = ctx;
-	long page = sysconf(_SC_PAGESIZE);
-	struct perf_event_mmap_page *pc;
-
-	(void)fd;
-	if (f->refuse_mmap_above && len - (size_t)page > f->refuse_mmap_above)
-		return -EPERM;
-	ck_assert_uint_lt(f->nmap, FAKE_MAX);
-	pc = aligned_alloc((size_t)page, len);
-	memset(pc, 0, len);
-	pc->data_offset = (uint64_t)page;
-	pc->data_size = len - (size_t)page;
-	f->map[f->nmap] = pc;
-	f->maplen[f->nmap++] = len;
-	*addr = pc;
-	return 0;
-}
-
-static int fake_munmap(void *ctx, void *addr, size_t len)
-{
-	(void)ctx;
-	(void)len;
-	free(addr);
-	return 0;
-}
-
-static struct sysops fake_ops(struct fake *f)
-{
-	struct sysops o = {
-		.ctx = f,
-		.perf_open = fake_perf_open,
-		.read = fake_read,
-		.pread = fake_pread,
-		.ioctl = fake_ioctl,
-		.openat = fake_openat,
-		.close = fake_close,
-		.mmap = fake_mmap,
-		.munmap = fake_munmap,
-	};
-
-	return o;
+	f->any_event = true;
+	f->rule = rule;
+	return f;
 }
 
 static const char *fixture(const char *name)
@@ -411,27 +290,27 @@ static const char *fixture(const char *name)
 }
 
 /* Open our own process under a fixture tree with the fake; the result of sampler_open. */
-static int fake_sample(struct fake *f, const char *tree, enum sample_kind kind, size_t max_fds,
-		       struct sampler **smp, struct errmsg_notes *notes, struct errmsg_fact *err)
+static int fake_sample(struct fake_kernel *f, const char *tree, enum sample_kind kind,
+		       size_t max_fds, struct sampler **smp, struct errmsg_notes *notes,
+		       struct errmsg_fact *err)
 {
-	struct sysops ops = fake_ops(f);
-	static struct sysops keep; /* the sampler borrows the table past this call */
-	struct sampler_req req = { kind, 0, fixture(tree), false, &keep, max_fds, false, false, 0 };
+	struct sampler_req req = {
+		kind, 0, fixture(tree), false, &f->ops, max_fds, false, false, 0
+	};
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	int r;
 
-	keep = ops;
 	r = sampler_open(smp, root, getpid(), &req, notes, err);
 	close(root);
 	return r;
 }
 
-static const struct fake_open *fake_find(const struct fake *f, uint32_t type, uint64_t config,
-					 size_t nth)
+static const struct fake_ev *fake_find(const struct fake_kernel *f, uint32_t type, uint64_t config,
+				       size_t nth)
 {
-	for (size_t i = 0; i < f->nopen; i++)
-		if (f->open[i].a.type == type && f->open[i].a.config == config && !nth--)
-			return &f->open[i];
+	for (int i = 0; i < f->nev; i++)
+		if (f->ev[i].attr.type == type && f->ev[i].attr.config == config && !nth--)
+			return &f->ev[i];
 	return NULL;
 }
 
@@ -446,75 +325,78 @@ static int spr_rule(const struct perf_event_attr *a, int group)
 
 START_TEST(test_sapphire_rapids_loads_are_led_by_mem_loads_aux)
 {
-	struct fake f = { .rule = spr_rule };
+	struct fake_kernel *f = fake_new(spr_rule);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
-	const struct fake_open *aux, *ld, *st;
+	const struct fake_ev *aux, *ld, *st;
 
-	ck_assert_int_eq(fake_sample(&f, "spr", SAMPLE_AUTO, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "spr", SAMPLE_AUTO, 0, &smp, &notes, &err), 0);
 	ck_assert_int_eq(sampler_kind(smp), SAMPLE_PEBS);
-	aux = fake_find(&f, 4, 0x8203, 0);
-	ld = fake_find(&f, 4, 0x1cd, 0);
-	st = fake_find(&f, 4, 0x2cd, 0);
+	aux = fake_find(f, 4, 0x8203, 0);
+	ld = fake_find(f, 4, 0x1cd, 0);
+	st = fake_find(f, 4, 0x2cd, 0);
 	ck_assert_ptr_nonnull(aux);
 	ck_assert_ptr_nonnull(ld);
 	ck_assert_ptr_nonnull(st);
 	/* the leader only counts; mem-loads samples in its group, above perf's threshold */
-	ck_assert_uint_eq(aux->a.sample_period, 0);
-	ck_assert_int_eq(aux->group, -1);
-	ck_assert_int_eq(ld->group, aux->fd);
-	ck_assert_uint_eq(ld->a.config1, SAMPLER_LDLAT);
-	ck_assert_uint_eq(ld->a.precise_ip, 3);
-	ck_assert(ld->a.sample_type & PERF_SAMPLE_WEIGHT);
-	ck_assert(ld->a.sample_type & PERF_SAMPLE_DATA_SRC);
-	ck_assert_int_eq(st->group, -1);
+	ck_assert_uint_eq(aux->attr.sample_period, 0);
+	ck_assert_int_eq(aux->group_fd, -1);
+	ck_assert_int_eq(ld->group_fd, aux->fd);
+	ck_assert_uint_eq(ld->attr.config1, SAMPLER_LDLAT);
+	ck_assert_uint_eq(ld->attr.precise_ip, 3);
+	ck_assert(ld->attr.sample_type & PERF_SAMPLE_WEIGHT);
+	ck_assert(ld->attr.sample_type & PERF_SAMPLE_DATA_SRC);
+	ck_assert_int_eq(st->group_fd, -1);
 	/* latency and data source come with these events */
 	ck_assert_uint_eq(sampler_flags(smp), 0);
 	/* 2 CPUs x 1 thread x 3 events; one ring per CPU */
 	ck_assert_uint_eq(sampler_nfds(smp), 6);
-	ck_assert_uint_eq(f.nmap, 2);
+	ck_assert_uint_eq(f->nmap, 2);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_skylake_takes_the_sysfs_aliases_without_a_leader)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
-	const struct fake_open *ld;
+	const struct fake_ev *ld;
 
-	ck_assert_int_eq(fake_sample(&f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
-	ld = fake_find(&f, 4, 0x1cd, 0);
+	ck_assert_int_eq(fake_sample(f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	ld = fake_find(f, 4, 0x1cd, 0);
 	ck_assert_ptr_nonnull(ld);
-	ck_assert_int_eq(ld->group, -1);
-	ck_assert_uint_eq(ld->a.config1, 30);
-	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x82d0, 0));
-	ck_assert_ptr_null(fake_find(&f, 4, 0x8203, 0));
+	ck_assert_int_eq(ld->group_fd, -1);
+	ck_assert_uint_eq(ld->attr.config1, 30);
+	ck_assert_ptr_nonnull(fake_find(f, 4, 0x82d0, 0));
+	ck_assert_ptr_null(fake_find(f, 4, 0x8203, 0));
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_hybrid_pmus_sample_only_on_their_own_cpus)
 {
-	struct fake f = { .rule = spr_rule };
+	struct fake_kernel *f = fake_new(spr_rule);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 
-	ck_assert_int_eq(fake_sample(&f, "adl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
-	for (size_t i = 0; i < f.nopen; i++) {
+	ck_assert_int_eq(fake_sample(f, "adl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	for (int i = 0; i < f->nev; i++) {
 		/* cpu_core (type 4) lists CPU 0, cpu_atom (type 8) CPU 1 */
-		ck_assert_int_eq(f.open[i].cpu, f.open[i].a.type == 4 ? 0 : 1);
-		ck_assert(f.open[i].a.type == 4 || f.open[i].a.type == 8);
+		ck_assert_int_eq(f->ev[i].cpu, f->ev[i].attr.type == 4 ? 0 : 1);
+		ck_assert(f->ev[i].attr.type == 4 || f->ev[i].attr.type == 8);
 	}
-	ck_assert_ptr_nonnull(fake_find(&f, 8, 0x5d0, 0));  /* the E-core loads */
-	ck_assert_ptr_nonnull(fake_find(&f, 4, 0x8203, 0)); /* the P-core aux leader */
-	ck_assert_ptr_null(fake_find(&f, 8, 0x8203, 0));
-	ck_assert_uint_eq(f.nmap, 2);
+	ck_assert_ptr_nonnull(fake_find(f, 8, 0x5d0, 0));  /* the E-core loads */
+	ck_assert_ptr_nonnull(fake_find(f, 4, 0x8203, 0)); /* the P-core aux leader */
+	ck_assert_ptr_null(fake_find(f, 8, 0x8203, 0));
+	ck_assert_uint_eq(f->nmap, 2);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -529,20 +411,21 @@ static int no_ldlat_rule(const struct perf_event_attr *a, int group)
 
 START_TEST(test_fallback_to_all_loads_says_latency_and_source_are_not_available)
 {
-	struct fake f = { .rule = no_ldlat_rule };
+	struct fake_kernel *f = fake_new(no_ldlat_rule);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[1200];
 
 	force("skl");
-	ck_assert_int_eq(fake_sample(&f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
-	ck_assert_ptr_nonnull(fake_find(&f, PERF_TYPE_RAW, 0x81d0, 0));
+	ck_assert_int_eq(fake_sample(f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
+	ck_assert_ptr_nonnull(fake_find(f, PERF_TYPE_RAW, 0x81d0, 0));
 	ck_assert_uint_eq(sampler_flags(smp), SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE);
 	ck_assert_ptr_nonnull(
 		strstr(errmsg_notes(text, sizeof(text), &notes), "PEBS: mem-loads: not supported"));
 	sampler_close(smp);
 	events_fini();
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -578,7 +461,7 @@ static void take_level(const struct perfrec_sample *s, void *arg)
 
 START_TEST(test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
@@ -589,58 +472,62 @@ START_TEST(test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote)
 			(uint64_t)PERF_MEM_REMOTE_REMOTE << PERF_MEM_REMOTE_SHIFT |
 			(uint64_t)PERF_MEM_HOPS_0 << PERF_MEM_HOPS_SHIFT;
 
-	ck_assert_int_eq(fake_sample(&f, "zen4", SAMPLE_IBS, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "zen4", SAMPLE_IBS, 0, &smp, &notes, &err), 0);
 	ck_assert_int_eq(sampler_kind(smp), SAMPLE_IBS);
-	ck_assert_ptr_nonnull(fake_find(&f, 10, 0, 0)); /* ibs_op is type 10 in the zen4 tree */
-	put_ibs_sample(f.map[0], 0, 0);			/* a branch: no memory touched */
-	put_ibs_sample(f.map[0], 0, 0);
-	put_ibs_sample(f.map[0], 0x7f0000001000, near);
+	ck_assert_ptr_nonnull(fake_find(f, 10, 0, 0)); /* ibs_op is type 10 in the zen4 tree */
+	put_ibs_sample(f->map[0], 0, 0);	       /* a branch: no memory touched */
+	put_ibs_sample(f->map[0], 0, 0);
+	put_ibs_sample(f->map[0], 0x7f0000001000, near);
 	sampler_drain(smp, take_level, &got);
 	ck_assert_uint_eq(got.n, 1);
 	ck_assert_uint_eq(got.addr[0], 0x7f0000001000);
 	ck_assert_int_eq(got.lvl[0], MEM_LVL_PEER_CACHE);
 	ck_assert_uint_eq(sampler_nonmem(smp), 2);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_sampling_fds_come_out_of_the_budget)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[1200];
 
 	/* page faults on 2 CPUs for 1 thread take 2 descriptors; 1 is left */
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 1, &smp, &notes, &err), -EMFILE);
-	ck_assert_uint_eq(f.nopen, 0);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 1, &smp, &notes, &err), -EMFILE);
+	ck_assert_uint_eq(f->nev, 0);
 	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_FDS);
 	ck_assert_int_eq(err.n, 2);
 	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
 				     "needs 2 file descriptors"));
 	ck_assert_ptr_nonnull(strstr(text, "ulimit -n"));
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 2, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 2, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_nfds(smp), 2);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
 START_TEST(test_rings_are_512_kib_and_halve_under_the_mlock_budget)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_ring_bytes(smp), 512u << 10);
 	sampler_close(smp);
-	memset(&f, 0, sizeof(f));
-	f.refuse_mmap_above = 200u << 10;
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	fake_kernel_free(f);
+	f = fake_new(NULL);
+	f->refuse_mmap_above = 200u << 10;
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_ring_bytes(smp), 128u << 10);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -686,32 +573,33 @@ static void put_fault_sample(void *map, uint64_t addr)
 
 START_TEST(test_adapt_sets_the_period_on_every_sampling_fd)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_period(smp), 1);
 	for (int i = 0; i < 1000; i++)
-		put_fault_sample(f.map[i % 2], 0x1000 * (uint64_t)i);
+		put_fault_sample(f->map[i % 2], 0x1000 * (uint64_t)i);
 	sampler_drain(smp, NULL, NULL);
 	/* 1000 samples in 0.1 s: 10000/s, four times the middle of 1000-4000 */
 	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
 	ck_assert_uint_eq(sampler_period(smp), 4);
 	/* a short period is applied here: the kernel goes on sampling every fault */
-	ck_assert_uint_eq(f.nperiod, 0);
+	ck_assert_uint_eq(f->nperiod, 0);
 	/* nothing new in the next interval: kept */
 	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
 	/* about 250 of 1000 kept in 10 ms: 8 times more, past the short periods: to the kernel */
 	for (int i = 0; i < 1000; i++)
-		put_fault_sample(f.map[i % 2], 0x1000 * (uint64_t)i);
+		put_fault_sample(f->map[i % 2], 0x1000 * (uint64_t)i);
 	sampler_drain(smp, NULL, NULL);
 	ck_assert_uint_eq(sampler_adapt(smp, 0.01), 32);
-	ck_assert_uint_eq(f.nperiod, 2);
-	ck_assert_uint_eq(f.period_set[0], 32);
-	ck_assert_uint_eq(f.period_set[1], 32);
+	ck_assert_uint_eq(f->nperiod, 2);
+	ck_assert_uint_eq(f->period_set[0], 32);
+	ck_assert_uint_eq(f->period_set[1], 32);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -769,7 +657,7 @@ static void take_name(const struct perfrec_sample *s, void *arg)
 
 START_TEST(test_samples_are_named_by_the_mapping_of_their_time_across_rings)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
@@ -777,16 +665,16 @@ START_TEST(test_samples_are_named_by_the_mapping_of_their_time_across_rings)
 	uint32_t me = (uint32_t)getpid();
 	const uint64_t a = 0x100000000000ull; /* mapped by nothing of this process */
 
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
-	ck_assert_uint_eq(f.nmap, 2);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_uint_eq(f->nmap, 2);
 	/* CPU 0: the file is mapped and touched; later the heap takes its first half */
-	put_mmap2_at(f.map[0], me, a, 4 << 20, "/tmp/data.bin", 10);
-	put_fault_at(f.map[0], me, a + 0x1000, 11, 1);
+	put_mmap2_at(f->map[0], me, a, 4 << 20, "/tmp/data.bin", 10);
+	put_fault_at(f->map[0], me, a + 0x1000, 11, 1);
 	/* CPU 1 wrote the heap's record before CPU 0's last sample: time, not ring, decides */
-	put_mmap2_at(f.map[1], me, a, 2 << 20, "[heap]", 20);
-	put_fault_at(f.map[1], me, a + 0x1000, 21, 1);
-	put_fault_at(f.map[1], me, a + (3 << 20), 22, 1);
-	put_fault_at(f.map[0], me, a + 0x2000, 25, 1);
+	put_mmap2_at(f->map[1], me, a, 2 << 20, "[heap]", 20);
+	put_fault_at(f->map[1], me, a + 0x1000, 21, 1);
+	put_fault_at(f->map[1], me, a + (3 << 20), 22, 1);
+	put_fault_at(f->map[0], me, a + 0x2000, 25, 1);
 	sampler_drain(smp, take_name, &got);
 	ck_assert_uint_eq(got.n, 4);
 	ck_assert_str_eq(got.name[0], "/tmp/data.bin");
@@ -796,12 +684,13 @@ START_TEST(test_samples_are_named_by_the_mapping_of_their_time_across_rings)
 	ck_assert_str_eq(got.name[3], "[heap]");
 	/* a mapping that is gone by the next drain: its range keeps the last name it had */
 	got.n = 0;
-	put_fault_at(f.map[0], me, a + 0x5000, 30, 1);
+	put_fault_at(f->map[0], me, a + 0x5000, 30, 1);
 	sampler_drain(smp, take_name, &got);
 	ck_assert_uint_eq(got.n, 1);
 	ck_assert_str_eq(got.name[0], "[heap]");
 	ck_assert_uint_eq(sampler_stats(smp)->mmaps, 2);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -846,7 +735,7 @@ END_TEST
 
 START_TEST(test_each_drain_gives_the_event_a_new_period)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
@@ -854,29 +743,29 @@ START_TEST(test_each_drain_gives_the_event_a_new_period)
 	double sum = 0;
 	size_t n = 0, first;
 
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
-	fd0 = (uint64_t)f.open[0].fd; /* the fake's ids are the fds; CPU 0's event owns ring 0 */
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	fd0 = (uint64_t)f->ev[0].fd; /* the fake's ids are the fds; CPU 0's event owns ring 0 */
 	for (int i = 0; i < 1000; i++)
-		put_fault_sample(f.map[0], 0x1000 * (uint64_t)i);
+		put_fault_sample(f->map[0], 0x1000 * (uint64_t)i);
 	sampler_drain(smp, NULL, NULL);
 	/* 1000 samples in a millisecond: the period goes up 8 times, to 8, then to 64 */
 	ck_assert_uint_eq(sampler_adapt(smp, 0.001), 8);
 	for (int i = 0; i < 1000; i++)
-		put_fault_sample(f.map[0], 0x1000 * (uint64_t)i);
+		put_fault_sample(f->map[0], 0x1000 * (uint64_t)i);
 	sampler_drain(smp, NULL, NULL);
 	ck_assert_uint_eq(sampler_adapt(smp, 0.001), 64);
-	first = f.nperiod;
+	first = f->nperiod;
 	for (int i = 0; i < 3000; i++) {
-		struct perf_event_mmap_page *pc = f.map[0];
+		struct perf_event_mmap_page *pc = f->map[0];
 
 		pc->data_head = pc->data_tail = 0;
-		put_fault_at(f.map[0], 0, 0x1000, (uint64_t)i, fd0);
+		put_fault_at(f->map[0], 0, 0x1000, (uint64_t)i, fd0);
 		sampler_drain(smp, NULL, NULL);
 	}
-	for (size_t i = first; i < f.nperiod; i++) {
-		uint64_t p = f.period_set[i];
+	for (size_t i = first; i < f->nperiod; i++) {
+		uint64_t p = f->period_set[i];
 
-		ck_assert_int_eq(f.period_fd[i], (int)fd0);
+		ck_assert_int_eq(f->period_fd[i], (int)fd0);
 		ck_assert_uint_gt(p, 0);
 		sum += (double)p;
 		lo = p < lo ? p : lo;
@@ -889,6 +778,7 @@ START_TEST(test_each_drain_gives_the_event_a_new_period)
 	ck_assert_uint_eq(lo, 32);
 	ck_assert_uint_eq(hi, 96);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -910,22 +800,22 @@ static void take_period(const struct perfrec_sample *s, void *arg)
 
 START_TEST(test_short_fault_periods_are_dithered_sample_by_sample)
 {
-	struct fake f = { 0 };
+	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	struct kept k = { 0, 0, UINT64_MAX, 0 };
 	const int n = 40000;
 
-	ck_assert_int_eq(fake_sample(&f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
+	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	for (int i = 0; i < 1000; i++)
-		put_fault_sample(f.map[0], 0x1000);
+		put_fault_sample(f->map[0], 0x1000);
 	sampler_drain(smp, NULL, NULL);
 	ck_assert_uint_eq(sampler_adapt(smp, 0.1), 4);
 	for (int i = 0; i < n; i++) {
-		struct perf_event_mmap_page *pc = f.map[0];
+		struct perf_event_mmap_page *pc = f->map[0];
 
-		put_fault_sample(f.map[0], 0x1000 * (uint64_t)(i % 8190));
+		put_fault_sample(f->map[0], 0x1000 * (uint64_t)(i % 8190));
 		if (i % 4096 == 4095 || i == n - 1) {
 			sampler_drain(smp, take_period, &k);
 			pc->data_head = pc->data_tail = 0;
@@ -937,8 +827,9 @@ START_TEST(test_short_fault_periods_are_dithered_sample_by_sample)
 	ck_assert_uint_eq(k.lo, 2);
 	ck_assert_uint_eq(k.hi, 6);
 	/* and the kernel's period stays 1: no ioctl restarts its count */
-	ck_assert_uint_eq(f.nperiod, 0);
+	ck_assert_uint_eq(f->nperiod, 0);
 	sampler_close(smp);
+	fake_kernel_free(f);
 }
 END_TEST
 
@@ -978,14 +869,14 @@ END_TEST
 
 START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
 {
-	struct fake f = { .rule = deny_all };
+	struct fake_kernel *f = fake_new(deny_all);
 	struct sampler *smp;
 	struct errmsg_notes notes;
 	struct errmsg_fact err;
 	char text[1600];
 	char want[64];
 
-	ck_assert_int_eq(fake_sample(&f, "zen4", SAMPLE_AUTO, 0, &smp, &notes, &err), -EACCES);
+	ck_assert_int_eq(fake_sample(f, "zen4", SAMPLE_AUTO, 0, &smp, &notes, &err), -EACCES);
 	err.paranoid = 2;
 	errmsg_sample_error(text, sizeof(text), &err, &notes);
 	snprintf(want, sizeof(want), "cannot sample pid %d: 'page-faults': permission denied; ",
@@ -995,6 +886,7 @@ START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
 	ck_assert_ptr_nonnull(strstr(text, "(tried before: PEBS:"));
 	ck_assert_ptr_nonnull(strstr(text, "IBS: permission denied"));
 	ck_assert_ptr_null(strstr(text, "Permission denied")); /* plain words, not strerror */
+	fake_kernel_free(f);
 }
 END_TEST
 

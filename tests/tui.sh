@@ -196,13 +196,13 @@ tmux resize-window -t $S -x 120 -y 30
 background "$WORKLOAD" hotpages 2000 30 >"$TMP/addrs"
 sleep 0.3
 start "$PMCTOP --sample $BG"
+top4_are() {
+	got=$(tmux capture-pane -p -t $S | awk '/^HEAT/{t=1; next} t && NF {print $2}' | head -4 | sed 's/^0x0*//' | sort | tr '\n' ' ')
+	[ "$got" = "$want" ]
+}
 top4() {
 	want=$(tr -d ' ' <"$TMP/addrs" | sed 's/^0x//' | sort | tr '\n' ' ')
-	for i in $(seq 50); do
-		got=$(tmux capture-pane -p -t $S | awk '/^HEAT/{t=1; next} t && NF {print $2}' | head -4 | sed 's/^0x0*//' | sort | tr '\n' ' ')
-		[ "$got" = "$want" ] && return 0
-		sleep 0.1
-	done
+	wait_until 5 top4_are && return 0
 	diag "want $want got $got"
 	return 1
 }

@@ -72,15 +72,15 @@ tmux resize-window -t $S -x 120 -y 40
 start "$PMCTOP --cgroups -d 0.5"
 check "live: the cgroup view lists the workload's cgroup" wait_for " $CG\$" 100
 # the cgroup's row shows its faults: about 2000/s (the workload's rate), at least some
+rate_at_least_200() {
+	v=$(screen | awk -v c="$CG" '$NF == c { print $3 }')
+	[ -n "$v" ] && awk -v v="$v" 'BEGIN { exit !(v + 0 >= 200) }'
+}
 rate_shown() {
-	for _ in $(seq 100); do
-		v=$(screen | awk -v c="$CG" '$NF == c { print $3 }')
-		if [ -n "$v" ] && awk -v v="$v" 'BEGIN { exit !(v + 0 >= 200) }'; then
-			diag "PF/s on screen: $v"
-			return 0
-		fi
-		sleep 0.1
-	done
+	if wait_until 10 rate_at_least_200; then
+		diag "PF/s on screen: $v"
+		return 0
+	fi
 	screen | sed 's/^/# |/'
 	return 1
 }

@@ -24,10 +24,7 @@ check "q: pmctop exits as the shell would, 128+15" wait_for "EXIT=143"
 
 # Ctrl-C on the terminal reaches the command (its process group): it ends, the summary comes
 start "$PMCTOP -b -o csv -d 0.3 -- '$WORKLOAD' faults 100 60 '$TMP/c.log' >'$TMP/c.csv'"
-for _ in $(seq 100); do
-	[ -s "$TMP/c.log" ] && break
-	nap 0.1
-done
+wait_until 10 test -s "$TMP/c.log"
 keys C-c
 check "Ctrl-C: the command was interrupted, and the summary says so" \
 	wait_for "by signal 2 (Interrupt)"

@@ -24,14 +24,11 @@ tui_cleanup() {
 
 screen() { tmux capture-pane -p -t "$S"; }
 keys() { tmux send-keys -t "$S" "$@"; }
+screen_shows() { screen | grep -q -- "$1"; }
 # wait_for PATTERN [TENTHS]: until the screen shows PATTERN (default TUI_WAIT tenths, 5 s)
 wait_for() {
-	i=0
-	while [ $i -lt "${2:-${TUI_WAIT:-50}}" ]; do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	_tenths=${2:-${TUI_WAIT:-50}}
+	wait_until "$((_tenths / 10)).$((_tenths % 10))" screen_shows "$1" && return 0
 	diag "screen lacks '$1':"
 	screen | sed 's/^/# |/'
 	return 1

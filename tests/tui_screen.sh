@@ -7,38 +7,28 @@ REC="$top_srcdir/tests/data/hw.rec"
 TUI_WAIT=100
 . "$top_srcdir/tests/tui_lib.sh"
 tui_session pmctop-screen
+screen_lacks() { ! screen_shows "$1"; }
 # gone PATTERN: until the screen no longer shows PATTERN
 gone() {
-	i=0
-	while [ $i -lt 100 ]; do
-		screen | grep -q -- "$1" || return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 screen_lacks "$1" && return 0
 	diag "screen still shows '$1'"
 	return 1
 }
 table_pids() { screen | awk '/^[< ] +(PID|TID) /{t=1; next} t && $1 ~ /^[0-9]+$/ {print $1} t && $1 == "*" {print $2}' | tr '\n' ' '; }
+pids_match() { [ "$(table_pids)" = "$1" ]; }
 # pids_are WANT: until the table lists these pids, in this order
 pids_are() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ "$(table_pids)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 pids_match "$1" && return 0
 	diag "pids '$(table_pids)', want '$1'"
 	return 1
 }
+highlighted() {
+	tmux capture-pane -p -e -t $S | grep '\[46m\|;46m\|\[7m' | sed 's/\x1b\[[0-9;]*m//g' |
+		grep -q -- "$1"
+}
 # selected PATTERN: until the highlighted row (black on cyan, or reverse) matches PATTERN
 selected() {
-	i=0
-	while [ $i -lt 100 ]; do
-		tmux capture-pane -p -e -t $S | grep '\[46m\|;46m\|\[7m' | sed 's/\x1b\[[0-9;]*m//g' |
-			grep -q -- "$1" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 highlighted "$1" && return 0
 	diag "no highlighted row matches '$1'"
 	return 1
 }
@@ -192,14 +182,10 @@ sleep 1000 &
 SLEEPER=$!
 KILL_PIDS="$KILL_PIDS $SLEEPER"
 state() { awk '{ print $3 }' /proc/"$SLEEPER"/stat 2>/dev/null; }
+in_state() { [ "$(state)" = "$1" ]; }
 # reaches STATE: until the sleeper is in STATE (up to 10 s)
 reaches() {
-	i=0
-	while [ $i -lt 100 ]; do
-		[ "$(state)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 in_state "$1" && return 0
 	diag "state '$(state)', want '$1'"
 	return 1
 }

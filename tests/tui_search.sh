@@ -7,14 +7,10 @@ WIDE="$top_srcdir/tests/data/wide.rec"
 tui_session pmctop-search
 # the pids of the process table, top to bottom
 table_pids() { screen | awk '/^ +(PID|TID) /{t=1; next} t && $1 ~ /^[0-9]+$/ {print $1}' | tr '\n' ' '; }
+pids_match() { [ "$(table_pids)" = "$1" ]; }
 # pids_are PIDS: until the table lists exactly PIDS ("101 303 ")
 pids_are() {
-	i=0
-	while [ $i -lt 50 ]; do
-		[ "$(table_pids)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 5 pids_match "$1" && return 0
 	diag "the table lists '$(table_pids)', not '$1'"
 	return 1
 }

@@ -12,14 +12,10 @@ TUI_ENV="XDG_CONFIG_HOME=$CFG HISTFILE=/dev/null"
 TUI_WAIT=100
 tui_session pmctop-setup
 
+line_has() { tmux capture-pane -p -e -t $S | grep -- "$1" | grep -q -- "$2"; }
 # wait_attr LINE CODES: until the screen's line with LINE has the escape codes CODES (10 s)
 wait_attr() {
-	i=0
-	while [ $i -lt 100 ]; do
-		tmux capture-pane -p -e -t $S | grep -- "$1" | grep -q -- "$2" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_until 10 line_has "$1" "$2" && return 0
 	diag "no '$2' on the line of '$1':"
 	tmux capture-pane -p -e -t $S | grep -- "$1" | cat -v | sed 's/^/# |/'
 	return 1

@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "collect/bpfcount.h"
@@ -355,15 +354,6 @@ static inline uint64_t live_pages_kib(unsigned long long pages)
 	long ps = sysconf(_SC_PAGESIZE);
 
 	return ps > 0 ? (uint64_t)pages * ((uint64_t)ps / 1024) : 0;
-}
-
-/* CLOCK_MONOTONIC in ns: the attach slice's clock. */
-static inline uint64_t live_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*

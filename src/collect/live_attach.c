@@ -212,7 +212,7 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		int r;
 
 		/* thousands of threads: the rest next tick, so that the frame does not wait */
-		if (opened >= LIVE_ATTACH_LEAST && live_now_ns() > l->attach_until) {
+		if (opened >= LIVE_ATTACH_LEAST && sysops_now(l->ops) > l->attach_until) {
 			p->attach_split = true;
 			return LIVE_UNATTACHED;
 		}

@@ -295,7 +295,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 
 	l->gread_pid = 0;
 	/* the slice counts from here: the /proc scan before it is a cost of its own */
-	l->attach_until = live_now_ns() + l->attach_slice;
+	l->attach_until = sysops_now(l->ops) + l->attach_slice;
 	for (size_t i = 0; i < n; i++)
 		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
 	if (npend > 1) {
@@ -329,7 +329,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		}
 		/* with nothing to attach (from /proc), every process is counted at once */
 		late = !(l->be->flags & LIVE_BE_NO_ATTACH) &&
-		       (late || (i > 0 && live_now_ns() > l->attach_until));
+		       (late || (i > 0 && sysops_now(l->ops) > l->attach_until));
 		if (late) {
 			/* left for the next tick: counts not attached yet, never 0 */
 			live_fill_task(l, p, &pend[i].st, false, snap);
@@ -423,7 +423,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 	struct live_proc *next = NULL;
 	struct live_pend *pend = NULL;
 	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;
-	uint64_t now = live_now_ns();
+	uint64_t now = sysops_now(l->ops);
 
 	/* attaching may take a quarter of the time between two ticks, or the least slice */
 	l->attach_slice = LIVE_ATTACH_SLICE_NS;
