@@ -379,10 +379,10 @@ END_TEST
 START_TEST(test_shr_is_read_only_while_wanted)
 {
 	struct tree t;
-	struct fake f;
+	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	struct snap_task *e;
+	const struct snap_task *e;
 	char path[512];
 	unsigned long long kib = 30ULL * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024;
 
@@ -390,8 +390,8 @@ START_TEST(test_shr_is_read_only_while_wanted)
 	tree_proc(&t, 10, T10, 1, 100, 800);
 	snprintf(path, sizeof(path), "%s/10/statm", t.proc);
 	put(path, "100 50 30 1 0 20 0\n");
-	fake_init(&f);
-	s = live_new(&t, &f, false, false);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	/* until told otherwise, a live source reads every fact */
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -413,6 +413,7 @@ START_TEST(test_shr_is_read_only_while_wanted)
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
+	fake_kernel_free(f);
 }
 END_TEST
 
