@@ -52,8 +52,13 @@ TUI_WAIT=150
 tui_session attack
 # wide enough for the long directory's name beside an instruction
 tmux resize-window -t "$S" -x 300 -y 24 2>/dev/null || tmux set-option -t "$S" -g default-size 300x24
-start "strace -f -y -qq -o $TMP/trace -e trace=open,openat,openat2,pread64 $PMCTOP --sample $W"
+# (LeakSanitizer, in a sanitizer build, cannot run under ptrace)
+start "ASAN_OPTIONS=detect_leaks=0 strace -f -y -qq -o $TMP/trace -e trace=open,openat,openat2,pread64 $PMCTOP --sample $W"
 check "pmctop's drill-down opens on the workload" wait_for "Samples: page faults"
+pane=$(tmux display -p -t "$S" '#{pane_pid}')
+tracer=$(pgrep -P "$pane" | head -1)
+top=$(pgrep -P "$tracer" | head -1)
+hwm0=$(awk '/^VmHWM:/ {print $2}' "/proc/$top/status" 2>/dev/null)
 # map now that pmctop follows the process: the ring's records name the files as mapped
 echo go >&8
 i=0
@@ -70,10 +75,11 @@ check "the swaps are made: a link, a FIFO, another file" sh -c \
 	'test -L "$1/swap.so" && test -p "$2/fifo.so" && cmp -s "$2/impostor.so" "$2/replaced.so"' \
 	_ "$L" "$D"
 
-# every page, selected in turn, names the instructions that touched it; three times, a while apart
+# every page, selected in turn on the paused pane, names the instructions that touched it; until
+# all eight files were seen, a few passes a while apart
 wait_for "instructions that touched it most" >/dev/null
-for pass in 1 2 3; do
-	keys Home
+for pass in 1 2 3 4 5 6; do
+	keys z Home
 	wait_for " 1 of [0-9]* pages" >/dev/null
 	for p in 1 2 3 4 5 6 7 8; do
 		nap 0.2
@@ -81,18 +87,22 @@ for pass in 1 2 3; do
 		keys Down
 		wait_for " $((p + 1)) of [0-9]* pages" 30 >/dev/null || break
 	done
+	keys z
+	sed -n '/instructions that touched/,/^Esc/p' "$TMP/screens" | grep '%  *0x' |
+		sed 's/^ *//' | sort -u -k3 >"$TMP/ips"
+	[ "$(wc -l <"$TMP/ips")" -ge 8 ] && [ "$pass" -ge 2 ] && break
 	nap 1
 done
-sed -n '/instructions that touched/,/^Esc/p' "$TMP/screens" | grep '%  *0x' | sed 's/^ *//' |
-	sort -u -k3 >"$TMP/ips"
 sed 's/^/# /' "$TMP/ips"
-pane=$(tmux display -p -t "$S" '#{pane_pid}')
-tracer=$(pgrep -P "$pane" | head -1)
-top=$(pgrep -P "$tracer" | head -1)
 hwm=$(awk '/^VmHWM:/ {print $2}' "/proc/$top/status" 2>/dev/null)
 check "pmctop is still running and drawing" wait_for "Samples: page faults"
-check "its peak memory stayed small (${hwm:-?} KiB)" \
-	awk -v h="${hwm:-999999}" 'BEGIN { exit !(h < 102400) }'
+if [ -n "${PMCTOP_SANITIZERS:-}" ]; then
+	# AddressSanitizer keeps freed memory in quarantine: the peak says nothing there
+	skip "its peak memory: not measurable under AddressSanitizer"
+else
+	check "its peak memory grew by less than 32 MiB (${hwm0:-?} to ${hwm:-?} KiB)" \
+		awk -v a="${hwm0:-0}" -v b="${hwm:-999999}" 'BEGIN { exit !(a > 0 && b - a < 32768) }'
+fi
 keys Escape
 wait_for "EnterDrill" >/dev/null
 keys q
