@@ -491,6 +491,15 @@ static const struct {
 	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
 	{ __LINE__, LOAD | NUM(RAM) | HOPS(2), MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
 	{ __LINE__, LOAD | NUM(L2) | LVL(HIT) | HOPS(3), MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
+	/* level numbers of 6.8: L2's miss handling buffer, a memory-side cache, uncached */
+	{ __LINE__, LOAD | NUM(L2_MHB) | LVL(HIT), MEM_LVL_L2_MHB, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(MSC) | LVL(HIT), MEM_LVL_MSC, MEM_OP_LOAD },
+	{ __LINE__, LOAD | NUM(UNC) | LVL(HIT), MEM_LVL_UNCACHED, MEM_OP_LOAD },
+	/* Intel's older table: remote DRAM as level number L3 beside REM_RAM1 (0x0b, 0x0d) */
+	{ __LINE__, LOAD | LVL(REM_RAM1) | LVL(HIT) | NUM(L3) | REMOTE | SNOOP(HIT),
+	  MEM_LVL_REMOTE_RAM, MEM_OP_LOAD },
+	{ __LINE__, LOAD | LVL(REM_CCE1) | LVL(HIT) | NUM(L3) | REMOTE | SNOOP(HIT),
+	  MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
 	/* the older remote cache bit without hops: another node */
 	{ __LINE__, LOAD | LVL(REM_CCE1) | LVL(HIT), MEM_LVL_REMOTE_CACHE, MEM_OP_LOAD },
 };

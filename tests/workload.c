@@ -393,6 +393,52 @@ static int workload_stream(double seconds, long pages, long rate)
 	return 0;
 }
 
+/*
+ * Maps each FILE (up to 8) readable and executable and calls the code at its offset 0x1000 (x86-64:
+ * mov byte [rdi], 1; ret) on a page of its own, pass after pass, each pass after MADV_DONTNEED,
+ * so every call faults with its instruction in the file's mapping, one file per page. It maps them
+ * once a line (or the end) comes on standard input, and prints "ready" once every file is mapped; the files can then be renamed, replaced or unlinked under it.
+ */
+static int workload_execmap(double seconds, int n, char **files)
+{
+	const size_t page = 4096, len = 8 * page;
+	double start = workload_now();
+	void (*fn[8])(char *);
+	char *a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	char go[16];
+
+	if (a == MAP_FAILED || n < 1 || n > 8)
+		return 1;
+	/* a line on standard input (or its end) says when to map */
+	if (!fgets(go, sizeof(go), stdin))
+		clearerr(stdin);
+	for (int i = 0; i < n; i++) {
+		int fd = open(files[i], O_RDONLY);
+		off_t size = fd < 0 ? -1 : lseek(fd, 0, SEEK_END);
+		char *m;
+
+		if (size < (off_t)(2 * page))
+			return 1;
+		m = mmap(NULL, (size_t)size, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (m == MAP_FAILED)
+			return 1;
+		fn[i] = (void (*)(char *))(uintptr_t)(m + page);
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (workload_now() - start < seconds) {
+		for (int k = 0; k < 16; k++) {
+			madvise(a, len, MADV_DONTNEED);
+			for (int i = 0; i < n; i++)
+				fn[i](a + (size_t)i * page);
+		}
+		usleep(2000);
+	}
+	return 0;
+}
+
 static void *workload_nothing(void *arg)
 {
 	return arg;
@@ -734,6 +780,8 @@ int main(int argc, char **argv)
 		return workload_spin(atoi(argv[2]), atof(argv[3]), workload_log_open(log));
 	if (argc == 4 && !strcmp(argv[1], "mappings"))
 		return workload_mappings(atof(argv[2]), argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "execmap"))
+		return workload_execmap(atof(argv[2]), argc - 3, argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "stream"))
 		return workload_stream(atof(argv[2]), atol(argv[3]), atol(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
@@ -751,6 +799,6 @@ int main(int argc, char **argv)
 		"crowd THREADS BUSY_MS LOG | "
 		"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
 		"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
-		"sleep SECONDS\n");
+		"execmap SECONDS FILE... | sleep SECONDS\n");
 	return 2;
 }

@@ -37,6 +37,14 @@
 #ifndef PERF_MEM_LVLNUM_IO
 #define PERF_MEM_LVLNUM_IO 0x0a
 #endif
+/* L2's miss handling buffer, a memory-side cache, uncached: 6.8 */
+#ifndef PERF_MEM_LVLNUM_L2_MHB
+#define PERF_MEM_LVLNUM_L2_MHB 0x05
+#define PERF_MEM_LVLNUM_MSC 0x06
+#endif
+#ifndef PERF_MEM_LVLNUM_UNC
+#define PERF_MEM_LVLNUM_UNC 0x08
+#endif
 
 /* snoop extension and hops of PERF_SAMPLE_DATA_SRC: 4.14, 5.16 and 5.17 */
 #ifndef PERF_MEM_SNOOPX_FWD

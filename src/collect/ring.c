@@ -27,6 +27,9 @@ _Static_assert(PERFREC_MEM_HOPS_SHIFT == PERF_MEM_HOPS_SHIFT, "data_src");
 _Static_assert(PERFREC_MEM_SNOOPX_SHIFT == PERF_MEM_SNOOPX_SHIFT, "data_src");
 _Static_assert(PERFREC_MEM_LVLNUM_SHIFT == PERF_MEM_LVLNUM_SHIFT, "data_src");
 _Static_assert(PERFREC_MEM_LVLNUM_LFB == PERF_MEM_LVLNUM_LFB, "data_src");
+_Static_assert(PERFREC_MEM_LVLNUM_L2_MHB == PERF_MEM_LVLNUM_L2_MHB, "data_src");
+_Static_assert(PERFREC_MEM_LVLNUM_MSC == PERF_MEM_LVLNUM_MSC, "data_src");
+_Static_assert(PERFREC_MEM_LVLNUM_UNC == PERF_MEM_LVLNUM_UNC, "data_src");
 
 void ring_walk(const uint8_t *data, uint64_t size, uint64_t head, uint64_t *tail,
 	       uint64_t sample_type, perfrec_sample_cb cb, void *arg, struct perfrec_stats *st)

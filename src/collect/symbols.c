@@ -440,7 +440,7 @@ const char *symbols_name(struct symbols *s, const struct mem_map *maps, size_t n
 			 char *buf, size_t size)
 {
 	struct symbols_hit h;
-	const char *file;
+	const char *file, *cont;
 	char label[128], why[64] = "";
 
 	symbols_lookup(s, maps, n, ip, &h);
@@ -455,8 +455,10 @@ const char *symbols_name(struct symbols *s, const struct mem_map *maps, size_t n
 		return buf;
 	}
 	file = strrchr(h.map->name, '/') + 1;
+	/* a name cut short ends in some directory's name, not the file's: say it goes on */
+	cont = h.map->cut ? "..." : "";
 	if (h.fn) {
-		snprintf(buf, size, "%s+0x%" PRIx64 " (%s)", h.fn, h.fn_off, file);
+		snprintf(buf, size, "%s+0x%" PRIx64 " (%s%s)", h.fn, h.fn_off, file, cont);
 		return buf;
 	}
 	switch (h.state) {
@@ -478,6 +480,6 @@ const char *symbols_name(struct symbols *s, const struct mem_map *maps, size_t n
 	default:
 		break;
 	}
-	snprintf(buf, size, "%s+0x%" PRIx64 "%s", file, h.file_off, why);
+	snprintf(buf, size, "%s%s+0x%" PRIx64 "%s", file, cont, h.file_off, why);
 	return buf;
 }

@@ -30,6 +30,8 @@ const char *mem_level_name(enum mem_level l)
 		[MEM_LVL_L2_MISS] = "L2 miss",
 		[MEM_LVL_L3_MISS] = "L3 miss",
 		[MEM_LVL_UNCACHED] = "uncached",
+		[MEM_LVL_L2_MHB] = "L2 MHB",
+		[MEM_LVL_MSC] = "MSC",
 	};
 
 	return l < MEM_LVL_MAX ? NAMES[l] : "-";
@@ -47,6 +49,7 @@ bool mem_level_far(enum mem_level l)
 	case MEM_LVL_HITM:
 	case MEM_LVL_L3_MISS:
 	case MEM_LVL_UNCACHED:
+	case MEM_LVL_MSC:
 		return true;
 	default:
 		return false;

@@ -30,6 +30,8 @@ enum mem_level {
 	MEM_LVL_L2_MISS,
 	MEM_LVL_L3_MISS,
 	MEM_LVL_UNCACHED,
+	MEM_LVL_L2_MHB, /* L2's miss handling buffer: on its way from beyond L2 */
+	MEM_LVL_MSC,	/* a memory-side cache, in front of memory */
 	MEM_LVL_MAX
 };
 

@@ -365,10 +365,24 @@ static enum mem_level perfrec_level_num(const struct perfrec_lv *d)
 	case PERFREC_MEM_LVLNUM_L2:
 		return d->miss ? MEM_LVL_L2_MISS : perfrec_cache(d, MEM_LVL_L2);
 	case PERFREC_MEM_LVLNUM_L3:
+		/*
+		 * The kernel's older PEBS table (0x0b and 0x0d, L3 miss served
+		 * by remote DRAM) writes level number L3 beside the REM_RAM bits;
+		 * from Skylake on it writes RAM: the bits say which it was.
+		 */
+		if (!d->miss && (d->lvl & (PERFREC_MEM_LVL_REM_RAM1 | PERFREC_MEM_LVL_REM_RAM2)))
+			return MEM_LVL_REMOTE_RAM;
 		return d->miss ? MEM_LVL_L3_MISS : perfrec_cache(d, MEM_LVL_L3);
 	case PERFREC_MEM_LVLNUM_L4:
 		/* missing L4 means L3 was missed too */
 		return d->miss ? MEM_LVL_L3_MISS : perfrec_cache(d, MEM_LVL_L4);
+	case PERFREC_MEM_LVLNUM_L2_MHB:
+		/* L2's miss handling buffer: a line already on its way from beyond L2 */
+		return MEM_LVL_L2_MHB;
+	case PERFREC_MEM_LVLNUM_MSC:
+		return MEM_LVL_MSC;
+	case PERFREC_MEM_LVLNUM_UNC:
+		return MEM_LVL_UNCACHED;
 	case PERFREC_MEM_LVLNUM_ANY_CACHE:
 		return d->miss ? MEM_LVL_NA : perfrec_cache(d, MEM_LVL_CACHE);
 	case PERFREC_MEM_LVLNUM_RAM:
