@@ -45,6 +45,7 @@ struct fake {
 	int opens_of[64];	      /* perf_event_open calls per pid below 64 */
 	int task_opens;		      /* perf_event_open calls on a pid above 0 (a task) */
 	int sched_opens[64];	      /* opens of PID/task/TID/sched files, per pid below 64 */
+	int sched_preads[64];	      /* re-reads of PID/task/TID/sched files kept open, per pid */
 	int cgroup_opens;	      /* opens with PERF_FLAG_PID_CGROUP */
 	int cgroup_err;		      /* those fail with this */
 	int reads_of[64];	      /* group reads per pid below 64 */
@@ -164,10 +165,14 @@ static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
 {
 	struct fake *f = ctx;
 	char link[64], path[512];
+	struct stat sb;
 	ssize_t n;
 	int pid;
 
 	ck_assert_ptr_null(fake_find(ctx, fd));
+	/* a /proc file kept open of a task that is gone: the kernel says ESRCH */
+	if (!fstat(fd, &sb) && sb.st_nlink == 0)
+		return -ESRCH;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n > 0) {
@@ -179,6 +184,9 @@ static long fake_pread(void *ctx, int fd, void *buf, size_t size, long long off)
 		if (p && sscanf(p, "/proc/%d/stat", &pid) == 1 && pid >= 0 && pid < 64 &&
 		    !strcmp(path + n - 5, "/stat"))
 			f->stat_preads[pid]++;
+		if (p && sscanf(p, "/proc/%d/task/", &pid) == 1 && pid >= 0 && pid < 64 &&
+		    !strcmp(path + n - 6, "/sched"))
+			f->sched_preads[pid]++;
 	}
 	return sysops_real()->pread(NULL, fd, buf, size, off);
 }
@@ -1839,6 +1847,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_uint_eq(p->c[e].value, 0);
 	}
 	ck_assert_int_eq(f.sched_opens[10], 2);
+	ck_assert_int_eq(f.sched_preads[10], 2);
 	/* it ran: 3 ms more, switches and migrations on both threads, faults in its stat */
 	f.clock_ns[10] += 3000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
@@ -1854,7 +1863,9 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_MAJ].value, 2);
 	for (int e = 0; e < PFS_N; e++)
 		pfs_exact(p, e);
-	ck_assert_int_eq(f.sched_opens[10], 4);
+	/* kept open: read again without a path walk */
+	ck_assert_int_eq(f.sched_opens[10], 2);
+	ck_assert_int_eq(f.sched_preads[10], 4);
 	/* its clock did not move: no thread file is read, what they say now is not seen */
 	tree_sched(t.proc, 10, 10, 999, 99, 9000000);
 	for (int i = 0; i < 3; i++) {
@@ -1863,7 +1874,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_uint_eq(p->c[PFS_MIG].value, 3);
 		ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
 	}
-	ck_assert_int_eq(f.sched_opens[10], 4);
+	ck_assert_int_eq(f.sched_preads[10], 4);
 	ck_assert_int_eq(f.stat_preads[10], 1);
 	/* its clock moves (by what thread 10 ran: no other thread did): read again */
 	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
@@ -1872,7 +1883,8 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
 	ck_assert_uint_eq(p->c[PFS_TC].value, 3500000);
 	pfs_exact(p, PFS_CS);
-	ck_assert_int_eq(f.sched_opens[10], 6);
+	ck_assert_int_eq(f.sched_preads[10], 6);
+	ck_assert_int_eq(f.sched_opens[10], 2);
 	/* thread 11 exits with its last switches: that interval is not exact, never shown as such */
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
@@ -2388,6 +2400,147 @@ START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
 }
 END_TEST
 
+/*
+ * The /proc backend on a busy process: thread files kept open and re-read,
+ * an unchanged thread asked by its schedstat alone, the threads not listed
+ * again while the stat's count stands. Counted by wrapping the fake's pread.
+ */
+static int pfs_schedstat_preads[64];
+
+static long pfs_count_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	char link[64], path[512];
+	ssize_t n;
+	int pid, tid;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0) {
+		const char *q = NULL;
+
+		path[n] = '\0';
+		for (const char *r = strstr(path, "/proc/"); r; r = strstr(r + 1, "/proc/"))
+			q = r;
+		if (q && sscanf(q, "/proc/%d/task/%d/", &pid, &tid) == 2 && pid >= 0 && pid < 64 &&
+		    n > 10 && !strcmp(path + n - 10, "/schedstat"))
+			pfs_schedstat_preads[pid]++;
+	}
+	return fake_pread(ctx, fd, buf, size, off);
+}
+
+/* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
+static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)
+{
+	char path[512], text[128];
+
+	if (tid)
+		snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", dir, pid, tid);
+	else
+		snprintf(path, sizeof(path), "%s/self/schedstat", dir);
+	snprintf(text, sizeof(text), "%llu 1000 7\n", run_ns);
+	put(path, text);
+}
+
+/* Thread tid of process 10 ran: its sched and schedstat files say so. */
+static void pfs_ran(struct tree *t, int tid, unsigned long long sw, unsigned long long mig,
+		    unsigned long long run_ns)
+{
+	tree_sched(t->proc, 10, tid, sw, mig, run_ns);
+	pfs_put_schedstat(t->proc, 10, tid, run_ns);
+}
+
+/* Process 10's stat with nthreads threads. */
+static void pfs_put_threads(struct tree *t, int nthreads)
+{
+	char path[512], text[512];
+
+	snprintf(path, sizeof(path), "%s/10/stat", t->proc);
+	snprintf(text, sizeof(text),
+		 "10 (work10) S 1 10 10 0 -1 4194304 1000 0 10 0 800 0 0 0 20 0 %d 0 100 "
+		 "1000 100 0\n",
+		 nthreads);
+	put(path, text);
+}
+
+START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
+{
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+
+	pfs_tree(&t, &f);
+	f.ops.pread = pfs_count_pread;
+	memset(pfs_schedstat_preads, 0, sizeof(pfs_schedstat_preads));
+	pfs_put_schedstat(t.proc, 0, 0, 123456);
+	pfs_put_schedstat(t.proc, 10, 10, 5000000);
+	pfs_put_schedstat(t.proc, 10, 11, 7000000);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	/* both run, then thread 11 stops: each read in full, once a tick, each opened once */
+	f.clock_ns[10] += 4000000;
+	pfs_ran(&t, 10, 105, 11, 6000000);
+	pfs_ran(&t, 11, 207, 22, 10000000);
+	usleep(1000);
+	tick10(s, &snap);
+	f.clock_ns[10] += 1000000;
+	pfs_ran(&t, 10, 110, 12, 7000000);
+	usleep(1000);
+	p = tick10(s, &snap);
+	ck_assert_int_eq(f.sched_preads[10], 6);
+	ck_assert_int_eq(pfs_schedstat_preads[10], 0);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10 + 7);
+	/* thread 11 did not run at its last read: asked by its schedstat, its sched not read */
+	for (int i = 1; i <= 3; i++) {
+		f.clock_ns[10] += 1000000;
+		pfs_ran(&t, 10, 110 + 5 * i, 12 + i, 7000000 + 1000000 * i);
+		usleep(1000);
+		p = tick10(s, &snap);
+		ck_assert_int_eq(f.sched_preads[10], 6 + i);
+		ck_assert_int_eq(pfs_schedstat_preads[10], i);
+		ck_assert_uint_eq(p->c[PFS_CS].value, 17 + 5 * i);
+		ck_assert_uint_eq(p->c[PFS_MIG].value, 4 + i);
+		pfs_exact(p, PFS_CS);
+		pfs_exact(p, PFS_MIG);
+	}
+	/* it runs again: its schedstat moves, its sched file is read, its switches counted */
+	f.clock_ns[10] += 500000;
+	pfs_ran(&t, 11, 210, 23, 10500000);
+	usleep(1000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 32 + 3);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 7 + 1);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 4000000 + 1000000 + 3000000 + 500000);
+	pfs_exact(p, PFS_CS);
+	/* never opened again: kept open and re-read */
+	ck_assert_int_eq(f.sched_opens[10], 2);
+	/*
+	 * A thread that starts after the stat read is not listed while the
+	 * stat's count stands; once it says 3, it is, with all it did
+	 */
+	tree_mkdir(t.proc, "task", 10, 12);
+	pfs_ran(&t, 12, 4, 1, 1000000);
+	f.clock_ns[10] += 1000000;
+	usleep(1000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 35);
+	pfs_put_threads(&t, 3);
+	f.clock_ns[10] += 1;
+	usleep(1000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 35 + 4);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 8 + 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2445,6 +2598,7 @@ int main(void)
 	tcase_add_test(tc, test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread);
 	tcase_add_test(tc,
 		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
+	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }
