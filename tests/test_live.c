@@ -2541,6 +2541,71 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 }
 END_TEST
 
+/*
+ * Per-task groups of a process that runs: a thread whose gate group was not
+ * enabled longer since its last read is not read beyond that group, and the
+ * process's counts are those of reading it all.
+ */
+START_TEST(test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake f, g;
+	struct source *s, *plain;
+	struct snapshot snap, ref;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	fake_init(&f);
+	fake_init(&g);
+	plain = live_new(&t, &g, false, false);
+	setenv("PMCTOP_SIM_GROUPS", "3", 1);
+	s = live_new(&t, &f, false, false);
+	unsetenv("PMCTOP_SIM_GROUPS");
+	snapshot_init(&snap, s->ev.n);
+	snapshot_init(&ref, plain->ev.n);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+	}
+	/* thread 11 stops; thread 10 runs on */
+	f.frozen = g.frozen = 1ull << 11;
+	for (int i = 0; i < 4; i++) {
+		int r10 = f.reads_of[10], r11 = f.reads_of[11];
+
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+		ck_assert_int_eq(f.reads_of[10] - r10, 3);
+		/* its gate group alone */
+		ck_assert_int_eq(f.reads_of[11] - r11, 1);
+		for (int e = 0; e < 2; e++) {
+			ck_assert_int_eq(find_task(&snap, 10)->c[e].err, 0);
+			ck_assert_uint_eq(find_task(&snap, 10)->c[e].value,
+					  find_task(&ref, 10)->c[e].value);
+			ck_assert_uint_eq(find_task(&snap, 10)->c[e].enabled,
+					  find_task(&ref, 10)->c[e].enabled);
+		}
+	}
+	/* it runs again: read in full */
+	f.frozen = g.frozen = 0;
+	{
+		int r11 = f.reads_of[11];
+
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+		ck_assert_int_eq(f.reads_of[11] - r11, 3);
+		ck_assert_uint_eq(find_task(&snap, 10)->c[0].value,
+				  find_task(&ref, 10)->c[0].value);
+	}
+	snapshot_release(&snap);
+	snapshot_release(&ref);
+	source_free(s);
+	source_free(plain);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2599,6 +2664,8 @@ int main(void)
 	tcase_add_test(tc,
 		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
 	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
+	tcase_add_test(tc,
+		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -72,6 +72,10 @@ struct live_thread {
 	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
 	uint64_t gate;		  /* the enabled time of its gate group at that read */
 	unsigned idle;		  /* ticks since, in which it did not run */
+	/* a process's thread: its groups' last reads (l->slots), standing while keep_ok */
+	struct live_gread *keep;
+	uint64_t keep_gate; /* its gate group's enabled time at that read */
+	bool keep_ok;
 };
 
 /* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
@@ -400,6 +404,8 @@ int live_open_groups(struct live *l, struct counters_group **out, int tid, unsig
 		     bool lite);
 /* Close a thread's group set (either layout), free it and set *g NULL; NULL is a no-op. */
 void live_close_groups(struct live *l, struct counters_group **g);
+/* Close a process thread's group set and let its kept reads go. */
+void live_close_thread(struct live *l, struct live_thread *t);
 /*
  * Open p's counters: a set per thread, within the budget (l->reserve kept for
  * the processes after it), until l->attach_until. 0; LIVE_UNATTACHED when the
@@ -413,10 +419,12 @@ void live_hw_limit(struct live *l);
 /*
  * Sum the reads of the sets of thr[0..nthr) (layout ly) into counts c, the
  * gate group's enabled time into *gate; stash: the gate reads live_idle kept
- * for this process stand for the gate group's.
+ * for this process stand for the gate group's. keep: each thread's reads are
+ * kept (thr[].keep), and a thread whose gate group was enabled no longer
+ * since is not read beyond its gate group.
  */
-void live_sum_groups(struct live *l, const struct live_layout *ly, const struct live_thread *thr,
-		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate);
+void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
 /* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
 void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
 			size_t nev);
