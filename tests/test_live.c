@@ -2406,6 +2406,8 @@ END_TEST
  * again while the stat's count stands. Counted by wrapping the fake's pread.
  */
 static int pfs_schedstat_preads[64];
+/* the descriptors the live source leaves for everything but counters and kept files */
+#define LIVE_TEST_FD_RESERVE 24
 
 static long pfs_count_pread(void *ctx, int fd, void *buf, size_t size, long long off)
 {
@@ -2606,6 +2608,76 @@ START_TEST(test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_al
 }
 END_TEST
 
+/*
+ * Thread files kept open within the budget: two fit. Process 10's threads
+ * take them; process 20, running while 10 sleeps, reads its files without
+ * keeping them, and takes the descriptors of 10 (read longest ago) from the
+ * next tick on; and the other way round.
+ */
+START_TEST(test_proc_counting_gives_kept_thread_files_to_the_processes_that_run)
+{
+	static const int tids20[] = { 20, 21 };
+	struct tree t;
+	struct fake f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	char err[512];
+	/* per tick: whose clock moves, and the opens of each one's sched files after it */
+	static const struct {
+		bool run10, run20;
+		int opens10, opens20;
+	} step[] = {
+		{ true, true, 2, 2 },  /* 10 keeps its files; 20 cannot */
+		{ false, true, 2, 4 }, /* 20 again cannot; 10, idle, gives its files up */
+		{ false, true, 2, 6 }, /* 20 keeps them */
+		{ false, true, 2, 6 }, /* read without an open */
+		{ true, false, 4, 6 }, /* 10 cannot now; 20 gives them up */
+		{ true, false, 6, 6 }, { true, false, 6, 6 },
+	};
+
+	pfs_tree(&t, &f);
+	tree_proc(&t, 20, tids20, 2, 100, 800);
+	tree_sched(t.proc, 20, 20, 100, 10, 5000000);
+	tree_sched(t.proc, 20, 21, 200, 20, 7000000);
+	tree_faults(t.proc, 20, 0, 1000, 10, 800);
+	f.clock_ns[20] = 50000000;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = LIVE_TEST_FD_RESERVE + 2;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = pfs_new(&t, &f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		unsigned long long k = 1000 + i;
+
+		if (step[i].run10) {
+			f.clock_ns[10] += 1000000;
+			tree_sched(t.proc, 10, 10, k, 10, 5000000 + 1000 * k);
+		}
+		if (step[i].run20) {
+			f.clock_ns[20] += 1000000;
+			tree_sched(t.proc, 20, 20, k, 10, 5000000 + 1000 * k);
+		}
+		usleep(1000);
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_msg(f.sched_opens[10] == step[i].opens10 &&
+				      f.sched_opens[20] == step[i].opens20,
+			      "tick %zu: opens %d %d", i, f.sched_opens[10], f.sched_opens[20]);
+		/* the counts are read all the same: one switch a tick of thread 10 or 20 */
+		if (i)
+			ck_assert_uint_eq(
+				find_task(&snap, step[i].run10 ? 10 : 20)->c[PFS_CS].value, i);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(f.nopen, 0);
+	tree_free(&t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2666,6 +2738,7 @@ int main(void)
 	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
 	tcase_add_test(tc,
 		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
+	tcase_add_test(tc, test_proc_counting_gives_kept_thread_files_to_the_processes_that_run);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -72,8 +72,11 @@ struct live_thread {
 	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
 	uint64_t gate;		  /* the enabled time of its gate group at that read */
 	unsigned idle;		  /* ticks since, in which it did not run */
-	/* a process's thread: its groups' last reads (l->slots), standing while keep_ok */
-	struct live_gread *keep;
+	/*
+	 * a process's thread: its groups' last reads, member by member in the
+	 * order of the layout (err: the group's read), standing while keep_ok
+	 */
+	struct snap_count *keep;
 	uint64_t keep_gate; /* its gate group's enabled time at that read */
 	bool keep_ok;
 };

@@ -274,33 +274,45 @@ static int live_read_set(struct live *l, const struct live_layout *ly,
 	return g->r;
 }
 
+/* Where group k's members begin in a thread's kept reads (layout ly). */
+static size_t live_keep_at(const struct live_layout *ly, size_t k)
+{
+	size_t at = 0;
+
+	for (size_t j = 0; j < k; j++)
+		at += (size_t)(ly->tg[j].nr > 0 ? ly->tg[j].nr : 1);
+	return at;
+}
+
 /* Put thread t's kept read of group k into l->tmp; its result. */
 static int live_kept_set(struct live *l, const struct live_layout *ly, const struct live_thread *t,
 			 size_t k)
 {
 	const struct live_gdef *gd = &ly->tg[k];
-	const struct live_gread *g = &t->keep[k];
+	const struct snap_count *g = &t->keep[live_keep_at(ly, k)];
 
-	if (!g->r)
+	if (!g->err)
 		for (int i = 0; i < gd->nr; i++)
-			l->tmp[gd->ev[i]] = g->v[i];
-	return g->r;
+			l->tmp[gd->ev[i]] = g[i];
+	return g->err;
 }
 
-/* Keep what l->tmp holds of thread t's group k, read with result r. */
+/* Keep what l->tmp holds of thread t's group k, read with result r (in the first member's err). */
 static void live_keep_set(struct live *l, const struct live_layout *ly, struct live_thread *t,
 			  size_t k, int r)
 {
 	const struct live_gdef *gd = &ly->tg[k];
-	struct live_gread *g;
+	struct snap_count *g;
 
 	if (!t->keep)
-		t->keep = xcalloc(l->slots ? l->slots : 1, sizeof(*t->keep));
-	g = &t->keep[k];
-	g->r = r;
+		t->keep = xcalloc(live_keep_at(ly, ly->ntg) + 1, sizeof(*t->keep));
+	g = &t->keep[live_keep_at(ly, k)];
+	g->err = r;
 	if (!r)
-		for (int i = 0; i < gd->nr; i++)
-			g->v[i] = l->tmp[gd->ev[i]];
+		for (int i = 0; i < gd->nr; i++) {
+			g[i] = l->tmp[gd->ev[i]];
+			g[i].err = 0;
+		}
 }
 
 void live_close_thread(struct live *l, struct live_thread *t)
