@@ -415,9 +415,10 @@ int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct l
 	if (o && !o->ran && !stat && ts->keep && live_tsum_gate_ok(l)) {
 		int r = live_tsum_idle_thr(l, ts, pid, o);
 
-		if (r < 0)
+		/* gone; another error (a schedstat it may not read): its sched file says */
+		if (r == -ESRCH || r == -ENOENT)
 			return r;
-		if (r) {
+		if (r > 0) {
 			memcpy(e->v, o->v, sizeof(e->v));
 			return 0;
 		}
