@@ -5,7 +5,7 @@
 #
 # Environment: SIZES ("0 500 2000 5000": idle processes), THREADS ("1 20 100": threads in each of
 # 50 processes), BUSY ("40 100": threads in each of 50 processes, every one waking every 100 ms and
-# touching memory: a busy server), BUSYP ("2000": processes of one such thread), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
+# touching memory: a busy server), PICK (only these tools, e.g. "pmctop-proc pmctop-hw"), BUSYP ("2000": processes of one such thread), REPS (5), TICKS (10 frames measured after frame A=2), DELAY (0.1 s), ONLY=ticks to stop after the table,
 # ROUNDS (watched_cost round trips), NPROC/NCG/SECONDS_RUN for cgroup-bench.sh.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,7 +82,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
 	HAVE_USER=1
 	TOOLS="$TOOLS pmctop-user"
 fi
-TOOLS="$TOOLS pmctop-H top top-H"
+TOOLS="$TOOLS pmctop-proc pmctop-H top top-H"
+# PICK="pmctop-user pmctop-hw": only those tools (and top -b, which the ratios need)
+if [ -n "${PICK:-}" ]; then
+	sel=""
+	for t in $TOOLS; do
+		case " $PICK top " in *" $t "*) sel="$sel $t" ;; esac
+	done
+	TOOLS=$sel
+fi
 
 # tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS" of B frames (bench/runstat.c)
 tool_run() {
@@ -103,6 +111,7 @@ pmctop_cmd() {
 	pmctop-hw) echo "env PMCTOP_SIM_GROUPS=$SIM $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	pmctop-bpf) echo "$PMCTOP -b --bpf --no-cpus -d $DELAY -n $2" ;;
 	pmctop-perf) echo "$PMCTOP -b --task-counts=perf --no-cpus -d $DELAY -n $2" ;;
+	pmctop-proc) echo "$PMCTOP -b --task-counts=proc --no-cpus -d $DELAY -n $2" ;;
 	pmctop-H) echo "$PMCTOP -b -H --no-cpus -d $DELAY -n $2" ;;
 	pmctop-user) echo "setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $PMCTOP -b --no-cpus -d $DELAY -n $2" ;;
 	esac
@@ -259,7 +268,8 @@ for c in $configs; do
 		rep=$((rep + 1))
 	done
 	topmed=$(med "$tmp/top.tick")
-	tophmed=$(med "$tmp/top-H.tick")
+	tophmed=-
+	[ -f "$tmp/top-H.tick" ] && tophmed=$(med "$tmp/top-H.tick")
 	for t in $TOOLS; do
 		nc="-"
 		case $t in

@@ -251,15 +251,22 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 	return (long)(n * sizeof(uint64_t));
 }
 
-/* Counts the re-reads of PID/stat files, which are kept open between ticks. */
+/*
+ * Counts the re-reads of PID/stat and PID/task/TID/sched files, which are
+ * kept open between ticks; a kept file of a task that is gone (removed from
+ * the tree) reads ESRCH, as the kernel's do.
+ */
 static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long long off)
 {
 	struct fake_kernel *fk = ctx;
 	char link[64], path[512];
+	struct stat sb;
 	ssize_t n;
 	int pid;
 
 	ck_assert_ptr_null(fake_kernel_event(fk, fd));
+	if (!fstat(fd, &sb) && sb.st_nlink == 0)
+		return -ESRCH;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n > 5) {
@@ -271,6 +278,9 @@ static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long lo
 		if (p && sscanf(p, "/proc/%d/stat", &pid) == 1 && fake_kernel_pid_kept(pid) &&
 		    !strcmp(path + n - 5, "/stat"))
 			fk->stat_preads[pid]++;
+		if (p && sscanf(p, "/proc/%d/task/", &pid) == 1 && fake_kernel_pid_kept(pid) &&
+		    n > 6 && !strcmp(path + n - 6, "/sched"))
+			fk->sched_preads[pid]++;
 	}
 	return sysops_real()->pread(NULL, fd, buf, size, off);
 }

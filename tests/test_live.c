@@ -1649,6 +1649,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_uint_eq(p->c[e].value, 0);
 	}
 	ck_assert_int_eq(f->sched_opens[10], 2);
+	ck_assert_int_eq(f->sched_preads[10], 2);
 	/* it ran: 3 ms more, switches and migrations on both threads, faults in its stat */
 	f->clock_ns[10] += 3000000;
 	tree_sched(t.proc, 10, 10, 105, 11, 6000000);
@@ -1664,7 +1665,9 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_MAJ].value, 2);
 	for (int e = 0; e < PFS_N; e++)
 		pfs_exact(p, e);
-	ck_assert_int_eq(f->sched_opens[10], 4);
+	/* kept open: read again without a path walk */
+	ck_assert_int_eq(f->sched_opens[10], 2);
+	ck_assert_int_eq(f->sched_preads[10], 4);
 	/* its clock did not move: no thread file is read, what they say now is not seen */
 	tree_sched(t.proc, 10, 10, 999, 99, 9000000);
 	for (int i = 0; i < 3; i++) {
@@ -1673,7 +1676,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 		ck_assert_uint_eq(p->c[PFS_MIG].value, 3);
 		ck_assert_uint_eq(p->c[PFS_TC].value, 3000000);
 	}
-	ck_assert_int_eq(f->sched_opens[10], 4);
+	ck_assert_int_eq(f->sched_preads[10], 4);
 	ck_assert_int_eq(f->stat_preads[10], 1);
 	/* its clock moves (by what thread 10 ran: no other thread did): read again */
 	tree_sched(t.proc, 10, 10, 106, 11, 6500000);
@@ -1682,7 +1685,8 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	ck_assert_uint_eq(p->c[PFS_CS].value, 13);
 	ck_assert_uint_eq(p->c[PFS_TC].value, 3500000);
 	pfs_exact(p, PFS_CS);
-	ck_assert_int_eq(f->sched_opens[10], 6);
+	ck_assert_int_eq(f->sched_preads[10], 6);
+	ck_assert_int_eq(f->sched_opens[10], 2);
 	/* thread 11 exits with its last switches: that interval is not exact, never shown as such */
 	run0 = p->c[PFS_CS].running;
 	en0 = p->c[PFS_CS].enabled;
@@ -2212,6 +2216,291 @@ START_TEST(test_proc_counting_refuses_or_does_not_choose_an_event_of_one_mode)
 }
 END_TEST
 
+/*
+ * The /proc backend on a busy process: thread files kept open and re-read,
+ * an unchanged thread asked by its schedstat alone, the threads not listed
+ * again while the stat's count stands. Counted by wrapping the fake's pread.
+ */
+static int pfs_schedstat_preads[64];
+/* the fake kernel's own pread, which the counting one wraps */
+static long (*pfs_fake_pread)(void *ctx, int fd, void *buf, size_t size, long long off);
+/* the descriptors the live source leaves for everything but counters and kept files */
+#define LIVE_TEST_FD_RESERVE 24
+
+static long pfs_count_pread(void *ctx, int fd, void *buf, size_t size, long long off)
+{
+	char link[64], path[512];
+	ssize_t n;
+	int pid, tid;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n > 0) {
+		const char *q = NULL;
+
+		path[n] = '\0';
+		for (const char *r = strstr(path, "/proc/"); r; r = strstr(r + 1, "/proc/"))
+			q = r;
+		if (q && sscanf(q, "/proc/%d/task/%d/", &pid, &tid) == 2 && pid >= 0 && pid < 64 &&
+		    n > 10 && !strcmp(path + n - 10, "/schedstat"))
+			pfs_schedstat_preads[pid]++;
+	}
+	return pfs_fake_pread(ctx, fd, buf, size, off);
+}
+
+/* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
+static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)
+{
+	char path[512], text[128];
+
+	if (tid)
+		snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", dir, pid, tid);
+	else
+		snprintf(path, sizeof(path), "%s/self/schedstat", dir);
+	snprintf(text, sizeof(text), "%llu 1000 7\n", run_ns);
+	put(path, text);
+}
+
+/* Thread tid of process 10 ran: its sched and schedstat files say so. */
+static void pfs_ran(struct tree *t, int tid, unsigned long long sw, unsigned long long mig,
+		    unsigned long long run_ns)
+{
+	tree_sched(t->proc, 10, tid, sw, mig, run_ns);
+	pfs_put_schedstat(t->proc, 10, tid, run_ns);
+}
+
+/* Process 10's stat with nthreads threads. */
+static void pfs_put_threads(struct tree *t, int nthreads)
+{
+	char path[512], text[512];
+
+	snprintf(path, sizeof(path), "%s/10/stat", t->proc);
+	snprintf(text, sizeof(text),
+		 "10 (work10) S 1 10 10 0 -1 4194304 1000 0 10 0 800 0 0 0 20 0 %d 0 100 "
+		 "1000 100 0\n",
+		 nthreads);
+	put(path, text);
+}
+
+START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	char err[512];
+
+	f = pfs_tree(&t);
+	pfs_fake_pread = f->ops.pread;
+	f->ops.pread = pfs_count_pread;
+	memset(pfs_schedstat_preads, 0, sizeof(pfs_schedstat_preads));
+	pfs_put_schedstat(t.proc, 0, 0, 123456);
+	pfs_put_schedstat(t.proc, 10, 10, 5000000);
+	pfs_put_schedstat(t.proc, 10, 11, 7000000);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	/* both run, then thread 11 stops: each read in full, once a tick, each opened once */
+	f->clock_ns[10] += 4000000;
+	pfs_ran(&t, 10, 105, 11, 6000000);
+	pfs_ran(&t, 11, 207, 22, 10000000);
+	fake_kernel_advance(f, 1000000);
+	tick10(s, &snap);
+	f->clock_ns[10] += 1000000;
+	pfs_ran(&t, 10, 110, 12, 7000000);
+	fake_kernel_advance(f, 1000000);
+	p = tick10(s, &snap);
+	ck_assert_int_eq(f->sched_preads[10], 6);
+	ck_assert_int_eq(pfs_schedstat_preads[10], 0);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 10 + 7);
+	/* thread 11 did not run at its last read: asked by its schedstat, its sched not read */
+	for (int i = 1; i <= 3; i++) {
+		f->clock_ns[10] += 1000000;
+		pfs_ran(&t, 10, 110 + 5 * i, 12 + i, 7000000 + 1000000 * i);
+		fake_kernel_advance(f, 1000000);
+		p = tick10(s, &snap);
+		ck_assert_int_eq(f->sched_preads[10], 6 + i);
+		ck_assert_int_eq(pfs_schedstat_preads[10], i);
+		ck_assert_uint_eq(p->c[PFS_CS].value, 17 + 5 * i);
+		ck_assert_uint_eq(p->c[PFS_MIG].value, 4 + i);
+		pfs_exact(p, PFS_CS);
+		pfs_exact(p, PFS_MIG);
+	}
+	/* it runs again: its schedstat moves, its sched file is read, its switches counted */
+	f->clock_ns[10] += 500000;
+	pfs_ran(&t, 11, 210, 23, 10500000);
+	fake_kernel_advance(f, 1000000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 32 + 3);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 7 + 1);
+	ck_assert_uint_eq(p->c[PFS_TC].value, 4000000 + 1000000 + 3000000 + 500000);
+	pfs_exact(p, PFS_CS);
+	/* never opened again: kept open and re-read */
+	ck_assert_int_eq(f->sched_opens[10], 2);
+	/*
+	 * A thread that starts after the stat read is not listed while the
+	 * stat's count stands; once it says 3, it is, with all it did
+	 */
+	tree_mkdir(t.proc, "task", 10, 12);
+	pfs_ran(&t, 12, 4, 1, 1000000);
+	f->clock_ns[10] += 1000000;
+	fake_kernel_advance(f, 1000000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 35);
+	pfs_put_threads(&t, 3);
+	f->clock_ns[10] += 1;
+	fake_kernel_advance(f, 1000000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[PFS_CS].value, 35 + 4);
+	ck_assert_uint_eq(p->c[PFS_MIG].value, 8 + 1);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
+/*
+ * Per-task groups of a process that runs: a thread whose gate group was not
+ * enabled longer since its last read is not read beyond that group, and the
+ * process's counts are those of reading it all.
+ */
+START_TEST(test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake_kernel *f, *g;
+	struct source *s, *plain;
+	struct snapshot snap, ref;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	f = fake_new();
+	g = fake_new();
+	plain = live_new(&t, g, false, false);
+	setenv("PMCTOP_SIM_GROUPS", "3", 1);
+	s = live_new(&t, f, false, false);
+	unsetenv("PMCTOP_SIM_GROUPS");
+	snapshot_init(&snap, s->ev.n);
+	snapshot_init(&ref, plain->ev.n);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+	}
+	/* thread 11 stops; thread 10 runs on */
+	f->frozen = g->frozen = 1ull << 11;
+	for (int i = 0; i < 4; i++) {
+		int r10 = f->reads_of[10], r11 = f->reads_of[11];
+
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+		ck_assert_int_eq(f->reads_of[10] - r10, 3);
+		/* its gate group alone */
+		ck_assert_int_eq(f->reads_of[11] - r11, 1);
+		for (int e = 0; e < 2; e++) {
+			ck_assert_int_eq(find_task(&snap, 10)->c[e].err, 0);
+			ck_assert_uint_eq(find_task(&snap, 10)->c[e].value,
+					  find_task(&ref, 10)->c[e].value);
+			ck_assert_uint_eq(find_task(&snap, 10)->c[e].enabled,
+					  find_task(&ref, 10)->c[e].enabled);
+		}
+	}
+	/* it runs again: read in full */
+	f->frozen = g->frozen = 0;
+	{
+		int r11 = f->reads_of[11];
+
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_int_eq(source_read(plain, &ref), 0);
+		ck_assert_int_eq(f->reads_of[11] - r11, 3);
+		ck_assert_uint_eq(find_task(&snap, 10)->c[0].value,
+				  find_task(&ref, 10)->c[0].value);
+	}
+	snapshot_release(&snap);
+	snapshot_release(&ref);
+	source_free(s);
+	source_free(plain);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+	fake_kernel_free(g);
+}
+END_TEST
+
+/*
+ * Thread files kept open within the budget: two fit. Process 10's threads
+ * take them; process 20, running while 10 sleeps, reads its files without
+ * keeping them, and takes the descriptors of 10 (read longest ago) from the
+ * next tick on; and the other way round.
+ */
+START_TEST(test_proc_counting_gives_kept_thread_files_to_the_processes_that_run)
+{
+	static const int tids20[] = { 20, 21 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	char err[512];
+	/* per tick: whose clock moves, and the opens of each one's sched files after it */
+	static const struct {
+		bool run10, run20;
+		int opens10, opens20;
+	} step[] = {
+		{ true, true, 2, 2 },  /* 10 keeps its files; 20 cannot */
+		{ false, true, 2, 4 }, /* 20 again cannot; 10, idle, gives its files up */
+		{ false, true, 2, 6 }, /* 20 keeps them */
+		{ false, true, 2, 6 }, /* read without an open */
+		{ true, false, 4, 6 }, /* 10 cannot now; 20 gives them up */
+		{ true, false, 6, 6 }, { true, false, 6, 6 },
+	};
+
+	f = pfs_tree(&t);
+	tree_proc(&t, 20, tids20, 2, 100, 800);
+	tree_sched(t.proc, 20, 20, 100, 10, 5000000);
+	tree_sched(t.proc, 20, 21, 200, 20, 7000000);
+	tree_faults(t.proc, 20, 0, 1000, 10, 800);
+	f->clock_ns[20] = 50000000;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = LIVE_TEST_FD_RESERVE + 2;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
+	ck_assert_msg(s != NULL, "%s", err);
+	snapshot_init(&snap, s->ev.n);
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+		unsigned long long k = 1000 + i;
+
+		if (step[i].run10) {
+			f->clock_ns[10] += 1000000;
+			tree_sched(t.proc, 10, 10, k, 10, 5000000 + 1000 * k);
+		}
+		if (step[i].run20) {
+			f->clock_ns[20] += 1000000;
+			tree_sched(t.proc, 20, 20, k, 10, 5000000 + 1000 * k);
+		}
+		fake_kernel_advance(f, 1000000);
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_msg(f->sched_opens[10] == step[i].opens10 &&
+				      f->sched_opens[20] == step[i].opens20,
+			      "tick %zu: opens %d %d", i, f->sched_opens[10], f->sched_opens[20]);
+		/* the counts are read all the same: one switch a tick of thread 10 or 20 */
+		if (i)
+			ck_assert_uint_eq(
+				find_task(&snap, step[i].run10 ? 10 : 20)->c[PFS_CS].value, i);
+	}
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live");
@@ -2270,6 +2559,10 @@ int main(void)
 	tcase_add_test(tc, test_proc_counting_a_tid_reused_by_a_later_thread_is_a_new_thread);
 	tcase_add_test(tc,
 		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
+	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
+	tcase_add_test(tc,
+		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
+	tcase_add_test(tc, test_proc_counting_gives_kept_thread_files_to_the_processes_that_run);
 	suite_add_tcase(s, tc);
 	return testutil_run(s);
 }

@@ -71,6 +71,13 @@ struct live_thread {
 	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
 	uint64_t gate;		  /* the enabled time of its gate group at that read */
 	unsigned idle;		  /* ticks since, in which it did not run */
+	/*
+	 * a process's thread: its groups' last reads, member by member in the
+	 * order of the layout (err: the group's read), standing while keep_ok
+	 */
+	struct snap_count *keep;
+	uint64_t keep_gate; /* its gate group's enabled time at that read */
+	bool keep_ok;
 };
 
 /* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
@@ -85,6 +92,8 @@ struct live_tsum_thr {
 	char state;
 	unsigned long long cpu, start; /* utime + stime and start, clock ticks */
 	char comm[64];
+	bool ran;     /* its run time moved between its last two reads (or it is new) */
+	int sfd, gfd; /* 1 + its sched and schedstat files kept open (live_tsum.keep); 0: none */
 };
 
 /* A process's per-thread counts summed over its threads, live and gone (live_ctxsw.c). */
@@ -98,6 +107,10 @@ struct live_tsum {
 	struct live_tsum_thr *gone; /* threads gone at the last read, state 'X' */
 	bool dead_ok;		    /* dead_hi holds the bound of the last read */
 	uint64_t dead_hi;	    /* the most run time its dead threads can have had then */
+	bool keep;		    /* keep its threads' files open within the budget */
+	bool relist;		    /* a thread vanished where none was listed: list next time */
+	unsigned long long used;    /* l->tick of its last update */
+	size_t nfds;		    /* thread files it keeps open */
 };
 
 struct live_proc {
@@ -245,6 +258,8 @@ struct live {
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
 	int ctxsw_sched; /* user-mode switches from sched files: 1 yes, 0 status files, -1 not known */
+	int tsum_gate;	      /* thread schedstat files hold run times: 1 yes, -1 no, 0 not known */
+	size_t tsum_short;    /* thread files not kept open this tick for want of descriptors */
 	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
 	unsigned extras;      /* SOURCE_EXTRA_* read (source_extras) */
 	size_t set_fds;	      /* descriptors one thread's group set takes */
@@ -385,6 +400,8 @@ int live_open_groups(struct live *l, struct counters_group **out, int tid, unsig
 		     bool lite);
 /* Close a thread's group set (either layout), free it and set *g NULL; NULL is a no-op. */
 void live_close_groups(struct live *l, struct counters_group **g);
+/* Close a process thread's group set and let its kept reads go. */
+void live_close_thread(struct live *l, struct live_thread *t);
 /*
  * Open p's counters: a set per thread, within the budget (l->reserve kept for
  * the processes after it), until l->attach_until. 0; LIVE_UNATTACHED when the
@@ -400,10 +417,12 @@ void live_hw_limit(struct live *l);
 /*
  * Sum the reads of the sets of thr[0..nthr) (layout ly) into counts c, the
  * gate group's enabled time into *gate; stash: the gate reads live_idle kept
- * for this process stand for the gate group's.
+ * for this process stand for the gate group's. keep: each thread's reads are
+ * kept (thr[].keep), and a thread whose gate group was enabled no longer
+ * since is not read beyond its gate group.
  */
-void live_sum_groups(struct live *l, const struct live_layout *ly, const struct live_thread *thr,
-		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate);
+void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
 /* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
 void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
 			size_t nev);
@@ -461,14 +480,20 @@ void live_cpus_free(struct live *l);
  * live_ctxsw.c: read thread tid of pid into e->v (and its stat when stat);
  * 0 or -errno (the thread is then left out: it exited).
  */
-typedef int (*live_tsum_read)(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+typedef int (*live_tsum_read)(struct live *l, struct live_tsum *ts, int pid,
+			      struct live_tsum_thr *o, struct live_tsum_thr *e, bool stat);
 /*
  * Read every thread of pid with rd, add each one's change since its last
  * read to ts's sums, and keep the reads by tid; a thread gone or a tid
- * reused makes the interval since the last read not exact. 0 or -errno.
+ * reused makes the interval since the last read not exact. threads: how
+ * many pid has by its stat read just before (-1: not known); when they are
+ * as many as last read, they are not listed again (ts->keep only: a kept
+ * file of one gone says so). 0 or -errno.
  */
 int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
-		     live_tsum_read rd, bool stat);
+		     live_tsum_read rd, bool stat, int threads);
+/* Close the thread files ts keeps open. */
+void live_tsum_close(struct live *l, struct live_tsum *ts);
 /*
  * After an update whose reads carry each thread's run time (LIVE_TS_RUN):
  * mark the interval since prev_ns not exact when a thread no listing saw
@@ -487,8 +512,15 @@ void live_tsum_free(struct live_tsum *ts);
  */
 void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
 void live_ctxsw_free(struct live_proc *p);
-/* live_ctxsw.c: a live_tsum_read of thread sched files (switches, migrations, run time; stat when asked). */
-int live_tsum_read_sched(struct live *l, int pid, struct live_tsum_thr *e, bool stat);
+/*
+ * live_ctxsw.c: a live_tsum_read of thread sched files (switches,
+ * migrations, run time; stat when asked). o: the thread's last read, or
+ * NULL; where ts keeps files and o did not run between its last two reads,
+ * its schedstat (its run time alone) is read first, and its sched file only
+ * when the run time moved.
+ */
+int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct live_tsum_thr *o,
+			 struct live_tsum_thr *e, bool stat);
 /* Whether this kernel writes per-task sched files with the fields counted. */
 bool live_tsum_sched_ok(struct live *l);
 

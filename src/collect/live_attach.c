@@ -151,7 +151,7 @@ static void live_order_threads(struct live *l, const struct live_proc *p, size_t
 void live_attach_drop(struct live *l, struct live_proc *p)
 {
 	for (size_t k = 0; k < p->nthr; k++)
-		live_close_groups(l, &p->thr[k].g);
+		live_close_thread(l, &p->thr[k]);
 	p->nthr = 0;
 	free(p->todo);
 	p->todo = NULL;
@@ -274,6 +274,75 @@ static int live_read_set(struct live *l, const struct live_layout *ly,
 	return g->r;
 }
 
+/* Where group k's members begin in a thread's kept reads (layout ly). */
+static size_t live_keep_at(const struct live_layout *ly, size_t k)
+{
+	size_t at = 0;
+
+	for (size_t j = 0; j < k; j++)
+		at += (size_t)(ly->tg[j].nr > 0 ? ly->tg[j].nr : 1);
+	return at;
+}
+
+/* Put thread t's kept read of group k into l->tmp; its result. */
+static int live_kept_set(struct live *l, const struct live_layout *ly, const struct live_thread *t,
+			 size_t k)
+{
+	const struct live_gdef *gd = &ly->tg[k];
+	const struct snap_count *g = &t->keep[live_keep_at(ly, k)];
+
+	if (!g->err)
+		for (int i = 0; i < gd->nr; i++)
+			l->tmp[gd->ev[i]] = g[i];
+	return g->err;
+}
+
+/* Keep what l->tmp holds of thread t's group k, read with result r (in the first member's err). */
+static void live_keep_set(struct live *l, const struct live_layout *ly, struct live_thread *t,
+			  size_t k, int r)
+{
+	const struct live_gdef *gd = &ly->tg[k];
+	struct snap_count *g;
+
+	if (!t->keep)
+		t->keep = xcalloc(live_keep_at(ly, ly->ntg) + 1, sizeof(*t->keep));
+	g = &t->keep[live_keep_at(ly, k)];
+	g->err = r;
+	if (!r)
+		for (int i = 0; i < gd->nr; i++) {
+			g[i] = l->tmp[gd->ev[i]];
+			g[i].err = 0;
+		}
+}
+
+void live_close_thread(struct live *l, struct live_thread *t)
+{
+	live_close_groups(l, &t->g);
+	free(t->keep);
+	t->keep = NULL;
+	t->keep_ok = false;
+}
+
+/*
+ * Whether thread th of thr did not run since its reads were kept: its gate
+ * group, read now (and kept), was enabled no longer than then. A task's
+ * events are enabled only while it runs, and an inherited group's times
+ * take in the threads it started, dead ones too, so its other groups
+ * cannot have moved either and are not read.
+ */
+static bool live_thread_kept(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+			     size_t th, bool stash)
+{
+	struct live_thread *t = &thr[th];
+	int r;
+
+	if (ly->gate_set < 0)
+		return false;
+	r = live_read_set(l, ly, thr, th, (size_t)ly->gate_set, stash);
+	live_keep_set(l, ly, t, (size_t)ly->gate_set, r);
+	return !r && t->keep_ok && l->tmp[ly->tg[ly->gate_set].ev[0]].enabled == t->keep_gate;
+}
+
 /*
  * Sum the group reads of every set in thr (of layout ly) into counts c (one
  * per event), and the gate group's enabled time into *gate. Outside the
@@ -283,8 +352,8 @@ static int live_read_set(struct live *l, const struct live_layout *ly,
  * time and only a sum short of it is multiplexing; the copies' enabled times
  * are each the thread's time and count once.
  */
-void live_sum_groups(struct live *l, const struct live_layout *ly, const struct live_thread *thr,
-		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate)
+void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep)
 {
 	size_t nev = l->base.ev.n;
 	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
@@ -305,10 +374,25 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, const struct 
 			d->err = -ESRCH;
 		}
 	for (size_t th = 0; th < nthr; th++) {
+		struct live_thread *t = &thr[th];
+		bool kept = keep && live_thread_kept(l, ly, thr, th, stash), full = true;
+
 		memset(en, 0, nev * sizeof(*en));
 		for (size_t k = 0; k < ly->ntg; k++) {
 			const struct live_gdef *gd = &ly->tg[k];
-			int r = live_read_set(l, ly, thr, th, k, stash);
+			int r;
+
+			/* the gate group was read (and kept) just now */
+			if (keep && (kept || (int)k == ly->gate_set)) {
+				r = live_kept_set(l, ly, t, k);
+			} else {
+				r = live_read_set(l, ly, thr, th, k, stash);
+				if (keep)
+					live_keep_set(l, ly, t, k, r);
+			}
+			full &= !r;
+			if (keep && (int)k == ly->gate_set && !r)
+				t->keep_gate = l->tmp[gd->ev[0]].enabled;
 
 			if (gd->sim)
 				continue; /* read for its cost alone */
@@ -340,6 +424,9 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, const struct 
 		}
 		for (size_t e = 0; e < nev; e++)
 			c[e].enabled += en[e];
+		/* a group that did not read is read again next tick, whatever the gate says */
+		if (keep)
+			t->keep_ok = full;
 	}
 	free(en);
 }

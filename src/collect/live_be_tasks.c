@@ -18,7 +18,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	struct live_layout ly = live_ly(l, p->lite);
 
 	l->gread_pid = 0;
-	live_sum_groups(l, &ly, p->thr, p->nthr, c, stash, &gate);
+	live_sum_groups(l, &ly, p->thr, p->nthr, c, stash, &gate, true);
 	*t_ns = sysops_now(l->ops);
 	if (p->partial)
 		live_partial_scale(p, st, c, nev);
@@ -56,7 +56,7 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 {
 	live_close_tthreads(l, p);
 	for (size_t i = 0; i < p->nthr; i++)
-		live_close_groups(l, &p->thr[i].g);
+		live_close_thread(l, &p->thr[i]);
 	free(p->thr);
 	free(p->todo);
 	free(p->part_raw);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -43,44 +44,101 @@ static bool live_tsum_reused(const struct live_tsum_thr *o, const struct live_ts
 	return fell || (both && e->start != o->start);
 }
 
+/* Close the file kept in *kfd (1 + fd) by ts. */
+static void live_tsum_drop(struct live *l, struct live_tsum *ts, int *kfd)
+{
+	if (!*kfd)
+		return;
+	l->ops->close(l->ops->ctx, *kfd - 1);
+	*kfd = 0;
+	ts->nfds--;
+	l->fds_open--;
+}
+
+/* Close the files of thread e, read no more. */
+static void live_tsum_drop_thr(struct live *l, struct live_tsum *ts, struct live_tsum_thr *e)
+{
+	live_tsum_drop(l, ts, &e->sfd);
+	live_tsum_drop(l, ts, &e->gfd);
+}
+
+void live_tsum_close(struct live *l, struct live_tsum *ts)
+{
+	for (size_t i = 0; i < ts->nthr; i++)
+		live_tsum_drop_thr(l, ts, &ts->thr[i]);
+}
+
 int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
-		     live_tsum_read rd, bool stat)
+		     live_tsum_read rd, bool stat, int threads)
 {
 	struct live_tsum_thr *next, *gone = NULL;
 	char path[64];
 	long n;
 	size_t nn = 0, old = 0, ng = 0, gcap = 0;
 	bool first = !ts->read, exact = true;
+	/*
+	 * As many threads as at the last read, and none of them gone since
+	 * (each kept file read below would say so): none started either, so
+	 * the last read's tids stand for a listing. One that starts after the
+	 * stat read is listed next tick, with all it did.
+	 */
+	bool list = !ts->keep || first || ts->relist || threads < 0 || (size_t)threads != ts->nthr;
 	/* the changes of this read: kept only when every thread could be read */
 	uint64_t add[LIVE_TS_MAX] = { 0 };
 
-	snprintf(path, sizeof(path), "%d/task", pid);
-	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
-	if (n < 0)
-		return n == -ENOENT ? -ESRCH : (int)n;
+	if (list) {
+		snprintf(path, sizeof(path), "%d/task", pid);
+		n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
+		if (n < 0)
+			return n == -ENOENT ? -ESRCH : (int)n;
+	} else {
+		n = (long)ts->nthr;
+		l->tids = xgrow(l->tids, &l->tidcap, ts->nthr + 1, sizeof(*l->tids));
+		for (size_t i = 0; i < ts->nthr; i++)
+			l->tids[i] = ts->thr[i].tid;
+	}
+	ts->relist = false;
+	ts->used = l->tick;
 	next = xcalloc((size_t)n + 1, sizeof(*next));
 	for (long i = 0; i < n; i++) {
 		struct live_tsum_thr *e = &next[nn], *o = NULL;
+		int r;
 
 		/* the slot of a thread whose read failed is used again: nothing of it stays */
 		memset(e, 0, sizeof(*e));
 		e->tid = l->tids[i];
-		int r = rd(l, pid, e, stat);
-
-		if (r == -ENOENT || r == -ESRCH)
-			continue; /* exited between the listing and the read */
-		if (r) {
-			/* a thread that cannot be read (EACCES): no sum that leaves it out */
-			free(next);
-			free(gone);
-			return r;
-		}
 		while (old < ts->nthr && ts->thr[old].tid < e->tid) {
 			exact = false; /* gone, with its last counts */
+			live_tsum_drop_thr(l, ts, &ts->thr[old]);
 			live_tsum_gone(&gone, &ng, &gcap, &ts->thr[old++]);
 		}
 		if (old < ts->nthr && ts->thr[old].tid == e->tid)
 			o = &ts->thr[old++];
+		r = rd(l, ts, pid, o, e, stat);
+		/* its files go with its read: kept by the slot that is kept */
+		if (o) {
+			e->sfd = o->sfd;
+			e->gfd = o->gfd;
+			o->sfd = o->gfd = 0;
+		}
+		if (r == -ENOENT || r == -ESRCH) {
+			/* exited between the listing and the read */
+			live_tsum_drop_thr(l, ts, e);
+			if (o) {
+				exact = false;
+				live_tsum_gone(&gone, &ng, &gcap, o);
+			}
+			ts->relist |= !list;
+			continue;
+		}
+		if (r) {
+			/* a thread that cannot be read (EACCES): no sum that leaves it out */
+			for (size_t k = 0; k <= nn; k++)
+				live_tsum_drop_thr(l, ts, &next[k]);
+			free(next);
+			free(gone);
+			return r;
+		}
 		if (o && live_tsum_reused(o, e, stat)) {
 			/* a tid reused by a new thread: the old one exited, the new one counts from 0 */
 			exact = false;
@@ -117,6 +175,7 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 	}
 	while (old < ts->nthr) {
 		exact = false;
+		live_tsum_drop_thr(l, ts, &ts->thr[old]);
 		live_tsum_gone(&gone, &ng, &gcap, &ts->thr[old++]);
 	}
 	/* every thread read: the update is taken as a whole */
@@ -258,18 +317,118 @@ static long live_pfs_read_file(struct live *l, const char *path, char *buf, size
 	return n;
 }
 
-/* One thread's sched file, and its stat for thread rows. */
-int live_tsum_read_sched(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
+/*
+ * File name of thread tid of pid into buf, NUL-terminated: through the
+ * descriptor kept in *kfd (1 + fd) when ts keeps its files, opened and kept
+ * there while the budget has room, else opened for this read alone. A kept
+ * file of a thread that is gone says ESRCH: its path then tells whether the
+ * tid is another thread's now. Bytes or -errno.
+ */
+static long live_tsum_file(struct live *l, struct live_tsum *ts, int pid, int tid, const char *name,
+			   int *kfd, char *buf, size_t size)
 {
-	char path[96], buf[8192];
+	char path[96];
+	long n;
+	int fd;
+
+	if (*kfd) {
+		n = l->ops->pread(l->ops->ctx, *kfd - 1, buf, size - 1, 0);
+		if (n >= 0) {
+			buf[n] = '\0';
+			return n;
+		}
+		live_tsum_drop(l, ts, kfd);
+		if (n != -ESRCH && n != -ENOENT)
+			return n;
+	}
+	snprintf(path, sizeof(path), "%d/task/%d/%s", pid, tid, name);
+	if (!ts->keep)
+		return live_pfs_read_file(l, path, buf, size);
+	if (l->fds_open + 1 > l->fd_budget) {
+		/* the /proc backend closes the files of the processes read longest ago */
+		l->tsum_short++;
+		return live_pfs_read_file(l, path, buf, size);
+	}
+	fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	n = l->ops->pread(l->ops->ctx, fd, buf, size - 1, 0);
+	if (n < 0) {
+		l->ops->close(l->ops->ctx, fd);
+		return n;
+	}
+	*kfd = fd + 1;
+	ts->nfds++;
+	l->fds_open++;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Whether thread schedstat files hold run times (the kernel has schedstats or delay accounting). */
+static bool live_tsum_gate_ok(struct live *l)
+{
+	char buf[128];
+	unsigned long long run;
+
+	if (!l->tsum_gate)
+		l->tsum_gate = live_pfs_read_file(l, "self/schedstat", buf, sizeof(buf)) > 0 &&
+					       sscanf(buf, "%llu", &run) == 1 && run > 0
+				       ? 1
+				       : -1;
+	return l->tsum_gate > 0;
+}
+
+/*
+ * Whether thread o did not run since its last read, by its schedstat's run
+ * time: 1 (its counts are o's), 0 it ran, or -errno. Switches and
+ * migrations move only while run time does, but for a migration of a thread
+ * woken or balanced to another CPU that has not run there yet: that one is
+ * counted once it runs.
+ */
+static int live_tsum_idle_thr(struct live *l, struct live_tsum *ts, int pid,
+			      struct live_tsum_thr *o)
+{
+	char buf[128];
+	unsigned long long run;
+	long n = live_tsum_file(l, ts, pid, o->tid, "schedstat", &o->gfd, buf, sizeof(buf));
+
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	if (sscanf(buf, "%llu", &run) != 1)
+		return 0;
+	return run == o->v[LIVE_TS_RUN];
+}
+
+/* One thread's sched file, and its stat for thread rows. */
+int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct live_tsum_thr *o,
+			 struct live_tsum_thr *e, bool stat)
+{
+	struct live_tsum_thr *k = o ? o : e; /* where its files are kept */
+	char buf[8192];
 	long n;
 
-	snprintf(path, sizeof(path), "%d/task/%d/sched", pid, e->tid);
-	n = live_pfs_read_file(l, path, buf, sizeof(buf));
+	/*
+	 * One that did not run at its last read is asked first whether it ran
+	 * since, by its schedstat (three numbers, not the sched file's thirty
+	 * lines); one that ran then most likely runs again: read at once
+	 */
+	if (o && !o->ran && !stat && ts->keep && live_tsum_gate_ok(l)) {
+		int r = live_tsum_idle_thr(l, ts, pid, o);
+
+		/* gone; another error (a schedstat it may not read): its sched file says */
+		if (r == -ESRCH || r == -ENOENT)
+			return r;
+		if (r > 0) {
+			memcpy(e->v, o->v, sizeof(e->v));
+			return 0;
+		}
+	}
+	n = live_tsum_file(l, ts, pid, e->tid, "sched", &k->sfd, buf, sizeof(buf));
 	if (n <= 0)
 		return n < 0 ? (int)n : -ESRCH;
 	if (live_pfs_parse_sched(buf, &e->v[LIVE_TS_SW], &e->v[LIVE_TS_MIG], &e->v[LIVE_TS_RUN]))
 		return -EINVAL;
+	e->ran = !o || e->v[LIVE_TS_RUN] != o->v[LIVE_TS_RUN];
 	if (stat) {
 		struct proc_stat st;
 		int r = proc_read_stat(l->rootfd, pid, e->tid, &st);
@@ -311,11 +470,14 @@ static int live_ctxsw_parse(const char *buf, uint64_t *n)
 }
 
 /* One thread's switches from its status file. */
-static int live_ctxsw_read(struct live *l, int pid, struct live_tsum_thr *e, bool stat)
+static int live_ctxsw_read(struct live *l, struct live_tsum *ts, int pid, struct live_tsum_thr *o,
+			   struct live_tsum_thr *e, bool stat)
 {
 	char path[96], buf[4096];
 	long got;
 
+	(void)ts;
+	(void)o;
 	(void)stat;
 	snprintf(path, sizeof(path), "%d/task/%d/status", pid, e->tid);
 	got = proc_read_file(l->rootfd, path, buf, sizeof(buf) - 1);
@@ -351,7 +513,7 @@ void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct 
 	prev = ts->last_ns;
 	lost = ts->lost_ns;
 	r = live_tsum_update(l, ts, p->pid, t_ns,
-			     l->ctxsw_sched ? live_tsum_read_sched : live_ctxsw_read, false);
+			     l->ctxsw_sched ? live_tsum_read_sched : live_ctxsw_read, false, -1);
 	if (r) {
 		c->err = r;
 		return;

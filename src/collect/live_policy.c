@@ -71,7 +71,7 @@ void live_check_starved(struct live *l)
 			continue;
 		live_close_tthreads(l, p);
 		for (size_t t = 0; t < p->nthr; t++)
-			live_close_groups(l, &p->thr[t].g);
+			live_close_thread(l, &p->thr[t]);
 		p->nthr = 0;
 		p->err = LIVE_RETRY;
 	}
@@ -117,7 +117,7 @@ static void live_switch_layout(struct live *l, struct live_proc *p)
 {
 	live_close_tthreads(l, p);
 	for (size_t t = 0; t < p->nthr; t++)
-		live_close_groups(l, &p->thr[t].g);
+		live_close_thread(l, &p->thr[t]);
 	p->nthr = 0;
 	p->err = LIVE_RETRY;
 	p->lite = !p->lite;

@@ -246,6 +246,7 @@ static void live_procfs_count(struct live *l, struct live_proc *p, const struct 
 	}
 	if (!f->based) {
 		f->based = true;
+		f->ts.keep = true;
 		f->t0 = t_ns;
 		f->clock0 = f->clock = clk;
 		f->min0 = st->minflt;
@@ -262,7 +263,8 @@ static void live_procfs_count(struct live *l, struct live_proc *p, const struct 
 	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
-		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows);
+		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows,
+					st->threads > 0 ? st->threads : -1);
 		if (!terr) {
 			f->thr_clock = f->clock;
 			live_tsum_unseen(l, &f->ts, p->pid, clk, prev, lost);
@@ -366,7 +368,7 @@ static void live_procfs_threads(struct live *l, struct live_proc *p, struct snap
 		return;
 	/* rows asked for while it was idle: its threads' stat files were not read yet */
 	if (live_pfs_need_stat(&f->ts) &&
-	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_tsum_read_sched, true))
+	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_tsum_read_sched, true, -1))
 		return;
 	for (size_t i = 0; i < f->ts.nthr; i++)
 		live_pfs_row(l, p, &f->ts, &f->ts.thr[i], snap);
@@ -377,12 +379,53 @@ static void live_procfs_threads(struct live *l, struct live_proc *p, struct snap
 				live_pfs_row(l, p, &f->ts, &f->ts.gone[i], snap);
 }
 
+static int live_pfs_cmp_used(const void *a, const void *b)
+{
+	const struct live_tsum *x = *(const struct live_tsum *const *)a;
+	const struct live_tsum *y = *(const struct live_tsum *const *)b;
+
+	return (x->used > y->used) - (x->used < y->used);
+}
+
+/*
+ * After a tick in which some thread files could not be kept open for want
+ * of descriptors: close those of the processes read longest ago (none read
+ * this tick), as many as were wanted, so that the busy keep theirs.
+ */
+static void live_procfs_tick_end(struct live *l)
+{
+	struct live_tsum **old;
+	size_t n = 0, want = l->tsum_short;
+
+	l->tsum_short = 0;
+	if (!want || !l->nprocs)
+		return;
+	old = xcalloc(l->nprocs, sizeof(*old));
+	for (size_t i = 0; i < l->nprocs; i++) {
+		struct live_pfs *f = l->procs[i].be;
+
+		if (l->procs[i].pid && f && f->ts.nfds && f->ts.used < l->tick)
+			old[n++] = &f->ts;
+	}
+	if (n)
+		qsort(old, n, sizeof(*old), live_pfs_cmp_used);
+	for (size_t i = 0; i < n && want; i++) {
+		size_t had = old[i]->nfds;
+
+		live_tsum_close(l, old[i]);
+		want = had < want ? want - had : 0;
+	}
+	free(old);
+}
+
 static void live_procfs_proc_free(struct live *l, struct live_proc *p)
 {
 	struct live_pfs *f = p->be;
 
-	if (f)
+	if (f) {
+		live_tsum_close(l, &f->ts);
 		live_tsum_free(&f->ts);
+	}
 	free(f);
 	p->be = NULL;
 }
@@ -402,6 +445,7 @@ const struct live_backend LIVE_BE_PROCFS = {
 	.idle = live_procfs_idle,
 	.fill = live_procfs_fill,
 	.threads = live_procfs_threads,
+	.tick_end = live_procfs_tick_end,
 	.proc_free = live_procfs_proc_free,
 	.free = live_procfs_free,
 };

@@ -77,7 +77,7 @@ static void live_thread_entry(struct live *l, const struct live_proc *p, struct 
 		memcpy(e->c, t->cnt, nev * sizeof(*e->c));
 		return;
 	}
-	live_sum_groups(l, &ly, t, 1, e->c, false, &gate);
+	live_sum_groups(l, &ly, t, 1, e->c, false, &gate, false);
 	e->t_ns = sysops_now(l->ops);
 	t->idle = 0;
 	live_keep_counts(l, e->c, &t->cnt, &t->gate, gate);
