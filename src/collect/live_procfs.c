@@ -193,7 +193,12 @@ static bool live_procfs_idle(struct live *l, struct live_proc *p, bool clock_onl
 	/* kept for the fill of this tick: one clock read a process a tick */
 	f->now = clk;
 	f->now_tick = l->tick;
-	if (!p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all || f->late || clk != f->clock)
+	/*
+	 * a thread gone while as many remain: one came that no listing has
+	 * seen, maybe asleep since, so the clock alone would not tell
+	 */
+	if (!p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all || f->late ||
+	    clk != f->clock || f->ts.relist)
 		return false;
 	p->idle++;
 	return true;
@@ -257,10 +262,11 @@ static void live_procfs_count(struct live *l, struct live_proc *p, const struct 
 	rows = live_pfs_rows(l, p);
 	/*
 	 * Threads are read only when the process ran since they were last: a
-	 * thread that did not run neither switched nor migrated
+	 * thread that did not run neither switched nor migrated; or when one
+	 * was gone while as many remained (one came that no listing saw)
 	 */
-	if ((l->pfs_sched || rows) &&
-	    (!f->ts.read || f->clock != f->thr_clock || (rows && live_pfs_need_stat(&f->ts)))) {
+	if ((l->pfs_sched || rows) && (!f->ts.read || f->clock != f->thr_clock || f->ts.relist ||
+				       (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
 		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows,
