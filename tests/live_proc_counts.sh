@@ -77,7 +77,7 @@ check "pmctop from /proc exits 0" test $sp = 0
 check "pmctop with --task-counts=perf exits 0" test $sf = 0
 check "pmctop -H from /proc exits 0" test $sh_ = 0
 check "the work was done and logged" test -s "$TMP/job.log"
-read -r tpf tcs tns <"$TMP/job.log"
+read -r tpf tcs tns tspin <"$TMP/job.log"
 diag "the work's own accounts: $tpf minor faults, $tcs context switches, $tns ns of CPU"
 
 # sums of the workload's rows (processes, or with -H its threads) over the frames; whether an
