@@ -8,24 +8,44 @@ mkfifo "$TMP/out"
 PM=$!
 KILL_PIDS="$KILL_PIDS $PM"
 # The watcher: reads pmctop's frames line by line; right after a counted frame has begun (its
-# first row, CPU 0, with a %CPU) it starts a busy child, which lives through the next frame;
-# then it waits for the first frame that lists the child. A frame's rows come out together.
+# first row, CPU 0, with a %CPU) it starts a busy child, which lives until it is found; then it
+# waits for the first frame that lists the child. A frame's rows come out together. The fields
+# are split by the shell itself: a process or two per row would leave the watcher frames behind
+# pmctop on a busy machine, and pmctop, blocked on the full FIFO, would miss a short child.
 child=
 last=
 found=
+frames=0
 exec 3<"$TMP/out"
 while IFS= read -r -t 60 line <&3; do
 	echo "$line" >>"$TMP/frames.csv"
+	set -f
+	oldifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086
+	set -- $line
+	IFS=$oldifs
+	set +f
 	case $line in time,*)
-		cpuf=$(echo "$line" | tr ',' '\n' | grep -nx cpu | cut -d: -f1)
+		cpuf=0
+		i=0
+		for name in "$@"; do
+			i=$((i + 1))
+			[ "$name" = cpu ] && cpuf=$i
+		done
 		continue ;;
 	esac
-	t=${line%%,*}
-	kind=$(echo "$line" | cut -d, -f2)
-	id=$(echo "$line" | cut -d, -f3)
-	if [ -z "$child" ] && [ "$kind" = cpu ] && [ "$id" = 0 ] &&
-		[ -n "$(echo "$line" | cut -d, -f"$cpuf")" ]; then
-		"$WORKLOAD" spin 1 4 &
+	t=$1
+	kind=$2
+	id=$3
+	if [ "$kind" = cpu ] && [ "$id" = 0 ]; then
+		frames=$((frames + 1))
+		# a bound: the child shows within a few frames, or the test ends
+		[ $frames -le 30 ] || break
+		eval "cpu=\${$cpuf}"
+	fi
+	if [ -z "$child" ] && [ "$kind" = cpu ] && [ "$id" = 0 ] && [ -n "$cpu" ]; then
+		"$WORKLOAD" spin 1 60 &
 		child=$!
 		KILL_PIDS="$KILL_PIDS $child"
 		started=$t
@@ -38,6 +58,7 @@ while IFS= read -r -t 60 line <&3; do
 done
 exec 3<&-
 kill "$PM" 2>/dev/null
+[ -n "$child" ] && kill "$child" 2>/dev/null
 diag "child $child started after the frame of $started; its first row: $found"
 check "the child started after a counted frame is listed in a later frame" test -n "$found"
 cpu=$(echo "$found" | cut -d, -f"$cpuf")

@@ -72,7 +72,9 @@ python3 "$TMP/setuid.py" &
 su=$!
 python3 "$TMP/mem.py" &
 mem=$!
-"$WORKLOAD" spin 1 6 "$TMP/spin.log" &
+# at a high priority: its CPU time, which TIME+ is compared with, must not depend on what
+# else the machine runs (beside two busy CPUs it got less than a second of the 4.5 s watched)
+nice -n -15 "$WORKLOAD" spin 1 6 "$TMP/spin.log" &
 spin=$!
 KILL_PIDS="$KILL_PIDS $ex $re $su $mem $spin"
 only=""

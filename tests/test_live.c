@@ -260,6 +260,16 @@ START_TEST(test_esrch_drops_a_vanished_task_without_error)
 }
 END_TEST
 
+/* Make pid's owner (real, effective, saved and filesystem uid) uid. */
+static void tree_owner(struct tree *t, int pid, unsigned uid)
+{
+	char path[512], text[128];
+
+	snprintf(path, sizeof(path), "%s/%d/status", t->proc, pid);
+	snprintf(text, sizeof(text), "Name:\twork\nUid:\t%u\t%u\t%u\t%u\n", uid, uid, uid, uid);
+	put(path, text);
+}
+
 START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 {
 	struct tree t;
@@ -270,6 +280,8 @@ START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 
 	tree_init(&t);
 	four_procs(&t);
+	/* a process of pmctop's own user refused: not ptrace, the paranoid advice stays */
+	tree_owner(&t, 12, (unsigned)getuid());
 	f = fake_new();
 	s = live_new(&t, f, false, false);
 	ck_assert_int_eq(source_live_paranoid(s), 2);
@@ -283,6 +295,52 @@ START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 	ck_assert_int_eq(fact->paranoid, 2);
 	ck_assert(said(s, "some processes cannot be counted: permission denied; "
 			  "kernel.perf_event_paranoid is 2"));
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
+START_TEST(test_another_users_process_refused_names_ptrace_not_paranoid)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct errmsg_fact *fact = NULL;
+	unsigned me = (unsigned)getuid(), other = me + 1;
+	char want[128], text[1024];
+
+	tree_init(&t);
+	four_procs(&t);
+	for (int pid = 10; pid <= 13; pid++)
+		tree_owner(&t, pid, me);
+	tree_owner(&t, 12, other);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	f->err_pid = 12;
+	f->err = -EACCES;
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
+	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
+	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EACCES, &fact), 1);
+	ck_assert_int_eq(fact->n, 12);
+	ck_assert_int_eq(fact->owner, other);
+	ck_assert_int_eq(fact->uid, me);
+	ck_assert_int_eq(fact->n2, 1);
+	snprintf(want, sizeof(want), "other users' processes cannot be counted (pid 12 of uid %u)",
+		 other);
+	errmsg_fact(text, sizeof(text), fact);
+	ck_assert_ptr_nonnull(strstr(text, want));
+	ck_assert_ptr_nonnull(strstr(text, "needs ptrace access to it, which no "
+					   "kernel.perf_event_paranoid setting gives; run pmctop "
+					   "as that user or as root"));
+	ck_assert_ptr_nonnull(strstr(text, "setcap cap_perfmon+ep pmctop"));
+	/* the sysctl cannot help: it is not suggested */
+	ck_assert_ptr_null(strstr(text, "sysctl kernel.perf_event_paranoid"));
+	ck_assert(said(s, want));
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
@@ -2513,6 +2571,7 @@ int main(void)
 		tc, test_threads_started_during_an_attach_over_several_ticks_make_it_an_estimate);
 	tcase_add_test(tc, test_esrch_drops_a_vanished_task_without_error);
 	tcase_add_test(tc, test_eacces_gives_the_permission_fact_with_paranoid);
+	tcase_add_test(tc, test_another_users_process_refused_names_ptrace_not_paranoid);
 	tcase_add_test(tc, test_enoent_for_hardware_events_gives_software_only_mode);
 	tcase_add_test(tc, test_nothing_countable_fails_with_the_fact_of_the_first_event);
 	tcase_add_test(tc, test_echild_on_the_first_group_read_reopens_the_group);

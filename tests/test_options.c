@@ -191,6 +191,53 @@ START_TEST(test_bad_values_are_named)
 }
 END_TEST
 
+/* --columns: keys or titles, the off-by-default ones too; a bad list is refused by name. */
+START_TEST(test_columns_lists)
+{
+	static const char *const GOOD[] = {
+		"pid,user,cpu",		 "PID,%CPU,COMMAND", " pid , cpi ",
+		"nice,virt,shr,lastcpu", "NI,VIRT,SHR,P",    "pid,",
+	};
+	static const struct {
+		int line;
+		const char *list, *want;
+	} BADLIST[] = {
+		{ __LINE__, "pid,bogus", "unknown column 'bogus' for --columns: use pid, user, " },
+		{ __LINE__, "PID,%CPUU", "unknown column '%CPUU' for --columns: use pid, " },
+		{ __LINE__, "pid,cpu,pid",
+		  "column 'pid' is given twice in --columns: name each once" },
+		{ __LINE__, "PID,pid", "column 'pid' is given twice in --columns" },
+		{ __LINE__, "", "'--columns' needs at least one column: use pid, user, " },
+		{ __LINE__, ",", "'--columns' needs at least one column" },
+		{ __LINE__, " , ", "'--columns' needs at least one column" },
+	};
+	struct options o;
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(GOOD) / sizeof(GOOD[0]); i++) {
+		ck_assert_msg(parse(&o, err, sizeof(err), "--columns", GOOD[i], NULL) == 0,
+			      "'%s' refused: %s", GOOD[i], err);
+		ck_assert_str_eq(o.columns, GOOD[i]);
+		options_release(&o);
+	}
+	for (size_t i = 0; i < sizeof(BADLIST) / sizeof(BADLIST[0]); i++) {
+		err[0] = '\0';
+		ck_assert_msg(parse(&o, err, sizeof(err), "--columns", BADLIST[i].list, NULL) ==
+				      -EINVAL,
+			      "line %d accepted", BADLIST[i].line);
+		ck_assert_msg(strstr(err, BADLIST[i].want) != NULL, "line %d: '%s'",
+			      BADLIST[i].line, err);
+		options_release(&o);
+	}
+	/* the valid names listed are every column's key, the four off by default among them */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--columns=zz", NULL, NULL), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "nice, virt, res, shr"));
+	ck_assert_ptr_nonnull(strstr(err, "lastcpu"));
+	ck_assert_ptr_nonnull(strstr(err, ", command"));
+	options_release(&o);
+}
+END_TEST
+
 START_TEST(test_replay_allows_zero_delay)
 {
 	struct options o;
@@ -303,6 +350,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_bad_values_are_named, 0, sizeof(BAD) / sizeof(BAD[0]));
 	tcase_add_test(tc, test_task_counts);
 	tcase_add_test(tc, test_replay_allows_zero_delay);
+	tcase_add_test(tc, test_columns_lists);
 	tcase_add_test(tc, test_list_events_takes_optional_pattern);
 	tcase_add_test(tc, test_commas_inside_a_pmu_terms_event_are_its_own);
 	tcase_add_test(tc, test_parsing_again_after_an_error_mid_argument);

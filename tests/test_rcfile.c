@@ -559,6 +559,60 @@ START_TEST(test_rcfile_load_opens_no_device_and_no_other_users_file)
 }
 END_TEST
 
+/* The hook between the look at the settings and their open: a link or FIFO put there. */
+static void swap_settings(void *arg)
+{
+	const char *what = arg;
+	char path[PATH_MAX + 64], target[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/swapped", dir);
+	snprintf(target, sizeof(target), "%s/planted", dir);
+	ck_assert_int_eq(unlink(path), 0);
+	if (!strcmp(what, "link"))
+		ck_assert_int_eq(symlink(target, path), 0);
+	else
+		ck_assert_int_eq(mkfifo(path, 0600), 0);
+}
+
+/*
+ * The settings are judged and read through one descriptor: a link to settings planted
+ * elsewhere, or a FIFO, swapped in between the look and the open is not read (and the FIFO
+ * does not hang the start); pmctop starts with the defaults and says why.
+ */
+START_TEST(test_rcfile_load_reads_what_it_checked)
+{
+	char path[PATH_MAX + 64], target[PATH_MAX + 64], msg[1024];
+	struct rcfile rc;
+
+	snprintf(path, sizeof(path), "%s/swapped", dir);
+	snprintf(target, sizeof(target), "%s/planted", dir);
+	put(target, HDR "colours=mono\n", sizeof(HDR) - 1 + 13);
+	put(path, HDR "delay=3\n", sizeof(HDR) - 1 + 8);
+	ck_assert_int_eq(
+		rcfile_load_checked(&rc, path, swap_settings, (void *)"link", msg, sizeof(msg)),
+		-ELOOP);
+	ck_assert_msg(strstr(msg, "became a symbolic link while it was opened; pmctop starts "
+				  "with the defaults"),
+		      "%s", msg);
+	ck_assert_int_eq(rc.scheme, UI_SCHEME_DEFAULT);
+	ck_assert(rc.delay != 3);
+	ck_assert(rc.foreign);
+	unlink(path);
+	put(path, HDR "delay=3\n", sizeof(HDR) - 1 + 8);
+	ck_assert_int_eq(
+		rcfile_load_checked(&rc, path, swap_settings, (void *)"fifo", msg, sizeof(msg)),
+		-EINVAL);
+	ck_assert_msg(strstr(msg, "is not a regular file; pmctop starts with the defaults"), "%s",
+		      msg);
+	ck_assert(rc.delay != 3);
+	unlink(path);
+	/* with nothing swapped, the same file is read */
+	put(path, HDR "delay=3\n", sizeof(HDR) - 1 + 8);
+	ck_assert_int_eq(rcfile_load(&rc, path, msg, sizeof(msg)), 0);
+	ck_assert(rc.delay == 3);
+}
+END_TEST
+
 /*
  * A symbolic link where the file should be is never written through, whether it names a
  * file (another user's, say /etc/shadow to root) or nothing yet: refused, with why and what
@@ -711,6 +765,7 @@ int main(void)
 	tcase_add_test(tf, test_rcfile_save_makes_the_directory_and_loads_back);
 	tcase_add_test(tf, test_rcfile_load_refuses_what_is_no_settings_file);
 	tcase_add_test(tf, test_rcfile_load_opens_no_device_and_no_other_users_file);
+	tcase_add_test(tf, test_rcfile_load_reads_what_it_checked);
 	tcase_add_test(tf, test_rcfile_save_refuses_a_link);
 	tcase_add_test(tf, test_rcfile_save_only_into_a_directory_of_ones_own);
 	suite_add_tcase(s, tf);

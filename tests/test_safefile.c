@@ -318,6 +318,121 @@ START_TEST(test_rotation_refuses_a_name_too_long_for_its_suffix)
 }
 END_TEST
 
+/* What a swap between the look at a file and its open puts there, and what then comes out. */
+static const struct {
+	int line;
+	const char *what; /* none, fifo, link, other, dir, null: what replaces the file */
+	int want;
+	const char *why;
+} SWAP[] = {
+	{ __LINE__, "none", 0, "" },
+	{ __LINE__, "fifo", -EINVAL, "is not a regular file" },
+	{ __LINE__, "link", -ELOOP, "became a symbolic link while it was opened" },
+	{ __LINE__, "other", -ESTALE, "was replaced while it was opened" },
+	{ __LINE__, "dir", -EINVAL, "is not a regular file" },
+	{ __LINE__, "null", -EINVAL, "is not a regular file" },
+};
+
+struct swap {
+	char dir[PATH_MAX];
+	const char *what;
+	bool done;
+};
+
+/* The hook between the look and the open: put SWAP's thing where the file was. */
+static void swap_file(void *arg)
+{
+	struct swap *sw = arg;
+	char p[PATH_MAX * 2], q[PATH_MAX * 2];
+
+	snprintf(p, sizeof(p), "%s/rc", sw->dir);
+	sw->done = true;
+	if (!strcmp(sw->what, "none"))
+		return;
+	ck_assert_int_eq(unlink(p), 0);
+	if (!strcmp(sw->what, "link")) {
+		snprintf(q, sizeof(q), "%s/secret", sw->dir);
+		ck_assert_int_eq(symlink(q, p), 0);
+	} else if (!strcmp(sw->what, "other")) {
+		snprintf(q, sizeof(q), "%s/secret", sw->dir);
+		ck_assert_int_eq(link(q, p), 0);
+	} else if (!strcmp(sw->what, "fifo")) {
+		ck_assert_int_eq(mkfifo(p, 0600), 0);
+	} else if (!strcmp(sw->what, "dir")) {
+		ck_assert_int_eq(mkdir(p, 0700), 0);
+	} else {
+		ck_assert_int_eq(mknod(p, S_IFCHR | 0666, makedev(1, 3)), 0);
+	}
+}
+
+/*
+ * The settings are read through the descriptor that was checked: a FIFO, link, another file,
+ * directory or device put in the file's place after the look is refused, at once (a FIFO
+ * with no writer does not block), and nothing of what it names is read.
+ */
+START_TEST(test_a_file_swapped_after_the_look_is_not_read)
+{
+	struct swap sw = { .what = SWAP[_i].what };
+	char p[PATH_MAX * 2], q[PATH_MAX * 2], why[256] = "", buf[64];
+	struct stat st;
+	int fd;
+
+	snprintf(sw.dir, sizeof(sw.dir), "%s", tmpdir());
+	snprintf(p, sizeof(p), "%s/rc", sw.dir);
+	snprintf(q, sizeof(q), "%s/secret", sw.dir);
+	put(p, "mine\n");
+	put(q, "root:secret\n");
+	if (!strcmp(sw.what, "null") && geteuid())
+		return; /* a device node needs CAP_MKNOD */
+	fd = safefile_open_read(p, &st, swap_file, &sw, why, sizeof(why));
+	ck_assert(sw.done);
+	if (!SWAP[_i].want) {
+		ssize_t n;
+
+		ck_assert_msg(fd >= 0, "line %d: %s", SWAP[_i].line, why);
+		ck_assert(S_ISREG(st.st_mode));
+		n = read(fd, buf, sizeof(buf) - 1);
+		ck_assert_int_eq(n, 5);
+		buf[n] = '\0';
+		ck_assert_str_eq(buf, "mine\n");
+		close(fd);
+		return;
+	}
+	ck_assert_msg(fd == SWAP[_i].want, "line %d: %d (%s)", SWAP[_i].line, fd, why);
+	ck_assert_msg(strstr(why, SWAP[_i].why), "line %d: %s", SWAP[_i].line, why);
+	/* the secret is untouched and the link (if any) still there: nothing followed */
+	ck_assert_str_eq(get(q), "root:secret\n");
+}
+END_TEST
+
+/* Before any swap: a link the user set up is followed once; what is no file is never opened. */
+START_TEST(test_reading_follows_ones_own_link_once_and_opens_no_special_file)
+{
+	char d[1024], p[PATH_MAX * 2], q[PATH_MAX * 2], why[256];
+	struct stat st;
+	int fd;
+
+	snprintf(d, sizeof(d), "%s", tmpdir());
+	snprintf(q, sizeof(q), "%s/real", d);
+	snprintf(p, sizeof(p), "%s/rc", d);
+	put(q, "x");
+	ck_assert_int_eq(symlink("real", p), 0);
+	fd = safefile_open_read(p, &st, NULL, NULL, why, sizeof(why));
+	ck_assert_msg(fd >= 0, "%s", why);
+	ck_assert_int_eq(st.st_size, 1);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/none", d);
+	ck_assert_int_eq(safefile_open_read(p, &st, NULL, NULL, why, sizeof(why)), -ENOENT);
+	ck_assert(special(d, "fifo"));
+	snprintf(p, sizeof(p), "%s/fifo", d);
+	ck_assert_int_eq(safefile_open_read(p, &st, NULL, NULL, why, sizeof(why)), -EINVAL);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert(special(d, "dir"));
+	snprintf(p, sizeof(p), "%s/dir", d);
+	ck_assert_int_eq(safefile_open_read(p, &st, NULL, NULL, why, sizeof(why)), -EISDIR);
+}
+END_TEST
+
 static Suite *safefile_suite(void)
 {
 	Suite *s = suite_create("safefile");
@@ -332,6 +447,9 @@ static Suite *safefile_suite(void)
 	tcase_add_test(tc, test_rotation_through_ones_own_link_rotates_the_file_not_the_link);
 	tcase_add_test(tc, test_rotation_renames_only_the_file_opened_where_it_was_opened);
 	tcase_add_test(tc, test_rotation_refuses_a_name_too_long_for_its_suffix);
+	tcase_add_loop_test(tc, test_a_file_swapped_after_the_look_is_not_read, 0,
+			    sizeof(SWAP) / sizeof(SWAP[0]));
+	tcase_add_test(tc, test_reading_follows_ones_own_link_once_and_opens_no_special_file);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1133,6 +1133,106 @@ START_TEST(test_setup_goldens)
 }
 END_TEST
 
+/* The title line of the table in a drawn screen ("" when none), into buf. */
+static const char *title_line(const char *screen, char *buf, size_t size)
+{
+	const char *p = strstr(screen, "    PID"), *b, *e;
+
+	if (!p) {
+		p = strstr(screen, " PID ");
+		if (!p) {
+			snprintf(buf, size, "%s", "");
+			return buf;
+		}
+	}
+	for (b = p; b > screen && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	snprintf(buf, size, "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
+	return buf;
+}
+
+/* Where word (a whole title) starts in line, or -1. */
+static long title_at(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = line; (p = strstr(p, word)) != NULL; p++)
+		if ((p == line || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return p - line;
+	return -1;
+}
+
+/*
+ * --columns: the table shows the columns named, in the order named, the
+ * off-by-default ones (NI, VIRT, SHR, P) included, and no others but COMMAND.
+ */
+START_TEST(test_columns_list_orders_and_hides_the_table)
+{
+	static const struct {
+		int line;
+		const char *list;
+		const char *shown[8]; /* titles in order */
+		const char *hidden[4];
+	} CASES[] = {
+		{ __LINE__,
+		  "pid,user,cpu",
+		  { "PID", "USER", "%CPU", "COMMAND" },
+		  { "CPI", "RES", "NI", "P" } },
+		{ __LINE__, "cpu,pid", { "%CPU", "PID", "COMMAND" }, { "USER", "TIME+", "VIRT" } },
+		{ __LINE__,
+		  "pid,nice,virt,shr,lastcpu",
+		  { "PID", "NI", "VIRT", "SHR", "P", "COMMAND" },
+		  { "USER", "%CPU", "IPC" } },
+		{ __LINE__,
+		  "P,SHR,VIRT,NI,PID",
+		  { "P", "SHR", "VIRT", "NI", "PID", "COMMAND" },
+		  { "RES" } },
+	};
+	struct ui u;
+	char bad[64], line[512];
+
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		long at = -1;
+		char *s;
+
+		ck_assert_msg(columns_choice_parse(&m->cols, CASES[i].list, bad, sizeof(bad)) == 0,
+			      "line %d: '%s' refused", CASES[i].line, bad);
+		ui_init(&u, COL_PID, false, 1.0);
+		u.cols = m->cols;
+		s = draw(&u, 200, 50, false);
+		title_line(s, line, sizeof(line));
+		for (size_t k = 0; k < 8 && CASES[i].shown[k]; k++) {
+			long here = title_at(line, CASES[i].shown[k]);
+
+			ck_assert_msg(here > at, "line %d: '%s' not after the one before in '%s'",
+				      CASES[i].line, CASES[i].shown[k], line);
+			at = here;
+		}
+		for (size_t k = 0; k < 4 && CASES[i].hidden[k]; k++)
+			ck_assert_msg(title_at(line, CASES[i].hidden[k]) < 0,
+				      "line %d: '%s' shown in '%s'", CASES[i].line,
+				      CASES[i].hidden[k], line);
+		free(s);
+	}
+	/* by default the four are off, and the table's usual columns on */
+	columns_choice_default(&m->cols);
+	ui_init(&u, COL_PID, false, 1.0);
+	u.cols = m->cols;
+	{
+		char *s = draw(&u, 200, 50, false);
+
+		title_line(s, line, sizeof(line));
+		ck_assert_msg(title_at(line, "PID") >= 0 && title_at(line, "%CPU") >= 0, "%s",
+			      line);
+		ck_assert_msg(title_at(line, "NI") < 0 && title_at(line, "VIRT") < 0 &&
+				      title_at(line, "SHR") < 0 && title_at(line, "P") < 0,
+			      "%s", line);
+		free(s);
+	}
+}
+END_TEST
+
 START_TEST(test_click_mapping_matches_the_drawn_titles)
 {
 	for (int w = 30; w <= 200; w += 17)
@@ -1209,6 +1309,7 @@ int main(void)
 	tcase_add_test(tc, test_users_menu_golden);
 	tcase_add_test(tc, test_scrolled_goldens);
 	tcase_add_test(tc, test_click_mapping_matches_the_drawn_titles);
+	tcase_add_test(tc, test_columns_list_orders_and_hides_the_table);
 	tcase_add_test(tc, test_setup_goldens);
 	tcase_add_test(tc, test_setup_at_every_size);
 	tcase_add_test(tc, test_meters_of_the_first_frame_show_no_dangling_units);

@@ -661,12 +661,22 @@ static int workload_pingpong(long rate, double seconds)
 	return 0;
 }
 
+/* The spinner of a job: how long it spins, and the context switches it had (its own). */
+struct workload_job_spin {
+	double s;
+	long switches;
+};
+
 static void *workload_job_spin(void *arg)
 {
-	double until = workload_cpu_now() + *(double *)arg;
+	struct workload_job_spin *sp = arg;
+	double until = workload_cpu_now() + sp->s;
+	struct rusage r;
 
 	while (workload_cpu_now() < until)
 		;
+	if (!getrusage(RUSAGE_THREAD, &r))
+		sp->switches = r.ru_nvcsw + r.ru_nivcsw;
 	return NULL;
 }
 
@@ -691,7 +701,8 @@ static void *workload_job_spin_keep(void *arg)
  * process's own accounts of it (getrusage, the process CPU clock): pages
  * first touched (one minor fault each), sleeps (one context switch each)
  * and spin_ms of CPU time on a second thread (which exits, or with keep
- * stays to the end); then it waits to be killed, so that a counter attached
+ * stays to the end), whose own context switches come last on the log line
+ * (it is preempted more the busier the machine); then it waits to be killed, so that a counter attached
  * per thread keeps the counts to the end.
  */
 static int workload_job(long pages, long sleeps, double spin_ms, const char *fifo, FILE *log,
@@ -700,7 +711,8 @@ static int workload_job(long pages, long sleeps, double spin_ms, const char *fif
 	long page = sysconf(_SC_PAGESIZE);
 	struct timespec nap = { 0, 50000 };
 	struct rusage r0, r1;
-	double c0, c1, spin = spin_ms / 1000;
+	double c0, c1;
+	struct workload_job_spin spin = { spin_ms / 1000, 0 };
 	pthread_t t;
 	char line[16];
 	FILE *f = fopen(fifo, "r");
@@ -734,8 +746,9 @@ static int workload_job(long pages, long sleeps, double spin_ms, const char *fif
 	}
 	c1 = workload_cpu_now();
 	getrusage(RUSAGE_SELF, &r1);
-	fprintf(log, "%ld %ld %.0f\n", r1.ru_minflt - r0.ru_minflt,
-		(r1.ru_nvcsw + r1.ru_nivcsw) - (r0.ru_nvcsw + r0.ru_nivcsw), (c1 - c0) * 1e9);
+	fprintf(log, "%ld %ld %.0f %ld\n", r1.ru_minflt - r0.ru_minflt,
+		(r1.ru_nvcsw + r1.ru_nivcsw) - (r0.ru_nvcsw + r0.ru_nivcsw), (c1 - c0) * 1e9,
+		spin.switches);
 	fclose(log);
 	for (;;)
 		pause();

@@ -369,6 +369,36 @@ static int options_events(struct options *o, const char *list, char *err, size_t
 	return 0;
 }
 
+/*
+ * Check a --columns list: every name a column (key or title), none twice, at
+ * least one. 0, or -EINVAL with the sentence in err naming the bad column and
+ * the good ones.
+ */
+static int options_columns(const char *list, char *err, size_t errsize)
+{
+	struct col_choice cc;
+	char bad[64], keys[512];
+	bool any = false;
+
+	columns_keys(keys, sizeof(keys), false);
+	if (columns_choice_parse(&cc, list, bad, sizeof(bad))) {
+		if (columns_find(bad))
+			snprintf(err, errsize,
+				 "column '%s' is given twice in --columns: name each once", bad);
+		else
+			snprintf(err, errsize, "unknown column '%s' for --columns: use %s", bad,
+				 keys);
+		return -EINVAL;
+	}
+	for (const char *p = list; *p && !any; p++)
+		any = *p != ',' && *p != ' ' && *p != '\t';
+	if (!any) {
+		snprintf(err, errsize, "'--columns' needs at least one column: use %s", keys);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void options_set(char **dst, const char *v)
 {
 	free(*dst);
@@ -649,19 +679,11 @@ int options_parse(struct options *o, int argc, char **argv, char *err, size_t er
 		case OPT_NO_CONFIG:
 			o->no_config = true;
 			break;
-		case OPT_COLUMNS: {
-			struct col_choice cc;
-			char bad[64], keys[512];
-
-			if (columns_choice_parse(&cc, optarg, bad, sizeof(bad)) || !*optarg) {
-				snprintf(err, errsize,
-					 "unknown or repeated column '%s' for --columns: use %s",
-					 bad, columns_keys(keys, sizeof(keys), false));
+		case OPT_COLUMNS:
+			if (options_columns(optarg, err, errsize))
 				return -EINVAL;
-			}
 			options_set(&o->columns, optarg);
 			break;
-		}
 		case 'h':
 			o->help = true;
 			break;

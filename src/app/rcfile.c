@@ -245,48 +245,51 @@ int rcfile_parse(struct rcfile *rc, const char *text, size_t len, const char *pa
 
 int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize)
 {
-	struct stat pre, st;
-	char *buf;
+	return rcfile_load_checked(rc, path, NULL, NULL, msg, msgsize);
+}
+
+int rcfile_load_checked(struct rcfile *rc, const char *path, void (*checked)(void *arg), void *arg,
+			char *msg, size_t msgsize)
+{
+	struct stat st;
+	char *buf, why[256];
 	size_t n = 0;
-	int fd = -1, r;
+	int fd, r;
 
 	rcfile_init(rc);
 	msg[0] = '\0';
 	/*
-	 * Looked at before it is opened: opening a device acts (a watchdog starts, a tape
-	 * rewinds), and a link put where the file should be may name one. Non-blocking: a
-	 * FIFO put there since must not hang the start.
+	 * Looked at before it is opened (opening a device acts), then opened without
+	 * following a link and non-blocking (a FIFO put there since must not hang the
+	 * start), and judged and read through that one descriptor: nothing swapped in
+	 * between the look and the read is read.
 	 */
-	if (stat(path, &pre) == 0 && !S_ISREG(pre.st_mode)) {
-		st = pre;
-		goto out_not_settings;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0 && errno == ENOENT)
+	fd = safefile_open_read(path, &st, checked, arg, why, sizeof(why));
+	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0) {
-		r = -errno;
+		r = fd;
 		/* what is there cannot be read: it is not ours to overwrite either */
 		rc->foreign = true;
-		snprintf(msg, msgsize,
-			 "cannot read the settings file '%s': %s; pmctop starts with the defaults",
-			 path, strerror(-r));
+		if (r == -EISDIR || r == -EINVAL || r == -ELOOP || r == -ESTALE)
+			snprintf(msg, msgsize,
+				 "settings file '%s' %s; pmctop starts with the defaults", path,
+				 why);
+		else
+			snprintf(msg, msgsize,
+				 "cannot read the settings file '%s': %s; pmctop starts with the "
+				 "defaults",
+				 path, why);
 		return r;
 	}
-	if (fstat(fd, &st))
-		memset(&st, 0, sizeof(st)); /* taken for no regular file */
-out_not_settings:
-	if (!S_ISREG(st.st_mode) || st.st_size > RCFILE_SIZE_MAX) {
-		r = S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) ? -EFBIG : -EINVAL;
-		if (fd >= 0)
-			close(fd);
+	if (st.st_size > RCFILE_SIZE_MAX) {
+		close(fd);
 		rc->foreign = true;
-		snprintf(msg, msgsize, "settings file '%s' %s; pmctop starts with the defaults",
-			 path,
-			 r == -EISDIR  ? "is a directory"
-			 : r == -EFBIG ? "is larger than 64 KiB, more than any settings file"
-				       : "is not a regular file");
-		return r;
+		snprintf(msg, msgsize,
+			 "settings file '%s' is larger than 64 KiB, more than any settings file; "
+			 "pmctop starts with the defaults",
+			 path);
+		return -EFBIG;
 	}
 	/* another user's settings do not steer this user's pmctop (root's, say), as ssh reads
 	 * no configuration another user could write */

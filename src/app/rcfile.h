@@ -56,6 +56,9 @@ int rcfile_parse(struct rcfile *rc, const char *text, size_t len, const char *pa
  * file); rc then holds what could be used, and the defaults for the rest.
  */
 int rcfile_load(struct rcfile *rc, const char *path, char *msg, size_t msgsize);
+/* rcfile_load with checked (arg) called between the look at the file and its open: tests. */
+int rcfile_load_checked(struct rcfile *rc, const char *path, void (*checked)(void *arg), void *arg,
+			char *msg, size_t msgsize);
 /* The text of the file for rc, every setting written; the caller frees it. */
 char *rcfile_format(const struct rcfile *rc, size_t *len);
 /*

@@ -46,15 +46,49 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	p->statfd = -1;
 }
 
+/* The first process of a tick refused with EACCES or EPERM, and who owns it. */
+struct live_denied {
+	int err;	 /* -EACCES or -EPERM; 0: none refused */
+	int pid;	 /* the first refused process of another user, else the first refused */
+	long long owner; /* its effective uid */
+	long long other; /* how many refused processes belong to other users */
+};
+
+/*
+ * Note a refused attach. The per-task events opened on pmctop itself at
+ * start (the probe), so perf_event_paranoid is not what refuses them here:
+ * for another user's process the kernel asks for ptrace access to it
+ * (perf_check_permission: CAP_PERFMON, or ptrace_may_access with
+ * PTRACE_MODE_READ_REALCREDS, where the real uid must match the target's
+ * real, effective and saved uids).
+ */
+static void live_note_denied(struct live_denied *d, const struct live_proc *p, unsigned me)
+{
+	bool other = p->uid != me;
+
+	if (!d->err || (other && !d->other)) {
+		d->err = p->err;
+		d->pid = p->pid;
+		d->owner = p->uid;
+	}
+	d->other += other;
+}
+
 /*
  * Tell the first permission error and the first time descriptors ran out,
  * with how many processes are left uncounted (nfd) at the end of the tick.
  */
-static void live_note_task_errors(struct live *l, int perm, size_t nfd)
+static void live_note_task_errors(struct live *l, const struct live_denied *d, size_t nfd)
 {
-	if (perm && !l->told_perm) {
+	if (d->err && !l->told_perm) {
+		struct errmsg_fact f;
+
 		l->told_perm = true;
-		live_tell_err(l, ERRMSG_TASKS, perm, NULL, 0);
+		errmsg_fact_set(&f, ERRMSG_TASKS, d->err, NULL, l->paranoid, d->pid);
+		f.owner = d->owner;
+		f.uid = (long long)getuid();
+		f.n2 = d->other;
+		live_tell(l, &f);
 	}
 	if (nfd && !l->told_fds) {
 		l->told_fds = true;
@@ -290,7 +324,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
 	size_t gone = 0, nfd = 0, nfull = 0, reserve = 0;
-	int perm = 0;
+	struct live_denied denied = { 0, 0, -1, 0 };
+	unsigned me = (unsigned)getuid();
 	bool late = false;
 
 	l->gread_pid = 0;
@@ -350,8 +385,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		/* a thread exiting halfway through the attach: not the device, try again */
 		if (p->err == -ENODEV)
 			p->err = LIVE_RETRY;
-		if ((p->err == -EACCES || p->err == -EPERM) && !perm)
-			perm = p->err;
+		if (p->err == -EACCES || p->err == -EPERM)
+			live_note_denied(&denied, p, me);
 		if (p->err == -EMFILE || p->err == -ENFILE) {
 			nfd++;
 			p->retry = l->tick + LIVE_RETRY_TICKS;
@@ -369,7 +404,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		live_fill_task(l, p, &pend[i].st, false, snap);
 		live_maybe_threads(l, p, snap);
 	}
-	live_note_task_errors(l, perm, nfd);
+	live_note_task_errors(l, &denied, nfd);
 	/*
 	 * Keep the stat file of each counted process open, to re-read it with one
 	 * pread; counters come first, so this waits until they have their fds.

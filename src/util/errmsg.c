@@ -213,6 +213,29 @@ static const char *errmsg_sample_reason(char *buf, size_t size, const struct err
 	return buf;
 }
 
+/*
+ * Another user's processes refused while pmctop's own open: the kernel
+ * checks ptrace access to the target (perf_check_permission in
+ * kernel/events/core.c: CAP_PERFMON, or ptrace_may_access with
+ * PTRACE_MODE_READ_REALCREDS, which wants the caller's real uid to be the
+ * target's real, effective and saved uid, or CAP_SYS_PTRACE), and no
+ * perf_event_paranoid level changes that.
+ */
+static void errmsg_tasks_foreign(char *buf, size_t size, const struct errmsg_fact *f)
+{
+	char more[64] = "";
+
+	if (f->n2 > 1)
+		snprintf(more, sizeof(more), " and %lld more", f->n2 - 1);
+	snprintf(buf, size,
+		 "other users' processes cannot be counted (pid %lld of uid %lld%s): counting "
+		 "another user's process needs ptrace access to it, which no "
+		 "kernel.perf_event_paranoid setting gives; run pmctop as that user or as "
+		 "root, or grant the capability with 'setcap cap_perfmon+ep pmctop' (or "
+		 "cap_sys_ptrace)",
+		 f->n, f->owner, more);
+}
+
 struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
 				    const char *name, int paranoid, long long n)
 {
@@ -489,7 +512,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot open '%s': %s", f->name, strerror(err));
 		break;
 	case ERRMSG_TASKS:
-		if (err == EACCES || err == EPERM)
+		if (err == EACCES && f->owner >= 0 && f->owner != f->uid)
+			errmsg_tasks_foreign(buf, size, f);
+		else if (err == EACCES || err == EPERM)
 			snprintf(buf, size,
 				 "some processes cannot be counted: permission denied; %s",
 				 errmsg_permission_advice(adv, sizeof(adv), f->paranoid));

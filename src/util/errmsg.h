@@ -7,10 +7,15 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0,   /* opening the event NAME */
-	ERRMSG_NO_EVENT,    /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	    /* opening the /proc root NAME */
-	ERRMSG_TASKS,	    /* counting processes; n: how many are not counted */
+	ERRMSG_EVENT = 0, /* opening the event NAME */
+	ERRMSG_NO_EVENT,  /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	  /* opening the /proc root NAME */
+	/*
+	 * counting processes; EMFILE: n is how many are not counted; EACCES:
+	 * n is the pid of the first refused, owner its uid beside pmctop's uid,
+	 * n2 how many refused belong to other users
+	 */
+	ERRMSG_TASKS,
 	ERRMSG_CPUS,	    /* opening per-core counters */
 	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
 	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
@@ -107,8 +112,8 @@ struct errmsg_fact {
 	long long n3;		 /* a third */
 	bool asked;		 /* ERRMSG_BPF: asked for (--bpf), not chosen by auto */
 	int instead;		 /* ERRMSG_BPF, ERRMSG_PROC_COUNTS: what counts (errmsg_counts) */
-	long long owner;	 /* ERRMSG_SAMPLE: the uid owning process n, -1 unknown */
-	long long uid;		 /* ERRMSG_SAMPLE: pmctop's real uid, beside owner */
+	long long owner;	 /* ERRMSG_SAMPLE, _TASKS: the uid owning process n, -1 unknown */
+	long long uid;		 /* ERRMSG_SAMPLE, _TASKS: pmctop's real uid, beside owner */
 	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
 };
 

@@ -158,6 +158,76 @@ out_close:
 	return r;
 }
 
+int safefile_open_read(const char *path, struct stat *st, void (*checked)(void *arg), void *arg,
+		       char *why, size_t whysize)
+{
+	char real[PATH_MAX], *slash;
+	const char *name;
+	struct stat pre;
+	int dirfd, fd, r;
+
+	if (!realpath(path, real)) {
+		r = -errno;
+		snprintf(why, whysize, "%s", strerror(-r));
+		return r;
+	}
+	slash = strrchr(real, '/');
+	name = slash[1] ? slash + 1 : ".";
+	if (slash == real)
+		dirfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	else {
+		*slash = '\0';
+		dirfd = open(real, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (dirfd < 0) {
+		r = -errno;
+		snprintf(why, whysize, "%s", strerror(-r));
+		return r;
+	}
+	/* looked at, not opened: opening a device acts (a watchdog starts, a tape rewinds) */
+	if (fstatat(dirfd, name, &pre, AT_SYMLINK_NOFOLLOW)) {
+		r = -errno;
+		snprintf(why, whysize, "%s", strerror(-r));
+		goto out_close;
+	}
+	if (!S_ISREG(pre.st_mode)) {
+		*st = pre;
+		r = S_ISDIR(pre.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(why, whysize, "%s",
+			 r == -EISDIR ? "is a directory" : "is not a regular file");
+		goto out_close;
+	}
+	if (checked)
+		checked(arg);
+	/* what is read is what is checked from here on: the descriptor's own file */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(why, whysize, "%s",
+			 r == -ELOOP ? "became a symbolic link while it was opened" : strerror(-r));
+		goto out_close;
+	}
+	if (fstat(fd, st)) {
+		r = -errno;
+		snprintf(why, whysize, "%s", strerror(-r));
+		close(fd);
+		goto out_close;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_dev != pre.st_dev || st->st_ino != pre.st_ino) {
+		r = S_ISREG(st->st_mode) ? -ESTALE : -EINVAL;
+		snprintf(why, whysize, "%s",
+			 r == -ESTALE ? "was replaced while it was opened"
+				      : "is not a regular file");
+		close(fd);
+		goto out_close;
+	}
+	close(dirfd);
+	return fd;
+out_close:
+	close(dirfd);
+	return r;
+}
+
 int safefile_replace(int dirfd, const char *name, const void *buf, size_t len, mode_t mode,
 		     char *why, size_t whysize)
 {

@@ -3,6 +3,7 @@
 #define PMCTOP_SAFEFILE_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /*
@@ -26,6 +27,22 @@ int safefile_dir_open(const char *dir, char *why, size_t whysize);
  */
 int safefile_replace(int dirfd, const char *name, const void *buf, size_t len, mode_t mode,
 		     char *why, size_t whysize);
+
+/*
+ * Open path to read a file of settings, through the very descriptor that is checked.
+ * path is resolved once (links the user set up are followed); its directory is opened,
+ * and the file in it is looked at without following a link and without opening it, so
+ * that a device, FIFO or directory there is refused (-EINVAL, -EISDIR) and never opened
+ * (opening a device acts). Then it is opened relative to that directory with O_NOFOLLOW
+ * and O_NONBLOCK (a FIFO swapped in cannot block), and what *st describes is that open
+ * descriptor: a link swapped in is refused (-ELOOP), something else than the regular file
+ * looked at (-ESTALE, or -EINVAL when it is no regular file). checked, when not NULL, is
+ * called with arg between the look and the open (tests swap the file there). The fd
+ * (O_RDONLY, O_CLOEXEC), -ENOENT when there is no file, or -errno with the reason in why.
+ * Owner and size are the caller's to judge, on *st.
+ */
+int safefile_open_read(const char *path, struct stat *st, void (*checked)(void *arg), void *arg,
+		       char *why, size_t whysize);
 
 /*
  * Open path to write a private file (a recording): made with mode 0600, or an existing
