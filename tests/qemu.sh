@@ -483,6 +483,155 @@ for s in $KERNELS; do
 	hw_cases "$WORK/$s-hw"
 done
 
+# --- under host load: stress-ng --cpu 2 beside QEMU while one kernel (the newest asked for)
+# boots once more and runs the load cases of guest_init.sh. The guest's clock follows its retired
+# instructions, but the reads of a tick spread further over it when QEMU gets less of the host.
+
+# rec_times REC PID: per tick of a recording, "K NS WALL TASK_NS CPU0_NS": the tick's monotonic
+# time and the times its entry for task PID and for CPU 0 were read (the tick's when no 'at')
+rec_times() {
+	awk -v pid="$2" '$1 == "tick" { k++; ns[k] = $2; wall[k] = $3; ta[k] = ca[k] = 0; last = ""; next }
+		$1 == "task" { last = $2 == pid ? "task" : ""; next }
+		$1 == "cpu" { last = $2 == "0" ? "cpu" : ""; next }
+		$1 == "at" { if (last == "task") ta[k] = $2; else if (last == "cpu") ca[k] = $2; last = ""; next }
+		$1 == "procinfo" { next }
+		{ last = "" }
+		END { for (i = 1; i <= k; i++) printf "%d %d %s %d %d\n", i, ns[i], wall[i], ns[i] + ta[i], ns[i] + ca[i] }' "$1"
+}
+# csv_frames CSV KIND ID NAME: per frame of a CSV (numbered from 1 in order), "K VALUE" of the
+# column NAME of the row KIND ID ("-" where the frame has no such row or no value)
+csv_frames() {
+	awk -F, -v kind="$2" -v id="$3" -v name="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+		$1 != t { if (k) print k, v; k++; t = $1; v = "-" }
+		c && $2 == kind && $3 == id && $c != "" { v = $c }
+		END { if (k) print k, v }' "$1"
+}
+# text_frames OUT TITLE: per text frame, "K VALUE" of column TITLE in the row of the command wl
+text_frames() {
+	awk -v title="$2" '/^pmctop - / { if (k) print k, v; k++; v = "-"; next }
+		$1 == "PID" { c = 0; for (i = 1; i <= NF; i++) if (tolower($i) == title) c = i; next }
+		c && $1 ~ /^[0-9]+$/ && $NF == "wl" { v = $c }
+		END { if (k) print k, v }' "$1"
+}
+
+# load_cases DIR: the assertions on the boot under host load
+load_cases() {
+	local d=$1 tag="$kname, host loaded" pid f
+	for c in rate duty; do
+		check "$tag: $c: the workload ran to the end while pmctop watched" grep -q '^wl done [0-9]' "$d/$c.wl"
+		check "$tag: $c: pmctop exits 0" grep -qx 'status 0' "$d/$c.args"
+		[ -s "$d/$c.rec" ] || continue
+		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 -o csv >"$d/$c.csv" 2>&1
+		"$PMCTOP" -b --replay "$d/$c.rec" -d 0 >"$d/$c.replay.txt" 2>&1
+	done
+	touch "$d/rate.csv" "$d/duty.csv"
+	diag "$tag: rate: $(grep -m1 '^wl timed' "$d/rate.wl"); header: $(grep -m1 '^Events:' "$d/rate.out")"
+
+	# rates: the truth from the workload's own log. Under -icount shift=0 it knows when it did not
+	# run (its gaps, in the guest's monotonic time); pmctop reads its counters in a gap (one CPU:
+	# the workload is not running while pmctop reads), so the user-mode instructions it retired
+	# between two of pmctop's reads are the chunks between the two gaps, each exactly 5 * 1000 + 8
+	# (half a chunk, 2504, is the uncertainty of where in its chunk a gap fell)
+	pid=$(sed -n 's/^pmctop -b -p \([0-9]*\) .*/\1/p' "$d/rate.args")
+	rec_times "$d/rate.rec" "$pid" >"$d/rate.times"
+	csv_frames "$d/rate.csv" process "$pid" instructions:u >"$d/rate.count"
+	text_frames "$d/rate.out" "instructions:u/s" >"$d/rate.text"
+	# per tick K >= 2 with both reads in gaps: K, truth rate, pmctop's rate (CSV count over the
+	# row's own interval), the text's rate, the count over the frame's interval (tick to tick)
+	awk -v P=5008 '
+		FILENAME ~ /\.wl$/ && $2 == "timed" { C = $4; P = $8 }
+		FILENAME ~ /\.wl$/ && $2 == "clock" { t0 = $3; v0 = $4; t1 = $5; v1 = $6 }
+		FILENAME ~ /\.wl$/ && $2 == "gap" { ng++; gl[ng] = $3; gv[ng] = $4; gd[ng] = $5 }
+		FILENAME ~ /\.times$/ { ns[$1] = $2; rt[$1] = $4; nt = $1 }
+		FILENAME ~ /\.count$/ { cnt[$1] = $2 }
+		FILENAME ~ /\.text$/ { txt[$1] = $2 }
+		function at(t, j, a, b) {
+			# the user-mode instructions retired by time t, which must be in a gap; -1 if not
+			for (j = 1; j <= ng; j++) {
+				a = t0 + (gv[j] - gd[j] - v0) * (t1 - t0) / (v1 - v0)
+				b = t0 + (gv[j] - v0) * (t1 - t0) / (v1 - v0)
+				if (a <= t && t <= b) return (C - gl[j] + 0.5) * P
+			}
+			return -1
+		}
+		function num(s, m) {
+			m = 1
+			if (s ~ /K$/) m = 1e3; else if (s ~ /M$/) m = 1e6; else if (s ~ /G$/) m = 1e9
+			sub(/[KMG]$/, "", s)
+			return s ~ /^[0-9.]+$/ ? s * m : -1
+		}
+		END {
+			for (k = 2; k <= nt; k++) {
+				a = at(rt[k - 1]); b = at(rt[k])
+				if (a < 0 || b < 0 || b <= a || cnt[k] !~ /^[0-9.]+$/) continue
+				dt = (rt[k] - rt[k - 1]) / 1e9
+				printf "%d %.0f %.0f %.0f %.0f\n", k, (b - a) / dt, cnt[k] / dt, num(txt[k]),
+					cnt[k] / ((ns[k] - ns[k - 1]) / 1e9)
+			}
+		}' "$d/rate.wl" "$d/rate.times" "$d/rate.count" "$d/rate.text" >"$d/rate.cmp"
+	diag "$tag: rate: gaps logged $(grep -c '^wl gap' "$d/rate.wl"), ticks $(wc -l <"$d/rate.times"), CSV frames $(wc -l <"$d/rate.count"), text frames $(wc -l <"$d/rate.text")"
+	diag "$tag: rate: busy frames (tick, truth/s, pmctop/s [CSV count / row interval], text/s, count / frame interval): $(awk '{ printf "%s %s %s %s %s; ", $1, $2, $3, $4, $5 }' "$d/rate.cmp")"
+	diag "$tag: rate: pmctop against the truth per busy frame (%): $(awk '{ printf "%+.3f ", ($3 / $2 - 1) * 100 }' "$d/rate.cmp"); by the frame's interval instead: $(awk '{ printf "%+.3f ", ($5 / $2 - 1) * 100 }' "$d/rate.cmp")"
+	check "$tag: rate: 4 or more busy frames with both reads in the workload's logged gaps" \
+		test "$(wc -l <"$d/rate.cmp")" -ge 4
+	check "$tag: rate: instructions:u/s (CSV count over the row's own interval) within 0.3 % of the truth in every busy frame" \
+		awk '{ d = $3 / $2 - 1; if (d < 0) d = -d; if (d > 0.003) bad = 1 } END { exit bad || !NR }' "$d/rate.cmp"
+	check "$tag: rate: the text's instructions:u/s within 0.3 % of the truth in every busy frame" \
+		awk '{ d = $4 / $2 - 1; if (d < 0) d = -d; if ($4 < 0 || d > 0.003) bad = 1 } END { exit bad || !NR }' "$d/rate.cmp"
+
+	# per-core BUSY%: CPU 0's rows in the frames that lie within the duty cycle
+	local t0 t1
+	read -r t0 t1 <<<"$(awk '$2 == "duty" { print $3, $4 }' "$d/duty.wl")"
+	pid=$(sed -n 's/^pmctop -b -p \([0-9]*\) .*/\1/p' "$d/duty.args")
+	rec_times "$d/duty.rec" "$pid" >"$d/duty.times"
+	csv_frames "$d/duty.csv" cpu 0 cpu >"$d/duty.busy"
+	join "$d/duty.times" "$d/duty.busy" | awk -v t0="${t0:-0}" -v t1="${t1:-0}" '
+		NR > 1 && p >= t0 && $5 <= t1 { print $1, $6 } { p = $5 }' >"$d/duty.in"
+	diag "$tag: duty: cycle from $t0 to $t1 ns; CPU 0 BUSY% per frame within it: $(awk '{ printf "%s ", $2 }' "$d/duty.in"); all frames: $(awk '{ printf "%s ", $2 }' "$d/duty.busy")"
+	diag "$tag: duty: pmctop's own cost: $(grep -m3 '^Self: ' "$d/duty.out" | tr '\n' ' ')"
+	check "$tag: duty: 6 or more frames within the duty cycle" test "$(wc -l <"$d/duty.in")" -ge 6
+	check "$tag: duty: CPU 0 BUSY% of a pinned 20 % duty cycle stays within 18-22 % in every frame" \
+		awk '{ if (!($2 >= 18 && $2 <= 22)) bad = 1 } END { exit bad || !NR }' "$d/duty.in"
+}
+
+# the suite booted under host load: the newest asked for
+s=""
+for k in bullseye bookworm trixie; do
+	case " $KERNELS " in *" $k "*) s=$k ;; esac
+done
+[ -n "$s" ] || s=${KERNELS##* }
+LOAD_PID=""
+stop_host_load() {
+	[ -n "$LOAD_PID" ] || return 0
+	# stress-ng leads a process group of its own: its workers go with it
+	kill -TERM -- "-$LOAD_PID" 2>/dev/null
+	wait "$LOAD_PID" 2>/dev/null
+	kill -KILL -- "-$LOAD_PID" 2>/dev/null
+	LOAD_PID=""
+}
+if ! command -v stress-ng >/dev/null 2>&1; then
+	skip "$s, host loaded: stress-ng is missing (Debian: stress-ng)"
+elif [ ! -s "$CACHE/kernels/vmlinuz-$s" ]; then
+	not_ok "$s, host loaded: no kernel in the cache"
+else
+	if [ -z "${PMCTOP_QEMU_REUSE:-}" ] || [ ! -s "$WORK/$s-load.log" ]; then
+		trap 'stop_host_load; cleanup' EXIT
+		trap 'exit 143' TERM HUP INT
+		# its own timeout too, so it never outlives the bed
+		setsid stress-ng --cpu 2 --timeout $((${PMCTOP_QEMU_TIMEOUT:-300} + 60)) >/dev/null 2>&1 &
+		LOAD_PID=$!
+		diag "$s, host loaded: stress-ng --cpu 2 (pid $LOAD_PID) beside QEMU"
+	fi
+	check "$s, host loaded (stress-ng --cpu 2): the kernel boots and runs the load cases" boot "$s" load
+	stop_host_load
+	trap cleanup EXIT
+	trap - TERM HUP INT
+	kver=$(sed -n 's/^kernel //p' "$WORK/$s-load/info" 2>/dev/null)
+	kname="$s ($kver)"
+	load_cases "$WORK/$s-load"
+fi
+
 # no PMU at all: the software-only mode, explained
 s=bookworm
 case " $KERNELS " in *" $s "*) ;; *) s=${KERNELS%% *} ;; esac
