@@ -98,6 +98,8 @@ elif [ "$MODE" = load ]; then
 	# the host is loaded (stress-ng beside QEMU). Rates: a spin that logs when it ran (its gaps)
 	# and retires exactly 5 * 1000 + 8 user-mode instructions per chunk, 3.0e9 in all
 	run rate timed 600000 1000 -- -d 0.5 -n 11 -e instructions:u
+	# the same counted by per-task groups
+	run rateperf timed 600000 1000 -- --task-counts=perf -d 0.5 -n 11 -e instructions:u
 	# per-core BUSY%: a thread pinned to CPU 0, busy 20 ms of every 100 ms of the guest's clock,
 	# over about the 9 s pmctop watches
 	run duty duty 20 100 86 0 -- -d 1 -n 10

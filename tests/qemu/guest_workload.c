@@ -23,8 +23,9 @@
  * end, so the host converts counter values to the monotonic times a monitor records.
  *
  * duty is busy by the guest's clock: it loops until B ms of CLOCK_MONOTONIC have passed since
- * the period began, then sleeps to the next period's start (absolute, so periods do not drift),
- * and writes "wl duty T0 T1", the monotonic ns of its first period's start and its end.
+ * it woke, then sleeps to the next period's start (absolute, so periods do not drift), and
+ * writes "wl duty T0 T1", the monotonic ns of its first period's start and its end, and
+ * "wl burst WAKE END" for each period.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -102,14 +103,14 @@ static unsigned long wl_timed_loop(unsigned long c, unsigned long m, uint64_t th
 			 "add %[x], %[x], %[b]\n\t"
 			 "subs %[i], %[i], #1\n\t"
 			 "b.ne 1b\n\t"
-			 "mrs %[v], cntvct_el0\n\t"  /* 2 */
+			 "mrs %[v], cntvct_el0\n\t"	/* 2 */
 			 "sub %[dv], %[v], %[last]\n\t" /* 3 */
-			 "mov %[last], %[v]\n\t"	  /* 4 */
-			 "cmp %[dv], %[th]\n\t"	  /* 5 */
-			 "b.hi 3f\n\t"		  /* 6 */
+			 "mov %[last], %[v]\n\t"	/* 4 */
+			 "cmp %[dv], %[th]\n\t"		/* 5 */
+			 "b.hi 3f\n\t"			/* 6 */
 			 "2:\n\t"
 			 "subs %[c], %[c], #1\n\t" /* 7 */
-			 "b.ne 0b\n\t"		     /* 8 */
+			 "b.ne 0b\n\t"		   /* 8 */
 			 "b 4f\n\t"
 			 "3:\n\t"
 			 "cmp %[g], %[end]\n\t"
@@ -154,20 +155,28 @@ static unsigned long wl_timed(unsigned long c, unsigned long m)
 	return c * (5 * m + 8);
 }
 
-/* busy b ms of every p ms of CLOCK_MONOTONIC, k periods, pinned to cpu */
+/*
+ * Busy b ms of every p ms of CLOCK_MONOTONIC, k periods, pinned to cpu. Each period's busy time
+ * starts when the thread wakes, not when the period starts: a wake-up comes late when the host
+ * runs QEMU late (an idle guest's clock follows the host's), and the thread is busy b ms all
+ * the same. Writes each burst's start and end.
+ */
 static void wl_duty(unsigned long b, unsigned long p, unsigned long k, int cpu)
 {
 	cpu_set_t set;
 	struct timespec ts;
-	uint64_t start, t0;
+	uint64_t start, t0, wake, *burst = calloc(2 * k + 2, sizeof(*burst));
 
+	if (!burst)
+		exit(1);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		exit(1);
 	t0 = start = wl_now();
 	for (unsigned long i = 0; i < k; i++) {
-		while (wl_now() - start < b * 1000000u)
+		burst[2 * i] = wake = wl_now();
+		while ((burst[2 * i + 1] = wl_now()) - wake < b * 1000000u)
 			wl_loop(10000);
 		start += p * 1000000u;
 		ts.tv_sec = (time_t)(start / 1000000000u);
@@ -176,6 +185,10 @@ static void wl_duty(unsigned long b, unsigned long p, unsigned long k, int cpu)
 			;
 	}
 	printf("wl duty %llu %llu\n", (unsigned long long)t0, (unsigned long long)start);
+	for (unsigned long i = 0; i < k; i++)
+		printf("wl burst %llu %llu\n", (unsigned long long)burst[2 * i],
+		       (unsigned long long)burst[2 * i + 1]);
+	free(burst);
 }
 
 static void *wl_thread(void *p)
