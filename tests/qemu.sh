@@ -4,6 +4,7 @@
 # instructions exactly and cycles equal instructions. The guest workload retires exactly 5
 # instructions per loop iteration, so the truth of every count is known. Each kernel boots once
 # and runs every case (tests/qemu/guest_init.sh); this script asserts on what the guest printed.
+# The newest kernel boots once more beside stress-ng --cpu 2 for rates and BUSY% under host load.
 # Cases pmctop is known to get wrong are TAP TODOs, with the reason: fix pmctop, then remove them.
 #
 # Environment: PMCTOP_QEMU_CACHE (downloads, default ~/.cache/pmctop-qemu), PMCTOP_QEMU_WORK
