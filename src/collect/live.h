@@ -314,9 +314,9 @@ struct live {
 	int *bpf_ev;	      /* the event index of each of the program's events */
 	int bpf_nev;
 	int bpf_err; /* 0, or why the last read failed */
-	uint64_t
-		bpf_read_ns; /* when the last read was made: the time of every process row it fills */
-	int *bpf_absent;     /* pids with sums the last scan did not find, ascending */
+	/* the moment of the last read (the time of every process row it fills), how long it took */
+	uint64_t bpf_read_ns, bpf_read_dur;
+	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
 	int *bpf_tseen; /* tids whose rows this tick showed */
 	size_t nbpf_tseen, bpf_tseencap;

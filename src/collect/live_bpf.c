@@ -155,6 +155,9 @@ out_free:
 	l->bpf_ev = NULL;
 }
 
+/* A read this much slower than twice the last one was interrupted (ns). */
+#define LIVE_BPF_READ_SLACK_NS 200000
+
 static void live_bpf_read(struct live *l)
 {
 	struct bpfcount_why why;
@@ -167,8 +170,24 @@ static void live_bpf_read(struct live *l)
 	 * filtered; else those whose rows are shown, named one by one
 	 */
 	bpfcount_want_all(l->bpf, l->all_threads && !l->o.npids && !l->o.by_uid);
-	r = bpfcount_read(l->bpf, &why);
-	l->bpf_read_ns = sysops_now(l->ops);
+	/*
+	 * The sums are of some moment between t0 and t1. pmctop preempted
+	 * there (a loaded machine) lets the processes run on: a time taken
+	 * after that is later than the counts, and the next interval's rate too
+	 * high. A read much slower than the last was interrupted: read again
+	 * (once; a read as slow is taken as the new usual time).
+	 */
+	for (int tries = 0;; tries++) {
+		uint64_t t0 = sysops_now(l->ops), t1;
+
+		r = bpfcount_read(l->bpf, &why);
+		t1 = sysops_now(l->ops);
+		l->bpf_read_ns = t0 + (t1 - t0) / 2;
+		if (r || tries || t1 - t0 <= 2 * l->bpf_read_dur + LIVE_BPF_READ_SLACK_NS) {
+			l->bpf_read_dur = t1 - t0;
+			break;
+		}
+	}
 	l->bpf_err = r;
 	if (r && !l->told_bpf_read) {
 		struct errmsg_fact f;

@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Boot one arm64 kernel with the test bed's initramfs under QEMU and keep its console output.
 #
-#   tests/qemu/boot.sh KERNEL INITRD LOG [hw|nopmu]
+#   tests/qemu/boot.sh KERNEL INITRD LOG [hw|nopmu|load]
 #
 # hw: -cpu max with its PMU (armv8_pmuv3, 7 counters) and -icount shift=0, so instructions are
 # counted exactly and cycles equal instructions; one CPU, so the counts are the guest's alone.
-# nopmu: -cpu max,pmu=off, the software-only path. The guest powers off when done; a timeout
+# nopmu: -cpu max,pmu=off, the software-only path. load: as hw, but the guest runs the cases
+# meant for a loaded host (tests/qemu.sh loads it). The guest powers off when done; a timeout
 # ($PMCTOP_QEMU_TIMEOUT seconds, default 300) stops a guest that hangs. Exit status: QEMU's,
 # 124 on timeout.
 set -u
-KERNEL=${1:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
-INITRD=${2:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
-LOG=${3:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu]}
+KERNEL=${1:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu|load]}
+INITRD=${2:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu|load]}
+LOG=${3:?usage: boot.sh KERNEL INITRD LOG [hw|nopmu|load]}
 MODE=${4:-hw}
 
 case $MODE in
 hw) cpu="max,pauth-impdef=on" extra="" ;;
 nopmu) cpu="max,pauth-impdef=on,pmu=off" extra="pmctop.mode=nopmu" ;;
+load) cpu="max,pauth-impdef=on" extra="pmctop.mode=load" ;;
 *) echo "boot: unknown mode '$MODE'" >&2; exit 2 ;;
 esac
 timeout -k 10 "${PMCTOP_QEMU_TIMEOUT:-300}" qemu-system-aarch64 -machine virt -cpu "$cpu" \

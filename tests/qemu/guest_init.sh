@@ -18,6 +18,7 @@ N=1000000
 K=200
 MODE=hw
 grep -q 'pmctop.mode=nopmu' /proc/cmdline && MODE=nopmu
+grep -q 'pmctop.mode=load' /proc/cmdline && MODE=load
 
 section() { echo "@@@ BEGIN $1"; }
 endsection() { echo "@@@ END $1 $2"; }
@@ -93,6 +94,15 @@ if [ "$MODE" = hw ]; then
 	# processes counted by the BPF program at context switches, and the same per thread
 	run bpf spin $N $K -- --bpf -d 0.5 -n 9 -e cycles,instructions
 	run bpfref spin $N $K -- -d 0.5 -n 9 -e cycles,instructions
+elif [ "$MODE" = load ]; then
+	# the host is loaded (stress-ng beside QEMU). Rates: a spin that logs when it ran (its gaps)
+	# and retires exactly 5 * 1000 + 8 user-mode instructions per chunk, 3.0e9 in all
+	run rate timed 600000 1000 -- -d 0.5 -n 11 -e instructions:u
+	# the same counted by per-task groups
+	run rateperf timed 600000 1000 -- --task-counts=perf -d 0.5 -n 11 -e instructions:u
+	# per-core BUSY%: a thread pinned to CPU 0, busy 20 ms of every 100 ms of the guest's clock,
+	# over about the 9 s pmctop watches
+	run duty duty 20 100 86 0 -- -d 1 -n 10
 else
 	run nopmu spin $N 20 -- -d 0.5 -n 4
 fi
