@@ -1068,8 +1068,7 @@ static void view_samples(struct canvas *c, int y, int h, const struct view_ctx *
 			canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; remote -");
 		else
 			canvas_printf(c, x, y, rs > 0 ? CANVAS_HOT : CANVAS_NORMAL, -1,
-				      "; remote %.1f%% of %" PRIu64 " samples", 100 * rs,
-				      m->hp->located);
+				      "; remote %.1f%%", 100 * rs);
 	} else if (m->sample_flags & SNAP_SMP_NO_NUMA)
 		canvas_printf(c, x, y, CANVAS_DIM, -1, "; no NUMA nodes");
 	if (!strcmp(m->sample_source, "page faults"))
