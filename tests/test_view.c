@@ -169,7 +169,7 @@ START_TEST(test_drill_pages_show_nodes_and_the_remote_share)
 	u.drill = 300;
 	s = draw(&u, 100, 20, true);
 	golden("screen-drill-numa.txt", s);
-	ck_assert_ptr_nonnull(strstr(s, "; half-life 2 s; remote 50.0%"));
+	ck_assert_ptr_nonnull(strstr(s, "pages, half-life 2 s; remote 50.0%"));
 	ck_assert_ptr_nonnull(strstr(s, "NODE  REM% "));
 	free(s);
 }
