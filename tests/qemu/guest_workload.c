@@ -96,8 +96,8 @@ static int wl_numa(int node, int cpu, double seconds)
 		perror("wl: sched_setaffinity");
 		return 1;
 	}
-	buf = mmap(NULL, (size_t)page * 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		   -1, 0);
+	buf = mmap(NULL, (size_t)page * 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
 	if (buf == MAP_FAILED)
 		return 1;
 	printf("wl ready %d\n", (int)getpid());
@@ -135,7 +135,8 @@ int main(int argc, char **argv)
 		n = strtoul(argv[3], NULL, 10);
 		k = strtoul(argv[4], NULL, 10);
 	} else {
-		fprintf(stderr, "usage: wl spin N K | threads T N K | late T N K | numa NODE CPU SECONDS\n");
+		fprintf(stderr, "usage: wl spin N K | threads T N K | late T N K | numa NODE CPU "
+				"SECONDS\n");
 		return 2;
 	}
 	if (n < 1 || threads < 1 || threads > 64)
