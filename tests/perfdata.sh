@@ -47,6 +47,10 @@ perf script -i "$TMP/skx-ldlat.data" -F pid,tid,time,addr,data_src,weight \
 	>"$TMP/skx-ldlat.mem" 2>/dev/null
 check "Skylake-SP load-latency samples: latency, op, level, snoop, TLB, lock as perf says" \
 	sh -c '$1 mem "$2" "$3" >&2' _ "$CHECK" "$TMP/skx-ldlat.data.dump" "$TMP/skx-ldlat.mem"
+# the NUMA topology of the capture (a two-socket Skylake-SP): each CPU's node as perf prints it
+perf report -i "$TMP/skx-ldlat.data" --header-only -I >"$TMP/skx.header" 2>/dev/null
+check "Skylake-SP: the CPUs' nodes as perf report -I prints them" \
+	sh -c '$1 numa "$2" "$3" >&2' _ "$CHECK" "$TMP/skx-ldlat.data.dump" "$TMP/skx.header"
 
 # a capture made here: page faults with their addresses
 if perf record -q -e page-faults -c 1 -d -o "$TMP/pf.data" -- \
@@ -66,6 +70,23 @@ if perf record -q -e page-faults -c 1 -d -o "$TMP/pf.data" -- \
 	"$PMCTOP" -b -o json -d 0 --replay "$TMP/pf.data" >"$TMP/procs.json" 2>&1
 	check "its process is in the table, named by the capture's COMM, with its samples" sh -c '
 		grep -q "{\"pid\":$1,.*\"command\":\"workload\"" "$2"' _ "$pid" "$TMP/procs.json"
+	# this machine's topology, CPUs and memory blocks, as perf prints it; most page faults
+	# have no physical address (0): their pages get no node, never node 0; the few that have
+	# one are put on the node perf's memory map gives it
+	perf record -q -e page-faults -c 1 -d --phys-data --sample-cpu -o "$TMP/phys.data" -- \
+		"$WORKLOAD" hotpages 200 1 >/dev/null 2>&1
+	"$DUMP" "$TMP/phys.data" >"$TMP/phys.dump"
+	perf report -i "$TMP/phys.data" --header-only -I >"$TMP/phys.header" 2>/dev/null
+	check "a capture made here: CPU nodes and memory blocks as perf report -I prints them" \
+		sh -c '$1 numa "$2" "$3" >&2' _ "$CHECK" "$TMP/phys.dump" "$TMP/phys.header"
+	pid=$(perf script -i "$TMP/phys.data" -F pid 2>/dev/null | sort | uniq -c | sort -rn |
+		awk 'NR == 1 {print $2}')
+	"$PMCTOP" -b -o json -d 0 --half-life 3600 --top 256 --replay "$TMP/phys.data" \
+		--sample "$pid" >"$TMP/phys.json" 2>&1
+	perf script -i "$TMP/phys.data" -F pid,addr,phys_addr >"$TMP/phys.script" 2>/dev/null
+	check "each page's node from its samples' physical addresses, as perf's memory map says" \
+		sh -c '$1 nodes "$2" "$3" "$4" "$5" >&2' _ "$CHECK" "$TMP/phys.json" \
+		"$TMP/phys.script" "$TMP/phys.header" "$pid"
 	perf record -q -e page-faults -c 1 -d -o - -- "$WORKLOAD" hotpages 200 1 2>/dev/null |
 		"$PMCTOP" -b -o json -d 0 --replay - >"$TMP/pipe.json" 2>"$TMP/pipe.err"
 	check "perf record -o - piped into --replay -" grep -q '"command":"workload"' "$TMP/pipe.json"

@@ -3,6 +3,8 @@
 # usage: perfdata_check.py samples DUMP SCRIPT   (perf script -F pid,tid,time,ip,addr)
 #        perfdata_check.py mem DUMP SCRIPT       (perf script -F pid,tid,time,addr,data_src,weight)
 #        perfdata_check.py pages JSON SCRIPT PID (perf script -F pid,addr; the last JSON frame)
+#        perfdata_check.py numa DUMP HEADER      (perf report --header-only -I)
+#        perfdata_check.py nodes JSON SCRIPT HEADER PID (perf script -F pid,addr,phys_addr)
 import json
 import re
 import sys
@@ -150,11 +152,104 @@ def pages(path, script, pid):
     print('%d pages agree with perf (%d samples)' % (len(shown), sum(want.values())))
 
 
+def ranges(text):
+    """A cpulist-style set of numbers ("0-27,56-83") as a set."""
+    out = set()
+    for part in text.strip().split(','):
+        if part:
+            lo, _, hi = part.partition('-')
+            out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def numa(dump, header):
+    """The capture's NUMA topology as pmctop reads it and as perf report -I prints it."""
+    cpus, blocks, bsize = {}, {}, None
+    for line in open(dump):
+        f = line.split()
+        if f[:2] == ['N', 'cpu']:
+            cpus[int(f[2])] = int(f[4])
+        elif f[:2] == ['B', 'size']:
+            bsize = int(f[2], 16)
+        elif f[:2] == ['B', 'node']:
+            blocks[int(f[2])] = ranges(f[3] if len(f) > 3 else '')
+    want_cpus, want_blocks, want_bsize, in_mem = {}, {}, None, False
+    for line in open(header):
+        m = re.match(r'# node(\d+) cpu list : (\S*)', line)
+        if m:
+            for c in ranges(m.group(2)):
+                want_cpus[c] = int(m.group(1))
+        m = re.match(r'# memory nodes \(nr \d+, block size (0x[0-9a-f]+)\)', line)
+        if m:
+            want_bsize, in_mem = int(m.group(1), 16), True
+            continue
+        m = re.match(r'#\s+(\d+) \[[^]]*\]: (\S*)', line)
+        if in_mem and m:
+            want_blocks[int(m.group(1))] = ranges(m.group(2))
+        elif in_mem:
+            in_mem = False
+    if not want_cpus:
+        fail('perf prints no NUMA topology for this capture')
+    if cpus != want_cpus:
+        fail('CPU nodes differ: pmctop %s, perf %s' % (sorted(cpus.items())[:8],
+                                                      sorted(want_cpus.items())[:8]))
+    if bsize != want_bsize or blocks != want_blocks:
+        fail('memory nodes differ: pmctop block %s %s, perf block %s %s'
+             % (bsize, {k: len(v) for k, v in blocks.items()}, want_bsize,
+                {k: len(v) for k, v in want_blocks.items()}))
+    print('%d CPUs on %d nodes and %d nodes of memory blocks agree with perf'
+          % (len(cpus), len(set(cpus.values())), len(blocks)))
+
+
+def nodes(path, script, header, pid):
+    """Each page's node in pmctop's last frame: the node perf's memory map gives the physical
+    address of its samples; pages none of whose samples has one have none."""
+    bsize, blocks, in_mem = None, {}, False
+    for line in open(header):
+        m = re.match(r'# memory nodes \(nr \d+, block size (0x[0-9a-f]+)\)', line)
+        if m:
+            bsize, in_mem = int(m.group(1), 16), True
+            continue
+        m = re.match(r'#\s+(\d+) \[[^]]*\]: (\S*)', line)
+        if in_mem and m:
+            blocks[int(m.group(1))] = ranges(m.group(2))
+        elif in_mem:
+            in_mem = False
+    want = {}
+    for line in open(script):
+        f = line.split()
+        if len(f) != 3 or int(f[0]) != pid:
+            continue
+        page, phys = int(f[1], 16) >> 12, int(f[2], 16)
+        want.setdefault(page, set())
+        if phys and bsize:
+            want[page].update(n for n, b in blocks.items() if phys // bsize in b)
+    frame = json.loads(open(path).read().splitlines()[-1])
+    shown = {int(p['page'], 16) >> 12: p.get('node') for p in frame['pages']}
+    located = 0
+    for page, node in shown.items():
+        if page not in want:
+            fail('page 0x%x is not in perf script' % (page << 12))
+        if node is None and want[page]:
+            fail('page 0x%x has no node, perf maps its samples to %s' % (page << 12, want[page]))
+        if node is not None and node not in want[page]:
+            fail('page 0x%x on node %s, perf maps its samples to %s'
+                 % (page << 12, node, want[page] or 'none'))
+        located += node is not None
+    if not located and any(want[p] for p in shown):
+        fail('no page has a node')
+    print('%d of %d pages located as perf\'s memory map says' % (located, len(shown)))
+
+
 if __name__ == '__main__':
     mode = sys.argv[1]
     if mode == 'samples':
         samples(sys.argv[2], sys.argv[3])
     elif mode == 'mem':
         mem(sys.argv[2], sys.argv[3])
+    elif mode == 'numa':
+        numa(sys.argv[2], sys.argv[3])
+    elif mode == 'nodes':
+        nodes(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
     else:
         pages(sys.argv[2], sys.argv[3], int(sys.argv[4]))

@@ -77,6 +77,33 @@ int main(int argc, char **argv)
 	       " unknown=%" PRIu64 "\n",
 	       pd.host, pd.kernel, pd.cpudesc, pd.nev, pd.st.lost, pd.skipped.aux,
 	       pd.skipped.unknown);
+	/* the NUMA topology: each CPU's node, and each node's memory blocks as ranges */
+	for (size_t c = 0; c < pd.ncpu_node; c++)
+		if (perfdata_cpu_node(&pd, (uint32_t)c) >= 0)
+			printf("N cpu %zu node %d\n", c, perfdata_cpu_node(&pd, (uint32_t)c));
+	if (pd.mem_block)
+		printf("B size 0x%" PRIx64 "\n", pd.mem_block);
+	for (size_t i = 0; i < pd.nmemnodes; i++) {
+		const struct perfdata_memnode *m = &pd.memnodes[i];
+		const char *sep = "";
+
+		printf("B node %" PRIu64 " ", m->node);
+		for (uint64_t b = 0; b < m->nbits; b++) {
+			uint64_t e = b;
+
+			if (!(m->bits[b / 64] >> (b % 64) & 1))
+				continue;
+			while (e + 1 < m->nbits && (m->bits[(e + 1) / 64] >> ((e + 1) % 64) & 1))
+				e++;
+			if (e > b)
+				printf("%s%" PRIu64 "-%" PRIu64, sep, b, e);
+			else
+				printf("%s%" PRIu64, sep, b);
+			sep = ",";
+			b = e;
+		}
+		printf("\n");
+	}
 	if (r < 0)
 		fprintf(stderr, "perfdata_dump: %s\n", err);
 	perfdata_release(&pd);

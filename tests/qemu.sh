@@ -689,4 +689,42 @@ no_hw_numbers() {
 		c && $1 ~ /^[0-9]+$/ && $c ~ /^[0-9.]+$/ { bad = 1 } END { exit bad }' "$d/nopmu.out"
 }
 check "pmu=off: no hardware value is shown as a number (IPC)" no_hw_numbers
+
+# two NUMA nodes of one CPU each: memory bound to one node, faulted from a CPU of either; the
+# pages must be on the node they are bound to and the remote share what the placement makes
+check "$s, two NUMA nodes: the kernel boots and pmctop runs" boot "$s" numa
+d=$WORK/$s-numa
+diag "numa: $(tr '\n' ';' <"$d/nodes" 2>/dev/null)"
+check "numa: the guest has nodes 0 and 1, CPU 0 on node 0 and CPU 1 on node 1" \
+	sh -c "grep -qx 'online 0-1' '$d/nodes' && grep -qx 'node0 cpus 0' '$d/nodes' && grep -qx 'node1 cpus 1' '$d/nodes'"
+# numa_case NAME NODE WANT: pages of case NAME on NODE, remote share WANT %, as numa_maps says
+numa_case() {
+	python3 - "$d/$1.out" "$2" "$3" "$d/$1.maps" <<'PY' >"$TMP/numa-$1"
+import json, re, sys
+frames = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][1:]
+node, want = int(sys.argv[2]), float(sys.argv[3])
+pages = [p for f in frames for p in f["pages"]]
+# the nodes numa_maps gives the mappings of the pages ("[anon START-END]": its line is START)
+starts = {m.group(1) for p in pages for m in [re.match(r"\[anon ([0-9a-f]+)-", p["mapping"])] if m}
+real = {int(n) for line in open(sys.argv[4]) if line.split(" ")[0].lstrip("0") in
+        {x.lstrip("0") for x in starts} for n in re.findall(r" N(\d+)=", line)}
+nodes = {p["node"] for p in pages if "node" in p}
+located = frames[-1].get("located", 0) if frames else 0
+ok = (located >= 50 and nodes == {node} and real == {node}
+      and sum("node" in p for p in pages) >= 0.9 * len(pages)
+      and all(abs(f.get("remote", -100) - want) <= 0.01 for f in frames)
+      and all(abs(p.get("remote", -100) - want) <= 0.01 for p in pages if "remote" in p))
+print("# %s: %d frames, %d located samples, page nodes %s, numa_maps %s, remote %s"
+      % (sys.argv[1].split("/")[-1], len(frames), located, sorted(nodes), sorted(real),
+         [f.get("remote") for f in frames]))
+print("ok" if ok else "bad")
+PY
+	grep '^#' "$TMP/numa-$1"
+	grep -qx ok "$TMP/numa-$1"
+}
+check "numa: memory on node 0 from CPU 0: every page on node 0, remote 0 %" numa_case local 0 0
+check "numa: memory on node 1 from CPU 0: every page on node 1, remote 100 %" numa_case remote 1 100
+check "numa: memory on node 0 from CPU 1: every page on node 0, remote 100 %" numa_case remote2 0 100
+check "numa: memory on node 1 from CPU 1: every page on node 1, remote 0 %" numa_case local2 1 0
+check "numa: pmctop says the machine has 2 nodes" grep -q "numa: 2 nodes" "$d/local.err"
 done_testing

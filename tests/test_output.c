@@ -381,6 +381,39 @@ START_TEST(test_golden_sampling)
 }
 END_TEST
 
+/*
+ * Each page's NUMA node and remote share, and the process's, in all three
+ * formats; a page never located shows none, not node 0.
+ */
+START_TEST(test_golden_sampling_numa)
+{
+	char *t = render_all("numa.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	char *c = render_all("numa.rec", OUTPUT_CSV, "cpu", false, false, true);
+	char *j = render_all("numa.rec", OUTPUT_JSON, "cpu", false, false, true);
+
+	golden("numa-sample.txt", t);
+	golden("numa-sample.csv", c);
+	golden("numa-sample.json", j);
+	ck_assert_ptr_nonnull(strstr(t, "NUMA: remote 50.0% of 6 samples"));
+	ck_assert_ptr_nonnull(strstr(t, " NODE REMOTE% MAPPING\n"));
+	ck_assert_ptr_nonnull(strstr(t, " -               1      75 [heap]\n"));
+	ck_assert_ptr_nonnull(strstr(t, " -               -       - [heap]\n"));
+	ck_assert_ptr_nonnull(strstr(c, ",0x10000000,57.14,4.00,,,,,[heap],1,75.00\n"));
+	ck_assert_ptr_nonnull(strstr(c, ",0x10002000,14.29,1.00,,,,,[heap],,\n"));
+	ck_assert_ptr_nonnull(strstr(j, "\"located\":6,\"remote\":50.00,"));
+	ck_assert_ptr_nonnull(strstr(j, "\"sources\":{},\"node\":1,\"remote\":75.00}"));
+	ck_assert_ptr_nonnull(strstr(j, "\"mapping\":\"[heap]\",\"sources\":{}}]}"));
+	free(t);
+	free(c);
+	free(j);
+	/* a recording without nodes has no node column and no NUMA line */
+	t = render_all("hw.rec", OUTPUT_TEXT, "cpu", false, false, true);
+	ck_assert_ptr_null(strstr(t, "NODE"));
+	ck_assert_ptr_null(strstr(t, "NUMA"));
+	free(t);
+}
+END_TEST
+
 /* Page-fault samples say no load or store: CSV leaves loads and stores empty, JSON null, as
  * the text's "-", never 0 and 0. */
 START_TEST(test_page_fault_samples_have_no_loads_or_stores)
@@ -390,7 +423,7 @@ START_TEST(test_page_fault_samples_have_no_loads_or_stores)
 	char *j = render_all("steps.rec", OUTPUT_JSON, "cpu", false, false, true);
 
 	ck_assert_ptr_nonnull(strstr(t, "Sampling pid 100: page faults"));
-	ck_assert_ptr_nonnull(strstr(c, ",page faults,1,0x1e4b000,33.33,2.00,,,,,[heap]\n"));
+	ck_assert_ptr_nonnull(strstr(c, ",page faults,1,0x1e4b000,33.33,2.00,,,,,[heap],,\n"));
 	ck_assert_ptr_null(strstr(c, ",0,0,,,"));
 	ck_assert_ptr_nonnull(strstr(j, "\"loads\":null,\"stores\":null,\"latency\":null,"));
 	ck_assert_ptr_null(strstr(j, "\"loads\":0,"));
@@ -568,6 +601,7 @@ int main(void)
 	tcase_add_test(tc, test_csv_columns_are_the_same_with_or_without_a_pmu);
 	tcase_add_test(tc, test_multiplexed_event_columns_are_listed_as_estimated);
 	tcase_add_test(tc, test_golden_sampling);
+	tcase_add_test(tc, test_golden_sampling_numa);
 	tcase_add_test(tc, test_page_fault_samples_have_no_loads_or_stores);
 	tcase_add_test(tc, test_anonymous_mappings_by_range);
 	tcase_add_test(tc, test_every_column_in_table_order);

@@ -173,6 +173,11 @@ static const struct {
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 zz 2000 0 1 1\n", 5,
 	  "hexadecimal ADDR" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 10 20 0 9 1\n", 5, "OP 0-3" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 10 20 0 1 1 1 0 1\n", 5,
+	  "[PERIOD AREA [PAGENODE CPUNODE]]" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nsample 1 0 10 20 0 1 1 1 0 65536 1\n", 5,
+	  "PAGENODE and CPUNODE" },
+	{ __LINE__, HDR TICK "sampling 5 1 0 0 x 8 0\n", 4, "FLAGS 0-7" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 2000 1000 x\n", 5, "START <= END" },
 	{ __LINE__, HDR TICK "sampling 5 1 0 0 x\nmap 1000 3000 a\nmap 2000 4000 b\n", 6,
 	  "increasing address" },
@@ -243,6 +248,72 @@ START_TEST(test_old_recording_has_no_proc_facts)
 	ck_assert_uint_eq(s[0].mem_total_kib, 0);
 	recording_reader_release(&r);
 	snapshot_release(&s[0]);
+}
+END_TEST
+
+/*
+ * The NUMA nodes of samples (1 + node, 0 not known) and the flag of a kernel
+ * without NUMA read back as written; lines without them, as older recordings
+ * have, leave the nodes not known, never node 0.
+ */
+START_TEST(test_sample_nodes_round_trip_and_old_lines_have_none)
+{
+	const char *old = HDR TICK "sampling 5 1 0 0 x\n"
+				   "sample 1 0 1000 2000 0 1 1\n"
+				   "sample 1 0 1000 2000 0 1 1 3 0\n"
+				   "end\n";
+	struct recording_reader r;
+	struct snapshot s[1], back[1];
+	struct snap_sample *x;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snapshot_init(&s[0], 0);
+	snapshot_init(&back[0], 0);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, old, s, 1), 1);
+	ck_assert_uint_eq(s[0].smp.n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_uint_eq(s[0].smp.v[i].page_node, 0);
+		ck_assert_uint_eq(s[0].smp.v[i].cpu_node, 0);
+	}
+	ck_assert_uint_eq(s[0].smp.v[1].period, 3);
+	/* now with nodes: page on node 1 taken on node 0, page on node 0, CPU only */
+	s[0].smp.v[0].page_node = 2;
+	s[0].smp.v[0].cpu_node = 1;
+	x = snapshot_add_sample(&s[0]);
+	x->addr = 0x5000;
+	x->cpu = 1;
+	x->page_node = 1;
+	x->cpu_node = 1;
+	x = snapshot_add_sample(&s[0]);
+	x->addr = 0x6000;
+	x->cpu_node = 1;
+	s[0].smp.flags = SNAP_SMP_NO_NUMA;
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(recording_write_header(f, &r.ev, "software", NULL, "h", "k"), 0);
+	ck_assert_int_eq(recording_write_snapshot(f, &s[0]), 0);
+	fclose(f);
+	/* a sample without nodes keeps the line older readers know */
+	ck_assert_ptr_nonnull(strstr(buf, "sample 1 0 1000 2000 0 1 1 3 0\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "sample 1 0 1000 2000 0 1 1 1 0 2 1\n"));
+	recording_reader_release(&r);
+	recording_reader_init(&r);
+	ck_assert_int_eq(feed_all(&r, buf, back, 1), 1);
+	ck_assert_uint_eq(back[0].smp.n, 4);
+	ck_assert_uint_eq(back[0].smp.flags, SNAP_SMP_NO_NUMA);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_uint_eq(back[0].smp.v[i].page_node, s[0].smp.v[i].page_node);
+		ck_assert_uint_eq(back[0].smp.v[i].cpu_node, s[0].smp.v[i].cpu_node);
+		ck_assert_uint_eq(back[0].smp.v[i].addr, s[0].smp.v[i].addr);
+		ck_assert_uint_eq(back[0].smp.v[i].period ? back[0].smp.v[i].period : 1,
+				  s[0].smp.v[i].period ? s[0].smp.v[i].period : 1);
+	}
+	free(buf);
+	recording_reader_release(&r);
+	snapshot_release(&s[0]);
+	snapshot_release(&back[0]);
 }
 END_TEST
 
@@ -624,6 +695,7 @@ int main(void)
 			    sizeof(BAD_CASES) / sizeof(BAD_CASES[0]));
 	tcase_add_test(tc, test_replay_source_reports_file_and_line);
 	tcase_add_test(tc, test_old_recording_has_no_proc_facts);
+	tcase_add_test(tc, test_sample_nodes_round_trip_and_old_lines_have_none);
 	tcase_add_test(tc, test_procinfo_trailing_fields_round_trip);
 	tcase_add_test(tc, test_memtotal_meter_fields_round_trip);
 	tcase_add_test(tc, test_write_then_read_is_identity);

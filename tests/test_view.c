@@ -155,6 +155,26 @@ START_TEST(test_table_40x10)
 }
 END_TEST
 
+/* The pages pane with nodes: NODE and REM% columns, the remote share on the samples line. */
+START_TEST(test_drill_pages_show_nodes_and_the_remote_share)
+{
+	struct ui u;
+	char *s;
+
+	model_free(m);
+	source_free(src);
+	m = testutil_replay_model("numa.rec", &src);
+	ui_init(&u, COL_CPU, false, 1.0);
+	u.view = UI_VIEW_DRILL;
+	u.drill = 300;
+	s = draw(&u, 100, 20, true);
+	golden("screen-drill-numa.txt", s);
+	ck_assert_ptr_nonnull(strstr(s, "pages, half-life 2 s; remote 50.0%"));
+	ck_assert_ptr_nonnull(strstr(s, "NODE  REM% "));
+	free(s);
+}
+END_TEST
+
 START_TEST(test_drill_and_help_and_log)
 {
 	struct ui u;
@@ -1293,6 +1313,7 @@ int main(void)
 	tcase_add_test(tc, test_narrow_header_never_cuts_a_number);
 	tcase_add_test(tc, test_narrow_status_ends_at_a_word);
 	tcase_add_test(tc, test_drill_and_help_and_log);
+	tcase_add_test(tc, test_drill_pages_show_nodes_and_the_remote_share);
 	tcase_add_test(tc, test_cgroup_view_80x24);
 	tcase_add_test(tc, test_drill_pages_scroll_and_name);
 	tcase_add_test(tc, test_events_80x24);

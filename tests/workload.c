@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -754,6 +755,30 @@ static int workload_job(long pages, long sleeps, double spin_ms, const char *fif
 		pause();
 }
 
+/*
+ * Page faults on memory bound to node, from a thread pinned to cpu: a
+ * remote access for every sample when cpu is on another node.
+ */
+static int workload_numa(int node, int cpu, long rate, double seconds)
+{
+	unsigned long mask = 1ul << node;
+	cpu_set_t set;
+
+	/* MPOL_BIND (2); the kernel reads maxnode - 1 bits */
+	if (node < 0 || node >= 64 ||
+	    syscall(SYS_set_mempolicy, 2, &mask, sizeof(mask) * 8 + 1) < 0) {
+		perror("workload: set_mempolicy");
+		return 1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("workload: sched_setaffinity");
+		return 1;
+	}
+	return workload_faults(rate, seconds, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	/* an optional last argument names the log of what the workload really did */
@@ -797,6 +822,8 @@ int main(int argc, char **argv)
 		return workload_execmap(atof(argv[2]), argc - 3, argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "stream"))
 		return workload_stream(atof(argv[2]), atol(argv[3]), atol(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "numa"))
+		return workload_numa(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atof(argv[5]));
 	if (argc == 3 && !strcmp(argv[1], "sleep")) {
 		double s = atof(argv[2]);
 		struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -812,6 +839,6 @@ int main(int argc, char **argv)
 		"crowd THREADS BUSY_MS LOG | "
 		"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
 		"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
-		"execmap SECONDS FILE... | sleep SECONDS\n");
+		"execmap SECONDS FILE... | numa NODE CPU RATE SECONDS | sleep SECONDS\n");
 	return 2;
 }

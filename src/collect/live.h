@@ -11,6 +11,7 @@
 #include "collect/cgroupfs.h"
 #include "collect/counters.h"
 #include "collect/live_backend.h"
+#include "collect/numa.h"
 #include "collect/cpumap.h"
 #include "collect/pmu.h"
 #include "collect/procevents.h"
@@ -295,6 +296,9 @@ struct live {
 	uint64_t maps_hash;
 	char *mapsbuf;
 	uint64_t smp_last_t; /* time of the last snapshot that drained the rings */
+	struct numa numa;    /* CPU nodes, loaded when sampling starts */
+	int numa_err;	     /* 0, or why nodes cannot be found or asked (-errno) */
+	bool numa_told;	     /* the NUMA notice of this sampling was given */
 	/* cgroups (live_cgroups.c) */
 	struct cgroupfs_mount *cg_mnt; /* the v2 hierarchy; NULL when cgroups are not counted */
 	int cg_mntfd;		       /* its directory */

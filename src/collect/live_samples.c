@@ -2,9 +2,11 @@
 #include "config.h"
 #include "collect/live.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/xalloc.h"
 
@@ -66,6 +68,8 @@ static void live_take_sample(const struct perfrec_sample *r, void *arg)
 	x->level = (uint8_t)r->level;
 	x->period = r->period ? r->period : 1;
 	x->area = live_area(l, r->area);
+	x->page_node = 0;
+	x->cpu_node = 0;
 }
 
 static uint64_t live_hash(const char *p, size_t n)
@@ -75,6 +79,33 @@ static uint64_t live_hash(const char *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
 	return h;
+}
+
+/*
+ * Where the pending samples' pages live, asked once a tick for the pages
+ * sampled in it, and the node of the CPU of each; said once per sampling.
+ */
+static void live_locate_samples(struct live *l, struct snapshot *snap)
+{
+	char msg[300];
+	int r = l->numa_err;
+
+	if (!r && l->npend) {
+		r = numa_locate(&l->numa, l->ops, l->smp_pid, (uint64_t)sysconf(_SC_PAGESIZE),
+				l->pend, l->npend);
+		/* the process going away is no fact about NUMA */
+		if (r == -ESRCH)
+			r = 0;
+		if (r == -ENOSYS)
+			l->numa_err = r;
+	}
+	if (l->numa_err)
+		snap->smp.flags |= SNAP_SMP_NO_NUMA;
+	if (l->numa_told || (!r && !l->npend))
+		return;
+	l->numa_told = true;
+	source_message(&l->base, "%s",
+		       errmsg_numa(msg, sizeof(msg), l->smp_pid, r, l->numa.nodes, l->numa.first));
 }
 
 /* Move the drained samples and, when they changed, the mappings into snap. */
@@ -100,6 +131,7 @@ void live_fill_samples(struct live *l, struct snapshot *snap)
 	snap->smp.nonmem = sampler_nonmem(l->smp);
 	snap->smp.lost = sampler_lost(l->smp) + l->dropped;
 	snap->smp.throttled = st->throttled;
+	live_locate_samples(l, snap);
 	if (l->npend) {
 		uint32_t base = (uint32_t)snap->smp.nareas;
 
@@ -180,8 +212,12 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 	l->dropped = 0;
 	l->maps_hash = 0;
 	l->smp_last_t = 0;
+	numa_release(&l->numa);
+	l->numa_err = 0;
+	l->numa_told = false;
 	if (!pid)
 		return 0;
+	l->numa_err = numa_load(&l->numa, l->ops, l->o.sysfs_root);
 	sr.max_fds = live_sample_fds_left(l);
 	r = sampler_open(&l->smp, l->rootfd, pid, &sr, &notes, &why);
 	if (r) {
@@ -224,4 +260,5 @@ void live_samples_free(struct live *l)
 	live_forget_areas(l);
 	free(l->pareas);
 	free(l->mapsbuf);
+	numa_release(&l->numa);
 }

@@ -178,6 +178,22 @@ static int sysops_real_may_bpf(void *ctx)
 	       (sysops_cap_has(d, SYSOPS_CAP_BPF) && sysops_cap_has(d, SYSOPS_CAP_PERFMON));
 }
 
+static int sysops_real_page_nodes(void *ctx, int pid, unsigned long count, void **pages,
+				  int *status)
+{
+	(void)ctx;
+#ifdef SYS_move_pages
+	/* no nodes: the kernel moves nothing and only says where each page is */
+	return syscall(SYS_move_pages, pid, count, pages, NULL, status, 0) < 0 ? -errno : 0;
+#else
+	(void)pid;
+	(void)count;
+	(void)pages;
+	(void)status;
+	return -ENOSYS;
+#endif
+}
+
 static const struct sysops SYSOPS_REAL = {
 	.ctx = NULL,
 	.perf_open = sysops_real_perf_open,
@@ -197,6 +213,7 @@ static const struct sysops SYSOPS_REAL = {
 	.pidfd_exited = sysops_real_pidfd_exited,
 	.monotonic = sysops_real_monotonic,
 	.may_bpf = sysops_real_may_bpf,
+	.page_nodes = sysops_real_page_nodes,
 };
 
 const struct sysops *sysops_real(void)
@@ -261,6 +278,13 @@ int sysops_may_bpf(const struct sysops *ops)
 {
 	ops = sysops_or_real(ops);
 	return ops->may_bpf ? ops->may_bpf(ops->ctx) : -ENOSYS;
+}
+
+int sysops_page_nodes(const struct sysops *ops, int pid, unsigned long count, void **pages,
+		      int *status)
+{
+	ops = sysops_or_real(ops);
+	return ops->page_nodes ? ops->page_nodes(ops->ctx, pid, count, pages, status) : -ENOSYS;
 }
 
 uint64_t sysops_now(const struct sysops *ops)

@@ -59,6 +59,13 @@ struct sysops {
 	 * no program is loaded (a fake kernel's events are not the real one's).
 	 */
 	int (*may_bpf)(void *ctx);
+	/*
+	 * move_pages(2) of process pid with no target nodes: moves nothing, puts
+	 * each page's node (or -errno: -ENOENT not present, -EFAULT not mapped)
+	 * into status; 0 or -errno (-ENOSYS: a kernel without NUMA). May be NULL
+	 * in a fake: sysops_page_nodes then says -ENOSYS.
+	 */
+	int (*page_nodes)(void *ctx, int pid, unsigned long count, void **pages, int *status);
 };
 
 /* The real system calls (ctx unused). */
@@ -92,6 +99,13 @@ long sysops_read_path(const struct sysops *ops, const char *path, int flags, cha
 int sysops_cpuclock(const struct sysops *ops, int pid, uint64_t *ns);
 /* 1 when BPF counting is permitted, 0 when not, -ENOSYS when ops cannot tell, or -errno. */
 int sysops_may_bpf(const struct sysops *ops);
+/*
+ * The node of each of count pages of process pid into status (see
+ * sysops.page_nodes); 0, -ENOSYS when ops or the kernel cannot tell, or
+ * another -errno (-EPERM: not permitted on that process, -ESRCH: gone).
+ */
+int sysops_page_nodes(const struct sysops *ops, int pid, unsigned long count, void **pages,
+		      int *status);
 /* The monotonic time in ns, from ops's clock (a fake's, or the real one). */
 uint64_t sysops_now(const struct sysops *ops);
 

@@ -57,6 +57,9 @@ void hotpage_reset(struct hotpage *h, unsigned shift)
 	h->total = 0;
 	h->samples = 0;
 	h->evicted = 0;
+	h->located = 0;
+	h->remote = 0;
+	h->placed = 0;
 	h->shift = shift;
 	hotpage_forget_names(h);
 }
@@ -221,6 +224,39 @@ void hotpage_add_named(struct hotpage *h, const struct snap_sample *s, uint32_t 
 	if (s->level < MEM_LVL_MAX)
 		e->level[s->level]++;
 	hotpage_count_ip(e, s->ip);
+	if (s->page_node) {
+		e->node = s->page_node;
+		h->placed++;
+		if (s->cpu_node) {
+			bool remote = s->page_node != s->cpu_node;
+
+			e->located++;
+			e->remote += remote;
+			h->located++;
+			h->remote += remote;
+		}
+	}
+}
+
+void hotpage_numa_cells(const struct hotpage_entry *e, struct hotpage_numa_cells *out)
+{
+	snprintf(out->node, sizeof(out->node), "-");
+	snprintf(out->remote, sizeof(out->remote), "-");
+	if (e->node)
+		snprintf(out->node, sizeof(out->node), "%u", e->node - 1u);
+	if (e->located)
+		snprintf(out->remote, sizeof(out->remote), "%.0f",
+			 100.0 * (double)e->remote / (double)e->located);
+}
+
+bool hotpage_has_nodes(const struct hotpage *h)
+{
+	return h->placed > 0;
+}
+
+double hotpage_remote_share(const struct hotpage *h)
+{
+	return h->located ? (double)h->remote / (double)h->located : NAN;
 }
 
 void hotpage_decay(struct hotpage *h, double dt)

@@ -30,6 +30,10 @@ struct hotpage_entry {
 	 * its latest sample, kept when the mapping is gone; 0 when not known
 	 */
 	uint32_t name;
+	/* 1 + the NUMA node the page lived on when last located; 0 never located */
+	uint16_t node;
+	uint64_t located; /* samples whose page and CPU nodes are both known */
+	uint64_t remote;  /* of those, taken on a CPU of another node than the page's */
 	bool used;
 };
 
@@ -40,10 +44,12 @@ struct hotpage {
 	struct hotpage_entry *tab;
 	size_t size; /* slots, a power of two, 4 x cap */
 	size_t count;
-	double total;	  /* sum of the weights */
-	uint64_t samples; /* samples added */
-	uint64_t evicted; /* pages dropped to keep the cap */
-	char **names;	  /* owned: the labels of the mappings pages were named by */
+	double total;		  /* sum of the weights */
+	uint64_t samples;	  /* samples added */
+	uint64_t evicted;	  /* pages dropped to keep the cap */
+	uint64_t located, remote; /* samples, as per page, over all pages ever (not decayed) */
+	uint64_t placed;	  /* samples whose page's node is known */
+	char **names;		  /* owned: the labels of the mappings pages were named by */
 	size_t nnames, ncap;
 };
 
@@ -99,6 +105,20 @@ void hotpage_cells_na(struct hotpage_cells *c, unsigned flags);
 const char *hotpage_source_cell(const struct hotpage_entry *e, unsigned flags);
 /* The level most samples of e came from, or MEM_LVL_NA. */
 enum mem_level hotpage_dominant_level(const struct hotpage_entry *e);
+
+struct hotpage_numa_cells {
+	char node[12], remote[16];
+};
+
+/*
+ * The NODE and REMOTE% cells of e: its page's node and the share of its
+ * located samples taken on another node's CPU, "-" where not known.
+ */
+void hotpage_numa_cells(const struct hotpage_entry *e, struct hotpage_numa_cells *out);
+/* Whether any sample said where its page lives: else there is no node column. */
+bool hotpage_has_nodes(const struct hotpage *h);
+/* The share (0-1) of the located samples that were remote; NAN when none was located. */
+double hotpage_remote_share(const struct hotpage *h);
 
 struct hotpage_group {
 	const char *name; /* borrowed from the histogram or the maps; "[unmapped]" when none */

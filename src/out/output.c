@@ -891,7 +891,7 @@ static void output_samples_text(struct output *o, const struct model *m,
 				const struct hotpage_entry *top, size_t n)
 {
 	struct output_buf *f = &o->buf;
-
+	bool nodes = hotpage_has_nodes(m->hp);
 	char rate[32];
 
 	/* the first frame has no interval: no rate, not 0 */
@@ -912,10 +912,25 @@ static void output_samples_text(struct output *o, const struct model *m,
 		ob_puts("LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
 			"addresses only\n",
 			f);
+	if (nodes) {
+		double rs = hotpage_remote_share(m->hp);
+
+		if (isnan(rs))
+			ob_puts("NUMA: no sample's CPU node is known: remote share -\n", f);
+		else
+			ob_printf(f,
+				  "NUMA: remote %.1f%% of %" PRIu64
+				  " samples (page on another node than the CPU that took it)\n",
+				  100 * rs, m->hp->located);
+	} else if (m->sample_flags & SNAP_SMP_NO_NUMA)
+		ob_puts("NUMA: this kernel shows no nodes: pages have no node\n", f);
 	ob_printf(f, "Pages of %s, weights halve every %.3g s; %zu pages tracked\n\n",
 		  m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife, m->hp->count);
-	ob_printf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s %s\n", "RANK", "PAGE", "SHARE%", "WEIGHT",
-		  "LOADS", "STORES", "LAT", "SOURCE", "MAPPING");
+	ob_printf(f, "%4s %-18s %6s %8s %7s %7s %6s %-12s ", "RANK", "PAGE", "SHARE%", "WEIGHT",
+		  "LOADS", "STORES", "LAT", "SOURCE");
+	if (nodes)
+		ob_printf(f, "%4s %7s ", "NODE", "REMOTE%");
+	ob_puts("MAPPING\n", f);
 	for (size_t i = 0; i < n; i++) {
 		char map[OUTPUT_MAP_LEN];
 		double share;
@@ -925,6 +940,12 @@ static void output_samples_text(struct output *o, const struct model *m,
 		ob_printf(f, "%4zu 0x%016" PRIx64 " %6.1f %8.1f %7s %7s %6s %-12s ", i + 1,
 			  top[i].page << m->hp->shift, share, top[i].weight, cl.loads, cl.stores,
 			  cl.latency, hotpage_source_cell(&top[i], m->sample_flags));
+		if (nodes) {
+			struct hotpage_numa_cells nc;
+
+			hotpage_numa_cells(&top[i], &nc);
+			ob_printf(f, "%4s %7s ", nc.node, nc.remote);
+		}
 		/* a file's name is whoever created it's: never raw to root's terminal */
 		output_puts_safe(f, output_map_name(m, &top[i], map));
 		ob_putc('\n', f);
@@ -939,7 +960,7 @@ static void output_samples_csv(struct output *o, const struct model *m,
 
 	if (!o->csv_header_done) {
 		ob_puts("time,pid,source,rank,page,share,weight,loads,stores,latency,data_source,"
-			"mapping\n",
+			"mapping,node,remote\n",
 			f);
 		o->csv_header_done = true;
 	}
@@ -961,6 +982,14 @@ static void output_samples_csv(struct output *o, const struct model *m,
 				  ? ""
 				  : mem_level_name(hotpage_dominant_level(&top[i])));
 		output_csv_str(f, output_map_name(m, &top[i], map));
+		/* empty where not known: a node never asked is not node 0 */
+		if (top[i].node)
+			ob_printf(f, ",%u,", top[i].node - 1u);
+		else
+			ob_puts(",,", f);
+		if (top[i].located)
+			ob_printf(f, "%.2f",
+				  100.0 * (double)top[i].remote / (double)top[i].located);
 		ob_putc('\n', f);
 	}
 }
@@ -1014,6 +1043,16 @@ static void output_samples_json(struct output *o, const struct model *m,
 		ob_puts(",\"latency_na\":true", f);
 	if (m->sample_flags & SNAP_SMP_NO_SOURCE)
 		ob_puts(",\"data_source_na\":true", f);
+	if (hotpage_has_nodes(m->hp)) {
+		double rs = hotpage_remote_share(m->hp);
+
+		ob_printf(f, ",\"located\":%" PRIu64, m->hp->located);
+		if (isnan(rs))
+			ob_puts(",\"remote\":null", f);
+		else
+			ob_printf(f, ",\"remote\":%.2f", 100 * rs);
+	} else if (m->sample_flags & SNAP_SMP_NO_NUMA)
+		ob_puts(",\"numa\":false", f);
 	ob_puts(",\"pages\":[", f);
 	for (size_t i = 0; i < n; i++) {
 		char map[OUTPUT_MAP_LEN];
@@ -1037,6 +1076,11 @@ static void output_samples_json(struct output *o, const struct model *m,
 		ob_puts(",\"mapping\":", f);
 		output_json_str(f, output_map_name(m, &top[i], map));
 		output_page_sources(f, &top[i]);
+		if (top[i].node)
+			ob_printf(f, ",\"node\":%u", top[i].node - 1u);
+		if (top[i].located)
+			ob_printf(f, ",\"remote\":%.2f",
+				  100.0 * (double)top[i].remote / (double)top[i].located);
 		ob_putc('}', f);
 	}
 	ob_puts("]}\n", f);

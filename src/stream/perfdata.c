@@ -46,7 +46,13 @@ enum perfdata_feat {
 	PERFDATA_FEAT_CPUDESC = 8,
 	PERFDATA_FEAT_CPUID = 9,
 	PERFDATA_FEAT_EVENT_DESC = 12,
+	PERFDATA_FEAT_NUMA_TOPOLOGY = 14,
+	PERFDATA_FEAT_MEM_TOPOLOGY = 22,
 };
+
+#define PERFDATA_NODE_MAX 65534	       /* a node kept as 1 + node in 16 bits */
+#define PERFDATA_CPU_MAX 65535	       /* CPU numbers above are taken for garbage */
+#define PERFDATA_MEM_BITS (1ull << 32) /* memory blocks per node kept at most */
 
 struct perfdata_id {
 	uint64_t id;
@@ -248,6 +254,160 @@ static int perfdata_event_desc(struct perfdata *pd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* Mark the CPUs of list (a cpulist, "0-27,56-83", len bytes) as on node. 0 or -EINVAL. */
+static int perfdata_cpulist(struct perfdata *pd, const char *list, size_t len, uint32_t node)
+{
+	size_t i = 0;
+
+	while (i < len && list[i]) {
+		unsigned long lo = 0, hi;
+		size_t d = i;
+
+		while (i < len && list[i] >= '0' && list[i] <= '9' && lo <= PERFDATA_CPU_MAX)
+			lo = lo * 10 + (unsigned long)(list[i++] - '0');
+		if (i == d || lo > PERFDATA_CPU_MAX)
+			return -EINVAL;
+		hi = lo;
+		if (i < len && list[i] == '-') {
+			d = ++i;
+			hi = 0;
+			while (i < len && list[i] >= '0' && list[i] <= '9' &&
+			       hi <= PERFDATA_CPU_MAX)
+				hi = hi * 10 + (unsigned long)(list[i++] - '0');
+			if (i == d || hi > PERFDATA_CPU_MAX || hi < lo)
+				return -EINVAL;
+		}
+		if (hi >= pd->ncpu_node) {
+			size_t old = pd->ncpu_node;
+
+			pd->cpu_node = xrealloc(pd->cpu_node, (hi + 1) * sizeof(*pd->cpu_node));
+			memset(pd->cpu_node + old, 0, (hi + 1 - old) * sizeof(*pd->cpu_node));
+			pd->ncpu_node = hi + 1;
+		}
+		for (unsigned long c = lo; c <= hi; c++)
+			pd->cpu_node[c] = (uint16_t)(node + 1);
+		if (i < len && list[i] == ',')
+			i++;
+		else if (i < len && list[i] && list[i] != '\n')
+			return -EINVAL;
+		else
+			break;
+	}
+	return 0;
+}
+
+static void perfdata_forget_numa(struct perfdata *pd)
+{
+	free(pd->cpu_node);
+	pd->cpu_node = NULL;
+	pd->ncpu_node = 0;
+}
+
+int perfdata_numa_topology(struct perfdata *pd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	size_t at = 4;
+	uint32_t nr;
+
+	perfdata_forget_numa(pd);
+	if (n < 4)
+		return -EINVAL;
+	nr = perfdata_u32(p);
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t node, len;
+
+		if (!perfdata_within(n, at, 4 + 16 + 4))
+			goto out_bad;
+		node = perfdata_u32(p + at);
+		at += 4 + 16; /* mem_total, mem_free */
+		len = perfdata_u32(p + at);
+		if (!perfdata_within(n, at + 4, len))
+			goto out_bad;
+		if (node <= PERFDATA_NODE_MAX &&
+		    perfdata_cpulist(pd, (const char *)p + at + 4, len, node))
+			goto out_bad;
+		at += 4 + (size_t)len;
+	}
+	return 0;
+out_bad:
+	perfdata_forget_numa(pd);
+	return -EINVAL;
+}
+
+static void perfdata_forget_mem(struct perfdata *pd)
+{
+	for (size_t i = 0; i < pd->nmemnodes; i++)
+		free(pd->memnodes[i].bits);
+	free(pd->memnodes);
+	pd->memnodes = NULL;
+	pd->nmemnodes = 0;
+	pd->mem_block = 0;
+}
+
+int perfdata_mem_topology(struct perfdata *pd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	uint64_t block, nr;
+	size_t at = 24;
+
+	perfdata_forget_mem(pd);
+	if (n < 24)
+		return -EINVAL;
+	block = perfdata_u64(p + 8);
+	nr = perfdata_u64(p + 16);
+	/* each node takes 24 bytes at least: a count beyond the section is garbage */
+	if (!block || nr > (n - 24) / 24)
+		return -EINVAL;
+	pd->memnodes = xcalloc(nr ? nr : 1, sizeof(*pd->memnodes));
+	for (uint64_t i = 0; i < nr; i++) {
+		struct perfdata_memnode *m = &pd->memnodes[pd->nmemnodes];
+		uint64_t words, size;
+
+		if (!perfdata_within(n, at, 24))
+			goto out_bad;
+		m->node = perfdata_u64(p + at);
+		size = perfdata_u64(p + at + 16); /* the bitmap's own size, as the node's */
+		if (size != perfdata_u64(p + at + 8) || size > PERFDATA_MEM_BITS)
+			goto out_bad;
+		words = (size + 63) / 64;
+		at += 24;
+		if (!perfdata_within(n, at, words * 8))
+			goto out_bad;
+		m->nbits = size;
+		m->bits = xmalloc(words ? words * 8 : 1);
+		if (words)
+			memcpy(m->bits, p + at, words * 8);
+		pd->nmemnodes++;
+		at += words * 8;
+	}
+	pd->mem_block = block;
+	return 0;
+out_bad:
+	perfdata_forget_mem(pd);
+	return -EINVAL;
+}
+
+int perfdata_cpu_node(const struct perfdata *pd, uint32_t cpu)
+{
+	return cpu < pd->ncpu_node && pd->cpu_node[cpu] ? pd->cpu_node[cpu] - 1 : -1;
+}
+
+int perfdata_phys_node(const struct perfdata *pd, uint64_t phys)
+{
+	uint64_t b;
+
+	if (!phys || !pd->mem_block)
+		return -1;
+	b = phys / pd->mem_block;
+	for (size_t i = 0; i < pd->nmemnodes; i++) {
+		const struct perfdata_memnode *m = &pd->memnodes[i];
+
+		if (b < m->nbits && (m->bits[b / 64] >> (b % 64) & 1))
+			return m->node <= PERFDATA_NODE_MAX ? (int)m->node : -1;
+	}
+	return -1;
+}
+
 /* One feature section (id feat, n bytes at p); unknown ids are counted. */
 static int perfdata_feature(struct perfdata *pd, unsigned feat, const uint8_t *p, size_t n)
 {
@@ -272,6 +432,10 @@ static int perfdata_feature(struct perfdata *pd, unsigned feat, const uint8_t *p
 		return 0;
 	case PERFDATA_FEAT_EVENT_DESC:
 		return perfdata_event_desc(pd, p, n);
+	case PERFDATA_FEAT_NUMA_TOPOLOGY:
+		return perfdata_numa_topology(pd, p, n);
+	case PERFDATA_FEAT_MEM_TOPOLOGY:
+		return perfdata_mem_topology(pd, p, n);
 	default:
 		if (feat > PERFDATA_FEAT_KNOWN)
 			pd->skipped.features++;
@@ -412,6 +576,8 @@ void perfdata_release(struct perfdata *pd)
 		free(pd->ev[i].name);
 	free(pd->ev);
 	free(pd->ids);
+	perfdata_forget_numa(pd);
+	perfdata_forget_mem(pd);
 	memset(pd, 0, sizeof(*pd));
 }
 

@@ -29,6 +29,13 @@ struct perfdata_skipped {
 	uint64_t features;   /* feature sections pmctop does not know, or that do not parse */
 };
 
+/* The physical memory blocks of one node, from the MEM_TOPOLOGY feature. */
+struct perfdata_memnode {
+	uint64_t node;
+	uint64_t nbits; /* blocks the bitmap covers */
+	uint64_t *bits; /* owned: bit b set when block b (of mem_block bytes) is on node */
+};
+
 struct perfdata {
 	const uint8_t *buf; /* borrowed: the whole capture, valid while records are read */
 	size_t len;
@@ -40,6 +47,11 @@ struct perfdata {
 	bool ids_sorted;
 	char host[65], kernel[65], arch[33], version[65], cpudesc[129], cpuid[65];
 	uint32_t nrcpus;
+	uint16_t *cpu_node; /* owned; 1 + the node of each CPU (NUMA_TOPOLOGY), 0 not known */
+	size_t ncpu_node;
+	uint64_t mem_block; /* MEM_TOPOLOGY's block size in bytes; 0 when the capture has none */
+	struct perfdata_memnode *memnodes; /* owned */
+	size_t nmemnodes;
 	size_t off, end; /* the next record; the end of the records */
 	struct perfrec_stats st;
 	struct perfdata_skipped skipped;
@@ -61,6 +73,22 @@ int perfdata_open(struct perfdata *pd, const void *buf, size_t len, char *err, s
  */
 int perfdata_next(struct perfdata *pd, const struct perfrec_cbs *cbs, char *err, size_t errsize);
 void perfdata_release(struct perfdata *pd);
+/*
+ * The NUMA_TOPOLOGY feature section, n bytes at p: { u32 nr; { u32 node;
+ * u64 mem_total, mem_free; string cpus; } x nr }, into pd's CPU map. 0 or
+ * -EINVAL (pd's map then empty). Pure over the bytes.
+ */
+int perfdata_numa_topology(struct perfdata *pd, const void *p, size_t n);
+/*
+ * The MEM_TOPOLOGY feature section: { u64 version, block_size, nr; { u64
+ * node, size; bitmap { u64 size; u64 words[]; } } x nr }, into pd's memory
+ * nodes. 0 or -EINVAL (pd's nodes then empty). Pure over the bytes.
+ */
+int perfdata_mem_topology(struct perfdata *pd, const void *p, size_t n);
+/* The node of cpu in the capture, or -1 when not known. */
+int perfdata_cpu_node(const struct perfdata *pd, uint32_t cpu);
+/* The node of physical address phys in the capture, or -1 when not known (0 is never known). */
+int perfdata_phys_node(const struct perfdata *pd, uint64_t phys);
 /* Whether the first bytes of a stream (n of them) are perf.data's magic. */
 bool perfdata_magic(const void *p, size_t n);
 

@@ -262,8 +262,11 @@ int recording_write_snapshot(FILE *f, const struct snapshot *s)
 			fprintf(f, "sample %u %u %" PRIx64 " %" PRIx64 " %" PRIu64 " %u %u", x->tid,
 				x->cpu, x->addr, x->ip, x->weight, x->op, x->level);
 			/* period and mapping only when they say something: older lines stay */
-			if ((x->period && x->period != 1) || x->area)
+			if ((x->period && x->period != 1) || x->area || x->page_node || x->cpu_node)
 				fprintf(f, " %" PRIu64 " %u", x->period ? x->period : 1, x->area);
+			/* the nodes as 1 + node, 0 not known: after the two above */
+			if (x->page_node || x->cpu_node)
+				fprintf(f, " %u %u", x->page_node, x->cpu_node);
 			fputc('\n', f);
 		}
 	}
@@ -756,8 +759,8 @@ static int recording_sampling(struct recording_reader *r, char **tok, size_t nto
 		return recording_fail(r, "expected 'sampling PID PERIOD LOST THROTTLED SOURCE "
 					 "[FLAGS NONMEM]'");
 	if (ntok == 8 &&
-	    (recording_ull(tok[6], &flags) || flags > 3 || recording_ull(tok[7], &nonmem)))
-		return recording_fail(r, "expected FLAGS 0-3 and NONMEM as numbers");
+	    (recording_ull(tok[6], &flags) || flags > 7 || recording_ull(tok[7], &nonmem)))
+		return recording_fail(r, "expected FLAGS 0-7 and NONMEM as numbers");
 	if (recording_int(tok[1], &pid) || pid <= 0)
 		return recording_fail(r, "expected the sampled pid, found '%.20s'", tok[1]);
 	if (recording_ull(tok[2], &period) || recording_ull(tok[3], &lost) ||
@@ -803,15 +806,20 @@ static int recording_map(struct recording_reader *r, char **tok, size_t ntok, st
 static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 			    struct snapshot *snap)
 {
-	unsigned long long tid, cpu, addr, ip, w, op, lvl, period = 1, area = 0;
+	unsigned long long tid, cpu, addr, ip, w, op, lvl, period = 1, area = 0, pnode = 0,
+							   cnode = 0;
 	struct snap_sample *x;
 
-	if (ntok != 8 && ntok != 10)
+	if (ntok != 8 && ntok != 10 && ntok != 12)
 		return recording_fail(r, "expected 'sample TID CPU ADDR IP WEIGHT OP LEVEL "
-					 "[PERIOD AREA]'");
-	if (ntok == 10 && (recording_ull(tok[8], &period) || !period ||
+					 "[PERIOD AREA [PAGENODE CPUNODE]]'");
+	if (ntok >= 10 && (recording_ull(tok[8], &period) || !period ||
 			   recording_ull(tok[9], &area) || area > snap->smp.nareas))
 		return recording_fail(r, "expected PERIOD > 0 and AREA 0-%zu", snap->smp.nareas);
+	if (ntok == 12 && (recording_ull(tok[10], &pnode) || pnode > UINT16_MAX ||
+			   recording_ull(tok[11], &cnode) || cnode > UINT16_MAX))
+		return recording_fail(r, "expected PAGENODE and CPUNODE 0-%u (1 + node)",
+				      UINT16_MAX);
 	if (!snap->smp.pid)
 		return recording_fail(r, "expected a 'sampling' line before 'sample'");
 	if (recording_ull(tok[1], &tid) || tid > 0x7fffffff || recording_ull(tok[2], &cpu) ||
@@ -832,6 +840,8 @@ static int recording_sample(struct recording_reader *r, char **tok, size_t ntok,
 	x->level = (uint8_t)lvl;
 	x->period = period;
 	x->area = (uint32_t)area;
+	x->page_node = (uint16_t)pnode;
+	x->cpu_node = (uint16_t)cnode;
 	return 0;
 }
 

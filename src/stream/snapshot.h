@@ -63,11 +63,18 @@ struct snap_sample {
 	uint8_t level;	 /* enum mem_level */
 	uint64_t period; /* events the sample stands for (its own period); 0 taken as 1 */
 	uint32_t area;	 /* 1 + index into smp.areas: its mapping when taken; 0 not known */
+	/*
+	 * 1 + the NUMA node its page lived on (asked when drained) and 1 + the
+	 * node of the CPU that took it; 0 when not known, so a zeroed sample
+	 * never claims node 0
+	 */
+	uint16_t page_node, cpu_node;
 };
 
 /* What the samples of a source do not carry, so they are shown as n/a and not blank. */
 #define SNAP_SMP_NO_LATENCY 0x1u /* MEM_INST_RETIRED.ALL_*: no load-latency facility */
 #define SNAP_SMP_NO_SOURCE 0x2u	 /* no data source (level) either */
+#define SNAP_SMP_NO_NUMA 0x4u	 /* the kernel cannot say where pages live: no node column */
 
 /* Samples of the process being sampled, drained during one tick. */
 struct snap_sampling {

@@ -258,6 +258,14 @@ static void psrc_sample(struct psrc *p, const struct perfrec_sample *s)
 	x->level = (uint8_t)s->level;
 	x->period = s->period ? s->period : (e->freq ? 1 : (e->period ? e->period : 1));
 	p->last_period = x->period;
+	/*
+	 * NUMA nodes from the capture's own topology: the CPU's, and the page's
+	 * by its physical address where the samples carry one
+	 */
+	if (e->fmt.sample_type & PERFREC_SAMPLE_CPU)
+		x->cpu_node = (uint16_t)(perfdata_cpu_node(&p->pd, s->cpu) + 1);
+	if (e->fmt.sample_type & PERFREC_SAMPLE_PHYS_ADDR)
+		x->page_node = (uint16_t)(perfdata_phys_node(&p->pd, s->phys_addr) + 1);
 	a = psrc_area(q, s->addr);
 	x->area = a ? snapshot_add_area(p->snap, a) : 0;
 }

@@ -779,6 +779,35 @@ const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, c
 	return buf;
 }
 
+const char *errmsg_numa(char *buf, size_t size, int pid, int err, int nodes, int node)
+{
+	const char *en = errmsg_errno_name(err);
+
+	if (err == -ENOENT || err == -ENOSYS || (!err && nodes <= 0))
+		snprintf(buf, size,
+			 "numa: this kernel shows no NUMA nodes: the pages of pid %d have no node",
+			 pid);
+	else if (err == -EPERM || err == -EACCES)
+		snprintf(buf, size,
+			 "numa: where the pages of pid %d live cannot be asked (move_pages: %s): "
+			 "run pmctop as root or with CAP_SYS_NICE",
+			 pid, en ? en : "EPERM");
+	else if (err)
+		snprintf(buf, size, "numa: where the pages of pid %d live cannot be asked (%s)",
+			 pid, en ? en : strerror(-err));
+	else if (nodes == 1)
+		snprintf(buf, size,
+			 "numa: one node (node %d): each sampled page of pid %d is asked where it "
+			 "lives, and every access is local",
+			 node, pid);
+	else
+		snprintf(buf, size,
+			 "numa: %d nodes: NODE is where each page of pid %d lives, REMOTE%% the "
+			 "share of its samples taken on a CPU of another node",
+			 nodes, pid);
+	return buf;
+}
+
 /* Why an operation on a process failed, in words that say what to do. */
 static const char *errmsg_acted_why(int err)
 {

@@ -165,6 +165,13 @@ const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact
  */
 const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, const char *meaning,
 			    const struct errmsg_notes *notes);
+/*
+ * What sampling pid can say about NUMA nodes: err is 0 or the -errno of
+ * finding nodes (-ENOENT, -ENOSYS: a kernel without NUMA) or of asking
+ * where pages are (-EPERM...); nodes is how many are online, node the
+ * lowest. Returns buf.
+ */
+const char *errmsg_numa(char *buf, size_t size, int pid, int err, int nodes, int node);
 /* The one-line mode of a live source ("software events, user mode only"). Returns buf. */
 const char *errmsg_mode(char *buf, size_t size, const struct errmsg_mode *m);
 

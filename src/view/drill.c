@@ -129,6 +129,8 @@ static void drill_pages(struct canvas *c, int y, int h, const struct view_ctx *v
 	int barw = c->w >= 100 ? 12 : c->w >= 70 ? 8 : 0;
 	int x;
 	char count[64];
+	/* where the kernel cannot say, no column rather than a node 0 it never said */
+	bool nodes = hotpage_has_nodes(m->hp);
 
 	if (rows <= 0)
 		return;
@@ -140,6 +142,8 @@ static void drill_pages(struct canvas *c, int y, int h, const struct view_ctx *v
 		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-*s ", barw, "HEAT");
 	x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%-18s %6s %6s %6s %5s %-7s ", "PAGE",
 			   "SHARE%", "LOADS", "STORES", "LAT", "SOURCE");
+	if (nodes)
+		x += canvas_printf(c, x, y, CANVAS_TITLE, -1, "%4s %5s ", "NODE", "REM%");
 	/*
 	 * Where the selection is in the list: at the right of the titles, or
 	 * in place of the MAPPING title where the line has no room for both.
@@ -178,6 +182,14 @@ static void drill_pages(struct canvas *c, int y, int h, const struct view_ctx *v
 				   mem_level_far(hotpage_dominant_level(e)) ? CANVAS_HOT
 									    : CANVAS_NORMAL,
 				   -1, "%-7.7s ", hotpage_source_cell(e, m->sample_flags));
+		if (nodes) {
+			struct hotpage_numa_cells nc;
+
+			hotpage_numa_cells(e, &nc);
+			x += canvas_printf(c, x, row, CANVAS_NORMAL, -1, "%4s ", nc.node);
+			x += canvas_printf(c, x, row, e->remote ? CANVAS_HOT : CANVAS_NORMAL, -1,
+					   "%5s ", nc.remote);
+		}
 		if (pm)
 			mem_map_label(pm, label, sizeof(label));
 		/* a narrow line gives an anonymous mapping its start, not the tail of its range */
@@ -254,9 +266,20 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 	if (m->sample_nonmem)
 		x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, ", non-memory ops dropped %" PRIu64,
 				   m->sample_nonmem);
-	canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
-		      m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
-		      u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
+	x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
+			   m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
+			   u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
+	if (hotpage_has_nodes(m->hp)) {
+		double rs = hotpage_remote_share(m->hp);
+
+		if (isnan(rs))
+			canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; remote -");
+		else
+			canvas_printf(c, x, y, rs > 0 ? CANVAS_HOT : CANVAS_NORMAL, -1,
+				      "; remote %.1f%%", 100 * rs);
+	} else if (m->sample_flags & SNAP_SMP_NO_NUMA) {
+		canvas_printf(c, x, y, CANVAS_DIM, -1, "; no NUMA nodes");
+	}
 	if (!strcmp(m->sample_source, "page faults"))
 		canvas_put(c, 0, y + 1,
 			   "page faults show first touches, copy-on-write and refaults, not access "

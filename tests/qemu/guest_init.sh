@@ -19,6 +19,7 @@ K=200
 MODE=hw
 grep -q 'pmctop.mode=nopmu' /proc/cmdline && MODE=nopmu
 grep -q 'pmctop.mode=load' /proc/cmdline && MODE=load
+grep -q 'pmctop.mode=numa' /proc/cmdline && MODE=numa
 
 section() { echo "@@@ BEGIN $1"; }
 endsection() { echo "@@@ END $1 $2"; }
@@ -74,7 +75,44 @@ run() {
 	show "$name.rec" "$name.rec"
 }
 
-if [ "$MODE" = hw ]; then
+# numa NAME NODE CPU: page faults on memory bound to NODE from CPU, sampled by pmctop; the
+# nodes the kernel gives the pages in /proc/PID/numa_maps while it runs
+numa() {
+	name=$1
+	/wl numa "$2" "$3" 6 >"$name.wl" 2>&1 &
+	wl=$!
+	i=0
+	while ! grep -qs ready "$name.wl" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	/pmctop -b --sample "$wl" -o json -d 0.5 -n 7 --top 64 >"$name.out" 2>"$name.err"
+	status=$?
+	cat "/proc/$wl/numa_maps" >"$name.maps" 2>&1
+	kill -TERM "$wl"
+	wait "$wl"
+	section "$name.args"
+	echo "wl numa $2 $3 6"
+	echo "status $status"
+	endsection "$name.args" 0
+	show "$name.wl" "$name.wl"
+	show "$name.out" "$name.out"
+	show "$name.err" "$name.err"
+	show "$name.maps" "$name.maps"
+}
+
+if [ "$MODE" = numa ]; then
+	section nodes
+	echo "online $(cat /sys/devices/system/node/online)"
+	for d in /sys/devices/system/node/node[0-9]*; do
+		echo "${d##*/} cpus $(cat "$d/cpulist")"
+	done
+	endsection nodes 0
+	numa local 0 0
+	numa remote 1 0
+	numa remote2 0 1
+	numa local2 1 1
+elif [ "$MODE" = hw ]; then
 	EV=r08,r11,r23,r24,r3c,r03,r04,r10
 	# one thread with a known count; per-core rows; the recording replayed on the host
 	run basic spin $N $K -- -d 0.5 -n 9 -e instructions

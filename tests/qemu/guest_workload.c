@@ -10,6 +10,8 @@
  *   wl late T N K        T threads created after SIGUSR1, each does K loops
  *   wl timed C M         one thread, C chunks of M iterations, the clock read after each
  *   wl duty B P K CPU    one thread pinned to CPU, busy B ms of every P ms, K periods
+ *   wl numa NODE CPU S   page faults for S seconds on memory bound to NODE, pinned to CPU;
+ *                        at once, without waiting, and then until killed
  *
  * It writes "wl done INSTRUCTIONS" to standard output when the work is over.
  *
@@ -35,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -213,6 +217,50 @@ static void wl_wait(sigset_t *set, int sig)
 	} while (got != sig);
 }
 
+/*
+ * Page faults for seconds on 64 pages bound to node (MPOL_BIND), from a
+ * thread pinned to cpu: every access remote when cpu is on another node.
+ */
+static int wl_numa(int node, int cpu, double seconds)
+{
+	unsigned long mask = 1ul << node;
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec t0, t;
+	unsigned long faults = 0;
+	cpu_set_t cpus;
+	char *buf;
+
+	/* the kernel reads maxnode - 1 bits */
+	if (node < 0 || node >= 64 || syscall(SYS_set_mempolicy, 2, &mask, 65) < 0) {
+		perror("wl: set_mempolicy");
+		return 1;
+	}
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("wl: sched_setaffinity");
+		return 1;
+	}
+	buf = mmap(NULL, (size_t)page * 64, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		   0);
+	if (buf == MAP_FAILED)
+		return 1;
+	printf("wl ready %d\n", (int)getpid());
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < 64; i++, faults++) {
+			madvise(buf + i * page, (size_t)page, MADV_DONTNEED);
+			*(volatile char *)(buf + i * page) = 1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9 < seconds);
+	printf("wl done %lu faults on cpu %d\n", faults, sched_getcpu());
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t set;
@@ -222,6 +270,8 @@ int main(int argc, char **argv)
 	struct wl_args a;
 	const char *mode = argc > 1 ? argv[1] : "";
 
+	if (!strcmp(mode, "numa") && argc == 5)
+		return wl_numa(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
 	if (!strcmp(mode, "spin") && argc == 4) {
 		n = strtoul(argv[2], NULL, 10);
 		k = strtoul(argv[3], NULL, 10);
@@ -243,7 +293,7 @@ int main(int argc, char **argv)
 			return 2;
 	} else {
 		fprintf(stderr, "usage: wl spin N K | threads T N K | late T N K | timed C M | "
-				"duty B P K CPU\n");
+				"duty B P K CPU | numa NODE CPU SECONDS\n");
 		return 2;
 	}
 	if (n < 1 || threads < 1 || threads > 64)
