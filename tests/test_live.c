@@ -699,6 +699,40 @@ static const struct snap_task *tick10(struct source *s, struct snapshot *snap)
 	return t;
 }
 
+/*
+ * A setuid in a tick whose uid read was left for later, then sleep: the uid
+ * is read once more as the process rests, not at the idle refresh ticks on.
+ */
+START_TEST(test_a_setuid_before_a_sleep_is_seen_at_the_next_tick)
+{
+	static const int tids[] = { 10 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	task = tick10(s, &snap);
+	ck_assert_uint_eq(task->uid, 0);
+	/* it runs, becomes uid 4242, then sleeps */
+	tree_owner(&t, 10, 4242);
+	task = tick10(s, &snap);
+	f->frozen = 1ull << 10;
+	task = tick10(s, &snap);
+	ck_assert_uint_eq(task->uid, 4242);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
 START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts)
 {
 	static const int tids[] = { 10, 11 };
@@ -2580,6 +2614,7 @@ int main(void)
 	tcase_add_test(tc, test_an_event_with_a_modifier_is_a_counter_of_its_own);
 	tcase_add_test(tc, test_each_row_carries_the_time_of_its_own_read);
 	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
+	tcase_add_test(tc, test_a_setuid_before_a_sleep_is_seen_at_the_next_tick);
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
 	tcase_add_test(tc, test_the_process_cpu_clock_gates_the_reads_of_all_its_threads);

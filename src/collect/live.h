@@ -145,6 +145,7 @@ struct live_proc {
 	bool clk_now_ok;
 	bool clk_idle;	  /* this tick: not run by its clock (no thread ran, none came or went) */
 	unsigned uid_age; /* ticks it ran since its uid was last read */
+	bool uid_stale;	  /* it ran since its uid was last read: read once more when it rests */
 	unsigned long long retry; /* l->tick from which a failed attach is tried again */
 	/* some threads did not fit the descriptors: the busiest are counted */
 	bool partial;

@@ -164,12 +164,19 @@ static bool live_renew(struct live *l, struct live_proc *p, bool idle)
 
 	if (p->kthread)
 		return p->skip == l->kthreads;
-	/* a process that did not run made no setuid */
-	if (idle)
+	/*
+	 * a process that did not run made no setuid; but one that ran since its
+	 * uid was last read (a setuid, then sleep) is looked at once more as it
+	 * rests, or its last change would wait for the idle refresh
+	 */
+	if (idle && !p->uid_stale)
 		return false;
-	if (p->idle == 0 && ++p->uid_age < LIVE_UID_TICKS)
+	if (!idle && p->idle == 0 && ++p->uid_age < LIVE_UID_TICKS) {
+		p->uid_stale = true;
 		return false;
+	}
 	p->uid_age = 0;
+	p->uid_stale = false;
 	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
 		return false;
 	if (l->o.by_uid && p->skip != (uid != l->o.uid))
