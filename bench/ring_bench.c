@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "model/hotpage.h"
-#include "collect/ring.h"
+#include "kernel/ring.h"
 
 #define BENCH_TYPE                                                                                 \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \

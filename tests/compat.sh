@@ -1,5 +1,5 @@
 # The collection files build against a <linux/perf_event.h> without the names newer than Linux
-# 5.10 (Debian 11's headers), and the fallbacks of src/collect/perf_compat.h equal the kernel's.
+# 5.10 (Debian 11's headers), and the fallbacks of src/kernel/perf_compat.h equal the kernel's.
 . "$top_srcdir/tests/lib.sh"
 cc=${CC:-cc}
 
@@ -40,11 +40,11 @@ check "the reduced header lacks every newer name" sh -c '! grep -Eq "$1|inherit_
 check "configure found the newer names in this machine's header" \
 	grep -q '^#define HAVE_STRUCT_PERF_EVENT_ATTR_INHERIT_THREAD 1' "$top_builddir/config.h"
 
-for f in "$top_srcdir"/src/collect/*.c; do
+for f in "$top_srcdir"/src/kernel/*.c "$top_srcdir"/src/collect/*.c; do
 	# the BPF program is built for the bpf target, against no perf header
 	case $f in *.bpf.c) continue ;; esac
 	# the BPF loader includes the skeleton the build made in the build tree
-	check "src/collect/$(basename "$f") compiles against the reduced header" \
+	check "src/${f#"$top_srcdir"/src/} compiles against the reduced header" \
 		$cc -std=gnu11 -fsyntax-only -Wall -Werror -I"$TMP/old" -I"$top_srcdir/src" \
 		-I"$top_builddir/src" "$f"
 done
@@ -53,7 +53,7 @@ done
 cat >"$TMP/values.c" <<'EOC'
 #include "config.h"
 #include <stdio.h>
-#include "collect/perf_compat.h"
+#include "kernel/perf_compat.h"
 int main(void)
 {
 	struct perf_event_attr a;

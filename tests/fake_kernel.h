@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/perf_compat.h"
-#include "collect/sysops.h"
+#include "kernel/perf_compat.h"
+#include "kernel/sysops.h"
 
 #define FAKE_KERNEL_FD0 10000 /* its perf fds; lower ones are real files, passed through */
 #define FAKE_KERNEL_NPMU 4

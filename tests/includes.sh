@@ -9,11 +9,12 @@ below() {
 	case $1 in
 	util) echo "" ;;
 	stream) echo "util" ;;
-	collect) echo "stream util" ;;
+	kernel) echo "stream util" ;;
+	collect) echo "kernel stream util" ;;
 	model) echo "stream util" ;;
 	view) echo "model stream util" ;;
 	out) echo "view model stream util" ;;
-	app) echo "out view model collect stream util" ;;
+	app) echo "out view model collect kernel stream util" ;;
 	*) return 1 ;;
 	esac
 }
@@ -118,9 +119,9 @@ check "the sources are found in their layers ($(wc -l <"$TMP/files") files)" \
 check "every source file lives in a layer directory" no_loose_files
 check "each layer includes only its own headers and those below it" layer_includes
 check "curses is included only by out/tui.c" only_in '#include <n\?curses' out/tui.c out/tui.h
-check "libpfm4 is included only by collect/events.c" only_in '#include <perfmon/' collect/events.c
+check "libpfm4 is included only by kernel/events.c" only_in '#include <perfmon/' kernel/events.c
 check "linux/perf_event.h only in collection files" only_in '#include <linux/perf_event.h>' \
-	$(cd "$top_srcdir/src" && ls collect/*.c collect/*.h)
+	$(cd "$top_srcdir/src" && ls kernel/*.c kernel/*.h collect/*.c collect/*.h)
 check "every source file opens with a purpose comment" \
 	sh -c 'for f in */*.c */*.h; do head -1 "$f" | grep -q "^/\* " || { echo "# $f"; exit 1; }; done'
 # a BPF program (*.bpf.c) is compiled for the bpf target, where there is no config.h

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/bpfcount.h"
-#include "collect/cpumap.h"
+#include "kernel/bpfcount.h"
+#include "kernel/cpumap.h"
 #include "testutil.h"
 
 /* Capability bits of CapEff (linux/capability.h) that --bpf's load needs */

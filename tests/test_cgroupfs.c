@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/cgroupfs.h"
+#include "kernel/cgroupfs.h"
 #include "util/parse.h"
 #include "testutil.h"
 

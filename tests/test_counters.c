@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collect/counters.h"
+#include "kernel/counters.h"
 #include "fake_kernel.h"
 #include "model/metrics.h"
 #include "testutil.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "collect/counters.h"
-#include "collect/events.h"
-#include "collect/evspec.h"
+#include "kernel/counters.h"
+#include "kernel/events.h"
+#include "kernel/evspec.h"
 #include "testutil.h"
 
 /* name -> (type, config, config1) under LIBPFM_FORCE_PMU=skl, from the SDM encodings */

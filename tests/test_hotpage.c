@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "model/hotpage.h"
 #include "testutil.h"
 

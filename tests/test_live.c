@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/events.h"
+#include "kernel/events.h"
 #include "collect/source_live.h"
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "fake_kernel.h"
 #include "stream/snapshot.h"
 #include "testutil.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "collect/pmu.h"
+#include "kernel/pmu.h"
 
 #include <linux/perf_event.h>
 #include "testutil.h"

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/cpumap.h"
-#include "collect/proc.h"
+#include "kernel/cpumap.h"
+#include "kernel/proc.h"
 #include "collect/procevents.h"
 #include "testutil.h"
 

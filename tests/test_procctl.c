@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "app/procctl.h"
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "testutil.h"
 
 /* The process p as the screen would choose it: its pid and start time. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/ring.h"
+#include "kernel/ring.h"
 #include "testutil.h"
 
 #define TYPE                                                                                       \

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "collect/events.h"
+#include "kernel/events.h"
 #include "collect/sampler.h"
 #include "fake_kernel.h"
 #include "testutil.h"

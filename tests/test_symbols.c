@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "collect/symbols.h"
 #include "model/hotpage.h"
 #include "testutil.h"

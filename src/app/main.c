@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "collect/cgroupfs.h"
-#include "collect/events.h"
-#include "collect/evspec.h"
-#include "collect/pmu.h"
+#include "kernel/cgroupfs.h"
+#include "kernel/events.h"
+#include "kernel/evspec.h"
+#include "kernel/pmu.h"
 #include "collect/runcount.h"
 #include "stream/evlist.h"
 #include "app/command.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "collect/cgroupfs.h"
+#include "kernel/cgroupfs.h"
 #include "model/columns.h"
 #include "out/exporter.h"
 #include "util/parse.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "util/errmsg.h"
 #include "view/ui.h"
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "model/model.h"
 
 /*

@@ -7,18 +7,18 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "collect/bpfcount.h"
-#include "collect/cgroupfs.h"
-#include "collect/counters.h"
+#include "kernel/bpfcount.h"
+#include "kernel/cgroupfs.h"
+#include "kernel/counters.h"
 #include "collect/live_backend.h"
 #include "collect/numa.h"
-#include "collect/cpumap.h"
-#include "collect/pmu.h"
+#include "kernel/cpumap.h"
+#include "kernel/pmu.h"
 #include "collect/procevents.h"
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "collect/sampler.h"
 #include "collect/source_live.h"
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "util/errmsg.h"
 
 #define LIVE_FD_RESERVE 24 /* descriptors counters leave for everything else */

@@ -1,7 +1,7 @@
 /* Live source, BPF: process and thread counts from the context-switch program, no task groups. */
 #include "config.h"
 #include "collect/live.h"
-#include "collect/proc.h"
+#include "kernel/proc.h"
 
 #include <errno.h>
 #include <fcntl.h>

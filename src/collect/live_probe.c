@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/events.h"
-#include "collect/evspec.h"
+#include "kernel/events.h"
+#include "kernel/evspec.h"
 #include "util/xalloc.h"
 
 static int live_read_int(int rootfd, const char *path, int *v)

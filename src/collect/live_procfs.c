@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/events.h"
-#include "collect/evspec.h"
+#include "kernel/events.h"
+#include "kernel/evspec.h"
 #include "util/xalloc.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/cpumap.h"
+#include "kernel/cpumap.h"
 #include "util/xalloc.h"
 
 #define NUMA_NODE_MAX 65534 /* a node number kept as 1 + node in 16 bits */

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "stream/snapshot.h"
 
 #define NUMA_MAX_PAGES 1024 /* distinct pages located per call; the most sampled first */

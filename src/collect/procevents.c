@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "util/xalloc.h"
 
 /*

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/evspec.h"
-#include "collect/perf_compat.h"
+#include "kernel/evspec.h"
+#include "kernel/perf_compat.h"
 #include "util/xalloc.h"
 
 struct runcount {

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "stream/evlist.h"
 #include "stream/snapshot.h"
 

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/cpumap.h"
-#include "collect/events.h"
+#include "kernel/cpumap.h"
+#include "kernel/events.h"
 #include "collect/mmaps.h"
-#include "collect/pmu.h"
-#include "collect/proc.h"
+#include "kernel/pmu.h"
+#include "kernel/proc.h"
 #include "util/xalloc.h"
 
 #define SAMPLER_BASE_TYPE                                                                          \

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/perf_compat.h"
-#include "collect/ring.h"
-#include "collect/sysops.h"
+#include "kernel/perf_compat.h"
+#include "kernel/ring.h"
+#include "kernel/sysops.h"
 #include "stream/source.h"
 #include "util/errmsg.h"
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "stream/evlist.h"
 #include "stream/source.h"
 #include "util/errmsg.h"

@@ -12,7 +12,7 @@
  * The kernel's ABI numbers (include/uapi/linux/perf_event.h), spelled here
  * because stream/ may not include <linux/perf_event.h>: a perf.data file is
  * read where the kernel's headers are older than the capture.
- * collect/ring.c checks at build time that they are the kernel's.
+ * kernel/ring.c checks at build time that they are the kernel's.
  */
 #define PERFREC_SAMPLE_IP (1ull << 0)
 #define PERFREC_SAMPLE_TID (1ull << 1)

@@ -64,7 +64,7 @@ enum errmsg_proc_step {
 	ERRMSG_PROC_MODES,     /* the event NAME counts some modes only (:u, :k): /proc has all */
 };
 
-/* The steps of setting up --bpf, for ERRMSG_BPF's n (collect/bpfcount.h names them alike). */
+/* The steps of setting up --bpf, for ERRMSG_BPF's n (kernel/bpfcount.h names them alike). */
 enum errmsg_bpf_step {
 	ERRMSG_BPF_NOT_BUILT = 0,
 	ERRMSG_BPF_POSSIBLE,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/events.h"
+#include "kernel/events.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/cgroupfs.h"
-#include "collect/proc.h"
+#include "kernel/cgroupfs.h"
+#include "kernel/proc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 

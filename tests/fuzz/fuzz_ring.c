@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "collect/ring.h"
+#include "kernel/ring.h"
 
 static void fuzz_ring_cb(const struct perfrec_sample *s, void *arg)
 {

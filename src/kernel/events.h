@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "collect/perf_compat.h"
+#include "kernel/perf_compat.h"
 
 /* Initialise libpfm4 once; 0 or -EIO when it cannot start. */
 int events_init(void);

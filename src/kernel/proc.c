@@ -1,6 +1,6 @@
 /* /proc parsing: pure parsers over bytes plus thin readers below a root fd. */
 #include "config.h"
-#include "collect/proc.h"
+#include "kernel/proc.h"
 
 #include <ctype.h>
 #include <stdbool.h>

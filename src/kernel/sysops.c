@@ -1,6 +1,6 @@
 /* The real system calls behind struct sysops, and the one perf_event_open wrapper. */
 #include "config.h"
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,13 +1,13 @@
 /* Ring-buffer records: decoded in the sample_type order of the uapi header. */
 #include "config.h"
-#include "collect/ring.h"
+#include "kernel/ring.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/perf_compat.h"
+#include "kernel/perf_compat.h"
 
 #define RING_MAX_RECORD 65536 /* header.size is a u16 */
 

@@ -1,6 +1,6 @@
 /* Every spelling of an event to a perf_event_attr: sysfs PMUs, tracepoints, libpfm4 and perf. */
 #include "config.h"
-#include "collect/evspec.h"
+#include "kernel/evspec.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "collect/events.h"
-#include "collect/pmu.h"
+#include "kernel/events.h"
+#include "kernel/pmu.h"
 #include "util/xalloc.h"
 
 #define EVSPEC_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/perf_compat.h"
+#include "kernel/perf_compat.h"
 
 /*
  * Every operation returns what the system call returns, or -errno instead

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/perf_compat.h"
-#include "collect/sysops.h"
+#include "kernel/perf_compat.h"
+#include "kernel/sysops.h"
 #include "stream/snapshot.h"
 
 #define COUNTERS_MAX_GROUP 16

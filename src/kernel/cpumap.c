@@ -1,13 +1,13 @@
 /* Online-CPU map: a pure cpulist parser and the one reader of the online set. */
 #include "config.h"
-#include "collect/cpumap.h"
+#include "kernel/cpumap.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "collect/proc.h"
+#include "kernel/proc.h"
 #include "util/xalloc.h"
 
 static int cpumap_number(const char **p, const char *end, int *out)

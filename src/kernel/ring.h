@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 #include "stream/mem.h"
 #include "stream/perfrec.h"
 

@@ -1,6 +1,6 @@
 /* cgroup v2 parsing over bytes (mountinfo, /proc/PID/cgroup, user paths) and the directory walk. */
 #include "config.h"
-#include "collect/cgroupfs.h"
+#include "kernel/cgroupfs.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/cpumap.h"
-#include "collect/sysops.h"
+#include "kernel/cpumap.h"
+#include "kernel/sysops.h"
 
 #define PMU_MAX 8 /* core PMUs kept; more are ignored */
 

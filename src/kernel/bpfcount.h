@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/bpfprog.h"
-#include "collect/perf_compat.h"
-#include "collect/sysops.h"
+#include "kernel/bpfprog.h"
+#include "kernel/perf_compat.h"
+#include "kernel/sysops.h"
 
 /* The step that failed, for the message that says why --bpf is not used. */
 enum bpfcount_step {

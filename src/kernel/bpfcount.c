@@ -1,6 +1,6 @@
 /* Process counts summed at each context switch by a BPF program: maps, load, attach, read. */
 #include "config.h"
-#include "collect/bpfcount.h"
+#include "kernel/bpfcount.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/bpfcount.skel.h"
-#include "collect/proc.h"
+#include "kernel/bpfcount.skel.h"
+#include "kernel/proc.h"
 
 #define BPFCOUNT_BATCH 1024		/* entries one batched lookup asks for */
 #define BPFCOUNT_LOG_SIZE 65536		/* room for the verifier's account of a refusal */

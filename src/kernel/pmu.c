@@ -1,6 +1,6 @@
 /* Core PMU discovery from sysfs: names, perf types and the CPUs each one counts on. */
 #include "config.h"
-#include "collect/pmu.h"
+#include "kernel/pmu.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "collect/perf_compat.h"
-#include "collect/sysops.h"
+#include "kernel/perf_compat.h"
+#include "kernel/sysops.h"
 
 /* How an event was spelled, which decides who may share its group. */
 enum evspec_kind {

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/sysops.h"
+#include "kernel/sysops.h"
 
 #define CPUMAP_MAX_CPU 65535 /* larger numbers are taken for garbage */
 

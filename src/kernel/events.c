@@ -1,6 +1,6 @@
 /* libpfm4 wrapper: the only file that includes <perfmon/...>. */
 #include "config.h"
-#include "collect/events.h"
+#include "kernel/events.h"
 
 #include <ctype.h>
 #include <errno.h>

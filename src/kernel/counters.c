@@ -1,6 +1,6 @@
 /* perf_event_open groups: open complete before enabling, read with one read(). */
 #include "config.h"
-#include "collect/counters.h"
+#include "kernel/counters.h"
 
 #include <errno.h>
 #include <string.h>
