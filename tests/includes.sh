@@ -1,6 +1,6 @@
 # Checks the include rules of doc/architecture.md: each layer includes only its own headers and
 # those of the layers below it; curses only in the terminal file; libpfm4 only in the event
-# encoder; <linux/perf_event.h> only in collection files.
+# encoder; the perf, BPF and libpfm4 headers only in kernel/.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_srcdir/src" || exit 1
 
@@ -120,8 +120,19 @@ check "every source file lives in a layer directory" no_loose_files
 check "each layer includes only its own headers and those below it" layer_includes
 check "curses is included only by out/tui.c" only_in '#include <n\?curses' out/tui.c out/tui.h
 check "libpfm4 is included only by kernel/events.c" only_in '#include <perfmon/' kernel/events.c
-check "linux/perf_event.h only in collection files" only_in '#include <linux/perf_event.h>' \
-	$(cd "$top_srcdir/src" && ls kernel/*.c kernel/*.h collect/*.c collect/*.h)
+# The headers of the kernel's interfaces: <linux/perf_event.h> and the wrapper that stands in for
+# it, <linux/bpf.h>, libbpf's <bpf/...> and the skeleton that includes them, libpfm4's <perfmon/...>.
+KERNEL_HEADERS='^#[[:space:]]*include[[:space:]]*[<"]\(linux/perf_event\.h\|linux/bpf\.h\|bpf/\|perfmon/\|[a-z_/]*perf_compat\.h\|[a-z_/]*\.skel\.h\)'
+# Files outside kernel/ that include one of them (file:line: the include).
+kernel_headers_outside() {
+	bad=$(grep -n "$KERNEL_HEADERS" -- */*.c */*.h | grep -v '^kernel/')
+	[ -z "$bad" ] || { diag "outside kernel/: $(echo "$bad" | tr '\n' ' ')"; return 1; }
+}
+# the rule finds what it is meant to find
+check "the kernel's headers are found in kernel/" \
+	sh -c 'for f in kernel/pmu.c kernel/events.c kernel/bpfcount.c kernel/bpfcount.bpf.c kernel/sysops.h; do
+		grep -q "$1" "$f" || { echo "# not found in $f"; exit 1; }; done' _ "$KERNEL_HEADERS"
+check "the perf, BPF and libpfm4 headers are included only in kernel/" kernel_headers_outside
 check "every source file opens with a purpose comment" \
 	sh -c 'for f in */*.c */*.h; do head -1 "$f" | grep -q "^/\* " || { echo "# $f"; exit 1; }; done'
 # a BPF program (*.bpf.c) is compiled for the bpf target, where there is no config.h
@@ -130,6 +141,10 @@ check "every .c includes config.h first (BPF programs aside)" \
 check "every .c includes its own header right after config.h" \
 	sh -c 'for f in */*.c; do h=${f%.c}.h; [ -f "$h" ] || continue;
 		grep "^#include" "$f" | sed -n 2p | grep -q "\"$h\"" || { echo "# $f"; exit 1; }; done'
+check "no circle of includes between the headers of kernel/" include_graph kernel
+# the -e encoder calls libpfm4's wrapper and the PMUs, the PMUs the CPU map, the map /proc
+check "no circle of calls between the files of kernel/" call_graph kernel 60 \
+	'kernel/evspec.c kernel/events.c' 'kernel/pmu.c kernel/cpumap.c' 'kernel/cpumap.c kernel/proc.c'
 check "no circle of includes between the headers of collect/" include_graph collect
 # the live source's glue calls the scan, the scan the backends through l->be, the backends the
 # attach, idle, thread and policy files, and nothing calls back up

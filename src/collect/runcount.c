@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "kernel/evspec.h"
-#include "kernel/perf_compat.h"
 #include "util/xalloc.h"
 
 struct runcount {

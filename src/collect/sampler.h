@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/perf_compat.h"
 #include "kernel/ring.h"
 #include "kernel/sysops.h"
 #include "stream/source.h"
