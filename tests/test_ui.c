@@ -42,12 +42,12 @@ static unsigned press(struct ui *u, struct ui_list *l, int key)
 {
 	unsigned act;
 
-	ui_build_list(u, m, l);
+	list_build(u, m, l);
 	act = ui_key(u, key, m, l);
 	if (act & UI_ACT_SORT)
 		model_sort(m, u->sort_col, u->reverse);
-	ui_build_list(u, m, l);
-	ui_sync(u, l);
+	list_build(u, m, l);
+	list_sync(u, l);
 	return act;
 }
 
@@ -70,8 +70,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 101 505 303 404 ");
 	press(&u, &l, UI_KEY_DOWN);
@@ -84,8 +84,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	ck_assert_int_eq(u.sel_id, 505);
 	/* a new tick that reorders the rows: the same */
 	model_sort(m, COL_CPU, true);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	ck_assert_uint_eq(u.sel, 1);
 	ck_assert_int_eq(u.sel_id, l.v[1]->id);
 	press(&u, &l, UI_KEY_END);
@@ -96,8 +96,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	ck_assert_uint_eq(u.sel, 0);
 	/* F: the selection follows 101 wherever the rows put it */
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, 'F');
@@ -116,7 +116,7 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	press(&u, &l, 'R');
 	ck_assert_uint_eq(u.sel, 0);
 	ck_assert_int_eq(u.sel_id, 202);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -158,7 +158,7 @@ START_TEST(test_sort_keys)
 
 	/* F6: a menu of the columns, on the one sorted by; Up/Down and Enter sort */
 	u.sort_col = COL_CPU;
-	n = ui_sort_menu(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	n = sortmenu_entries(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	ck_assert_uint_gt(n, 3);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F6), 0);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_SORT);
@@ -185,7 +185,7 @@ START_TEST(test_sort_keys)
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), 0);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -223,7 +223,7 @@ START_TEST(test_w_shows_per_user_totals)
 	press(&u, &l, 'W');
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 101 505 303 404 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -258,7 +258,7 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	press(&u, &l, 'W');
 	press(&u, &l, UI_KEY_HOME);
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 202));
+	ck_assert(tags_has(&u, 202));
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F9), 0);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
@@ -268,7 +268,7 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	ck_assert_int_eq(u.targets[0].id, 202);
 	press(&u, &l, 'F');
 	ck_assert(u.follow);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -297,7 +297,7 @@ START_TEST(test_k_toggles_kernel_threads)
 	b_update_last(m);
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
@@ -309,7 +309,7 @@ START_TEST(test_k_toggles_kernel_threads)
 	ck_assert(!u.kthreads);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -391,7 +391,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_uint_eq(l.n, 5);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -456,7 +456,7 @@ START_TEST(test_filter_and_search_go_as_typed)
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sel_id, 303);
 	ck_assert_str_eq(u.status, "");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -500,7 +500,7 @@ START_TEST(test_filter_and_search_take_utf8)
 	ck_assert_int_gt(UI_KEY_UP, 0x10ffff);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 202);
-	ui_list_release(&l);
+	list_release(&l);
 	m = keep;
 	model_free(wm);
 	source_free(wsrc);
@@ -569,7 +569,7 @@ START_TEST(test_filter_same_rows_in_batch_and_screen)
 		      batch);
 	ck_assert_msg(!strcmp(screen, FILTERS[_i].want), "line %d: screen %s", FILTERS[_i].line,
 		      screen);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(bm);
 	source_free(bsrc);
 }
@@ -590,7 +590,7 @@ START_TEST(test_delay_prompt_validates)
 	type(&u, &l, "2.5");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_DELAY);
 	ck_assert(u.delay == 2.5);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -628,7 +628,7 @@ START_TEST(test_step_and_time_prompt)
 		bool rel = !CASES[i].rel;
 		double sec = -1;
 
-		ck_assert_msg(ui_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
+		ck_assert_msg(input_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
 			      CASES[i].in);
 		if (!CASES[i].ret) {
 			ck_assert_msg(rel == CASES[i].rel && sec == CASES[i].s, "'%s': %d %g",
@@ -655,7 +655,7 @@ START_TEST(test_step_and_time_prompt)
 	/* an empty answer goes nowhere */
 	press(&u, &l, ':');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -697,7 +697,7 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert(u.cmdline);
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -728,7 +728,7 @@ START_TEST(test_q_closes_panels_and_quits_from_the_table)
 		ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	}
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -768,7 +768,7 @@ START_TEST(test_drill_keys)
 	press(&u, &l, UI_KEY_ESC);
 	press(&u, &l, 'm');
 	ck_assert_ptr_nonnull(strstr(u.status, "unknown key 'm'"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -789,7 +789,7 @@ START_TEST(test_paging_keeps_selection_on_screen)
 	press(&u, &l, UI_KEY_PGUP);
 	ck_assert_uint_eq(u.sel, 2);
 	ck_assert_uint_eq(u.top, 2);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -800,8 +800,8 @@ static void enter_view(struct ui *u, struct ui_list *l, enum ui_view v)
 {
 	ui_init(u, COL_CPU, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(u, m, l);
-	ui_sync(u, l);
+	list_build(u, m, l);
+	list_sync(u, l);
 	if (v != UI_VIEW_TABLE)
 		press(u, l, UI_KEY_ENTER);
 	if (v == UI_VIEW_HELP)
@@ -815,7 +815,7 @@ static void enter_view(struct ui *u, struct ui_list *l, enum ui_view v)
 START_TEST(test_every_binding_reachable)
 {
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_msg(b[i].keys[0] && b[i].help && b[i].in, "binding %zu", i);
@@ -826,7 +826,7 @@ START_TEST(test_every_binding_reachable)
 			if (!(b[i].in & UI_IN(VIEWS[v])))
 				continue;
 			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++)
-				ck_assert_msg(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i],
+				ck_assert_msg(keys_find(VIEWS[v], b[i].keys[k]) == &b[i],
 					      "%s: key %d of view %d goes elsewhere", b[i].help,
 					      b[i].keys[k], VIEWS[v]);
 		}
@@ -838,7 +838,7 @@ END_TEST
 START_TEST(test_every_footer_key_dispatches)
 {
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t v = 0; v < sizeof(VIEWS) / sizeof(VIEWS[0]); v++) {
 		size_t shown = 0;
@@ -856,10 +856,10 @@ START_TEST(test_every_footer_key_dispatches)
 			/* the footer's short name starts with the name of one of its keys */
 			named = false;
 			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
-				ui_key_name(b[i].keys[k], name, sizeof(name));
+				keys_name(b[i].keys[k], name, sizeof(name));
 				if (!strncmp(b[i].footer_key, name, strlen(name))) {
 					named = true;
-					ck_assert(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i]);
+					ck_assert(keys_find(VIEWS[v], b[i].keys[k]) == &b[i]);
 				}
 			}
 			ck_assert_msg(named, "footer key %s is none of its keys", b[i].footer_key);
@@ -877,7 +877,7 @@ START_TEST(test_every_footer_key_dispatches)
 			}
 			ck_assert_msg(changed, "%s does nothing in view %d", b[i].footer_key,
 				      VIEWS[v]);
-			ui_list_release(&l);
+			list_release(&l);
 		}
 		/* a pager's footer has Back and Scroll: q closes it, it does not quit */
 		ck_assert_msg(shown >= ((UI_IN(VIEWS[v]) & UI_IN_PAGERS) ? 2u : 3u),
@@ -933,7 +933,7 @@ START_TEST(test_cgroup_view_keys)
 
 	m = testutil_replay_model("cgroup.rec", &src);
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ck_assert_uint_eq(l.n, 4);
 	press(&u, &l, 'G');
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
@@ -1015,7 +1015,7 @@ START_TEST(test_cgroup_view_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -1068,12 +1068,12 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
 	press(&u, &l, ' ');
 	ck_assert(!u.show_cpus);
-	ck_assert(!ui_meter_shown(&u, UI_METER_CPUS));
+	ck_assert(!setup_meter_shown(&u, UI_METER_CPUS));
 	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, ' ');
-	ck_assert(!ui_meter_shown(&u, UI_METER_LOAD));
-	ck_assert(ui_meter_shown(&u, UI_METER_UPTIME));
+	ck_assert(!setup_meter_shown(&u, UI_METER_LOAD));
+	ck_assert(setup_meter_shown(&u, UI_METER_UPTIME));
 	/* F7 has nothing to order here, and says so */
 	press(&u, &l, UI_KEY_F7);
 	ck_assert_ptr_nonnull(strstr(u.status, "only columns have an order"));
@@ -1109,7 +1109,7 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	press(&u, &l, UI_KEY_F2);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1121,7 +1121,7 @@ START_TEST(test_sort_by_a_hidden_column_says_so)
 	char bad[32];
 
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_set_screen(&u, 200, 7);
+	list_set_screen(&u, 200, 7);
 	ck_assert_int_eq(columns_choice_parse(&m->cols, "pid,user,cpu", bad, sizeof(bad)), 0);
 	ck_assert_uint_eq(press(&u, &l, 'C'), UI_ACT_SORT);
 	ck_assert_int_eq(u.sort_col, COL_CPI);
@@ -1132,7 +1132,7 @@ START_TEST(test_sort_by_a_hidden_column_says_so)
 	press(&u, &l, '>');
 	ck_assert_int_eq(u.sort_col, COL_USER);
 	columns_choice_default(&m->cols);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1141,13 +1141,13 @@ START_TEST(test_docs_name_every_key)
 	char *man = doc_section("doc/pmctop.1", ".SH KEYS", ".SH COLUMNS");
 	char *readme = doc_section("README", "The screen\n", "The samples come from");
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
 			char name[16];
 
-			if (!ui_key_name(b[i].keys[k], name, sizeof(name)))
+			if (!keys_name(b[i].keys[k], name, sizeof(name)))
 				continue;
 			ck_assert_msg(doc_has_key(man, name), "pmctop.1 lacks key %s", name);
 			ck_assert_msg(doc_has_key(readme, name), "README lacks key %s", name);
@@ -1166,11 +1166,11 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 	struct ui_list l = { 0 };
 	struct table_layout t;
 	int cols[MODEL_MAX_COLS];
-	size_t n = ui_sortable(m, cols, MODEL_MAX_COLS);
+	size_t n = sortmenu_sortable(m, cols, MODEL_MAX_COLS);
 	int last = 0;
 
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_set_screen(&u, 60, 7);
+	list_set_screen(&u, 60, 7);
 	press(&u, &l, 'c'); /* command lines: "/usr/bin/db-server --port 5432" */
 	press(&u, &l, UI_KEY_LEFT);
 	ck_assert_int_eq(u.hscroll, 0); /* nothing to the left */
@@ -1206,11 +1206,11 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
 	ck_assert(table_shows(&t, COL_CACHE));
 	/* a column that fits no width is named, not sorted by in silence */
-	ui_set_screen(&u, 12, 7);
+	list_set_screen(&u, 12, 7);
 	press(&u, &l, 'C');
 	ck_assert_int_eq(u.sort_col, COL_CPI);
 	ck_assert_ptr_nonnull(strstr(u.status, "sorted by CPI, which does not fit 12 columns"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1244,7 +1244,7 @@ START_TEST(test_tree_view_orders_children_under_parents)
 	press(&u, &l, 't');
 	ck_assert(!u.tree);
 	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1271,7 +1271,7 @@ START_TEST(test_tree_of_crafted_parents)
 	fake.nrows = 7;
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	ui_build_list(&u, &fake, &l);
+	list_build(&u, &fake, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "1 2 3 4 7 5 6 ");
 	ck_assert_uint_eq(l.tree[1].depth, 1);
@@ -1282,7 +1282,7 @@ START_TEST(test_tree_of_crafted_parents)
 	ck_assert_uint_eq(l.tree[4].depth, 0); /* its own parent: a root */
 	ck_assert_uint_eq(l.tree[5].depth, 0); /* the loop starts at its first row */
 	ck_assert_uint_eq(l.tree[6].depth, 1);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1305,13 +1305,13 @@ START_TEST(test_tree_of_a_deep_chain)
 	fake.nrows = N;
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	ui_build_list(&u, &fake, &l);
+	list_build(&u, &fake, &l);
 	ck_assert_uint_eq(l.n, N);
 	for (int i = 0; i < N; i++) {
 		ck_assert_int_eq(l.v[i]->id, i + 1);
 		ck_assert_uint_eq(l.tree[i].depth, (unsigned)i);
 	}
-	ui_list_release(&l);
+	list_release(&l);
 	free(rows);
 }
 END_TEST
@@ -1323,18 +1323,18 @@ START_TEST(test_tags_and_follow)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	/* Space tags and moves down; again on a tagged row, untags */
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 202));
+	ck_assert(tags_has(&u, 202));
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 101));
+	ck_assert(tags_has(&u, 101));
 	ck_assert_uint_eq(u.ntags, 2);
 	press(&u, &l, UI_KEY_UP);
 	press(&u, &l, ' ');
-	ck_assert(!ui_tagged(&u, 101));
+	ck_assert(!tags_has(&u, 101));
 	ck_assert_uint_eq(u.ntags, 1);
 	press(&u, &l, 'U');
 	ck_assert_uint_eq(u.ntags, 0);
@@ -1362,7 +1362,7 @@ START_TEST(test_tags_and_follow)
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	ck_assert_ptr_nonnull(strstr(u.status, "no longer following"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1382,7 +1382,7 @@ START_TEST(test_users_menu_lists_and_filters)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	n = ui_user_menu(&u, m, &users, &cap);
+	n = usermenu_entries(&u, m, &users, &cap);
 	ck_assert_uint_eq(n, 5);
 	ck_assert_ptr_null(users[0].name);
 	ck_assert_uint_eq(users[0].procs, 5);
@@ -1396,7 +1396,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	/* the name filter narrows the users offered; the user filter does not */
 	snprintf(u.filter, sizeof(u.filter), "proc");
 	snprintf(u.user, sizeof(u.user), "bob");
-	n = ui_user_menu(&u, m, &users, &cap);
+	n = usermenu_entries(&u, m, &users, &cap);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(users[1].name, "alice");
 	ck_assert_uint_eq(users[0].procs, 1);
@@ -1441,7 +1441,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	ck_assert_str_eq(u.user, "");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1461,17 +1461,17 @@ START_TEST(test_signal_menu_and_confirmation)
 	/* TERM first; Down goes to KILL; Esc leaves without a word */
 	press(&u, &l, UI_KEY_F9);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_SIGNAL);
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGTERM);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGTERM);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGKILL);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGKILL);
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
 	/* a letter jumps: U is USR1, again USR2; Enter asks; n cancels */
 	press(&u, &l, 'k');
 	press(&u, &l, 'u');
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR1);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR1);
 	press(&u, &l, 'U');
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR2);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR2);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_CONFIRM);
 	ck_assert_ptr_nonnull(strstr(u.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
@@ -1515,7 +1515,7 @@ START_TEST(test_signal_menu_and_confirmation)
 	ck_assert_int_eq(u.act_nice, 1);
 	ck_assert_uint_eq(u.ntargets, 2);
 	ck_assert(!u.act_threads);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1526,8 +1526,8 @@ START_TEST(test_f3_finds_the_next_and_f4_filters)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	/* "e" is in db-server, idle-daemon, secret and newproc's command line */
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
@@ -1547,7 +1547,7 @@ START_TEST(test_f3_finds_the_next_and_f4_filters)
 	press(&u, &l, UI_KEY_F4);
 	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
 	ck_assert_uint_eq(l.n, 1);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1560,8 +1560,8 @@ START_TEST(test_tab_cycles_screens)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
 	/* no drill-down open, no cgroups in this recording: Tab stays, and samples nothing */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
@@ -1609,7 +1609,7 @@ START_TEST(test_tab_cycles_screens)
 	ck_assert_uint_eq(l.n, 0);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1622,9 +1622,9 @@ START_TEST(test_clicks_sort_and_select)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
-	ui_set_screen(&u, 80, 7);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
+	list_set_screen(&u, 80, 7);
 	table_layout(m, 80, COL_ROWS_PROCESSES, 0, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		ck_assert_uint_eq(ui_click(&u, t.x[i] + t.w[i] - 1, 7, m, &l), UI_ACT_SORT);
@@ -1642,7 +1642,7 @@ START_TEST(test_clicks_sort_and_select)
 	model_sort(m, COL_CPU, false);
 	u.sort_col = COL_CPU;
 	u.reverse = false;
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ui_click(&u, 10, 10, m, &l);
 	ck_assert_int_eq(u.sel_id, 505);
 	ck_assert_uint_eq(u.sel, 2);
@@ -1665,7 +1665,7 @@ START_TEST(test_clicks_sort_and_select)
 	/* a prompt or a view without a list takes no clicks */
 	u.list_y = -1;
 	ck_assert_uint_eq(ui_click(&u, 10, 7, m, &l), 0);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 

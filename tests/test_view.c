@@ -66,7 +66,7 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	bool list;
 
 	model_sort(m, u->sort_col, u->reverse);
-	ui_build_list(u, m, &l);
+	list_build(u, m, &l);
 	memset(&v, 0, sizeof(v));
 	v.m = m;
 	v.have_frame = true;
@@ -86,14 +86,14 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.ip_name = test_ip_name;
 	v.settings_path = "/home/user/.config/pmctop/pmctoprc";
 	page = view_page(&v, w, h, &list);
-	ui_set_page(u, &l, page, list);
+	list_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
 	view_render(c, &v);
 	/* drawing changes nothing of the interactive state */
 	ck_assert(!memcmp(&before, u, sizeof(before)));
 	canvas_dump(c, f);
 	fclose(f);
-	ui_list_release(&l);
+	list_release(&l);
 	canvas_free(c);
 	return buf;
 }
@@ -491,9 +491,9 @@ START_TEST(test_wide_names_80x24)
 	free(s);
 
 	/* Right, as far as it goes: the end of the longest command line at the edge */
-	ui_set_screen(&u, 80, 7);
+	list_set_screen(&u, 80, 7);
 	model_sort(m, u.sort_col, u.reverse);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	for (int i = 0; i < 40; i++)
 		ui_key(&u, UI_KEY_RIGHT, m, &l);
 	s = draw(&u, 80, 24, true);
@@ -503,7 +503,7 @@ START_TEST(test_wide_names_80x24)
 	ck_assert_int_eq(cells_before(s, 11, ">"), -1);
 	ck_assert_int_ge(cells_before(s, 11, "<"), 0);
 	free(s);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -718,7 +718,7 @@ START_TEST(test_cgroup_view_80x24)
 			free(t);
 		}
 	/* Enter on the busiest cgroup: the table of its processes, named in the header */
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice");
 	ui_key(&u, UI_KEY_ENTER, m, &l);
 	free(s);
@@ -730,7 +730,7 @@ START_TEST(test_cgroup_view_80x24)
 	ck_assert_ptr_null(strstr(s, " bash"));
 	ck_assert_ptr_nonnull(strstr(s, " CGROUP "));
 	free(s);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -840,9 +840,9 @@ START_TEST(test_selection_on_screen_at_every_size)
 			ui_init(&u, COL_PID, false, 1.0);
 			u.show_cpus = cpus;
 			model_sort(m, COL_PID, false);
-			ui_build_list(&u, m, &l);
+			list_build(&u, m, &l);
 			ui_key(&u, UI_KEY_END, m, &l);
-			ui_list_release(&l);
+			list_release(&l);
 			s = draw(&u, 80, h, false);
 			/* three header lines, the memory meters' two, titles, the row, the footer */
 			if (u.page && h >= 8 + (cpus ? 4 : 0))
@@ -858,7 +858,7 @@ START_TEST(test_footer_and_help_from_the_key_table)
 	static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP,
 					      UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 	struct canvas *c = canvas_new(100, 200);
 	char *help = NULL;
 	size_t len = 0;
@@ -885,13 +885,13 @@ START_TEST(test_footer_and_help_from_the_key_table)
 		free(s);
 	}
 	f = open_memstream(&help, &len);
-	view_help(c, 0, c->h, 0);
+	pager_help(c, 0, c->h, 0);
 	canvas_dump(c, f);
 	fclose(f);
 	for (size_t i = 0; i < n; i++) {
 		char keys[64], line[160];
 
-		ui_binding_keys(&b[i], keys, sizeof(keys));
+		keys_binding_keys(&b[i], keys, sizeof(keys));
 		snprintf(line, sizeof(line), "  %-28s %s\n", keys, b[i].help);
 		ck_assert_msg(strstr(help, line) != NULL, "help lacks: %s", line);
 	}
@@ -1149,7 +1149,7 @@ START_TEST(test_setup_goldens)
 	ck_assert_ptr_nonnull(strstr(s, "  Esc q F2 S                   leave the setup"));
 	free(s);
 	columns_choice_default(&m->cols);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 

@@ -543,7 +543,7 @@ static void loop_tui_render(struct loop_tui *t)
 		t->canvas = canvas_new(w, h);
 	}
 	t->canvas->ascii = !tui_utf8();
-	ui_build_list(&t->u, t->m, &t->list);
+	list_build(&t->u, t->m, &t->list);
 	memset(&v, 0, sizeof(v));
 	v.m = t->m;
 	v.have_frame = t->have_frame;
@@ -577,8 +577,8 @@ static void loop_tui_render(struct loop_tui *t)
 	if (t->m->sample_period)
 		t->u.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
-	ui_set_screen(&t->u, w, view_list_y(&v, w, h));
-	ui_set_page(&t->u, &t->list, page, list);
+	list_set_screen(&t->u, w, view_list_y(&v, w, h));
+	list_set_page(&t->u, &t->list, page, list);
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
 }
@@ -778,7 +778,7 @@ static bool loop_tui_keys(struct loop_tui *t)
 
 		bool was_paused = t->u.paused;
 
-		ui_build_list(&t->u, t->m, &t->list);
+		list_build(&t->u, t->m, &t->list);
 		if (k == UI_KEY_MOUSE)
 			act = ui_click(&t->u, x, y, t->m, &t->list);
 		else
@@ -930,7 +930,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	loop_io_close(&t.io);
 	canvas_free(t.canvas);
 	symbols_free(t.syms);
-	ui_list_release(&t.list);
+	list_release(&t.list);
 	snapshot_release(&t.snap);
 	for (size_t i = 0; i < t.nlog; i++)
 		free(t.log[i]);

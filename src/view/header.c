@@ -38,7 +38,7 @@ static void header_host(struct canvas *c, const struct view_ctx *v)
 	char up[64] = "", when[40] = "";
 	size_t i;
 
-	if (v->uptime >= 0 && ui_meter_shown(v->u, UI_METER_UPTIME))
+	if (v->uptime >= 0 && setup_meter_shown(v->u, UI_METER_UPTIME))
 		header_uptime(up, sizeof(up), v->uptime);
 	/* a replay says when the frame on screen was recorded */
 	if (v->replay && m->wall > 0 && m->wall < 1e12) {
@@ -57,13 +57,13 @@ static void header_host(struct canvas *c, const struct view_ctx *v)
 	fields_add(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
 	if (up[0])
 		fields_add(&f, 30, CANVAS_NORMAL, "  %s", up);
-	if (ui_meter_shown(v->u, UI_METER_LOAD)) {
+	if (setup_meter_shown(v->u, UI_METER_LOAD)) {
 		i = fields_add(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
 			       m->load[1], m->load[2]);
 		fields_short(&f, i, "  load %.2f", m->load[0]);
 	}
 	/* what watching costs, last: a narrow screen leaves it out first */
-	if (v->self && ui_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
+	if (v->self && setup_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
 	    isfinite(v->self->rss_bytes)) {
 		i = fields_add(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
 			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
@@ -223,7 +223,7 @@ static void header_memory(struct canvas *c, int y, const struct view_ctx *v)
 /* The header's lines: three, and the memory meters' two where they are shown. */
 int header_lines(const struct view_ctx *v)
 {
-	return HEADER_LINES + (ui_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
+	return HEADER_LINES + (setup_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
 }
 
 int header_draw(struct canvas *c, const struct view_ctx *v)
@@ -231,7 +231,7 @@ int header_draw(struct canvas *c, const struct view_ctx *v)
 	header_host(c, v);
 	header_events(c, v);
 	header_rows(c, v);
-	if (ui_meter_shown(v->u, UI_METER_MEMORY))
+	if (setup_meter_shown(v->u, UI_METER_MEMORY))
 		header_memory(c, HEADER_LINES, v);
 	return header_lines(v);
 }

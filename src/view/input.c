@@ -34,7 +34,7 @@ static bool input_search(struct ui *u, const struct ui_list *l, size_t from)
 			u->sel = i;
 			u->sel_id = l->v[i]->id;
 			u->sel_pin = true;
-			ui_sync(u, l);
+			list_sync(u, l);
 			return true;
 		}
 	}
@@ -49,7 +49,7 @@ static void input_search_next(struct ui *u, const struct ui_list *l)
 		snprintf(u->status, sizeof(u->status), "no process matches '%.120s'", u->search);
 }
 
-int ui_parse_time(const char *s, bool *rel, double *seconds)
+int input_parse_time(const char *s, bool *rel, double *seconds)
 {
 	unsigned h, m, sec = 0;
 	char *end, extra;
@@ -108,7 +108,7 @@ static unsigned input_commit(struct ui *u, const struct ui_list *l)
 	case UI_PROMPT_TIME:
 		if (!u->input.len)
 			return 0;
-		if (ui_parse_time(u->input.text, &u->seek_rel, &u->seek_s)) {
+		if (input_parse_time(u->input.text, &u->seek_rel, &u->seek_s)) {
 			snprintf(
 				u->status, sizeof(u->status),
 				"invalid time '%.64s': give HH:MM:SS (the recorded time of day) or "

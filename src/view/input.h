@@ -24,7 +24,7 @@ enum ui_prompt {
  * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
  * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
  */
-int ui_parse_time(const char *s, bool *rel, double *seconds);
+int input_parse_time(const char *s, bool *rel, double *seconds);
 /* Open prompt p with initial text (cut to fit); the filter prompt keeps the filter for Esc. */
 void input_start(struct ui *u, enum ui_prompt p, const char *initial);
 /*

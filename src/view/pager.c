@@ -104,7 +104,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 {
 	struct pager_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t s = 0; s < sizeof(PAGER_HELP_SECTIONS) / sizeof(PAGER_HELP_SECTIONS[0]); s++) {
 		if (s)
@@ -116,7 +116,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 
 			if (!pager_help_in(&b[i], s))
 				continue;
-			ui_binding_keys(&b[i], keys, sizeof(keys));
+			keys_binding_keys(&b[i], keys, sizeof(keys));
 			pager_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
 		}
 	}
@@ -138,7 +138,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 	return o.line;
 }
 
-void view_help(struct canvas *c, int y0, int h, size_t scroll)
+void pager_help(struct canvas *c, int y0, int h, size_t scroll)
 {
 	size_t first = pager_first(scroll, pager_help_at(c, y0, h, scroll), h);
 

@@ -15,6 +15,6 @@ void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v);
 /* Draw the events screen from u->scroll on, on lines y0 .. y0 + h - 1; never past its end. */
 void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v);
 /* Draw help into c from line scroll on (exported for the help tests). */
-void view_help(struct canvas *c, int y0, int h, size_t scroll);
+void pager_help(struct canvas *c, int y0, int h, size_t scroll);
 
 #endif

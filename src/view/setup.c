@@ -21,22 +21,22 @@ static const char *const SETUP_SCHEME_NAMES[UI_SCHEME_MAX] = {
 	[UI_SCHEME_LIGHT] = "light",
 };
 
-bool ui_meter_shown(const struct ui *u, enum ui_meter k)
+bool setup_meter_shown(const struct ui *u, enum ui_meter k)
 {
 	return k == UI_METER_CPUS ? u->show_cpus : !(u->meters_off & (1u << k));
 }
 
-const char *ui_meter_name(enum ui_meter k)
+const char *setup_meter_name(enum ui_meter k)
 {
 	return k < UI_METER_MAX ? SETUP_METER_NAMES[k] : "";
 }
 
-const char *ui_scheme_name(enum ui_scheme k)
+const char *setup_scheme_name(enum ui_scheme k)
 {
 	return k < UI_SCHEME_MAX ? SETUP_SCHEME_NAMES[k] : "";
 }
 
-int ui_meter_find(const char *name)
+int setup_meter_find(const char *name)
 {
 	for (int k = 0; k < UI_METER_MAX; k++)
 		if (!strcasecmp(SETUP_METER_NAMES[k], name))
@@ -44,7 +44,7 @@ int ui_meter_find(const char *name)
 	return -1;
 }
 
-int ui_scheme_find(const char *name)
+int setup_scheme_find(const char *name)
 {
 	for (int k = 0; k < UI_SCHEME_MAX; k++)
 		if (!strcasecmp(SETUP_SCHEME_NAMES[k], name))
@@ -177,12 +177,12 @@ static void setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_
 		*title = col->title;
 		*dim = !model_column_shown(v->m, col->id);
 	} else if (s == UI_SETUP_METERS) {
-		snprintf(buf, size, "[%c] %s", ui_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
+		snprintf(buf, size, "[%c] %s", setup_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
 			 SETUP_METER_LABELS[i]);
 		*help = SETUP_METER_HELP[i];
 	} else {
 		snprintf(buf, size, "(%c) %s", u->scheme == (enum ui_scheme)i ? '*' : ' ',
-			 ui_scheme_name((enum ui_scheme)i));
+			 setup_scheme_name((enum ui_scheme)i));
 		*help = SETUP_SCHEME_HELP[i];
 	}
 }

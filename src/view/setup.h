@@ -30,13 +30,13 @@ enum ui_scheme {
 enum ui_setup_section { UI_SETUP_COLUMNS, UI_SETUP_METERS, UI_SETUP_COLOURS, UI_SETUP_MAX };
 
 /* Whether meter k of the header is shown. */
-bool ui_meter_shown(const struct ui *u, enum ui_meter k);
+bool setup_meter_shown(const struct ui *u, enum ui_meter k);
 /* The name of meter k and of scheme k, as the setup screen and the settings file say them. */
-const char *ui_meter_name(enum ui_meter k);
-const char *ui_scheme_name(enum ui_scheme k);
+const char *setup_meter_name(enum ui_meter k);
+const char *setup_scheme_name(enum ui_scheme k);
 /* The meter or scheme called name; -1 when none is. */
-int ui_meter_find(const char *name);
-int ui_scheme_find(const char *name);
+int setup_meter_find(const char *name);
+int setup_scheme_find(const char *name);
 /* A movement key in the section in use: its highlighted entry. */
 void setup_move(struct ui *u, int key);
 /*

@@ -20,13 +20,13 @@ static const struct ui_signal SIGMENU_SIGNALS[] = {
 
 #define SIGMENU_N (sizeof(SIGMENU_SIGNALS) / sizeof(SIGMENU_SIGNALS[0]))
 
-const struct ui_signal *ui_signals(size_t *n)
+const struct ui_signal *sigmenu_signals(size_t *n)
 {
 	*n = SIGMENU_N;
 	return SIGMENU_SIGNALS;
 }
 
-const char *ui_signal_name(int num)
+const char *sigmenu_signal_name(int num)
 {
 	for (size_t i = 0; i < SIGMENU_N; i++)
 		if (SIGMENU_SIGNALS[i].num == num)
@@ -44,7 +44,7 @@ static int sigmenu_chosen(const struct ui *u)
 static unsigned sigmenu_ask(struct ui *u, const struct model *m)
 {
 	int sig = sigmenu_chosen(u);
-	const char *name = ui_signal_name(sig);
+	const char *name = sigmenu_signal_name(sig);
 	char what[48], whom[96];
 
 	if (sig < 1 || sig > SIGRTMAX) {
@@ -143,7 +143,7 @@ unsigned sigmenu_key(struct ui *u, int key, const struct model *m)
 void sigmenu_draw(struct canvas *c, int y, int h, const struct ui *u)
 {
 	size_t n;
-	const struct ui_signal *sg = ui_signals(&n);
+	const struct ui_signal *sg = sigmenu_signals(&n);
 	const int w = 18;
 
 	if (h < 2)

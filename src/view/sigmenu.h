@@ -15,9 +15,9 @@ struct ui_signal {
 };
 
 /* The signal menu, in its order; *n gets its length. */
-const struct ui_signal *ui_signals(size_t *n);
+const struct ui_signal *sigmenu_signals(size_t *n);
 /* The name of signal num ("TERM"), or NULL for one the menu does not list. */
-const char *ui_signal_name(int num);
+const char *sigmenu_signal_name(int num);
 /*
  * A key in the signal menu: move, type a number, jump by a letter; Enter asks before sending
  * to u->targets (UI_PROMPT_CONFIRM), Esc closes. Returns UI_ACT_* flags.

@@ -10,7 +10,7 @@
 #include "view/ui.h"
 #include "view/view.h"
 
-size_t ui_sortable(const struct model *m, int *out, size_t max)
+size_t sortmenu_sortable(const struct model *m, int *out, size_t max)
 {
 	return model_columns(m, out, max);
 }
@@ -55,9 +55,9 @@ unsigned sortmenu_by(struct ui *u, const struct model *m, int col)
 	return UI_ACT_SORT;
 }
 
-size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max)
+size_t sortmenu_entries(const struct ui *u, const struct model *m, int *out, size_t max)
 {
-	size_t n = ui_sortable(m, out, max), k = 0;
+	size_t n = sortmenu_sortable(m, out, max), k = 0;
 
 	if (u->view != UI_VIEW_CGROUPS)
 		return n;
@@ -71,7 +71,7 @@ size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t 
 unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t i;
 
 	for (i = 0; i < n && cols[i] != u->sort_col; i++)
@@ -90,7 +90,7 @@ unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir)
 void sortmenu_open(struct ui *u, const struct model *m)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 
 	u->sort_sel = 0;
 	for (size_t i = 0; i < n; i++)
@@ -103,7 +103,7 @@ void sortmenu_open(struct ui *u, const struct model *m)
 unsigned sortmenu_key(struct ui *u, int key, const struct model *m)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t page = u->page ? u->page : 1;
 
 	if (!n) {
@@ -139,7 +139,7 @@ void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	int cols[COL_MAX + 64];
 	const struct ui *u = v->u;
-	size_t n = ui_sort_menu(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
 	const int w = 18;
 

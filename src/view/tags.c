@@ -8,7 +8,7 @@
 #include "view/list.h"
 #include "view/ui.h"
 
-bool ui_tagged(const struct ui *u, int id)
+bool tags_has(const struct ui *u, int id)
 {
 	for (size_t i = 0; i < u->ntags; i++)
 		if (u->tags[i].id == id)

@@ -10,7 +10,7 @@ struct ui;
 struct ui_list;
 
 /* Whether id is tagged. */
-bool ui_tagged(const struct ui *u, int id);
+bool tags_has(const struct ui *u, int id);
 /* Tag the selected row of l, or untag it, and move down; says so in status when full. */
 void tags_toggle(struct ui *u, const struct ui_list *l);
 /*

@@ -449,7 +449,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 			u->follow = false;
 			u->sel = row;
 			u->sel_id = l->v[row]->id;
-			ui_sync(u, l);
+			list_sync(u, l);
 		}
 		return 0;
 	}
@@ -473,7 +473,7 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 	u->status[0] = '\0';
 	if (u->prompt != UI_PROMPT_NONE)
 		return input_key(u, key, m, l);
-	b = ui_binding_find(u->view, key);
+	b = keys_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);
 	if ((UI_IN(u->view) & (UI_IN_LISTS | UI_IN(UI_VIEW_SETUP))) && key >= 0x20 && key < 0x7f)

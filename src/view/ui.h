@@ -87,7 +87,7 @@ struct ui {
 	int hscroll;	   /* horizontal scroll position of the table (view/table.h) */
 	bool tree;	   /* processes under their parents */
 	bool follow;	   /* F: the selection stays on follow_id; else it keeps its line */
-	bool sel_pin;	   /* the next ui_sync puts the selection on sel_id (a key chose it) */
+	bool sel_pin;	   /* the next list_sync puts the selection on sel_id (a key chose it) */
 	int follow_id;
 	bool live; /* the processes are on this machine: signals and nice apply */
 	struct model_ident tags[UI_MAX_TAGS]; /* tagged processes, in tagging order */

@@ -21,7 +21,8 @@ static int usermenu_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap)
+size_t usermenu_entries(const struct ui *u, const struct model *m, struct ui_user **out,
+			size_t *cap)
 {
 	/* the filters of the list but the user's: the menu offers every user they leave */
 	const struct model_filter f = { .name = u->filter,
@@ -54,7 +55,7 @@ size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **
 void usermenu_open(struct ui *u, const struct model *m)
 {
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, m, &users, &cap);
 
 	u->user_sel = 0;
 	for (size_t i = 1; i < n && u->user[0]; i++)
@@ -69,7 +70,7 @@ void usermenu_open(struct ui *u, const struct model *m)
 unsigned usermenu_key(struct ui *u, int key, const struct model *m)
 {
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, m, &users, &cap);
 	size_t page = u->page ? u->page : 1;
 
 	if (u->user_sel >= n)
@@ -103,7 +104,7 @@ void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct ui *u = v->u;
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, v->m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, v->m, &users, &cap);
 	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
 	const int w = c->w < 30 ? c->w - 1 : 30;
 

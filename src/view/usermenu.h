@@ -22,7 +22,8 @@ struct ui_user {
  * equals, by name). *out is grown to *cap as needed and owned by the caller, whose names
  * borrow from m: they last until its next update. Returns how many entries.
  */
-size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap);
+size_t usermenu_entries(const struct ui *u, const struct model *m, struct ui_user **out,
+			size_t *cap);
 
 /* u: open the users menu on the user shown, else on "All users". */
 void usermenu_open(struct ui *u, const struct model *m);

@@ -32,7 +32,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	/* a question or a status line too long for the screen ends at a word, a number whole */
 	if (u->prompt == UI_PROMPT_CONFIRM) {
@@ -218,7 +218,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_legend(c, c->h - 2, v);
 	}
 	if (u->view == UI_VIEW_HELP) {
-		view_help(c, y + 1, body - 1, u->scroll);
+		pager_help(c, y + 1, body - 1, u->scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		pager_log(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_EVENTS) {
