@@ -133,7 +133,7 @@ START_TEST(test_sort_keys)
 	ck_assert_int_eq(u.sort_col, COL_MEM);
 	press(&u, &l, 'T');
 	ck_assert_int_eq(u.sort_col, COL_TIME);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE); /* not the replay's Go to */
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE); /* not the replay's Go to */
 	press(&u, &l, 'N');
 	ck_assert_int_eq(u.sort_col, COL_PID);
 	press(&u, &l, 'P');
@@ -153,7 +153,7 @@ START_TEST(test_sort_keys)
 	ck_assert_int_eq(u.sort_col, COL_COMMAND);
 	/* ':' asks for the replay's time to go to */
 	press(&u, &l, ':');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_TIME);
 	press(&u, &l, UI_KEY_ESC);
 
 	/* F6: a menu of the columns, on the one sorted by; Up/Down and Enter sort */
@@ -161,29 +161,29 @@ START_TEST(test_sort_keys)
 	n = sortmenu_entries(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	ck_assert_uint_gt(n, 3);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F6), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SORT);
-	ck_assert_int_eq(cols[u.sort_sel], COL_CPU);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SORT);
+	ck_assert_int_eq(cols[u.sort.sel], COL_CPU);
 	ck_assert_int_eq(u.sort_col, COL_CPU); /* nothing changes until Enter */
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_int_eq(cols[u.sort_sel], COL_GHZ);
+	ck_assert_int_eq(cols[u.sort.sel], COL_GHZ);
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SORT);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	/* keys in the menu are the menu's: q closes it, pmctop goes on */
 	press(&u, &l, UI_KEY_F6);
 	press(&u, &l, UI_KEY_HOME);
-	ck_assert_int_eq(cols[u.sort_sel], cols[0]);
+	ck_assert_int_eq(cols[u.sort.sel], cols[0]);
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_uint_eq(u.sort_sel, 0);
+	ck_assert_uint_eq(u.sort.sel, 0);
 	press(&u, &l, UI_KEY_END);
-	ck_assert_uint_eq(u.sort_sel, n - 1);
+	ck_assert_uint_eq(u.sort.sel, n - 1);
 	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	press(&u, &l, UI_KEY_F6);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	list_release(&l);
 }
@@ -242,17 +242,17 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	press(&u, &l, 'W');
 	ck_assert_int_eq(u.sel_id, 1000); /* alice's totals */
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "tagging needs processes"));
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	ck_assert_ptr_nonnull(strstr(u.status, "following needs processes"));
 	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
-	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
+	ck_assert_uint_eq(u.tags.ntargets, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
-	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_uint_eq(u.tags.ntargets, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "W shows the processes"));
 	/* tags of processes made before W are not sent to from the users' rows either */
 	press(&u, &l, 'W');
@@ -261,11 +261,11 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	ck_assert(tags_has(&u, 202));
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F9), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	/* the processes again: the same keys work */
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
-	ck_assert_int_eq(u.targets[0].id, 202);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
 	press(&u, &l, 'F');
 	ck_assert(u.follow);
 	list_release(&l);
@@ -341,7 +341,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	press(&u, &l, '\\');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	type(&u, &l, "DB-");
 	press(&u, &l, UI_KEY_ENTER);
 	list_ids(&l, ids, sizeof(ids));
@@ -355,7 +355,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
 	press(&u, &l, '\\');
-	while (u.input.len)
+	while (u.input.line.len)
 		press(&u, &l, UI_KEY_BACKSPACE);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_uint_eq(l.n, 5);
@@ -381,7 +381,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	/* the search goes as typed: "n" is in 202's command line, "no" in nothing: it stays */
 	press(&u, &l, '/');
 	type(&u, &l, "nothing-like-it");
-	ck_assert(u.search_miss);
+	ck_assert(u.input.search_miss);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 202);
 	ck_assert_ptr_nonnull(strstr(u.status, "no process matches 'nothing-like-it'"));
@@ -390,7 +390,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	type(&u, &l, "zzz");
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_uint_eq(l.n, 5);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	list_release(&l);
 }
 END_TEST
@@ -414,7 +414,7 @@ START_TEST(test_filter_and_search_go_as_typed)
 	press(&u, &l, 'b');
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 ");
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	press(&u, &l, UI_KEY_BACKSPACE);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 303 ");
@@ -445,15 +445,15 @@ START_TEST(test_filter_and_search_go_as_typed)
 	ck_assert_int_eq(u.sel_id, 101); /* "/usr/bin/db-server" */
 	press(&u, &l, 'd');
 	ck_assert_int_eq(u.sel_id, 303);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
-	ck_assert(!u.search_miss);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
+	ck_assert(!u.input.search_miss);
 	press(&u, &l, 'z');
-	ck_assert(u.search_miss);
+	ck_assert(u.input.search_miss);
 	ck_assert_int_eq(u.sel_id, 303);
 	press(&u, &l, UI_KEY_BACKSPACE);
-	ck_assert(!u.search_miss);
+	ck_assert(!u.input.search_miss);
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sel_id, 303);
 	ck_assert_str_eq(u.status, "");
 	list_release(&l);
@@ -493,10 +493,10 @@ START_TEST(test_filter_and_search_take_utf8)
 	press(&u, &l, '/');
 	press(&u, &l, 0x1f600);
 	ck_assert_int_eq(u.sel_id, 202);
-	ck_assert(!u.search_miss);
+	ck_assert(!u.input.search_miss);
 	/* pmctop's own key codes are above Unicode: an arrow types nothing */
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_str_eq(u.input.text, "\xf0\x9f\x98\x80");
+	ck_assert_str_eq(u.input.line.text, "\xf0\x9f\x98\x80");
 	ck_assert_int_gt(UI_KEY_UP, 0x10ffff);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 202);
@@ -643,7 +643,7 @@ START_TEST(test_step_and_time_prompt)
 	ck_assert_int_eq(u.step, -1);
 	ck_assert(u.paused);
 	ck_assert_uint_eq(press(&u, &l, ':'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_TIME);
 	type(&u, &l, "25:00");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "invalid time '25:00'"));
@@ -670,7 +670,7 @@ START_TEST(test_views_enter_and_leave)
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "102 103 104 101 ");
 	press(&u, &l, 'h');
@@ -740,30 +740,30 @@ START_TEST(test_drill_keys)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.drill, 202);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	ck_assert_int_eq(u.drill.pid, 202);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_PAGES);
 	press(&u, &l, 'm');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_MAPPINGS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_MAPPINGS);
 	press(&u, &l, 'm');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_PAGES);
 	press(&u, &l, 't');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
-	u.sample_default = 10007;
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
+	u.drill.sample_default = 10007;
 	ck_assert_uint_eq(press(&u, &l, '+'), UI_ACT_SAMPLE);
-	ck_assert_uint_eq(u.sample_period, 20014);
+	ck_assert_uint_eq(u.drill.sample_period, 20014);
 	press(&u, &l, '-');
 	press(&u, &l, '-');
-	ck_assert_uint_eq(u.sample_period, 5003);
+	ck_assert_uint_eq(u.drill.sample_period, 5003);
 	ck_assert_uint_eq(press(&u, &l, ']'), UI_ACT_HISTOGRAM);
-	ck_assert(u.halflife == 4.0);
+	ck_assert(u.drill.halflife == 4.0);
 	press(&u, &l, '[');
 	press(&u, &l, '[');
-	ck_assert(u.halflife == 1.0);
+	ck_assert(u.drill.halflife == 1.0);
 	ck_assert_uint_eq(press(&u, &l, 'g'), UI_ACT_HISTOGRAM);
-	ck_assert_uint_eq(u.page_shift, 21);
+	ck_assert_uint_eq(u.drill.page_shift, 21);
 	ck_assert_ptr_nonnull(strstr(u.status, "2 MiB pages"));
 	press(&u, &l, 'g');
-	ck_assert_uint_eq(u.page_shift, 12);
+	ck_assert_uint_eq(u.drill.page_shift, 12);
 	/* outside the drill-down these keys do nothing of the sort */
 	press(&u, &l, UI_KEY_ESC);
 	press(&u, &l, 'm');
@@ -977,21 +977,21 @@ START_TEST(test_cgroup_view_keys)
 	ck_assert(!u.per_user);
 	u.live = true;
 	press(&u, &l, 'k');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes, not a cgroup"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
 	/* a cgroup's row is no process to tag or follow either (the keys are the table's) */
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	press(&u, &l, 'G');
 	press(&u, &l, 'W');
 	press(&u, &l, UI_KEY_F9);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "needs processes, not a user's totals"));
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	press(&u, &l, 'W');
 	/* Tab: the table and the cgroups (known in this recording); no drill-down is open */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
@@ -1032,7 +1032,7 @@ START_TEST(test_setup_keys)
 	ui_init(&u, COL_CPU, false, 1.0);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F2), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLUMNS);
 	/* q leaves the setup, as Esc does; it does not quit */
 	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
@@ -1040,32 +1040,32 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	/* the first column goes no higher; F8 moves it down, the highlight with it */
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_PID);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_COLUMNS);
-	ck_assert_int_eq(u.cols.order[0], COL_USER);
-	ck_assert_int_eq(u.cols.order[1], COL_PID);
-	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLUMNS], 1);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_USER);
+	ck_assert_int_eq(u.setup.cols.order[1], COL_PID);
+	ck_assert_uint_eq(u.setup.sel[UI_SETUP_COLUMNS], 1);
 	press(&u, &l, ']');
-	ck_assert_int_eq(u.cols.order[2], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[2], COL_PID);
 	press(&u, &l, '[');
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_PID);
 	/* Space hides and shows; COMMAND cannot be hidden or moved */
 	press(&u, &l, UI_KEY_DOWN);
 	u.hscroll = 3; /* scrolled sideways: the stops change with the columns, back to the start */
 	ck_assert_uint_eq(press(&u, &l, ' '), UI_ACT_COLUMNS);
-	ck_assert(!columns_choice_shown(&u.cols, COL_USER));
+	ck_assert(!columns_choice_shown(&u.setup.cols, COL_USER));
 	ck_assert_int_eq(u.hscroll, 0);
 	press(&u, &l, UI_KEY_END);
-	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_COMMAND);
+	ck_assert_int_eq(u.setup.cols.order[u.setup.sel[UI_SETUP_COLUMNS]], COL_COMMAND);
 	ck_assert_uint_eq(press(&u, &l, ' '), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "COMMAND is always shown"));
-	ck_assert(columns_choice_shown(&u.cols, COL_COMMAND));
+	ck_assert(columns_choice_shown(&u.setup.cols, COL_COMMAND));
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[COL_MAX - 1], COL_COMMAND);
+	ck_assert_int_eq(u.setup.cols.order[COL_MAX - 1], COL_COMMAND);
 	/* Tab: the meters; Space there hides the CPU meters (as 1 does) and the load */
 	press(&u, &l, UI_KEY_TAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_METERS);
 	press(&u, &l, ' ');
 	ck_assert(!u.show_cpus);
 	ck_assert(!setup_meter_shown(&u, UI_METER_CPUS));
@@ -1079,19 +1079,19 @@ START_TEST(test_setup_keys)
 	ck_assert_ptr_nonnull(strstr(u.status, "only columns have an order"));
 	/* the colours: Enter chooses */
 	press(&u, &l, UI_KEY_RIGHT);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLOURS);
 	press(&u, &l, UI_KEY_END);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SCHEME);
-	ck_assert_int_eq(u.scheme, UI_SCHEME_LIGHT);
+	ck_assert_int_eq(u.setup.scheme, UI_SCHEME_LIGHT);
 	press(&u, &l, UI_KEY_DOWN); /* the last stays the last */
-	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLOURS], UI_SCHEME_MAX - 1);
+	ck_assert_uint_eq(u.setup.sel[UI_SETUP_COLOURS], UI_SCHEME_MAX - 1);
 	/* round the sections both ways */
 	press(&u, &l, UI_KEY_TAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLUMNS);
 	press(&u, &l, UI_KEY_LEFT);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLOURS);
 	press(&u, &l, UI_KEY_BTAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_METERS);
 	/* a key the setup does not know says so */
 	ck_assert_uint_eq(press(&u, &l, 'x'), 0);
 	ck_assert_str_eq(u.status, "unknown key 'x': press h for help");
@@ -1243,7 +1243,7 @@ START_TEST(test_tree_view_orders_children_under_parents)
 	press(&u, &l, UI_KEY_ENTER);
 	press(&u, &l, 't');
 	ck_assert(!u.tree);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
 	list_release(&l);
 }
 END_TEST
@@ -1331,13 +1331,13 @@ START_TEST(test_tags_and_follow)
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, ' ');
 	ck_assert(tags_has(&u, 101));
-	ck_assert_uint_eq(u.ntags, 2);
+	ck_assert_uint_eq(u.tags.n, 2);
 	press(&u, &l, UI_KEY_UP);
 	press(&u, &l, ' ');
 	ck_assert(!tags_has(&u, 101));
-	ck_assert_uint_eq(u.ntags, 1);
+	ck_assert_uint_eq(u.tags.n, 1);
 	press(&u, &l, 'U');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	ck_assert(!u.paused); /* Space no longer pauses */
 	/* F follows 101: a filter that hides it, cleared, brings the selection back */
 	press(&u, &l, UI_KEY_HOME);
@@ -1404,25 +1404,25 @@ START_TEST(test_users_menu_lists_and_filters)
 	u.filter[0] = '\0';
 	/* it opens on the user shown */
 	press(&u, &l, 'u');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_USER);
-	ck_assert_uint_eq(u.user_sel, 2);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_USER);
+	ck_assert_uint_eq(u.users.sel, 2);
 	/* End, PgUp, Up, Home, Down, PgDn: every move stays in the list */
 	press(&u, &l, UI_KEY_END);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_PGUP);
-	ck_assert_uint_eq(u.user_sel, 0);
+	ck_assert_uint_eq(u.users.sel, 0);
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_uint_eq(u.user_sel, 0);
+	ck_assert_uint_eq(u.users.sel, 0);
 	press(&u, &l, UI_KEY_PGDN);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_HOME);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_uint_eq(u.user_sel, 1);
+	ck_assert_uint_eq(u.users.sel, 1);
 	/* Esc: no change, bob's process still the one shown */
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.user, "bob");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
@@ -1430,7 +1430,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	press(&u, &l, 'u');
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.user, "carol");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "303 ");
@@ -1453,68 +1453,68 @@ START_TEST(test_signal_menu_and_confirmation)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
 	u.live = true;
 	/* TERM first; Down goes to KILL; Esc leaves without a word */
 	press(&u, &l, UI_KEY_F9);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SIGNAL);
-	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGTERM);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SIGNAL);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGTERM);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGKILL);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGKILL);
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	/* a letter jumps: U is USR1, again USR2; Enter asks; n cancels */
 	press(&u, &l, 'k');
 	press(&u, &l, 'u');
-	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR1);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGUSR1);
 	press(&u, &l, 'U');
-	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR2);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGUSR2);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_CONFIRM);
-	ck_assert_ptr_nonnull(strstr(u.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_CONFIRM);
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
 	ck_assert_uint_eq(press(&u, &l, 'n'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.status, "nothing sent");
 	/* a number picks by number; y sends to the selected process */
 	press(&u, &l, 'k');
 	press(&u, &l, '9');
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "SIGKILL (9)"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "SIGKILL (9)"));
 	ck_assert_uint_eq(press(&u, &l, 'y'), UI_ACT_SIGNAL);
 	ck_assert_int_eq(u.act_signal, SIGKILL);
-	ck_assert_uint_eq(u.ntargets, 1);
-	ck_assert_int_eq(u.targets[0].id, 202);
+	ck_assert_uint_eq(u.tags.ntargets, 1);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
 	/* numbers the menu does not list are taken; ones that are no signal are refused */
 	press(&u, &l, 'k');
 	type(&u, &l, "34");
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "send signal 34 to pid 202"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "send signal 34 to pid 202"));
 	press(&u, &l, UI_KEY_ESC);
 	press(&u, &l, 'k');
 	type(&u, &l, "999");
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "no signal 99"));
 	/* tagged processes: all of them, in tagging order */
 	press(&u, &l, ' ');
 	press(&u, &l, ' ');
 	press(&u, &l, 'k');
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "SIGTERM (15) to 2 tagged processes"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "SIGTERM (15) to 2 tagged processes"));
 	ck_assert_uint_eq(press(&u, &l, 'Y'), UI_ACT_SIGNAL);
-	ck_assert_uint_eq(u.ntargets, 2);
-	ck_assert_int_eq(u.targets[0].id, 202);
-	ck_assert_int_eq(u.targets[1].id, 101);
+	ck_assert_uint_eq(u.tags.ntargets, 2);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
+	ck_assert_int_eq(u.tags.targets[1].id, 101);
 	/* nice: F7 lowers, F8 raises, for the same targets */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
 	ck_assert_int_eq(u.act_nice, -1);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_NICE);
 	ck_assert_int_eq(u.act_nice, 1);
-	ck_assert_uint_eq(u.ntargets, 2);
-	ck_assert(!u.act_threads);
+	ck_assert_uint_eq(u.tags.ntargets, 2);
+	ck_assert(!u.tags.target_threads);
 	list_release(&l);
 }
 END_TEST
@@ -1530,22 +1530,22 @@ START_TEST(test_f3_finds_the_next_and_f4_filters)
 	list_sync(&u, &l);
 	/* "e" is in db-server, idle-daemon, secret and newproc's command line */
 	press(&u, &l, UI_KEY_F3);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
 	type(&u, &l, "e");
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 202); /* "./stream" */
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 303);
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 404);
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	press(&u, &l, UI_KEY_F4);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	type(&u, &l, "new");
 	press(&u, &l, UI_KEY_F4);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_uint_eq(l.n, 1);
 	list_release(&l);
 }
@@ -1571,22 +1571,22 @@ START_TEST(test_tab_cycles_screens)
 	/* Enter opens one: Tab goes to it and back, its process kept whatever is selected */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	/* in the mode it was left in */
 	press(&u, &l, 't');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
 	/* help, the log and the events are pages over a screen, not in the cycle: Tab stays */
 	for (size_t i = 0; i < 3; i++) {
 		press(&u, &l, PAGES[i]);

@@ -111,9 +111,9 @@ static void header_rows(struct canvas *c, const struct view_ctx *v)
 	bool tasks = false; /* the rows are processes: top's count by state goes with them */
 	size_t i;
 
-	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+	if (u->view == UI_VIEW_DRILL && u->drill.mode != UI_DRILL_THREADS) {
 		fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
-		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
+		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill.pid);
 	} else {
 		const char *label = u->view == UI_VIEW_CGROUPS		      ? "Cgroups: "
 				    : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
@@ -149,8 +149,8 @@ static void header_rows(struct canvas *c, const struct view_ctx *v)
 	if (u->follow)
 		fields_add(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
 			   list_find_process(m, u->follow_id) ? "" : " (exited)");
-	if (u->ntags && u->view == UI_VIEW_TABLE)
-		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
+	if (u->tags.n && u->view == UI_VIEW_TABLE)
+		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->tags.n);
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {
 		i = fields_add(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
 			       m->cg_not_counted);

@@ -144,7 +144,7 @@ void list_build(const struct ui *u, const struct model *m, struct ui_list *l)
 	for (size_t i = 0; i < n; i++) {
 		const struct model_row *r = &rows[i];
 
-		if (u->view == UI_VIEW_DRILL && r->tgid != u->drill)
+		if (u->view == UI_VIEW_DRILL && r->tgid != u->drill.pid)
 			continue;
 		if (u->view != UI_VIEW_DRILL && !model_row_wanted(&f, r))
 			continue;

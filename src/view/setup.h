@@ -3,6 +3,9 @@
 #define PMCTOP_VIEW_SETUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "model/model.h"
 
 struct canvas;
 struct ui;
@@ -28,6 +31,15 @@ enum ui_scheme {
 
 /* The sections of the setup screen, left to right. */
 enum ui_setup_section { UI_SETUP_COLUMNS, UI_SETUP_METERS, UI_SETUP_COLOURS, UI_SETUP_MAX };
+
+/* The setup screen's part of struct ui: the settings it shows, which the settings file keeps. */
+struct setup_state {
+	struct col_choice cols; /* the table's columns; the loop gives them to the model */
+	unsigned meters_off;	/* bit per enum ui_meter hidden (not UI_METER_CPUS) */
+	enum ui_scheme scheme;
+	enum ui_setup_section sec; /* the section in use */
+	size_t sel[UI_SETUP_MAX];  /* the highlighted entry of each section */
+};
 
 /* Whether meter k of the header is shown. */
 bool setup_meter_shown(const struct ui *u, enum ui_meter k);

@@ -9,6 +9,11 @@ struct model;
 struct ui;
 struct view_ctx;
 
+/* The sort menu's part of struct ui. */
+struct sortmenu_state {
+	size_t sel; /* the highlighted entry */
+};
+
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
 size_t sortmenu_sortable(const struct model *m, int *out, size_t max);
 /* The entries of the sort menu (F6) in the current view, in table order; returns how many. */

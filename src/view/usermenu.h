@@ -9,6 +9,11 @@ struct model;
 struct ui;
 struct view_ctx;
 
+/* The users menu's part of struct ui. */
+struct usermenu_state {
+	size_t sel; /* the highlighted entry */
+};
+
 /* An entry of the users menu (u). */
 struct ui_user {
 	const char *name; /* borrowed from the model's rows; NULL for "All users" */
