@@ -42,12 +42,12 @@ static unsigned press(struct ui *u, struct ui_list *l, int key)
 {
 	unsigned act;
 
-	ui_build_list(u, m, l);
+	list_build(u, m, l);
 	act = ui_key(u, key, m, l);
 	if (act & UI_ACT_SORT)
 		model_sort(m, u->sort_col, u->reverse);
-	ui_build_list(u, m, l);
-	ui_sync(u, l);
+	list_build(u, m, l);
+	list_sync(u, l);
 	return act;
 }
 
@@ -70,8 +70,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 101 505 303 404 ");
 	press(&u, &l, UI_KEY_DOWN);
@@ -84,8 +84,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	ck_assert_int_eq(u.sel_id, 505);
 	/* a new tick that reorders the rows: the same */
 	model_sort(m, COL_CPU, true);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	ck_assert_uint_eq(u.sel, 1);
 	ck_assert_int_eq(u.sel_id, l.v[1]->id);
 	press(&u, &l, UI_KEY_END);
@@ -96,8 +96,8 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	ck_assert_uint_eq(u.sel, 0);
 	/* F: the selection follows 101 wherever the rows put it */
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, 'F');
@@ -116,7 +116,7 @@ START_TEST(test_selection_keeps_its_line_as_rows_reorder)
 	press(&u, &l, 'R');
 	ck_assert_uint_eq(u.sel, 0);
 	ck_assert_int_eq(u.sel_id, 202);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -133,7 +133,7 @@ START_TEST(test_sort_keys)
 	ck_assert_int_eq(u.sort_col, COL_MEM);
 	press(&u, &l, 'T');
 	ck_assert_int_eq(u.sort_col, COL_TIME);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE); /* not the replay's Go to */
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE); /* not the replay's Go to */
 	press(&u, &l, 'N');
 	ck_assert_int_eq(u.sort_col, COL_PID);
 	press(&u, &l, 'P');
@@ -153,39 +153,39 @@ START_TEST(test_sort_keys)
 	ck_assert_int_eq(u.sort_col, COL_COMMAND);
 	/* ':' asks for the replay's time to go to */
 	press(&u, &l, ':');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_TIME);
 	press(&u, &l, UI_KEY_ESC);
 
 	/* F6: a menu of the columns, on the one sorted by; Up/Down and Enter sort */
 	u.sort_col = COL_CPU;
-	n = ui_sort_menu(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	n = sortmenu_entries(&u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	ck_assert_uint_gt(n, 3);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F6), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SORT);
-	ck_assert_int_eq(cols[u.sort_sel], COL_CPU);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SORT);
+	ck_assert_int_eq(cols[u.sort.sel], COL_CPU);
 	ck_assert_int_eq(u.sort_col, COL_CPU); /* nothing changes until Enter */
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_int_eq(cols[u.sort_sel], COL_GHZ);
+	ck_assert_int_eq(cols[u.sort.sel], COL_GHZ);
 	ck_assert_int_eq(u.sort_col, COL_CPU);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SORT);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	/* keys in the menu are the menu's: q closes it, pmctop goes on */
 	press(&u, &l, UI_KEY_F6);
 	press(&u, &l, UI_KEY_HOME);
-	ck_assert_int_eq(cols[u.sort_sel], cols[0]);
+	ck_assert_int_eq(cols[u.sort.sel], cols[0]);
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_uint_eq(u.sort_sel, 0);
+	ck_assert_uint_eq(u.sort.sel, 0);
 	press(&u, &l, UI_KEY_END);
-	ck_assert_uint_eq(u.sort_sel, n - 1);
+	ck_assert_uint_eq(u.sort.sel, n - 1);
 	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
 	press(&u, &l, UI_KEY_F6);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ESC), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sort_col, COL_GHZ);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -223,7 +223,7 @@ START_TEST(test_w_shows_per_user_totals)
 	press(&u, &l, 'W');
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 101 505 303 404 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -242,33 +242,33 @@ START_TEST(test_per_user_rows_take_no_process_keys)
 	press(&u, &l, 'W');
 	ck_assert_int_eq(u.sel_id, 1000); /* alice's totals */
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "tagging needs processes"));
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	ck_assert_ptr_nonnull(strstr(u.status, "following needs processes"));
 	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
-	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
+	ck_assert_uint_eq(u.tags.ntargets, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
-	ck_assert_uint_eq(u.ntargets, 0);
+	ck_assert_uint_eq(u.tags.ntargets, 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "W shows the processes"));
 	/* tags of processes made before W are not sent to from the users' rows either */
 	press(&u, &l, 'W');
 	press(&u, &l, UI_KEY_HOME);
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 202));
+	ck_assert(tags_has(&u, 202));
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F9), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	/* the processes again: the same keys work */
 	press(&u, &l, 'W');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
-	ck_assert_int_eq(u.targets[0].id, 202);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
 	press(&u, &l, 'F');
 	ck_assert(u.follow);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -297,7 +297,7 @@ START_TEST(test_k_toggles_kernel_threads)
 	b_update_last(m);
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
 	ck_assert_uint_eq(press(&u, &l, 'K'), UI_ACT_KTHREADS);
@@ -309,7 +309,7 @@ START_TEST(test_k_toggles_kernel_threads)
 	ck_assert(!u.kthreads);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -341,7 +341,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	press(&u, &l, '\\');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	type(&u, &l, "DB-");
 	press(&u, &l, UI_KEY_ENTER);
 	list_ids(&l, ids, sizeof(ids));
@@ -355,7 +355,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
 	press(&u, &l, '\\');
-	while (u.input.len)
+	while (u.input.line.len)
 		press(&u, &l, UI_KEY_BACKSPACE);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_uint_eq(l.n, 5);
@@ -381,7 +381,7 @@ START_TEST(test_filter_search_and_user_prompts)
 	/* the search goes as typed: "n" is in 202's command line, "no" in nothing: it stays */
 	press(&u, &l, '/');
 	type(&u, &l, "nothing-like-it");
-	ck_assert(u.search_miss);
+	ck_assert(u.input.search_miss);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 202);
 	ck_assert_ptr_nonnull(strstr(u.status, "no process matches 'nothing-like-it'"));
@@ -390,8 +390,8 @@ START_TEST(test_filter_search_and_user_prompts)
 	type(&u, &l, "zzz");
 	press(&u, &l, UI_KEY_ESC);
 	ck_assert_uint_eq(l.n, 5);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
-	ui_list_release(&l);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
+	list_release(&l);
 }
 END_TEST
 
@@ -414,7 +414,7 @@ START_TEST(test_filter_and_search_go_as_typed)
 	press(&u, &l, 'b');
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 ");
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	press(&u, &l, UI_KEY_BACKSPACE);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 303 ");
@@ -445,18 +445,18 @@ START_TEST(test_filter_and_search_go_as_typed)
 	ck_assert_int_eq(u.sel_id, 101); /* "/usr/bin/db-server" */
 	press(&u, &l, 'd');
 	ck_assert_int_eq(u.sel_id, 303);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
-	ck_assert(!u.search_miss);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
+	ck_assert(!u.input.search_miss);
 	press(&u, &l, 'z');
-	ck_assert(u.search_miss);
+	ck_assert(u.input.search_miss);
 	ck_assert_int_eq(u.sel_id, 303);
 	press(&u, &l, UI_KEY_BACKSPACE);
-	ck_assert(!u.search_miss);
+	ck_assert(!u.input.search_miss);
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_int_eq(u.sel_id, 303);
 	ck_assert_str_eq(u.status, "");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -493,14 +493,14 @@ START_TEST(test_filter_and_search_take_utf8)
 	press(&u, &l, '/');
 	press(&u, &l, 0x1f600);
 	ck_assert_int_eq(u.sel_id, 202);
-	ck_assert(!u.search_miss);
+	ck_assert(!u.input.search_miss);
 	/* pmctop's own key codes are above Unicode: an arrow types nothing */
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_str_eq(u.input.text, "\xf0\x9f\x98\x80");
+	ck_assert_str_eq(u.input.line.text, "\xf0\x9f\x98\x80");
 	ck_assert_int_gt(UI_KEY_UP, 0x10ffff);
 	press(&u, &l, UI_KEY_ENTER);
 	ck_assert_int_eq(u.sel_id, 202);
-	ui_list_release(&l);
+	list_release(&l);
 	m = keep;
 	model_free(wm);
 	source_free(wsrc);
@@ -569,7 +569,7 @@ START_TEST(test_filter_same_rows_in_batch_and_screen)
 		      batch);
 	ck_assert_msg(!strcmp(screen, FILTERS[_i].want), "line %d: screen %s", FILTERS[_i].line,
 		      screen);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(bm);
 	source_free(bsrc);
 }
@@ -590,7 +590,7 @@ START_TEST(test_delay_prompt_validates)
 	type(&u, &l, "2.5");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_DELAY);
 	ck_assert(u.delay == 2.5);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -628,7 +628,7 @@ START_TEST(test_step_and_time_prompt)
 		bool rel = !CASES[i].rel;
 		double sec = -1;
 
-		ck_assert_msg(ui_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
+		ck_assert_msg(input_parse_time(CASES[i].in, &rel, &sec) == CASES[i].ret, "'%s'",
 			      CASES[i].in);
 		if (!CASES[i].ret) {
 			ck_assert_msg(rel == CASES[i].rel && sec == CASES[i].s, "'%s': %d %g",
@@ -643,7 +643,7 @@ START_TEST(test_step_and_time_prompt)
 	ck_assert_int_eq(u.step, -1);
 	ck_assert(u.paused);
 	ck_assert_uint_eq(press(&u, &l, ':'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_TIME);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_TIME);
 	type(&u, &l, "25:00");
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "invalid time '25:00'"));
@@ -655,7 +655,7 @@ START_TEST(test_step_and_time_prompt)
 	/* an empty answer goes nowhere */
 	press(&u, &l, ':');
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -670,7 +670,7 @@ START_TEST(test_views_enter_and_leave)
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "102 103 104 101 ");
 	press(&u, &l, 'h');
@@ -697,7 +697,7 @@ START_TEST(test_views_enter_and_leave)
 	ck_assert(u.cmdline);
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F10), UI_ACT_QUIT);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -728,7 +728,7 @@ START_TEST(test_q_closes_panels_and_quits_from_the_table)
 		ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	}
 	ck_assert_uint_eq(press(&u, &l, 'q'), UI_ACT_QUIT);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -740,35 +740,35 @@ START_TEST(test_drill_keys)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.drill, 202);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	ck_assert_int_eq(u.drill.pid, 202);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_PAGES);
 	press(&u, &l, 'm');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_MAPPINGS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_MAPPINGS);
 	press(&u, &l, 'm');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_PAGES);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_PAGES);
 	press(&u, &l, 't');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
-	u.sample_default = 10007;
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
+	u.drill.sample_default = 10007;
 	ck_assert_uint_eq(press(&u, &l, '+'), UI_ACT_SAMPLE);
-	ck_assert_uint_eq(u.sample_period, 20014);
+	ck_assert_uint_eq(u.drill.sample_period, 20014);
 	press(&u, &l, '-');
 	press(&u, &l, '-');
-	ck_assert_uint_eq(u.sample_period, 5003);
+	ck_assert_uint_eq(u.drill.sample_period, 5003);
 	ck_assert_uint_eq(press(&u, &l, ']'), UI_ACT_HISTOGRAM);
-	ck_assert(u.halflife == 4.0);
+	ck_assert(u.drill.halflife == 4.0);
 	press(&u, &l, '[');
 	press(&u, &l, '[');
-	ck_assert(u.halflife == 1.0);
+	ck_assert(u.drill.halflife == 1.0);
 	ck_assert_uint_eq(press(&u, &l, 'g'), UI_ACT_HISTOGRAM);
-	ck_assert_uint_eq(u.page_shift, 21);
+	ck_assert_uint_eq(u.drill.page_shift, 21);
 	ck_assert_ptr_nonnull(strstr(u.status, "2 MiB pages"));
 	press(&u, &l, 'g');
-	ck_assert_uint_eq(u.page_shift, 12);
+	ck_assert_uint_eq(u.drill.page_shift, 12);
 	/* outside the drill-down these keys do nothing of the sort */
 	press(&u, &l, UI_KEY_ESC);
 	press(&u, &l, 'm');
 	ck_assert_ptr_nonnull(strstr(u.status, "unknown key 'm'"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -789,7 +789,7 @@ START_TEST(test_paging_keeps_selection_on_screen)
 	press(&u, &l, UI_KEY_PGUP);
 	ck_assert_uint_eq(u.sel, 2);
 	ck_assert_uint_eq(u.top, 2);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -800,8 +800,8 @@ static void enter_view(struct ui *u, struct ui_list *l, enum ui_view v)
 {
 	ui_init(u, COL_CPU, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(u, m, l);
-	ui_sync(u, l);
+	list_build(u, m, l);
+	list_sync(u, l);
 	if (v != UI_VIEW_TABLE)
 		press(u, l, UI_KEY_ENTER);
 	if (v == UI_VIEW_HELP)
@@ -815,7 +815,7 @@ static void enter_view(struct ui *u, struct ui_list *l, enum ui_view v)
 START_TEST(test_every_binding_reachable)
 {
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_msg(b[i].keys[0] && b[i].help && b[i].in, "binding %zu", i);
@@ -826,7 +826,7 @@ START_TEST(test_every_binding_reachable)
 			if (!(b[i].in & UI_IN(VIEWS[v])))
 				continue;
 			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++)
-				ck_assert_msg(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i],
+				ck_assert_msg(keys_find(VIEWS[v], b[i].keys[k]) == &b[i],
 					      "%s: key %d of view %d goes elsewhere", b[i].help,
 					      b[i].keys[k], VIEWS[v]);
 		}
@@ -838,7 +838,7 @@ END_TEST
 START_TEST(test_every_footer_key_dispatches)
 {
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t v = 0; v < sizeof(VIEWS) / sizeof(VIEWS[0]); v++) {
 		size_t shown = 0;
@@ -856,10 +856,10 @@ START_TEST(test_every_footer_key_dispatches)
 			/* the footer's short name starts with the name of one of its keys */
 			named = false;
 			for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
-				ui_key_name(b[i].keys[k], name, sizeof(name));
+				keys_name(b[i].keys[k], name, sizeof(name));
 				if (!strncmp(b[i].footer_key, name, strlen(name))) {
 					named = true;
-					ck_assert(ui_binding_find(VIEWS[v], b[i].keys[k]) == &b[i]);
+					ck_assert(keys_find(VIEWS[v], b[i].keys[k]) == &b[i]);
 				}
 			}
 			ck_assert_msg(named, "footer key %s is none of its keys", b[i].footer_key);
@@ -877,7 +877,7 @@ START_TEST(test_every_footer_key_dispatches)
 			}
 			ck_assert_msg(changed, "%s does nothing in view %d", b[i].footer_key,
 				      VIEWS[v]);
-			ui_list_release(&l);
+			list_release(&l);
 		}
 		/* a pager's footer has Back and Scroll: q closes it, it does not quit */
 		ck_assert_msg(shown >= ((UI_IN(VIEWS[v]) & UI_IN_PAGERS) ? 2u : 3u),
@@ -933,7 +933,7 @@ START_TEST(test_cgroup_view_keys)
 
 	m = testutil_replay_model("cgroup.rec", &src);
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ck_assert_uint_eq(l.n, 4);
 	press(&u, &l, 'G');
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
@@ -977,21 +977,21 @@ START_TEST(test_cgroup_view_keys)
 	ck_assert(!u.per_user);
 	u.live = true;
 	press(&u, &l, 'k');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "a signal needs processes, not a cgroup"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), 0);
 	/* a cgroup's row is no process to tag or follow either (the keys are the table's) */
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	press(&u, &l, 'G');
 	press(&u, &l, 'W');
 	press(&u, &l, UI_KEY_F9);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "needs processes, not a user's totals"));
 	press(&u, &l, ' ');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	press(&u, &l, 'W');
 	/* Tab: the table and the cgroups (known in this recording); no drill-down is open */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
@@ -1015,7 +1015,7 @@ START_TEST(test_cgroup_view_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_BTAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_CGROUPS);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -1032,7 +1032,7 @@ START_TEST(test_setup_keys)
 	ui_init(&u, COL_CPU, false, 1.0);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F2), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLUMNS);
 	/* q leaves the setup, as Esc does; it does not quit */
 	ck_assert_uint_eq(press(&u, &l, 'q'), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
@@ -1040,58 +1040,58 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	/* the first column goes no higher; F8 moves it down, the highlight with it */
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_PID);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_COLUMNS);
-	ck_assert_int_eq(u.cols.order[0], COL_USER);
-	ck_assert_int_eq(u.cols.order[1], COL_PID);
-	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLUMNS], 1);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_USER);
+	ck_assert_int_eq(u.setup.cols.order[1], COL_PID);
+	ck_assert_uint_eq(u.setup.sel[UI_SETUP_COLUMNS], 1);
 	press(&u, &l, ']');
-	ck_assert_int_eq(u.cols.order[2], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[2], COL_PID);
 	press(&u, &l, '[');
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[0], COL_PID);
+	ck_assert_int_eq(u.setup.cols.order[0], COL_PID);
 	/* Space hides and shows; COMMAND cannot be hidden or moved */
 	press(&u, &l, UI_KEY_DOWN);
 	u.hscroll = 3; /* scrolled sideways: the stops change with the columns, back to the start */
 	ck_assert_uint_eq(press(&u, &l, ' '), UI_ACT_COLUMNS);
-	ck_assert(!columns_choice_shown(&u.cols, COL_USER));
+	ck_assert(!columns_choice_shown(&u.setup.cols, COL_USER));
 	ck_assert_int_eq(u.hscroll, 0);
 	press(&u, &l, UI_KEY_END);
-	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_COMMAND);
+	ck_assert_int_eq(u.setup.cols.order[u.setup.sel[UI_SETUP_COLUMNS]], COL_COMMAND);
 	ck_assert_uint_eq(press(&u, &l, ' '), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "COMMAND is always shown"));
-	ck_assert(columns_choice_shown(&u.cols, COL_COMMAND));
+	ck_assert(columns_choice_shown(&u.setup.cols, COL_COMMAND));
 	press(&u, &l, UI_KEY_F7);
-	ck_assert_int_eq(u.cols.order[COL_MAX - 1], COL_COMMAND);
+	ck_assert_int_eq(u.setup.cols.order[COL_MAX - 1], COL_COMMAND);
 	/* Tab: the meters; Space there hides the CPU meters (as 1 does) and the load */
 	press(&u, &l, UI_KEY_TAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_METERS);
 	press(&u, &l, ' ');
 	ck_assert(!u.show_cpus);
-	ck_assert(!ui_meter_shown(&u, UI_METER_CPUS));
+	ck_assert(!setup_meter_shown(&u, UI_METER_CPUS));
 	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, UI_KEY_DOWN);
 	press(&u, &l, ' ');
-	ck_assert(!ui_meter_shown(&u, UI_METER_LOAD));
-	ck_assert(ui_meter_shown(&u, UI_METER_UPTIME));
+	ck_assert(!setup_meter_shown(&u, UI_METER_LOAD));
+	ck_assert(setup_meter_shown(&u, UI_METER_UPTIME));
 	/* F7 has nothing to order here, and says so */
 	press(&u, &l, UI_KEY_F7);
 	ck_assert_ptr_nonnull(strstr(u.status, "only columns have an order"));
 	/* the colours: Enter chooses */
 	press(&u, &l, UI_KEY_RIGHT);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLOURS);
 	press(&u, &l, UI_KEY_END);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_SCHEME);
-	ck_assert_int_eq(u.scheme, UI_SCHEME_LIGHT);
+	ck_assert_int_eq(u.setup.scheme, UI_SCHEME_LIGHT);
 	press(&u, &l, UI_KEY_DOWN); /* the last stays the last */
-	ck_assert_uint_eq(u.setup_sel[UI_SETUP_COLOURS], UI_SCHEME_MAX - 1);
+	ck_assert_uint_eq(u.setup.sel[UI_SETUP_COLOURS], UI_SCHEME_MAX - 1);
 	/* round the sections both ways */
 	press(&u, &l, UI_KEY_TAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLUMNS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLUMNS);
 	press(&u, &l, UI_KEY_LEFT);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_COLOURS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_COLOURS);
 	press(&u, &l, UI_KEY_BTAB);
-	ck_assert_int_eq(u.setup_sec, UI_SETUP_METERS);
+	ck_assert_int_eq(u.setup.sec, UI_SETUP_METERS);
 	/* a key the setup does not know says so */
 	ck_assert_uint_eq(press(&u, &l, 'x'), 0);
 	ck_assert_str_eq(u.status, "unknown key 'x': press h for help");
@@ -1109,7 +1109,7 @@ START_TEST(test_setup_keys)
 	ck_assert_int_eq(u.view, UI_VIEW_SETUP);
 	press(&u, &l, UI_KEY_F2);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1121,7 +1121,7 @@ START_TEST(test_sort_by_a_hidden_column_says_so)
 	char bad[32];
 
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_set_screen(&u, 200, 7);
+	list_set_screen(&u, 200, 7);
 	ck_assert_int_eq(columns_choice_parse(&m->cols, "pid,user,cpu", bad, sizeof(bad)), 0);
 	ck_assert_uint_eq(press(&u, &l, 'C'), UI_ACT_SORT);
 	ck_assert_int_eq(u.sort_col, COL_CPI);
@@ -1132,7 +1132,7 @@ START_TEST(test_sort_by_a_hidden_column_says_so)
 	press(&u, &l, '>');
 	ck_assert_int_eq(u.sort_col, COL_USER);
 	columns_choice_default(&m->cols);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1141,13 +1141,13 @@ START_TEST(test_docs_name_every_key)
 	char *man = doc_section("doc/pmctop.1", ".SH KEYS", ".SH COLUMNS");
 	char *readme = doc_section("README", "The screen\n", "The samples come from");
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < UI_BINDING_KEYS && b[i].keys[k]; k++) {
 			char name[16];
 
-			if (!ui_key_name(b[i].keys[k], name, sizeof(name)))
+			if (!keys_name(b[i].keys[k], name, sizeof(name)))
 				continue;
 			ck_assert_msg(doc_has_key(man, name), "pmctop.1 lacks key %s", name);
 			ck_assert_msg(doc_has_key(readme, name), "README lacks key %s", name);
@@ -1166,11 +1166,11 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 	struct ui_list l = { 0 };
 	struct table_layout t;
 	int cols[MODEL_MAX_COLS];
-	size_t n = ui_sortable(m, cols, MODEL_MAX_COLS);
+	size_t n = sortmenu_sortable(m, cols, MODEL_MAX_COLS);
 	int last = 0;
 
 	ui_init(&u, COL_CPU, false, 1.0);
-	ui_set_screen(&u, 60, 7);
+	list_set_screen(&u, 60, 7);
 	press(&u, &l, 'c'); /* command lines: "/usr/bin/db-server --port 5432" */
 	press(&u, &l, UI_KEY_LEFT);
 	ck_assert_int_eq(u.hscroll, 0); /* nothing to the left */
@@ -1206,11 +1206,11 @@ START_TEST(test_sideways_scroll_and_sort_reveal)
 	table_layout(m, 60, COL_ROWS_PROCESSES, u.hscroll, &t);
 	ck_assert(table_shows(&t, COL_CACHE));
 	/* a column that fits no width is named, not sorted by in silence */
-	ui_set_screen(&u, 12, 7);
+	list_set_screen(&u, 12, 7);
 	press(&u, &l, 'C');
 	ck_assert_int_eq(u.sort_col, COL_CPI);
 	ck_assert_ptr_nonnull(strstr(u.status, "sorted by CPI, which does not fit 12 columns"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1243,8 +1243,8 @@ START_TEST(test_tree_view_orders_children_under_parents)
 	press(&u, &l, UI_KEY_ENTER);
 	press(&u, &l, 't');
 	ck_assert(!u.tree);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
-	ui_list_release(&l);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
+	list_release(&l);
 }
 END_TEST
 
@@ -1271,7 +1271,7 @@ START_TEST(test_tree_of_crafted_parents)
 	fake.nrows = 7;
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	ui_build_list(&u, &fake, &l);
+	list_build(&u, &fake, &l);
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "1 2 3 4 7 5 6 ");
 	ck_assert_uint_eq(l.tree[1].depth, 1);
@@ -1282,7 +1282,7 @@ START_TEST(test_tree_of_crafted_parents)
 	ck_assert_uint_eq(l.tree[4].depth, 0); /* its own parent: a root */
 	ck_assert_uint_eq(l.tree[5].depth, 0); /* the loop starts at its first row */
 	ck_assert_uint_eq(l.tree[6].depth, 1);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1305,13 +1305,13 @@ START_TEST(test_tree_of_a_deep_chain)
 	fake.nrows = N;
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	ui_build_list(&u, &fake, &l);
+	list_build(&u, &fake, &l);
 	ck_assert_uint_eq(l.n, N);
 	for (int i = 0; i < N; i++) {
 		ck_assert_int_eq(l.v[i]->id, i + 1);
 		ck_assert_uint_eq(l.tree[i].depth, (unsigned)i);
 	}
-	ui_list_release(&l);
+	list_release(&l);
 	free(rows);
 }
 END_TEST
@@ -1323,21 +1323,21 @@ START_TEST(test_tags_and_follow)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	/* Space tags and moves down; again on a tagged row, untags */
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 202));
+	ck_assert(tags_has(&u, 202));
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, ' ');
-	ck_assert(ui_tagged(&u, 101));
-	ck_assert_uint_eq(u.ntags, 2);
+	ck_assert(tags_has(&u, 101));
+	ck_assert_uint_eq(u.tags.n, 2);
 	press(&u, &l, UI_KEY_UP);
 	press(&u, &l, ' ');
-	ck_assert(!ui_tagged(&u, 101));
-	ck_assert_uint_eq(u.ntags, 1);
+	ck_assert(!tags_has(&u, 101));
+	ck_assert_uint_eq(u.tags.n, 1);
 	press(&u, &l, 'U');
-	ck_assert_uint_eq(u.ntags, 0);
+	ck_assert_uint_eq(u.tags.n, 0);
 	ck_assert(!u.paused); /* Space no longer pauses */
 	/* F follows 101: a filter that hides it, cleared, brings the selection back */
 	press(&u, &l, UI_KEY_HOME);
@@ -1362,7 +1362,7 @@ START_TEST(test_tags_and_follow)
 	press(&u, &l, 'F');
 	ck_assert(!u.follow);
 	ck_assert_ptr_nonnull(strstr(u.status, "no longer following"));
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1382,7 +1382,7 @@ START_TEST(test_users_menu_lists_and_filters)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	n = ui_user_menu(&u, m, &users, &cap);
+	n = usermenu_entries(&u, m, &users, &cap);
 	ck_assert_uint_eq(n, 5);
 	ck_assert_ptr_null(users[0].name);
 	ck_assert_uint_eq(users[0].procs, 5);
@@ -1396,7 +1396,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	/* the name filter narrows the users offered; the user filter does not */
 	snprintf(u.filter, sizeof(u.filter), "proc");
 	snprintf(u.user, sizeof(u.user), "bob");
-	n = ui_user_menu(&u, m, &users, &cap);
+	n = usermenu_entries(&u, m, &users, &cap);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(users[1].name, "alice");
 	ck_assert_uint_eq(users[0].procs, 1);
@@ -1404,25 +1404,25 @@ START_TEST(test_users_menu_lists_and_filters)
 	u.filter[0] = '\0';
 	/* it opens on the user shown */
 	press(&u, &l, 'u');
-	ck_assert_int_eq(u.prompt, UI_PROMPT_USER);
-	ck_assert_uint_eq(u.user_sel, 2);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_USER);
+	ck_assert_uint_eq(u.users.sel, 2);
 	/* End, PgUp, Up, Home, Down, PgDn: every move stays in the list */
 	press(&u, &l, UI_KEY_END);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_PGUP);
-	ck_assert_uint_eq(u.user_sel, 0);
+	ck_assert_uint_eq(u.users.sel, 0);
 	press(&u, &l, UI_KEY_UP);
-	ck_assert_uint_eq(u.user_sel, 0);
+	ck_assert_uint_eq(u.users.sel, 0);
 	press(&u, &l, UI_KEY_PGDN);
-	ck_assert_uint_eq(u.user_sel, 4);
+	ck_assert_uint_eq(u.users.sel, 4);
 	press(&u, &l, UI_KEY_HOME);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_uint_eq(u.user_sel, 1);
+	ck_assert_uint_eq(u.users.sel, 1);
 	/* Esc: no change, bob's process still the one shown */
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.user, "bob");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "202 ");
@@ -1430,7 +1430,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	press(&u, &l, 'u');
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.user, "carol");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "303 ");
@@ -1441,7 +1441,7 @@ START_TEST(test_users_menu_lists_and_filters)
 	ck_assert_str_eq(u.user, "");
 	list_ids(&l, ids, sizeof(ids));
 	ck_assert_str_eq(ids, "101 202 303 404 505 ");
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1453,69 +1453,69 @@ START_TEST(test_signal_menu_and_confirmation)
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
 	ck_assert_uint_eq(press(&u, &l, 'k'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), 0);
 	ck_assert_ptr_nonnull(strstr(u.status, "not in a replay"));
 	u.live = true;
 	/* TERM first; Down goes to KILL; Esc leaves without a word */
 	press(&u, &l, UI_KEY_F9);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SIGNAL);
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGTERM);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SIGNAL);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGTERM);
 	press(&u, &l, UI_KEY_DOWN);
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGKILL);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGKILL);
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	/* a letter jumps: U is USR1, again USR2; Enter asks; n cancels */
 	press(&u, &l, 'k');
 	press(&u, &l, 'u');
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR1);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGUSR1);
 	press(&u, &l, 'U');
-	ck_assert_int_eq(ui_signals(&(size_t){ 0 })[u.sig_sel].num, SIGUSR2);
+	ck_assert_int_eq(sigmenu_signals(&(size_t){ 0 })[u.sig.sel].num, SIGUSR2);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_CONFIRM);
-	ck_assert_ptr_nonnull(strstr(u.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_CONFIRM);
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "send SIGUSR2 (12) to pid 202 (stream)?"));
 	ck_assert_uint_eq(press(&u, &l, 'n'), 0);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_str_eq(u.status, "nothing sent");
 	/* a number picks by number; y sends to the selected process */
 	press(&u, &l, 'k');
 	press(&u, &l, '9');
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "SIGKILL (9)"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "SIGKILL (9)"));
 	ck_assert_uint_eq(press(&u, &l, 'y'), UI_ACT_SIGNAL);
 	ck_assert_int_eq(u.act_signal, SIGKILL);
-	ck_assert_uint_eq(u.ntargets, 1);
-	ck_assert_int_eq(u.targets[0].id, 202);
+	ck_assert_uint_eq(u.tags.ntargets, 1);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
 	/* numbers the menu does not list are taken; ones that are no signal are refused */
 	press(&u, &l, 'k');
 	type(&u, &l, "34");
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "send signal 34 to pid 202"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "send signal 34 to pid 202"));
 	press(&u, &l, UI_KEY_ESC);
 	press(&u, &l, 'k');
 	type(&u, &l, "999");
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_ptr_nonnull(strstr(u.status, "no signal 99"));
 	/* tagged processes: all of them, in tagging order */
 	press(&u, &l, ' ');
 	press(&u, &l, ' ');
 	press(&u, &l, 'k');
 	press(&u, &l, UI_KEY_ENTER);
-	ck_assert_ptr_nonnull(strstr(u.ask, "SIGTERM (15) to 2 tagged processes"));
+	ck_assert_ptr_nonnull(strstr(u.sig.ask, "SIGTERM (15) to 2 tagged processes"));
 	ck_assert_uint_eq(press(&u, &l, 'Y'), UI_ACT_SIGNAL);
-	ck_assert_uint_eq(u.ntargets, 2);
-	ck_assert_int_eq(u.targets[0].id, 202);
-	ck_assert_int_eq(u.targets[1].id, 101);
+	ck_assert_uint_eq(u.tags.ntargets, 2);
+	ck_assert_int_eq(u.tags.targets[0].id, 202);
+	ck_assert_int_eq(u.tags.targets[1].id, 101);
 	/* nice: F7 lowers, F8 raises, for the same targets */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F7), UI_ACT_NICE);
 	ck_assert_int_eq(u.act_nice, -1);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_F8), UI_ACT_NICE);
 	ck_assert_int_eq(u.act_nice, 1);
-	ck_assert_uint_eq(u.ntargets, 2);
-	ck_assert(!u.act_threads);
-	ui_list_release(&l);
+	ck_assert_uint_eq(u.tags.ntargets, 2);
+	ck_assert(!u.tags.target_threads);
+	list_release(&l);
 }
 END_TEST
 
@@ -1526,28 +1526,28 @@ START_TEST(test_f3_finds_the_next_and_f4_filters)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	model_sort(m, COL_PID, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	/* "e" is in db-server, idle-daemon, secret and newproc's command line */
 	press(&u, &l, UI_KEY_F3);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
 	type(&u, &l, "e");
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 202); /* "./stream" */
-	ck_assert_int_eq(u.prompt, UI_PROMPT_SEARCH);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_SEARCH);
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 303);
 	press(&u, &l, UI_KEY_F3);
 	ck_assert_int_eq(u.sel_id, 404);
 	press(&u, &l, UI_KEY_ESC);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	press(&u, &l, UI_KEY_F4);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_FILTER);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_FILTER);
 	type(&u, &l, "new");
 	press(&u, &l, UI_KEY_F4);
-	ck_assert_int_eq(u.prompt, UI_PROMPT_NONE);
+	ck_assert_int_eq(u.input.prompt, UI_PROMPT_NONE);
 	ck_assert_uint_eq(l.n, 1);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1560,8 +1560,8 @@ START_TEST(test_tab_cycles_screens)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
 	press(&u, &l, UI_KEY_DOWN);
 	/* no drill-down open, no cgroups in this recording: Tab stays, and samples nothing */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
@@ -1571,22 +1571,22 @@ START_TEST(test_tab_cycles_screens)
 	/* Enter opens one: Tab goes to it and back, its process kept whatever is selected */
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_ENTER), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	ck_assert_int_eq(u.sel_id, 101);
 	press(&u, &l, UI_KEY_DOWN);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), UI_ACT_THREADS | UI_ACT_SAMPLE);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill, 101);
+	ck_assert_int_eq(u.drill.pid, 101);
 	/* in the mode it was left in */
 	press(&u, &l, 't');
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
 	press(&u, &l, UI_KEY_BTAB);
 	ck_assert_int_eq(u.view, UI_VIEW_DRILL);
-	ck_assert_int_eq(u.drill_mode, UI_DRILL_THREADS);
+	ck_assert_int_eq(u.drill.mode, UI_DRILL_THREADS);
 	/* help, the log and the events are pages over a screen, not in the cycle: Tab stays */
 	for (size_t i = 0; i < 3; i++) {
 		press(&u, &l, PAGES[i]);
@@ -1609,7 +1609,7 @@ START_TEST(test_tab_cycles_screens)
 	ck_assert_uint_eq(l.n, 0);
 	ck_assert_uint_eq(press(&u, &l, UI_KEY_TAB), 0);
 	ck_assert_int_eq(u.view, UI_VIEW_TABLE);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1622,9 +1622,9 @@ START_TEST(test_clicks_sort_and_select)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	model_sort(m, COL_CPU, false);
-	ui_build_list(&u, m, &l);
-	ui_sync(&u, &l);
-	ui_set_screen(&u, 80, 7);
+	list_build(&u, m, &l);
+	list_sync(&u, &l);
+	list_set_screen(&u, 80, 7);
 	table_layout(m, 80, COL_ROWS_PROCESSES, 0, &t);
 	for (size_t i = 0; i < t.n; i++) {
 		ck_assert_uint_eq(ui_click(&u, t.x[i] + t.w[i] - 1, 7, m, &l), UI_ACT_SORT);
@@ -1642,7 +1642,7 @@ START_TEST(test_clicks_sort_and_select)
 	model_sort(m, COL_CPU, false);
 	u.sort_col = COL_CPU;
 	u.reverse = false;
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ui_click(&u, 10, 10, m, &l);
 	ck_assert_int_eq(u.sel_id, 505);
 	ck_assert_uint_eq(u.sel, 2);
@@ -1665,7 +1665,7 @@ START_TEST(test_clicks_sort_and_select)
 	/* a prompt or a view without a list takes no clicks */
 	u.list_y = -1;
 	ck_assert_uint_eq(ui_click(&u, 10, 7, m, &l), 0);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 

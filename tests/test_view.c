@@ -66,7 +66,7 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	bool list;
 
 	model_sort(m, u->sort_col, u->reverse);
-	ui_build_list(u, m, &l);
+	list_build(u, m, &l);
 	memset(&v, 0, sizeof(v));
 	v.m = m;
 	v.have_frame = true;
@@ -86,14 +86,14 @@ static char *draw(struct ui *u, int w, int h, bool utf8)
 	v.ip_name = test_ip_name;
 	v.settings_path = "/home/user/.config/pmctop/pmctoprc";
 	page = view_page(&v, w, h, &list);
-	ui_set_page(u, &l, page, list);
+	list_set_page(u, &l, page, list);
 	memcpy(&before, u, sizeof(before));
 	view_render(c, &v);
 	/* drawing changes nothing of the interactive state */
 	ck_assert(!memcmp(&before, u, sizeof(before)));
 	canvas_dump(c, f);
 	fclose(f);
-	ui_list_release(&l);
+	list_release(&l);
 	canvas_free(c);
 	return buf;
 }
@@ -120,7 +120,7 @@ START_TEST(test_table_80x24)
 		s, "\nMiB Swap: 2048.0 total, 1536.0 free, 512.0 used. 11264.0 avail Mem\n"));
 	free(s);
 	/* hidden in the setup's meters: the core meters come right under the Tasks line */
-	u.meters_off |= 1u << UI_METER_MEMORY;
+	u.setup.meters_off |= 1u << UI_METER_MEMORY;
 	s = draw(&u, 80, 24, true);
 	ck_assert_ptr_null(strstr(s, "MiB "));
 	ck_assert_ptr_nonnull(strstr(s, "e: log)\n  0 ["));
@@ -166,7 +166,7 @@ START_TEST(test_drill_pages_show_nodes_and_the_remote_share)
 	m = testutil_replay_model("numa.rec", &src);
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.view = UI_VIEW_DRILL;
-	u.drill = 300;
+	u.drill.pid = 300;
 	s = draw(&u, 100, 20, true);
 	golden("screen-drill-numa.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "pages, half-life 2 s; remote 50.0%"));
@@ -182,23 +182,23 @@ START_TEST(test_drill_and_help_and_log)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.view = UI_VIEW_DRILL;
-	u.drill = 101;
+	u.drill.pid = 101;
 	s = draw(&u, 100, 20, true);
 	/* pid 101 was not sampled in the recording: the pane says so */
 	ck_assert_ptr_nonnull(strstr(s, "this recording has no samples of this process"));
 	free(s);
-	u.drill = 202;
+	u.drill.pid = 202;
 	s = draw(&u, 100, 24, true);
 	golden("screen-drill-pages.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "Samples: Intel PEBS (period 10007)"));
 	free(s);
-	u.drill_mode = UI_DRILL_MAPPINGS;
+	u.drill.mode = UI_DRILL_MAPPINGS;
 	s = draw(&u, 100, 24, false);
 	golden("screen-drill-mappings.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "[heap]"));
 	free(s);
-	u.drill_mode = UI_DRILL_THREADS;
-	u.drill = 101;
+	u.drill.mode = UI_DRILL_THREADS;
+	u.drill.pid = 101;
 	s = draw(&u, 100, 20, true);
 	ck_assert_ptr_nonnull(strstr(s, "worker-1"));
 	free(s);
@@ -207,17 +207,17 @@ START_TEST(test_drill_and_help_and_log)
 	golden("screen-help.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "In the drill-down"));
 	free(s);
-	u.scroll = 50;
+	u.pager.scroll = 50;
 	s = draw(&u, 100, 42, true);
 	ck_assert_ptr_nonnull(strstr(s, "CPI      cycles per instruction"));
 	free(s);
-	u.scroll = 0;
+	u.pager.scroll = 0;
 	u.view = UI_VIEW_ERRORS;
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
 	free(s);
 	/* paged down past the end, a pager shows its last page, never an empty one */
-	u.scroll = 100000;
+	u.pager.scroll = 100000;
 	s = draw(&u, 100, 10, true);
 	ck_assert_ptr_nonnull(strstr(s, "pid 404: permission denied"));
 	free(s);
@@ -368,7 +368,7 @@ START_TEST(test_drill_pages_scroll_and_name)
 	src = st_src;
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.view = UI_VIEW_DRILL;
-	u.drill = 100;
+	u.drill.pid = 100;
 	s = draw(&u, 100, 22, true);
 	/* six pages, four rows of them with the instructions block below */
 	ck_assert_ptr_nonnull(strstr(s, "1 of 6 pages"));
@@ -491,9 +491,9 @@ START_TEST(test_wide_names_80x24)
 	free(s);
 
 	/* Right, as far as it goes: the end of the longest command line at the edge */
-	ui_set_screen(&u, 80, 7);
+	list_set_screen(&u, 80, 7);
 	model_sort(m, u.sort_col, u.reverse);
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	for (int i = 0; i < 40; i++)
 		ui_key(&u, UI_KEY_RIGHT, m, &l);
 	s = draw(&u, 80, 24, true);
@@ -503,7 +503,7 @@ START_TEST(test_wide_names_80x24)
 	ck_assert_int_eq(cells_before(s, 11, ">"), -1);
 	ck_assert_int_ge(cells_before(s, 11, "<"), 0);
 	free(s);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -718,7 +718,7 @@ START_TEST(test_cgroup_view_80x24)
 			free(t);
 		}
 	/* Enter on the busiest cgroup: the table of its processes, named in the header */
-	ui_build_list(&u, m, &l);
+	list_build(&u, m, &l);
 	ck_assert_str_eq(l.v[u.sel]->cgroup, "/system.slice");
 	ui_key(&u, UI_KEY_ENTER, m, &l);
 	free(s);
@@ -730,7 +730,7 @@ START_TEST(test_cgroup_view_80x24)
 	ck_assert_ptr_null(strstr(s, " bash"));
 	ck_assert_ptr_nonnull(strstr(s, " CGROUP "));
 	free(s);
-	ui_list_release(&l);
+	list_release(&l);
 	model_free(m);
 	source_free(src);
 	m = hw;
@@ -758,12 +758,12 @@ START_TEST(test_new_screens_at_every_size)
 				u.tree = variant != 1;
 				u.cmdline = variant >= 2;
 				u.hscroll = variant * 5;
-				u.tags[u.ntags++] = (struct model_ident){ 505, 0 };
+				u.tags.ids[u.tags.n++] = (struct model_ident){ 505, 0 };
 				if (variant == 1)
-					u.prompt = UI_PROMPT_SIGNAL;
+					u.input.prompt = UI_PROMPT_SIGNAL;
 				if (variant == 3) {
-					u.prompt = UI_PROMPT_CONFIRM;
-					snprintf(u.ask, sizeof(u.ask),
+					u.input.prompt = UI_PROMPT_CONFIRM;
+					snprintf(u.sig.ask, sizeof(u.sig.ask),
 						 "send SIGTERM (15) to pid 505?");
 				}
 				s = draw(&u, w, h, variant & 1);
@@ -784,18 +784,18 @@ START_TEST(test_setup_at_every_size)
 
 				ui_init(&u, COL_CPU, false, 1.0);
 				u.view = UI_VIEW_SETUP;
-				u.setup_sec = (enum ui_setup_section)sec;
-				u.setup_sel[UI_SETUP_COLUMNS] = (size_t)(w + h) % COL_MAX;
-				u.setup_sel[UI_SETUP_METERS] = (size_t)h % UI_METER_MAX;
-				u.setup_sel[UI_SETUP_COLOURS] = (size_t)w % UI_SCHEME_MAX;
-				u.cols.hidden = (uint32_t)(w * h) & ~(1u << COL_COMMAND);
+				u.setup.sec = (enum ui_setup_section)sec;
+				u.setup.sel[UI_SETUP_COLUMNS] = (size_t)(w + h) % COL_MAX;
+				u.setup.sel[UI_SETUP_METERS] = (size_t)h % UI_METER_MAX;
+				u.setup.sel[UI_SETUP_COLOURS] = (size_t)w % UI_SCHEME_MAX;
+				u.setup.cols.hidden = (uint32_t)(w * h) & ~(1u << COL_COMMAND);
 				s = draw(&u, w, h, w & 1);
 				assert_clean_lines(s, w, h);
 				/* the highlighted column's description, where there is a line for it */
 				if (h >= 12 && w >= 60 && sec == UI_SETUP_COLUMNS)
 					ck_assert_ptr_nonnull(strstr(
-						s,
-						columns_get(u.cols.order[u.setup_sel[0]])->title));
+						s, columns_get(u.setup.cols.order[u.setup.sel[0]])
+							   ->title));
 				free(s);
 			}
 }
@@ -810,9 +810,9 @@ START_TEST(test_drill_every_size_and_mode)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.view = UI_VIEW_DRILL;
-	u.drill = 202;
+	u.drill.pid = 202;
 	for (size_t k = 0; k < sizeof(MODES) / sizeof(MODES[0]); k++) {
-		u.drill_mode = MODES[k];
+		u.drill.mode = MODES[k];
 		for (int w = 20; w <= 200; w += 20)
 			for (int h = 1; h <= 30; h++) {
 				char *s = draw(&u, w, h, k != 1);
@@ -840,9 +840,9 @@ START_TEST(test_selection_on_screen_at_every_size)
 			ui_init(&u, COL_PID, false, 1.0);
 			u.show_cpus = cpus;
 			model_sort(m, COL_PID, false);
-			ui_build_list(&u, m, &l);
+			list_build(&u, m, &l);
 			ui_key(&u, UI_KEY_END, m, &l);
-			ui_list_release(&l);
+			list_release(&l);
 			s = draw(&u, 80, h, false);
 			/* three header lines, the memory meters' two, titles, the row, the footer */
 			if (u.page && h >= 8 + (cpus ? 4 : 0))
@@ -858,7 +858,7 @@ START_TEST(test_footer_and_help_from_the_key_table)
 	static const enum ui_view VIEWS[] = { UI_VIEW_TABLE, UI_VIEW_DRILL, UI_VIEW_HELP,
 					      UI_VIEW_ERRORS, UI_VIEW_EVENTS };
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 	struct canvas *c = canvas_new(100, 200);
 	char *help = NULL;
 	size_t len = 0;
@@ -871,7 +871,7 @@ START_TEST(test_footer_and_help_from_the_key_table)
 
 		ui_init(&u, COL_CPU, false, 1.0);
 		u.view = VIEWS[v];
-		u.drill = 202;
+		u.drill.pid = 202;
 		for (size_t i = 0; i < n; i++)
 			if (b[i].footer_in & UI_IN(VIEWS[v]))
 				o += (size_t)snprintf(want + o, sizeof(want) - o, "%s%s ",
@@ -885,13 +885,13 @@ START_TEST(test_footer_and_help_from_the_key_table)
 		free(s);
 	}
 	f = open_memstream(&help, &len);
-	view_help(c, 0, c->h, 0);
+	pager_help(c, 0, c->h, 0);
 	canvas_dump(c, f);
 	fclose(f);
 	for (size_t i = 0; i < n; i++) {
 		char keys[64], line[160];
 
-		ui_binding_keys(&b[i], keys, sizeof(keys));
+		keys_binding_keys(&b[i], keys, sizeof(keys));
 		snprintf(line, sizeof(line), "  %-28s %s\n", keys, b[i].help);
 		ck_assert_msg(strstr(help, line) != NULL, "help lacks: %s", line);
 	}
@@ -910,7 +910,7 @@ START_TEST(test_tree_goldens)
 
 	ui_init(&u, COL_PID, false, 1.0);
 	u.tree = true;
-	u.tags[u.ntags++] = (struct model_ident){ 505, 0 };
+	u.tags.ids[u.tags.n++] = (struct model_ident){ 505, 0 };
 	u.follow = true;
 	u.follow_id = 101;
 	u.sel_id = 101;
@@ -941,7 +941,7 @@ START_TEST(test_per_user_rows_neither_tree_nor_tagged)
 	ui_init(&u, COL_PID, false, 1.0);
 	u.per_user = true;
 	u.tree = true;
-	u.tags[u.ntags++] = (struct model_ident){ 1000, 0 };
+	u.tags.ids[u.tags.n++] = (struct model_ident){ 1000, 0 };
 	s = draw(&u, 200, 50, false);
 	ck_assert_ptr_nonnull(strstr(s, "Users: "));
 	ck_assert_ptr_nonnull(strstr(s, "alice"));
@@ -950,7 +950,7 @@ START_TEST(test_per_user_rows_neither_tree_nor_tagged)
 	free(s);
 	/* the processes: the tree and the tag mark are back */
 	u.per_user = false;
-	u.tags[0] = (struct model_ident){ 505, 0 };
+	u.tags.ids[0] = (struct model_ident){ 505, 0 };
 	s = draw(&u, 200, 50, false);
 	ck_assert_ptr_nonnull(strstr(s, "sort PID, as a tree"));
 	ck_assert_ptr_nonnull(strstr(s, "\n*   505 alice"));
@@ -966,16 +966,16 @@ START_TEST(test_signal_menu_goldens)
 
 	ui_init(&u, COL_CPU, false, 1.0);
 	u.live = true;
-	u.prompt = UI_PROMPT_SIGNAL;
-	u.sig_sel = 1;
+	u.input.prompt = UI_PROMPT_SIGNAL;
+	u.sig.sel = 1;
 	s = draw(&u, 80, 24, true);
 	golden("screen-signal-80x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "Send signal:"));
 	ck_assert_ptr_nonnull(strstr(s, "  9 KILL"));
 	ck_assert_ptr_nonnull(strstr(s, "Signal: Up/Down"));
 	free(s);
-	u.prompt = UI_PROMPT_CONFIRM;
-	snprintf(u.ask, sizeof(u.ask),
+	u.input.prompt = UI_PROMPT_CONFIRM;
+	snprintf(u.sig.ask, sizeof(u.sig.ask),
 		 "send SIGKILL (9) to pid 202 (stream)? y: send, any other "
 		 "key: cancel");
 	s = draw(&u, 200, 50, false);
@@ -992,8 +992,8 @@ START_TEST(test_users_menu_golden)
 	char *s;
 
 	ui_init(&u, COL_CPU, false, 1.0);
-	u.prompt = UI_PROMPT_USER;
-	u.user_sel = 1;
+	u.input.prompt = UI_PROMPT_USER;
+	u.users.sel = 1;
 	s = draw(&u, 80, 24, true);
 	golden("screen-users-80x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, " PROCS USER"));
@@ -1002,7 +1002,7 @@ START_TEST(test_users_menu_golden)
 	ck_assert_ptr_nonnull(strstr(s, "User: Up/Down; Enter: show the user's processes"));
 	free(s);
 	/* on 3 lines of body: the highlight scrolled into view; at every size, no garbage */
-	u.user_sel = 4;
+	u.users.sel = 4;
 	for (int h = 1; h <= 24; h++)
 		for (int w = 1; w <= 40; w += 13) {
 			s = draw(&u, w, h, true);
@@ -1101,13 +1101,13 @@ START_TEST(test_setup_goldens)
 	/* CPI hidden, USER moved below %CPU */
 	for (int i = 0; i < 14; i++)
 		ck_assert_uint_eq(ui_key(&u, UI_KEY_DOWN, m, &l), 0);
-	ck_assert_int_eq(u.cols.order[u.setup_sel[UI_SETUP_COLUMNS]], COL_CPI);
+	ck_assert_int_eq(u.setup.cols.order[u.setup.sel[UI_SETUP_COLUMNS]], COL_CPI);
 	ck_assert_uint_eq(ui_key(&u, ' ', m, &l), UI_ACT_COLUMNS);
 	ui_key(&u, UI_KEY_HOME, m, &l);
 	ui_key(&u, UI_KEY_DOWN, m, &l);
 	for (int i = 0; i < 10; i++)
 		ck_assert_uint_eq(ui_key(&u, UI_KEY_F8, m, &l), UI_ACT_COLUMNS);
-	m->cols = u.cols; /* as the loop gives the choice to the model */
+	m->cols = u.setup.cols; /* as the loop gives the choice to the model */
 	s = draw(&u, 80, 24, true);
 	golden("screen-setup-80x24.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "[x] memory and swap"));
@@ -1124,7 +1124,7 @@ START_TEST(test_setup_goldens)
 	ui_key(&u, UI_KEY_TAB, m, &l);
 	ui_key(&u, UI_KEY_DOWN, m, &l);
 	ck_assert_uint_eq(ui_key(&u, UI_KEY_ENTER, m, &l), UI_ACT_SCHEME);
-	ck_assert_int_eq(u.scheme, UI_SCHEME_MONO);
+	ck_assert_int_eq(u.setup.scheme, UI_SCHEME_MONO);
 	s = draw(&u, 200, 50, false);
 	golden("screen-setup-200x50.txt", s);
 	ck_assert_ptr_nonnull(strstr(s, "(*) mono"));
@@ -1149,7 +1149,7 @@ START_TEST(test_setup_goldens)
 	ck_assert_ptr_nonnull(strstr(s, "  Esc q F2 S                   leave the setup"));
 	free(s);
 	columns_choice_default(&m->cols);
-	ui_list_release(&l);
+	list_release(&l);
 }
 END_TEST
 
@@ -1219,7 +1219,7 @@ START_TEST(test_columns_list_orders_and_hides_the_table)
 		ck_assert_msg(columns_choice_parse(&m->cols, CASES[i].list, bad, sizeof(bad)) == 0,
 			      "line %d: '%s' refused", CASES[i].line, bad);
 		ui_init(&u, COL_PID, false, 1.0);
-		u.cols = m->cols;
+		u.setup.cols = m->cols;
 		s = draw(&u, 200, 50, false);
 		title_line(s, line, sizeof(line));
 		for (size_t k = 0; k < 8 && CASES[i].shown[k]; k++) {
@@ -1238,7 +1238,7 @@ START_TEST(test_columns_list_orders_and_hides_the_table)
 	/* by default the four are off, and the table's usual columns on */
 	columns_choice_default(&m->cols);
 	ui_init(&u, COL_PID, false, 1.0);
-	u.cols = m->cols;
+	u.setup.cols = m->cols;
 	{
 		char *s = draw(&u, 200, 50, false);
 

@@ -543,7 +543,7 @@ static void loop_tui_render(struct loop_tui *t)
 		t->canvas = canvas_new(w, h);
 	}
 	t->canvas->ascii = !tui_utf8();
-	ui_build_list(&t->u, t->m, &t->list);
+	list_build(&t->u, t->m, &t->list);
 	memset(&v, 0, sizeof(v));
 	v.m = t->m;
 	v.have_frame = t->have_frame;
@@ -575,10 +575,10 @@ static void loop_tui_render(struct loop_tui *t)
 		v.ip_local = t->paced;
 	}
 	if (t->m->sample_period)
-		t->u.sample_default = t->m->sample_period;
+		t->u.drill.sample_default = t->m->sample_period;
 	page = view_page(&v, w, h, &list);
-	ui_set_screen(&t->u, w, view_list_y(&v, w, h));
-	ui_set_page(&t->u, &t->list, page, list);
+	list_set_screen(&t->u, w, view_list_y(&v, w, h));
+	list_set_page(&t->u, &t->list, page, list);
 	view_render(t->canvas, &v);
 	tui_draw(t->canvas);
 }
@@ -586,8 +586,8 @@ static void loop_tui_render(struct loop_tui *t)
 /* Sample the drilled process, or stop sampling when the drill-down closes. */
 static void loop_tui_sample(struct loop_tui *t)
 {
-	struct sample_req req = { t->o->sample_kind, t->u.sample_period };
-	int pid = t->u.view == UI_VIEW_DRILL ? t->u.drill : 0;
+	struct sample_req req = { t->o->sample_kind, t->u.drill.sample_period };
+	int pid = t->u.view == UI_VIEW_DRILL ? t->u.drill.pid : 0;
 	char err[512];
 	int r;
 
@@ -726,10 +726,11 @@ static void loop_tui_act(struct loop_tui *t, unsigned act)
 	int r;
 
 	if (act & UI_ACT_SIGNAL)
-		r = procctl_signal(NULL, u->targets, u->ntargets, u->act_signal, msg, sizeof(msg));
-	else
-		r = procctl_renice(NULL, u->targets, u->ntargets, u->act_nice, u->act_threads, msg,
+		r = procctl_signal(NULL, u->tags.targets, u->tags.ntargets, u->act_signal, msg,
 				   sizeof(msg));
+	else
+		r = procctl_renice(NULL, u->tags.targets, u->tags.ntargets, u->act_nice,
+				   u->tags.target_threads, msg, sizeof(msg));
 	snprintf(u->status, sizeof(u->status), "%s", msg);
 	/* failures stay in the log after the status line is gone */
 	if (r)
@@ -751,10 +752,10 @@ static void loop_tui_write(struct loop_tui *t)
 	}
 	rcfile_init(&rc);
 	rc.foreign = t->o->rc && t->o->rc->foreign;
-	rc.cols = u->cols;
+	rc.cols = u->setup.cols;
 	rc.show_cpus = u->show_cpus;
-	rc.meters_off = u->meters_off;
-	rc.scheme = u->scheme;
+	rc.meters_off = u->setup.meters_off;
+	rc.scheme = u->setup.scheme;
 	/* an -e event's column is this run's only: it is not kept */
 	if (u->sort_col < COL_MAX)
 		snprintf(rc.sort, sizeof(rc.sort), "%s", columns_get(u->sort_col)->key);
@@ -778,7 +779,7 @@ static bool loop_tui_keys(struct loop_tui *t)
 
 		bool was_paused = t->u.paused;
 
-		ui_build_list(&t->u, t->m, &t->list);
+		list_build(&t->u, t->m, &t->list);
 		if (k == UI_KEY_MOUSE)
 			act = ui_click(&t->u, x, y, t->m, &t->list);
 		else
@@ -797,16 +798,16 @@ static bool loop_tui_keys(struct loop_tui *t)
 		if (act & UI_ACT_SORT)
 			model_sort(t->m, t->u.sort_col, t->u.reverse);
 		if (act & UI_ACT_COLUMNS)
-			t->m->cols = t->u.cols;
+			t->m->cols = t->u.setup.cols;
 		/* a column shown or sorted by that costs a file per process: read from now on */
 		if (act & (UI_ACT_SORT | UI_ACT_COLUMNS))
 			source_extras(t->src, model_extras(t->m));
 		if (act & UI_ACT_SCHEME)
-			tui_scheme(t->u.scheme);
+			tui_scheme(t->u.setup.scheme);
 		if (act & UI_ACT_WRITE)
 			loop_tui_write(t);
 		if (act & UI_ACT_THREADS)
-			source_threads(t->src, t->u.view == UI_VIEW_DRILL ? t->u.drill : 0,
+			source_threads(t->src, t->u.view == UI_VIEW_DRILL ? t->u.drill.pid : 0,
 				       t->u.threads);
 		if (act & UI_ACT_SAMPLE)
 			loop_tui_sample(t);
@@ -815,9 +816,9 @@ static bool loop_tui_keys(struct loop_tui *t)
 			source_kernel_threads(t->src, t->u.kthreads);
 		}
 		if (act & UI_ACT_HISTOGRAM) {
-			if (t->m->page_shift != t->u.page_shift)
-				model_set_page_shift(t->m, t->u.page_shift);
-			model_set_halflife(t->m, t->u.halflife);
+			if (t->m->page_shift != t->u.drill.page_shift)
+				model_set_page_shift(t->m, t->u.drill.page_shift);
+			model_set_halflife(t->m, t->u.drill.halflife);
 		}
 		if (act & UI_ACT_DELAY) {
 			t->fixed_pace = true;
@@ -850,15 +851,15 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	/* the model keeps what the source gives; the screen's list filters them (K) */
 	m->filter.kthreads = true;
 	t.u.per_user = o->per_user;
-	t.u.page_shift = m->page_shift;
-	t.u.halflife = m->halflife;
-	t.u.sample_period = o->sample_period;
+	t.u.drill.page_shift = m->page_shift;
+	t.u.drill.halflife = m->halflife;
+	t.u.drill.sample_period = o->sample_period;
 	t.u.live = source_caps(src) & SOURCE_CAP_LIVE;
-	t.u.cols = m->cols;
+	t.u.setup.cols = m->cols;
 	if (o->rc) {
 		t.u.show_cpus = o->rc->show_cpus;
-		t.u.meters_off = o->rc->meters_off;
-		t.u.scheme = o->rc->scheme;
+		t.u.setup.meters_off = o->rc->meters_off;
+		t.u.setup.scheme = o->rc->scheme;
 	}
 	if (o->threads)
 		source_threads(src, 0, true);
@@ -885,7 +886,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		return 2;
 	}
 	tui_install_crash_handlers();
-	tui_scheme(t.u.scheme);
+	tui_scheme(t.u.setup.scheme);
 	/* what was wrong with the settings file: on the first screen, and in the log */
 	if (o->rc_msg && o->rc_msg[0]) {
 		loop_tui_log_line(&t, o->rc_msg);
@@ -899,7 +900,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 		t.u.view = UI_VIEW_CGROUPS;
 	if (o->drill) {
 		t.u.view = UI_VIEW_DRILL;
-		t.u.drill = o->drill;
+		t.u.drill.pid = o->drill;
 		source_threads(src, o->drill, t.u.threads);
 		loop_tui_sample(&t);
 	}
@@ -930,7 +931,7 @@ int loop_tui(struct source *src, struct model *m, const struct loop_tui_opts *o)
 	loop_io_close(&t.io);
 	canvas_free(t.canvas);
 	symbols_free(t.syms);
-	ui_list_release(&t.list);
+	list_release(&t.list);
 	snapshot_release(&t.snap);
 	for (size_t i = 0; i < t.nlog; i++)
 		free(t.log[i]);

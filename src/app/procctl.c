@@ -132,7 +132,7 @@ int procctl_signal(const struct sysops *ops, const struct model_ident *who, size
 	int ids[1] = { n ? who[0].id : 0 };
 
 	ops = sysops_or_real(ops);
-	errmsg_signal_name(name, sizeof(name), sig, ui_signal_name(sig));
+	errmsg_signal_name(name, sizeof(name), sig, sigmenu_signal_name(sig));
 	if (sig < 1 || sig > SIGRTMAX) {
 		errmsg_no_signal(msg, size, sig, SIGRTMAX);
 		return -EINVAL;

@@ -105,7 +105,7 @@ static void rcfile_meters(struct rcfile *rc, struct keyval *kv, const struct key
 		if (tl < sizeof(name)) {
 			memcpy(name, t, tl);
 			name[tl] = '\0';
-			k = ui_meter_find(name);
+			k = setup_meter_find(name);
 		}
 		if (k == UI_METER_CPUS)
 			rc->show_cpus = !hide;
@@ -160,7 +160,7 @@ static void rcfile_entry(struct rcfile *rc, struct keyval *kv, const struct keyv
 	} else if (!strcmp(k, "meters")) {
 		rcfile_meters(rc, kv, e);
 	} else if (!strcmp(k, "colours") || !strcmp(k, "colors")) {
-		i = ui_scheme_find(v);
+		i = setup_scheme_find(v);
 		if (i < 0) {
 			keyval_problem(kv, e->line,
 				       "unknown colour scheme '%s' (use default, mono or light)",
@@ -352,13 +352,13 @@ char *rcfile_format(const struct rcfile *rc, size_t *len)
 		if (on || k >= RCFILE_METERS_V1)
 			ml += (size_t)snprintf(meters + ml, sizeof(meters) - ml, "%s%s%s",
 					       ml ? "," : "", on ? "" : "-",
-					       ui_meter_name((enum ui_meter)k));
+					       setup_meter_name((enum ui_meter)k));
 	}
 	snprintf(delay, sizeof(delay), "%g", rc->delay);
 	/* every value here comes from pmctop's own tables: each one reads back */
 	keyval_append(&buf, len, "columns", columns_choice_format(&rc->cols, cols, sizeof(cols)));
 	keyval_append(&buf, len, "meters", meters);
-	keyval_append(&buf, len, "colours", ui_scheme_name(rc->scheme));
+	keyval_append(&buf, len, "colours", setup_scheme_name(rc->scheme));
 	if (rc->sort[0])
 		keyval_append(&buf, len, "sort", rc->sort);
 	keyval_append(&buf, len, "reverse", rc->reverse ? "yes" : "no");

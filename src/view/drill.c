@@ -18,18 +18,18 @@
 /* The selected row of the hot pages v (hottest first, n of them): the picked page, or its place. */
 static size_t drill_page_index(const struct ui *u, const struct hotpage_entry *v, size_t n)
 {
-	if (!n || !u->page_chosen)
+	if (!n || !u->drill.page_chosen)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].page == u->page_sel)
+		if (v[i].page == u->drill.page_sel)
 			return i;
-	return u->page_idx < n ? u->page_idx : n - 1;
+	return u->drill.page_idx < n ? u->drill.page_idx : n - 1;
 }
 
 /* The first of rows page rows on screen, with row sel among them. */
 static size_t drill_page_top(const struct ui *u, size_t sel, size_t n, size_t rows)
 {
-	size_t top = u->page_top;
+	size_t top = u->drill.page_top;
 
 	if (!rows)
 		return sel;
@@ -52,10 +52,10 @@ void drill_page_move(struct ui *u, const struct model *m, int key)
 	if (!n)
 		return;
 	/* Home goes back to following the hottest page, whichever it is */
-	u->page_chosen = key != UI_KEY_HOME;
-	u->page_sel = v[to].page;
-	u->page_idx = to;
-	u->page_top = drill_page_top(u, to, n, page);
+	u->drill.page_chosen = key != UI_KEY_HOME;
+	u->drill.page_sel = v[to].page;
+	u->drill.page_idx = to;
+	u->drill.page_top = drill_page_top(u, to, n, page);
 	free(v);
 }
 
@@ -245,7 +245,7 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 
 	if (h < 2)
 		return;
-	if (m->sample_pid != u->drill || !m->hp) {
+	if (m->sample_pid != u->drill.pid || !m->hp) {
 		const char *why = v->sample_err && v->sample_err[0] ? v->sample_err
 				  : v->replay
 					  ? "this recording has no samples of this process"
@@ -268,7 +268,7 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 				   m->sample_nonmem);
 	x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "; %s pages, half-life %.3g s%s",
 			   m->hp->shift == 21 ? "2 MiB" : "4 KiB", m->hp->halflife,
-			   u->drill_mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
+			   u->drill.mode == UI_DRILL_MAPPINGS ? "; per mapping" : "");
 	if (hotpage_has_nodes(m->hp)) {
 		double rs = hotpage_remote_share(m->hp);
 
@@ -291,7 +291,7 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 			"LAT and SOURCE n/a: no load-latency events here; MEM_INST_RETIRED gives "
 			"addresses only",
 			CANVAS_DIM, -1);
-	if (u->drill_mode == UI_DRILL_MAPPINGS)
+	if (u->drill.mode == UI_DRILL_MAPPINGS)
 		drill_mappings(c, y + DRILL_SAMPLE_LINES, h - DRILL_SAMPLE_LINES, v);
 	else
 		drill_pages(c, y + DRILL_SAMPLE_LINES, h - DRILL_SAMPLE_LINES, v);
@@ -300,7 +300,7 @@ static void drill_samples(struct canvas *c, int y, int h, const struct view_ctx 
 void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct model *m = v->m;
-	const struct model_row *p = list_find_process(m, v->u->drill);
+	const struct model_row *p = list_find_process(m, v->u->drill.pid);
 	int x;
 
 	if (h < 3)
@@ -341,11 +341,11 @@ void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 				      errmsg_short(p->err));
 	} else {
 		canvas_printf(c, 0, y, CANVAS_WARN, -1, "process %d is gone (Esc: back)",
-			      v->u->drill);
+			      v->u->drill.pid);
 	}
 	y += DRILL_LINES;
 	h -= DRILL_LINES;
-	if (v->u->drill_mode != UI_DRILL_THREADS) {
+	if (v->u->drill.mode != UI_DRILL_THREADS) {
 		drill_samples(c, y, h, v);
 		return;
 	}
@@ -353,12 +353,12 @@ void drill_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 		if (v->replay)
 			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
 				      "this recording has no per-thread counts for pid %d",
-				      v->u->drill);
+				      v->u->drill.pid);
 		else if (p)
 			canvas_printf(c, 0, y + 1, CANVAS_DIM, -1,
 				      "counting the threads of pid %d on their own: values come "
 				      "with the next tick",
-				      v->u->drill);
+				      v->u->drill.pid);
 	}
 	tableview_draw(c, y, h, v, COL_ROWS_THREADS);
 }

@@ -38,7 +38,7 @@ static void header_host(struct canvas *c, const struct view_ctx *v)
 	char up[64] = "", when[40] = "";
 	size_t i;
 
-	if (v->uptime >= 0 && ui_meter_shown(v->u, UI_METER_UPTIME))
+	if (v->uptime >= 0 && setup_meter_shown(v->u, UI_METER_UPTIME))
 		header_uptime(up, sizeof(up), v->uptime);
 	/* a replay says when the frame on screen was recorded */
 	if (v->replay && m->wall > 0 && m->wall < 1e12) {
@@ -57,13 +57,13 @@ static void header_host(struct canvas *c, const struct view_ctx *v)
 	fields_add(&f, 20, CANVAS_NORMAL, "  kernel %s", v->kernel);
 	if (up[0])
 		fields_add(&f, 30, CANVAS_NORMAL, "  %s", up);
-	if (ui_meter_shown(v->u, UI_METER_LOAD)) {
+	if (setup_meter_shown(v->u, UI_METER_LOAD)) {
 		i = fields_add(&f, 60, CANVAS_NORMAL, "  load %.2f %.2f %.2f", m->load[0],
 			       m->load[1], m->load[2]);
 		fields_short(&f, i, "  load %.2f", m->load[0]);
 	}
 	/* what watching costs, last: a narrow screen leaves it out first */
-	if (v->self && ui_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
+	if (v->self && setup_meter_shown(v->u, UI_METER_SELF) && isfinite(v->self->cpu_pct) &&
 	    isfinite(v->self->rss_bytes)) {
 		i = fields_add(&f, 10, CANVAS_DIM, "  self %.1f%% %.1fMiB %.0f/%.0ffd",
 			       v->self->cpu_pct, v->self->rss_bytes / 1048576,
@@ -111,9 +111,9 @@ static void header_rows(struct canvas *c, const struct view_ctx *v)
 	bool tasks = false; /* the rows are processes: top's count by state goes with them */
 	size_t i;
 
-	if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+	if (u->view == UI_VIEW_DRILL && u->drill.mode != UI_DRILL_THREADS) {
 		fields_add(&f, LAYOUT_KEEP, CANVAS_LABEL, "Process: ");
-		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill);
+		fields_add(&f, LAYOUT_KEEP, CANVAS_NORMAL, "%d, its hot pages", u->drill.pid);
 	} else {
 		const char *label = u->view == UI_VIEW_CGROUPS		      ? "Cgroups: "
 				    : u->per_user && u->view == UI_VIEW_TABLE ? "Users: "
@@ -149,8 +149,8 @@ static void header_rows(struct canvas *c, const struct view_ctx *v)
 	if (u->follow)
 		fields_add(&f, 75, CANVAS_WARN, "; following %d%s", u->follow_id,
 			   list_find_process(m, u->follow_id) ? "" : " (exited)");
-	if (u->ntags && u->view == UI_VIEW_TABLE)
-		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->ntags);
+	if (u->tags.n && u->view == UI_VIEW_TABLE)
+		fields_add(&f, 70, CANVAS_WARN, "; %zu tagged", u->tags.n);
 	if (m->cg_not_counted && u->view == UI_VIEW_CGROUPS) {
 		i = fields_add(&f, 60, CANVAS_WARN, ", %zu not counted (e: log)",
 			       m->cg_not_counted);
@@ -223,7 +223,7 @@ static void header_memory(struct canvas *c, int y, const struct view_ctx *v)
 /* The header's lines: three, and the memory meters' two where they are shown. */
 int header_lines(const struct view_ctx *v)
 {
-	return HEADER_LINES + (ui_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
+	return HEADER_LINES + (setup_meter_shown(v->u, UI_METER_MEMORY) ? 2 : 0);
 }
 
 int header_draw(struct canvas *c, const struct view_ctx *v)
@@ -231,7 +231,7 @@ int header_draw(struct canvas *c, const struct view_ctx *v)
 	header_host(c, v);
 	header_events(c, v);
 	header_rows(c, v);
-	if (ui_meter_shown(v->u, UI_METER_MEMORY))
+	if (setup_meter_shown(v->u, UI_METER_MEMORY))
 		header_memory(c, HEADER_LINES, v);
 	return header_lines(v);
 }

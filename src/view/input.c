@@ -22,9 +22,9 @@
 static bool input_search(struct ui *u, const struct ui_list *l, size_t from)
 {
 	/* the list on screen already holds only what the filters let through */
-	const struct model_filter f = { .name = u->search, .kthreads = true };
+	const struct model_filter f = { .name = u->input.search, .kthreads = true };
 
-	if (!u->search[0] || !l->n)
+	if (!u->input.search[0] || !l->n)
 		return true;
 	for (size_t k = 0; k < l->n; k++) {
 		size_t i = (from + k) % l->n;
@@ -34,7 +34,7 @@ static bool input_search(struct ui *u, const struct ui_list *l, size_t from)
 			u->sel = i;
 			u->sel_id = l->v[i]->id;
 			u->sel_pin = true;
-			ui_sync(u, l);
+			list_sync(u, l);
 			return true;
 		}
 	}
@@ -44,12 +44,13 @@ static bool input_search(struct ui *u, const struct ui_list *l, size_t from)
 /* The next match after the selection (Enter on an empty search, F3 in it). */
 static void input_search_next(struct ui *u, const struct ui_list *l)
 {
-	u->search_miss = !input_search(u, l, l->n ? (u->sel + 1) % l->n : 0);
-	if (u->search_miss)
-		snprintf(u->status, sizeof(u->status), "no process matches '%.120s'", u->search);
+	u->input.search_miss = !input_search(u, l, l->n ? (u->sel + 1) % l->n : 0);
+	if (u->input.search_miss)
+		snprintf(u->status, sizeof(u->status), "no process matches '%.120s'",
+			 u->input.search);
 }
 
-int ui_parse_time(const char *s, bool *rel, double *seconds)
+int input_parse_time(const char *s, bool *rel, double *seconds)
 {
 	unsigned h, m, sec = 0;
 	char *end, extra;
@@ -77,43 +78,43 @@ int ui_parse_time(const char *s, bool *rel, double *seconds)
 
 static unsigned input_commit(struct ui *u, const struct ui_list *l)
 {
-	enum ui_prompt p = u->prompt;
+	enum ui_prompt p = u->input.prompt;
 	double d;
 
-	u->prompt = UI_PROMPT_NONE;
+	u->input.prompt = UI_PROMPT_NONE;
 	switch (p) {
 	case UI_PROMPT_SEARCH:
 		/* the search went as it was typed; Enter on nothing typed: the last one's next */
-		if (!u->input.len)
+		if (!u->input.line.len)
 			input_search_next(u, l);
-		else if (u->search_miss)
+		else if (u->input.search_miss)
 			snprintf(u->status, sizeof(u->status), "no process matches '%.120s'",
-				 u->search);
+				 u->input.search);
 		return 0;
 	case UI_PROMPT_FILTER:
 		/* the filter applied as it was typed: Enter keeps it */
-		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
+		snprintf(u->filter, sizeof(u->filter), "%s", u->input.line.text);
 		return 0;
 	case UI_PROMPT_DELAY:
-		if (!u->input.len)
+		if (!u->input.line.len)
 			return 0;
-		if (parse_delay(u->input.text, false, &d)) {
+		if (parse_delay(u->input.line.text, false, &d)) {
 			snprintf(u->status, sizeof(u->status),
 				 "invalid delay '%.64s': give seconds from 0.01 to 86400",
-				 u->input.text);
+				 u->input.line.text);
 			return 0;
 		}
 		u->delay = d;
 		return UI_ACT_DELAY;
 	case UI_PROMPT_TIME:
-		if (!u->input.len)
+		if (!u->input.line.len)
 			return 0;
-		if (ui_parse_time(u->input.text, &u->seek_rel, &u->seek_s)) {
+		if (input_parse_time(u->input.line.text, &u->seek_rel, &u->seek_s)) {
 			snprintf(
 				u->status, sizeof(u->status),
 				"invalid time '%.64s': give HH:MM:SS (the recorded time of day) or "
 				"+SECONDS (from the start)",
-				u->input.text);
+				u->input.line.text);
 			return 0;
 		}
 		return UI_ACT_SEEK;
@@ -134,27 +135,27 @@ static unsigned input_commit(struct ui *u, const struct ui_list *l)
  */
 static void input_edited(struct ui *u, const struct ui_list *l)
 {
-	if (u->prompt == UI_PROMPT_SEARCH) {
-		snprintf(u->search, sizeof(u->search), "%s", u->input.text);
-		u->search_miss = !input_search(u, l, 0);
-	} else if (u->prompt == UI_PROMPT_FILTER) {
-		snprintf(u->filter, sizeof(u->filter), "%s", u->input.text);
+	if (u->input.prompt == UI_PROMPT_SEARCH) {
+		snprintf(u->input.search, sizeof(u->input.search), "%s", u->input.line.text);
+		u->input.search_miss = !input_search(u, l, 0);
+	} else if (u->input.prompt == UI_PROMPT_FILTER) {
+		snprintf(u->filter, sizeof(u->filter), "%s", u->input.line.text);
 	}
 }
 
 unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui_list *l)
 {
-	if (u->prompt == UI_PROMPT_SIGNAL)
+	if (u->input.prompt == UI_PROMPT_SIGNAL)
 		return sigmenu_key(u, key, m);
-	if (u->prompt == UI_PROMPT_SORT)
+	if (u->input.prompt == UI_PROMPT_SORT)
 		return sortmenu_key(u, key, m);
-	if (u->prompt == UI_PROMPT_USER)
+	if (u->input.prompt == UI_PROMPT_USER)
 		return usermenu_key(u, key, m);
-	if (u->prompt == UI_PROMPT_CONFIRM) {
-		u->prompt = UI_PROMPT_NONE;
-		if (u->ask_gone) {
+	if (u->input.prompt == UI_PROMPT_CONFIRM) {
+		u->input.prompt = UI_PROMPT_NONE;
+		if (u->sig.ask_gone) {
 			/* the question says which process exited; the status keeps it */
-			snprintf(u->status, sizeof(u->status), "nothing sent: %.140s", u->ask);
+			snprintf(u->status, sizeof(u->status), "nothing sent: %.140s", u->sig.ask);
 			return 0;
 		}
 		if (key == 'y' || key == 'Y')
@@ -164,25 +165,25 @@ unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui
 	}
 	if (key == UI_KEY_ESC) {
 		/* Esc in the filter gives back the filter it had; the search stays where it went */
-		if (u->prompt == UI_PROMPT_FILTER)
-			snprintf(u->filter, sizeof(u->filter), "%s", u->filter_prev);
-		u->prompt = UI_PROMPT_NONE;
+		if (u->input.prompt == UI_PROMPT_FILTER)
+			snprintf(u->filter, sizeof(u->filter), "%s", u->input.filter_prev);
+		u->input.prompt = UI_PROMPT_NONE;
 		return 0;
 	}
 	/* F3 in the search: the next match, the prompt staying open as in htop */
-	if (key == UI_KEY_F3 && u->prompt == UI_PROMPT_SEARCH) {
+	if (key == UI_KEY_F3 && u->input.prompt == UI_PROMPT_SEARCH) {
 		input_search_next(u, l);
 		u->status[0] = '\0';
 		return 0;
 	}
-	if (key == UI_KEY_F4 && u->prompt == UI_PROMPT_FILTER)
+	if (key == UI_KEY_F4 && u->input.prompt == UI_PROMPT_FILTER)
 		return input_commit(u, l);
 	if (key == UI_KEY_ENTER || key == '\r')
 		return input_commit(u, l);
 	if (key == UI_KEY_BACKSPACE || key == 127 || key == 8) {
-		if (!prompt_back(&u->input))
+		if (!prompt_back(&u->input.line))
 			return 0;
-	} else if (key < 0 || !prompt_add(&u->input, (uint32_t)key)) {
+	} else if (key < 0 || !prompt_add(&u->input.line, (uint32_t)key)) {
 		return 0; /* an arrow, a function key, a control: nothing typed */
 	}
 	input_edited(u, l);
@@ -191,9 +192,9 @@ unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui
 
 void input_start(struct ui *u, enum ui_prompt p, const char *initial)
 {
-	u->prompt = p;
-	u->search_miss = false;
-	prompt_set(&u->input, initial);
+	u->input.prompt = p;
+	u->input.search_miss = false;
+	prompt_set(&u->input.line, initial);
 	if (p == UI_PROMPT_FILTER)
-		snprintf(u->filter_prev, sizeof(u->filter_prev), "%s", u->filter);
+		snprintf(u->input.filter_prev, sizeof(u->input.filter_prev), "%s", u->filter);
 }

@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "view/prompt.h"
+
 struct model;
 struct ui;
 struct ui_list;
@@ -20,15 +22,24 @@ enum ui_prompt {
 	UI_PROMPT_SORT,	   /* F6: the sort menu: Up/Down, Enter sorts by the entry, Esc */
 };
 
+/* The prompts' part of struct ui. */
+struct input_state {
+	enum ui_prompt prompt;	      /* the prompt or menu open */
+	struct prompt line;	      /* the text typed in the prompt */
+	char search[PROMPT_MAX];      /* the search as typed */
+	bool search_miss;	      /* the search typed matches no row: the prompt says so */
+	char filter_prev[PROMPT_MAX]; /* the filter before the prompt: Esc in it restores it */
+};
+
 /*
  * A time to go to in a replay: "+SECONDS" from its start (*rel set), or
  * "HH:MM[:SS]" of the recorded day; 0 or -EINVAL. Pure.
  */
-int ui_parse_time(const char *s, bool *rel, double *seconds);
+int input_parse_time(const char *s, bool *rel, double *seconds);
 /* Open prompt p with initial text (cut to fit); the filter prompt keeps the filter for Esc. */
 void input_start(struct ui *u, enum ui_prompt p, const char *initial);
 /*
- * A key while a prompt or menu is open (u->prompt is not UI_PROMPT_NONE): edits the text, or
+ * A key while a prompt or menu is open (u->input.prompt is not UI_PROMPT_NONE): edits the text, or
  * goes to the open menu's keys; Enter commits, Esc cancels. Returns UI_ACT_* flags.
  */
 unsigned input_key(struct ui *u, int key, const struct model *m, const struct ui_list *l);

@@ -355,13 +355,13 @@ static const struct {
 	{ UI_KEY_BTAB, "Shift-Tab" },
 };
 
-const struct ui_binding *ui_bindings(size_t *n)
+const struct ui_binding *keys_bindings(size_t *n)
 {
 	*n = sizeof(KEYS_BINDINGS) / sizeof(KEYS_BINDINGS[0]);
 	return KEYS_BINDINGS;
 }
 
-const struct ui_binding *ui_binding_find(enum ui_view view, int key)
+const struct ui_binding *keys_find(enum ui_view view, int key)
 {
 	for (size_t i = 0; i < sizeof(KEYS_BINDINGS) / sizeof(KEYS_BINDINGS[0]); i++) {
 		const struct ui_binding *b = &KEYS_BINDINGS[i];
@@ -375,7 +375,7 @@ const struct ui_binding *ui_binding_find(enum ui_view view, int key)
 	return NULL;
 }
 
-bool ui_key_name(int key, char *buf, size_t size)
+bool keys_name(int key, char *buf, size_t size)
 {
 	for (size_t i = 0; i < sizeof(KEYS_NAMES) / sizeof(KEYS_NAMES[0]); i++)
 		if (KEYS_NAMES[i].key == key) {
@@ -386,7 +386,7 @@ bool ui_key_name(int key, char *buf, size_t size)
 	return true;
 }
 
-void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size)
+void keys_binding_keys(const struct ui_binding *b, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -394,7 +394,7 @@ void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size)
 	for (size_t k = 0; k < UI_BINDING_KEYS && b->keys[k] && o < size; k++) {
 		char name[16];
 
-		if (ui_key_name(b->keys[k], name, sizeof(name)))
+		if (keys_name(b->keys[k], name, sizeof(name)))
 			o += (size_t)snprintf(buf + o, size - o, "%s%s", o ? " " : "", name);
 	}
 }

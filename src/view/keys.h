@@ -124,11 +124,11 @@ struct ui_binding {
 };
 
 /* The key table, in footer order; *n gets its length. */
-const struct ui_binding *ui_bindings(size_t *n);
+const struct ui_binding *keys_bindings(size_t *n);
 /* The binding of key in view; NULL when the key does nothing there. */
-const struct ui_binding *ui_binding_find(enum ui_view view, int key);
+const struct ui_binding *keys_find(enum ui_view view, int key);
 /* The name of key ("F1", "Space", "q") into buf; false for aliases the help leaves out. */
-bool ui_key_name(int key, char *buf, size_t size);
+bool keys_name(int key, char *buf, size_t size);
 /* The names of b's keys, separated by blanks, into buf: "< > F6 Left Right". */
-void ui_binding_keys(const struct ui_binding *b, char *buf, size_t size);
+void keys_binding_keys(const struct ui_binding *b, char *buf, size_t size);
 #endif

@@ -116,7 +116,7 @@ static void list_build_tree(struct ui_list *l)
 	free(order);
 }
 
-void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
+void list_build(const struct ui *u, const struct model *m, struct ui_list *l)
 {
 	const struct model_filter f = {
 		.user = u->user, .name = u->filter, .cgroup = u->cgroup, .kthreads = u->kthreads
@@ -144,7 +144,7 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 	for (size_t i = 0; i < n; i++) {
 		const struct model_row *r = &rows[i];
 
-		if (u->view == UI_VIEW_DRILL && r->tgid != u->drill)
+		if (u->view == UI_VIEW_DRILL && r->tgid != u->drill.pid)
 			continue;
 		if (u->view != UI_VIEW_DRILL && !model_row_wanted(&f, r))
 			continue;
@@ -171,7 +171,7 @@ void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l)
 	l->n = l->users.n;
 }
 
-void ui_list_release(struct ui_list *l)
+void list_release(struct ui_list *l)
 {
 	free(l->v);
 	free(l->tree);
@@ -179,7 +179,7 @@ void ui_list_release(struct ui_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void ui_sync(struct ui *u, const struct ui_list *l)
+void list_sync(struct ui *u, const struct ui_list *l)
 {
 	size_t page = u->page ? u->page : 1;
 
@@ -214,18 +214,18 @@ void ui_sync(struct ui *u, const struct ui_list *l)
 		u->top = l->n > page ? l->n - page : 0;
 }
 
-void ui_set_screen(struct ui *u, int width, int list_y)
+void list_set_screen(struct ui *u, int width, int list_y)
 {
 	u->width = width;
 	u->list_y = list_y;
 }
 
-void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list)
+void list_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list)
 {
 	if (page)
 		u->page = page;
 	if (list)
-		ui_sync(u, l);
+		list_sync(u, l);
 }
 
 void list_move(struct ui *u, const struct ui_list *l, long delta)
@@ -242,7 +242,7 @@ void list_move(struct ui *u, const struct ui_list *l, long delta)
 		s = (long)l->n - 1;
 	u->sel = (size_t)s;
 	u->sel_id = l->v[u->sel]->id;
-	ui_sync(u, l);
+	list_sync(u, l);
 }
 
 /* Whether the table's rows are threads. */

@@ -27,17 +27,17 @@ struct ui_list {
 };
 
 /* Build the visible list for the current view from m (pointers into m). */
-void ui_build_list(const struct ui *u, const struct model *m, struct ui_list *l);
-void ui_list_release(struct ui_list *l);
+void list_build(const struct ui *u, const struct model *m, struct ui_list *l);
+void list_release(struct ui_list *l);
 /*
  * After rows moved: the selection keeps its line and the rows move under it, as in htop,
  * unless F follows a process or a key just chose one (sel_pin); fix scrolling.
  */
-void ui_sync(struct ui *u, const struct ui_list *l);
+void list_sync(struct ui *u, const struct ui_list *l);
 /* Take the page size of the layout (0 keeps it); with a list on screen, sync the selection. */
-void ui_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
+void list_set_page(struct ui *u, const struct ui_list *l, size_t page, bool list);
 /* Take the screen's width and the line of the list's titles (-1: no list on screen). */
-void ui_set_screen(struct ui *u, int width, int list_y);
+void list_set_screen(struct ui *u, int width, int list_y);
 /* Whether the list's rows are threads (H, or the drill-down's threads). */
 bool list_thread_rows(const struct ui *u);
 /* The kind of rows the list on screen shows, for its layout and its titles. */

@@ -16,20 +16,20 @@ void pager_scroll(struct ui *u, int key)
 {
 	switch (key) {
 	case UI_KEY_UP:
-		if (u->scroll)
-			u->scroll--;
+		if (u->pager.scroll)
+			u->pager.scroll--;
 		break;
 	case UI_KEY_DOWN:
-		u->scroll++;
+		u->pager.scroll++;
 		break;
 	case UI_KEY_PGUP:
-		u->scroll = u->scroll > u->page ? u->scroll - u->page : 0;
+		u->pager.scroll = u->pager.scroll > u->page ? u->pager.scroll - u->page : 0;
 		break;
 	case UI_KEY_HOME:
-		u->scroll = 0;
+		u->pager.scroll = 0;
 		break;
 	default: /* PgDn, Space */
-		u->scroll += u->page;
+		u->pager.scroll += u->page;
 		break;
 	}
 }
@@ -104,7 +104,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 {
 	struct pager_out o = { .c = c, .y0 = y0, .h = h, .scroll = scroll };
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	for (size_t s = 0; s < sizeof(PAGER_HELP_SECTIONS) / sizeof(PAGER_HELP_SECTIONS[0]); s++) {
 		if (s)
@@ -116,7 +116,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 
 			if (!pager_help_in(&b[i], s))
 				continue;
-			ui_binding_keys(&b[i], keys, sizeof(keys));
+			keys_binding_keys(&b[i], keys, sizeof(keys));
 			pager_line(&o, CANVAS_NORMAL, "  %-28s %s", keys, b[i].help);
 		}
 	}
@@ -138,7 +138,7 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 	return o.line;
 }
 
-void view_help(struct canvas *c, int y0, int h, size_t scroll)
+void pager_help(struct canvas *c, int y0, int h, size_t scroll)
 {
 	size_t first = pager_first(scroll, pager_help_at(c, y0, h, scroll), h);
 
@@ -172,7 +172,7 @@ void pager_log(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	for (size_t i = 0; i < v->nlog; i++)
 		for (const char *p = v->log[i], *e = p + strlen(p); p < e;)
 			p += pager_log_take(p, (size_t)(e - p), (size_t)c->w), total++;
-	first = pager_first(v->u->scroll, total, h - 2);
+	first = pager_first(v->u->pager.scroll, total, h - 2);
 	for (size_t i = 0, line = 0, y = 2; i < v->nlog && (int)y < h; i++) {
 		const char *p = v->log[i];
 		size_t len = strlen(p);
@@ -320,7 +320,7 @@ static size_t pager_events_at(struct canvas *c, int y0, int h, const struct view
 
 void pager_events(struct canvas *c, int y0, int h, const struct view_ctx *v)
 {
-	size_t scroll = v->u->scroll;
+	size_t scroll = v->u->pager.scroll;
 	size_t first = pager_first(scroll, pager_events_at(c, y0, h, v, scroll), h);
 
 	if (first != scroll) {

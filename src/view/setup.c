@@ -21,22 +21,22 @@ static const char *const SETUP_SCHEME_NAMES[UI_SCHEME_MAX] = {
 	[UI_SCHEME_LIGHT] = "light",
 };
 
-bool ui_meter_shown(const struct ui *u, enum ui_meter k)
+bool setup_meter_shown(const struct ui *u, enum ui_meter k)
 {
-	return k == UI_METER_CPUS ? u->show_cpus : !(u->meters_off & (1u << k));
+	return k == UI_METER_CPUS ? u->show_cpus : !(u->setup.meters_off & (1u << k));
 }
 
-const char *ui_meter_name(enum ui_meter k)
+const char *setup_meter_name(enum ui_meter k)
 {
 	return k < UI_METER_MAX ? SETUP_METER_NAMES[k] : "";
 }
 
-const char *ui_scheme_name(enum ui_scheme k)
+const char *setup_scheme_name(enum ui_scheme k)
 {
 	return k < UI_SCHEME_MAX ? SETUP_SCHEME_NAMES[k] : "";
 }
 
-int ui_meter_find(const char *name)
+int setup_meter_find(const char *name)
 {
 	for (int k = 0; k < UI_METER_MAX; k++)
 		if (!strcasecmp(SETUP_METER_NAMES[k], name))
@@ -44,7 +44,7 @@ int ui_meter_find(const char *name)
 	return -1;
 }
 
-int ui_scheme_find(const char *name)
+int setup_scheme_find(const char *name)
 {
 	for (int k = 0; k < UI_SCHEME_MAX; k++)
 		if (!strcasecmp(SETUP_SCHEME_NAMES[k], name))
@@ -62,7 +62,7 @@ static size_t setup_entries(enum ui_setup_section s)
 
 void setup_move(struct ui *u, int key)
 {
-	size_t *sel = &u->setup_sel[u->setup_sec], n = setup_entries(u->setup_sec);
+	size_t *sel = &u->setup.sel[u->setup.sec], n = setup_entries(u->setup.sec);
 
 	switch (key) {
 	case UI_KEY_UP:
@@ -83,11 +83,11 @@ void setup_move(struct ui *u, int key)
 
 unsigned setup_toggle(struct ui *u)
 {
-	size_t sel = u->setup_sel[u->setup_sec];
+	size_t sel = u->setup.sel[u->setup.sec];
 
-	switch (u->setup_sec) {
+	switch (u->setup.sec) {
 	case UI_SETUP_COLUMNS: {
-		int id = u->cols.order[sel];
+		int id = u->setup.cols.order[sel];
 
 		if (columns_get(id)->rest) {
 			snprintf(u->status, sizeof(u->status),
@@ -95,7 +95,7 @@ unsigned setup_toggle(struct ui *u)
 				 columns_get(id)->title);
 			return 0;
 		}
-		u->cols.hidden ^= 1u << id;
+		u->setup.cols.hidden ^= 1u << id;
 		u->hscroll = 0; /* the scroll stops were those of other columns */
 		return UI_ACT_COLUMNS;
 	}
@@ -103,10 +103,10 @@ unsigned setup_toggle(struct ui *u)
 		if (sel == UI_METER_CPUS)
 			u->show_cpus = !u->show_cpus;
 		else
-			u->meters_off ^= 1u << sel;
+			u->setup.meters_off ^= 1u << sel;
 		return 0;
 	default:
-		u->scheme = (enum ui_scheme)sel;
+		u->setup.scheme = (enum ui_scheme)sel;
 		return UI_ACT_SCHEME;
 	}
 }
@@ -114,19 +114,19 @@ unsigned setup_toggle(struct ui *u)
 /* F7/F8 in the columns: the highlighted column moves, and the highlight with it. */
 void setup_order(struct ui *u, int dir)
 {
-	size_t *sel = &u->setup_sel[UI_SETUP_COLUMNS];
+	size_t *sel = &u->setup.sel[UI_SETUP_COLUMNS];
 
-	if (u->setup_sec != UI_SETUP_COLUMNS) {
+	if (u->setup.sec != UI_SETUP_COLUMNS) {
 		snprintf(u->status, sizeof(u->status), "only columns have an order: Tab to them");
 		return;
 	}
-	if (columns_choice_move(&u->cols, *sel, dir)) {
+	if (columns_choice_move(&u->setup.cols, *sel, dir)) {
 		*sel = dir < 0 ? *sel - 1 : *sel + 1;
 		u->hscroll = 0;
-	} else if (columns_get(u->cols.order[*sel])->rest)
+	} else if (columns_get(u->setup.cols.order[*sel])->rest)
 		snprintf(u->status, sizeof(u->status),
 			 "%s stays last: it takes the rest of the line",
-			 columns_get(u->cols.order[*sel])->title);
+			 columns_get(u->setup.cols.order[*sel])->title);
 }
 
 /* The setup screen's sections: their titles and widths. */
@@ -168,21 +168,21 @@ static void setup_entry(const struct view_ctx *v, enum ui_setup_section s, size_
 	*dim = false;
 	*title = NULL;
 	if (s == UI_SETUP_COLUMNS) {
-		const struct column *col = columns_get(u->cols.order[i]);
+		const struct column *col = columns_get(u->setup.cols.order[i]);
 
 		snprintf(buf, size, "[%c] %s%s",
-			 columns_choice_shown(&u->cols, col->id) ? 'x' : ' ', col->title,
+			 columns_choice_shown(&u->setup.cols, col->id) ? 'x' : ' ', col->title,
 			 col->rest ? " (last)" : "");
 		*help = col->help;
 		*title = col->title;
 		*dim = !model_column_shown(v->m, col->id);
 	} else if (s == UI_SETUP_METERS) {
-		snprintf(buf, size, "[%c] %s", ui_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
+		snprintf(buf, size, "[%c] %s", setup_meter_shown(u, (enum ui_meter)i) ? 'x' : ' ',
 			 SETUP_METER_LABELS[i]);
 		*help = SETUP_METER_HELP[i];
 	} else {
-		snprintf(buf, size, "(%c) %s", u->scheme == (enum ui_scheme)i ? '*' : ' ',
-			 ui_scheme_name((enum ui_scheme)i));
+		snprintf(buf, size, "(%c) %s", u->setup.scheme == (enum ui_scheme)i ? '*' : ' ',
+			 setup_scheme_name((enum ui_scheme)i));
 		*help = SETUP_SCHEME_HELP[i];
 	}
 }
@@ -214,9 +214,9 @@ void setup_draw(struct canvas *c, int y0, int h, const struct view_ctx *v)
 	x = 0;
 	for (int s = 0; s < UI_SETUP_MAX; s++) {
 		int w = SETUP_SECTIONS[s].w;
-		size_t sel = u->setup_sel[s],
+		size_t sel = u->setup.sel[s],
 		       top = sel >= (size_t)rows ? sel - (size_t)rows + 1 : 0;
-		int attr = s == (int)u->setup_sec ? CANVAS_TITLE_SORT : CANVAS_TITLE;
+		int attr = s == (int)u->setup.sec ? CANVAS_TITLE_SORT : CANVAS_TITLE;
 
 		canvas_fill(c, y0 + 2, x, x + w - 1, ' ', attr);
 		/* a list cut short says where in it the highlight is */
@@ -228,7 +228,7 @@ void setup_draw(struct canvas *c, int y0, int h, const struct view_ctx *v)
 		for (size_t i = top; i < N[s] && i - top < (size_t)rows; i++) {
 			int y = y0 + 3 + (int)(i - top);
 			const char *help, *title;
-			bool dim, on = s == (int)u->setup_sec && i == sel;
+			bool dim, on = s == (int)u->setup.sec && i == sel;
 
 			setup_entry(v, (enum ui_setup_section)s, i, line, sizeof(line), &help,
 				    &title, &dim);
@@ -245,11 +245,12 @@ void setup_draw(struct canvas *c, int y0, int h, const struct view_ctx *v)
 		}
 		x += w;
 	}
-	canvas_printf(c, 0, y0 + h - 1, CANVAS_DIM, -1, "%s%s%s%s", sel_title ? sel_title : "",
-		      sel_title ? ": " : "", sel_help,
-		      u->setup_sec == UI_SETUP_COLUMNS &&
-				      !model_column_shown(
-					      v->m, u->cols.order[u->setup_sel[UI_SETUP_COLUMNS]])
-			      ? "; no data in this event mode"
-			      : "");
+	canvas_printf(
+		c, 0, y0 + h - 1, CANVAS_DIM, -1, "%s%s%s%s", sel_title ? sel_title : "",
+		sel_title ? ": " : "", sel_help,
+		u->setup.sec == UI_SETUP_COLUMNS &&
+				!model_column_shown(
+					v->m, u->setup.cols.order[u->setup.sel[UI_SETUP_COLUMNS]])
+			? "; no data in this event mode"
+			: "");
 }

@@ -3,6 +3,9 @@
 #define PMCTOP_VIEW_SETUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "model/model.h"
 
 struct canvas;
 struct ui;
@@ -29,14 +32,23 @@ enum ui_scheme {
 /* The sections of the setup screen, left to right. */
 enum ui_setup_section { UI_SETUP_COLUMNS, UI_SETUP_METERS, UI_SETUP_COLOURS, UI_SETUP_MAX };
 
+/* The setup screen's part of struct ui: the settings it shows, which the settings file keeps. */
+struct setup_state {
+	struct col_choice cols; /* the table's columns; the loop gives them to the model */
+	unsigned meters_off;	/* bit per enum ui_meter hidden (not UI_METER_CPUS) */
+	enum ui_scheme scheme;
+	enum ui_setup_section sec; /* the section in use */
+	size_t sel[UI_SETUP_MAX];  /* the highlighted entry of each section */
+};
+
 /* Whether meter k of the header is shown. */
-bool ui_meter_shown(const struct ui *u, enum ui_meter k);
+bool setup_meter_shown(const struct ui *u, enum ui_meter k);
 /* The name of meter k and of scheme k, as the setup screen and the settings file say them. */
-const char *ui_meter_name(enum ui_meter k);
-const char *ui_scheme_name(enum ui_scheme k);
+const char *setup_meter_name(enum ui_meter k);
+const char *setup_scheme_name(enum ui_scheme k);
 /* The meter or scheme called name; -1 when none is. */
-int ui_meter_find(const char *name);
-int ui_scheme_find(const char *name);
+int setup_meter_find(const char *name);
+int setup_scheme_find(const char *name);
 /* A movement key in the section in use: its highlighted entry. */
 void setup_move(struct ui *u, int key);
 /*

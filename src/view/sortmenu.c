@@ -10,7 +10,7 @@
 #include "view/ui.h"
 #include "view/view.h"
 
-size_t ui_sortable(const struct model *m, int *out, size_t max)
+size_t sortmenu_sortable(const struct model *m, int *out, size_t max)
 {
 	return model_columns(m, out, max);
 }
@@ -55,9 +55,9 @@ unsigned sortmenu_by(struct ui *u, const struct model *m, int col)
 	return UI_ACT_SORT;
 }
 
-size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max)
+size_t sortmenu_entries(const struct ui *u, const struct model *m, int *out, size_t max)
 {
-	size_t n = ui_sortable(m, out, max), k = 0;
+	size_t n = sortmenu_sortable(m, out, max), k = 0;
 
 	if (u->view != UI_VIEW_CGROUPS)
 		return n;
@@ -71,7 +71,7 @@ size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t 
 unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t i;
 
 	for (i = 0; i < n && cols[i] != u->sort_col; i++)
@@ -90,46 +90,46 @@ unsigned sortmenu_cycle(struct ui *u, const struct model *m, int dir)
 void sortmenu_open(struct ui *u, const struct model *m)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 
-	u->sort_sel = 0;
+	u->sort.sel = 0;
 	for (size_t i = 0; i < n; i++)
 		if (cols[i] == u->sort_col)
-			u->sort_sel = i;
-	u->prompt = UI_PROMPT_SORT;
+			u->sort.sel = i;
+	u->input.prompt = UI_PROMPT_SORT;
 }
 
 /* A key in the sort menu: move, Enter sorts by the entry (as its key would), Esc closes. */
 unsigned sortmenu_key(struct ui *u, int key, const struct model *m)
 {
 	int cols[COL_MAX + 64];
-	size_t n = ui_sort_menu(u, m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t page = u->page ? u->page : 1;
 
 	if (!n) {
-		u->prompt = UI_PROMPT_NONE;
+		u->input.prompt = UI_PROMPT_NONE;
 		return 0;
 	}
-	if (u->sort_sel >= n)
-		u->sort_sel = n - 1;
+	if (u->sort.sel >= n)
+		u->sort.sel = n - 1;
 	switch (key) {
 	case UI_KEY_ESC:
 	case UI_KEY_F6:
 	case UI_KEY_F10:
 	case 'q':
-		u->prompt = UI_PROMPT_NONE;
+		u->input.prompt = UI_PROMPT_NONE;
 		return 0;
 	case UI_KEY_ENTER:
 	case '\r':
-		u->prompt = UI_PROMPT_NONE;
-		if (cols[u->sort_sel] == u->sort_col)
+		u->input.prompt = UI_PROMPT_NONE;
+		if (cols[u->sort.sel] == u->sort_col)
 			return 0; /* the order stays: R reverses it */
-		u->sort_col = cols[u->sort_sel];
+		u->sort_col = cols[u->sort.sel];
 		u->reverse = false;
 		sortmenu_reveal(u, m);
 		return UI_ACT_SORT;
 	default:
-		u->sort_sel = list_step(u->sort_sel, n, page, key);
+		u->sort.sel = list_step(u->sort.sel, n, page, key);
 		return 0;
 	}
 }
@@ -139,14 +139,14 @@ void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	int cols[COL_MAX + 64];
 	const struct ui *u = v->u;
-	size_t n = ui_sort_menu(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t n = sortmenu_entries(u, v->m, cols, sizeof(cols) / sizeof(cols[0]));
 	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
 	const int w = 18;
 
 	if (!rows)
 		return;
 	/* a menu longer than the screen scrolls with its highlight */
-	top = u->sort_sel >= rows ? u->sort_sel - rows + 1 : 0;
+	top = u->sort.sel >= rows ? u->sort.sel - rows + 1 : 0;
 	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
 	canvas_put(c, 0, y, "Sort by", CANVAS_TITLE, w);
 	for (size_t i = top; i < n && i - top < rows; i++) {
@@ -156,7 +156,7 @@ void sortmenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 		canvas_printf(c, 0, row, CANVAS_NORMAL, w, " %s%s",
 			      model_column_title(v->m, cols[i], list_rows(u)),
 			      cols[i] == u->sort_col ? (u->reverse ? " (rev)" : " *") : "");
-		canvas_attr(c, row, 0, w, i == u->sort_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_attr(c, row, 0, w, i == u->sort.sel ? CANVAS_SELECTED : CANVAS_NORMAL);
 		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
 	}
 }

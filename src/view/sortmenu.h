@@ -9,10 +9,15 @@ struct model;
 struct ui;
 struct view_ctx;
 
+/* The sort menu's part of struct ui. */
+struct sortmenu_state {
+	size_t sel; /* the highlighted entry */
+};
+
 /* Columns that can be sorted by in this mode, in table order; returns how many. */
-size_t ui_sortable(const struct model *m, int *out, size_t max);
+size_t sortmenu_sortable(const struct model *m, int *out, size_t max);
 /* The entries of the sort menu (F6) in the current view, in table order; returns how many. */
-size_t ui_sort_menu(const struct ui *u, const struct model *m, int *out, size_t max);
+size_t sortmenu_entries(const struct ui *u, const struct model *m, int *out, size_t max);
 /*
  * Sort by column col, or reverse the order when it is the one sorted by; the column is
  * scrolled into view. Returns UI_ACT_SORT, or 0 with the reason in status for a column with

@@ -197,7 +197,7 @@ void tableview_draw(struct canvas *c, int y, int h, const struct view_ctx *v, en
 			.selected = i == u->sel,
 			/* a user's row carries a uid, which a tagged pid may equal */
 			.tagged = u->view == UI_VIEW_TABLE && !u->per_user &&
-				  ui_tagged(u, v->list->v[i]->id),
+				  tags_has(u, v->list->v[i]->id),
 			.utf8 = v->utf8,
 			.tree = v->list->is_tree ? &v->list->tree[i] : NULL,
 		};

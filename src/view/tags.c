@@ -8,10 +8,10 @@
 #include "view/list.h"
 #include "view/ui.h"
 
-bool ui_tagged(const struct ui *u, int id)
+bool tags_has(const struct ui *u, int id)
 {
-	for (size_t i = 0; i < u->ntags; i++)
-		if (u->tags[i].id == id)
+	for (size_t i = 0; i < u->tags.n; i++)
+		if (u->tags.ids[i].id == id)
 			return true;
 	return false;
 }
@@ -23,21 +23,20 @@ void tags_toggle(struct ui *u, const struct ui_list *l)
 	if (!l->n)
 		return;
 	id = l->v[u->sel]->id;
-	for (size_t i = 0; i < u->ntags; i++)
-		if (u->tags[i].id == id) {
-			memmove(&u->tags[i], &u->tags[i + 1],
-				(u->ntags - i - 1) * sizeof(*u->tags));
-			u->ntags--;
+	for (size_t i = 0; i < u->tags.n; i++)
+		if (u->tags.ids[i].id == id) {
+			memmove(&u->tags.ids[i], &u->tags.ids[i + 1],
+				(u->tags.n - i - 1) * sizeof(*u->tags.ids));
+			u->tags.n--;
 			list_move(u, l, 1);
 			return;
 		}
-	if (u->ntags == UI_MAX_TAGS) {
+	if (u->tags.n == TAGS_MAX) {
 		snprintf(u->status, sizeof(u->status),
-			 "%d processes are tagged, the most there can be: U untags them",
-			 UI_MAX_TAGS);
+			 "%d processes are tagged, the most there can be: U untags them", TAGS_MAX);
 		return;
 	}
-	u->tags[u->ntags++] = (struct model_ident){ id, l->v[u->sel]->start };
+	u->tags.ids[u->tags.n++] = (struct model_ident){ id, l->v[u->sel]->start };
 	list_move(u, l, 1);
 }
 
@@ -47,18 +46,18 @@ void tags_toggle(struct ui *u, const struct ui_list *l)
  */
 size_t tags_prune(struct ui *u, const struct model *m)
 {
-	size_t kept = 0, n = u->ntags;
+	size_t kept = 0, n = u->tags.n;
 
 	for (size_t i = 0; i < n; i++) {
-		if (!model_ident_check(m, &u->tags[i])) {
-			u->tags[kept++] = u->tags[i];
+		if (!model_ident_check(m, &u->tags.ids[i])) {
+			u->tags.ids[kept++] = u->tags.ids[i];
 			continue;
 		}
 		if (kept == i) /* the first one dropped */
 			snprintf(u->status, sizeof(u->status),
-				 "process %d exited: its tag is dropped", u->tags[i].id);
+				 "process %d exited: its tag is dropped", u->tags.ids[i].id);
 	}
-	u->ntags = kept;
+	u->tags.n = kept;
 	return n - kept;
 }
 
@@ -82,28 +81,29 @@ bool tags_targets(struct ui *u, const struct model *m, const struct ui_list *l)
 		return false;
 	}
 	/* tags of processes that exited are dropped, so a reused pid is never hit */
-	if (tags_prune(u, m) && !u->ntags)
+	if (tags_prune(u, m) && !u->tags.n)
 		return false;
-	u->ntargets = 0;
-	u->act_threads = false;
-	if (u->ntags && u->view == UI_VIEW_TABLE) {
-		memcpy(u->targets, u->tags, u->ntags * sizeof(*u->tags));
-		u->ntargets = u->ntags;
-		u->act_threads = u->threads;
-	} else if (u->view == UI_VIEW_DRILL && u->drill_mode != UI_DRILL_THREADS) {
+	u->tags.ntargets = 0;
+	u->tags.target_threads = false;
+	if (u->tags.n && u->view == UI_VIEW_TABLE) {
+		memcpy(u->tags.targets, u->tags.ids, u->tags.n * sizeof(*u->tags.ids));
+		u->tags.ntargets = u->tags.n;
+		u->tags.target_threads = u->threads;
+	} else if (u->view == UI_VIEW_DRILL && u->drill.mode != UI_DRILL_THREADS) {
 		/* the process the pane is about */
-		if (!u->drill_known && !list_process_start(m, u->drill, &u->drill_start)) {
-			snprintf(u->status, sizeof(u->status), "process %d is gone", u->drill);
+		if (!u->drill.known && !list_process_start(m, u->drill.pid, &u->drill.start)) {
+			snprintf(u->status, sizeof(u->status), "process %d is gone", u->drill.pid);
 			return false;
 		}
-		u->drill_known = true;
-		u->targets[u->ntargets++] = (struct model_ident){ u->drill, u->drill_start };
+		u->drill.known = true;
+		u->tags.targets[u->tags.ntargets++] =
+			(struct model_ident){ u->drill.pid, u->drill.start };
 	} else if (l->n) {
-		u->targets[u->ntargets++] =
+		u->tags.targets[u->tags.ntargets++] =
 			(struct model_ident){ l->v[u->sel]->id, l->v[u->sel]->start };
-		u->act_threads = list_thread_rows(u);
+		u->tags.target_threads = list_thread_rows(u);
 	}
-	if (!u->ntargets)
+	if (!u->tags.ntargets)
 		snprintf(u->status, sizeof(u->status), "no process is selected");
-	return u->ntargets > 0;
+	return u->tags.ntargets > 0;
 }

@@ -26,11 +26,11 @@ void ui_init(struct ui *u, int sort_col, bool reverse, double delay)
 	u->show_cpus = true;
 	u->sel_id = -1;
 	u->page = 10;
-	u->page_shift = 12;
-	u->halflife = 2.0;
+	u->drill.page_shift = 12;
+	u->drill.halflife = 2.0;
 	u->width = 80;
 	u->list_y = -1;
-	columns_choice_default(&u->cols);
+	columns_choice_default(&u->setup.cols);
 }
 
 static void ui_enter_view(struct ui *u, enum ui_view v)
@@ -38,7 +38,7 @@ static void ui_enter_view(struct ui *u, enum ui_view v)
 	if (u->view == UI_VIEW_TABLE || u->view == UI_VIEW_DRILL || u->view == UI_VIEW_CGROUPS)
 		u->back = u->view;
 	u->view = v;
-	u->scroll = 0;
+	u->pager.scroll = 0;
 }
 
 /* Back to the cgroup view, on the cgroup whose processes were shown. */
@@ -57,17 +57,17 @@ static void ui_leave_cgroup(struct ui *u, const struct model *m)
 unsigned ui_prune(struct ui *u, const struct model *m)
 {
 	unsigned act = 0;
-	bool drilled = u->drill_open || u->view == UI_VIEW_DRILL;
+	bool drilled = u->drill.open || u->view == UI_VIEW_DRILL;
 
 	tags_prune(u, m);
-	if (drilled && !u->drill_known) {
+	if (drilled && !u->drill.known) {
 		/* --drill PID: the process is the one found there first */
-		u->drill_known = list_process_start(m, u->drill, &u->drill_start);
+		u->drill.known = list_process_start(m, u->drill.pid, &u->drill.start);
 	} else if (drilled &&
-		   model_ident_check(m, &(struct model_ident){ u->drill, u->drill_start })) {
+		   model_ident_check(m, &(struct model_ident){ u->drill.pid, u->drill.start })) {
 		snprintf(u->status, sizeof(u->status),
-			 "process %d exited: its drill-down is closed", u->drill);
-		u->drill_open = false;
+			 "process %d exited: its drill-down is closed", u->drill.pid);
+		u->drill.open = false;
 		if (u->view == UI_VIEW_DRILL) {
 			u->view = UI_VIEW_TABLE;
 			u->sel_id = -1;
@@ -76,16 +76,18 @@ unsigned ui_prune(struct ui *u, const struct model *m)
 		if (u->back == UI_VIEW_DRILL)
 			u->back = UI_VIEW_TABLE;
 	}
-	if (u->prompt != UI_PROMPT_SIGNAL && (u->prompt != UI_PROMPT_CONFIRM || u->ask_gone))
+	if (u->input.prompt != UI_PROMPT_SIGNAL &&
+	    (u->input.prompt != UI_PROMPT_CONFIRM || u->sig.ask_gone))
 		return act;
-	for (size_t i = 0; i < u->ntargets; i++) {
-		if (!model_ident_check(m, &u->targets[i]))
+	for (size_t i = 0; i < u->tags.ntargets; i++) {
+		if (!model_ident_check(m, &u->tags.targets[i]))
 			continue;
 		/* the question stays, saying so, until a key: y must not send it to a newcomer */
-		snprintf(u->ask, sizeof(u->ask),
-			 "process %d exited: nothing will be sent (any key)", u->targets[i].id);
-		u->ask_gone = true;
-		u->prompt = UI_PROMPT_CONFIRM;
+		snprintf(u->sig.ask, sizeof(u->sig.ask),
+			 "process %d exited: nothing will be sent (any key)",
+			 u->tags.targets[i].id);
+		u->sig.ask_gone = true;
+		u->input.prompt = UI_PROMPT_CONFIRM;
 		break;
 	}
 	return act;
@@ -206,7 +208,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		input_start(u, UI_PROMPT_TIME, "");
 		return 0;
 	case UI_DO_MOVE:
-		if (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_PAGES)
+		if (u->view == UI_VIEW_DRILL && u->drill.mode == UI_DRILL_PAGES)
 			drill_page_move(u, m, key);
 		else
 			list_move_key(u, l, key);
@@ -262,40 +264,40 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		}
 		if (!l->n)
 			return 0;
-		u->drill = l->v[u->sel]->tgid;
-		u->drill_known = list_process_start(m, u->drill, &u->drill_start);
-		u->drill_open = true;
+		u->drill.pid = l->v[u->sel]->tgid;
+		u->drill.known = list_process_start(m, u->drill.pid, &u->drill.start);
+		u->drill.open = true;
 		u->view = UI_VIEW_DRILL;
-		u->drill_mode = UI_DRILL_PAGES;
+		u->drill.mode = UI_DRILL_PAGES;
 		u->sel_id = -1;
 		u->top = 0;
-		u->page_chosen = false;
-		u->page_top = 0;
+		u->drill.page_chosen = false;
+		u->drill.page_top = 0;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_LEAVE:
-		u->drill_open = false;
+		u->drill.open = false;
 		u->view = UI_VIEW_TABLE;
-		u->sel_id = u->drill;
+		u->sel_id = u->drill.pid;
 		u->sel_pin = true;
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_TABLE:
 		if (u->view == UI_VIEW_DRILL) {
 			/* its sampling and thread counts stop; Tab comes back to it */
 			u->view = UI_VIEW_TABLE;
-			u->sel_id = u->drill;
+			u->sel_id = u->drill.pid;
 			u->sel_pin = true;
 			return UI_ACT_THREADS | UI_ACT_SAMPLE;
 		}
 		/* from the cgroups, as G goes back: all the processes */
 		return ui_do(u, &(struct ui_binding){ .what = UI_DO_CGROUPS }, key, m, l);
 	case UI_DO_REDRILL:
-		if (!u->drill_open)
+		if (!u->drill.open)
 			return 0;
 		u->view = UI_VIEW_DRILL;
 		u->sel_id = -1;
 		u->top = 0;
-		u->page_chosen = false;
-		u->page_top = 0;
+		u->drill.page_chosen = false;
+		u->drill.page_top = 0;
 		/* its sampling (and thread counts) start again, in the mode it was left in */
 		return UI_ACT_THREADS | UI_ACT_SAMPLE;
 	case UI_DO_CLEAR:
@@ -334,34 +336,35 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		u->top = 0;
 		return 0;
 	case UI_DO_DRILL_THREADS:
-		u->drill_mode =
-			u->drill_mode == UI_DRILL_THREADS ? UI_DRILL_PAGES : UI_DRILL_THREADS;
+		u->drill.mode =
+			u->drill.mode == UI_DRILL_THREADS ? UI_DRILL_PAGES : UI_DRILL_THREADS;
 		return 0;
 	case UI_DO_DRILL_MAPPINGS:
-		u->drill_mode =
-			u->drill_mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES : UI_DRILL_MAPPINGS;
+		u->drill.mode =
+			u->drill.mode == UI_DRILL_MAPPINGS ? UI_DRILL_PAGES : UI_DRILL_MAPPINGS;
 		return 0;
 	case UI_DO_PERIOD:
-		if (!u->sample_period)
-			u->sample_period = u->sample_default;
-		if (key == '+' && u->sample_period < 1000000000ull / 2)
-			u->sample_period *= 2;
-		else if (key == '-' && u->sample_period > 1)
-			u->sample_period /= 2;
-		snprintf(u->status, sizeof(u->status), "sample period %llu", u->sample_period);
+		if (!u->drill.sample_period)
+			u->drill.sample_period = u->drill.sample_default;
+		if (key == '+' && u->drill.sample_period < 1000000000ull / 2)
+			u->drill.sample_period *= 2;
+		else if (key == '-' && u->drill.sample_period > 1)
+			u->drill.sample_period /= 2;
+		snprintf(u->status, sizeof(u->status), "sample period %llu",
+			 u->drill.sample_period);
 		return UI_ACT_SAMPLE;
 	case UI_DO_HALFLIFE:
-		if (key == ']' && u->halflife < 3600)
-			u->halflife *= 2;
-		else if (key == '[' && u->halflife > 0.125)
-			u->halflife /= 2;
-		snprintf(u->status, sizeof(u->status), "half-life %.3g s", u->halflife);
+		if (key == ']' && u->drill.halflife < 3600)
+			u->drill.halflife *= 2;
+		else if (key == '[' && u->drill.halflife > 0.125)
+			u->drill.halflife /= 2;
+		snprintf(u->status, sizeof(u->status), "half-life %.3g s", u->drill.halflife);
 		return UI_ACT_HISTOGRAM;
 	case UI_DO_PAGE_SIZE:
-		u->page_shift = u->page_shift == 12 ? 21 : 12;
-		u->page_chosen = false;
+		u->drill.page_shift = u->drill.page_shift == 12 ? 21 : 12;
+		u->drill.page_chosen = false;
 		snprintf(u->status, sizeof(u->status), "%s pages: the histogram starts afresh",
-			 u->page_shift == 12 ? "4 KiB" : "2 MiB");
+			 u->drill.page_shift == 12 ? "4 KiB" : "2 MiB");
 		return UI_ACT_HISTOGRAM;
 	case UI_DO_HSCROLL:
 		ui_hscroll(u, key, m, l);
@@ -386,14 +389,14 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 			tags_toggle(u, l);
 		return 0;
 	case UI_DO_UNTAG:
-		u->ntags = 0;
+		u->tags.n = 0;
 		return 0;
 	case UI_DO_SIGNAL:
 		if (!ui_process_rows(u, "a signal") || !tags_targets(u, m, l))
 			return 0;
-		u->prompt = UI_PROMPT_SIGNAL;
-		u->sig_sel = 0;
-		u->sig_typed = 0;
+		u->input.prompt = UI_PROMPT_SIGNAL;
+		u->sig.sel = 0;
+		u->sig.typed = 0;
 		return 0;
 	case UI_DO_NICE:
 		if (!ui_process_rows(u, "a nice value") || !tags_targets(u, m, l))
@@ -409,7 +412,7 @@ static unsigned ui_do(struct ui *u, const struct ui_binding *b, int key, const s
 		setup_move(u, key);
 		return 0;
 	case UI_DO_SETUP_SECTION:
-		u->setup_sec = (u->setup_sec +
+		u->setup.sec = (u->setup.sec +
 				(key == UI_KEY_LEFT || key == UI_KEY_BTAB ? UI_SETUP_MAX - 1 : 1)) %
 			       UI_SETUP_MAX;
 		return 0;
@@ -437,7 +440,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 
 	u->status[0] = '\0';
 	/* a prompt or menu waits for its keys; only lists have titles and rows to click */
-	if (u->prompt != UI_PROMPT_NONE || u->list_y < 0 || y < u->list_y ||
+	if (u->input.prompt != UI_PROMPT_NONE || u->list_y < 0 || y < u->list_y ||
 	    !(UI_IN(u->view) & UI_IN_LISTS))
 		return 0;
 	table_layout(m, u->width, list_rows(u), u->hscroll, &t);
@@ -449,7 +452,7 @@ unsigned ui_click(struct ui *u, int x, int y, const struct model *m, const struc
 			u->follow = false;
 			u->sel = row;
 			u->sel_id = l->v[row]->id;
-			ui_sync(u, l);
+			list_sync(u, l);
 		}
 		return 0;
 	}
@@ -471,9 +474,9 @@ unsigned ui_key(struct ui *u, int key, const struct model *m, const struct ui_li
 	const struct ui_binding *b;
 
 	u->status[0] = '\0';
-	if (u->prompt != UI_PROMPT_NONE)
+	if (u->input.prompt != UI_PROMPT_NONE)
 		return input_key(u, key, m, l);
-	b = ui_binding_find(u->view, key);
+	b = keys_find(u->view, key);
 	if (b)
 		return ui_do(u, b, key, m, l);
 	if ((UI_IN(u->view) & (UI_IN_LISTS | UI_IN(UI_VIEW_SETUP))) && key >= 0x20 && key < 0x7f)

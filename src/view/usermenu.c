@@ -21,7 +21,8 @@ static int usermenu_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap)
+size_t usermenu_entries(const struct ui *u, const struct model *m, struct ui_user **out,
+			size_t *cap)
 {
 	/* the filters of the list but the user's: the menu offers every user they leave */
 	const struct model_filter f = { .name = u->filter,
@@ -54,44 +55,44 @@ size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **
 void usermenu_open(struct ui *u, const struct model *m)
 {
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, m, &users, &cap);
 
-	u->user_sel = 0;
+	u->users.sel = 0;
 	for (size_t i = 1; i < n && u->user[0]; i++)
 		if (model_filter_match(&(struct model_filter){ .user = u->user }, 0, users[i].uid,
 				       users[i].name, NULL, NULL))
-			u->user_sel = i;
+			u->users.sel = i;
 	free(users);
-	u->prompt = UI_PROMPT_USER;
+	u->input.prompt = UI_PROMPT_USER;
 }
 
 /* A key in the users menu: move, Enter shows the entry's processes (all for the first), Esc. */
 unsigned usermenu_key(struct ui *u, int key, const struct model *m)
 {
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, m, &users, &cap);
 	size_t page = u->page ? u->page : 1;
 
-	if (u->user_sel >= n)
-		u->user_sel = n - 1;
+	if (u->users.sel >= n)
+		u->users.sel = n - 1;
 	switch (key) {
 	case UI_KEY_ESC:
 	case UI_KEY_F10:
 	case 'q':
-		u->prompt = UI_PROMPT_NONE;
+		u->input.prompt = UI_PROMPT_NONE;
 		break;
 	case UI_KEY_ENTER:
 	case '\r':
-		u->prompt = UI_PROMPT_NONE;
-		if (!u->user_sel)
+		u->input.prompt = UI_PROMPT_NONE;
+		if (!u->users.sel)
 			u->user[0] = '\0';
-		else if (users[u->user_sel].name && users[u->user_sel].name[0])
-			snprintf(u->user, sizeof(u->user), "%.32s", users[u->user_sel].name);
+		else if (users[u->users.sel].name && users[u->users.sel].name[0])
+			snprintf(u->user, sizeof(u->user), "%.32s", users[u->users.sel].name);
 		else /* a uid without a name */
-			snprintf(u->user, sizeof(u->user), "%u", users[u->user_sel].uid);
+			snprintf(u->user, sizeof(u->user), "%u", users[u->users.sel].uid);
 		break;
 	default:
-		u->user_sel = list_step(u->user_sel, n, page, key);
+		u->users.sel = list_step(u->users.sel, n, page, key);
 		break;
 	}
 	free(users);
@@ -103,7 +104,7 @@ void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 {
 	const struct ui *u = v->u;
 	struct ui_user *users = NULL;
-	size_t cap = 0, n = ui_user_menu(u, v->m, &users, &cap);
+	size_t cap = 0, n = usermenu_entries(u, v->m, &users, &cap);
 	size_t rows = h > 1 ? (size_t)h - 1 : 0, top;
 	const int w = c->w < 30 ? c->w - 1 : 30;
 
@@ -112,7 +113,7 @@ void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 		return;
 	}
 	/* a menu longer than the screen scrolls with its highlight */
-	top = u->user_sel >= rows ? u->user_sel - rows + 1 : 0;
+	top = u->users.sel >= rows ? u->users.sel - rows + 1 : 0;
 	/* whole lines: a table cell half under the menu would show part of a number */
 	canvas_fill(c, y, 0, c->w, ' ', CANVAS_NORMAL);
 	canvas_fill(c, y, 0, w, ' ', CANVAS_TITLE);
@@ -127,7 +128,7 @@ void usermenu_draw(struct canvas *c, int y, int h, const struct view_ctx *v)
 			      !i		 ? "All users"
 			      : users[i].name[0] ? users[i].name
 						 : uid);
-		canvas_attr(c, row, 0, w, i == u->user_sel ? CANVAS_SELECTED : CANVAS_NORMAL);
+		canvas_attr(c, row, 0, w, i == u->users.sel ? CANVAS_SELECTED : CANVAS_NORMAL);
 		canvas_put(c, w, row, "|", CANVAS_DIM, 1);
 	}
 	free(users);

@@ -9,6 +9,11 @@ struct model;
 struct ui;
 struct view_ctx;
 
+/* The users menu's part of struct ui. */
+struct usermenu_state {
+	size_t sel; /* the highlighted entry */
+};
+
 /* An entry of the users menu (u). */
 struct ui_user {
 	const char *name; /* borrowed from the model's rows; NULL for "All users" */
@@ -22,7 +27,8 @@ struct ui_user {
  * equals, by name). *out is grown to *cap as needed and owned by the caller, whose names
  * borrow from m: they last until its next update. Returns how many entries.
  */
-size_t ui_user_menu(const struct ui *u, const struct model *m, struct ui_user **out, size_t *cap);
+size_t usermenu_entries(const struct ui *u, const struct model *m, struct ui_user **out,
+			size_t *cap);
 
 /* u: open the users menu on the user shown, else on "All users". */
 void usermenu_open(struct ui *u, const struct model *m);

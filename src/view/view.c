@@ -32,38 +32,38 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 	const struct ui *u = v->u;
 	int y = c->h - 1, x = 0;
 	size_t n;
-	const struct ui_binding *b = ui_bindings(&n);
+	const struct ui_binding *b = keys_bindings(&n);
 
 	/* a question or a status line too long for the screen ends at a word, a number whole */
-	if (u->prompt == UI_PROMPT_CONFIRM) {
-		fields_put_words(c, 0, y, u->ask, CANVAS_ERROR, c->w);
+	if (u->input.prompt == UI_PROMPT_CONFIRM) {
+		fields_put_words(c, 0, y, u->sig.ask, CANVAS_ERROR, c->w);
 		return;
 	}
-	if (u->prompt == UI_PROMPT_SIGNAL) {
-		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
-		if (u->sig_typed)
-			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig_typed);
+	if (u->input.prompt == UI_PROMPT_SIGNAL) {
+		x = canvas_put(c, 0, y, LABEL[u->input.prompt], CANVAS_KEY, -1);
+		if (u->sig.typed)
+			x += canvas_printf(c, x, y, CANVAS_NORMAL, -1, "%d ", u->sig.typed);
 		canvas_put(c, x, y, "Up/Down, a number or a letter; Enter: choose; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
-	if (u->prompt == UI_PROMPT_SORT) {
-		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+	if (u->input.prompt == UI_PROMPT_SORT) {
+		x = canvas_put(c, 0, y, LABEL[u->input.prompt], CANVAS_KEY, -1);
 		canvas_put(c, x, y, "Up/Down; Enter: sort by the column; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
-	if (u->prompt == UI_PROMPT_USER) {
-		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+	if (u->input.prompt == UI_PROMPT_USER) {
+		x = canvas_put(c, 0, y, LABEL[u->input.prompt], CANVAS_KEY, -1);
 		canvas_put(c, x, y, "Up/Down; Enter: show the user's processes; Esc: cancel",
 			   CANVAS_KEYTEXT, -1);
 		return;
 	}
-	if (u->prompt != UI_PROMPT_NONE) {
-		const char *text = u->input.text;
-		int cells = prompt_cells(&u->input);
+	if (u->input.prompt != UI_PROMPT_NONE) {
+		const char *text = u->input.line.text;
+		int cells = prompt_cells(&u->input.line);
 
-		x = canvas_put(c, 0, y, LABEL[u->prompt], CANVAS_KEY, -1);
+		x = canvas_put(c, 0, y, LABEL[u->input.prompt], CANVAS_KEY, -1);
 		/* text longer than the line shows its end, where the cursor is, whole characters */
 		while (*text && x + cells + 1 > c->w) {
 			text++;
@@ -73,7 +73,7 @@ static void view_footer(struct canvas *c, const struct view_ctx *v)
 		}
 		x += canvas_put(c, x, y, text, CANVAS_NORMAL, -1);
 		x += canvas_put(c, x, y, "_", CANVAS_SELECTED, -1);
-		if (u->prompt == UI_PROMPT_SEARCH && u->search_miss && x + 9 <= c->w)
+		if (u->input.prompt == UI_PROMPT_SEARCH && u->input.search_miss && x + 9 <= c->w)
 			canvas_put(c, x + 1, y, "no match", CANVAS_ERROR, -1);
 		return;
 	}
@@ -103,7 +103,7 @@ static int view_legend_lines(const struct view_ctx *v, int h)
 {
 	const struct ui *u = v->u;
 	bool table = u->view == UI_VIEW_TABLE || u->view == UI_VIEW_CGROUPS ||
-		     (u->view == UI_VIEW_DRILL && u->drill_mode == UI_DRILL_THREADS);
+		     (u->view == UI_VIEW_DRILL && u->drill.mode == UI_DRILL_THREADS);
 
 	if (!v->have_frame || !table || h < header_lines(v) + 8)
 		return 0;
@@ -175,9 +175,9 @@ static size_t view_geometry(const struct view_ctx *v, int w, int h, bool *list, 
 		int rows = drill_pages_rows(body - DRILL_LINES - DRILL_SAMPLE_LINES, &ips);
 
 		/* the hot pages page by their rows, but are no list of processes */
-		if (u->drill_mode == UI_DRILL_PAGES && body >= 3)
+		if (u->drill.mode == UI_DRILL_PAGES && body >= 3)
 			return rows > 0 ? (size_t)rows : 0;
-		if (body < 3 || u->drill_mode != UI_DRILL_THREADS)
+		if (body < 3 || u->drill.mode != UI_DRILL_THREADS)
 			return 0;
 		body -= DRILL_LINES;
 		y += DRILL_LINES;
@@ -218,7 +218,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		view_legend(c, c->h - 2, v);
 	}
 	if (u->view == UI_VIEW_HELP) {
-		view_help(c, y + 1, body - 1, u->scroll);
+		pager_help(c, y + 1, body - 1, u->pager.scroll);
 	} else if (u->view == UI_VIEW_ERRORS) {
 		pager_log(c, y + 1, body - 1, v);
 	} else if (u->view == UI_VIEW_EVENTS) {
@@ -241,7 +241,7 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 		else
 			tableview_draw(c, y, body, v, list_rows(u));
 	}
-	if (u->prompt == UI_PROMPT_SIGNAL || u->prompt == UI_PROMPT_CONFIRM) {
+	if (u->input.prompt == UI_PROMPT_SIGNAL || u->input.prompt == UI_PROMPT_CONFIRM) {
 		/* over the list from its titles down, else under the header */
 		int my = view_list_y(v, c->w, c->h);
 
@@ -249,12 +249,12 @@ void view_render(struct canvas *c, const struct view_ctx *v)
 			my = header_lines(v);
 		sigmenu_draw(c, my, c->h - my - 1, u);
 	}
-	if (u->prompt == UI_PROMPT_SORT || u->prompt == UI_PROMPT_USER) {
+	if (u->input.prompt == UI_PROMPT_SORT || u->input.prompt == UI_PROMPT_USER) {
 		int my = view_list_y(v, c->w, c->h);
 
 		if (my < 0)
 			my = header_lines(v);
-		if (u->prompt == UI_PROMPT_SORT)
+		if (u->input.prompt == UI_PROMPT_SORT)
 			sortmenu_draw(c, my, c->h - my - 1, v);
 		else
 			usermenu_draw(c, my, c->h - my - 1, v);

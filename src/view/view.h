@@ -42,7 +42,7 @@ struct view_ctx {
 /*
  * Layout of the current view of ctx on a w x h screen, a pure function: the lines a page key
  * moves (list rows on screen, or lines of help or log), 0 when nothing pages; *list is set
- * when a list is on screen, whose selection ui_set_page must then keep in view.
+ * when a list is on screen, whose selection list_set_page must then keep in view.
  */
 size_t view_page(const struct view_ctx *ctx, int w, int h, bool *list);
 /* The screen line of the list's column titles in that layout; -1 when no list is on screen. */
