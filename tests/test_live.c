@@ -203,7 +203,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	ck_assert_int_eq(find_task(&snap, 13)->err, -EMFILE);
 	ck_assert_int_eq(find_task(&snap, 13)->c[0].err, -EMFILE);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, &fact), 1);
-	ck_assert_int_eq(fact->n, 2);
+	ck_assert_int_eq(fact->tasks.left_out, 2);
 	ck_assert(said(s, "out of file descriptors: some processes are not counted"));
 	/*
 	 * said once; not tried again each tick (that opened and closed counters
@@ -326,10 +326,10 @@ START_TEST(test_another_users_process_refused_names_ptrace_not_paranoid)
 	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EACCES, &fact), 1);
-	ck_assert_int_eq(fact->n, 12);
-	ck_assert_int_eq(fact->owner, other);
-	ck_assert_int_eq(fact->uid, me);
-	ck_assert_int_eq(fact->n2, 1);
+	ck_assert_int_eq(fact->tasks.pid, 12);
+	ck_assert_int_eq(fact->tasks.owner, other);
+	ck_assert_int_eq(fact->tasks.uid, me);
+	ck_assert_int_eq(fact->tasks.others, 1);
 	snprintf(want, sizeof(want), "other users' processes cannot be counted (pid 12 of uid %u)",
 		 other);
 	errmsg_fact(text, sizeof(text), fact);
@@ -1043,13 +1043,13 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	tree_online(&t, "0\n");
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_OFFLINE, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 1);
+	ck_assert_int_eq(fact->cpu.cpu, 1);
 	ck_assert(said(s, "CPU 1 went offline"));
 	ck_assert_int_eq(snap.cpus[1].c[1].err, -ENOENT);
 	tree_online(&t, "0-1\n");
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_ONLINE, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 1);
+	ck_assert_int_eq(fact->cpu.cpu, 1);
 	ck_assert(said(s, "CPU 1 is online: counting it again"));
 	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
 	snapshot_release(&snap);
@@ -1377,9 +1377,9 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	}
 	ck_assert_int_eq(task->err, 0);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 10);
-	ck_assert_int_eq(fact->n2, 6);
-	ck_assert_int_eq(fact->n3, 10);
+	ck_assert_int_eq(fact->partial.pid, 10);
+	ck_assert_int_eq(fact->partial.counted, 6);
+	ck_assert_int_eq(fact->partial.total, 10);
 	ck_assert(said(s, "'work10' (pid 10) has 10 threads and the file descriptors left fit 6"));
 	/* the process used 100 more ticks of CPU: its counts are scaled to that time, marked */
 	tree_proc(&t, 10, tids, 10, 100, 1821);
@@ -1606,9 +1606,9 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	/* the ten were not in the list being attached: they are not opened */
 	ck_assert_int_eq(f->nopen, 400);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, -EINPROGRESS, &fact), 1);
-	ck_assert_int_eq(fact->n, 10);
-	ck_assert_int_eq(fact->n2, 200);
-	ck_assert_int_eq(fact->n3, 210);
+	ck_assert_int_eq(fact->partial.pid, 10);
+	ck_assert_int_eq(fact->partial.counted, 200);
+	ck_assert_int_eq(fact->partial.total, 210);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
@@ -2031,7 +2031,7 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 	ck_assert_ptr_nonnull(s);
 	ck_assert(!source_live_mode(s)->proc);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_PROC_SCHED);
+	ck_assert_int_eq(fact->way.step, ERRMSG_PROC_SCHED);
 	ck_assert(said(s, "no /proc/PID/sched"));
 	source_free(s);
 	usage = false;
@@ -2077,9 +2077,9 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 	ck_assert(source_live_mode(s)->proc);
 	ck_assert(!source_live_mode(s)->bpf);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_BPF_PERM);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PROC);
-	ck_assert(!fact->asked);
+	ck_assert_int_eq(fact->way.step, ERRMSG_BPF_PERM);
+	ck_assert_int_eq(fact->way.instead, ERRMSG_COUNTS_PROC);
+	ck_assert(!fact->way.asked);
 	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); task "
 			  "counts from /proc instead"));
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 0);
@@ -2090,12 +2090,12 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 	ck_assert(source_live_mode(s)->per_task);
 	ck_assert_msg(strstr(s->mode, ", per-task events"), "%s", s->mode);
 	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	ck_assert_int_eq(fact->way.instead, ERRMSG_COUNTS_PERF);
 	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); counting "
 			  "per thread instead"));
 	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_PROC_EVENT);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	ck_assert_int_eq(fact->way.step, ERRMSG_PROC_EVENT);
+	ck_assert_int_eq(fact->way.instead, ERRMSG_COUNTS_PERF);
 	/* the messages were taken above: the sentence from the fact */
 	errmsg_fact(err, sizeof(err), fact);
 	ck_assert_msg(strstr(err, "task counts from /proc: 'cpu-clock' is not one /proc keeps") &&

@@ -181,15 +181,16 @@ START_TEST(test_the_header_names_the_core_pmus_as_the_kernel_does)
 }
 END_TEST
 
-/* How many ERRMSG_ONE_PMU facts name event on pmu with n (the kernel refused the extended type). */
-static size_t one_pmu_facts(const struct source *s, const char *event, const char *pmu, long long n)
+/* How many ERRMSG_ONE_PMU facts name event on pmu, no_extended: the kernel refused that type. */
+static size_t one_pmu_facts(const struct source *s, const char *event, const char *pmu,
+			    bool no_extended)
 {
 	size_t nf, k = 0;
 	const struct errmsg_fact *f = source_live_facts(s, &nf);
 
 	for (size_t i = 0; i < nf; i++)
 		k += f[i].what == ERRMSG_ONE_PMU && !strcmp(f[i].name, event) &&
-		     !strcmp(f[i].pmu, pmu) && f[i].n == n;
+		     !strcmp(f[i].one_pmu.pmu, pmu) && f[i].one_pmu.no_extended == no_extended;
 	return k;
 }
 
@@ -223,8 +224,8 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	evlist_release(&ev);
 	ck_assert(s->ev.ev[3].hw);
 	/* the generic pair goes to both PMUs; the atom's own event to the atom only */
-	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 0);
-	ck_assert_uint_eq(one_pmu_facts(s, "cpu_atom/event=0xc0,umask=0x0/", "cpu_atom", 0), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", true), 0);
+	ck_assert_uint_eq(one_pmu_facts(s, "cpu_atom/event=0xc0,umask=0x0/", "cpu_atom", false), 1);
 	f = source_live_facts(s, &nf);
 	for (size_t i = 0; i < nf; i++)
 		if (f[i].what == ERRMSG_ONE_PMU)
@@ -260,8 +261,8 @@ START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 	s = hw_live(k, "alderlake", false);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
 	/* counted on cpu_core only, and said for each event, with why */
-	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 1);
-	ck_assert_uint_eq(one_pmu_facts(s, "instructions", "cpu_core", 1), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", true), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "instructions", "cpu_core", true), 1);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
@@ -764,7 +765,7 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 	for (size_t i = 0; i < nf; i++)
 		if (f[i].what == ERRMSG_HW_TOP) {
 			told++;
-			ck_assert_int_eq(f[i].n, 2);
+			ck_assert_int_eq(f[i].hw_top.busiest, 2);
 		}
 	ck_assert_uint_eq(told, 1);
 	/* from now on 104 and 102 run, 100 and 101 do not: 103 ran a little */
@@ -830,7 +831,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	for (size_t i = 0; i < nf; i++)
 		if (f[i].what == ERRMSG_HW_TOP) {
 			told++;
-			ck_assert_int_eq(f[i].n, 0);
+			ck_assert_int_eq(f[i].hw_top.busiest, 0);
 			ck_assert_int_eq(f[i].err, -EMFILE);
 		}
 	ck_assert_uint_eq(told, 1);

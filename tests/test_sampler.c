@@ -500,7 +500,7 @@ START_TEST(test_sampling_fds_come_out_of_the_budget)
 	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 1, &smp, &notes, &err), -EMFILE);
 	ck_assert_uint_eq(f->nev, 0);
 	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_FDS);
-	ck_assert_int_eq(err.n, 2);
+	ck_assert_int_eq(err.sample_fds.fds, 2);
 	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
 				     "needs 2 file descriptors"));
 	ck_assert_ptr_nonnull(strstr(text, "ulimit -n"));
@@ -847,9 +847,9 @@ START_TEST(test_another_users_process_needs_ptrace_not_paranoid)
 	struct errmsg_fact err;
 	char text[2048];
 
-	errmsg_fact_set(&err, ERRMSG_SAMPLE, -EACCES, "page-faults", 2, 1234);
-	err.owner = 0;
-	err.uid = 65534;
+	errmsg_fact_set(&err, ERRMSG_SAMPLE, -EACCES, "page-faults", 2)->sample.pid = 1234;
+	err.sample.owner = 0;
+	err.sample.uid = 65534;
 	errmsg_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "pid 1234 belongs to uid 0"));
 	ck_assert_ptr_nonnull(strstr(text, "needs ptrace access"));
@@ -857,11 +857,11 @@ START_TEST(test_another_users_process_needs_ptrace_not_paranoid)
 	/* the sysctl cannot help: not advised */
 	ck_assert_ptr_null(strstr(text, "sysctl"));
 	ck_assert_ptr_null(strstr(text, "or as uid"));
-	err.owner = 1000;
+	err.sample.owner = 1000;
 	errmsg_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "run pmctop as root or as uid 1000"));
 	/* one's own process: the limit is the paranoid level */
-	err.owner = 65534;
+	err.sample.owner = 65534;
 	errmsg_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "sysctl kernel.perf_event_paranoid=1"));
 }

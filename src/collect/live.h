@@ -337,7 +337,7 @@ struct live {
 
 /* live_facts.c: tell the user a fact (kept in l->facts, queued as a message). */
 void live_tell(struct live *l, const struct errmsg_fact *f);
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n);
+void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name);
 /* Free the facts told. */
 void live_facts_free(struct live *l);
 

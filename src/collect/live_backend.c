@@ -33,7 +33,7 @@ static void live_backend_tell(struct live *l)
 	for (size_t i = 0; i < l->nbe_declined; i++) {
 		struct errmsg_fact f = l->be_declined[i];
 
-		f.instead = l->be->counts;
+		f.way.instead = l->be->counts;
 		live_tell(l, &f);
 	}
 	l->nbe_declined = 0;

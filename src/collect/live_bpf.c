@@ -49,22 +49,29 @@ static struct live_bpf_proc *live_bpf_of(struct live_proc *p)
 	return p->be;
 }
 
-/* The fact that BPF does not count: asked for, or chosen by auto; what counts is said later. */
+/*
+ * The fact that BPF does not count: asked for, or chosen by auto; what counts is said later.
+ * num is the CPU of the step, or for ERRMSG_BPF_EVENTS how many events were asked.
+ */
 static void live_bpf_fact(struct live *l, struct errmsg_fact *f, enum errmsg_bpf_step step, int err,
-			  const char *name, long long n2)
+			  const char *name, long long num)
 {
-	errmsg_fact_set(f, ERRMSG_BPF, err, name, l->paranoid, step);
-	f->n2 = n2;
-	f->asked = l->o.task_counts == LIVE_COUNTS_BPF;
+	errmsg_fact_set(f, ERRMSG_BPF, err, name, l->paranoid);
+	f->way.step = step;
+	if (step == ERRMSG_BPF_EVENTS)
+		f->way.events = num;
+	else
+		f->way.cpu = num;
+	f->way.asked = l->o.task_counts == LIVE_COUNTS_BPF;
 }
 
 /* Why the program does not count, told once the way that does is chosen. */
 static void live_bpf_decline(struct live *l, enum errmsg_bpf_step step, int err, const char *name,
-			     long long n2)
+			     long long num)
 {
 	struct errmsg_fact f;
 
-	live_bpf_fact(l, &f, step, err, name, n2);
+	live_bpf_fact(l, &f, step, err, name, num);
 	live_backend_declined(l, &f);
 }
 

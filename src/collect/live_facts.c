@@ -19,11 +19,11 @@ void live_tell(struct live *l, const struct errmsg_fact *f)
 	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));
 }
 
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n)
+void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name)
 {
 	struct errmsg_fact f;
 
-	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
+	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid));
 }
 
 void live_facts_free(struct live *l)

@@ -92,8 +92,9 @@ void live_check_starved(struct live *l)
 	{
 		struct errmsg_fact f;
 
-		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid, ticks);
-		f.n2 = split < 0;
+		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid);
+		f.starved.ticks = ticks;
+		f.starved.unpacked = split < 0;
 		live_tell(l, &f);
 	}
 }

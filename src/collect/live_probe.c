@@ -263,7 +263,7 @@ static void live_probe_features(struct live *l)
 	/* inherit_thread (5.13): else forked children count in their parent's row */
 	if (live_try_attr(l, &a, 1, 0) == -EINVAL) {
 		l->cflags |= COUNTERS_NO_INHERIT_THREAD;
-		live_tell_err(l, ERRMSG_NO_INHERIT_THREAD, -EINVAL, "inherit_thread", 0);
+		live_tell_err(l, ERRMSG_NO_INHERIT_THREAD, -EINVAL, "inherit_thread");
 	}
 	/* PERF_FORMAT_LOST (6.0): the sampler's count of dropped samples */
 	a.inherit = 0;
@@ -428,9 +428,9 @@ static void live_tell_one_pmu(struct live *l)
 		for (size_t p = 0; p < l->pmus.n; p++)
 			if (l->pmus.pmu[p].type == a->type)
 				on = p;
-		errmsg_fact_set(&f, ERRMSG_ONE_PMU, 0, ev->ev[i].name, l->paranoid,
-				live_generic_hw(a) ? 1 : 0);
-		snprintf(f.pmu, sizeof(f.pmu), "%s", l->pmus.pmu[on].name);
+		errmsg_fact_set(&f, ERRMSG_ONE_PMU, 0, ev->ev[i].name, l->paranoid);
+		f.one_pmu.no_extended = live_generic_hw(a);
+		snprintf(f.one_pmu.pmu, sizeof(f.one_pmu.pmu), "%s", l->pmus.pmu[on].name);
 		live_tell(l, &f);
 	}
 }
@@ -711,7 +711,7 @@ static void live_describe(struct live *l)
 		l->mode.hw_asked = true;
 		if (ev->ev[i].err && !l->mode.why.err)
 			errmsg_fact_set(&l->mode.why, ERRMSG_EVENT, ev->ev[i].err, ev->ev[i].name,
-					l->paranoid, 0);
+					l->paranoid);
 	}
 	l->mode.hw = evlist_any_hw(ev);
 	l->mode.counters = l->counters;
@@ -730,15 +730,14 @@ static void live_describe(struct live *l)
 	if (!l->mode.hw && l->mode.hw_asked) {
 		struct errmsg_fact f;
 
-		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid,
-				0);
+		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid);
 		virt_detect(l->ops, l->o.proc_root, l->o.sysfs_root, l->o.kmsg, &f.virt);
 		live_tell(l, &f);
 	}
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!ev->ev[i].err || (!ev->ev[i].user && ev->ev[i].hw))
 			continue;
-		live_tell_err(l, ERRMSG_EVENT, ev->ev[i].err, ev->ev[i].name, 0);
+		live_tell_err(l, ERRMSG_EVENT, ev->ev[i].err, ev->ev[i].name);
 	}
 }
 
@@ -798,12 +797,12 @@ int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fa
 	/* from /proc, switches include kernel mode: no workaround to tell */
 	if (!l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES) &&
 	    req->role_idx[EV_CTX_SWITCHES] >= 0)
-		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
+		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches");
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;
 	if (!any) {
 		errmsg_fact_set(why, ERRMSG_NO_EVENT, l->base.ev.n ? l->base.ev.ev[0].err : -ENOENT,
-				l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid, 0);
+				l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid);
 		return why->err;
 	}
 	live_build_task_groups(l);

@@ -91,8 +91,9 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
 	bool asked = l->o.task_counts == LIVE_COUNTS_PROC;
 	struct errmsg_fact f;
 
-	errmsg_fact_set(&f, ERRMSG_PROC_COUNTS, err, name, l->paranoid, step);
-	f.n2 = asked;
+	errmsg_fact_set(&f, ERRMSG_PROC_COUNTS, err, name, l->paranoid);
+	f.way.step = step;
+	f.way.asked = asked;
 	if (asked) {
 		*why = f;
 		return err ? err : -EINVAL;

@@ -526,7 +526,7 @@ static void sampler_note(struct errmsg_notes *notes, enum errmsg_what what, cons
 {
 	struct errmsg_fact f;
 
-	errmsg_notes_add(notes, errmsg_fact_set(&f, what, err, name, -2, 0));
+	errmsg_notes_add(notes, errmsg_fact_set(&f, what, err, name, -2));
 }
 
 /* One set of events on every online CPU. */
@@ -684,8 +684,8 @@ static void sampler_owner(int rootfd, int pid, struct errmsg_fact *err)
 
 	snprintf(name, sizeof(name), "%d", pid);
 	if (fstatat(rootfd, name, &st, 0) == 0) {
-		err->owner = st.st_uid;
-		err->uid = getuid();
+		err->sample.owner = st.st_uid;
+		err->sample.uid = getuid();
 	}
 }
 
@@ -702,7 +702,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	int r = -ENOENT;
 
 	memset(notes, 0, sizeof(*notes));
-	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2, pid);
+	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2)->sample.pid = pid;
 	s->ops = sysops_or_real(req->ops);
 	s->pid = pid;
 	s->rootfd = -1;
@@ -712,12 +712,12 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(rootfd, path, &tids, &tcap);
 	if (n <= 0) {
-		errmsg_fact_set(err, ERRMSG_SAMPLE_TASK, -ESRCH, NULL, -2, pid);
+		errmsg_fact_set(err, ERRMSG_SAMPLE_TASK, -ESRCH, NULL, -2)->sample.pid = pid;
 		r = -ESRCH;
 		goto out_fail;
 	}
 	if (cpumap_online(&cpus, s->ops, req->sysfs, rootfd) || !cpus.n) {
-		errmsg_fact_set(err, ERRMSG_SAMPLE_CPUS, -ENOENT, NULL, -2, pid);
+		errmsg_fact_set(err, ERRMSG_SAMPLE_CPUS, -ENOENT, NULL, -2);
 		r = -ENOENT;
 		goto out_fail;
 	}
@@ -770,12 +770,13 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 		goto out_fds;
 out_err:
 	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL,
-			s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2, pid);
+			s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2);
+	err->sample.pid = pid;
 	sampler_owner(rootfd, pid, err);
 	goto out_fail;
 out_fds:
-	errmsg_fact_set(err, ERRMSG_SAMPLE_FDS, -EMFILE, NULL, -2,
-			(long long)sampler_fds_needed(s, (size_t)n));
+	errmsg_fact_set(err, ERRMSG_SAMPLE_FDS, -EMFILE, NULL, -2);
+	err->sample_fds.fds = (long long)sampler_fds_needed(s, (size_t)n);
 out_fail:
 	free(tids);
 	cpumap_release(&cpus);

@@ -184,7 +184,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	}
 	l->rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (l->rootfd < 0) {
-		errmsg_fact(err, errsize, errmsg_fact_set(&why, ERRMSG_ROOT, -errno, root, -2, 0));
+		errmsg_fact(err, errsize, errmsg_fact_set(&why, ERRMSG_ROOT, -errno, root, -2));
 		goto out_free;
 	}
 	/* new processes from the kernel's events where it sends them; else /proc listed each tick */

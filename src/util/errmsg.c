@@ -149,18 +149,18 @@ static const char *errmsg_sample_reason(char *buf, size_t size, const struct err
 	 * another user's process: the kernel asks for ptrace access to it
 	 * (PTRACE_MODE_READ_REALCREDS), which no paranoid level grants
 	 */
-	if (err == EACCES && f->owner >= 0 && f->owner != f->uid) {
+	if (err == EACCES && f->sample.owner >= 0 && f->sample.owner != f->sample.uid) {
 		char as[64] = "";
 
-		if (f->owner)
-			snprintf(as, sizeof(as), " or as uid %lld", f->owner);
+		if (f->sample.owner)
+			snprintf(as, sizeof(as), " or as uid %lld", f->sample.owner);
 		snprintf(buf, size,
 			 "permission denied: pid %lld belongs to uid %lld, and watching another "
 			 "user's process needs ptrace access to it, which no "
 			 "kernel.perf_event_paranoid setting gives; run pmctop as root%s, or "
 			 "grant the capability with 'setcap cap_perfmon+ep pmctop' (or "
 			 "cap_sys_ptrace)",
-			 f->n, f->owner, as);
+			 f->sample.pid, f->sample.owner, as);
 		return buf;
 	}
 	switch (err) {
@@ -225,27 +225,29 @@ static void errmsg_tasks_foreign(char *buf, size_t size, const struct errmsg_fac
 {
 	char more[64] = "";
 
-	if (f->n2 > 1)
-		snprintf(more, sizeof(more), " and %lld more", f->n2 - 1);
+	if (f->tasks.others > 1)
+		snprintf(more, sizeof(more), " and %lld more", f->tasks.others - 1);
 	snprintf(buf, size,
 		 "other users' processes cannot be counted (pid %lld of uid %lld%s): counting "
 		 "another user's process needs ptrace access to it, which no "
 		 "kernel.perf_event_paranoid setting gives; run pmctop as that user or as "
 		 "root, or grant the capability with 'setcap cap_perfmon+ep pmctop' (or "
 		 "cap_sys_ptrace)",
-		 f->n, f->owner, more);
+		 f->tasks.pid, f->tasks.owner, more);
 }
 
 struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
-				    const char *name, int paranoid, long long n)
+				    const char *name, int paranoid)
 {
 	memset(f, 0, sizeof(*f));
 	f->what = what;
 	f->err = err;
 	snprintf(f->name, sizeof(f->name), "%s", name ? name : "");
 	f->paranoid = paranoid;
-	f->n = n;
-	f->owner = -1;
+	if (what == ERRMSG_TASKS)
+		f->tasks.owner = -1;
+	else if (what == ERRMSG_SAMPLE || what == ERRMSG_SAMPLE_TASK)
+		f->sample.owner = -1;
 	return f;
 }
 
@@ -325,12 +327,12 @@ static void errmsg_no_pmu(char *buf, size_t size, const char *why, const struct 
 /* Why tasks are not counted from /proc: an error when asked for, else what is done instead. */
 static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact *f)
 {
-	const char *then = f->n2 ? ": use --task-counts=perf (per-task perf events)"
-				 : "; processes are counted with per-task perf events";
+	const char *then = f->way.asked ? ": use --task-counts=perf (per-task perf events)"
+					: "; processes are counted with per-task perf events";
 
-	switch ((enum errmsg_proc_step)f->n) {
+	switch ((enum errmsg_proc_step)f->way.step) {
 	case ERRMSG_PROC_EVENT:
-		if (!f->n2) {
+		if (!f->way.asked) {
 			/* auto: told only when BPF did not count either */
 			snprintf(buf, size,
 				 "task counts from /proc: '%s' is not one /proc keeps (it keeps "
@@ -365,7 +367,7 @@ static void errmsg_proc_counts(char *buf, size_t size, const struct errmsg_fact 
 /* What counts processes instead, for the end of a sentence on why a way was not used. */
 static const char *errmsg_instead(const struct errmsg_fact *f)
 {
-	switch ((enum errmsg_counts)f->instead) {
+	switch (f->way.instead) {
 	case ERRMSG_COUNTS_PROC:
 		return "; task counts from /proc instead";
 	case ERRMSG_COUNTS_BPF:
@@ -383,28 +385,29 @@ static const char *errmsg_instead(const struct errmsg_fact *f)
 static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 {
 	const char *per = errmsg_instead(f);
-	const char *lead = f->asked ? "--bpf" : "BPF counting";
+	const char *lead = f->way.asked ? "--bpf" : "BPF counting";
 	const char *perm = "BPF counting needs root, or the capabilities CAP_BPF and CAP_PERFMON "
 			   "(setcap cap_bpf,cap_perfmon+ep on the pmctop binary)";
 	int err = errmsg_abs(f->err);
 	const char *sym = errmsg_errno_name(err);
+	int step = f->way.step;
 	char e[128], why[800];
 
 	snprintf(e, sizeof(e), "%s%s%s", sym ? sym : "", sym ? ": " : "", strerror(err));
-	if (f->n == ERRMSG_BPF_PERM) {
+	if (step == ERRMSG_BPF_PERM) {
 		/* known before trying: the capabilities are not there */
 		snprintf(buf, size, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root)%s",
 			 per);
 		return;
 	}
 	if ((err == EPERM || err == EACCES) &&
-	    (f->n == ERRMSG_BPF_MAP || f->n == ERRMSG_BPF_LOAD || f->n == ERRMSG_BPF_ATTACH ||
-	     f->n == ERRMSG_BPF_TEST_RUN)) {
+	    (step == ERRMSG_BPF_MAP || step == ERRMSG_BPF_LOAD || step == ERRMSG_BPF_ATTACH ||
+	     step == ERRMSG_BPF_TEST_RUN)) {
 		snprintf(buf, size, "%s is not permitted: the kernel refused BPF (%s); %s%s", lead,
 			 e, perm, per);
 		return;
 	}
-	switch (f->n) {
+	switch (step) {
 	case ERRMSG_BPF_NOT_BUILT:
 		snprintf(buf, size,
 			 "%s is not available: this pmctop was built without it (configure "
@@ -430,7 +433,8 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 		break;
 	case ERRMSG_BPF_EVENT:
 		snprintf(buf, size, "%s cannot be used: %s on CPU %lld%s", lead,
-			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid), f->n2, per);
+			 errmsg_perf(why, sizeof(why), f->err, f->name, f->paranoid), f->way.cpu,
+			 per);
 		break;
 	case ERRMSG_BPF_ARRAY:
 		snprintf(buf, size,
@@ -482,7 +486,7 @@ static void errmsg_bpf(char *buf, size_t size, const struct errmsg_fact *f)
 		break;
 	case ERRMSG_BPF_EVENTS:
 		snprintf(buf, size, "%s counts at most %d events per process, %lld were asked%s",
-			 f->asked ? "--bpf" : "BPF", 16, f->n2, per);
+			 f->way.asked ? "--bpf" : "BPF", 16, f->way.events, per);
 		break;
 	default:
 		snprintf(buf, size, "%s cannot be used (%s)%s", lead, e, per);
@@ -512,7 +516,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size, "cannot open '%s': %s", f->name, strerror(err));
 		break;
 	case ERRMSG_TASKS:
-		if (err == EACCES && f->owner >= 0 && f->owner != f->uid)
+		if (err == EACCES && f->tasks.owner >= 0 && f->tasks.owner != f->tasks.uid)
 			errmsg_tasks_foreign(buf, size, f);
 		else if (err == EACCES || err == EPERM)
 			snprintf(buf, size,
@@ -534,13 +538,14 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			snprintf(buf, size, "per-core counters: %s", errmsg_short(err));
 		break;
 	case ERRMSG_CPU_OFFLINE:
-		snprintf(buf, size, "CPU %lld went offline", f->n);
+		snprintf(buf, size, "CPU %lld went offline", f->cpu.cpu);
 		break;
 	case ERRMSG_CPU_ONLINE:
-		snprintf(buf, size, "CPU %lld is online: counting it again", f->n);
+		snprintf(buf, size, "CPU %lld is online: counting it again", f->cpu.cpu);
 		break;
 	case ERRMSG_CPU_BACK:
-		snprintf(buf, size, "CPU %lld went offline and came back: counting it again", f->n);
+		snprintf(buf, size, "CPU %lld went offline and came back: counting it again",
+			 f->cpu.cpu);
 		break;
 	case ERRMSG_NO_PMU:
 		why[0] = '\0';
@@ -549,7 +554,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		errmsg_no_pmu(buf, size, why, &f->virt);
 		break;
 	case ERRMSG_SAMPLE_TASK:
-		snprintf(buf, size, "no process with pid %lld", f->n);
+		snprintf(buf, size, "no process with pid %lld", f->sample.pid);
 		break;
 	case ERRMSG_SAMPLE_CPUS:
 		snprintf(buf, size, "cannot find the online CPUs");
@@ -559,7 +564,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		errmsg_note(buf, size, f);
 		break;
 	case ERRMSG_SAMPLE:
-		snprintf(buf, size, "cannot sample pid %lld: '%s': %s", f->n,
+		snprintf(buf, size, "cannot sample pid %lld: '%s': %s", f->sample.pid,
 			 f->name[0] ? f->name : "no event",
 			 errmsg_sample_reason(why, sizeof(why), f));
 		break;
@@ -568,7 +573,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "cannot sample: it needs %lld file descriptors (threads x CPUs x events), "
 			 "more than the limit leaves after counting; raise 'ulimit -n', or watch "
 			 "fewer processes with -p or -u",
-			 f->n);
+			 f->sample_fds.fds);
 		break;
 	case ERRMSG_CGROUP_MOUNT:
 		if (err == ENOENT)
@@ -592,7 +597,7 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 				buf, size,
 				"out of file descriptors: %lld cgroup%s not counted; raise 'ulimit "
 				"-n' or count fewer with --cgroup-depth or --cgroup",
-				f->n, f->n == 1 ? " is" : "s are");
+				f->cgroups.left_out, f->cgroups.left_out == 1 ? " is" : "s are");
 		else
 			snprintf(buf, size, "the cgroup '%s' cannot be counted: %s", f->name,
 				 errmsg_short(err));
@@ -608,7 +613,8 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 		snprintf(buf, size,
 			 "counting %lld cgroup%s takes %lld file descriptors (CPUs x events x "
 			 "cgroups)",
-			 f->n, f->n == 1 ? "" : "s", f->n2);
+			 f->cgroup_cost.cgroups, f->cgroup_cost.cgroups == 1 ? "" : "s",
+			 f->cgroup_cost.fds);
 		break;
 	case ERRMSG_STARVED:
 		snprintf(buf, size,
@@ -616,8 +622,9 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "while its processes ran (other users, the NMI watchdog or per-core "
 			 "counters "
 			 "hold them): %s",
-			 f->name, f->n,
-			 f->n2 ? "split into the groups it was packed from" : "split in two");
+			 f->name, f->starved.ticks,
+			 f->starved.unpacked ? "split into the groups it was packed from"
+					     : "split in two");
 		break;
 	case ERRMSG_KTHREADS:
 		snprintf(buf, size,
@@ -628,12 +635,12 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 f->paranoid, errmsg_permission_advice(adv, sizeof(adv), f->paranoid));
 		break;
 	case ERRMSG_HW_TOP:
-		if (f->n)
+		if (f->hw_top.busiest)
 			snprintf(buf, size,
 				 "hardware events are counted for the %lld busiest processes "
 				 "(--hw-top), chosen again by CPU time every 5 ticks; the others "
 				 "count software events alone and show '-' in hardware columns",
-				 f->n);
+				 f->hw_top.busiest);
 		else
 			snprintf(buf, size,
 				 "the file descriptors do not hold hardware counters for every "
@@ -652,14 +659,14 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 				 "attached are not counted, so its counts are scaled to its CPU "
 				 "time "
 				 "and marked * as estimates",
-				 f->name, f->n, f->n2);
+				 f->name, f->partial.pid, f->partial.counted);
 			break;
 		}
 		snprintf(buf, size,
 			 "'%s' (pid %lld) has %lld threads and the file descriptors left fit %lld: "
 			 "its busiest threads are counted, and its counts are scaled to its CPU "
 			 "time and marked * as estimates; raise 'ulimit -n' to count every thread",
-			 f->name, f->n, f->n3, f->n2);
+			 f->name, f->partial.pid, f->partial.total, f->partial.counted);
 		break;
 	case ERRMSG_USER_SWITCHES:
 		snprintf(buf, size,
@@ -674,8 +681,10 @@ const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f)
 			 "'%s' is counted on %s only%s: a task's time on the other core PMUs is "
 			 "missing from it, so its values are scaled up from the time on %s and "
 			 "marked *",
-			 f->name, f->pmu,
-			 f->n ? " (this kernel cannot open it once per core PMU)" : "", f->pmu);
+			 f->name, f->one_pmu.pmu,
+			 f->one_pmu.no_extended ? " (this kernel cannot open it once per core PMU)"
+						: "",
+			 f->one_pmu.pmu);
 		break;
 	case ERRMSG_NO_INHERIT_THREAD:
 		snprintf(buf, size,

@@ -7,56 +7,49 @@
 
 /* What collection was doing when it met a fact worth telling the user. */
 enum errmsg_what {
-	ERRMSG_EVENT = 0, /* opening the event NAME */
-	ERRMSG_NO_EVENT,  /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	  /* opening the /proc root NAME */
-	/*
-	 * counting processes; EMFILE: n is how many are not counted; EACCES:
-	 * n is the pid of the first refused, owner its uid beside pmctop's uid,
-	 * n2 how many refused belong to other users
-	 */
-	ERRMSG_TASKS,
-	ERRMSG_CPUS,	    /* opening per-core counters */
-	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
-	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,    /* CPU n went offline and came back between two ticks */
+	ERRMSG_EVENT = 0,   /* opening the event NAME */
+	ERRMSG_NO_EVENT,    /* no event at all opened; err and NAME of the first */
+	ERRMSG_ROOT,	    /* opening the /proc root NAME */
+	ERRMSG_TASKS,	    /* counting processes (tasks: who was refused, how many left out) */
+	ERRMSG_CPUS,	    /* opening per-core counters (cpu: the first failed) */
+	ERRMSG_CPU_OFFLINE, /* cpu.cpu went offline */
+	ERRMSG_CPU_ONLINE,  /* cpu.cpu came online: counted again */
+	ERRMSG_CPU_BACK,    /* cpu.cpu went offline and came back between ticks */
 	ERRMSG_NO_PMU,	    /* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK, /* sampling pid n: no threads found */
+	ERRMSG_SAMPLE_TASK, /* sampling sample.pid: no threads found */
 	ERRMSG_SAMPLE_CPUS, /* sampling: no online CPU found */
 	ERRMSG_SAMPLE_PEBS, /* sampling with PEBS event NAME failed with err */
 	ERRMSG_SAMPLE_IBS,  /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,	    /* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED, /* the group NAME never ran in n ticks of its tasks: split (n2 1: unpacked) */
+	ERRMSG_SAMPLE,	    /* sampling sample.pid with the event NAME failed with err */
+	ERRMSG_STARVED, /* the group NAME never ran in some ticks of its tasks: split (starved) */
 	ERRMSG_USER_SWITCHES,	  /* user mode only: switches from /proc, no migrations */
 	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
-	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
+	ERRMSG_SAMPLE_FDS,	  /* sampling needs sample_fds.fds, more than the budget leaves */
 	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
-	ERRMSG_CGROUPS,	     /* counting the cgroup NAME failed with err; EMFILE: n left out */
+	ERRMSG_CGROUPS,	     /* counting the cgroup NAME failed with err (cgroups) */
 	ERRMSG_CGROUP_MISSING, /* the cgroup NAME given with --cgroup does not exist (yet) */
-	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
-	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
-	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
-	/* process NAME (pid n) had n3 threads, n2 of them counted (err -EMFILE: no descriptors for the
+	ERRMSG_CGROUP_COST,    /* what counting cgroups costs (cgroup_cost) */
+	ERRMSG_ONE_PMU,	       /* event NAME counts on one core PMU only (one_pmu) */
+	ERRMSG_KTHREADS,       /* kernel threads listed, not counted: no kernel mode (EPERM) */
+	/* process NAME had threads not counted (partial; err -EMFILE: no descriptors for the
 	 * rest; -EINPROGRESS: threads started while its attach went on over several ticks) */
 	ERRMSG_PARTIAL,
-	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
+	/* hardware events for the busiest processes only (hw_top); err EMFILE: by the budget */
 	ERRMSG_HW_TOP,
 	/*
-	 * BPF counting is not used: step n (enum errmsg_bpf_step) failed with err,
-	 * on the event NAME and CPU n2 where the step has them (the verifier's
-	 * last words in NAME for a refused load); asked: --bpf was given; counted
-	 * the way instead says
+	 * BPF counting is not used: way.step (enum errmsg_bpf_step) failed with
+	 * err, on the event NAME and way.cpu where the step has them (the
+	 * verifier's last words in NAME for a refused load)
 	 */
 	ERRMSG_BPF,
 	/*
-	 * --task-counts: counting tasks from /proc is not done, step n (enum
-	 * errmsg_proc_step), on the event NAME where the step has one; n2 1: it
-	 * was asked for (--task-counts=proc), 0: per-task events are used instead
+	 * --task-counts: counting tasks from /proc is not done, way.step (enum
+	 * errmsg_proc_step), on the event NAME where the step has one
 	 */
 	ERRMSG_PROC_COUNTS,
 };
 
-/* Why tasks are not counted from /proc, for ERRMSG_PROC_COUNTS's n. */
+/* Why tasks are not counted from /proc, for ERRMSG_PROC_COUNTS's way.step. */
 enum errmsg_proc_step {
 	ERRMSG_PROC_EVENT = 0, /* the event NAME is not one /proc keeps per task */
 	ERRMSG_PROC_SCHED,     /* no /proc/PID/sched: no switches or migrations per thread */
@@ -64,7 +57,7 @@ enum errmsg_proc_step {
 	ERRMSG_PROC_MODES,     /* the event NAME counts some modes only (:u, :k): /proc has all */
 };
 
-/* The steps of setting up --bpf, for ERRMSG_BPF's n (collect/bpfcount.h names them alike). */
+/* The steps of setting up --bpf, for ERRMSG_BPF's way.step (collect/bpfcount.h names them too). */
 enum errmsg_bpf_step {
 	ERRMSG_BPF_NOT_BUILT = 0,
 	ERRMSG_BPF_POSSIBLE,
@@ -76,7 +69,7 @@ enum errmsg_bpf_step {
 	ERRMSG_BPF_TEST_RUN,
 	ERRMSG_BPF_READ,
 	ERRMSG_BPF_HYBRID,   /* several core PMUs: not done */
-	ERRMSG_BPF_EVENTS,   /* more events (n2) than the program takes */
+	ERRMSG_BPF_EVENTS,   /* more events (way.events) than it takes */
 	ERRMSG_BPF_UNUSED,   /* once thread rows (now counted by BPF too) */
 	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
 	ERRMSG_BPF_KERNEL,   /* the kernel lacks a map type, program type or helper (name) */
@@ -90,10 +83,6 @@ enum errmsg_counts {
 	ERRMSG_COUNTS_PROC,	/* the kernel's own counts in /proc */
 };
 
-/*
- * A fact collection reports: what it tried, on what, and the errno. It holds
- * no text of its own; errmsg_fact() writes the sentence.
- */
 /* Why there is no PMU, where the machine says: facts for ERRMSG_NO_PMU. */
 struct errmsg_virt {
 	bool vm;	       /* the CPU's hypervisor flag is set */
@@ -101,20 +90,102 @@ struct errmsg_virt {
 	char kernel_said[160]; /* the kernel's boot line about its PMU; "" when not readable */
 };
 
+/* What each kind of fact says beside its errno and name: one payload per kind or family. */
+
+/* ERRMSG_TASKS */
+struct errmsg_tasks {
+	long long pid;	    /* EACCES: the first process refused */
+	long long owner;    /* EACCES: the uid owning pid, -1 unknown */
+	long long uid;	    /* EACCES: pmctop's real uid, beside owner */
+	long long others;   /* EACCES: how many refused belong to other users */
+	long long left_out; /* EMFILE: how many are not counted */
+};
+
+/* ERRMSG_CPUS, ERRMSG_CPU_OFFLINE, ERRMSG_CPU_ONLINE, ERRMSG_CPU_BACK */
+struct errmsg_cpu {
+	long long cpu; /* the CPU that went off or on line (first failed: ERRMSG_CPUS) */
+};
+
+/* ERRMSG_SAMPLE, ERRMSG_SAMPLE_TASK */
+struct errmsg_sample {
+	long long pid;	 /* the process sampled */
+	long long owner; /* ERRMSG_SAMPLE: the uid owning pid, -1 unknown */
+	long long uid;	 /* ERRMSG_SAMPLE: pmctop's real uid, beside owner */
+};
+
+/* ERRMSG_SAMPLE_FDS */
+struct errmsg_sample_fds {
+	long long fds; /* the descriptors sampling needs */
+};
+
+/* ERRMSG_CGROUPS */
+struct errmsg_cgroups {
+	long long left_out; /* EMFILE: how many cgroups are not counted */
+};
+
+/* ERRMSG_CGROUP_COST */
+struct errmsg_cgroup_cost {
+	long long cgroups; /* cgroups counted */
+	long long fds;	   /* descriptors they take (CPUs x events x cgroups) */
+};
+
+/* ERRMSG_STARVED */
+struct errmsg_starved {
+	long long ticks; /* ticks of its tasks in which the group never ran */
+	bool unpacked;	 /* split into the groups it was packed from, not in two */
+};
+
+/* ERRMSG_ONE_PMU */
+struct errmsg_one_pmu {
+	char pmu[64];	  /* the core PMU it counts on */
+	bool no_extended; /* the kernel refused the extended type (once per core PMU) */
+};
+
+/* ERRMSG_PARTIAL */
+struct errmsg_partial {
+	long long pid;	   /* the process */
+	long long counted; /* its threads counted */
+	long long total;   /* its threads */
+};
+
+/* ERRMSG_HW_TOP */
+struct errmsg_hw_top {
+	long long busiest; /* processes given hardware events (--hw-top); 0: as many as fit */
+};
+
+/* ERRMSG_BPF, ERRMSG_PROC_COUNTS: a way of counting processes that is not used */
+struct errmsg_way {
+	int step;   /* ERRMSG_BPF: errmsg_bpf_step; ERRMSG_PROC_COUNTS: errmsg_proc_step */
+	bool asked; /* asked for (--bpf, --task-counts=proc), not chosen by auto */
+	enum errmsg_counts instead; /* what counts processes instead */
+	long long cpu;		    /* ERRMSG_BPF_EVENT: the CPU its event failed on */
+	long long events;	    /* ERRMSG_BPF_EVENTS: how many events were asked */
+};
+
+/*
+ * A fact collection reports: what it tried, on what, the errno and what its
+ * kind says beside them (the member of the union named after it). It holds
+ * no text of its own; errmsg_fact() writes the sentence.
+ */
 struct errmsg_fact {
 	enum errmsg_what what;
-	int err;		 /* -errno (a positive errno is taken too); 0: no failure */
-	char name[256];		 /* the event, PMU or path; "" when none */
-	char pmu[64];		 /* ERRMSG_ONE_PMU: the core PMU it counts on */
-	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
-	long long n;		 /* the pid, CPU or count that what names */
-	long long n2;		 /* a second count, where what needs one */
-	long long n3;		 /* a third */
-	bool asked;		 /* ERRMSG_BPF: asked for (--bpf), not chosen by auto */
-	int instead;		 /* ERRMSG_BPF, ERRMSG_PROC_COUNTS: what counts (errmsg_counts) */
-	long long owner;	 /* ERRMSG_SAMPLE, _TASKS: the uid owning process n, -1 unknown */
-	long long uid;		 /* ERRMSG_SAMPLE, _TASKS: pmctop's real uid, beside owner */
-	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
+	int err;	/* -errno (a positive errno is taken too); 0: no failure */
+	char name[256]; /* the event, PMU or path; "" when none */
+	int paranoid;	/* perf_event_paranoid, below -1 when unknown */
+	union {
+		struct errmsg_tasks tasks;
+		struct errmsg_cpu cpu;
+		struct errmsg_sample sample;
+		struct errmsg_sample_fds sample_fds;
+		struct errmsg_cgroups cgroups;
+		struct errmsg_cgroup_cost cgroup_cost;
+		struct errmsg_starved starved;
+		struct errmsg_one_pmu one_pmu;
+		struct errmsg_partial partial;
+		struct errmsg_hw_top hw_top;
+		struct errmsg_way way;
+		struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
+	};
 };
 
 #define ERRMSG_MAX_NOTES 2
@@ -143,9 +214,9 @@ struct errmsg_mode {
 	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
 };
 
-/* Fill f (owner unknown); name may be NULL. Returns f. */
+/* Fill f, its payload zero (owners unknown); name may be NULL. Returns f. */
 struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
-				    const char *name, int paranoid, long long n);
+				    const char *name, int paranoid);
 /* The sentence for f (lowercase, no full stop) in buf; returns buf. */
 const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f);
 /* The notes as "WHAT: WHY (errno text)", separated by "; "; "" for none. Returns buf. */
