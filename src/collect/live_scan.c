@@ -81,10 +81,10 @@ static void live_note_denied(struct live_denied *d, const struct live_proc *p, u
 static void live_note_task_errors(struct live *l, const struct live_denied *d, size_t nfd)
 {
 	if (d->err && !l->told_perm) {
-		struct errmsg_fact f;
+		struct fact f;
 
 		l->told_perm = true;
-		errmsg_fact_set(&f, ERRMSG_TASKS, d->err, NULL, l->paranoid);
+		fact_set(&f, FACT_TASKS, d->err, NULL, l->paranoid);
 		f.tasks.pid = d->pid;
 		f.tasks.owner = d->owner;
 		f.tasks.uid = (long long)getuid();
@@ -92,10 +92,10 @@ static void live_note_task_errors(struct live *l, const struct live_denied *d, s
 		live_tell(l, &f);
 	}
 	if (nfd && !l->told_fds) {
-		struct errmsg_fact f;
+		struct fact f;
 
 		l->told_fds = true;
-		errmsg_fact_set(&f, ERRMSG_TASKS, -EMFILE, NULL, l->paranoid);
+		fact_set(&f, FACT_TASKS, -EMFILE, NULL, l->paranoid);
 		f.tasks.left_out = (long long)nfd;
 		live_tell(l, &f);
 	}
@@ -369,7 +369,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			p->err = -EPERM;
 			if (!l->told_kthreads) {
 				l->told_kthreads = true;
-				live_tell_err(l, ERRMSG_KTHREADS, -EPERM, NULL);
+				live_tell_err(l, FACT_KTHREADS, -EPERM, NULL);
 			}
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
@@ -404,10 +404,10 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			p->retry = l->tick + LIVE_RETRY_TICKS;
 		}
 		if (p->partial && !p->told_partial) {
-			struct errmsg_fact f;
+			struct fact f;
 
 			p->told_partial = true;
-			errmsg_fact_set(&f, ERRMSG_PARTIAL, p->partial_why, p->comm, l->paranoid);
+			fact_set(&f, FACT_PARTIAL, p->partial_why, p->comm, l->paranoid);
 			f.partial.pid = p->pid;
 			f.partial.counted = (long long)p->nthr;
 			f.partial.total = (long long)p->thr_all;
