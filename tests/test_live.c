@@ -18,7 +18,7 @@
 #include "fake_kernel.h"
 #include "stream/snapshot.h"
 #include "testutil.h"
-#include "util/errmsg.h"
+#include "collect/fact.h"
 
 /* The fake kernel of these tests: software events only, and no rings. */
 static struct fake_kernel *fake_new(void)
@@ -135,11 +135,11 @@ static const struct snap_task *find_task(const struct snapshot *snap, int pid)
 }
 
 /* How many facts of what (and err, unless 0) were told. */
-static size_t count_facts(const struct source *s, enum errmsg_what what, int err,
-			  const struct errmsg_fact **last)
+static size_t count_facts(const struct source *s, enum fact_what what, int err,
+			  const struct fact **last)
 {
 	size_t n, k = 0;
-	const struct errmsg_fact *f = source_live_facts(s, &n);
+	const struct fact *f = source_live_facts(s, &n);
 
 	for (size_t i = 0; i < n; i++)
 		if (f[i].what == what && (!err || f[i].err == err)) {
@@ -182,7 +182,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	int counted = 0, out = 0, opens, ticks;
 
 	tree_init(&t);
@@ -202,8 +202,8 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 13)->err, -EMFILE);
 	ck_assert_int_eq(find_task(&snap, 13)->c[0].err, -EMFILE);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, &fact), 1);
-	ck_assert_int_eq(fact->n, 2);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, -EMFILE, &fact), 1);
+	ck_assert_int_eq(fact->tasks.left_out, 2);
 	ck_assert(said(s, "out of file descriptors: some processes are not counted"));
 	/*
 	 * said once; not tried again each tick (that opened and closed counters
@@ -211,7 +211,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	 */
 	opens = f->opens_of[12] + f->opens_of[13];
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EMFILE, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, -EMFILE, NULL), 1);
 	f->max_open = 0;
 	for (ticks = 0; ticks < 20 && find_task(&snap, 13)->err; ticks++) {
 		ck_assert_int_eq(f->opens_of[12] + f->opens_of[13], opens);
@@ -251,7 +251,7 @@ START_TEST(test_esrch_drops_a_vanished_task_without_error)
 	ck_assert_uint_eq(snap.ntasks, 3);
 	ck_assert_ptr_null(find_task(&snap, 11));
 	ck_assert_int_eq(find_task(&snap, 12)->err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f->nopen, 0);
@@ -276,7 +276,7 @@ START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 
 	tree_init(&t);
 	four_procs(&t);
@@ -291,7 +291,7 @@ START_TEST(test_eacces_gives_the_permission_fact_with_paranoid)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EACCES, &fact), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, -EACCES, &fact), 1);
 	ck_assert_int_eq(fact->paranoid, 2);
 	ck_assert(said(s, "some processes cannot be counted: permission denied; "
 			  "kernel.perf_event_paranoid is 2"));
@@ -308,7 +308,7 @@ START_TEST(test_another_users_process_refused_names_ptrace_not_paranoid)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	unsigned me = (unsigned)getuid(), other = me + 1;
 	char want[128], text[1024];
 
@@ -325,14 +325,14 @@ START_TEST(test_another_users_process_refused_names_ptrace_not_paranoid)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 12)->err, -EACCES);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, -EACCES, &fact), 1);
-	ck_assert_int_eq(fact->n, 12);
-	ck_assert_int_eq(fact->owner, other);
-	ck_assert_int_eq(fact->uid, me);
-	ck_assert_int_eq(fact->n2, 1);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, -EACCES, &fact), 1);
+	ck_assert_int_eq(fact->tasks.pid, 12);
+	ck_assert_int_eq(fact->tasks.owner, other);
+	ck_assert_int_eq(fact->tasks.uid, me);
+	ck_assert_int_eq(fact->tasks.others, 1);
 	snprintf(want, sizeof(want), "other users' processes cannot be counted (pid 12 of uid %u)",
 		 other);
-	errmsg_fact(text, sizeof(text), fact);
+	fact_text(text, sizeof(text), fact);
 	ck_assert_ptr_nonnull(strstr(text, want));
 	ck_assert_ptr_nonnull(strstr(text, "needs ptrace access to it, which no "
 					   "kernel.perf_event_paranoid setting gives; run pmctop "
@@ -354,7 +354,7 @@ START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
 	struct fake_kernel *f;
 	struct source *s;
 	const struct errmsg_mode *m;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	char text[512];
 
 	tree_init(&t);
@@ -372,7 +372,7 @@ START_TEST(test_enoent_for_hardware_events_gives_software_only_mode)
 	ck_assert_str_eq(errmsg_mode(text, sizeof(text), m), s->mode);
 	ck_assert_int_eq(s->ev.ev[0].err, -ENOENT);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_PMU, -ENOENT, &fact), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_NO_PMU, -ENOENT, &fact), 1);
 	ck_assert_str_eq(fact->name, "cycles");
 	ck_assert(said(s, "no hardware PMU: counting software events only"));
 	source_free(s);
@@ -502,8 +502,8 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_OFFLINE, 0, NULL), 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_TASKS, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_CPU_OFFLINE, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_TASKS, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f->nopen, 0);
@@ -519,7 +519,7 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	char text[512];
 
 	tree_init(&t);
@@ -537,8 +537,8 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 	ck_assert_int_eq(f->opens_of[11], 2);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* said once, with what it costs */
-	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, &fact), 1);
-	errmsg_fact(text, sizeof(text), fact);
+	ck_assert_uint_eq(count_facts(s, FACT_NO_INHERIT_THREAD, 0, &fact), 1);
+	fact_text(text, sizeof(text), fact);
 	ck_assert_ptr_nonnull(strstr(text, "children it forks"));
 	ck_assert(said(s, "inherit_thread needs Linux 5.13"));
 	snapshot_release(&snap);
@@ -961,7 +961,7 @@ START_TEST(test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_int_eq(f->opens_inherit_thread, 2);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_NO_INHERIT_THREAD, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_NO_INHERIT_THREAD, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
@@ -1027,7 +1027,7 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	int on1 = 0;
 
 	tree_init(&t);
@@ -1042,14 +1042,14 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
 	tree_online(&t, "0\n");
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_OFFLINE, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CPU_OFFLINE, 0, &fact), 1);
+	ck_assert_int_eq(fact->cpu.cpu, 1);
 	ck_assert(said(s, "CPU 1 went offline"));
 	ck_assert_int_eq(snap.cpus[1].c[1].err, -ENOENT);
 	tree_online(&t, "0-1\n");
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CPU_ONLINE, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CPU_ONLINE, 0, &fact), 1);
+	ck_assert_int_eq(fact->cpu.cpu, 1);
 	ck_assert(said(s, "CPU 1 is online: counting it again"));
 	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
 	snapshot_release(&snap);
@@ -1134,11 +1134,11 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	ck_assert_str_eq(snap.cg.v[0].path, "/a");
 	ck_assert_str_eq(snap.cg.v[1].path, "/a/deep");
 	ck_assert_str_eq(snap.cg.v[2].path, "/b");
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_MISSING, 0, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CGROUP_MISSING, 0, NULL), 1);
 	/* one group of two events per CPU per cgroup: 3 x 2 x 2 descriptors */
 	ck_assert_int_eq(f->cgroup_opens, 12);
 	ck_assert_uint_eq(snap.cg.fds, 12);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUP_COST, 0, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CGROUP_COST, 0, NULL), 1);
 	/* each CPU's group read once: 10 per read, summed over the two CPUs; times too */
 	g = snapshot_find_cgroup(&snap, "/b");
 	ck_assert_int_eq(g->err, 0);
@@ -1158,7 +1158,7 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	ck_assert_ptr_nonnull(snapshot_find_cgroup(&snap, "/c"));
 	ck_assert_int_eq(f->nopen, before); /* 4 closed, 4 opened */
 	ck_assert_uint_eq(snap.cg.fds, 12);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUPS, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_CGROUPS, 0, NULL), 0);
 	/* a cgroup kept from tick to tick is not reopened: its counts go on */
 	ck_assert_uint_eq(snapshot_find_cgroup(&snap, "/a")->c[1].value, 40);
 	ck_assert_int_eq(f->cgroup_opens, 16);
@@ -1177,7 +1177,7 @@ START_TEST(test_cgroups_without_permission_or_hierarchy)
 	struct source *s;
 	struct snapshot snap;
 	char mnt[300], path[600], err[512];
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 
 	tree_init(&t);
 	f = fake_new();
@@ -1206,7 +1206,7 @@ START_TEST(test_cgroups_without_permission_or_hierarchy)
 	ck_assert_uint_eq(snap.cg.fds, 0);
 	ck_assert_uint_eq(snap.ntasks, 0); /* no_tasks: no processes looked at */
 	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CGROUPS, -EACCES, &fact), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CGROUPS, -EACCES, &fact), 1);
 	ck_assert(said(s, "cgroups cannot be counted"));
 	snapshot_release(&snap);
 	source_free(s);
@@ -1227,12 +1227,12 @@ START_TEST(test_per_cpu_eacces_is_said_once_with_the_advice)
 	f = fake_new();
 	f->cpu_err = -EACCES;
 	s = live_new(&t, f, false, true);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CPUS, -EACCES, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CPUS, -EACCES, NULL), 1);
 	ck_assert(said(s, "per-core counters: kernel.perf_event_paranoid is 2"));
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_int_eq(snap.cpus[0].c[1].err, -EACCES);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_CPUS, 0, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_CPUS, 0, NULL), 1);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
@@ -1345,7 +1345,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	struct snapshot snap;
 	struct rlimit rl, rl0;
 	const struct snap_task *task;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	int opens = 0;
 
 	tree_init(&t);
@@ -1376,10 +1376,10 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 		opens += f->opens_of[tids[i]];
 	}
 	ck_assert_int_eq(task->err, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, 10);
-	ck_assert_int_eq(fact->n2, 6);
-	ck_assert_int_eq(fact->n3, 10);
+	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, &fact), 1);
+	ck_assert_int_eq(fact->partial.pid, 10);
+	ck_assert_int_eq(fact->partial.counted, 6);
+	ck_assert_int_eq(fact->partial.total, 10);
 	ck_assert(said(s, "'work10' (pid 10) has 10 threads and the file descriptors left fit 6"));
 	/* the process used 100 more ticks of CPU: its counts are scaled to that time, marked */
 	tree_proc(&t, 10, tids, 10, 100, 1821);
@@ -1398,7 +1398,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	for (int i = 0; i < 10; i++)
 		opens -= f->opens_of[tids[i]];
 	ck_assert_int_eq(opens, 0);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 1);
+	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, NULL), 1);
 	snapshot_release(&snap);
 	source_free(s);
 	/* the limit back, should the tests share a process (CK_FORK=no) */
@@ -1562,7 +1562,7 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 	ck_assert_uint_gt(task->c[0].value, 0);
 	ck_assert_int_eq(f->nopen, 400);
 	/* no thread started meanwhile: every thread counted, nothing estimated */
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, 0, NULL), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, NULL), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(f->nopen, 0);
@@ -1583,7 +1583,7 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *task;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 	int ticks = 0;
 
 	tree_init(&t);
@@ -1605,10 +1605,10 @@ START_TEST(test_threads_started_during_an_attach_over_several_ticks_make_it_an_e
 	ck_assert_int_eq(task->err, 0);
 	/* the ten were not in the list being attached: they are not opened */
 	ck_assert_int_eq(f->nopen, 400);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PARTIAL, -EINPROGRESS, &fact), 1);
-	ck_assert_int_eq(fact->n, 10);
-	ck_assert_int_eq(fact->n2, 200);
-	ck_assert_int_eq(fact->n3, 210);
+	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, -EINPROGRESS, &fact), 1);
+	ck_assert_int_eq(fact->partial.pid, 10);
+	ck_assert_int_eq(fact->partial.counted, 200);
+	ck_assert_int_eq(fact->partial.total, 210);
 	snapshot_release(&snap);
 	source_free(s);
 	tree_free(&t);
@@ -1998,7 +1998,7 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 	struct snapshot snap;
 	char err[512], path[512];
 	bool usage = false;
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 
 	f = pfs_tree(&t);
 	/* an event /proc does not keep: asked for, an error naming it; else per-task events */
@@ -2030,8 +2030,8 @@ START_TEST(test_proc_counting_is_refused_or_not_chosen_where_proc_cannot_count)
 	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(!source_live_mode(s)->proc);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_PROC_SCHED);
+	ck_assert_uint_eq(count_facts(s, FACT_PROC_COUNTS, 0, &fact), 1);
+	ck_assert_int_eq(fact->way.step, FACT_PROC_SCHED);
 	ck_assert(said(s, "no /proc/PID/sched"));
 	source_free(s);
 	usage = false;
@@ -2063,41 +2063,41 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 	struct fake_kernel *f;
 	struct source *s;
 	char err[512];
-	const struct errmsg_fact *fact = NULL;
+	const struct fact *fact = NULL;
 
 	f = pfs_tree(&t);
 	/* a fake that cannot tell (no may_bpf): nothing said, as on a fixture */
 	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_BPF, 0, &fact), 0);
 	source_free(s);
 	f->ops.may_bpf = fake_may_not_bpf;
 	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(source_live_mode(s)->proc);
 	ck_assert(!source_live_mode(s)->bpf);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_BPF_PERM);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PROC);
-	ck_assert(!fact->asked);
+	ck_assert_uint_eq(count_facts(s, FACT_BPF, 0, &fact), 1);
+	ck_assert_int_eq(fact->way.step, FACT_BPF_PERM);
+	ck_assert_int_eq(fact->way.instead, FACT_COUNTS_PROC);
+	ck_assert(!fact->way.asked);
 	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); task "
 			  "counts from /proc instead"));
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_PROC_COUNTS, 0, &fact), 0);
 	source_free(s);
 	/* an event /proc does not keep: per-task events, and both ways say why not */
 	s = pfs_new(&t, f, LIVE_COUNTS_AUTO, "cpu-clock", err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
 	ck_assert(source_live_mode(s)->per_task);
 	ck_assert_msg(strstr(s->mode, ", per-task events"), "%s", s->mode);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 1);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	ck_assert_uint_eq(count_facts(s, FACT_BPF, 0, &fact), 1);
+	ck_assert_int_eq(fact->way.instead, FACT_COUNTS_PERF);
 	ck_assert(said(s, "BPF: not permitted (needs CAP_BPF and CAP_PERFMON, or root); counting "
 			  "per thread instead"));
-	ck_assert_uint_eq(count_facts(s, ERRMSG_PROC_COUNTS, 0, &fact), 1);
-	ck_assert_int_eq(fact->n, ERRMSG_PROC_EVENT);
-	ck_assert_int_eq(fact->instead, ERRMSG_COUNTS_PERF);
+	ck_assert_uint_eq(count_facts(s, FACT_PROC_COUNTS, 0, &fact), 1);
+	ck_assert_int_eq(fact->way.step, FACT_PROC_EVENT);
+	ck_assert_int_eq(fact->way.instead, FACT_COUNTS_PERF);
 	/* the messages were taken above: the sentence from the fact */
-	errmsg_fact(err, sizeof(err), fact);
+	fact_text(err, sizeof(err), fact);
 	ck_assert_msg(strstr(err, "task counts from /proc: 'cpu-clock' is not one /proc keeps") &&
 			      strstr(err, "processes are counted with per-task perf events"),
 		      "%s", err);
@@ -2105,11 +2105,11 @@ START_TEST(test_auto_says_why_bpf_does_not_count_and_which_way_does)
 	/* per-task events or /proc asked for: BPF is not asked, nothing said of it */
 	s = pfs_new(&t, f, LIVE_COUNTS_PERF, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_BPF, 0, &fact), 0);
 	source_free(s);
 	s = pfs_new(&t, f, LIVE_COUNTS_PROC, NULL, err, sizeof(err), NULL);
 	ck_assert_ptr_nonnull(s);
-	ck_assert_uint_eq(count_facts(s, ERRMSG_BPF, 0, &fact), 0);
+	ck_assert_uint_eq(count_facts(s, FACT_BPF, 0, &fact), 0);
 	source_free(s);
 	tree_free(&t);
 	fake_kernel_free(f);

@@ -17,7 +17,7 @@
 #include "stream/snapshot.h"
 #include "fake_kernel.h"
 #include "testutil.h"
-#include "util/errmsg.h"
+#include "collect/fact.h"
 
 /*
  * Alder Lake as tests/data/sysfs/alderlake has it: cpu_core 0-15, cpu_atom
@@ -181,15 +181,16 @@ START_TEST(test_the_header_names_the_core_pmus_as_the_kernel_does)
 }
 END_TEST
 
-/* How many ERRMSG_ONE_PMU facts name event on pmu with n (the kernel refused the extended type). */
-static size_t one_pmu_facts(const struct source *s, const char *event, const char *pmu, long long n)
+/* How many FACT_ONE_PMU facts name event on pmu, no_extended: the kernel refused that type. */
+static size_t one_pmu_facts(const struct source *s, const char *event, const char *pmu,
+			    bool no_extended)
 {
 	size_t nf, k = 0;
-	const struct errmsg_fact *f = source_live_facts(s, &nf);
+	const struct fact *f = source_live_facts(s, &nf);
 
 	for (size_t i = 0; i < nf; i++)
-		k += f[i].what == ERRMSG_ONE_PMU && !strcmp(f[i].name, event) &&
-		     !strcmp(f[i].pmu, pmu) && f[i].n == n;
+		k += f[i].what == FACT_ONE_PMU && !strcmp(f[i].name, event) &&
+		     !strcmp(f[i].one_pmu.pmu, pmu) && f[i].one_pmu.no_extended == no_extended;
 	return k;
 }
 
@@ -203,7 +204,7 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	const struct snap_task *task;
 	char err[512], sys[512], text[512];
 	size_t nf;
-	const struct errmsg_fact *f;
+	const struct fact *f;
 
 	k = proc_tree_init();
 	hw_alderlake(k);
@@ -223,12 +224,12 @@ START_TEST(test_an_event_of_one_core_pmu_counts_there_only_and_is_said)
 	evlist_release(&ev);
 	ck_assert(s->ev.ev[3].hw);
 	/* the generic pair goes to both PMUs; the atom's own event to the atom only */
-	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 0);
-	ck_assert_uint_eq(one_pmu_facts(s, "cpu_atom/event=0xc0,umask=0x0/", "cpu_atom", 0), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", true), 0);
+	ck_assert_uint_eq(one_pmu_facts(s, "cpu_atom/event=0xc0,umask=0x0/", "cpu_atom", false), 1);
 	f = source_live_facts(s, &nf);
 	for (size_t i = 0; i < nf; i++)
-		if (f[i].what == ERRMSG_ONE_PMU)
-			errmsg_fact(text, sizeof(text), &f[i]);
+		if (f[i].what == FACT_ONE_PMU)
+			fact_text(text, sizeof(text), &f[i]);
 	ck_assert_msg(strstr(text, "counted on cpu_atom only") && strstr(text, "marked *"), "%s",
 		      text);
 	snapshot_init(&snap, s->ev.n);
@@ -260,8 +261,8 @@ START_TEST(test_without_the_extended_type_legacy_events_are_kept)
 	s = hw_live(k, "alderlake", false);
 	ck_assert_int_eq(s->ev.ev[1].err, 0);
 	/* counted on cpu_core only, and said for each event, with why */
-	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", 1), 1);
-	ck_assert_uint_eq(one_pmu_facts(s, "instructions", "cpu_core", 1), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "cycles", "cpu_core", true), 1);
+	ck_assert_uint_eq(one_pmu_facts(s, "instructions", "cpu_core", true), 1);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	task = task_of(&snap, 100);
@@ -539,7 +540,7 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	struct snapshot snap;
 	const struct snap_task *task;
 	size_t n;
-	const struct errmsg_fact *f;
+	const struct fact *f;
 	bool told = false;
 
 	k = proc_tree_init();
@@ -559,7 +560,7 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 			      task->c[e].err);
 	f = source_live_facts(s, &n);
 	for (size_t i = 0; i < n; i++)
-		told |= f[i].what == ERRMSG_STARVED;
+		told |= f[i].what == FACT_STARVED;
 	ck_assert(told);
 	snapshot_release(&snap);
 	source_free(s);
@@ -740,7 +741,7 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
-	const struct errmsg_fact *f;
+	const struct fact *f;
 	char sys[512];
 	size_t nf, told = 0;
 
@@ -762,9 +763,9 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 	}
 	f = source_live_facts(s, &nf);
 	for (size_t i = 0; i < nf; i++)
-		if (f[i].what == ERRMSG_HW_TOP) {
+		if (f[i].what == FACT_HW_TOP) {
 			told++;
-			ck_assert_int_eq(f[i].n, 2);
+			ck_assert_int_eq(f[i].hw_top.busiest, 2);
 		}
 	ck_assert_uint_eq(told, 1);
 	/* from now on 104 and 102 run, 100 and 101 do not: 103 ran a little */
@@ -803,7 +804,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	struct source *s;
 	struct snapshot snap;
 	struct rlimit rl, rl0;
-	const struct errmsg_fact *f;
+	const struct fact *f;
 	char sys[512];
 	size_t nf, told = 0;
 
@@ -828,9 +829,9 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	}
 	f = source_live_facts(s, &nf);
 	for (size_t i = 0; i < nf; i++)
-		if (f[i].what == ERRMSG_HW_TOP) {
+		if (f[i].what == FACT_HW_TOP) {
 			told++;
-			ck_assert_int_eq(f[i].n, 0);
+			ck_assert_int_eq(f[i].hw_top.busiest, 0);
 			ck_assert_int_eq(f[i].err, -EMFILE);
 		}
 	ck_assert_uint_eq(told, 1);

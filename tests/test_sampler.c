@@ -127,8 +127,8 @@ START_TEST(test_live_fault_samples_of_ourselves)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	long page = sysconf(_SC_PAGESIZE);
 	char *p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
@@ -185,8 +185,8 @@ START_TEST(test_threads_created_while_sampling_are_sampled)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	struct toucher t;
 	struct by_tid b;
@@ -212,8 +212,8 @@ START_TEST(test_hung_up_rings_are_not_polled_but_drained)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_FAULTS, 1, "/sys", false, NULL, 0, false, false, 0 };
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	size_t max = (size_t)(ncpus > 0 ? ncpus : 1) + 1, n;
@@ -255,16 +255,16 @@ START_TEST(test_missing_pid_is_esrch)
 {
 	struct sampler *smp;
 	struct sampler_req req = { SAMPLE_AUTO, 0, "/sys", false, NULL, 0, false, false, 0 };
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	char text[512];
 	int root = open("/proc", O_RDONLY | O_DIRECTORY);
 
 	ck_assert_int_eq(sampler_open(&smp, root, 0x3ffffff0, &req, &notes, &err), -ESRCH);
-	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_TASK);
+	ck_assert_int_eq(err.what, FACT_SAMPLE_TASK);
 	ck_assert_int_eq(err.err, -ESRCH);
-	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
-				     "no process with pid"));
+	ck_assert_ptr_nonnull(
+		strstr(fact_sample_error(text, sizeof(text), &err, &notes), "no process with pid"));
 	close(root);
 }
 END_TEST
@@ -291,8 +291,8 @@ static const char *fixture(const char *name)
 
 /* Open our own process under a fixture tree with the fake; the result of sampler_open. */
 static int fake_sample(struct fake_kernel *f, const char *tree, enum sample_kind kind,
-		       size_t max_fds, struct sampler **smp, struct errmsg_notes *notes,
-		       struct errmsg_fact *err)
+		       size_t max_fds, struct sampler **smp, struct fact_notes *notes,
+		       struct fact *err)
 {
 	struct sampler_req req = {
 		kind, 0, fixture(tree), false, &f->ops, max_fds, false, false, 0
@@ -327,8 +327,8 @@ START_TEST(test_sapphire_rapids_loads_are_led_by_mem_loads_aux)
 {
 	struct fake_kernel *f = fake_new(spr_rule);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	const struct fake_ev *aux, *ld, *st;
 
 	ck_assert_int_eq(fake_sample(f, "spr", SAMPLE_AUTO, 0, &smp, &notes, &err), 0);
@@ -362,8 +362,8 @@ START_TEST(test_skylake_takes_the_sysfs_aliases_without_a_leader)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	const struct fake_ev *ld;
 
 	ck_assert_int_eq(fake_sample(f, "skl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
@@ -382,8 +382,8 @@ START_TEST(test_hybrid_pmus_sample_only_on_their_own_cpus)
 {
 	struct fake_kernel *f = fake_new(spr_rule);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 
 	ck_assert_int_eq(fake_sample(f, "adl", SAMPLE_PEBS, 0, &smp, &notes, &err), 0);
 	for (int i = 0; i < f->nev; i++) {
@@ -413,8 +413,8 @@ START_TEST(test_fallback_to_all_loads_says_latency_and_source_are_not_available)
 {
 	struct fake_kernel *f = fake_new(no_ldlat_rule);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	char text[1200];
 
 	force("skl");
@@ -422,7 +422,7 @@ START_TEST(test_fallback_to_all_loads_says_latency_and_source_are_not_available)
 	ck_assert_ptr_nonnull(fake_find(f, PERF_TYPE_RAW, 0x81d0, 0));
 	ck_assert_uint_eq(sampler_flags(smp), SNAP_SMP_NO_LATENCY | SNAP_SMP_NO_SOURCE);
 	ck_assert_ptr_nonnull(
-		strstr(errmsg_notes(text, sizeof(text), &notes), "PEBS: mem-loads: not supported"));
+		strstr(fact_notes(text, sizeof(text), &notes), "PEBS: mem-loads: not supported"));
 	sampler_close(smp);
 	events_fini();
 	fake_kernel_free(f);
@@ -463,8 +463,8 @@ START_TEST(test_ibs_drops_ops_without_an_address_and_a_near_ccx_is_not_remote)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	struct levels got = { 0 };
 	uint64_t near = (uint64_t)PERF_MEM_OP_LOAD |
 			(uint64_t)(PERF_MEM_LVL_REM_CCE1 | PERF_MEM_LVL_HIT) << PERF_MEM_LVL_SHIFT |
@@ -492,16 +492,16 @@ START_TEST(test_sampling_fds_come_out_of_the_budget)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	char text[1200];
 
 	/* page faults on 2 CPUs for 1 thread take 2 descriptors; 1 is left */
 	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 1, &smp, &notes, &err), -EMFILE);
 	ck_assert_uint_eq(f->nev, 0);
-	ck_assert_int_eq(err.what, ERRMSG_SAMPLE_FDS);
-	ck_assert_int_eq(err.n, 2);
-	ck_assert_ptr_nonnull(strstr(errmsg_sample_error(text, sizeof(text), &err, &notes),
+	ck_assert_int_eq(err.what, FACT_SAMPLE_FDS);
+	ck_assert_int_eq(err.sample_fds.fds, 2);
+	ck_assert_ptr_nonnull(strstr(fact_sample_error(text, sizeof(text), &err, &notes),
 				     "needs 2 file descriptors"));
 	ck_assert_ptr_nonnull(strstr(text, "ulimit -n"));
 	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 2, &smp, &notes, &err), 0);
@@ -515,8 +515,8 @@ START_TEST(test_rings_are_512_kib_and_halve_under_the_mlock_budget)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 
 	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_ring_bytes(smp), 512u << 10);
@@ -575,8 +575,8 @@ START_TEST(test_adapt_sets_the_period_on_every_sampling_fd)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 
 	ck_assert_int_eq(fake_sample(f, "zen2", SAMPLE_FAULTS, 0, &smp, &notes, &err), 0);
 	ck_assert_uint_eq(sampler_period(smp), 1);
@@ -659,8 +659,8 @@ START_TEST(test_samples_are_named_by_the_mapping_of_their_time_across_rings)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	struct names got = { 0 };
 	uint32_t me = (uint32_t)getpid();
 	const uint64_t a = 0x100000000000ull; /* mapped by nothing of this process */
@@ -737,8 +737,8 @@ START_TEST(test_each_drain_gives_the_event_a_new_period)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	uint64_t fd0, lo = UINT64_MAX, hi = 0;
 	double sum = 0;
 	size_t n = 0, first;
@@ -802,8 +802,8 @@ START_TEST(test_short_fault_periods_are_dithered_sample_by_sample)
 {
 	struct fake_kernel *f = fake_new(NULL);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	struct kept k = { 0, 0, UINT64_MAX, 0 };
 	const int n = 40000;
 
@@ -843,26 +843,26 @@ static int deny_all(const struct perf_event_attr *a, int group)
 
 START_TEST(test_another_users_process_needs_ptrace_not_paranoid)
 {
-	struct errmsg_notes notes = { 0 };
-	struct errmsg_fact err;
+	struct fact_notes notes = { 0 };
+	struct fact err;
 	char text[2048];
 
-	errmsg_fact_set(&err, ERRMSG_SAMPLE, -EACCES, "page-faults", 2, 1234);
-	err.owner = 0;
-	err.uid = 65534;
-	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	fact_set(&err, FACT_SAMPLE, -EACCES, "page-faults", 2)->sample.pid = 1234;
+	err.sample.owner = 0;
+	err.sample.uid = 65534;
+	fact_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "pid 1234 belongs to uid 0"));
 	ck_assert_ptr_nonnull(strstr(text, "needs ptrace access"));
 	ck_assert_ptr_nonnull(strstr(text, "setcap cap_perfmon+ep"));
 	/* the sysctl cannot help: not advised */
 	ck_assert_ptr_null(strstr(text, "sysctl"));
 	ck_assert_ptr_null(strstr(text, "or as uid"));
-	err.owner = 1000;
-	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	err.sample.owner = 1000;
+	fact_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "run pmctop as root or as uid 1000"));
 	/* one's own process: the limit is the paranoid level */
-	err.owner = 65534;
-	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	err.sample.owner = 65534;
+	fact_sample_error(text, sizeof(text), &err, &notes);
 	ck_assert_ptr_nonnull(strstr(text, "sysctl kernel.perf_event_paranoid=1"));
 }
 END_TEST
@@ -871,14 +871,14 @@ START_TEST(test_error_gives_the_last_sources_reason_first_with_the_way_out)
 {
 	struct fake_kernel *f = fake_new(deny_all);
 	struct sampler *smp;
-	struct errmsg_notes notes;
-	struct errmsg_fact err;
+	struct fact_notes notes;
+	struct fact err;
 	char text[1600];
 	char want[64];
 
 	ck_assert_int_eq(fake_sample(f, "zen4", SAMPLE_AUTO, 0, &smp, &notes, &err), -EACCES);
 	err.paranoid = 2;
-	errmsg_sample_error(text, sizeof(text), &err, &notes);
+	fact_sample_error(text, sizeof(text), &err, &notes);
 	snprintf(want, sizeof(want), "cannot sample pid %d: 'page-faults': permission denied; ",
 		 getpid());
 	ck_assert_msg(!strncmp(text, want, strlen(want)), "%s", text);

@@ -213,7 +213,7 @@ struct live {
 	struct live_opts o;
 	const struct live_backend *be; /* how processes are counted (live_backend.c) */
 	/* why the backends asked before it do not count, told once it is chosen */
-	struct errmsg_fact be_declined[LIVE_BE_DECLINED];
+	struct fact be_declined[LIVE_BE_DECLINED];
 	size_t nbe_declined;
 	const struct sysops *ops; /* borrowed from o, or the real calls */
 	int *pids_copy;
@@ -222,10 +222,10 @@ struct live {
 	struct procevents *pev; /* fork and exit events instead of listing /proc, or NULL */
 	int paranoid;
 	bool kernel;
-	unsigned cflags;	   /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
-	bool no_format_lost;	   /* the kernel has no PERF_FORMAT_LOST (before 6.0) */
-	struct errmsg_mode mode;   /* the facts behind base.mode */
-	struct errmsg_fact *facts; /* every fact told, oldest first */
+	unsigned cflags;	 /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
+	bool no_format_lost;	 /* the kernel has no PERF_FORMAT_LOST (before 6.0) */
+	struct errmsg_mode mode; /* the facts behind base.mode */
+	struct fact *facts;	 /* every fact told, oldest first */
 	size_t nfacts, factcap;
 	struct perf_event_attr *attr;
 	struct pmu_set pmus; /* the core PMUs in sysfs */
@@ -336,8 +336,8 @@ struct live {
 };
 
 /* live_facts.c: tell the user a fact (kept in l->facts, queued as a message). */
-void live_tell(struct live *l, const struct errmsg_fact *f);
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n);
+void live_tell(struct live *l, const struct fact *f);
+void live_tell_err(struct live *l, enum fact_what what, int err, const char *name);
 /* Free the facts told. */
 void live_facts_free(struct live *l);
 
@@ -351,7 +351,7 @@ void live_probe(struct live *l, const struct evlist *req);
  * the task group definitions and the mode line. 0, or -errno with *why when
  * no event at all can be counted.
  */
-int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fact *why);
+int live_probe_finish(struct live *l, const struct evlist *req, struct fact *why);
 
 /* The attr of member m of group definition d (for d's PMU when hybrid). */
 const struct perf_event_attr *live_attr(const struct live *l, const struct live_gdef *d, int m);
@@ -534,7 +534,7 @@ bool live_tsum_sched_ok(struct live *l);
  * cgroups were asked for and cannot be counted at all), count the cgroups
  * into snap each tick (rescanning the hierarchy), and each process's place.
  */
-int live_cgroups_init(struct live *l, struct errmsg_fact *why);
+int live_cgroups_init(struct live *l, struct fact *why);
 void live_cgroups_read(struct live *l, struct snapshot *snap);
 /* Close every cgroup's counters (the task group definitions changed): reopened next tick. */
 void live_cgroups_reset(struct live *l);

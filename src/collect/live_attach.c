@@ -92,9 +92,12 @@ void live_hw_limit(struct live *l)
 		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
 	}
 	if (!l->told_hw_top) {
+		struct fact f;
+
 		l->told_hw_top = true;
-		live_tell_err(l, ERRMSG_HW_TOP, l->o.hw_top ? 0 : -EMFILE, NULL,
-			      (long long)l->o.hw_top);
+		fact_set(&f, FACT_HW_TOP, l->o.hw_top ? 0 : -EMFILE, NULL, l->paranoid);
+		f.hw_top.busiest = (long long)l->o.hw_top;
+		live_tell(l, &f);
 	}
 }
 

@@ -31,16 +31,16 @@ void live_backend_default(struct live *l)
 static void live_backend_tell(struct live *l)
 {
 	for (size_t i = 0; i < l->nbe_declined; i++) {
-		struct errmsg_fact f = l->be_declined[i];
+		struct fact f = l->be_declined[i];
 
-		f.instead = l->be->counts;
+		f.way.instead = l->be->counts;
 		live_tell(l, &f);
 	}
 	l->nbe_declined = 0;
 }
 
 /* Offer the counting to the backends of stage when, in order, until one takes it. */
-static int live_backend_pick(struct live *l, enum live_be_when when, struct errmsg_fact *why)
+static int live_backend_pick(struct live *l, enum live_be_when when, struct fact *why)
 {
 	for (size_t i = 0; i < LIVE_NBACKENDS - 1; i++) {
 		const struct live_backend *b = LIVE_BACKENDS[i];
@@ -59,7 +59,7 @@ static int live_backend_pick(struct live *l, enum live_be_when when, struct errm
 	return 0;
 }
 
-int live_backend_choose(struct live *l, enum live_be_when when, struct errmsg_fact *why)
+int live_backend_choose(struct live *l, enum live_be_when when, struct fact *why)
 {
 	int r = live_backend_pick(l, when, why);
 

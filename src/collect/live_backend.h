@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct errmsg_fact;
+struct fact;
 struct live;
 struct live_proc;
 struct proc_stat;
@@ -34,7 +34,7 @@ enum live_be_flags {
 struct live_backend {
 	const char *name;
 	enum live_be_when when;
-	int counts;	/* enum errmsg_counts: what the mode line and the facts call it */
+	int counts;	/* enum fact_counts: what the mode line and the facts call it */
 	unsigned flags; /* enum live_be_flags */
 	/*
 	 * Whether it counts the processes, once the source has reached when: 1
@@ -43,7 +43,7 @@ struct live_backend {
 	 * asked); -errno with *why when what was asked for cannot be done and
 	 * the source must not open.
 	 */
-	int (*init)(struct live *l, struct errmsg_fact *why);
+	int (*init)(struct live *l, struct fact *why);
 	/* Before a tick's scan of /proc (--bpf reads its sums here). */
 	void (*tick_begin)(struct live *l);
 	/*
@@ -82,10 +82,10 @@ extern const struct live_backend LIVE_BE_BPF;	 /* live_bpf.c: sums of a sched_sw
 extern const struct live_backend LIVE_BE_PROCFS; /* live_procfs.c: the kernel's own counts */
 
 /*
- * Keep why a backend does not count (ERRMSG_BPF, ERRMSG_PROC_COUNTS), told (live_facts.c)
- * once one does, with the way that does in f->instead.
+ * Keep why a backend does not count (FACT_BPF, FACT_PROC_COUNTS), told (live_facts.c)
+ * once one does, with the way that does in f->way.instead.
  */
-void live_backend_declined(struct live *l, const struct errmsg_fact *f);
+void live_backend_declined(struct live *l, const struct fact *f);
 /* Count by the backend that needs nothing: per-task groups, until one is chosen. */
 void live_backend_default(struct live *l);
 /*
@@ -93,6 +93,6 @@ void live_backend_default(struct live *l);
  * order of the table, while none has taken it: the first whose init says 1
  * does. 0, or -errno with *why when one refuses what was asked for.
  */
-int live_backend_choose(struct live *l, enum live_be_when when, struct errmsg_fact *why);
+int live_backend_choose(struct live *l, enum live_be_when when, struct fact *why);
 
 #endif

@@ -67,7 +67,7 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 /* The default: no init, it counts whenever no other backend does. */
 const struct live_backend LIVE_BE_TASKS = {
 	.name = "tasks",
-	.counts = ERRMSG_COUNTS_PERF,
+	.counts = FACT_COUNTS_PERF,
 	.attach = live_attach,
 	.idle = live_idle,
 	.fill = live_tasks_fill,

@@ -12,14 +12,14 @@
 
 #include "util/xalloc.h"
 
-/* bpfcount's steps are told by errmsg under the same numbers */
-_Static_assert((int)ERRMSG_BPF_NOT_BUILT == (int)BPFCOUNT_NOT_BUILT &&
-		       (int)ERRMSG_BPF_MAP == (int)BPFCOUNT_MAP &&
-		       (int)ERRMSG_BPF_LOAD == (int)BPFCOUNT_LOAD &&
-		       (int)ERRMSG_BPF_TEST_RUN == (int)BPFCOUNT_TEST_RUN &&
-		       (int)ERRMSG_BPF_READ == (int)BPFCOUNT_READ &&
-		       (int)ERRMSG_BPF_KERNEL == (int)BPFCOUNT_KERNEL,
-	       "errmsg_bpf_step and bpfcount_step differ");
+/* bpfcount's steps are told as facts under the same numbers */
+_Static_assert((int)FACT_BPF_NOT_BUILT == (int)BPFCOUNT_NOT_BUILT &&
+		       (int)FACT_BPF_MAP == (int)BPFCOUNT_MAP &&
+		       (int)FACT_BPF_LOAD == (int)BPFCOUNT_LOAD &&
+		       (int)FACT_BPF_TEST_RUN == (int)BPFCOUNT_TEST_RUN &&
+		       (int)FACT_BPF_READ == (int)BPFCOUNT_READ &&
+		       (int)FACT_BPF_KERNEL == (int)BPFCOUNT_KERNEL,
+	       "fact_bpf_step and bpfcount_step differ");
 
 /* A thread row's state: what its last stat said, and its sums when first seen (its zero). */
 struct live_bpf_thr {
@@ -49,22 +49,29 @@ static struct live_bpf_proc *live_bpf_of(struct live_proc *p)
 	return p->be;
 }
 
-/* The fact that BPF does not count: asked for, or chosen by auto; what counts is said later. */
-static void live_bpf_fact(struct live *l, struct errmsg_fact *f, enum errmsg_bpf_step step, int err,
-			  const char *name, long long n2)
+/*
+ * The fact that BPF does not count: asked for, or chosen by auto; what counts is said later.
+ * num is the CPU of the step, or for FACT_BPF_EVENTS how many events were asked.
+ */
+static void live_bpf_fact(struct live *l, struct fact *f, enum fact_bpf_step step, int err,
+			  const char *name, long long num)
 {
-	errmsg_fact_set(f, ERRMSG_BPF, err, name, l->paranoid, step);
-	f->n2 = n2;
-	f->asked = l->o.task_counts == LIVE_COUNTS_BPF;
+	fact_set(f, FACT_BPF, err, name, l->paranoid);
+	f->way.step = step;
+	if (step == FACT_BPF_EVENTS)
+		f->way.events = num;
+	else
+		f->way.cpu = num;
+	f->way.asked = l->o.task_counts == LIVE_COUNTS_BPF;
 }
 
 /* Why the program does not count, told once the way that does is chosen. */
-static void live_bpf_decline(struct live *l, enum errmsg_bpf_step step, int err, const char *name,
-			     long long n2)
+static void live_bpf_decline(struct live *l, enum fact_bpf_step step, int err, const char *name,
+			     long long num)
 {
-	struct errmsg_fact f;
+	struct fact f;
 
-	live_bpf_fact(l, &f, step, err, name, n2);
+	live_bpf_fact(l, &f, step, err, name, num);
 	live_backend_declined(l, &f);
 }
 
@@ -86,7 +93,7 @@ static bool live_bpf_wanted(struct live *l)
 	if (r == -ENOSYS)
 		return false;
 	if (r <= 0) {
-		live_bpf_decline(l, ERRMSG_BPF_PERM, r < 0 ? r : -EPERM, NULL, 0);
+		live_bpf_decline(l, FACT_BPF_PERM, r < 0 ? r : -EPERM, NULL, 0);
 		return false;
 	}
 	/* the program would count this kernel's tasks, not a fixture's or a fake's */
@@ -110,17 +117,17 @@ static void live_bpf_init(struct live *l)
 		return;
 	if (l->o.no_tasks) {
 		/* --cgroups with -b or --listen: no process is counted, so nothing is summed */
-		live_bpf_decline(l, ERRMSG_BPF_NO_PROCS, 0, NULL, 0);
+		live_bpf_decline(l, FACT_BPF_NO_PROCS, 0, NULL, 0);
 		return;
 	}
 	if (l->hybrid) {
-		live_bpf_decline(l, ERRMSG_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
+		live_bpf_decline(l, FACT_BPF_HYBRID, -EOPNOTSUPP, NULL, 0);
 		return;
 	}
 	for (size_t i = 0; i < ev->n; i++)
 		nev += live_opens(l, i);
 	if (nev > BPFPROG_MAX_EVENTS) {
-		live_bpf_decline(l, ERRMSG_BPF_EVENTS, -E2BIG, NULL, nev);
+		live_bpf_decline(l, FACT_BPF_EVENTS, -E2BIG, NULL, nev);
 		return;
 	}
 	if (!nev)
@@ -134,7 +141,7 @@ static void live_bpf_init(struct live *l)
 			l->bpf_ev[nev++] = (int)i;
 		}
 	if (cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) || !l->online.n) {
-		live_bpf_decline(l, ERRMSG_BPF_POSSIBLE, -ENOENT, NULL, 0);
+		live_bpf_decline(l, FACT_BPF_POSSIBLE, -ENOENT, NULL, 0);
 		goto out_free;
 	}
 	r = bpfcount_open(&l->bpf, l->ops, l->o.sysfs_root, attrs, nev, l->online.cpu, l->online.n,
@@ -142,7 +149,7 @@ static void live_bpf_init(struct live *l)
 	if (r) {
 		bool evs = why.step == BPFCOUNT_EVENT || why.step == BPFCOUNT_ARRAY;
 
-		live_bpf_decline(l, (enum errmsg_bpf_step)why.step, why.err,
+		live_bpf_decline(l, (enum fact_bpf_step)why.step, why.err,
 				 evs && why.ev >= 0 ? ev->ev[l->bpf_ev[why.ev]].name : why.log,
 				 why.cpu);
 		goto out_free;
@@ -190,10 +197,10 @@ static void live_bpf_read(struct live *l)
 	}
 	l->bpf_err = r;
 	if (r && !l->told_bpf_read) {
-		struct errmsg_fact f;
+		struct fact f;
 
 		l->told_bpf_read = true;
-		live_bpf_fact(l, &f, ERRMSG_BPF_READ, r, NULL, 0);
+		live_bpf_fact(l, &f, FACT_BPF_READ, r, NULL, 0);
 		live_tell(l, &f);
 	}
 }
@@ -603,7 +610,7 @@ static void live_bpf_proc_free(struct live *l, struct live_proc *p)
 }
 
 /* Load the program once the events are probed, or say why not (0: the next way is asked). */
-static int live_bpf_choose(struct live *l, struct errmsg_fact *why)
+static int live_bpf_choose(struct live *l, struct fact *why)
 {
 	(void)why;
 	live_bpf_init(l);
@@ -618,7 +625,7 @@ static int live_bpf_choose(struct live *l, struct errmsg_fact *why)
 const struct live_backend LIVE_BE_BPF = {
 	.name = "bpf",
 	.when = LIVE_BE_AT_PROBE,
-	.counts = ERRMSG_COUNTS_BPF,
+	.counts = FACT_COUNTS_BPF,
 	.flags = LIVE_BE_NO_ATTACH,
 	.init = live_bpf_choose,
 	.tick_begin = live_bpf_read,

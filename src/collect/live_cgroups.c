@@ -15,7 +15,7 @@
 #define LIVE_MOUNTINFO_MAX (1u << 20)	/* bytes of /proc/self/mountinfo read */
 #define LIVE_CG_REREAD_NS 2000000000ull /* how often each process's cgroup is read again */
 
-int live_cgroups_init(struct live *l, struct errmsg_fact *why)
+int live_cgroups_init(struct live *l, struct fact *why)
 {
 	char *buf;
 	long n;
@@ -45,7 +45,7 @@ int live_cgroups_init(struct live *l, struct errmsg_fact *why)
 		else
 			snprintf(where, sizeof(where), "%s",
 				 n < 0 ? "/proc/self/mountinfo" : l->cg_mnt->dir);
-		errmsg_fact_set(why, ERRMSG_CGROUP_MOUNT, r, where, l->paranoid, 0);
+		fact_set(why, FACT_CGROUP_MOUNT, r, where, l->paranoid);
 		free(l->cg_mnt);
 		l->cg_mnt = NULL;
 		if (l->o.cgroups_required)
@@ -169,7 +169,7 @@ static long live_cg_wanted(struct live *l)
 		    !S_ISDIR(st.st_mode)) {
 			if (!l->cg_told[i]) {
 				l->cg_told[i] = true;
-				live_tell_err(l, ERRMSG_CGROUP_MISSING, -ENOENT, p, 0);
+				live_tell_err(l, FACT_CGROUP_MISSING, -ENOENT, p);
 			}
 			continue;
 		}
@@ -285,18 +285,23 @@ static void live_cg_tell(struct live *l)
 	}
 	if (perm && !l->told_cg_err) {
 		l->told_cg_err = true;
-		live_tell_err(l, ERRMSG_CGROUPS, perm, NULL, 0);
+		live_tell_err(l, FACT_CGROUPS, perm, NULL);
 	}
 	if (nfd && !l->told_cg_fds) {
+		struct fact f;
+
 		l->told_cg_fds = true;
-		live_tell_err(l, ERRMSG_CGROUPS, -EMFILE, NULL, (long long)nfd);
+		fact_set(&f, FACT_CGROUPS, -EMFILE, NULL, l->paranoid);
+		f.cgroups.left_out = (long long)nfd;
+		live_tell(l, &f);
 	}
 	if (counted && !l->told_cg_cost) {
-		struct errmsg_fact f;
+		struct fact f;
 
 		l->told_cg_cost = true;
-		errmsg_fact_set(&f, ERRMSG_CGROUP_COST, 0, NULL, l->paranoid, (long long)counted);
-		f.n2 = (long long)l->cg_fds;
+		fact_set(&f, FACT_CGROUP_COST, 0, NULL, l->paranoid);
+		f.cgroup_cost.cgroups = (long long)counted;
+		f.cgroup_cost.fds = (long long)l->cg_fds;
 		live_tell(l, &f);
 	}
 }

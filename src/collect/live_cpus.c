@@ -8,6 +8,15 @@
 
 #include "util/xalloc.h"
 
+/* Tell a fact about one CPU. */
+static void live_cpu_tell(struct live *l, enum fact_what what, int err, int cpu)
+{
+	struct fact f;
+
+	fact_set(&f, what, err, NULL, l->paranoid)->cpu.cpu = cpu;
+	live_tell(l, &f);
+}
+
 /* Open the per-CPU groups of c->cpu; permission errors are said once. */
 static void live_open_cpu(struct live *l, struct live_cpu *c)
 {
@@ -44,7 +53,7 @@ static void live_open_cpu(struct live *l, struct live_cpu *c)
 	}
 	if (c->err && !l->told_cpu) {
 		l->told_cpu = true;
-		live_tell_err(l, ERRMSG_CPUS, c->err, NULL, c->cpu);
+		live_cpu_tell(l, FACT_CPUS, c->err, c->cpu);
 	}
 }
 
@@ -79,7 +88,7 @@ static void live_sync_cpus(struct live *l, bool quiet)
 	for (size_t k = 0; k < l->ncpus; k++) {
 		if (cpumap_has(on, l->cpus[k].cpu))
 			continue;
-		live_tell_err(l, ERRMSG_CPU_OFFLINE, 0, NULL, l->cpus[k].cpu);
+		live_cpu_tell(l, FACT_CPU_OFFLINE, 0, l->cpus[k].cpu);
 		live_close_cpu(l, &l->cpus[k]);
 		l->cpus[k] = l->cpus[--l->ncpus];
 		k--;
@@ -98,7 +107,7 @@ static void live_sync_cpus(struct live *l, bool quiet)
 		c->cpu = on->cpu[i];
 		live_open_cpu(l, c);
 		if (!quiet)
-			live_tell_err(l, ERRMSG_CPU_ONLINE, 0, NULL, c->cpu);
+			live_cpu_tell(l, FACT_CPU_ONLINE, 0, c->cpu);
 	}
 	if (l->ncpus > 1)
 		qsort(l->cpus, l->ncpus, sizeof(*l->cpus), live_cmp_cpu);
@@ -148,7 +157,7 @@ void live_read_cpus(struct live *l, struct snapshot *snap)
 
 				/* offline and back between two ticks: the old events are dead */
 				if (lc->last_enabled && en == lc->last_enabled) {
-					live_tell_err(l, ERRMSG_CPU_BACK, 0, NULL, lc->cpu);
+					live_cpu_tell(l, FACT_CPU_BACK, 0, lc->cpu);
 					live_close_cpu(l, lc);
 					live_open_cpu(l, lc);
 					for (int m = 0; m < l->cg[k].nr; m++)

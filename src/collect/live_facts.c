@@ -7,7 +7,7 @@
 
 #include "util/xalloc.h"
 
-void live_tell(struct live *l, const struct errmsg_fact *f)
+void live_tell(struct live *l, const struct fact *f)
 {
 	char msg[1024];
 
@@ -16,14 +16,14 @@ void live_tell(struct live *l, const struct errmsg_fact *f)
 		memmove(l->facts, l->facts + 1, --l->nfacts * sizeof(*l->facts));
 	l->facts = xgrow(l->facts, &l->factcap, l->nfacts + 1, sizeof(*l->facts));
 	l->facts[l->nfacts++] = *f;
-	source_message(&l->base, "%s", errmsg_fact(msg, sizeof(msg), f));
+	source_message(&l->base, "%s", fact_text(msg, sizeof(msg), f));
 }
 
-void live_tell_err(struct live *l, enum errmsg_what what, int err, const char *name, long long n)
+void live_tell_err(struct live *l, enum fact_what what, int err, const char *name)
 {
-	struct errmsg_fact f;
+	struct fact f;
 
-	live_tell(l, errmsg_fact_set(&f, what, err, name, l->paranoid, n));
+	live_tell(l, fact_set(&f, what, err, name, l->paranoid));
 }
 
 void live_facts_free(struct live *l)
@@ -33,7 +33,7 @@ void live_facts_free(struct live *l)
 	l->nfacts = l->factcap = 0;
 }
 
-void live_backend_declined(struct live *l, const struct errmsg_fact *f)
+void live_backend_declined(struct live *l, const struct fact *f)
 {
 	if (l->nbe_declined < LIVE_BE_DECLINED)
 		l->be_declined[l->nbe_declined++] = *f;

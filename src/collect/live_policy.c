@@ -90,10 +90,11 @@ void live_check_starved(struct live *l)
 	live_build_task_groups(l);
 	live_cgroups_reset(l);
 	{
-		struct errmsg_fact f;
+		struct fact f;
 
-		errmsg_fact_set(&f, ERRMSG_STARVED, 0, name, l->paranoid, ticks);
-		f.n2 = split < 0;
+		fact_set(&f, FACT_STARVED, 0, name, l->paranoid);
+		f.starved.ticks = ticks;
+		f.starved.unpacked = split < 0;
 		live_tell(l, &f);
 	}
 }

@@ -263,7 +263,7 @@ static void live_probe_features(struct live *l)
 	/* inherit_thread (5.13): else forked children count in their parent's row */
 	if (live_try_attr(l, &a, 1, 0) == -EINVAL) {
 		l->cflags |= COUNTERS_NO_INHERIT_THREAD;
-		live_tell_err(l, ERRMSG_NO_INHERIT_THREAD, -EINVAL, "inherit_thread", 0);
+		live_tell_err(l, FACT_NO_INHERIT_THREAD, -EINVAL, "inherit_thread");
 	}
 	/* PERF_FORMAT_LOST (6.0): the sampler's count of dropped samples */
 	a.inherit = 0;
@@ -419,7 +419,7 @@ static void live_tell_one_pmu(struct live *l)
 		return;
 	for (size_t i = 0; i < ev->n; i++) {
 		const struct perf_event_attr *a = &l->attr[i];
-		struct errmsg_fact f;
+		struct fact f;
 		size_t on = 0;
 
 		if (!ev->ev[i].hw || !live_opens(l, i) || (l->hybrid && live_generic_hw(a)))
@@ -428,9 +428,9 @@ static void live_tell_one_pmu(struct live *l)
 		for (size_t p = 0; p < l->pmus.n; p++)
 			if (l->pmus.pmu[p].type == a->type)
 				on = p;
-		errmsg_fact_set(&f, ERRMSG_ONE_PMU, 0, ev->ev[i].name, l->paranoid,
-				live_generic_hw(a) ? 1 : 0);
-		snprintf(f.pmu, sizeof(f.pmu), "%s", l->pmus.pmu[on].name);
+		fact_set(&f, FACT_ONE_PMU, 0, ev->ev[i].name, l->paranoid);
+		f.one_pmu.no_extended = live_generic_hw(a);
+		snprintf(f.one_pmu.pmu, sizeof(f.one_pmu.pmu), "%s", l->pmus.pmu[on].name);
 		live_tell(l, &f);
 	}
 }
@@ -709,9 +709,11 @@ static void live_describe(struct live *l)
 		if (!ev->ev[i].hw)
 			continue;
 		l->mode.hw_asked = true;
-		if (ev->ev[i].err && !l->mode.why.err)
-			errmsg_fact_set(&l->mode.why, ERRMSG_EVENT, ev->ev[i].err, ev->ev[i].name,
-					l->paranoid, 0);
+		if (ev->ev[i].err && !l->mode.why.err) {
+			l->mode.why.err = ev->ev[i].err;
+			snprintf(l->mode.why.name, sizeof(l->mode.why.name), "%s", ev->ev[i].name);
+			l->mode.why.paranoid = l->paranoid;
+		}
 	}
 	l->mode.hw = evlist_any_hw(ev);
 	l->mode.counters = l->counters;
@@ -719,26 +721,25 @@ static void live_describe(struct live *l)
 	l->mode.watchdog = l->watchdog;
 	l->mode.cpu_hw = l->cpu_hw;
 	l->mode.thread_sets = l->o.threads;
-	l->mode.proc = l->be->counts == ERRMSG_COUNTS_PROC;
-	l->mode.bpf = l->be->counts == ERRMSG_COUNTS_BPF;
-	l->mode.per_task = l->be->counts == ERRMSG_COUNTS_PERF;
+	l->mode.proc = l->be->counts == FACT_COUNTS_PROC;
+	l->mode.bpf = l->be->counts == FACT_COUNTS_BPF;
+	l->mode.per_task = l->be->counts == FACT_COUNTS_PERF;
 	for (size_t k = 0; k < l->ntg; k++)
 		for (int m = 0; m < l->tg[k].nr; m++)
 			if (ev->ev[l->tg[k].ev[m]].hw && l->tg[k].pmu <= 0)
 				l->mode.task_hw++;
 	errmsg_mode(l->base.mode, sizeof(l->base.mode), &l->mode);
 	if (!l->mode.hw && l->mode.hw_asked) {
-		struct errmsg_fact f;
+		struct fact f;
 
-		errmsg_fact_set(&f, ERRMSG_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid,
-				0);
+		fact_set(&f, FACT_NO_PMU, l->mode.why.err, l->mode.why.name, l->paranoid);
 		virt_detect(l->ops, l->o.proc_root, l->o.sysfs_root, l->o.kmsg, &f.virt);
 		live_tell(l, &f);
 	}
 	for (size_t i = 0; i < ev->n; i++) {
 		if (!ev->ev[i].err || (!ev->ev[i].user && ev->ev[i].hw))
 			continue;
-		live_tell_err(l, ERRMSG_EVENT, ev->ev[i].err, ev->ev[i].name, 0);
+		live_tell_err(l, FACT_EVENT, ev->ev[i].err, ev->ev[i].name);
 	}
 }
 
@@ -791,19 +792,19 @@ void live_probe(struct live *l, const struct evlist *req)
 	live_probe_groups(l);
 }
 
-int live_probe_finish(struct live *l, const struct evlist *req, struct errmsg_fact *why)
+int live_probe_finish(struct live *l, const struct evlist *req, struct fact *why)
 {
 	bool any = false;
 
 	/* from /proc, switches include kernel mode: no workaround to tell */
 	if (!l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES) &&
 	    req->role_idx[EV_CTX_SWITCHES] >= 0)
-		live_tell_err(l, ERRMSG_USER_SWITCHES, -EACCES, "context-switches", 0);
+		live_tell_err(l, FACT_USER_SWITCHES, -EACCES, "context-switches");
 	for (size_t i = 0; i < l->base.ev.n; i++)
 		any |= !l->base.ev.ev[i].err;
 	if (!any) {
-		errmsg_fact_set(why, ERRMSG_NO_EVENT, l->base.ev.n ? l->base.ev.ev[0].err : -ENOENT,
-				l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid, 0);
+		fact_set(why, FACT_NO_EVENT, l->base.ev.n ? l->base.ev.ev[0].err : -ENOENT,
+			 l->base.ev.n ? l->base.ev.ev[0].name : "", l->paranoid);
 		return why->err;
 	}
 	live_build_task_groups(l);

@@ -85,14 +85,15 @@ static bool live_pfs_all_modes(struct live *l, size_t i)
 	       !l->attr[i].exclude_user && !l->attr[i].exclude_idle && !l->attr[i].exclude_host;
 }
 
-static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_proc_step step,
-			   int err, const char *name)
+static int live_pfs_refuse(struct live *l, struct fact *why, enum fact_proc_step step, int err,
+			   const char *name)
 {
 	bool asked = l->o.task_counts == LIVE_COUNTS_PROC;
-	struct errmsg_fact f;
+	struct fact f;
 
-	errmsg_fact_set(&f, ERRMSG_PROC_COUNTS, err, name, l->paranoid, step);
-	f.n2 = asked;
+	fact_set(&f, FACT_PROC_COUNTS, err, name, l->paranoid);
+	f.way.step = step;
+	f.way.asked = asked;
 	if (asked) {
 		*why = f;
 		return err ? err : -EINVAL;
@@ -102,7 +103,7 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
 	 * when BPF said why it does not count either, so the log tells why
 	 * neither of the two ways before per-task events counts
 	 */
-	if ((step == ERRMSG_PROC_EVENT || step == ERRMSG_PROC_MODES) && !l->nbe_declined)
+	if ((step == FACT_PROC_EVENT || step == FACT_PROC_MODES) && !l->nbe_declined)
 		return 0;
 	live_backend_declined(l, &f);
 	return 0;
@@ -113,7 +114,7 @@ static int live_pfs_refuse(struct live *l, struct errmsg_fact *why, enum errmsg_
  * probed: not when an event is one /proc does not keep (0, silently), or
  * when the way is not there (0 with the fact; -errno with *why when asked).
  */
-static int live_procfs_init(struct live *l, struct errmsg_fact *why)
+static int live_procfs_init(struct live *l, struct fact *why)
 {
 	const struct evlist *ev = &l->base.ev;
 	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false;
@@ -141,13 +142,13 @@ static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 		if (kind[i] == LIVE_PFS_NONE) {
 			/* per-task events it is: the usual way with a PMU */
 			free(kind);
-			return live_pfs_refuse(l, why, ERRMSG_PROC_EVENT, -EOPNOTSUPP,
+			return live_pfs_refuse(l, why, FACT_PROC_EVENT, -EOPNOTSUPP,
 					       ev->ev[i].name);
 		}
 		if (!live_pfs_all_modes(l, i)) {
 			/* per-task events count one mode alone exactly */
 			free(kind);
-			return live_pfs_refuse(l, why, ERRMSG_PROC_MODES, -EOPNOTSUPP,
+			return live_pfs_refuse(l, why, FACT_PROC_MODES, -EOPNOTSUPP,
 					       ev->ev[i].name);
 		}
 		sched |= kind[i] == LIVE_PFS_SWITCHES || kind[i] == LIVE_PFS_MIGRATIONS;
@@ -161,11 +162,11 @@ static int live_procfs_init(struct live *l, struct errmsg_fact *why)
 	/* ESRCH: a fake's processes are not this one; the clock is there */
 	if (r && r != -ESRCH) {
 		free(kind);
-		return live_pfs_refuse(l, why, ERRMSG_PROC_CLOCK, r, NULL);
+		return live_pfs_refuse(l, why, FACT_PROC_CLOCK, r, NULL);
 	}
 	if (sched && !live_tsum_sched_ok(l)) {
 		free(kind);
-		return live_pfs_refuse(l, why, ERRMSG_PROC_SCHED, -ENOENT, NULL);
+		return live_pfs_refuse(l, why, FACT_PROC_SCHED, -ENOENT, NULL);
 	}
 	l->pfs_kind = kind;
 	l->pfs_sched = sched;
@@ -445,7 +446,7 @@ static void live_procfs_free(struct live *l)
 const struct live_backend LIVE_BE_PROCFS = {
 	.name = "proc",
 	.when = LIVE_BE_AT_PROBE,
-	.counts = ERRMSG_COUNTS_PROC,
+	.counts = FACT_COUNTS_PROC,
 	.flags = LIVE_BE_NO_ATTACH | LIVE_BE_ALL_MODES,
 	.init = live_procfs_init,
 	.idle = live_procfs_idle,

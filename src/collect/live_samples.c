@@ -198,8 +198,8 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 				  l->cflags & COUNTERS_NO_INHERIT_THREAD,
 				  l->no_format_lost,
 				  0 };
-	struct errmsg_notes notes;
-	struct errmsg_fact why;
+	struct fact_notes notes;
+	struct fact why;
 	char msg[1600];
 	int r;
 
@@ -222,15 +222,14 @@ int live_sample(struct source *s, int pid, const struct sample_req *req, char *e
 	r = sampler_open(&l->smp, l->rootfd, pid, &sr, &notes, &why);
 	if (r) {
 		why.paranoid = l->paranoid;
-		errmsg_sample_error(err, errsize, &why, &notes);
+		fact_sample_error(err, errsize, &why, &notes);
 		return r;
 	}
 	l->fds_open += sampler_nfds(l->smp);
 	l->smp_pid = pid;
 	source_message(s, "%s",
-		       errmsg_sampling(msg, sizeof(msg), pid,
-				       sample_kind_name(sampler_kind(l->smp)),
-				       sample_kind_meaning(sampler_kind(l->smp)), &notes));
+		       fact_sampling(msg, sizeof(msg), pid, sample_kind_name(sampler_kind(l->smp)),
+				     sample_kind_meaning(sampler_kind(l->smp)), &notes));
 	return 0;
 }
 

@@ -81,18 +81,23 @@ static void live_note_denied(struct live_denied *d, const struct live_proc *p, u
 static void live_note_task_errors(struct live *l, const struct live_denied *d, size_t nfd)
 {
 	if (d->err && !l->told_perm) {
-		struct errmsg_fact f;
+		struct fact f;
 
 		l->told_perm = true;
-		errmsg_fact_set(&f, ERRMSG_TASKS, d->err, NULL, l->paranoid, d->pid);
-		f.owner = d->owner;
-		f.uid = (long long)getuid();
-		f.n2 = d->other;
+		fact_set(&f, FACT_TASKS, d->err, NULL, l->paranoid);
+		f.tasks.pid = d->pid;
+		f.tasks.owner = d->owner;
+		f.tasks.uid = (long long)getuid();
+		f.tasks.others = d->other;
 		live_tell(l, &f);
 	}
 	if (nfd && !l->told_fds) {
+		struct fact f;
+
 		l->told_fds = true;
-		live_tell_err(l, ERRMSG_TASKS, -EMFILE, NULL, (long long)nfd);
+		fact_set(&f, FACT_TASKS, -EMFILE, NULL, l->paranoid);
+		f.tasks.left_out = (long long)nfd;
+		live_tell(l, &f);
 	}
 }
 
@@ -364,7 +369,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			p->err = -EPERM;
 			if (!l->told_kthreads) {
 				l->told_kthreads = true;
-				live_tell_err(l, ERRMSG_KTHREADS, -EPERM, NULL, 0);
+				live_tell_err(l, FACT_KTHREADS, -EPERM, NULL);
 			}
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
@@ -399,13 +404,13 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			p->retry = l->tick + LIVE_RETRY_TICKS;
 		}
 		if (p->partial && !p->told_partial) {
-			struct errmsg_fact f;
+			struct fact f;
 
 			p->told_partial = true;
-			errmsg_fact_set(&f, ERRMSG_PARTIAL, p->partial_why, p->comm, l->paranoid,
-					p->pid);
-			f.n2 = (long long)p->nthr;
-			f.n3 = (long long)p->thr_all;
+			fact_set(&f, FACT_PARTIAL, p->partial_why, p->comm, l->paranoid);
+			f.partial.pid = p->pid;
+			f.partial.counted = (long long)p->nthr;
+			f.partial.total = (long long)p->thr_all;
 			live_tell(l, &f);
 		}
 		live_fill_task(l, p, &pend[i].st, false, snap);

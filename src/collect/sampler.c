@@ -521,12 +521,11 @@ static int sampler_try(struct sampler *s, const int *tids, size_t ntids, size_t 
 	return r;
 }
 
-static void sampler_note(struct errmsg_notes *notes, enum errmsg_what what, const char *name,
-			 int err)
+static void sampler_note(struct fact_notes *notes, enum fact_what what, const char *name, int err)
 {
-	struct errmsg_fact f;
+	struct fact f;
 
-	errmsg_notes_add(notes, errmsg_fact_set(&f, what, err, name, -2, 0));
+	fact_notes_add(notes, fact_set(&f, what, err, name, -2));
 }
 
 /* One set of events on every online CPU. */
@@ -595,7 +594,7 @@ static int sampler_sysfs_sets(struct sampler *s, const struct sampler_req *req, 
 
 /* PEBS: the kernel's load-latency events first, then MEM_INST_RETIRED through libpfm4. */
 static int sampler_open_pebs(struct sampler *s, const struct sampler_req *req, const int *tids,
-			     size_t ntids, const struct cpumap *online, struct errmsg_notes *notes)
+			     size_t ntids, const struct cpumap *online, struct fact_notes *notes)
 {
 	int r = -ENOENT;
 
@@ -610,7 +609,7 @@ static int sampler_open_pebs(struct sampler *s, const struct sampler_req *req, c
 	if (!r || r == -EMFILE)
 		return r;
 	if (s->nsets)
-		sampler_note(notes, ERRMSG_SAMPLE_PEBS, "mem-loads", r);
+		sampler_note(notes, FACT_SAMPLE_PEBS, "mem-loads", r);
 	r = -ENOENT;
 	for (size_t p = 0; p < 3; p++) {
 		struct sampler_attrs a;
@@ -677,20 +676,20 @@ static void sampler_index_ids(struct sampler *s)
  * by its own user only, whatever perf_event_paranoid says, unless the
  * watcher may trace it (CAP_PERFMON, CAP_SYS_PTRACE).
  */
-static void sampler_owner(int rootfd, int pid, struct errmsg_fact *err)
+static void sampler_owner(int rootfd, int pid, struct fact *err)
 {
 	char name[32];
 	struct stat st;
 
 	snprintf(name, sizeof(name), "%d", pid);
 	if (fstatat(rootfd, name, &st, 0) == 0) {
-		err->owner = st.st_uid;
-		err->uid = getuid();
+		err->sample.owner = st.st_uid;
+		err->sample.uid = getuid();
 	}
 }
 
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
-		 struct errmsg_notes *notes, struct errmsg_fact *err)
+		 struct fact_notes *notes, struct fact *err)
 {
 	struct sampler *s = xcalloc(1, sizeof(*s));
 	int *tids = NULL;
@@ -702,7 +701,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	int r = -ENOENT;
 
 	memset(notes, 0, sizeof(*notes));
-	errmsg_fact_set(err, ERRMSG_SAMPLE, 0, NULL, -2, pid);
+	fact_set(err, FACT_SAMPLE, 0, NULL, -2)->sample.pid = pid;
 	s->ops = sysops_or_real(req->ops);
 	s->pid = pid;
 	s->rootfd = -1;
@@ -712,12 +711,12 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	snprintf(path, sizeof(path), "%d/task", pid);
 	n = proc_list_ids(rootfd, path, &tids, &tcap);
 	if (n <= 0) {
-		errmsg_fact_set(err, ERRMSG_SAMPLE_TASK, -ESRCH, NULL, -2, pid);
+		fact_set(err, FACT_SAMPLE_TASK, -ESRCH, NULL, -2)->sample.pid = pid;
 		r = -ESRCH;
 		goto out_fail;
 	}
 	if (cpumap_online(&cpus, s->ops, req->sysfs, rootfd) || !cpus.n) {
-		errmsg_fact_set(err, ERRMSG_SAMPLE_CPUS, -ENOENT, NULL, -2, pid);
+		fact_set(err, FACT_SAMPLE_CPUS, -ENOENT, NULL, -2);
 		r = -ENOENT;
 		goto out_fail;
 	}
@@ -730,7 +729,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 		}
 		if (r == -EMFILE)
 			goto out_fds;
-		sampler_note(notes, ERRMSG_SAMPLE_PEBS, "MEM_INST_RETIRED", r);
+		sampler_note(notes, FACT_SAMPLE_PEBS, "MEM_INST_RETIRED", r);
 		if (req->kind == SAMPLE_PEBS)
 			goto out_err;
 	}
@@ -754,7 +753,7 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 		}
 		if (r == -EMFILE)
 			goto out_fds;
-		sampler_note(notes, ERRMSG_SAMPLE_IBS, "ibs_op", r);
+		sampler_note(notes, FACT_SAMPLE_IBS, "ibs_op", r);
 		if (req->kind == SAMPLE_IBS)
 			goto out_err;
 	}
@@ -769,13 +768,14 @@ int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler
 	if (r == -EMFILE)
 		goto out_fds;
 out_err:
-	errmsg_fact_set(err, ERRMSG_SAMPLE, r ? r : -EINVAL,
-			s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2, pid);
+	fact_set(err, FACT_SAMPLE, r ? r : -EINVAL,
+		 s->nsets ? s->set[0].a.name[s->set[0].a.leader[0] ? 1 : 0] : NULL, -2);
+	err->sample.pid = pid;
 	sampler_owner(rootfd, pid, err);
 	goto out_fail;
 out_fds:
-	errmsg_fact_set(err, ERRMSG_SAMPLE_FDS, -EMFILE, NULL, -2,
-			(long long)sampler_fds_needed(s, (size_t)n));
+	fact_set(err, FACT_SAMPLE_FDS, -EMFILE, NULL, -2);
+	err->sample_fds.fds = (long long)sampler_fds_needed(s, (size_t)n);
 out_fail:
 	free(tids);
 	cpumap_release(&cpus);

@@ -9,7 +9,7 @@
 #include "kernel/ring.h"
 #include "kernel/sysops.h"
 #include "stream/source.h"
-#include "util/errmsg.h"
+#include "collect/fact.h"
 
 #define SAMPLER_MAX_ATTRS 3		/* PEBS: the mem-loads-aux leader, loads and stores */
 #define SAMPLER_MAX_SETS 2		/* hybrid: P-cores and E-cores */
@@ -88,10 +88,10 @@ struct sampler_req {
  * Sample every thread of pid (threads created later are covered by
  * inheritance), one ring per online CPU. On success *out is set and notes
  * holds what was tried and given up; on failure err is the fact of why
- * (errmsg_sample_error turns both into text). 0 or -errno.
+ * (fact_sample_error turns both into text). 0 or -errno.
  */
 int sampler_open(struct sampler **out, int rootfd, int pid, const struct sampler_req *req,
-		 struct errmsg_notes *notes, struct errmsg_fact *err);
+		 struct fact_notes *notes, struct fact *err);
 void sampler_close(struct sampler *s);
 enum sample_kind sampler_kind(const struct sampler *s);
 uint64_t sampler_period(const struct sampler *s);

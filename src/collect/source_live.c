@@ -145,7 +145,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 			       size_t errsize)
 {
 	struct live *l = xcalloc(1, sizeof(*l));
-	struct errmsg_fact why;
+	struct fact why;
 	struct utsname un;
 	const char *root = o->proc_root ? o->proc_root : "/proc";
 	int r;
@@ -184,7 +184,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	}
 	l->rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (l->rootfd < 0) {
-		errmsg_fact(err, errsize, errmsg_fact_set(&why, ERRMSG_ROOT, -errno, root, -2, 0));
+		fact_text(err, errsize, fact_set(&why, FACT_ROOT, -errno, root, -2));
 		goto out_free;
 	}
 	/* new processes from the kernel's events where it sends them; else /proc listed each tick */
@@ -205,22 +205,22 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		r = live_probe_finish(l, req, &why);
 	if (r) {
 		/* --task-counts=proc for events /proc does not keep: the options' fault */
-		if (why.what == ERRMSG_PROC_COUNTS && o->usage_err)
+		if (why.what == FACT_PROC_COUNTS && o->usage_err)
 			*o->usage_err = true;
-		errmsg_fact(err, errsize, &why);
+		fact_text(err, errsize, &why);
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
 	/* a backend that needs the task groups and the descriptor budget (none yet) */
 	if (live_backend_choose(l, LIVE_BE_AT_OPEN, &why)) {
-		errmsg_fact(err, errsize, &why);
+		fact_text(err, errsize, &why);
 		goto out_free;
 	}
 	if (o->hw_top && l->nsw)
 		live_hw_limit(l);
 	live_open_cpus(l);
 	if (live_cgroups_init(l, &why)) {
-		errmsg_fact(err, errsize, &why);
+		fact_text(err, errsize, &why);
 		goto out_free;
 	}
 	return &l->base;
@@ -239,7 +239,7 @@ const struct errmsg_mode *source_live_mode(const struct source *s)
 	return &((const struct live *)s)->mode;
 }
 
-const struct errmsg_fact *source_live_facts(const struct source *s, size_t *n)
+const struct fact *source_live_facts(const struct source *s, size_t *n)
 {
 	const struct live *l = (const struct live *)s;
 

@@ -8,7 +8,7 @@
 #include "kernel/sysops.h"
 #include "stream/evlist.h"
 #include "stream/source.h"
-#include "util/errmsg.h"
+#include "collect/fact.h"
 
 /*
  * Where process and thread counts come from (--task-counts). Zero, as a
@@ -57,7 +57,7 @@ struct live_opts {
  * Probe which events of req this machine can count, then return a source
  * that counts them per process and per CPU. Events that cannot be counted
  * stay in the list with err set; the reasons are queued as messages.
- * Returns NULL with err filled (errmsg's sentence) when nothing at all can
+ * Returns NULL with err filled (the fact's sentence) when nothing at all can
  * be counted.
  */
 struct source *source_live_new(const struct evlist *req, const struct live_opts *o, char *err,
@@ -70,6 +70,6 @@ const struct errmsg_mode *source_live_mode(const struct source *s);
  * The facts told so far (the latest 256), oldest first; the messages are
  * their sentences. *n gets the count; the array is valid until the next read.
  */
-const struct errmsg_fact *source_live_facts(const struct source *s, size_t *n);
+const struct fact *source_live_facts(const struct source *s, size_t *n);
 
 #endif

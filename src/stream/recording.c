@@ -430,7 +430,6 @@ static int recording_modefacts(struct recording_reader *r, char **tok, size_t nt
 			if (recording_errname(v, &m->why.err))
 				return recording_fail(
 					r, "expected 'ok' or an errno name, found '%.20s'", v);
-			m->why.what = ERRMSG_EVENT;
 			continue;
 		}
 		flag = !strcmp(tok[i], "hw")		? &m->hw

@@ -1,170 +1,42 @@
-/* The one place that turns an errno from collection into text for the user. */
+/* errno into text for the user: perf_event_open failures, the mode line, signals, nice values. */
 #ifndef PMCTOP_ERRMSG_H
 #define PMCTOP_ERRMSG_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* What collection was doing when it met a fact worth telling the user. */
-enum errmsg_what {
-	ERRMSG_EVENT = 0, /* opening the event NAME */
-	ERRMSG_NO_EVENT,  /* no event at all opened; err and NAME of the first */
-	ERRMSG_ROOT,	  /* opening the /proc root NAME */
-	/*
-	 * counting processes; EMFILE: n is how many are not counted; EACCES:
-	 * n is the pid of the first refused, owner its uid beside pmctop's uid,
-	 * n2 how many refused belong to other users
-	 */
-	ERRMSG_TASKS,
-	ERRMSG_CPUS,	    /* opening per-core counters */
-	ERRMSG_CPU_OFFLINE, /* CPU n went offline */
-	ERRMSG_CPU_ONLINE,  /* CPU n came online: counted again */
-	ERRMSG_CPU_BACK,    /* CPU n went offline and came back between two ticks */
-	ERRMSG_NO_PMU,	    /* hardware events asked, none opened; err and NAME of the first */
-	ERRMSG_SAMPLE_TASK, /* sampling pid n: no threads found */
-	ERRMSG_SAMPLE_CPUS, /* sampling: no online CPU found */
-	ERRMSG_SAMPLE_PEBS, /* sampling with PEBS event NAME failed with err */
-	ERRMSG_SAMPLE_IBS,  /* sampling with IBS failed with err (ENOENT: no ibs_op PMU) */
-	ERRMSG_SAMPLE,	    /* sampling pid n with the event NAME failed with err */
-	ERRMSG_STARVED, /* the group NAME never ran in n ticks of its tasks: split (n2 1: unpacked) */
-	ERRMSG_USER_SWITCHES,	  /* user mode only: switches from /proc, no migrations */
-	ERRMSG_NO_INHERIT_THREAD, /* the kernel refused attr.inherit_thread (err): dropped */
-	ERRMSG_SAMPLE_FDS,	  /* sampling needs n descriptors, more than the budget leaves */
-	ERRMSG_CGROUP_MOUNT, /* no cgroup v2 hierarchy (err ENOENT, NAME mountinfo) or unopenable */
-	ERRMSG_CGROUPS,	     /* counting the cgroup NAME failed with err; EMFILE: n left out */
-	ERRMSG_CGROUP_MISSING, /* the cgroup NAME given with --cgroup does not exist (yet) */
-	ERRMSG_CGROUP_COST,    /* n cgroups counted with n2 descriptors (CPUs x events x cgroups) */
-	ERRMSG_ONE_PMU, /* event NAME counts on core PMU pmu only (n 1: the kernel refused the extended type) */
-	ERRMSG_KTHREADS, /* kernel threads listed, not counted: no kernel mode (EPERM) */
-	/* process NAME (pid n) had n3 threads, n2 of them counted (err -EMFILE: no descriptors for the
-	 * rest; -EINPROGRESS: threads started while its attach went on over several ticks) */
-	ERRMSG_PARTIAL,
-	/* hardware events for the n busiest processes only (--hw-top); err EMFILE: by the budget */
-	ERRMSG_HW_TOP,
-	/*
-	 * BPF counting is not used: step n (enum errmsg_bpf_step) failed with err,
-	 * on the event NAME and CPU n2 where the step has them (the verifier's
-	 * last words in NAME for a refused load); asked: --bpf was given; counted
-	 * the way instead says
-	 */
-	ERRMSG_BPF,
-	/*
-	 * --task-counts: counting tasks from /proc is not done, step n (enum
-	 * errmsg_proc_step), on the event NAME where the step has one; n2 1: it
-	 * was asked for (--task-counts=proc), 0: per-task events are used instead
-	 */
-	ERRMSG_PROC_COUNTS,
-};
-
-/* Why tasks are not counted from /proc, for ERRMSG_PROC_COUNTS's n. */
-enum errmsg_proc_step {
-	ERRMSG_PROC_EVENT = 0, /* the event NAME is not one /proc keeps per task */
-	ERRMSG_PROC_SCHED,     /* no /proc/PID/sched: no switches or migrations per thread */
-	ERRMSG_PROC_CLOCK,     /* the CPU clock of a process cannot be read (err) */
-	ERRMSG_PROC_MODES,     /* the event NAME counts some modes only (:u, :k): /proc has all */
-};
-
-/* The steps of setting up --bpf, for ERRMSG_BPF's n (kernel/bpfcount.h names them alike). */
-enum errmsg_bpf_step {
-	ERRMSG_BPF_NOT_BUILT = 0,
-	ERRMSG_BPF_POSSIBLE,
-	ERRMSG_BPF_MAP,
-	ERRMSG_BPF_EVENT,
-	ERRMSG_BPF_ARRAY,
-	ERRMSG_BPF_LOAD,
-	ERRMSG_BPF_ATTACH,
-	ERRMSG_BPF_TEST_RUN,
-	ERRMSG_BPF_READ,
-	ERRMSG_BPF_HYBRID,   /* several core PMUs: not done */
-	ERRMSG_BPF_EVENTS,   /* more events (n2) than the program takes */
-	ERRMSG_BPF_UNUSED,   /* once thread rows (now counted by BPF too) */
-	ERRMSG_BPF_NO_PROCS, /* no processes are counted (--cgroups): nothing for it (a notice) */
-	ERRMSG_BPF_KERNEL,   /* the kernel lacks a map type, program type or helper (name) */
-	ERRMSG_BPF_PERM,     /* auto: no CAP_BPF with CAP_PERFMON (nor CAP_SYS_ADMIN) */
-};
-
-/* How a live source counts processes: the mode line's and the facts' way. */
-enum errmsg_counts {
-	ERRMSG_COUNTS_PERF = 0, /* per-task perf events */
-	ERRMSG_COUNTS_BPF,	/* sums of a BPF program at context switches */
-	ERRMSG_COUNTS_PROC,	/* the kernel's own counts in /proc */
-};
-
-/*
- * A fact collection reports: what it tried, on what, and the errno. It holds
- * no text of its own; errmsg_fact() writes the sentence.
- */
-/* Why there is no PMU, where the machine says: facts for ERRMSG_NO_PMU. */
+/* Why there is no PMU, where the machine says so of itself. */
 struct errmsg_virt {
 	bool vm;	       /* the CPU's hypervisor flag is set */
 	char vendor[64];       /* the machine's vendor (DMI) or hypervisor type; "" unknown */
 	char kernel_said[160]; /* the kernel's boot line about its PMU; "" when not readable */
 };
 
-struct errmsg_fact {
-	enum errmsg_what what;
-	int err;		 /* -errno (a positive errno is taken too); 0: no failure */
-	char name[256];		 /* the event, PMU or path; "" when none */
-	char pmu[64];		 /* ERRMSG_ONE_PMU: the core PMU it counts on */
-	int paranoid;		 /* perf_event_paranoid, below -1 when unknown */
-	long long n;		 /* the pid, CPU or count that what names */
-	long long n2;		 /* a second count, where what needs one */
-	long long n3;		 /* a third */
-	bool asked;		 /* ERRMSG_BPF: asked for (--bpf), not chosen by auto */
-	int instead;		 /* ERRMSG_BPF, ERRMSG_PROC_COUNTS: what counts (errmsg_counts) */
-	long long owner;	 /* ERRMSG_SAMPLE, _TASKS: the uid owning process n, -1 unknown */
-	long long uid;		 /* ERRMSG_SAMPLE, _TASKS: pmctop's real uid, beside owner */
-	struct errmsg_virt virt; /* ERRMSG_NO_PMU: what the machine says of itself */
-};
-
-#define ERRMSG_MAX_NOTES 2
-
-/* What was tried and given up before something worked (sampling: PEBS, IBS). */
-struct errmsg_notes {
-	size_t n;
-	struct errmsg_fact note[ERRMSG_MAX_NOTES];
+/* An event that failed to open: err (-errno, 0 none), its name and perf_event_paranoid then. */
+struct errmsg_event {
+	int err;
+	char name[256];
+	int paranoid; /* below -1 when unknown */
 };
 
 /* How the counts are taken: the facts behind a source's mode line. */
 struct errmsg_mode {
-	bool hw;		/* hardware events are counted */
-	bool hw_asked;		/* hardware events were asked for */
-	bool kernel;		/* kernel-mode work is counted too */
-	char pmu[64];		/* the hardware PMU's name, "" when unknown */
-	int counters;		/* hardware counters a group can have, 0 unknown */
-	int counters_free;	/* of them, free of other users (the NMI watchdog) */
-	int watchdog;		/* kernel.nmi_watchdog, -1 unknown */
-	int cpu_hw;		/* counters each CPU keeps for the core pane */
-	int task_hw;		/* hardware events counted per process */
-	bool thread_sets;	/* with thread rows: a thread's set runs beside its process's */
-	bool bpf;		/* processes counted per CPU by BPF at context switches */
-	bool per_task;		/* by per-task perf events (said by a live source only) */
-	bool proc;		/* task counts read from /proc: no per-task events */
-	struct errmsg_fact why; /* the first hardware event that failed, err 0 if none */
+	bool hw;		 /* hardware events are counted */
+	bool hw_asked;		 /* hardware events were asked for */
+	bool kernel;		 /* kernel-mode work is counted too */
+	char pmu[64];		 /* the hardware PMU's name, "" when unknown */
+	int counters;		 /* hardware counters a group can have, 0 unknown */
+	int counters_free;	 /* of them, free of other users (the NMI watchdog) */
+	int watchdog;		 /* kernel.nmi_watchdog, -1 unknown */
+	int cpu_hw;		 /* counters each CPU keeps for the core pane */
+	int task_hw;		 /* hardware events counted per process */
+	bool thread_sets;	 /* with thread rows: a thread's set runs beside its process's */
+	bool bpf;		 /* processes counted per CPU by BPF at context switches */
+	bool per_task;		 /* by per-task perf events (said by a live source only) */
+	bool proc;		 /* task counts read from /proc: no per-task events */
+	struct errmsg_event why; /* the first hardware event that failed, err 0 if none */
 };
 
-/* Fill f (owner unknown); name may be NULL. Returns f. */
-struct errmsg_fact *errmsg_fact_set(struct errmsg_fact *f, enum errmsg_what what, int err,
-				    const char *name, int paranoid, long long n);
-/* The sentence for f (lowercase, no full stop) in buf; returns buf. */
-const char *errmsg_fact(char *buf, size_t size, const struct errmsg_fact *f);
-/* The notes as "WHAT: WHY (errno text)", separated by "; "; "" for none. Returns buf. */
-const char *errmsg_notes(char *buf, size_t size, const struct errmsg_notes *notes);
-/* Add a note; the oldest are kept when full. */
-void errmsg_notes_add(struct errmsg_notes *notes, const struct errmsg_fact *f);
-/*
- * Why sampling failed: the reason the last source (f, ERRMSG_SAMPLE) gave,
- * in plain words with the way out, then what was tried before it (the
- * notes); any other fact alone. Returns buf.
- */
-const char *errmsg_sample_error(char *buf, size_t size, const struct errmsg_fact *f,
-				const struct errmsg_notes *notes);
-/*
- * The notice that sampling started: pid, the source kind's name and what
- * its samples mean, then the notes of what was tried first. Returns buf.
- */
-const char *errmsg_sampling(char *buf, size_t size, int pid, const char *kind, const char *meaning,
-			    const struct errmsg_notes *notes);
 /*
  * What sampling pid can say about NUMA nodes: err is 0 or the -errno of
  * finding nodes (-ENOENT, -ENOSYS: a kernel without NUMA) or of asking
