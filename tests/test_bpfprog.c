@@ -251,7 +251,13 @@ START_TEST(test_counts_with_the_most_events)
 	spin(50);
 	read_own(b, BPFPROG_MAX_EVENTS, s1);
 	first = s1[0] - s0[0];
-	ck_assert_uint_ge(first, 50000000u);
+	/*
+	 * 50 ms of the process's CPU clock, which also runs through the switch
+	 * path that task-clock leaves out: preempted often on a loaded machine,
+	 * the spin is counted a little short (49.99 ms beside stress-ng)
+	 */
+	ck_assert_uint_ge(first, 45000000u);
+	ck_assert_uint_le(first, 60000000u);
 	for (int i = 1; i < BPFPROG_MAX_EVENTS; i++) {
 		uint64_t d = s1[i * BPFPROG_FIELDS] - s0[i * BPFPROG_FIELDS];
 
