@@ -152,7 +152,9 @@ check "page faults: --bpf $bpf within 2 % of the $tpf the work made" agree "$bpf
 check "page faults: at least the $PAGES pages touched" test "$bpf" -ge $PAGES
 check "context switches: --bpf $bcs within 2 % of per thread $rcs" agree "$bcs" "$rcs" 0.02 10
 check "context switches: --bpf $bcs within 2 % of the $tcs the work made" agree "$bcs" "$tcs" 0.02 20
-check "context switches: at least the $SLEEPS sleeps" test "$bcs" -ge $SLEEPS
+# a sleep whose timer has passed by the time it would block returns without a switch (the
+# work's own count was 2994 of 3000 sleeps beside a loaded build): 1 % of them may not switch
+check "context switches: at least 99 % of the $SLEEPS sleeps" test "$bcs" -ge $((SLEEPS * 99 / 100))
 # task-clock: --bpf runs from one sched_switch tracepoint to the next, a per-thread counter from
 # its context's switch-in to its switch-out, the process CPU clock from the scheduler's own
 # accounting: they start and stop some microseconds apart in each switch (doc/performance.md),

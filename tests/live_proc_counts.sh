@@ -133,7 +133,9 @@ check "page faults: at least the $PAGES pages touched" test "$ppf" -ge $PAGES
 # context switches: the same kernel counts (nvcsw + nivcsw) perf's event sees at each switch
 check "context switches: /proc $pcs within 2 % (and 10) of perf $fcs" agree "$pcs" "$fcs" 0.02 10
 check "context switches: /proc $pcs within 2 % (and 20) of the $tcs the work made" agree "$pcs" "$tcs" 0.02 20
-check "context switches: at least the $SLEEPS sleeps" test "$pcs" -ge $SLEEPS
+# a sleep whose timer has passed by the time it would block returns without a switch (the
+# work's own count was 2994 of 3000 sleeps beside a loaded build): 1 % of them may not switch
+check "context switches: at least 99 % of the $SLEEPS sleeps" test "$pcs" -ge $((SLEEPS * 99 / 100))
 
 # task-clock: /proc has the process CPU clock, the scheduler's own account, which the work read
 # itself
