@@ -281,6 +281,9 @@ static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long lo
 		if (p && sscanf(p, "/proc/%d/task/", &pid) == 1 && fake_kernel_pid_kept(pid) &&
 		    n > 6 && !strcmp(path + n - 6, "/sched"))
 			fk->sched_preads[pid]++;
+		if (p && sscanf(p, "/proc/%d/task/", &pid) == 1 && fake_kernel_pid_kept(pid) &&
+		    n > 10 && !strcmp(path + n - 10, "/schedstat"))
+			fk->schedstat_preads[pid]++;
 	}
 	return sysops_real()->pread(NULL, fd, buf, size, off);
 }

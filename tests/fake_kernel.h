@@ -77,10 +77,11 @@ struct fake_kernel {
 	int task_opens;			    /* perf_event_open calls on a pid above 0 (a task) */
 	int sched_opens[FAKE_KERNEL_PIDS];  /* opens of PID/task/TID/sched files, per pid */
 	int sched_preads[FAKE_KERNEL_PIDS]; /* re-reads of those files kept open, per pid */
-	int cgroup_opens;		    /* opens with PERF_FLAG_PID_CGROUP */
-	int reads_of[FAKE_KERNEL_PIDS];	    /* group reads per pid */
-	uint64_t frozen;		    /* pids whose groups read as last time: idle */
-	int stat_preads[FAKE_KERNEL_PIDS];  /* re-reads of PID/stat files kept open, per pid */
+	int schedstat_preads[FAKE_KERNEL_PIDS]; /* re-reads of PID/task/TID/schedstat files */
+	int cgroup_opens;			/* opens with PERF_FLAG_PID_CGROUP */
+	int reads_of[FAKE_KERNEL_PIDS];		/* group reads per pid */
+	uint64_t frozen;			/* pids whose groups read as last time: idle */
+	int stat_preads[FAKE_KERNEL_PIDS];	/* re-reads of PID/stat files kept open, per pid */
 	uint64_t period_set[FAKE_KERNEL_PERIODS]; /* PERF_EVENT_IOC_PERIOD values, in order */
 	int period_fd[FAKE_KERNEL_PERIODS];
 	size_t nperiod;

@@ -2311,34 +2311,10 @@ END_TEST
 /*
  * The /proc backend on a busy process: thread files kept open and re-read,
  * an unchanged thread asked by its schedstat alone, the threads not listed
- * again while the stat's count stands. Counted by wrapping the fake's pread.
+ * again while the stat's count stands. The fake kernel counts the reads.
  */
-static int pfs_schedstat_preads[64];
-/* the fake kernel's own pread, which the counting one wraps */
-static long (*pfs_fake_pread)(void *ctx, int fd, void *buf, size_t size, long long off);
 /* the descriptors the live source leaves for everything but counters and kept files */
 #define LIVE_TEST_FD_RESERVE 24
-
-static long pfs_count_pread(void *ctx, int fd, void *buf, size_t size, long long off)
-{
-	char link[64], path[512];
-	ssize_t n;
-	int pid, tid;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
-	if (n > 0) {
-		const char *q = NULL;
-
-		path[n] = '\0';
-		for (const char *r = strstr(path, "/proc/"); r; r = strstr(r + 1, "/proc/"))
-			q = r;
-		if (q && sscanf(q, "/proc/%d/task/%d/", &pid, &tid) == 2 && pid >= 0 && pid < 64 &&
-		    n > 10 && !strcmp(path + n - 10, "/schedstat"))
-			pfs_schedstat_preads[pid]++;
-	}
-	return pfs_fake_pread(ctx, fd, buf, size, off);
-}
 
 /* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
 static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)
@@ -2384,9 +2360,6 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 	char err[512];
 
 	f = pfs_tree(&t);
-	pfs_fake_pread = f->ops.pread;
-	f->ops.pread = pfs_count_pread;
-	memset(pfs_schedstat_preads, 0, sizeof(pfs_schedstat_preads));
 	pfs_put_schedstat(t.proc, 0, 0, 123456);
 	pfs_put_schedstat(t.proc, 10, 10, 5000000);
 	pfs_put_schedstat(t.proc, 10, 11, 7000000);
@@ -2405,7 +2378,7 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 	fake_kernel_advance(f, 1000000);
 	p = tick10(s, &snap);
 	ck_assert_int_eq(f->sched_preads[10], 6);
-	ck_assert_int_eq(pfs_schedstat_preads[10], 0);
+	ck_assert_int_eq(f->schedstat_preads[10], 0);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 10 + 7);
 	/* thread 11 did not run at its last read: asked by its schedstat, its sched not read */
 	for (int i = 1; i <= 3; i++) {
@@ -2414,7 +2387,7 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 		fake_kernel_advance(f, 1000000);
 		p = tick10(s, &snap);
 		ck_assert_int_eq(f->sched_preads[10], 6 + i);
-		ck_assert_int_eq(pfs_schedstat_preads[10], i);
+		ck_assert_int_eq(f->schedstat_preads[10], i);
 		ck_assert_uint_eq(p->c[PFS_CS].value, 17 + 5 * i);
 		ck_assert_uint_eq(p->c[PFS_MIG].value, 4 + i);
 		pfs_exact(p, PFS_CS);
