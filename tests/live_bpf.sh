@@ -169,6 +169,34 @@ check "task-clock: --bpf $bns within 2 % (and ${tslack} ns) of the $tns ns of CP
 	agree "$bns" "$tns" 0.02 $tslack
 kill "$wl" 2>/dev/null
 
+# TIME+ of a process of several threads: BPF reads its leader's stat, which sums no thread, and
+# adds the CPU time its threads ran by the sums; it must be the process's, the kernel's own
+background "$WORKLOAD" spin 3 60
+sp=$BG
+"$PMCTOP" -b -p "$sp" -n 40 -d 0.2 -o csv >"$TMP/time.csv" 2>"$TMP/time.err" &
+pc=$!
+frames() { [ "$(grep -c ",process,$sp," "$TMP/time.csv")" -ge "$1" ]; }
+wait_until 20 frames 12
+kill -STOP "$sp"
+# stopped: its time stands from here, and pmctop's rows must come to the kernel's
+read -r -a f <"/proc/$sp/stat"
+tck=$(getconf CLK_TCK)
+kern=$(awk -v u="${f[13]}" -v s="${f[14]}" -v t="$tck" 'BEGIN { printf "%.2f", (u + s) / t }')
+wait $pc
+kill -CONT "$sp"
+kill "$sp" 2>/dev/null
+read -r last mono < <(awk -F, -v pid="$sp" '
+	NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cputime") c = i; next }
+	$2 == "process" && $3 == pid { if ($c + 0 < prev) bad++; prev = $c + 0; last = $c }
+	END { print last, bad + 0 }' "$TMP/time.csv")
+diag "TIME+ of 3 spinning threads: pmctop ${last:-none} s, the kernel $kern s"
+check "TIME+ by BPF never goes back ($mono times)" test "$mono" = 0
+# the kernel's from stat is in clock ticks; the sums' within 2 % of it
+check "TIME+ by BPF ${last:-none} s within 2 % (and 0.03 s) of the kernel's $kern s" \
+	agree "${last:-missing}" "$kern" 0.02 0.03
+check "TIME+ is of all three threads, not the leader's ($kern s at least 1 s)" \
+	within "$kern" 1 1000
+
 # a pid reused within a tick: the new process's first row counts from when it was first seen,
 # never the sums of the process that had the pid before (ns_last_pid hands the pid out again)
 if [ "$ISOLATED" = yes ] && [ -w /proc/sys/kernel/ns_last_pid ]; then

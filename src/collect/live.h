@@ -54,6 +54,8 @@ struct live_gdef {
 #define LIVE_IDLE_REFRESH 16
 /* Ticks a running process goes without its uid read again (setuid, setresuid). */
 #define LIVE_UID_TICKS 4
+/* The process's own stat is read every so many reads of its leader's (struct live_backend). */
+#define LIVE_STAT_FULL 16
 /* The least time a tick spends attaching counters, while some wait: 40 ms. */
 #define LIVE_ATTACH_SLICE_NS 40000000ull
 
@@ -118,6 +120,8 @@ struct live_proc {
 	int pid;
 	unsigned long long start;
 	int statfd;		/* /proc/PID/stat, re-read each tick without a path walk */
+	bool statfd_leader;	/* statfd is its leader thread's (l->be->cpu_time times it) */
+	unsigned stat_reads;	/* reads of the leader's since the process's was read */
 	struct proc_stat last;	/* the last stat read, for a tick that cannot read it */
 	unsigned long long shr; /* shared pages at the last statm read (shr_ok) */
 	bool shr_ok;

@@ -66,6 +66,16 @@ struct live_backend {
 	 */
 	void (*fill)(struct live *l, struct live_proc *p, const struct proc_stat *st,
 		     const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns);
+	/*
+	 * Optional: the backend times p itself. The scan then keeps p's leader
+	 * thread's stat file open instead of the process's (the kernel walks no
+	 * threads for it: the same fields but CPU time and faults) and, after
+	 * each read of it, asks for st->cpu, p's CPU time in clock ticks; false
+	 * when it cannot tell (no sums this tick, no time to count from). The
+	 * process's own file is then read, and every LIVE_STAT_FULL reads
+	 * anyway; each such read is given (full) as the time to count on from.
+	 */
+	bool (*cpu_time)(struct live *l, struct live_proc *p, struct proc_stat *st, bool full);
 	/* p's thread rows: added to snap when want, else what was kept for them let go. */
 	void (*threads)(struct live *l, struct live_proc *p, struct snapshot *snap, bool want);
 	/* After a tick's scan: sweep, rebalance, split (the processes are l->procs). */

@@ -40,6 +40,10 @@ struct live_bpf_proc {
 	struct live_bpf_thr *thr; /* its thread rows, sorted by tid */
 	size_t nthr;
 	bool thr_open; /* every row's stat file kept open: the listing may be skipped */
+	/* its CPU time: cpu_base clock ticks when its sums' enabled time was gate_base */
+	bool cpu_ok;
+	unsigned long long cpu_base;
+	uint64_t gate_base;
 };
 
 static struct live_bpf_proc *live_bpf_of(struct live_proc *p)
@@ -291,6 +295,39 @@ static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc
 	if (p->cnt)
 		p->gate = live_bpf_gate(s);
 	*t_ns = l->bpf_read_ns;
+}
+
+/*
+ * p's CPU time for a read of its leader's stat, which counts the leader's
+ * alone: the time of the last read of the process's own file (full: st is
+ * one, taken as it is), plus the time its threads have run since by its sums
+ * (their enabled time grows by each slice a thread runs, to the ns). Sums
+ * begun again (p's entry dropped and made anew) count on from the last time
+ * given.
+ */
+static bool live_bpf_cpu_time(struct live *l, struct live_proc *p, struct proc_stat *st, bool full)
+{
+	struct live_bpf_proc *bp = live_bpf_of(p);
+	uint64_t gate, tick_ns = live_ticks_ns(1);
+
+	bp->cpu_ok &= !l->bpf_err;
+	if (l->bpf_err || !tick_ns)
+		return false;
+	gate = live_bpf_gate(bpfcount_get(l->bpf, p->pid));
+	if (full) {
+		bp->cpu_ok = true;
+		bp->cpu_base = st->cpu;
+		bp->gate_base = gate;
+		return true;
+	}
+	if (!bp->cpu_ok)
+		return false;
+	if (gate < bp->gate_base) {
+		bp->cpu_base = p->last.cpu;
+		bp->gate_base = 0;
+	}
+	st->cpu = bp->cpu_base + (gate - bp->gate_base) / tick_ns;
+	return true;
 }
 
 /* Keep tid among the threads whose rows this tick shows: their sums are not swept. */
@@ -631,6 +668,7 @@ const struct live_backend LIVE_BE_BPF = {
 	.tick_begin = live_bpf_read,
 	.idle = live_bpf_idle,
 	.fill = live_bpf_fill,
+	.cpu_time = live_bpf_cpu_time,
 	.threads = live_bpf_threads,
 	.tick_end = live_bpf_sweep,
 	.proc_free = live_bpf_proc_free,

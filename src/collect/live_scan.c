@@ -429,7 +429,12 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			continue;
 		if (l->fds_open + 1 > l->fd_budget)
 			break;
-		snprintf(path, sizeof(path), "%d/stat", p->pid);
+		/* where the backend times the process, its leader's: no thread is summed at a read */
+		p->statfd_leader = l->be->cpu_time != NULL;
+		if (p->statfd_leader)
+			snprintf(path, sizeof(path), "%d/task/%d/stat", p->pid, p->pid);
+		else
+			snprintf(path, sizeof(path), "%d/stat", p->pid);
 		p->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
 		if (p->statfd >= 0)
 			l->fds_open++;
@@ -462,6 +467,27 @@ int live_pread_stat(struct live *l, int fd, struct proc_stat *st)
 		return -ESRCH;
 	buf[n] = '\0';
 	return proc_parse_stat(buf, (size_t)n, st);
+}
+
+/*
+ * p's stat again through its kept file. A leader thread's file (the kernel
+ * walks no threads for it) gives the process's fields but its CPU time,
+ * which p's backend gives; where it cannot, and every LIVE_STAT_FULL reads
+ * so that the time stays the kernel's, the process's file is read.
+ */
+static int live_reread_stat(struct live *l, struct live_proc *p, struct proc_stat *st)
+{
+	int r = live_pread_stat(l, p->statfd, st);
+
+	if (r || !p->statfd_leader)
+		return r;
+	if (++p->stat_reads < LIVE_STAT_FULL && l->be->cpu_time(l, p, st, false))
+		return 0;
+	p->stat_reads = 0;
+	r = proc_read_stat(l->rootfd, p->pid, 0, st);
+	if (!r)
+		l->be->cpu_time(l, p, st, true);
+	return r;
 }
 
 void live_scan(struct live *l, struct snapshot *snap)
@@ -511,7 +537,7 @@ void live_scan(struct live *l, struct snapshot *snap)
 			idle = !o->skip && l->be->idle(l, o, o->statfd < 0);
 			/* the stat fd of a process that died reads ESRCH, even if its pid came back */
 			int r = idle		 ? (st = o->last, 0)
-				: o->statfd >= 0 ? live_pread_stat(l, o->statfd, &st)
+				: o->statfd >= 0 ? live_reread_stat(l, o, &st)
 						 : proc_read_stat(l->rootfd, pid, 0, &st);
 
 			if (r == -EMFILE || r == -ENFILE) {
