@@ -41,19 +41,28 @@ check "it has no interval (null) and the load" \
 check "it has S, RES and TIME+ for every process" grep -qx "proc ok" "$TMP/first.verdict"
 check "and no counter value, never 0" grep -qx "counters none" "$TMP/first.verdict"
 
-# The cast: each child changes 1.5 s after it starts, while pmctop watches.
+# The cast: each child says it is ready, then changes 1 s after the go, given once both pmctops
+# have their first frame, so that every change falls within the frames however slow the start
+# (python3 may be a shim that execs it, slow beside a loaded machine).
 cat >"$TMP/exec.sh" <<EOF
-sleep 1.5
+: >"$TMP/ready.ex"
+while [ ! -e "$TMP/go" ]; do sleep 0.1; done
+sleep 1
 exec "$WORKLOAD" sleep 30
 EOF
 # the same name after the exec (sh runs sh): only the new program's mappings tell it
-cat >"$TMP/resh.sh" <<'EOF'
-sleep 1.5
+cat >"$TMP/resh.sh" <<EOF
+: >"$TMP/ready.re"
+while [ ! -e "$TMP/go" ]; do sleep 0.1; done
+sleep 1
 exec sh -c 'sleep 30; exit 0' renamed
 EOF
-cat >"$TMP/setuid.py" <<'EOF'
-import os, sys, time
-time.sleep(1.5)
+cat >"$TMP/setuid.py" <<EOF
+import os, time
+open("$TMP/ready.su", "w").close()
+while not os.path.exists("$TMP/go"):
+    time.sleep(0.1)
+time.sleep(1)
 os.setresuid(65534, 65534, 65534)  # nobody, without an exec
 time.sleep(30)
 EOF
@@ -62,6 +71,7 @@ import time
 b = bytearray($MB << 20)
 for i in range(0, len(b), 4096):
     b[i] = 1
+open("$TMP/ready.mem", "w").close()
 time.sleep(30)
 EOF
 sh "$TMP/exec.sh" &
@@ -72,11 +82,15 @@ python3 "$TMP/setuid.py" &
 su=$!
 python3 "$TMP/mem.py" &
 mem=$!
+KILL_PIDS="$KILL_PIDS $ex $re $su $mem"
+ready() { [ -e "$TMP/ready.ex" ] && [ -e "$TMP/ready.re" ] && [ -e "$TMP/ready.su" ] &&
+	[ -e "$TMP/ready.mem" ]; }
+wait_until 60 ready
 # at a high priority: its CPU time, which TIME+ is compared with, must not depend on what
 # else the machine runs (beside two busy CPUs it got less than a second of the 4.5 s watched)
 nice -n -15 "$WORKLOAD" spin 1 6 "$TMP/spin.log" &
 spin=$!
-KILL_PIDS="$KILL_PIDS $ex $re $su $mem $spin"
+KILL_PIDS="$KILL_PIDS $spin"
 only=""
 us=""
 [ "$ISOLATED" = yes ] || only="-p $ex,$re,$su,$mem,$spin"
@@ -87,6 +101,8 @@ p1=$!
 # shellcheck disable=SC2086
 "$PMCTOP" -b -d 0.5 -n 9 -o json -u nobody $us >"$TMP/nobody.json" 2>"$TMP/nobody.err" &
 p2=$!
+wait_until 20 sh -c 'test -s "$1" && test -s "$2"' _ "$TMP/all.json" "$TMP/nobody.json"
+: >"$TMP/go"
 wait $p1
 s1=$?
 wait $p2
