@@ -223,6 +223,7 @@ struct live {
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
+	bool proc_owner;	/* rootfd is a procfs: a process's euid is its directory's owner */
 	struct procevents *pev; /* fork and exit events instead of listing /proc, or NULL */
 	int paranoid;
 	bool kernel;

@@ -111,6 +111,13 @@ static bool live_wanted_pid(const struct live *l, int pid)
 	return false;
 }
 
+/* pid's effective uid: its directory's owner in a kernel's /proc, else from its status file. */
+static int live_read_uid(struct live *l, int pid, unsigned *uid)
+{
+	return l->proc_owner ? proc_read_owner(l->rootfd, pid, uid)
+			     : proc_read_uid(l->rootfd, pid, uid);
+}
+
 static void live_read_cmdline(struct live *l, struct live_proc *p)
 {
 	char buf[4096];
@@ -138,7 +145,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 		p->skip = true;
 		return true;
 	}
-	if (proc_read_uid(l->rootfd, st->pid, &p->uid)) {
+	if (live_read_uid(l, st->pid, &p->uid)) {
 		live_close_proc(l, p);
 		return false;
 	}
@@ -158,9 +165,9 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
  * Whether a known process must be set up anew: kernel threads were switched
  * on or off, or, under -u, a setuid took it into or out of the user's
  * processes. Otherwise a new uid (setuid, setresuid) is taken as it is, so
- * USER and the filters follow it: status is read when the process runs
+ * USER and the filters follow it: the uid is read when the process runs
  * after a tick it did not, and every LIVE_UID_TICKS ticks while it runs on
- * (a path walk each tick for every busy process would cost more than its
+ * (a lookup each tick for every busy process would cost more than its
  * counters).
  */
 static bool live_renew(struct live *l, struct live_proc *p, bool idle)
@@ -182,7 +189,7 @@ static bool live_renew(struct live *l, struct live_proc *p, bool idle)
 	}
 	p->uid_age = 0;
 	p->uid_stale = false;
-	if (proc_read_uid(l->rootfd, p->pid, &uid) || uid == p->uid)
+	if (live_read_uid(l, p->pid, &uid) || uid == p->uid)
 		return false;
 	if (l->o.by_uid && p->skip != (uid != l->o.uid))
 		return true;

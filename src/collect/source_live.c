@@ -187,6 +187,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		fact_text(err, errsize, fact_set(&why, FACT_ROOT, -errno, root, -2));
 		goto out_free;
 	}
+	l->proc_owner = proc_is_procfs(l->rootfd);
 	/* new processes from the kernel's events where it sends them; else /proc listed each tick */
 	if (!o->proc_root && !o->no_tasks)
 		procevents_open(&l->pev, l->rootfd, LIVE_RESCAN_S);

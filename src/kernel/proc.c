@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "util/xalloc.h"
@@ -466,6 +468,28 @@ int proc_pread_stat(int fd, struct proc_stat *out)
 		return -ESRCH;
 	buf[n] = '\0';
 	return proc_parse_stat(buf, (size_t)n, out);
+}
+
+/* statfs(2)'s f_type of a procfs */
+#define PROC_SUPER_MAGIC_ 0x9fa0
+
+bool proc_is_procfs(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC_;
+}
+
+int proc_read_owner(int rootfd, int pid, unsigned *uid)
+{
+	char name[16];
+	struct stat sb;
+
+	snprintf(name, sizeof(name), "%d", pid);
+	if (fstatat(rootfd, name, &sb, 0))
+		return -errno;
+	*uid = (unsigned)sb.st_uid;
+	return 0;
 }
 
 int proc_read_uid(int rootfd, int pid, unsigned *uid)

@@ -45,6 +45,15 @@ int proc_parse_stat(const char *buf, size_t len, struct proc_stat *out);
 int proc_parse_statm(const char *buf, size_t len, unsigned long long *shared);
 /* The same read from PID/statm below rootfd; 0 or -errno (-ENOENT when gone). */
 int proc_read_statm(int rootfd, int pid, unsigned long long *shared);
+/* Whether fd is a directory of a procfs: a kernel's /proc, not a fixture tree. */
+bool proc_is_procfs(int fd);
+/*
+ * The effective uid of pid from the owner of its directory below rootfd, a
+ * procfs: the kernel gives a process's directory its euid whatever its
+ * dumpable state (the files in it are root's for a task that is not), at
+ * the cost of a lookup, where status is formatted in full. 0 or -errno.
+ */
+int proc_read_owner(int rootfd, int pid, unsigned *uid);
 /* MemTotal in KiB from the text of /proc/meminfo; 0 or -EINVAL. */
 int proc_parse_meminfo(const char *buf, size_t len, unsigned long long *total_kib);
 /* The same read from meminfo below rootfd; 0 or -errno. */
