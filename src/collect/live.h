@@ -258,6 +258,9 @@ struct live {
 	struct live_cpu *cpus;
 	size_t ncpus, cpucap;
 	struct cpumap online; /* the online CPUs, read each tick */
+	int online_fd;	      /* their sysfs file, kept open; -1: none */
+	/* the files of /proc read each tick, kept open in a kernel's /proc */
+	struct proc_kept kloadavg, kuptime, kmeminfo, kstat;
 	struct proc_cpustat *cs;
 	size_t cscap;
 	struct live_user *users;

@@ -122,10 +122,11 @@ void live_open_cpus(struct live *l)
 void live_read_cpus(struct live *l, struct snapshot *snap)
 {
 	char buf[65536];
-	long len = proc_read_file(l->rootfd, "stat", buf, sizeof(buf));
+	long len = proc_kept_read(&l->kstat, l->rootfd, "stat", buf, sizeof(buf));
 	int n = len > 0 ? proc_parse_cpustat(buf, (size_t)len, &l->cs, &l->cscap) : -EINVAL;
 
-	if (!cpumap_online(&l->online, l->ops, l->o.sysfs_root, l->rootfd) && l->online.n)
+	if (!cpumap_online_kept(&l->online, l->ops, l->o.sysfs_root, l->rootfd, &l->online_fd) &&
+	    l->online.n)
 		live_sync_cpus(l, false);
 	for (int i = 0; i < n; i++) {
 		struct snap_cpu *c = snapshot_add_cpu(snap, l->cs[i].cpu);
@@ -186,5 +187,8 @@ void live_cpus_free(struct live *l)
 		live_close_cpu(l, &l->cpus[i]);
 	free(l->cpus);
 	free(l->cs);
+	if (l->online_fd >= 0)
+		l->ops->close(l->ops->ctx, l->online_fd);
+	l->online_fd = -1;
 	cpumap_release(&l->online);
 }

@@ -304,7 +304,7 @@ static int live_cmp_pend(const void *a, const void *b)
 static unsigned long long live_now_ticks(struct live *l)
 {
 	char buf[64];
-	long n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	long n = proc_kept_read(&l->kuptime, l->rootfd, "uptime", buf, sizeof(buf));
 	double up;
 
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &up))

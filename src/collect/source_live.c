@@ -43,14 +43,14 @@ static int live_read(struct source *s, struct snapshot *snap)
 	snap->t_ns = sysops_now(l->ops);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snap->wall = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-	n = proc_read_file(l->rootfd, "loadavg", buf, sizeof(buf));
+	n = proc_kept_read(&l->kloadavg, l->rootfd, "loadavg", buf, sizeof(buf));
 	if (n > 0)
 		proc_parse_loadavg(buf, (size_t)n, snap->load);
-	n = proc_read_file(l->rootfd, "uptime", buf, sizeof(buf));
+	n = proc_kept_read(&l->kuptime, l->rootfd, "uptime", buf, sizeof(buf));
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
 		snap->uptime = -1;
 	/* without it %MEM is empty, never a guess */
-	if (!proc_read_meminfo(l->rootfd, &mi)) {
+	if (!proc_kept_meminfo(&l->kmeminfo, l->rootfd, &mi)) {
 		snap->mem_total_kib = mi.total;
 		snap->mem = (struct snap_mem){ .known = true,
 					       .free_kib = mi.free,
@@ -100,6 +100,10 @@ static void live_free(struct source *s)
 		l->be->free(l);
 	live_cgroups_free(l);
 	live_cpus_free(l);
+	proc_kept_close(&l->kloadavg);
+	proc_kept_close(&l->kuptime);
+	proc_kept_close(&l->kmeminfo);
+	proc_kept_close(&l->kstat);
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);
@@ -154,6 +158,11 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	live_backend_default(l);
 	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
+	l->online_fd = -1;
+	proc_kept_init(&l->kloadavg, false);
+	proc_kept_init(&l->kuptime, false);
+	proc_kept_init(&l->kmeminfo, false);
+	proc_kept_init(&l->kstat, false);
 	l->cg_mntfd = -1;
 	l->ctxsw_sched = -1;
 	l->paranoid = -2;
@@ -188,6 +197,10 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->proc_owner = proc_is_procfs(l->rootfd);
+	proc_kept_init(&l->kloadavg, l->proc_owner);
+	proc_kept_init(&l->kuptime, l->proc_owner);
+	proc_kept_init(&l->kmeminfo, l->proc_owner);
+	proc_kept_init(&l->kstat, l->proc_owner);
 	/* new processes from the kernel's events where it sends them; else /proc listed each tick */
 	if (!o->proc_root && !o->no_tasks)
 		procevents_open(&l->pev, l->rootfd, LIVE_RESCAN_S);

@@ -99,21 +99,36 @@ static int cpumap_from_procstat(struct cpumap *m, int procfd)
 	return n > 0 ? 0 : -ENOENT;
 }
 
-int cpumap_online(struct cpumap *m, const struct sysops *ops, const char *sysfs, int procfd)
+int cpumap_online_kept(struct cpumap *m, const struct sysops *ops, const char *sysfs, int procfd,
+		       int *keep)
 {
 	char path[4096], buf[4096];
 	long len;
-	int fd;
+	int fd = keep && !sysfs ? *keep : -1;
 
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs ? sysfs : "/sys");
-	fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/online",
+			 sysfs ? sysfs : "/sys");
+		fd = ops->openat(ops->ctx, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0)
 		return cpumap_from_procstat(m, procfd);
 	len = ops->pread(ops->ctx, fd, buf, sizeof(buf) - 1, 0);
-	ops->close(ops->ctx, fd);
+	if (keep && !sysfs && len > 0) {
+		*keep = fd;
+	} else {
+		ops->close(ops->ctx, fd);
+		if (keep && !sysfs)
+			*keep = -1;
+	}
 	if (len <= 0 || cpumap_parse(buf, (size_t)len, m) || !m->n)
 		return cpumap_from_procstat(m, procfd);
 	return 0;
+}
+
+int cpumap_online(struct cpumap *m, const struct sysops *ops, const char *sysfs, int procfd)
+{
+	return cpumap_online_kept(m, ops, sysfs, procfd, NULL);
 }
 
 bool cpumap_has(const struct cpumap *m, int cpu)

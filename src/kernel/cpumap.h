@@ -25,6 +25,12 @@ int cpumap_parse(const char *buf, size_t len, struct cpumap *m);
  * procfd. 0 or -errno, m emptied on failure.
  */
 int cpumap_online(struct cpumap *m, const struct sysops *ops, const char *sysfs, int procfd);
+/*
+ * The same, read each tick: on the real sysfs (sysfs NULL) the file stays
+ * open in *fd (-1 at first; close it when done) and is read with one pread.
+ */
+int cpumap_online_kept(struct cpumap *m, const struct sysops *ops, const char *sysfs, int procfd,
+		       int *fd);
 bool cpumap_has(const struct cpumap *m, int cpu);
 /* Free the array; m may be reused after. */
 void cpumap_release(struct cpumap *m);

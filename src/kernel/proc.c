@@ -437,6 +437,64 @@ long proc_read_file(int rootfd, const char *path, char *buf, size_t size)
 	return (long)got;
 }
 
+void proc_kept_init(struct proc_kept *k, bool keep)
+{
+	k->fd = -1;
+	k->keep = keep;
+}
+
+void proc_kept_close(struct proc_kept *k)
+{
+	if (k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+}
+
+long proc_kept_read(struct proc_kept *k, int rootfd, const char *path, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	if (!k->keep)
+		return proc_read_file(rootfd, path, buf, size);
+	if (k->fd < 0) {
+		k->fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);
+		if (k->fd < 0)
+			return -errno;
+	}
+	while (got + 1 < size) {
+		size_t want = size - 1 - got;
+		ssize_t r = pread(k->fd, buf + got, want, (off_t)got);
+
+		if (r < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			proc_kept_close(k);
+			return -e;
+		}
+		got += (size_t)r;
+		/*
+		 * a file of one record (these are) comes whole in one read when
+		 * the buffer holds it: a short read is its end
+		 */
+		if (r == 0 || (size_t)r < want)
+			break;
+	}
+	buf[got] = '\0';
+	return (long)got;
+}
+
+int proc_kept_meminfo(struct proc_kept *k, int rootfd, struct proc_meminfo *out)
+{
+	char buf[8192];
+	long n = proc_kept_read(k, rootfd, "meminfo", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return proc_parse_meminfo_all(buf, (size_t)n, out);
+}
+
 int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out)
 {
 	char path[64], buf[1024];

@@ -96,6 +96,24 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 
 /* Read a file below rootfd into buf (NUL-terminated); bytes read or -errno. */
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
+
+/*
+ * A file read again each tick, kept open where keep (a kernel's /proc): a
+ * read is one pread from its start (the kernel formats it anew), with no
+ * path walk, open or close. Without keep (a fixture tree, whose files a
+ * test may replace) it is opened at each read.
+ */
+struct proc_kept {
+	int fd; /* -1: not open */
+	bool keep;
+};
+
+void proc_kept_init(struct proc_kept *k, bool keep);
+/* Its text into buf (NUL-terminated), as proc_read_file; reopened after a failed read. */
+long proc_kept_read(struct proc_kept *k, int rootfd, const char *path, char *buf, size_t size);
+void proc_kept_close(struct proc_kept *k);
+/* The same read of meminfo as proc_read_meminfo. */
+int proc_kept_meminfo(struct proc_kept *k, int rootfd, struct proc_meminfo *out);
 /* Read PID/stat (or PID/task/TID/stat when tid > 0); 0 or -errno (-ENOENT when gone). */
 int proc_read_stat(int rootfd, int pid, int tid, struct proc_stat *out);
 /* Re-read a /proc/PID/stat already open on fd (pread from 0); 0 or -errno (-ESRCH when gone). */
