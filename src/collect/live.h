@@ -215,7 +215,13 @@ struct live {
 	uint64_t attach_slice;	  /* how long this tick may attach */
 	struct live_gread *gread; /* the gate group's reads of one process, per thread */
 	size_t greadcap;
-	int gread_pid;	     /* whose reads gread holds; 0: none */
+	int gread_pid;	    /* whose reads gread holds; 0: none */
+	uint64_t gread_t0;  /* when those reads began */
+	size_t gread_n0;    /* task_reads then */
+	size_t task_reads;  /* group reads of process sets so far */
+	uint64_t read_unit; /* ns a group read took in the last read of a process */
+	uint64_t *tg_keep;  /* tg_en and tg_run as they were before a read retried */
+	size_t tg_keepcap;
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */

@@ -271,8 +271,10 @@ static int live_read_set(struct live *l, const struct live_layout *ly,
 	const struct live_gdef *gd = &ly->tg[k];
 	const struct live_gread *g;
 
-	if (!stash || (int)k != ly->gate_set)
+	if (!stash || (int)k != ly->gate_set) {
+		l->task_reads++;
 		return counters_read_group(&thr[th].g[k], l->tmp);
+	}
 	g = &l->gread[th];
 	if (!g->r)
 		for (int i = 0; i < gd->nr; i++)

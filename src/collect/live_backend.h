@@ -68,9 +68,10 @@ struct live_backend {
 	bool (*idle)(struct live *l, struct live_proc *p, bool clock_only);
 	/*
 	 * Read p's counts into c (one per event, each err set), st its stat and
-	 * snap the tick's snapshot, and *t_ns the time they were read: the
-	 * row's rates are divided by the time between its own reads. Keeps what
-	 * the next idle needs (p->cnt, p->gate).
+	 * snap the tick's snapshot, and *t_ns the moment they are of (within
+	 * their reads, not after): the row's rates are divided by the time
+	 * between its own reads. Keeps what the next idle needs (p->cnt,
+	 * p->gate).
 	 */
 	void (*fill)(struct live *l, struct live_proc *p, const struct proc_stat *st,
 		     const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns);

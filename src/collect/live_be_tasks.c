@@ -8,6 +8,50 @@
 #include "collect/live_tasks.h"
 
 /*
+ * Read the sets of tp's threads into c (live_sum_groups) and the moment
+ * they are of into *t_ns. The counts are of some moment between the first
+ * group read and the last: pmctop preempted in between lets the process
+ * run on, so a time taken after the reads is later than the counts, this
+ * interval's rate too low and the next one's too high. So the reads are
+ * stamped before and after, the row at the midpoint, and a read much
+ * slower than the usual (by group reads) is taken as interrupted and
+ * made again, once, without the gate reads of the idle check (which are
+ * of before it); a read as slow is the new usual.
+ */
+static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
+			    const struct live_layout *ly, bool stash, struct snap_count *c,
+			    uint64_t *gate, uint64_t *t_ns)
+{
+	/* with the idle check's gate reads, the counts go back to those */
+	uint64_t t0 = stash ? l->gread_t0 : sysops_now(l->ops), t1;
+	size_t n0 = stash ? l->gread_n0 : l->task_reads, n;
+
+	/* what the starving check sums must take one read only */
+	l->tg_keep = xgrow(l->tg_keep, &l->tg_keepcap, 2 * l->ntg + 1, sizeof(*l->tg_keep));
+	for (size_t k = 0; k < l->ntg; k++) {
+		l->tg_keep[2 * k] = l->tg_en[k];
+		l->tg_keep[2 * k + 1] = l->tg_run[k];
+	}
+	for (int tries = 0;; tries++) {
+		live_sum_groups(l, ly, tp->thr, tp->nthr, c, stash, gate, true);
+		t1 = sysops_now(l->ops);
+		n = l->task_reads - n0;
+		if (tries || t1 - t0 <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
+			break;
+		for (size_t k = 0; k < l->ntg; k++) {
+			l->tg_en[k] = l->tg_keep[2 * k];
+			l->tg_run[k] = l->tg_keep[2 * k + 1];
+		}
+		stash = false;
+		t0 = sysops_now(l->ops);
+		n0 = l->task_reads;
+	}
+	if (n)
+		l->read_unit = (t1 - t0) / n;
+	*t_ns = t0 + (t1 - t0) / 2;
+}
+
+/*
  * Sum the sets of p's threads into c; a partial process's counts scaled up
  * to the CPU time of all its threads; without kernel mode, the switches the
  * kernel keeps per thread instead of the event's 0. Kept for the idle gate.
@@ -22,8 +66,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	struct live_layout ly = live_ly(l, tp->lite);
 
 	l->gread_pid = 0;
-	live_sum_groups(l, &ly, tp->thr, tp->nthr, c, stash, &gate, true);
-	*t_ns = sysops_now(l->ops);
+	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
 	if (tp->partial)
 		live_partial_scale(tp, st, c, nev);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */

@@ -64,6 +64,10 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	if (clock_only)
 		return false;
 	gd = &ly.tg[ly.gate_set];
+	/* the full read that takes these gate reads is of the moments from here on */
+	l->gread_t0 = sysops_now(l->ops);
+	l->gread_n0 = l->task_reads;
+	l->task_reads += tp->nthr;
 	l->gread = xgrow(l->gread, &l->greadcap, tp->nthr ? tp->nthr : 1, sizeof(*l->gread));
 	for (size_t th = 0; th < tp->nthr; th++) {
 		struct live_gread *g = &l->gread[th];

@@ -572,4 +572,5 @@ void live_tasks_free(struct live *l)
 	free(l->tids);
 	free(l->users);
 	free(l->gread);
+	free(l->tg_keep);
 }

@@ -80,6 +80,9 @@ struct live_tasks_proc {
 	bool told_partial;
 };
 
+/* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
+#define LIVE_READ_SLACK_NS 200000
+
 /* p's per-task state, made on first use (a process new to the backend has none). */
 static inline struct live_tasks_proc *live_tasks_of(struct live_proc *p)
 {
