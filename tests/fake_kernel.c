@@ -208,6 +208,12 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 	if (fake_kernel_pid_kept(e->pid))
 		fk->reads_of[e->pid]++;
 	fk->now_ns += fk->read_ns;
+	if (fake_kernel_pid_kept(e->pid))
+		fk->read_at[e->pid] = fk->now_ns;
+	if (fk->stall_ns && e->pid == fk->stall_pid) {
+		fk->now_ns += fk->stall_ns;
+		fk->stall_ns = 0;
+	}
 	if (!fake_kernel_pid_kept(e->pid) || !(fk->frozen >> e->pid & 1) || !e->reads)
 		e->reads++;
 	r = e->reads;

@@ -700,6 +700,64 @@ static const struct snap_task *tick10(struct source *s, struct snapshot *snap)
 }
 
 /*
+ * A process's row is stamped with the moment its counts are of, the middle
+ * of its group reads, not a time taken after them: pmctop preempted after
+ * a read would otherwise divide this interval's counts by a time too long,
+ * and the next interval's by one too short. A read that took far longer
+ * than the usual (the stall) is made again, once; a read as usual is made
+ * once. _i: with the process's CPU clock (the fill reads the gate group)
+ * or without it (the idle check reads it, and the fill takes that read).
+ */
+START_TEST(test_a_row_is_stamped_at_its_reads_and_a_stalled_read_is_made_again)
+{
+	static const int tids[] = { 10 };
+	const uint64_t read_ns = 50000, stall_ns = 300000000;
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	int usual = 0;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 1, 100, 800);
+	f = fake_new();
+	f->clock = _i;
+	f->read_ns = read_ns;
+	s = live_new(&t, f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int tick = 0; tick < 8; tick++) {
+		const struct snap_task *row;
+		int reads = f->reads_of[10];
+		bool stall = tick == 5;
+
+		f->now_ns += 1000000000ull;
+		f->clock_ns[10] += 1000000; /* it runs: read in full each tick */
+		if (stall) {
+			f->stall_pid = 10;
+			f->stall_ns = stall_ns;
+		}
+		row = tick10(s, &snap);
+		reads = f->reads_of[10] - reads;
+		if (tick < 2)
+			continue; /* attached, then read once with nothing usual yet */
+		if (!usual)
+			usual = reads;
+		ck_assert_int_gt(usual, 0);
+		/* the counts the row holds are of its last group read, a read's time at most away */
+		ck_assert_uint_le(row->t_ns, f->read_at[10] + read_ns);
+		ck_assert_uint_ge(row->t_ns + read_ns, f->read_at[10]);
+		/* once as usual; twice when the first read stalled, never more */
+		ck_assert_int_eq(reads, stall ? 2 * usual : usual);
+	}
+	ck_assert_uint_eq(f->stall_ns, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
+/*
  * A setuid in a tick whose uid read was left for later, then sleep: the uid
  * is read once more as the process rests, not at the idle refresh ticks on.
  */
@@ -2586,6 +2644,8 @@ int main(void)
 	tcase_add_test(tc, test_an_event_asked_again_with_e_reuses_the_built_in_counter);
 	tcase_add_test(tc, test_an_event_with_a_modifier_is_a_counter_of_its_own);
 	tcase_add_test(tc, test_each_row_carries_the_time_of_its_own_read);
+	tcase_add_loop_test(tc, test_a_row_is_stamped_at_its_reads_and_a_stalled_read_is_made_again,
+			    0, 2);
 	tcase_add_test(tc, test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_counts);
 	tcase_add_test(tc, test_a_setuid_before_a_sleep_is_seen_at_the_next_tick);
 	tcase_add_test(tc,

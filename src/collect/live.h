@@ -59,30 +59,6 @@ struct live_gdef {
 /* The least time a tick spends attaching counters, while some wait: 40 ms. */
 #define LIVE_ATTACH_SLICE_NS 40000000ull
 
-/*
- * A thread's group set: with inheritance for the threads of a process at
- * attach, without for per-thread rows (where start and err are kept too).
- */
-struct live_thread {
-	int tid;
-	unsigned long long start;
-	int err;
-	char state;		/* per-thread rows: the last stat read, for the row after exit */
-	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
-	char comm[64];
-	struct counters_group *g; /* one per task group definition */
-	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
-	uint64_t gate;		  /* the enabled time of its gate group at that read */
-	unsigned idle;		  /* ticks since, in which it did not run */
-	/*
-	 * a process's thread: its groups' last reads, member by member in the
-	 * order of the layout (err: the group's read), standing while keep_ok
-	 */
-	struct snap_count *keep;
-	uint64_t keep_gate; /* its gate group's enabled time at that read */
-	bool keep_ok;
-};
-
 /* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
 enum { LIVE_TS_SW, LIVE_TS_MIG, LIVE_TS_RUN, LIVE_TS_MINFLT, LIVE_TS_MAJFLT, LIVE_TS_MAX };
 
@@ -133,40 +109,16 @@ struct live_proc {
 	char user[33];
 	char comm[64];
 	char *cmdline;
-	size_t nthr;
-	struct live_thread *thr;
-	size_t ntt;
-	struct live_thread *tt;	 /* sorted by tid; while per-thread rows are wanted */
-	struct live_tsum *ctxsw; /* context switches from /proc, user mode only; owned */
-	char *cgroup;		 /* its cgroup v2 path; NULL when not known or not looked for */
-	bool cg_due;		 /* its cgroup is to be read again (it was idle when due) */
-	struct snap_count *cnt;	 /* the counts of the last full read; owned */
-	uint64_t gate;		 /* the gate group's enabled time at that read, over the sets */
-	unsigned idle;		 /* ticks since, in which it did not run */
-	uint64_t clk;		 /* its CPU clock (ns) read before that full read */
-	bool clk_ok;		 /* clk holds it */
-	uint64_t clk_now;	 /* the clock read this tick, before its counters */
-	bool clk_now_ok;
-	bool clk_idle;	  /* this tick: not run by its clock (no thread ran, none came or went) */
+	char *cgroup;		/* its cgroup v2 path; NULL when not known or not looked for */
+	bool cg_due;		/* its cgroup is to be read again (it was idle when due) */
+	struct snap_count *cnt; /* the counts of the last full read; owned */
+	uint64_t gate;		/* what its backend's idle op compares with: its time run then */
+	unsigned idle;		/* ticks since, in which it did not run */
+	/* set by the idle op this tick: not run (its counts stand), its stat read all the same */
+	bool clk_idle;
 	unsigned uid_age; /* ticks it ran since its uid was last read */
 	bool uid_stale;	  /* it ran since its uid was last read: read once more when it rests */
 	unsigned long long retry; /* l->tick from which a failed attach is tried again */
-	/* some threads did not fit the descriptors: the busiest are counted */
-	bool partial;
-	bool attach_split; /* its attach went on over more than one tick */
-	int partial_why; /* -EMFILE: no descriptors for all; -EINPROGRESS: threads started during a split attach */
-	size_t thr_all;	    /* threads it had at attach */
-	uint64_t part_cpu0; /* its CPU time (ns) at attach */
-	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
-	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
-	uint64_t *part_out; /* per event: the enabled time given at the last read */
-	bool lite;	    /* opened with the software events only (not in the hardware top) */
-	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
-	/* an attach in progress over several ticks: the threads still to open */
-	int *todo;
-	size_t ntodo, todo_i, want, gone;
-	int attach_err; /* the last error of that attach */
-	bool told_partial;
 };
 
 /* A cgroup counted per CPU: one group set per online CPU, opened on its directory. */
@@ -187,24 +139,6 @@ struct live_cpu {
 	uint64_t last_enabled;	  /* of the first group: stops growing once detached */
 	struct counters_group *g; /* one per CPU group definition */
 	int *gerr;
-};
-
-/*
- * The task group definitions a set is opened with: every event (l->tg), or
- * the software ones alone (l->sw) for a process outside the hardware top.
- */
-struct live_layout {
-	const struct live_gdef *tg;
-	size_t ntg;
-	size_t set_fds; /* descriptors a set takes */
-	int gate_set;	/* the group read first, whose enabled time gates the rest; -1: none */
-	bool lite;
-};
-
-/* One thread's read of the gate group: kept, so the full read does not read it again. */
-struct live_gread {
-	int r;
-	struct snap_count v[COUNTERS_MAX_GROUP]; /* by member */
 };
 
 struct live_user {
@@ -277,9 +211,10 @@ struct live {
 	struct live_gdef *sw; /* the software groups alone: sets outside the hardware top */
 	size_t nsw, sw_fds;   /* nsw 0: no hardware event, no such sets */
 	int sw_gate;
-	size_t slots;  /* groups a set's array holds: the more of ntg and nsw */
-	bool hw_limit; /* hardware events for the busiest processes only */
-	size_t hw_k;   /* how many, while limited */
+	size_t slots;	 /* groups a set's array holds: the more of ntg and nsw */
+	bool hw_limit;	 /* hardware events for the busiest processes only */
+	size_t hw_k;	 /* how many, while limited */
+	size_t hw_nfull; /* during a tick's attaches: processes with hardware sets */
 	bool told_hw_top;
 	size_t reserve;		  /* thread sets the processes after this one in the attach need */
 	unsigned long long tick;  /* reads so far */
@@ -288,7 +223,13 @@ struct live {
 	uint64_t attach_slice;	  /* how long this tick may attach */
 	struct live_gread *gread; /* the gate group's reads of one process, per thread */
 	size_t greadcap;
-	int gread_pid;	     /* whose reads gread holds; 0: none */
+	int gread_pid;	    /* whose reads gread holds; 0: none */
+	uint64_t gread_t0;  /* when those reads began */
+	size_t gread_n0;    /* task_reads then */
+	size_t task_reads;  /* group reads of process sets so far */
+	uint64_t read_unit; /* ns a group read took in the last read of a process */
+	uint64_t *tg_keep;  /* tg_en and tg_run as they were before a read retried */
+	size_t tg_keepcap;
 	size_t fds_open;     /* descriptors of counters and stat files */
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */
@@ -398,61 +339,16 @@ void live_tasks_free(struct live *l);
 /*
  * live_attach.c: per-thread group sets, opened within the descriptor
  * budget, over several ticks when a process has many threads, and partial
- * when they do not all fit.
+ * when they do not all fit (the per-task backend: live_tasks.h).
  */
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(void);
-/* The group definitions of a set: every event, or the software ones (lite). */
-struct live_layout live_ly(const struct live *l, bool lite);
-/*
- * Open every task group of layout lite on thread tid into *out (owned by the
- * caller, closed with live_close_groups); 0 or -errno with nothing left open
- * (-EMFILE without trying when the budget would be passed).
- */
-int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
-		     bool lite);
-/* Close a thread's group set (either layout), free it and set *g NULL; NULL is a no-op. */
-void live_close_groups(struct live *l, struct counters_group **g);
-/* Close a process thread's group set and let its kept reads go. */
-void live_close_thread(struct live *l, struct live_thread *t);
-/*
- * Open p's counters: a set per thread, within the budget (l->reserve kept for
- * the processes after it), until l->attach_until. 0; LIVE_UNATTACHED when the
- * slice ran out (it goes on next tick); -errno with nothing open.
- */
-int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st);
 /* Re-read a stat file kept open at fd; 0 or -errno (-ESRCH when its task died). */
 int live_pread_stat(struct live *l, int fd, struct proc_stat *st);
-/* Give up an attach in progress: its sets closed, its list freed. */
-void live_attach_drop(struct live *l, struct live_proc *p);
 /* Hardware events for the busiest processes only from now on; said once. */
 void live_hw_limit(struct live *l);
 /*
- * Sum the reads of the sets of thr[0..nthr) (layout ly) into counts c, the
- * gate group's enabled time into *gate; stash: the gate reads live_idle kept
- * for this process stand for the gate group's. keep: each thread's reads are
- * kept (thr[].keep), and a thread whose gate group was enabled no longer
- * since is not read beyond its gate group.
- */
-void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
-		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
-/* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
-void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
-			size_t nev);
-
-/*
- * live_idle.c: whether counted process p has not run since its last full
- * read (its last counts then stand); clock_only: by its CPU clock alone.
- */
-bool live_idle(struct live *l, struct live_proc *p, bool clock_only);
-/*
- * Keep counts c read in full in *cnt (owned), and gate in *keep_gate, for the
- * ticks the task does not run; none when a set did not read.
- */
-void live_keep_counts(const struct live *l, const struct snap_count *c, struct snap_count **cnt,
-		      uint64_t *keep_gate, uint64_t gate);
-/*
- * Keep counts c of p, read in full, for the ticks it does not run (--bpf and
+ * live_idle.c: keep counts c of p, read in full, for the ticks it does not run (--bpf and
  * /proc counting); none when they did not read (bad), so that the next tick
  * reads in full again.
  */
@@ -467,22 +363,6 @@ void live_keep_all(struct live *l, struct live_proc *p, const struct snap_count 
 struct snap_task *live_thread_row(struct live *l, const struct live_proc *p, int tid, char state,
 				  unsigned long long start, const char *comm,
 				  unsigned long long cpu, int err, struct snapshot *snap);
-/* Add a row per thread of p to snap, each thread with a set of its own. */
-void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
-/* Close the sets of p's thread rows and forget them. */
-void live_close_tthreads(struct live *l, struct live_proc *p);
-
-/*
- * live_policy.c, after a tick: split a task group that was enabled and never
- * ran for LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
- */
-void live_check_starved(struct live *l);
-/*
- * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
- * time which processes count hardware events, with hysteresis; a process
- * that changes is attached again next tick.
- */
-void live_hw_top(struct live *l);
 
 /* live_cpus.c: per-CPU groups that follow hotplug. */
 void live_open_cpus(struct live *l);
@@ -519,12 +399,15 @@ void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t cl
 void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c);
 void live_tsum_free(struct live_tsum *ts);
 /*
- * Without kernel-mode counting, the context switches of p
+ * Without kernel-mode counting, the context switches of process pid
  * summed over its threads' /proc status into c, as a cumulative count whose
- * running time stops in an interval in which a thread exited (not exact).
+ * running time stops in an interval in which a thread exited (not exact);
+ * its threads' reads kept in *ts (made on first use, owned by the caller).
  */
-void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c);
-void live_ctxsw_free(struct live_proc *p);
+void live_ctxsw_fill(struct live *l, int pid, struct live_tsum **ts, uint64_t t_ns,
+		     struct snap_count *c);
+/* Free *ts (made by live_ctxsw_fill) and set it NULL; NULL is a no-op. */
+void live_ctxsw_free(struct live_tsum **ts);
 /*
  * live_ctxsw.c: a live_tsum_read of thread sched files (switches,
  * migrations, run time; stat when asked). o: the thread's last read, or

@@ -1,6 +1,7 @@
 /* Live source, attach: per-thread group sets within the fd budget, over ticks, partial. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/live_tasks.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -151,14 +152,14 @@ static void live_order_threads(struct live *l, const struct live_proc *p, size_t
  * open and the caller tries next tick.
  */
 /* Give up an attach in progress: its sets closed, its list freed. */
-void live_attach_drop(struct live *l, struct live_proc *p)
+void live_attach_drop(struct live *l, struct live_tasks_proc *tp)
 {
-	for (size_t k = 0; k < p->nthr; k++)
-		live_close_thread(l, &p->thr[k]);
-	p->nthr = 0;
-	free(p->todo);
-	p->todo = NULL;
-	p->ntodo = p->todo_i = 0;
+	for (size_t k = 0; k < tp->nthr; k++)
+		live_close_thread(l, &tp->thr[k]);
+	tp->nthr = 0;
+	free(tp->todo);
+	tp->todo = NULL;
+	tp->ntodo = tp->todo_i = 0;
 }
 
 /* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
@@ -166,9 +167,10 @@ void live_attach_drop(struct live *l, struct live_proc *p)
 
 int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 {
+	struct live_tasks_proc *tp = live_tasks_of(p);
 	size_t opened = 0, n;
 
-	if (!p->todo) {
+	if (!tp->todo) {
 		char path[64];
 		long ln;
 		size_t room, left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
@@ -178,83 +180,84 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		if (ln < 0)
 			return ln == -ENOENT ? -ESRCH : (int)ln;
 		n = (size_t)ln;
-		free(p->thr); /* a retry after running out of descriptors */
-		p->nthr = 0;
-		p->partial = false;
+		free(tp->thr); /* a retry after running out of descriptors */
+		tp->nthr = 0;
+		tp->partial = false;
 		/*
 		 * every thread with the software events alone (or as many as fit),
 		 * rather than fewer with all, and rather than leave the processes
 		 * still to attach without their software sets: the hardware events
 		 * then go to the busiest processes that fit (live_hw_top)
 		 */
-		if (!p->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
-			p->lite = true;
+		if (!tp->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
+			tp->lite = true;
 			live_hw_limit(l);
 		}
-		room = left / (live_ly(l, p->lite).set_fds ? live_ly(l, p->lite).set_fds : 1);
+		room = left / (live_ly(l, tp->lite).set_fds ? live_ly(l, tp->lite).set_fds : 1);
 		if (!room && n)
 			return -EMFILE;
-		p->want = n;
-		if (p->want > room) {
+		tp->want = n;
+		if (tp->want > room) {
 			/* what the processes still to attach this tick need, up to half */
-			p->want = room - (l->reserve < room / 2 ? l->reserve : room / 2);
+			tp->want = room - (l->reserve < room / 2 ? l->reserve : room / 2);
 			live_order_threads(l, p, n);
 		}
-		p->thr = xcalloc(n ? n : 1, sizeof(*p->thr));
-		p->todo = xcalloc(n ? n : 1, sizeof(*p->todo));
-		memcpy(p->todo, l->tids, n * sizeof(*p->todo));
-		p->ntodo = n;
-		p->todo_i = p->gone = 0;
-		p->attach_err = -ESRCH;
-		p->part_cpu0 = live_ticks_ns(st->cpu);
-		free(p->part_raw);
-		free(p->part_out);
-		p->part_raw = p->part_out = NULL;
+		tp->thr = xcalloc(n ? n : 1, sizeof(*tp->thr));
+		tp->todo = xcalloc(n ? n : 1, sizeof(*tp->todo));
+		memcpy(tp->todo, l->tids, n * sizeof(*tp->todo));
+		tp->ntodo = n;
+		tp->todo_i = tp->gone = 0;
+		tp->attach_err = -ESRCH;
+		tp->part_cpu0 = live_ticks_ns(st->cpu);
+		free(tp->part_raw);
+		free(tp->part_out);
+		tp->part_raw = tp->part_out = NULL;
 	}
-	while (p->todo_i < p->ntodo && p->nthr < p->want) {
+	while (tp->todo_i < tp->ntodo && tp->nthr < tp->want) {
 		int r;
 
 		/* thousands of threads: the rest next tick, so that the frame does not wait */
 		if (opened >= LIVE_ATTACH_LEAST && sysops_now(l->ops) > l->attach_until) {
-			p->attach_split = true;
+			tp->attach_split = true;
 			return LIVE_UNATTACHED;
 		}
-		r = live_open_thread(l, &p->thr[p->nthr], p->todo[p->todo_i++], p->lite);
+		r = live_open_thread(l, &tp->thr[tp->nthr], tp->todo[tp->todo_i++], tp->lite);
 		opened++;
 		if (r == 0) {
-			p->nthr++;
+			tp->nthr++;
 			continue;
 		}
-		p->attach_err = r;
+		tp->attach_err = r;
 		if (r == -ESRCH) {
-			p->gone++; /* the thread exited meanwhile */
+			tp->gone++; /* the thread exited meanwhile */
 			continue;
 		}
-		if ((r == -EMFILE || r == -ENFILE) && p->nthr)
+		if ((r == -EMFILE || r == -ENFILE) && tp->nthr)
 			break;
-		live_attach_drop(l, p);
+		live_attach_drop(l, tp);
 		return r;
 	}
-	n = p->ntodo;
-	free(p->todo);
-	p->todo = NULL;
-	if (!p->nthr)
-		return p->attach_err;
-	p->thr_all = n - p->gone;
-	p->partial = p->nthr < p->thr_all;
-	p->partial_why = -EMFILE;
+	n = tp->ntodo;
+	free(tp->todo);
+	tp->todo = NULL;
+	if (!tp->nthr)
+		return tp->attach_err;
+	tp->thr_all = n - tp->gone;
+	tp->partial = tp->nthr < tp->thr_all;
+	tp->partial_why = -EMFILE;
 	/*
 	 * Over several ticks, a thread not yet attached may have started threads:
 	 * not counted (those of attached threads are, by inheritance, and cannot be
 	 * told apart). More threads now than were attached: estimates, said once.
 	 */
-	if (p->attach_split && !p->partial && st->threads > 0 && (size_t)st->threads > p->thr_all) {
-		p->partial = true;
-		p->partial_why = -EINPROGRESS;
-		p->thr_all = (size_t)st->threads;
+	if (tp->attach_split && !tp->partial && st->threads > 0 &&
+	    (size_t)st->threads > tp->thr_all) {
+		tp->partial = true;
+		tp->partial_why = -EINPROGRESS;
+		tp->thr_all = (size_t)st->threads;
 	}
-	p->attach_split = false;
-	p->part_max = 0;
+	tp->attach_split = false;
+	tp->part_max = 0;
 	return 0;
 }
 
@@ -268,8 +271,10 @@ static int live_read_set(struct live *l, const struct live_layout *ly,
 	const struct live_gdef *gd = &ly->tg[k];
 	const struct live_gread *g;
 
-	if (!stash || (int)k != ly->gate_set)
+	if (!stash || (int)k != ly->gate_set) {
+		l->task_reads++;
 		return counters_read_group(&thr[th].g[k], l->tmp);
+	}
 	g = &l->gread[th];
 	if (!g->r)
 		for (int i = 0; i < gd->nr; i++)
@@ -441,13 +446,13 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
  * threads had and marked as estimates, as multiplexed counts are. Kept
  * from falling, as a cumulative count must.
  */
-void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct snap_count *c,
-			size_t nev)
+void live_partial_scale(struct live_tasks_proc *tp, const struct proc_stat *st,
+			struct snap_count *c, size_t nev)
 {
 	uint64_t now = live_ticks_ns(st->cpu);
 
-	if (now > p->part_cpu0 && now - p->part_cpu0 > p->part_max)
-		p->part_max = now - p->part_cpu0;
+	if (now > tp->part_cpu0 && now - tp->part_cpu0 > tp->part_max)
+		tp->part_max = now - tp->part_cpu0;
 	/*
 	 * The stat's CPU time moves in clock ticks: threads not counted may have run
 	 * less than one, unseen. So each read gives the enabled time the counted
@@ -455,21 +460,21 @@ void live_partial_scale(struct live_proc *p, const struct proc_stat *st, struct 
 	 * time: no interval is taken as wholly counted (an estimate, or n/a when no
 	 * counted thread ran), never a plain number.
 	 */
-	if (!p->part_raw) {
-		p->part_raw = xcalloc(nev ? nev : 1, sizeof(*p->part_raw));
-		p->part_out = xcalloc(nev ? nev : 1, sizeof(*p->part_out));
+	if (!tp->part_raw) {
+		tp->part_raw = xcalloc(nev ? nev : 1, sizeof(*tp->part_raw));
+		tp->part_out = xcalloc(nev ? nev : 1, sizeof(*tp->part_out));
 	}
 	for (size_t e = 0; e < nev; e++) {
 		uint64_t en;
 
 		if (c[e].err)
 			continue;
-		en = c[e].enabled > p->part_max ? c[e].enabled : p->part_max;
-		if (c[e].enabled >= p->part_raw[e] &&
-		    en < p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1)
-			en = p->part_out[e] + (c[e].enabled - p->part_raw[e]) + 1;
-		p->part_raw[e] = c[e].enabled;
-		p->part_out[e] = en;
+		en = c[e].enabled > tp->part_max ? c[e].enabled : tp->part_max;
+		if (c[e].enabled >= tp->part_raw[e] &&
+		    en < tp->part_out[e] + (c[e].enabled - tp->part_raw[e]) + 1)
+			en = tp->part_out[e] + (c[e].enabled - tp->part_raw[e]) + 1;
+		tp->part_raw[e] = c[e].enabled;
+		tp->part_out[e] = en;
 		c[e].enabled = en;
 	}
 }

@@ -3,6 +3,7 @@
 #define PMCTOP_LIVE_BACKEND_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct fact;
@@ -28,7 +29,7 @@ enum live_be_flags {
  * One way of counting processes. Its per-process state hangs from
  * live_proc.be, which only its own file reads; what it keeps for the whole
  * source lives in struct live. The scan calls the ops of l->be only. An op
- * left NULL has nothing to do (init, tick_begin, attach, threads, tick_end,
+ * left NULL has nothing to do (init, tick_begin, attach_begin, attach, threads, tick_end,
  * proc_free, free); idle and fill are always given.
  */
 struct live_backend {
@@ -47,6 +48,11 @@ struct live_backend {
 	/* Before a tick's scan of /proc (--bpf reads its sums here). */
 	void (*tick_begin)(struct live *l);
 	/*
+	 * Before a tick's attaches: procs[0..n) are the processes the tick
+	 * keeps (not l->procs yet), those to attach among them.
+	 */
+	void (*attach_begin)(struct live *l, const struct live_proc *procs, size_t n);
+	/*
 	 * Open what counting p takes, st its stat of this tick. 0;
 	 * LIVE_UNATTACHED to go on next tick; LIVE_RETRY; -errno (-ESRCH: gone,
 	 * -EMFILE/-ENFILE: no descriptors, tried again later) with nothing open.
@@ -56,13 +62,16 @@ struct live_backend {
 	 * Whether counted p has not run since its last full read, so that its
 	 * kept counts (p->cnt) stand and its stat need not be read again.
 	 * clock_only: decide by its CPU clock or not at all (no stat file open).
+	 * It may set p->clk_idle (cleared before): not run, though its stat is
+	 * due (false returned), so its counts stand all the same.
 	 */
 	bool (*idle)(struct live *l, struct live_proc *p, bool clock_only);
 	/*
 	 * Read p's counts into c (one per event, each err set), st its stat and
-	 * snap the tick's snapshot, and *t_ns the time they were read: the
-	 * row's rates are divided by the time between its own reads. Keeps what
-	 * the next idle needs (p->cnt, p->gate).
+	 * snap the tick's snapshot, and *t_ns the moment they are of (within
+	 * their reads, not after): the row's rates are divided by the time
+	 * between its own reads. Keeps what the next idle needs (p->cnt,
+	 * p->gate).
 	 */
 	void (*fill)(struct live *l, struct live_proc *p, const struct proc_stat *st,
 		     const struct snapshot *snap, struct snap_count *c, uint64_t *t_ns);

@@ -492,16 +492,17 @@ static int live_ctxsw_read(struct live *l, struct live_tsum *ts, int pid, struct
  * kernel registers and is never counted: it reads 0. The kernel's own
  * per-task counts (task->nvcsw + nivcsw) are in /proc/PID/task/TID/status.
  */
-void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct snap_count *c)
+void live_ctxsw_fill(struct live *l, int pid, struct live_tsum **tsp, uint64_t t_ns,
+		     struct snap_count *c)
 {
 	struct live_tsum *ts;
 	uint64_t clk, prev, lost;
 	bool clock;
 	int r;
 
-	if (!p->ctxsw)
-		p->ctxsw = xcalloc(1, sizeof(*p->ctxsw));
-	ts = p->ctxsw;
+	if (!*tsp)
+		*tsp = xcalloc(1, sizeof(**tsp));
+	ts = *tsp;
 	/*
 	 * sched files where the kernel writes them: the same switches, and each
 	 * thread's run time, which with the process clock tells a thread gone
@@ -509,24 +510,24 @@ void live_ctxsw_fill(struct live *l, struct live_proc *p, uint64_t t_ns, struct 
 	 */
 	if (l->ctxsw_sched < 0)
 		l->ctxsw_sched = live_tsum_sched_ok(l);
-	clock = l->ctxsw_sched && !sysops_cpuclock(l->ops, p->pid, &clk);
+	clock = l->ctxsw_sched && !sysops_cpuclock(l->ops, pid, &clk);
 	prev = ts->last_ns;
 	lost = ts->lost_ns;
-	r = live_tsum_update(l, ts, p->pid, t_ns,
+	r = live_tsum_update(l, ts, pid, t_ns,
 			     l->ctxsw_sched ? live_tsum_read_sched : live_ctxsw_read, false, -1);
 	if (r) {
 		c->err = r;
 		return;
 	}
 	if (clock)
-		live_tsum_unseen(l, ts, p->pid, clk, prev, lost);
+		live_tsum_unseen(l, ts, pid, clk, prev, lost);
 	live_tsum_count(ts, LIVE_TS_SW, c);
 }
 
-void live_ctxsw_free(struct live_proc *p)
+void live_ctxsw_free(struct live_tsum **ts)
 {
-	if (p->ctxsw)
-		live_tsum_free(p->ctxsw);
-	free(p->ctxsw);
-	p->ctxsw = NULL;
+	if (*ts)
+		live_tsum_free(*ts);
+	free(*ts);
+	*ts = NULL;
 }

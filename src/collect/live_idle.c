@@ -1,6 +1,7 @@
 /* Live source, the idle gate: whether a process ran since its last full read; kept counts. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/live_tasks.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,19 +21,20 @@
  */
 bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
+	struct live_tasks_proc *tp = live_tasks_of(p);
 	const struct live_gdef *gd;
-	struct live_layout ly = live_ly(l, p->lite);
+	struct live_layout ly = live_ly(l, tp->lite);
 	uint64_t sum = 0;
 	bool bad = false;
 	int r;
 
 	l->gread_pid = 0;
-	p->clk_idle = p->clk_now_ok = false;
+	p->clk_idle = tp->clk_now_ok = false;
 	/*
 	 * a partial process is read every tick: its scaled counts move by 1 ns
 	 * of enabled time at least, so that no interval of it is ever plain
 	 */
-	if (ly.gate_set < 0 || p->err || !p->cnt || p->partial)
+	if (ly.gate_set < 0 || p->err || !p->cnt || tp->partial)
 		return false;
 	/*
 	 * The process's CPU clock, one call whatever its threads: when it did
@@ -43,12 +45,12 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	 * Read before the counters, so that a full read misses nothing the
 	 * next tick's clock does not see.
 	 */
-	r = sysops_cpuclock(l->ops, p->pid, &p->clk_now);
+	r = sysops_cpuclock(l->ops, p->pid, &tp->clk_now);
 	if (r == -ESRCH)
 		return false; /* gone: its stat says so */
 	if (!r) {
-		p->clk_now_ok = true;
-		if (p->clk_ok && p->clk_now == p->clk) {
+		tp->clk_now_ok = true;
+		if (tp->clk_ok && tp->clk_now == tp->clk) {
 			/* its counts stand; its stat is read again now and then all the same */
 			p->clk_idle = true;
 			if (p->idle >= LIVE_IDLE_REFRESH)
@@ -56,17 +58,21 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 			p->idle++;
 			return true;
 		}
-		if (p->clk_ok)
+		if (tp->clk_ok)
 			return false; /* it ran: read in full, no gate group read first */
 	}
 	if (clock_only)
 		return false;
 	gd = &ly.tg[ly.gate_set];
-	l->gread = xgrow(l->gread, &l->greadcap, p->nthr ? p->nthr : 1, sizeof(*l->gread));
-	for (size_t th = 0; th < p->nthr; th++) {
+	/* the full read that takes these gate reads is of the moments from here on */
+	l->gread_t0 = sysops_now(l->ops);
+	l->gread_n0 = l->task_reads;
+	l->task_reads += tp->nthr;
+	l->gread = xgrow(l->gread, &l->greadcap, tp->nthr ? tp->nthr : 1, sizeof(*l->gread));
+	for (size_t th = 0; th < tp->nthr; th++) {
 		struct live_gread *g = &l->gread[th];
 
-		g->r = counters_read_group(&p->thr[th].g[ly.gate_set], l->tmp);
+		g->r = counters_read_group(&tp->thr[th].g[ly.gate_set], l->tmp);
 		if (g->r) {
 			bad = true;
 			continue;
@@ -80,8 +86,8 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 		return false;
 	p->idle++;
 	/* nothing ran since the counts kept: they go with the clock read before the gates */
-	p->clk = p->clk_now;
-	p->clk_ok = p->clk_now_ok;
+	tp->clk = tp->clk_now;
+	tp->clk_ok = tp->clk_now_ok;
 	return true;
 }
 

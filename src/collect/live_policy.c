@@ -1,6 +1,7 @@
 /* Live source, policy after each tick: split starved groups, choose the hardware top. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/live_tasks.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -64,15 +65,17 @@ void live_check_starved(struct live *l)
 	/* the sets are built from the group definitions: close them all, reattach next tick */
 	for (size_t i = 0; i < l->nprocs; i++) {
 		struct live_proc *p = &l->procs[i];
+		struct live_tasks_proc *tp = p->be;
 
-		if (p->todo)
-			live_attach_drop(l, p); /* halfway: begun again with the new groups */
+		if (tp && tp->todo)
+			live_attach_drop(l, tp); /* halfway: begun again with the new groups */
 		if (p->skip || p->err)
 			continue;
-		live_close_tthreads(l, p);
-		for (size_t t = 0; t < p->nthr; t++)
-			live_close_thread(l, &p->thr[t]);
-		p->nthr = 0;
+		tp = live_tasks_of(p);
+		live_close_tthreads(l, tp);
+		for (size_t t = 0; t < tp->nthr; t++)
+			live_close_thread(l, &tp->thr[t]);
+		tp->nthr = 0;
 		p->err = LIVE_RETRY;
 	}
 	if (split >= 0) {
@@ -116,12 +119,14 @@ static int live_cmp_rank(const void *a, const void *b)
 /* Close p's sets and have it attached again next tick with the other layout. */
 static void live_switch_layout(struct live *l, struct live_proc *p)
 {
-	live_close_tthreads(l, p);
-	for (size_t t = 0; t < p->nthr; t++)
-		live_close_thread(l, &p->thr[t]);
-	p->nthr = 0;
+	struct live_tasks_proc *tp = live_tasks_of(p);
+
+	live_close_tthreads(l, tp);
+	for (size_t t = 0; t < tp->nthr; t++)
+		live_close_thread(l, &tp->thr[t]);
+	tp->nthr = 0;
 	p->err = LIVE_RETRY;
-	p->lite = !p->lite;
+	tp->lite = !tp->lite;
 	free(p->cnt);
 	p->cnt = NULL;
 }
@@ -140,12 +145,13 @@ void live_hw_top(struct live *l)
 	r = xcalloc(l->nprocs + 1, sizeof(*r));
 	for (size_t i = 0; i < l->nprocs; i++) {
 		struct live_proc *p = &l->procs[i];
+		struct live_tasks_proc *tp;
 
-		if (p->skip || p->err || !p->nthr)
+		if (p->skip || p->err || !(tp = live_tasks_of(p))->nthr)
 			continue;
 		r[n].idx = i;
-		r[n++].recent = p->last.cpu > p->hw_cpu0 ? p->last.cpu - p->hw_cpu0 : 0;
-		p->hw_cpu0 = p->last.cpu;
+		r[n++].recent = p->last.cpu > tp->hw_cpu0 ? p->last.cpu - tp->hw_cpu0 : 0;
+		tp->hw_cpu0 = p->last.cpu;
 	}
 	qsort(r, n, sizeof(*r), live_cmp_rank);
 	/*
@@ -164,11 +170,11 @@ void live_hw_top(struct live *l)
 		size_t room = left;
 
 		for (size_t i = 0; i < n; i++)
-			if (!l->procs[r[i].idx].lite)
-				room += l->procs[r[i].idx].nthr * extra;
+			if (!live_tasks_of(&l->procs[r[i].idx])->lite)
+				room += live_tasks_of(&l->procs[r[i].idx])->nthr * extra;
 		room = room > need ? room - need : 0;
-		for (k = 0; k < n && l->procs[r[k].idx].nthr * extra <= room; k++)
-			room -= l->procs[r[k].idx].nthr * extra;
+		for (k = 0; k < n && live_tasks_of(&l->procs[r[k].idx])->nthr * extra <= room; k++)
+			room -= live_tasks_of(&l->procs[r[k].idx])->nthr * extra;
 		l->hw_k = k;
 	}
 	k = l->hw_k;
@@ -179,11 +185,12 @@ void live_hw_top(struct live *l)
 	margin = need ? 0 : k / 4 + 1;
 	for (size_t i = 0; i < n; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
+		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (!p->lite && i >= k + margin) {
+		if (!tp->lite && i >= k + margin) {
 			live_switch_layout(l, p);
 			freed = true;
-		} else if (!p->lite) {
+		} else if (!tp->lite) {
 			nfull++;
 		}
 	}
@@ -194,10 +201,11 @@ void live_hw_top(struct live *l)
 	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 	for (size_t i = n; need > left && i-- > 0;) {
 		struct live_proc *p = &l->procs[r[i].idx];
+		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (p->lite)
+		if (tp->lite)
 			continue;
-		left += p->nthr * extra;
+		left += tp->nthr * extra;
 		live_switch_layout(l, p);
 		freed = true;
 		nfull--;
@@ -213,10 +221,11 @@ void live_hw_top(struct live *l)
 	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 	for (size_t i = 0; !need && i < n && i < k && nfull < k; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
+		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (!p->lite || p->partial || p->nthr * l->set_fds > left + p->nthr * l->sw_fds)
+		if (!tp->lite || tp->partial || tp->nthr * l->set_fds > left + tp->nthr * l->sw_fds)
 			continue;
-		left = left + p->nthr * l->sw_fds - p->nthr * l->set_fds;
+		left = left + tp->nthr * l->sw_fds - tp->nthr * l->set_fds;
 		live_switch_layout(l, p);
 		nfull++;
 	}

@@ -342,7 +342,7 @@ static bool live_needs_attach(const struct live *l, const struct live_proc *p)
 static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
-	size_t gone = 0, nfd = 0, nfull = 0, reserve = 0;
+	size_t gone = 0, nfd = 0, reserve = 0;
 	struct live_denied denied = { 0, 0, -1, 0 };
 	unsigned me = (unsigned)getuid();
 	bool late = false;
@@ -350,8 +350,8 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	l->gread_pid = 0;
 	/* the slice counts from here: the /proc scan before it is a cost of its own */
 	l->attach_until = sysops_now(l->ops) + l->attach_slice;
-	for (size_t i = 0; i < n; i++)
-		nfull += !procs[i].skip && !procs[i].err && procs[i].nthr && !procs[i].lite;
+	if (l->be->attach_begin)
+		l->be->attach_begin(l, procs, n);
 	if (npend > 1) {
 		unsigned long long now = live_now_ticks(l);
 
@@ -389,12 +389,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 			live_fill_task(l, p, &pend[i].st, false, snap);
 			continue;
 		}
-		/* a new process, or one that found no descriptors: hardware while the top has room */
-		if (p->err != LIVE_RETRY && !p->todo)
-			p->lite = l->nsw && l->hw_limit && nfull >= l->hw_k;
-		p->hw_cpu0 = pend[i].st.cpu;
 		p->err = l->be->attach ? l->be->attach(l, p, &pend[i].st) : 0;
-		nfull += !p->err && !p->lite;
 		if (p->err == -ESRCH) {
 			live_close_proc(l, p);
 			p->pid = 0; /* dropped below */
@@ -409,16 +404,6 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		if (p->err == -EMFILE || p->err == -ENFILE) {
 			nfd++;
 			p->retry = l->tick + LIVE_RETRY_TICKS;
-		}
-		if (p->partial && !p->told_partial) {
-			struct fact f;
-
-			p->told_partial = true;
-			fact_set(&f, FACT_PARTIAL, p->partial_why, p->comm, l->paranoid);
-			f.partial.pid = p->pid;
-			f.partial.counted = (long long)p->nthr;
-			f.partial.total = (long long)p->thr_all;
-			live_tell(l, &f);
 		}
 		live_fill_task(l, p, &pend[i].st, false, snap);
 		live_maybe_threads(l, p, snap);
@@ -620,4 +605,5 @@ void live_tasks_free(struct live *l)
 	free(l->tids);
 	free(l->users);
 	free(l->gread);
+	free(l->tg_keep);
 }

@@ -1,6 +1,7 @@
 /* Live source, per-thread rows: a group set per thread, kept while the thread lives. */
 #include "config.h"
 #include "collect/live.h"
+#include "collect/live_tasks.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,13 +17,13 @@ static void live_close_tthread(struct live *l, struct live_thread *t)
 	t->cnt = NULL;
 }
 
-void live_close_tthreads(struct live *l, struct live_proc *p)
+void live_close_tthreads(struct live *l, struct live_tasks_proc *tp)
 {
-	for (size_t i = 0; i < p->ntt; i++)
-		live_close_tthread(l, &p->tt[i]);
-	free(p->tt);
-	p->tt = NULL;
-	p->ntt = 0;
+	for (size_t i = 0; i < tp->ntt; i++)
+		live_close_tthread(l, &tp->tt[i]);
+	free(tp->tt);
+	tp->tt = NULL;
+	tp->ntt = 0;
 }
 
 struct snap_task *live_thread_row(struct live *l, const struct live_proc *p, int tid, char state,
@@ -62,14 +63,14 @@ struct snap_task *live_thread_row(struct live *l, const struct live_proc *p, int
  * The snapshot entry of per-thread row t of p: its last counts when idle,
  * else its counts read now, kept for the ticks it does not run.
  */
-static void live_thread_entry(struct live *l, const struct live_proc *p, struct live_thread *t,
-			      bool idle, struct snapshot *snap)
+static void live_thread_entry(struct live *l, const struct live_proc *p, bool lite,
+			      struct live_thread *t, bool idle, struct snapshot *snap)
 {
 	struct snap_task *e =
 		live_thread_row(l, p, t->tid, t->state, t->start, t->comm, t->cpu, t->err, snap);
 	size_t nev = l->base.ev.n;
 	uint64_t gate;
-	struct live_layout ly = live_ly(l, p->lite);
+	struct live_layout ly = live_ly(l, lite);
 
 	if (t->err)
 		return;
@@ -108,12 +109,12 @@ static bool live_thread_idle(struct live *l, bool lite, struct live_thread *t)
  * so its row is shown once more with what it counted before it exited (the
  * thread rows then add up to the process row), then closed.
  */
-static void live_end_tthread(struct live *l, const struct live_proc *p, struct live_thread *t,
-			     struct snapshot *snap)
+static void live_end_tthread(struct live *l, const struct live_proc *p, bool lite,
+			     struct live_thread *t, struct snapshot *snap)
 {
 	if (t->g && !t->err) {
 		t->state = 'X';
-		live_thread_entry(l, p, t, false, snap);
+		live_thread_entry(l, p, lite, t, false, snap);
 	}
 	live_close_tthread(l, t);
 }
@@ -125,19 +126,20 @@ static void live_end_tthread(struct live *l, const struct live_proc *p, struct l
  * a group. Not when a row waits for a full read (an error, no counts yet,
  * a stat due): false, and the rows are made the usual way.
  */
-static bool live_threads_idle(struct live *l, struct live_proc *p, struct snapshot *snap)
+static bool live_threads_idle(struct live *l, struct live_proc *p, struct live_tasks_proc *tp,
+			      struct snapshot *snap)
 {
-	if (!p->tt)
+	if (!tp->tt)
 		return false;
-	for (size_t i = 0; i < p->ntt; i++) {
-		const struct live_thread *t = &p->tt[i];
+	for (size_t i = 0; i < tp->ntt; i++) {
+		const struct live_thread *t = &tp->tt[i];
 
 		if (!t->g || t->err || !t->cnt || t->idle >= LIVE_IDLE_REFRESH)
 			return false;
 	}
-	for (size_t i = 0; i < p->ntt; i++) {
-		p->tt[i].idle++;
-		live_thread_entry(l, p, &p->tt[i], true, snap);
+	for (size_t i = 0; i < tp->ntt; i++) {
+		tp->tt[i].idle++;
+		live_thread_entry(l, p, tp->lite, &tp->tt[i], true, snap);
 	}
 	return true;
 }
@@ -149,12 +151,13 @@ static bool live_threads_idle(struct live *l, struct live_proc *p, struct snapsh
  */
 void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap)
 {
+	struct live_tasks_proc *tp = live_tasks_of(p);
 	char path[64];
 	long n;
 	struct live_thread *next;
 	size_t nn = 0, old = 0;
 
-	if (p->clk_idle && live_threads_idle(l, p, snap))
+	if (p->clk_idle && live_threads_idle(l, p, tp, snap))
 		return;
 	snprintf(path, sizeof(path), "%d/task", p->pid);
 	n = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
@@ -166,27 +169,27 @@ void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *sna
 		struct proc_stat st;
 		struct live_thread *t = &next[nn];
 
-		while (old < p->ntt && p->tt[old].tid < tid)
-			live_end_tthread(l, p, &p->tt[old++], snap);
-		if (old < p->ntt && p->tt[old].tid == tid &&
-		    live_thread_idle(l, p->lite, &p->tt[old])) {
-			*t = p->tt[old];
-			memset(&p->tt[old++], 0, sizeof(*t));
+		while (old < tp->ntt && tp->tt[old].tid < tid)
+			live_end_tthread(l, p, tp->lite, &tp->tt[old++], snap);
+		if (old < tp->ntt && tp->tt[old].tid == tid &&
+		    live_thread_idle(l, tp->lite, &tp->tt[old])) {
+			*t = tp->tt[old];
+			memset(&tp->tt[old++], 0, sizeof(*t));
 			nn++;
-			live_thread_entry(l, p, t, true, snap);
+			live_thread_entry(l, p, tp->lite, t, true, snap);
 			continue;
 		}
 		if (proc_read_stat(l->rootfd, p->pid, tid, &st))
 			continue;
-		if (old < p->ntt && p->tt[old].tid == tid && p->tt[old].start == st.start) {
-			*t = p->tt[old];
-			memset(&p->tt[old++], 0, sizeof(*t));
+		if (old < tp->ntt && tp->tt[old].tid == tid && tp->tt[old].start == st.start) {
+			*t = tp->tt[old];
+			memset(&tp->tt[old++], 0, sizeof(*t));
 		} else {
-			if (old < p->ntt && p->tt[old].tid == tid)
-				live_close_tthread(l, &p->tt[old++]);
+			if (old < tp->ntt && tp->tt[old].tid == tid)
+				live_close_tthread(l, &tp->tt[old++]);
 			t->tid = tid;
 			t->start = st.start;
-			t->err = live_open_groups(l, &t->g, tid, 0, p->lite);
+			t->err = live_open_groups(l, &t->g, tid, 0, tp->lite);
 			/* gone, or on its way out: not shown; a thread still there is tried next tick */
 			if (t->err == -ESRCH || t->err == -ENODEV)
 				continue;
@@ -195,11 +198,11 @@ void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *sna
 		t->state = st.state;
 		t->cpu = st.cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", st.comm);
-		live_thread_entry(l, p, t, false, snap);
+		live_thread_entry(l, p, tp->lite, t, false, snap);
 	}
-	while (old < p->ntt)
-		live_end_tthread(l, p, &p->tt[old++], snap);
-	free(p->tt);
-	p->tt = next;
-	p->ntt = nn;
+	while (old < tp->ntt)
+		live_end_tthread(l, p, tp->lite, &tp->tt[old++], snap);
+	free(tp->tt);
+	tp->tt = next;
+	tp->ntt = nn;
 }

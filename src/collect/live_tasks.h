@@ -1,0 +1,158 @@
+/* The per-task backend's state, shared by its files (be_tasks, attach, idle, threads, policy). */
+#ifndef PMCTOP_LIVE_TASKS_H
+#define PMCTOP_LIVE_TASKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/live.h"
+#include "util/xalloc.h"
+
+/*
+ * A thread's group set: with inheritance for the threads of a process at
+ * attach, without for per-thread rows (where start and err are kept too).
+ */
+struct live_thread {
+	int tid;
+	unsigned long long start;
+	int err;
+	char state;		/* per-thread rows: the last stat read, for the row after exit */
+	unsigned long long cpu; /* its utime + stime, clock ticks, from the same read */
+	char comm[64];
+	struct counters_group *g; /* one per task group definition */
+	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
+	uint64_t gate;		  /* the enabled time of its gate group at that read */
+	unsigned idle;		  /* ticks since, in which it did not run */
+	/*
+	 * a process's thread: its groups' last reads, member by member in the
+	 * order of the layout (err: the group's read), standing while keep_ok
+	 */
+	struct snap_count *keep;
+	uint64_t keep_gate; /* its gate group's enabled time at that read */
+	bool keep_ok;
+};
+
+/*
+ * The task group definitions a set is opened with: every event (l->tg), or
+ * the software ones alone (l->sw) for a process outside the hardware top.
+ */
+struct live_layout {
+	const struct live_gdef *tg;
+	size_t ntg;
+	size_t set_fds; /* descriptors a set takes */
+	int gate_set;	/* the group read first, whose enabled time gates the rest; -1: none */
+	bool lite;
+};
+
+/* One thread's read of the gate group: kept, so the full read does not read it again. */
+struct live_gread {
+	int r;
+	struct snap_count v[COUNTERS_MAX_GROUP]; /* by member */
+};
+
+/* A process counted with a group set per thread: live_proc.be. */
+struct live_tasks_proc {
+	size_t nthr;
+	struct live_thread *thr;
+	size_t ntt;
+	struct live_thread *tt;	 /* sorted by tid; while per-thread rows are wanted */
+	struct live_tsum *ctxsw; /* context switches from /proc, user mode only; owned */
+	uint64_t clk;		 /* its CPU clock (ns) read before the last full read */
+	bool clk_ok;		 /* clk holds it */
+	uint64_t clk_now;	 /* the clock read this tick, before its counters */
+	bool clk_now_ok;
+	/* some threads did not fit the descriptors: the busiest are counted */
+	bool partial;
+	bool attach_split; /* its attach went on over more than one tick */
+	int partial_why; /* -EMFILE: no descriptors for all; -EINPROGRESS: threads started during a split attach */
+	size_t thr_all;	    /* threads it had at attach */
+	uint64_t part_cpu0; /* its CPU time (ns) at attach */
+	uint64_t part_max;  /* the most CPU time since attach seen in a stat read */
+	uint64_t *part_raw; /* per event: the counted threads' enabled time at the last read */
+	uint64_t *part_out; /* per event: the enabled time given at the last read */
+	bool lite;	    /* opened with the software events only (not in the hardware top) */
+	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
+	/* an attach in progress over several ticks: the threads still to open */
+	int *todo;
+	size_t ntodo, todo_i, want, gone;
+	int attach_err; /* the last error of that attach */
+	bool told_partial;
+};
+
+/* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
+#define LIVE_READ_SLACK_NS 200000
+
+/* p's per-task state, made on first use (a process new to the backend has none). */
+static inline struct live_tasks_proc *live_tasks_of(struct live_proc *p)
+{
+	if (!p->be)
+		p->be = xcalloc(1, sizeof(struct live_tasks_proc));
+	return p->be;
+}
+
+/* The group definitions of a set: every event, or the software ones (lite). */
+struct live_layout live_ly(const struct live *l, bool lite);
+/*
+ * Open every task group of layout lite on thread tid into *out (owned by the
+ * caller, closed with live_close_groups); 0 or -errno with nothing left open
+ * (-EMFILE without trying when the budget would be passed).
+ */
+int live_open_groups(struct live *l, struct counters_group **out, int tid, unsigned flags,
+		     bool lite);
+/* Close a thread's group set (either layout), free it and set *g NULL; NULL is a no-op. */
+void live_close_groups(struct live *l, struct counters_group **g);
+/* Close a process thread's group set and let its kept reads go. */
+void live_close_thread(struct live *l, struct live_thread *t);
+/*
+ * Open p's counters: a set per thread, within the budget (l->reserve kept for
+ * the processes after it), until l->attach_until. 0; LIVE_UNATTACHED when the
+ * slice ran out (it goes on next tick); -errno with nothing open.
+ */
+int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st);
+/* Give up an attach in progress: its sets closed, its list freed. */
+void live_attach_drop(struct live *l, struct live_tasks_proc *tp);
+/*
+ * Sum the reads of the sets of thr[0..nthr) (layout ly) into counts c, the
+ * gate group's enabled time into *gate; stash: the gate reads live_idle kept
+ * for this process stand for the gate group's. keep: each thread's reads are
+ * kept (thr[].keep), and a thread whose gate group was enabled no longer
+ * since is not read beyond its gate group.
+ */
+void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
+/* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
+void live_partial_scale(struct live_tasks_proc *tp, const struct proc_stat *st,
+			struct snap_count *c, size_t nev);
+
+/*
+ * live_idle.c: whether counted process p has not run since its last full
+ * read (its last counts then stand); clock_only: by its CPU clock alone.
+ */
+bool live_idle(struct live *l, struct live_proc *p, bool clock_only);
+/*
+ * Keep counts c read in full in *cnt (owned), and gate in *keep_gate, for the
+ * ticks the task does not run; none when a set did not read.
+ */
+void live_keep_counts(const struct live *l, const struct snap_count *c, struct snap_count **cnt,
+		      uint64_t *keep_gate, uint64_t gate);
+
+/* live_threads.c: per-thread rows (-H, or the focused process). */
+/* Add a row per thread of p to snap, each thread with a set of its own. */
+void live_fill_threads(struct live *l, struct live_proc *p, struct snapshot *snap);
+/* Close the sets of p's thread rows and forget them. */
+void live_close_tthreads(struct live *l, struct live_tasks_proc *tp);
+
+/*
+ * live_policy.c, after a tick: split a task group that was enabled and never
+ * ran for LIVE_STARVED_TICKS ticks (it cannot get its counters), and reattach.
+ */
+void live_check_starved(struct live *l);
+/*
+ * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
+ * time which processes count hardware events, with hysteresis; a process
+ * that changes is attached again next tick.
+ */
+void live_hw_top(struct live *l);
+
+#endif
