@@ -14,6 +14,7 @@
 #include "collect/numa.h"
 #include "kernel/cpumap.h"
 #include "kernel/pmu.h"
+#include "collect/pidkeys.h"
 #include "collect/procevents.h"
 #include "kernel/proc.h"
 #include "collect/sampler.h"
@@ -157,8 +158,10 @@ struct live {
 	int *pids_copy;
 	char *proc_copy, *sysfs_copy;
 	int rootfd;
-	bool proc_owner;	/* rootfd is a procfs: a process's euid is its directory's owner */
-	struct procevents *pev; /* fork and exit events instead of listing /proc, or NULL */
+	bool proc_owner;	 /* rootfd is a procfs: a process's euid is its directory's owner */
+	struct procevents *pev;	 /* fork and exit events instead of listing /proc, or NULL */
+	struct pidkeys *pidkeys; /* else the backend's keys of processes that ran, or NULL */
+	bool pidkeys_tried;
 	int paranoid;
 	bool kernel;
 	unsigned cflags;	 /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
@@ -270,7 +273,10 @@ struct live {
 	int bpf_err; /* 0, or why the last read failed */
 	/* the moment of the last read (the time of every process row it fills), how long it took */
 	uint64_t bpf_read_ns, bpf_read_dur;
-	int *bpf_absent; /* pids with sums the last scan did not find, ascending */
+	int *bpf_prev; /* the keys of the read before the last, ascending */
+	size_t nbpf_prev, bpf_prevcap;
+	bool bpf_prev_ok; /* that read was had */
+	int *bpf_absent;  /* pids with sums the last scan did not find, ascending */
 	size_t nbpf_absent;
 	int *bpf_tseen; /* tids whose rows this tick showed */
 	size_t nbpf_tseen, bpf_tseencap;
@@ -331,6 +337,13 @@ static inline uint64_t live_pages_kib(unsigned long long pages)
  * processes found attached busiest first within the tick's slice.
  */
 void live_scan(struct live *l, struct snapshot *snap);
+/*
+ * live_pids.c: the tick's pids in l->ids, ascending, from the kernel's
+ * process events, the backend's keys of the processes that ran (given
+ * the last list less what the last scan found gone), or a listing of
+ * /proc. The count, or -errno when /proc could not be listed.
+ */
+long live_pids(struct live *l);
 /* List kernel threads from the next scan on, or stop listing them. */
 void live_kernel_threads(struct source *s, bool on);
 /* Close and free every process the scans keep. */

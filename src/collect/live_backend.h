@@ -30,7 +30,7 @@ enum live_be_flags {
  * live_proc.be, which only its own file reads; what it keeps for the whole
  * source lives in struct live. The scan calls the ops of l->be only. An op
  * left NULL has nothing to do (init, tick_begin, attach_begin, attach, threads, tick_end,
- * proc_free, free); idle and fill are always given.
+ * proc_free, free, keys); idle and fill are always given.
  */
 struct live_backend {
 	const char *name;
@@ -93,6 +93,13 @@ struct live_backend {
 	void (*proc_free)(struct live *l, struct live_proc *p);
 	/* Free what it keeps for the source, when the source is freed. */
 	void (*free)(struct live *l);
+	/*
+	 * After tick_begin: the pids of every process that ran since counting
+	 * began, ascending (*n of them), so that /proc need not be listed each
+	 * tick; NULL when not known this tick. *full: some process may have run
+	 * without being told. NULL op: not known.
+	 */
+	const int *(*keys)(struct live *l, size_t *n, bool *full);
 };
 
 /* The backends, each in its own file. */

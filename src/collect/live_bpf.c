@@ -181,6 +181,17 @@ static void live_bpf_read(struct live *l)
 	 * filtered; else those whose rows are shown, named one by one
 	 */
 	bpfcount_want_all(l->bpf, l->all_threads && !l->o.npids && !l->o.by_uid);
+	/* the keys before this read: an entry not among them was made since */
+	l->bpf_prev_ok = l->bpf_read_ns && !l->bpf_err;
+	if (l->bpf_prev_ok) {
+		size_t n;
+		const int *keys = bpfcount_keys(l->bpf, &n);
+
+		l->bpf_prev = xgrow(l->bpf_prev, &l->bpf_prevcap, n + 1, sizeof(*l->bpf_prev));
+		if (n)
+			memcpy(l->bpf_prev, keys, n * sizeof(*keys));
+		l->nbpf_prev = n;
+	}
 	/*
 	 * The sums are of some moment between t0 and t1. pmctop preempted
 	 * there (a loaded machine) lets the processes run on: a time taken
@@ -288,6 +299,15 @@ static void live_bpf_fill(struct live *l, struct live_proc *p, const struct proc
 	struct live_bpf_proc *bp = live_bpf_of(p);
 	const uint64_t *s = bpfcount_get(l->bpf, p->pid);
 
+	/*
+	 * First seen with an entry the read before did not have: the entry was
+	 * made since, at the first switch of a process forked since (found by
+	 * its key, a tick after it began) or of one that had not run since
+	 * counting began, so all of it is this process's: counted whole
+	 */
+	if (!bp->zero && s && l->bpf_prev_ok && !l->bpf_err &&
+	    !bsearch(&p->pid, l->bpf_prev, l->nbpf_prev, sizeof(int), proc_cmp_int))
+		live_bpf_base(l, &bp->zero, NULL);
 	live_bpf_counts(l, &bp->zero, s, c);
 	bp->tick = l->tick;
 	/* kept for the ticks it does not run: neither its stat nor its sums move then */
@@ -626,6 +646,7 @@ static void live_bpf_free(struct live *l)
 	l->bpf = NULL;
 	free(l->bpf_ev);
 	free(l->bpf_absent);
+	free(l->bpf_prev);
 	free(l->bpf_tabsent);
 	free(l->bpf_tseen);
 	free(l->kept);
@@ -644,6 +665,21 @@ static void live_bpf_proc_free(struct live *l, struct live_proc *p)
 	free(bp->zero);
 	free(bp);
 	p->be = NULL;
+}
+
+/* The processes that ran since the program was loaded: the keys of its sums at the last read. */
+static const int *live_bpf_keys(struct live *l, size_t *n, bool *full)
+{
+	static const int none[1];
+	const int *keys;
+
+	*n = 0;
+	if (!l->bpf || l->bpf_err)
+		return NULL;
+	keys = bpfcount_keys(l->bpf, n);
+	/* at BPFPROG_MAX_PROCS the program sums new processes into its spill, keyless */
+	*full = *n >= BPFPROG_MAX_PROCS;
+	return *n ? keys : none;
 }
 
 /* Load the program once the events are probed, or say why not (0: the next way is asked). */
@@ -673,4 +709,5 @@ const struct live_backend LIVE_BE_BPF = {
 	.tick_end = live_bpf_sweep,
 	.proc_free = live_bpf_proc_free,
 	.free = live_bpf_free,
+	.keys = live_bpf_keys,
 };

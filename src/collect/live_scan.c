@@ -484,7 +484,7 @@ static int live_reread_stat(struct live *l, struct live_proc *p, struct proc_sta
 
 void live_scan(struct live *l, struct snapshot *snap)
 {
-	long n = procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
+	long n = live_pids(l);
 	struct live_proc *next = NULL;
 	struct live_pend *pend = NULL;
 	size_t nnext = 0, ncap = 0, old = 0, npend = 0, pcap = 0;

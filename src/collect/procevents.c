@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,13 +53,25 @@ static double procevents_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A PID namespace below the initial one: NSpid has more than one pid. */
-static bool procevents_nested_pidns(void)
+/* The inode of the initial PID namespace (PROC_PID_INIT_INO). */
+#define PROCEVENTS_INIT_PIDNS 0xeffffffcu
+
+/*
+ * A PID namespace below the initial one: this process's is not the
+ * initial one, or NSpid has more than one pid (it shows only the levels
+ * from the /proc's namespace down: a /proc mounted in the namespace shows
+ * one).
+ */
+static bool procevents_nested_pidns(int rootfd)
 {
 	char line[256];
-	FILE *f = fopen("/proc/self/status", "re");
+	struct stat st;
+	FILE *f;
 	bool nested = true; /* unknown: do not trust the events' pids */
 
+	if (fstatat(rootfd, "self/ns/pid", &st, 0) == 0 && st.st_ino != PROCEVENTS_INIT_PIDNS)
+		return true;
+	f = fopen("/proc/self/status", "re");
 	if (!f)
 		return nested;
 	while (fgets(line, sizeof(line), f))
@@ -267,7 +280,7 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 	if (getenv("PMCTOP_NO_PROC_EVENTS"))
 		return -ECANCELED;
 	/* events carry the initial namespace's pids, and are not sent to other namespaces */
-	if (procevents_nested_pidns() || !procevents_own_proc(rootfd))
+	if (procevents_nested_pidns(rootfd) || !procevents_own_proc(rootfd))
 		return -EXDEV;
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
 	if (fd < 0)

@@ -123,6 +123,7 @@ static void live_free(struct source *s)
 		free((char *)l->o.cgroup_paths[i]);
 	free((void *)l->o.cgroup_paths);
 	procevents_close(l->pev);
+	pidkeys_close(l->pidkeys);
 	if (l->rootfd >= 0)
 		close(l->rootfd);
 	source_release(&l->base);

@@ -1,0 +1,71 @@
+/* Live source, the tick's processes: from the kernel's events, the backend's keys, or /proc. */
+#include "config.h"
+#include "collect/live.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static bool live_pids_wanted(const struct live *l, int pid)
+{
+	if (!l->o.npids)
+		return true;
+	for (size_t i = 0; i < l->o.npids; i++)
+		if (l->o.pids[i] == pid)
+			return true;
+	return false;
+}
+
+static bool live_pids_exists(const struct live *l, int pid)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%d", pid);
+	return faccessat(l->rootfd, name, F_OK, 0) == 0;
+}
+
+/*
+ * The last list less the processes the last scan found gone: each one it
+ * looked at (all, or those -p keeps) and did not keep. A zombie is looked
+ * at until reaped: a process does not run to be reaped, so its sums do
+ * not move and its stat is not read again.
+ */
+static long live_pids_pruned(struct live *l)
+{
+	size_t j = 0;
+	long k = 0;
+
+	for (long i = 0; i < l->nids; i++) {
+		int pid = l->ids[i];
+
+		while (j < l->nprocs && l->procs[j].pid < pid)
+			j++;
+		if (j < l->nprocs && l->procs[j].pid == pid) {
+			char state = l->procs[j].last.state;
+
+			if ((state == 'Z' || state == 'X') && !live_pids_exists(l, pid))
+				continue;
+		} else if (live_pids_wanted(l, pid)) {
+			continue;
+		}
+		l->ids[k++] = pid;
+	}
+	return k;
+}
+
+long live_pids(struct live *l)
+{
+	const int *keys;
+	size_t nkeys = 0;
+	bool full = false;
+
+	if (!l->pev && l->be->keys && !l->pidkeys_tried) {
+		l->pidkeys_tried = true;
+		l->pidkeys = pidkeys_open(l->rootfd, LIVE_RESCAN_S);
+	}
+	if (l->pev || !l->pidkeys)
+		return procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
+	keys = l->be->keys(l, &nkeys, &full);
+	l->nids = live_pids_pruned(l);
+	return pidkeys_ids(l->pidkeys, l->rootfd, keys, nkeys, full, &l->ids, &l->idcap, l->nids);
+}
