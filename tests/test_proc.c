@@ -17,6 +17,7 @@
 
 #include "kernel/cpumap.h"
 #include "kernel/proc.h"
+#include "collect/pidkeys.h"
 #include "collect/procevents.h"
 #include "testutil.h"
 
@@ -789,6 +790,169 @@ START_TEST(test_procevents_watch_list_bounded_by_listings)
 }
 END_TEST
 
+/* A process dir pid under root whose status names tgid as its process (pid itself: a process). */
+static void key_proc(const char *root, int pid, int tgid)
+{
+	char p[600];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%d", root, pid);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/%d/status", root, pid);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "Name:\tx\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\n", tgid);
+	fclose(f);
+}
+
+static void key_gone(const char *root, int pid)
+{
+	char p[600];
+
+	snprintf(p, sizeof(p), "%s/%d/status", root, pid);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/%d", root, pid);
+	ck_assert_int_eq(rmdir(p), 0);
+}
+
+/* A root of processes 10 and 41, a pidkeys over it, and the first call (a listing) made. */
+struct keyfix {
+	char root[32];
+	int rootfd, *ids;
+	size_t cap;
+	long n;
+	struct pidkeys *pk;
+};
+
+static void keyfix_open(struct keyfix *f, double rescan_s)
+{
+	static const int keys[] = { 0, 41 };
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->root, sizeof(f->root), "/tmp/pmctop-keys.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->root));
+	key_proc(f->root, 10, 10);
+	key_proc(f->root, 41, 41);
+	f->rootfd = open(f->root, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(f->rootfd, 0);
+	f->pk = pidkeys_new(rescan_s);
+	f->n = pidkeys_ids(f->pk, f->rootfd, keys, 2, false, &f->ids, &f->cap, -1);
+	ck_assert_int_eq(f->n, 2);
+	ck_assert_uint_eq(pidkeys_listings(f->pk), 1);
+}
+
+static void keyfix_close(struct keyfix *f)
+{
+	pidkeys_close(f->pk);
+	for (int pid = 1; pid < 100; pid++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "%s/%d/status", f->root, pid);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d", f->root, pid);
+		rmdir(p);
+	}
+	close(f->rootfd);
+	ck_assert_int_eq(rmdir(f->root), 0);
+	free(f->ids);
+}
+
+/* n pids of the last list kept, and keys: the call's answer as text */
+static const char *keyfix_call(struct keyfix *f, const int *keys, size_t nkeys, bool full,
+			       char *buf, size_t size)
+{
+	f->n = pidkeys_ids(f->pk, f->rootfd, keys, nkeys, full, &f->ids, &f->cap, f->n);
+	ck_assert_int_ge(f->n, 0);
+	return ids_text(f->ids, f->n, buf, size);
+}
+
+START_TEST(test_pidkeys_new_processes_from_keys_without_listing)
+{
+	struct keyfix f;
+	char got[256];
+	static const int k1[] = { 0, 5, 10, 30, 41, 50, 60, 70, 99 };
+	static const int k2[] = { 5, 10, 30, 41, 50, 60 };
+
+	keyfix_open(&f, 1000);
+	/* new: 5, 50 (processes); 30 ended since its switch; 60 is a thread of 50; 70, 99 gone */
+	key_proc(f.root, 5, 5);
+	key_proc(f.root, 50, 50);
+	key_proc(f.root, 60, 50);
+	/* 20 has not run since counting began: no key, so not found until a listing */
+	key_proc(f.root, 20, 20);
+	ck_assert_str_eq(keyfix_call(&f, k1, 9, false, got, sizeof(got)), "5 10 41 50");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 1);
+	/* the caller took out 41, found gone by its scan: the keys do not bring it back */
+	key_gone(f.root, 41);
+	f.ids[2] = 50;
+	f.n = 3;
+	ck_assert_str_eq(keyfix_call(&f, k2, 6, false, got, sizeof(got)), "5 10 50");
+	/* a pid taken again by a process: found by its key */
+	key_gone(f.root, 60);
+	key_proc(f.root, 60, 60);
+	ck_assert_str_eq(keyfix_call(&f, k2, 6, false, got, sizeof(got)), "5 10 50 60");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 1);
+	keyfix_close(&f);
+}
+END_TEST
+
+START_TEST(test_pidkeys_list_when_the_keys_may_miss_some)
+{
+	struct keyfix f;
+	char got[256];
+	static const int k[] = { 10, 41 };
+
+	keyfix_open(&f, 1000);
+	key_proc(f.root, 20, 20); /* never ran: only a listing finds it */
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 1);
+	/* no keys this tick (the read failed): listed */
+	ck_assert_str_eq(keyfix_call(&f, NULL, 0, false, got, sizeof(got)), "10 20 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 2);
+	/* the table full: listed, and once more after */
+	key_proc(f.root, 30, 30);
+	ck_assert_str_eq(keyfix_call(&f, k, 2, true, got, sizeof(got)), "10 20 30 41");
+	key_proc(f.root, 31, 31);
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 20 30 31 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 4);
+	key_proc(f.root, 32, 32);
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 20 30 31 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 4);
+	/* no last list: listed */
+	f.n = -1;
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 20 30 31 32 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 5);
+	keyfix_close(&f);
+}
+END_TEST
+
+START_TEST(test_pidkeys_rescan_and_trust)
+{
+	struct keyfix f;
+	char got[256];
+	static const int other[] = { 7000, 7001 }, k[] = { 10, 41 };
+
+	/* rescan_s 0: every call lists */
+	keyfix_open(&f, 0);
+	key_proc(f.root, 20, 20);
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 20 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 2);
+	keyfix_close(&f);
+	/* keys no listing ever held (not this /proc's numbers): listed every call */
+	keyfix_open(&f, 1000);
+	pidkeys_close(f.pk);
+	f.pk = pidkeys_new(1000);
+	for (int i = 0; i < 3; i++)
+		ck_assert_str_eq(keyfix_call(&f, other, 2, false, got, sizeof(got)), "10 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 3);
+	/* one that does: trusted from then on */
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 41");
+	ck_assert_str_eq(keyfix_call(&f, k, 2, false, got, sizeof(got)), "10 41");
+	ck_assert_uint_eq(pidkeys_listings(f.pk), 4);
+	keyfix_close(&f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("proc");
@@ -814,6 +978,9 @@ int main(void)
 	tcase_add_test(tc, test_procevents_drop_forged_netlink_sender);
 	tcase_add_test(tc, test_procevents_stop_listening_on_close);
 	tcase_add_test(tc, test_procevents_watch_list_bounded_by_listings);
+	tcase_add_test(tc, test_pidkeys_new_processes_from_keys_without_listing);
+	tcase_add_test(tc, test_pidkeys_list_when_the_keys_may_miss_some);
+	tcase_add_test(tc, test_pidkeys_rescan_and_trust);
 	tcase_add_loop_test(tc, test_parse_cpulist_table, 0,
 			    sizeof(CPULIST_CASES) / sizeof(CPULIST_CASES[0]));
 	tcase_add_test(tc, test_online_cpus_from_the_sysfs_root_else_proc_stat);
