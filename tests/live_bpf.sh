@@ -176,7 +176,8 @@ sp=$BG
 "$PMCTOP" -b -p "$sp" -n 40 -d 0.2 -o csv >"$TMP/time.csv" 2>"$TMP/time.err" &
 pc=$!
 frames() { [ "$(grep -c ",process,$sp," "$TMP/time.csv")" -ge "$1" ]; }
-wait_until 20 frames 12
+# past LIVE_STAT_FULL (16) reads: one of them is of the process's own stat file
+wait_until 30 frames 20
 kill -STOP "$sp"
 # stopped: its time stands from here, and pmctop's rows must come to the kernel's
 read -r -a f <"/proc/$sp/stat"

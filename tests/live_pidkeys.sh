@@ -157,4 +157,42 @@ diag "$nf frames in ${secs} s, $nl listings of /proc"
 check "/proc is listed far fewer times than there are frames" \
 	test "$nl" -ge 1 -a "$nl" -le $((2 + secs / 10)) -a "$nl" -lt $((nf / 4))
 check "no error on stderr" sh -c '! grep -v "no hardware PMU" "$1" | grep -q .' _ "$TMP/err"
+
+# processes of a PID namespace below this one: the program keys their switches by that
+# namespace's pids, so the keys miss them. One there when pmctop starts is found by the first
+# listing, and from then on /proc is listed each tick: one made later is shown, and one that
+# ends is gone, within 3 frames.
+# nested_pid UNSHARE: the pid, in this namespace, of the process unshare forked
+nested_pid() { awk '{ print $1 }' "/proc/$1/task/$1/children" 2>/dev/null; }
+unshare --pid --fork "$WORKLOAD" sleep 120 &
+u1=$!
+wait_until 20 sh -c 'test -n "$(awk "{ print \$1 }" /proc/$1/task/$1/children)"' _ "$u1"
+n1=$(nested_pid "$u1")
+OUT=$TMP/nested.csv
+ASAN_OPTIONS=detect_leaks=0 strace -f -y -qq -e trace=getdents64 -o "$TMP/strace2" \
+	"$PMCTOP" -b -d 0.2 --bpf -o csv >"$OUT" 2>"$TMP/err2" &
+st=$!
+pm=""
+wait_until 20 started
+t=$(later 1)
+check "a process of a nested PID namespace is shown" csv_listed "$OUT" "$t" "$n1"
+unshare --pid --fork "$WORKLOAD" sleep 120 &
+u2=$!
+wait_until 20 sh -c 'test -n "$(awk "{ print \$1 }" /proc/$1/task/$1/children)"' _ "$u2"
+n2=$(nested_pid "$u2")
+t=$(later 3)
+check "one made later in another is shown within 3 frames" csv_listed "$OUT" "$t" "$n2"
+kill -KILL "$n1"
+wait "$u1" 2>/dev/null
+t=$(later 3)
+check "one that ended is gone within 3 frames" absent "$t" "$n1"
+kill -KILL "$n2"
+wait "$u2" 2>/dev/null
+[ -n "$pm" ] && kill -TERM "$pm"
+wait "$st"
+nf=$(nframes)
+nl=$(grep -c 'getdents64([0-9]*</proc>,.*) = 0$' "$TMP/strace2")
+diag "nested: $nf frames, $nl listings of /proc"
+check "with a nested namespace /proc is listed each tick ($nl of $nf frames)" \
+	test "$nl" -ge $((nf - 1))
 done_testing

@@ -162,6 +162,13 @@ struct live {
 	struct procevents *pev;	 /* fork and exit events instead of listing /proc, or NULL */
 	struct pidkeys *pidkeys; /* else the backend's keys of processes that ran, or NULL */
 	bool pidkeys_tried;
+	/*
+	 * A process of a PID namespace below /proc's was seen: the program keys
+	 * its switches by that namespace's pids (0 for it), so the keys miss it
+	 * and /proc is listed each tick. pidns_ino: the inode of /proc's own.
+	 */
+	bool pidns_nested;
+	unsigned long long pidns_ino;
 	int paranoid;
 	bool kernel;
 	unsigned cflags;	 /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
@@ -343,6 +350,8 @@ void live_scan(struct live *l, struct snapshot *snap);
  * the last list less what the last scan found gone), or a listing of
  * /proc. The count, or -errno when /proc could not be listed.
  */
+/* Note the PID namespace of pid, found new, while the tick's pids come from the keys. */
+void live_pids_note(struct live *l, int pid);
 long live_pids(struct live *l);
 /* List kernel threads from the next scan on, or stop listing them. */
 void live_kernel_threads(struct source *s, bool on);

@@ -329,15 +329,30 @@ static bool live_bpf_cpu_time(struct live *l, struct live_proc *p, struct proc_s
 {
 	struct live_bpf_proc *bp = live_bpf_of(p);
 	uint64_t gate, tick_ns = live_ticks_ns(1);
+	const uint64_t *s;
 
 	bp->cpu_ok &= !l->bpf_err;
 	if (l->bpf_err || !tick_ns)
 		return false;
-	gate = live_bpf_gate(bpfcount_get(l->bpf, p->pid));
+	s = bpfcount_get(l->bpf, p->pid);
+	gate = live_bpf_gate(s);
+	/*
+	 * no entry (the table full, or a task of a nested PID namespace, which
+	 * the program keys 0): its threads' time is nowhere, read the kernel's
+	 */
+	if (!s && !full)
+		return false;
 	if (full) {
 		bp->cpu_ok = true;
 		bp->cpu_base = st->cpu;
 		bp->gate_base = gate;
+		/*
+		 * the sums run ahead of the kernel's time (the stat is read after
+		 * them; their clock takes in IRQ and steal time): TIME+ holds
+		 * until the kernel's catches up, never going back
+		 */
+		if (st->cpu < p->last.cpu && p->start == st->start)
+			st->cpu = p->last.cpu;
 		return true;
 	}
 	if (!bp->cpu_ok)
@@ -347,6 +362,8 @@ static bool live_bpf_cpu_time(struct live *l, struct live_proc *p, struct proc_s
 		bp->gate_base = 0;
 	}
 	st->cpu = bp->cpu_base + (gate - bp->gate_base) / tick_ns;
+	if (st->cpu < p->last.cpu)
+		st->cpu = p->last.cpu;
 	return true;
 }
 

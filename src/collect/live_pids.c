@@ -2,8 +2,10 @@
 #include "config.h"
 #include "collect/live.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static bool live_pids_wanted(const struct live *l, int pid)
@@ -53,6 +55,35 @@ static long live_pids_pruned(struct live *l)
 	return k;
 }
 
+/* The inode of the initial PID namespace (PROC_PID_INIT_INO) */
+#define LIVE_PIDNS_INIT_INO 0xeffffffcULL
+
+void live_pids_note(struct live *l, int pid)
+{
+	char path[64];
+	struct stat sb;
+
+	if (!l->pidkeys || l->pidns_nested)
+		return;
+	if (!l->pidns_ino) {
+		if (fstatat(l->rootfd, "self/ns/pid", &sb, 0)) {
+			/* the namespace cannot be told apart: the keys may miss some */
+			l->pidns_nested = true;
+			return;
+		}
+		l->pidns_ino = sb.st_ino;
+	}
+	/* the initial namespace's /proc: the program keys by the kernel's tgids, every one shown */
+	if (l->pidns_ino == LIVE_PIDNS_INIT_INO)
+		return;
+	snprintf(path, sizeof(path), "%d/ns/pid", pid);
+	/* gone (ENOENT) is no namespace; one not to be looked at may be another */
+	if (fstatat(l->rootfd, path, &sb, 0))
+		l->pidns_nested |= errno != ENOENT && errno != ESRCH;
+	else
+		l->pidns_nested |= sb.st_ino != l->pidns_ino;
+}
+
 long live_pids(struct live *l)
 {
 	const int *keys;
@@ -63,7 +94,7 @@ long live_pids(struct live *l)
 		l->pidkeys_tried = true;
 		l->pidkeys = pidkeys_open(l->rootfd, LIVE_RESCAN_S);
 	}
-	if (l->pev || !l->pidkeys)
+	if (l->pev || !l->pidkeys || l->pidns_nested)
 		return procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
 	keys = l->be->keys(l, &nkeys, &full);
 	l->nids = live_pids_pruned(l);

@@ -149,6 +149,7 @@ static bool live_new_proc(struct live *l, struct live_proc *p, const struct proc
 		live_close_proc(l, p);
 		return false;
 	}
+	live_pids_note(l, st->pid);
 	if (l->o.by_uid && p->uid != l->o.uid) {
 		p->skip = true;
 		return true;
