@@ -98,9 +98,10 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
 
 /*
- * A file read again each tick, kept open where keep (a kernel's /proc): a
- * read is one pread from its start (the kernel formats it anew), with no
- * path walk, open or close. Without keep (a fixture tree, whose files a
+ * A file of one record (loadavg, uptime, meminfo, stat: the kernel formats
+ * it whole at each read from its start, so a short read is its end) read
+ * again each tick, kept open where keep (a kernel's /proc): a read is one
+ * pread from its start, with no path walk, open or close. Without keep (a fixture tree, whose files a
  * test may replace) it is opened at each read.
  */
 struct proc_kept {
