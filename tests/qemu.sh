@@ -228,12 +228,18 @@ hw_cases() {
 	todo_check "$(todo_for ipc)" "$tag: basic: IPC is 1.00 in every busy frame (cycles == instructions under icount)" ipc_one
 	cpus_ok() {
 		# every frame with counts (all but the first, which comes at once) has rows for CPU 0
-		# and "all", and CPU 0 counted at least the process
+		# and "all", and CPU 0 counted at least the process: over all frames, and in each
+		# frame but for the read gap (each row is read at its own moment of the tick, the
+		# process some milliseconds after the CPU: up to 1 % of a busy 0.5 s frame)
 		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "instructions") q = i; next }
 			$2 == "cpu" && $3 == "0" { c0[$1] = $q } $2 == "cpu" && $3 == "all" { a[$1] = 1 }
 			$2 == "process" && $q != "" { p[$1] = $q; np++ }
 			END { if (!np) exit 1
-				for (t in p) if (c0[t] == "" || !(t in a) || c0[t] + 0 < p[t] + 0) exit 1 }' "$f"
+				for (t in p) {
+					if (c0[t] == "" || !(t in a) || c0[t] + 0 < 0.99 * p[t]) exit 1
+					sc += c0[t]; sp += p[t]
+				}
+				if (sc < sp) exit 1 }' "$f"
 	}
 	todo_check "$(todo_for cpus)" "$tag: basic: per-core rows (cpu 0, all) in every frame, counting at least the process" cpus_ok
 	todo_check "$(todo_for pmu-name)" "$tag: the header names the PMU as the kernel does (armv8_pmuv3)" \
