@@ -350,6 +350,17 @@ void live_scan(struct live *l, struct snapshot *snap);
  * the last list less what the last scan found gone), or a listing of
  * /proc. The count, or -errno when /proc could not be listed.
  */
+/* Whether -p (none: every process) asks for pid. */
+static inline bool live_wanted_pid(const struct live *l, int pid)
+{
+	if (!l->o.npids)
+		return true;
+	for (size_t i = 0; i < l->o.npids; i++)
+		if (l->o.pids[i] == pid)
+			return true;
+	return false;
+}
+
 /* Note the PID namespace of pid, found new, while the tick's pids come from the keys. */
 void live_pids_note(struct live *l, int pid);
 long live_pids(struct live *l);

@@ -8,16 +8,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static bool live_pids_wanted(const struct live *l, int pid)
-{
-	if (!l->o.npids)
-		return true;
-	for (size_t i = 0; i < l->o.npids; i++)
-		if (l->o.pids[i] == pid)
-			return true;
-	return false;
-}
-
 static bool live_pids_exists(const struct live *l, int pid)
 {
 	char name[16];
@@ -47,7 +37,7 @@ static long live_pids_pruned(struct live *l)
 
 			if ((state == 'Z' || state == 'X') && !live_pids_exists(l, pid))
 				continue;
-		} else if (live_pids_wanted(l, pid)) {
+		} else if (live_wanted_pid(l, pid)) {
 			continue;
 		}
 		l->ids[k++] = pid;

@@ -101,16 +101,6 @@ static void live_note_task_errors(struct live *l, const struct live_denied *d, s
 	}
 }
 
-static bool live_wanted_pid(const struct live *l, int pid)
-{
-	if (!l->o.npids)
-		return true;
-	for (size_t i = 0; i < l->o.npids; i++)
-		if (l->o.pids[i] == pid)
-			return true;
-	return false;
-}
-
 /* pid's effective uid: its directory's owner in a kernel's /proc, else from its status file. */
 static int live_read_uid(struct live *l, int pid, unsigned *uid)
 {
