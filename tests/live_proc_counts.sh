@@ -46,28 +46,35 @@ pf=$!
 # shellcheck disable=SC2086
 "$PMCTOP" -b -H -p "$wl" -d 0.5 -e $EV $PROC -o json >"$TMP/thr.json" 2>"$TMP/thr.err" &
 ph=$!
-KILL_PIDS="$KILL_PIDS $pp $pf $ph"
-# all three have their first frame before the work begins
-for f in proc perf thr; do
+# without migrations (as an ordinary user counts): switches from the threads' schedstat files
+"$PMCTOP" -b -p "$wl" -d 0.5 -e task-clock,context-switches $PROC -o json >"$TMP/sw.json" \
+	2>"$TMP/sw.err" &
+pw=$!
+KILL_PIDS="$KILL_PIDS $pp $pf $ph $pw"
+# all four have their first frame before the work begins
+for f in proc perf thr sw; do
 	wait_frames "$TMP/$f.json" 1 || diag "no first frame from the $f run"
 done
 echo go >"$TMP/go"
 wait_until 120 test -s "$TMP/job.log"
 # the frame being made may end before the log was written: two whole frames after it
-for f in proc perf thr; do
+for f in proc perf thr sw; do
 	wait_frames "$TMP/$f.json" $(($(frames "$TMP/$f.json") + 3)) ||
 		diag "the $f run made no frames after the work"
 done
-kill -TERM $pp $pf $ph
+kill -TERM $pp $pf $ph $pw
 wait $pp
 sp=$?
 wait $pf
 sf=$?
 wait $ph
 sh_=$?
+wait $pw
+sw=$?
 check "pmctop from /proc exits 0" test $sp = 0
 check "pmctop with --task-counts=perf exits 0" test $sf = 0
 check "pmctop -H from /proc exits 0" test $sh_ = 0
+check "pmctop from /proc without migrations exits 0" test $sw = 0
 check "the work was done and logged" test -s "$TMP/job.log"
 read -r tpf tcs tns tspin <"$TMP/job.log"
 diag "the work's own accounts: $tpf minor faults, $tcs context switches, $tns ns of CPU"
@@ -106,7 +113,11 @@ EOF
 read -r htc hpf hmin hmaj hcs hmig hinx hmode hdone <<EOF
 $(sums "$TMP/thr.json" threads)
 EOF
+read -r wtc _ _ _ wcs _ winx wmode wdone <<EOF
+$(sums "$TMP/sw.json" processes)
+EOF
 diag "/proc: $ptc ns, $ppf faults ($pmin minor, $pmaj major), $pcs switches, $pmig migrations"
+diag "/proc without migrations: $wtc ns, $wcs switches"
 diag "perf:  $ftc ns, $fpf faults ($fmin minor, $fmaj major), $fcs switches, $fmig migrations"
 diag "-H rows from /proc: $htc ns, $hpf faults, $hcs switches, $hmig migrations"
 check "the JSON mode says /proc by default, per-task events with --task-counts=perf" \
@@ -133,6 +144,16 @@ check "page faults: at least the $PAGES pages touched" test "$ppf" -ge $PAGES
 # context switches: the same kernel counts (nvcsw + nivcsw) perf's event sees at each switch
 check "context switches: /proc $pcs within 2 % (and 10) of perf $fcs" agree "$pcs" "$fcs" 0.02 10
 check "context switches: /proc $pcs within 2 % (and 20) of the $tcs the work made" agree "$pcs" "$tcs" 0.02 20
+# the times each thread was put on a CPU (schedstat): one ahead of its switches off it while it
+# runs, which a later read does not count again
+check "without migrations: /proc from schedstat, every interval exact ($winx flags), done" \
+	test "$wmode/$winx/$wdone" = proc/0/done
+check "context switches from schedstat: $wcs within 2 % (and 10) of perf $fcs" \
+	agree "$wcs" "$fcs" 0.02 10
+check "context switches from schedstat: $wcs within 2 % (and 20) of the $tcs the work made" \
+	agree "$wcs" "$tcs" 0.02 20
+check "context switches from schedstat: $wcs within 1 % (and 5) of the sched files' $pcs" \
+	agree "$wcs" "$pcs" 0.01 5
 # a sleep whose timer has passed by the time it would block returns without a switch (the
 # work's own count was 2994 of 3000 sleeps beside a loaded build): 1 % of them may not switch
 check "context switches: at least 99 % of the $SLEEPS sleeps" test "$pcs" -ge $((SLEEPS * 99 / 100))

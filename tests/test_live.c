@@ -2486,6 +2486,81 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 }
 END_TEST
 
+/* A schedstat file of thread tid of process 10: run time, wait, and the times it was put on a CPU. */
+static void pfs_put_slices(struct tree *t, int tid, unsigned long long run_ns,
+			   unsigned long long slices)
+{
+	char path[512], text[128];
+
+	snprintf(path, sizeof(path), "%s/10/task/%d/schedstat", t->proc, tid);
+	snprintf(text, sizeof(text), "%llu 1000 %llu\n", run_ns, slices);
+	put(path, text);
+}
+
+/*
+ * Switches without migrations (as an ordinary user counts): from each
+ * thread's schedstat, its times on a CPU, and no sched file read at all.
+ */
+START_TEST(test_proc_counting_without_migrations_reads_switches_from_schedstat)
+{
+	static const char *const names[] = { "task-clock", "context-switches" };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	struct evlist ev;
+	struct live_opts o;
+	char err[512];
+
+	f = pfs_tree(&t);
+	pfs_put_schedstat(t.proc, 0, 0, 123456);
+	/* the sched files say other numbers: read, they would show */
+	pfs_put_slices(&t, 10, 5000000, 1000);
+	pfs_put_slices(&t, 11, 7000000, 2000);
+	evlist_init(&ev);
+	for (size_t i = 0; i < 2; i++)
+		evlist_add(&ev, names[i], 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t.proc;
+	o.sysfs_root = t.sys;
+	o.ops = &f->ops;
+	o.task_counts = LIVE_COUNTS_PROC;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	evlist_release(&ev);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(source_live_mode(s)->proc);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	for (int i = 1; i <= 3; i++) {
+		f->clock_ns[10] += 2000000;
+		pfs_put_slices(&t, 10, 5000000 + 1000000ull * i, 1000 + 5ull * i);
+		pfs_put_slices(&t, 11, 7000000 + 1000000ull * i, 2000 + 7ull * i);
+		tree_sched(t.proc, 10, 10, 100 + 50ull * i, 10, 5000000 + 1000000ull * i);
+		tree_sched(t.proc, 10, 11, 200 + 50ull * i, 20, 7000000 + 1000000ull * i);
+		fake_kernel_advance(f, 1000000);
+		p = tick10(s, &snap);
+		ck_assert_uint_eq(p->c[1].value, 12ull * i);
+		pfs_exact(p, 1);
+	}
+	/* one that did not run: its count stands */
+	f->clock_ns[10] += 1000000;
+	pfs_put_slices(&t, 10, 9000000, 1016);
+	fake_kernel_advance(f, 1000000);
+	p = tick10(s, &snap);
+	ck_assert_uint_eq(p->c[1].value, 36 + 1);
+	ck_assert_int_eq(f->sched_opens[10], 0);
+	ck_assert_int_eq(f->sched_preads[10], 0);
+	/* each thread's schedstat opened once and kept */
+	ck_assert_int_ge(f->schedstat_preads[10], 2 * 3);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
 /*
  * Per-task groups of a process that runs: a thread whose gate group was not
  * enabled longer since its last read is not read beyond that group, and the
@@ -2687,6 +2762,7 @@ int main(void)
 	tcase_add_test(tc,
 		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
 	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
+	tcase_add_test(tc, test_proc_counting_without_migrations_reads_switches_from_schedstat);
 	tcase_add_test(tc,
 		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
 	tcase_add_test(tc, test_proc_counting_gives_kept_thread_files_to_the_processes_that_run);

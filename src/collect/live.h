@@ -211,8 +211,9 @@ struct live {
 	size_t nusers, ucap;
 	struct snap_count *tmp;
 	bool told_perm, told_fds, told_cpu, told_kthreads;
-	int ctxsw_sched; /* user-mode switches from sched files: 1 yes, 0 status files, -1 not known */
-	int tsum_gate;	      /* thread schedstat files hold run times: 1 yes, -1 no, 0 not known */
+	int ctxsw_sched; /* user-mode switches from schedstat or sched files: 1, status: 0, -1 not known */
+	int tsum_gate; /* thread schedstat files hold run times: 1 yes, -1 no, 0 not known */
+	bool tsum_mig; /* migrations are counted: threads' sched files, not their schedstat alone */
 	size_t tsum_short;    /* thread files not kept open this tick for want of descriptors */
 	bool kthreads;	      /* list kernel threads (and count them where kernel mode may be) */
 	unsigned extras;      /* SOURCE_EXTRA_* read (source_extras) */
@@ -294,7 +295,7 @@ struct live {
 	bool told_bpf_read;
 	/* task counts from /proc (live_procfs.c): no per-task events */
 	int *pfs_kind;	/* per event: what /proc gives for it (enum live_pfs_kind) */
-	bool pfs_sched; /* switches or migrations are counted: threads' sched files are read */
+	bool pfs_sched; /* switches or migrations are counted: threads' files are read */
 };
 
 /* live_facts.c: tell the user a fact (kept in l->facts, queued as a message). */
@@ -444,14 +445,15 @@ void live_ctxsw_free(struct live_tsum **ts);
 /*
  * live_ctxsw.c: a live_tsum_read of thread sched files (switches,
  * migrations, run time; stat when asked). o: the thread's last read, or
- * NULL; where ts keeps files and o did not run between its last two reads,
- * its schedstat (its run time alone) is read first, and its sched file only
- * when the run time moved.
+ * NULL. Where migrations are not counted, the thread's schedstat alone
+ * (run time and the times it was put on a CPU); else, where ts keeps files
+ * and o did not run between its last two reads, its schedstat is read first,
+ * and its sched file only when the run time moved.
  */
 int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct live_tsum_thr *o,
 			 struct live_tsum_thr *e, bool stat);
-/* Whether this kernel writes per-task sched files with the fields counted. */
-bool live_tsum_sched_ok(struct live *l);
+/* Whether this kernel writes per-task schedstat or sched files with the switches (l->tsum_mig: sched). */
+bool live_tsum_switches_ok(struct live *l);
 
 /*
  * live_cgroups.c: find the v2 hierarchy (0; -errno with *why only when

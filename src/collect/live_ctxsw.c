@@ -399,7 +399,59 @@ static int live_tsum_idle_thr(struct live *l, struct live_tsum *ts, int pid,
 	return run == o->v[LIVE_TS_RUN];
 }
 
-/* One thread's sched file, and its stat for thread rows. */
+/* Thread e's stat, for its row: faults, state, CPU, start and name. */
+static int live_tsum_read_stat(struct live *l, int pid, struct live_tsum_thr *e)
+{
+	struct proc_stat st;
+	int r = proc_read_stat(l->rootfd, pid, e->tid, &st);
+
+	if (r)
+		return r;
+	e->stat = true;
+	e->v[LIVE_TS_MINFLT] = st.minflt;
+	e->v[LIVE_TS_MAJFLT] = st.majflt;
+	e->state = st.state;
+	e->cpu = st.cpu;
+	e->start = st.start;
+	snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
+	return 0;
+}
+
+/*
+ * Whether threads' switches are read from their schedstat files: the
+ * kernel's count of the times each was put on a CPU (sched_info.pcount),
+ * three numbers where the sched file formats thirty lines. Only when
+ * migrations are not counted, which the sched file alone has.
+ */
+static bool live_tsum_by_schedstat(struct live *l)
+{
+	return !l->tsum_mig && live_tsum_gate_ok(l);
+}
+
+/*
+ * One thread's run time and switches from its schedstat. The kernel counts
+ * a switch onto the CPU there, and perf's event a switch off it, so while a
+ * thread is on a CPU its count is one ahead: a read that finds it running
+ * counts the switch that put it there, and the next read does not count it
+ * again. The sum over reads is the kernel's count of times it ran.
+ */
+static int live_tsum_read_schedstat(struct live *l, struct live_tsum *ts, int pid,
+				    struct live_tsum_thr *k, struct live_tsum_thr *e)
+{
+	char buf[128];
+	unsigned long long run, wait, slices;
+	long n = live_tsum_file(l, ts, pid, e->tid, "schedstat", &k->gfd, buf, sizeof(buf));
+
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	if (sscanf(buf, "%llu %llu %llu", &run, &wait, &slices) != 3)
+		return -EINVAL;
+	e->v[LIVE_TS_RUN] = run;
+	e->v[LIVE_TS_SW] = slices;
+	return 0;
+}
+
+/* One thread's sched file (or schedstat: live_tsum_by_schedstat), and its stat for thread rows. */
 int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct live_tsum_thr *o,
 			 struct live_tsum_thr *e, bool stat)
 {
@@ -407,6 +459,14 @@ int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct l
 	char buf[8192];
 	long n;
 
+	if (live_tsum_by_schedstat(l)) {
+		int r = live_tsum_read_schedstat(l, ts, pid, k, e);
+
+		if (r)
+			return r;
+		e->ran = !o || e->v[LIVE_TS_RUN] != o->v[LIVE_TS_RUN];
+		return stat ? live_tsum_read_stat(l, pid, e) : 0;
+	}
 	/*
 	 * One that did not run at its last read is asked first whether it ran
 	 * since, by its schedstat (three numbers, not the sched file's thirty
@@ -429,30 +489,21 @@ int live_tsum_read_sched(struct live *l, struct live_tsum *ts, int pid, struct l
 	if (live_pfs_parse_sched(buf, &e->v[LIVE_TS_SW], &e->v[LIVE_TS_MIG], &e->v[LIVE_TS_RUN]))
 		return -EINVAL;
 	e->ran = !o || e->v[LIVE_TS_RUN] != o->v[LIVE_TS_RUN];
-	if (stat) {
-		struct proc_stat st;
-		int r = proc_read_stat(l->rootfd, pid, e->tid, &st);
-
-		if (r)
-			return r;
-		e->stat = true;
-		e->v[LIVE_TS_MINFLT] = st.minflt;
-		e->v[LIVE_TS_MAJFLT] = st.majflt;
-		e->state = st.state;
-		e->cpu = st.cpu;
-		e->start = st.start;
-		snprintf(e->comm, sizeof(e->comm), "%s", st.comm);
-	}
-	return 0;
+	return stat ? live_tsum_read_stat(l, pid, e) : 0;
 }
 
-bool live_tsum_sched_ok(struct live *l)
+static bool live_tsum_sched_ok(struct live *l)
 {
 	char buf[8192];
 	uint64_t a, b, c;
 	long n = live_pfs_read_file(l, "self/sched", buf, sizeof(buf));
 
 	return n > 0 && !live_pfs_parse_sched(buf, &a, &b, &c);
+}
+
+bool live_tsum_switches_ok(struct live *l)
+{
+	return live_tsum_by_schedstat(l) || live_tsum_sched_ok(l);
 }
 
 /* voluntary + nonvoluntary switches of one status file; 0 or -errno. */
@@ -504,12 +555,12 @@ void live_ctxsw_fill(struct live *l, int pid, struct live_tsum **tsp, uint64_t t
 		*tsp = xcalloc(1, sizeof(**tsp));
 	ts = *tsp;
 	/*
-	 * sched files where the kernel writes them: the same switches, and each
-	 * thread's run time, which with the process clock tells a thread gone
+	 * schedstat or sched files where the kernel writes them: the same
+	 * switches, and each thread's run time, which with the process clock tells a thread gone
 	 * unseen (live_tsum_unseen); status files have no run time
 	 */
 	if (l->ctxsw_sched < 0)
-		l->ctxsw_sched = live_tsum_sched_ok(l);
+		l->ctxsw_sched = live_tsum_switches_ok(l);
 	clock = l->ctxsw_sched && !sysops_cpuclock(l->ops, pid, &clk);
 	prev = ts->last_ns;
 	lost = ts->lost_ns;

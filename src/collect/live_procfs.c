@@ -117,7 +117,7 @@ static int live_pfs_refuse(struct live *l, struct fact *why, enum fact_proc_step
 static int live_procfs_init(struct live *l, struct fact *why)
 {
 	const struct evlist *ev = &l->base.ev;
-	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false;
+	bool asked = l->o.task_counts == LIVE_COUNTS_PROC, sched = false, mig = false;
 	int *kind, r;
 	uint64_t ns;
 
@@ -152,6 +152,7 @@ static int live_procfs_init(struct live *l, struct fact *why)
 					       ev->ev[i].name);
 		}
 		sched |= kind[i] == LIVE_PFS_SWITCHES || kind[i] == LIVE_PFS_MIGRATIONS;
+		mig |= kind[i] == LIVE_PFS_MIGRATIONS;
 	}
 	r = sysops_cpuclock(l->ops, getpid(), &ns);
 	/* a table without the clock (a test's fake): per-task events, nothing to say */
@@ -164,7 +165,9 @@ static int live_procfs_init(struct live *l, struct fact *why)
 		free(kind);
 		return live_pfs_refuse(l, why, FACT_PROC_CLOCK, r, NULL);
 	}
-	if (sched && !live_tsum_sched_ok(l)) {
+	/* switches alone: schedstat files have them where sched files are not written */
+	l->tsum_mig = mig;
+	if (sched && !live_tsum_switches_ok(l)) {
 		free(kind);
 		return live_pfs_refuse(l, why, FACT_PROC_SCHED, -ENOENT, NULL);
 	}
