@@ -183,29 +183,33 @@ START_TEST(test_counts_own_page_faults)
 END_TEST
 
 /*
- * Three events in one program, each summed in its own slot: the faults,
+ * Four events in one program, each summed in its own slot: the faults,
  * switches and CPU time of known work, against the kernel's accounts of
  * this process. A slot mixed up with another fails by orders of magnitude.
+ * The first is the program's clock (read with its times); the switches and
+ * the task-clock are what each switch tells, not read; the second faults
+ * event is a counter read alone, with the clock's times.
  */
 START_TEST(test_counts_each_event_in_its_own_slot)
 {
-	struct perf_event_attr a[3] = { sw_attr(PERF_COUNT_SW_PAGE_FAULTS),
+	struct perf_event_attr a[4] = { sw_attr(PERF_COUNT_SW_PAGE_FAULTS),
 					sw_attr(PERF_COUNT_SW_CONTEXT_SWITCHES),
-					sw_attr(PERF_COUNT_SW_TASK_CLOCK) };
+					sw_attr(PERF_COUNT_SW_TASK_CLOCK),
+					sw_attr(PERF_COUNT_SW_PAGE_FAULTS) };
 	struct bpfcount *b;
-	uint64_t s0[3 * BPFPROG_FIELDS], s1[3 * BPFPROG_FIELDS], t0, t1;
-	unsigned long long flt, csw, pf, cs, ns, cpu;
+	uint64_t s0[4 * BPFPROG_FIELDS], s1[4 * BPFPROG_FIELDS], t0, t1;
+	unsigned long long flt, csw, pf, pf2, cs, ns, cpu;
 	struct rusage r0, r1;
 
-	if (!open_real(&b, a, 3))
+	if (!open_real(&b, a, 4))
 		return;
 	getrusage(RUSAGE_SELF, &r0);
 	t0 = cpu_ns();
-	read_own(b, 3, s0);
+	read_own(b, 4, s0);
 	fault_pages(2000);
 	sleeps(200);
 	spin(150);
-	read_own(b, 3, s1);
+	read_own(b, 4, s1);
 	t1 = cpu_ns();
 	getrusage(RUSAGE_SELF, &r1);
 	flt = (unsigned long long)(r1.ru_minflt - r0.ru_minflt);
@@ -213,21 +217,57 @@ START_TEST(test_counts_each_event_in_its_own_slot)
 	pf = s1[0] - s0[0];
 	cs = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
 	ns = s1[2 * BPFPROG_FIELDS] - s0[2 * BPFPROG_FIELDS];
+	pf2 = s1[3 * BPFPROG_FIELDS] - s0[3 * BPFPROG_FIELDS];
 	cpu = t1 - t0;
 	ck_assert_msg(pf >= 2000 && pf <= flt + 20, "faults: %llu counted, the kernel says %llu",
 		      pf, flt);
+	ck_assert_msg(pf2 == pf, "faults read alone: %llu, with times: %llu", pf2, pf);
 	/*
-	 * a switch is charged to the task switched in next on that CPU, and the
-	 * process is switched in as often as out: one either side of the reads
+	 * each switch is the task's that leaves the CPU, as the kernel counts
+	 * them: only those between getrusage and the reads differ
 	 */
-	ck_assert_msg(cs >= 200 && cs <= csw + 2, "switches: %llu counted, the kernel says %llu",
-		      cs, csw);
+	ck_assert_msg(cs >= 200 && cs + 3 >= csw && cs <= csw + 3,
+		      "switches: %llu counted, the kernel says %llu", cs, csw);
 	/*
 	 * task-clock: from one switch to the next; the process's CPU clock
 	 * also runs through the switch path (25 us a switch, as live_bpf.sh)
 	 */
 	ck_assert_msg(ns >= 150000000ull && ns <= cpu + cpu / 50 + csw * 25000,
 		      "task-clock: %llu ns counted, the process took %llu ns", ns, cpu);
+	/* the times of every event are the clock's: each event is always counting */
+	for (int e = 1; e < 4; e++)
+		for (int f = 1; f < BPFPROG_FIELDS; f++)
+			ck_assert_uint_eq(s1[e * BPFPROG_FIELDS + f] - s0[e * BPFPROG_FIELDS + f],
+					  s1[1] - s0[1]);
+	bpfcount_close(b);
+}
+END_TEST
+
+/*
+ * pmctop runs the program on each CPU before it reads the sums: that run
+ * switches no task out, so however many reads, the switches counted are
+ * the kernel's.
+ */
+START_TEST(test_a_read_counts_no_switch)
+{
+	struct perf_event_attr a[2] = { sw_attr(PERF_COUNT_SW_PAGE_FAULTS),
+					sw_attr(PERF_COUNT_SW_CONTEXT_SWITCHES) };
+	struct bpfcount *b;
+	uint64_t s0[2 * BPFPROG_FIELDS], s1[2 * BPFPROG_FIELDS];
+	unsigned long long csw, cs;
+	struct rusage r0, r1;
+
+	if (!open_real(&b, a, 2))
+		return;
+	getrusage(RUSAGE_SELF, &r0);
+	read_own(b, 2, s0);
+	for (int i = 0; i < 200; i++)
+		read_own(b, 2, s1);
+	getrusage(RUSAGE_SELF, &r1);
+	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	cs = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
+	ck_assert_msg(cs <= csw + 3, "switches: %llu counted over 200 reads, the kernel says %llu",
+		      cs, csw);
 	bpfcount_close(b);
 }
 END_TEST
@@ -391,6 +431,7 @@ int main(void)
 
 	tcase_add_test(tc, test_counts_own_page_faults);
 	tcase_add_test(tc, test_counts_each_event_in_its_own_slot);
+	tcase_add_test(tc, test_a_read_counts_no_switch);
 	tcase_add_test(tc, test_counts_with_the_most_events);
 	tcase_add_test(tc, test_event_limits);
 	tcase_add_test(tc, test_forget_drops_the_sums);

@@ -14,6 +14,9 @@
 /* Set by pmctop before the load; the verifier sees them as constants. */
 const volatile __u32 nev = 1;	 /* events counted, at most BPFPROG_MAX_EVENTS */
 const volatile __u32 stride = 1; /* entries of events per event: CPU numbers are below it */
+/* BPFPROG_READ_TIMED ... of each event, and the event whose enabled time is the clock */
+const volatile __u8 kinds[BPFPROG_MAX_EVENTS] = { 0 };
+const volatile __u32 clock_ev = 0;
 /* Key by the tgids of the PID namespace whose nsfs file has this device and inode. */
 const volatile __u8 ns = 0;
 const volatile __u64 ns_dev = 0, ns_ino = 0;
@@ -118,13 +121,27 @@ static __always_inline __u32 bpfcount_key(__u32 *tid)
 	return a ? *a : 0;
 }
 
-SEC("raw_tp/sched_switch")
-int bpfcount_switch(void *ctx)
+/* Read event i on cpu into now (counter, enabled, running): 0, or the helper's error. */
+static __always_inline long event_read(__u32 i, __u32 cpu, __u64 *now)
 {
-	__u64 zero[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
 	struct bpf_perf_event_value v;
+	long r = bpf_perf_event_read_value(&events, i * stride + cpu, &v, sizeof(v));
+
+	now[0] = v.counter;
+	now[1] = v.enabled;
+	now[2] = v.running;
+	return r;
+}
+
+SEC("raw_tp/sched_switch")
+int bpfcount_switch(__u64 *ctx)
+{
+	__u64 zero[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS], clock[BPFPROG_FIELDS];
 	__u32 tid, key = bpfcount_key(&tid), k0 = 0, cpu;
 	__u64 *lr, *sum, *tsum = NULL;
+	/* a run on demand reads the counters for the task on the CPU: it switched nothing */
+	__u64 switched = ctx[0] != BPFPROG_FLUSH;
+	long clock_err;
 
 	lr = bpf_map_lookup_elem(&last, &k0);
 	if (!lr)
@@ -161,18 +178,44 @@ int bpfcount_switch(void *ctx)
 		}
 	}
 	cpu = bpf_get_smp_processor_id();
+	/* the clock: one event's enabled time, the times of every event not read with its own */
+	clock_err = event_read(clock_ev, cpu, clock);
 #pragma unroll
 	for (__u32 i = 0; i < BPFPROG_MAX_EVENTS; i++) {
 		__u64 now[BPFPROG_FIELDS];
+		__u8 kind;
 
 		if (i >= nev)
 			break;
-		/* not readable on this CPU now: nothing moves, the next read takes the growth */
-		if (bpf_perf_event_read_value(&events, i * stride + cpu, &v, sizeof(v)))
-			continue;
-		now[0] = v.counter;
-		now[1] = v.enabled;
-		now[2] = v.running;
+		kind = kinds[i];
+		if (i == clock_ev) {
+			if (clock_err)
+				continue;
+			now[0] = clock[0];
+			now[1] = clock[1];
+			now[2] = clock[2];
+		} else if (kind == BPFPROG_READ_TIMED) {
+			/* not readable on this CPU now: nothing moves, the next read takes the growth */
+			if (event_read(i, cpu, now))
+				continue;
+		} else {
+			/* an always-running event: the clock's time, enabled and running alike */
+			now[1] = now[2] = clock_err ? lr[i * BPFPROG_FIELDS + 1] : clock[1];
+			if (kind == BPFPROG_SWITCHES) {
+				now[0] = lr[i * BPFPROG_FIELDS] + switched;
+			} else if (kind == BPFPROG_CLOCK) {
+				if (clock_err)
+					continue;
+				now[0] = clock[1];
+			} else {
+				__u64 c = bpf_perf_event_read(&events, i * stride + cpu);
+
+				/* the helper's errors are the top 4095 values of a count */
+				if (c >= (__u64)-4095)
+					continue;
+				now[0] = c;
+			}
+		}
 #pragma unroll
 		for (__u32 f = 0; f < BPFPROG_FIELDS; f++) {
 			__u32 off = i * BPFPROG_FIELDS + f;

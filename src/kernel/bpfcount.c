@@ -52,6 +52,8 @@ struct bpfcount {
 	size_t npossible;
 	size_t vsize; /* bytes of one entry's value on one CPU */
 	bool no_batch;
+	uint8_t kinds[BPFPROG_MAX_EVENTS]; /* BPFPROG_READ_TIMED ... of each event */
+	int clock_ev;			   /* the event whose enabled time times the others */
 	/* scratch of the read: the map's keys and per-CPU values as the kernel gives them */
 	uint32_t *rk;
 	uint8_t *rv;
@@ -152,6 +154,8 @@ static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why 
 	b->skel = s;
 	s->rodata->nev = (uint32_t)b->nev;
 	s->rodata->stride = (uint32_t)stride;
+	memcpy((void *)s->rodata->kinds, b->kinds, sizeof(b->kinds));
+	s->rodata->clock_ev = (uint32_t)b->clock_ev;
 	/*
 	 * In a PID namespace of its own pmctop's /proc shows the tgids of that
 	 * namespace, not the kernel's: key by those (Linux 5.7)
@@ -196,10 +200,53 @@ static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why 
 	return 0;
 }
 
-/* Run the program on cpu now: what the task running there counted goes to its entry. */
+/*
+ * How the program takes each event (BPFPROG_READ_TIMED ...), and which one
+ * is its clock. Each counter read costs every switch a helper call with
+ * interrupts off, so what a switch tells by itself is not read: the task
+ * switched out made one context switch, and a CPU's task-clock grows as
+ * any of its events' enabled time does. Software events are never
+ * multiplexed: their times are the clock's. An event that leaves a mode
+ * out is read, as the kernel filters it.
+ */
+static void bpfcount_kinds(struct bpfcount *b, const struct perf_event_attr *const *attrs)
+{
+	b->clock_ev = -1;
+	for (int i = 0; i < b->nev; i++) {
+		const struct perf_event_attr *a = attrs[i];
+		bool sw = a->type == PERF_TYPE_SOFTWARE;
+		bool all = !a->exclude_user && !a->exclude_kernel && !a->exclude_idle;
+
+		b->kinds[i] = sw ? BPFPROG_READ_COUNT : BPFPROG_READ_TIMED;
+		if (sw && all && a->config == PERF_COUNT_SW_CONTEXT_SWITCHES)
+			b->kinds[i] = BPFPROG_SWITCHES;
+		else if (sw && all && a->config == PERF_COUNT_SW_TASK_CLOCK)
+			b->kinds[i] = BPFPROG_CLOCK;
+		if (b->clock_ev < 0 &&
+		    (b->kinds[i] == BPFPROG_READ_COUNT || b->kinds[i] == BPFPROG_READ_TIMED))
+			b->clock_ev = i;
+	}
+	/* nothing to read but what the switch tells: the first event is read, and times */
+	if (b->clock_ev < 0)
+		b->clock_ev = 0;
+}
+
+/* Whether event i is opened on each CPU for the program to read. */
+static bool bpfcount_reads(const struct bpfcount *b, int i)
+{
+	return i == b->clock_ev || b->kinds[i] == BPFPROG_READ_COUNT ||
+	       b->kinds[i] == BPFPROG_READ_TIMED;
+}
+
+/*
+ * Run the program on cpu now: what the task running there counted goes to
+ * its entry. Its first argument says that no task was switched out.
+ */
 static int bpfcount_run_on(const struct bpfcount *b, int cpu)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (__u32)cpu);
+	__u64 args[1] = { BPFPROG_FLUSH };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = (__u32)cpu,
+		    .ctx_in = args, .ctx_size_in = sizeof(args));
 
 	return bpf_prog_test_run_opts(b->prog, &o);
 }
@@ -253,11 +300,14 @@ int bpfcount_open(struct bpfcount **out, const struct sysops *ops, const char *s
 		if ((size_t)cpus[c] + 1 > stride)
 			stride = (size_t)cpus[c] + 1;
 	bpfcount_memlock();
+	bpfcount_kinds(b, attrs);
 	r = bpfcount_load(b, stride, why);
 	if (r)
 		goto out_close;
 	events = bpf_map__fd(b->skel->maps.events);
 	for (int i = 0; i < nev; i++) {
+		if (!bpfcount_reads(b, i))
+			continue;
 		for (size_t c = 0; c < ncpus; c++) {
 			struct perf_event_attr pa = *attrs[i];
 			uint32_t key = (uint32_t)((size_t)i * stride + (size_t)cpus[c]);

@@ -20,6 +20,18 @@
 #define BPFPROG_WANT_NONE 0
 #define BPFPROG_WANT_SOME 1 /* the tgids in the wanted table */
 #define BPFPROG_WANT_ALL 2  /* every process's (-H) */
+/*
+ * How the program takes each event's growth at a switch (kinds, set by
+ * pmctop). Each helper call costs the switch a read of a counter with
+ * interrupts off; what the switch itself tells is not read:
+ */
+#define BPFPROG_READ_TIMED 0 /* counter, enabled and running read (hardware: multiplexed) */
+#define BPFPROG_READ_COUNT 1 /* counter read; always running: times are the clock event's */
+#define BPFPROG_SWITCHES 2   /* context-switches: one for the task switched out, no read */
+#define BPFPROG_CLOCK 3	     /* task-clock of a CPU: the clock event's enabled time, no read */
+/* ctx[0] of a run on demand (the tracepoint's is preempt, 0 or 1): no task is switched out */
+#define BPFPROG_FLUSH 2
+
 /* in a PID namespace: the processes whose exiting threads are still charged */
 #define BPFPROG_ALIASES 16384
 
