@@ -106,6 +106,9 @@ isolate() {
 # order. csv_listed FILE TIME ID [KIND]: a row of KIND (process; cgroup: ID is its path, the
 # last field) is in that frame. csv_wait_frame FILE ID yes|no [KIND]: until the newest complete
 # frame (the one before the newest) lists ID (yes) or not (no); 30 s at most.
+# proc_listings FILE: the listings of /proc itself in an `strace -y -e trace=getdents64` log (the
+# getdents64 calls that reached its end, returning 0)
+proc_listings() { grep -c 'getdents64([0-9]*</proc>,.*) = 0$' "$1"; }
 csv_frames() { cut -d, -f1 "$1" | grep -v '^time$' | uniq; }
 # csv_field FILE NAME: the number of column NAME in the CSV's header line
 csv_field() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }

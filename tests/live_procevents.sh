@@ -68,8 +68,8 @@ if ! command -v strace >/dev/null; then
 	exit 0
 fi
 
-# listings DIR: listings of /proc itself (the getdents64 calls that reached its end, returning 0)
-listings() { grep -c 'getdents64([0-9]*</proc>,.*) = 0$' "$1/strace"; }
+# listings DIR: listings of /proc itself
+listings() { proc_listings "$1/strace"; }
 # requests DIR OP: pmctop's requests to the kernel's process events with that op (1 LISTEN,
 # 2 IGNORE): strace shows the cn_msg's bytes, the last eight being its length (4) and the op
 requests() { grep -F "sendto(" "$1/strace" | grep -F -c "\\x04\\x00\\x00\\x00\\x0$2\\x00\\x00\\x00\"]"; }
