@@ -301,7 +301,9 @@ check() {
 	fi
 	echo "$line" | awk -v name="$1" -v f="$4" -v op="$5" -v lim="$6" '{
 		v = $f; ok = op == "<=" ? v + 0 <= lim : op == "<" ? v + 0 < lim : v + 0 == lim
-		printf "  %-62s %s (%s)\n", name, ok ? "MET" : "NOT MET", v }'
+		# no ratio: the tool it is against (top -H -b) was not in this run
+		if (v == "-") printf "  %-62s NOT MEASURED (no ratio: its top not in this run)\n", name
+		else printf "  %-62s %s (%s)\n", name, ok ? "MET" : "NOT MET", v }'
 }
 
 echo

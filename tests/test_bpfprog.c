@@ -272,40 +272,149 @@ START_TEST(test_a_read_counts_no_switch)
 }
 END_TEST
 
+/* This thread's migrations as the kernel counts them (se.nr_migrations of /proc/self/sched). */
+static unsigned long long own_migrations(void)
+{
+	char buf[8192];
+	FILE *f = fopen("/proc/self/sched", "r");
+	size_t n;
+	const char *p;
+	unsigned long long v = 0;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "\nse.nr_migrations");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p, ':');
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(sscanf(p + 1, "%llu", &v), 1);
+	return v;
+}
+
 /*
- * The verifier takes the largest program (BPFPROG_MAX_EVENTS events, every
- * slot read), and each slot counts: 16 task-clocks agree with each other.
+ * Migrations: the kernel counts one when a task that moved is switched in
+ * on its new CPU, and the program charges it at that task's switch out
+ * (never at the idle task's, which it does not read them for). A thread
+ * that moves itself between two CPUs 100 times is charged what its sched
+ * file says.
+ */
+START_TEST(test_counts_migrations)
+{
+	struct perf_event_attr a[2] = { sw_attr(PERF_COUNT_SW_PAGE_FAULTS),
+					sw_attr(PERF_COUNT_SW_CPU_MIGRATIONS) };
+	struct bpfcount *b;
+	uint64_t s0[2 * BPFPROG_FIELDS], s1[2 * BPFPROG_FIELDS];
+	unsigned long long m0, m1, mig;
+	cpu_set_t all, one;
+	int cpu[2], n = 0;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(all), &all), 0);
+	for (int c = 0; c < CPU_SETSIZE && n < 2; c++)
+		if (CPU_ISSET(c, &all))
+			cpu[n++] = c;
+	/* one CPU: nowhere to move to (this machine and CI have two) */
+	if (n < 2)
+		return;
+	if (!open_real(&b, a, 2))
+		return;
+	m0 = own_migrations();
+	read_own(b, 2, s0);
+	for (int i = 0; i < 100; i++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu[i % 2], &one);
+		ck_assert_int_eq(sched_setaffinity(0, sizeof(one), &one), 0);
+	}
+	read_own(b, 2, s1);
+	m1 = own_migrations();
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(all), &all), 0);
+	mig = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
+	/* the first move may find it where it is already */
+	ck_assert_msg(m1 - m0 >= 99, "the kernel says %llu migrations", m1 - m0);
+	ck_assert_msg(mig + 2 >= m1 - m0 && mig <= m1 - m0,
+		      "migrations: %llu counted, the kernel says %llu", mig, m1 - m0);
+	bpfcount_close(b);
+}
+END_TEST
+
+/*
+ * The verifier takes the largest program (BPFPROG_MAX_EVENTS events, each
+ * slot read: cpu-clocks, whose counters are read alone with the clock's
+ * times, between page faults, which the idle task's switches do not read),
+ * and each slot counts: the cpu-clocks agree with each other, as do the
+ * faults.
  */
 START_TEST(test_counts_with_the_most_events)
 {
 	struct perf_event_attr a[BPFPROG_MAX_EVENTS];
 	struct bpfcount *b;
 	uint64_t s0[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS], s1[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
-	uint64_t first;
+	uint64_t first, faults, t0, t1;
 
 	for (int i = 0; i < BPFPROG_MAX_EVENTS; i++)
-		a[i] = sw_attr(PERF_COUNT_SW_TASK_CLOCK);
+		a[i] = sw_attr(i % 2 ? PERF_COUNT_SW_PAGE_FAULTS : PERF_COUNT_SW_CPU_CLOCK);
 	if (!open_real(&b, a, BPFPROG_MAX_EVENTS))
 		return;
+	t0 = cpu_ns();
 	read_own(b, BPFPROG_MAX_EVENTS, s0);
+	fault_pages(500);
 	spin(50);
 	read_own(b, BPFPROG_MAX_EVENTS, s1);
+	t1 = cpu_ns();
 	first = s1[0] - s0[0];
+	faults = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
 	/*
-	 * 50 ms of the process's CPU clock, which also runs through the switch
-	 * path that task-clock leaves out: preempted often on a loaded machine,
-	 * the spin is counted a little short (49.99 ms beside stress-ng)
+	 * 50 ms and the faults of the process's CPU clock, which also runs
+	 * through the switch path that the clocks leave out: preempted often on
+	 * a loaded machine, the spin is counted a little short (49.99 ms beside
+	 * stress-ng)
 	 */
 	ck_assert_uint_ge(first, 45000000u);
-	ck_assert_uint_le(first, 60000000u);
-	for (int i = 1; i < BPFPROG_MAX_EVENTS; i++) {
+	ck_assert_msg(first <= t1 - t0 + 5000000u, "cpu-clock %llu ns, the process took %llu",
+		      (unsigned long long)first, (unsigned long long)(t1 - t0));
+	ck_assert_uint_ge(faults, 500u);
+	for (int i = 2; i < BPFPROG_MAX_EVENTS; i++) {
 		uint64_t d = s1[i * BPFPROG_FIELDS] - s0[i * BPFPROG_FIELDS];
 
 		/* the counters are read one after another: microseconds apart */
-		ck_assert_msg(d + 2000000 > first && d < first + 2000000,
-			      "event %d counted %llu ns, event 0 %llu", i, (unsigned long long)d,
-			      (unsigned long long)first);
+		if (i % 2)
+			ck_assert_msg(d == faults, "event %d counted %llu faults, event 1 %llu", i,
+				      (unsigned long long)d, (unsigned long long)faults);
+		else
+			ck_assert_msg(d + 2000000 > first && d < first + 2000000,
+				      "event %d counted %llu ns, event 0 %llu", i,
+				      (unsigned long long)d, (unsigned long long)first);
 	}
+	bpfcount_close(b);
+}
+END_TEST
+
+/*
+ * Nothing read but what each switch tells (context switches alone): the
+ * switches still go to the task leaving, none to a read.
+ */
+START_TEST(test_counts_switches_alone)
+{
+	struct perf_event_attr a[1] = { sw_attr(PERF_COUNT_SW_CONTEXT_SWITCHES) };
+	struct bpfcount *b;
+	uint64_t s0[BPFPROG_FIELDS], s1[BPFPROG_FIELDS];
+	unsigned long long csw, cs;
+	struct rusage r0, r1;
+
+	if (!open_real(&b, a, 1))
+		return;
+	getrusage(RUSAGE_SELF, &r0);
+	read_own(b, 1, s0);
+	sleeps(100);
+	for (int i = 0; i < 100; i++)
+		read_own(b, 1, s1);
+	getrusage(RUSAGE_SELF, &r1);
+	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	cs = s1[0] - s0[0];
+	ck_assert_msg(cs >= 100 && cs + 3 >= csw && cs <= csw + 3,
+		      "switches: %llu counted, the kernel says %llu", cs, csw);
+	ck_assert_uint_gt(s1[1], s0[1]);
 	bpfcount_close(b);
 }
 END_TEST
@@ -432,6 +541,8 @@ int main(void)
 	tcase_add_test(tc, test_counts_own_page_faults);
 	tcase_add_test(tc, test_counts_each_event_in_its_own_slot);
 	tcase_add_test(tc, test_a_read_counts_no_switch);
+	tcase_add_test(tc, test_counts_migrations);
+	tcase_add_test(tc, test_counts_switches_alone);
 	tcase_add_test(tc, test_counts_with_the_most_events);
 	tcase_add_test(tc, test_event_limits);
 	tcase_add_test(tc, test_forget_drops_the_sums);

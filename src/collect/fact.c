@@ -219,9 +219,9 @@ static void fact_proc_counts(char *buf, size_t size, const struct fact *f)
 		break;
 	case FACT_PROC_SCHED:
 		snprintf(buf, size,
-			 "this kernel has no /proc/PID/sched (built without CONFIG_SCHED_DEBUG) "
-			 "and no run counts in /proc/PID/schedstat, so context switches and CPU "
-			 "migrations cannot be read from /proc%s",
+			 "this kernel has no /proc/PID/sched (built without CONFIG_SCHED_DEBUG), "
+			 "so CPU migrations (and context switches, where /proc/PID/schedstat has "
+			 "no run counts) cannot be read from /proc%s",
 			 then);
 		break;
 	case FACT_PROC_CLOCK:

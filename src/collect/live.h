@@ -22,7 +22,8 @@
 #include "kernel/sysops.h"
 #include "util/errmsg.h"
 
-#define LIVE_FD_RESERVE 24 /* descriptors counters leave for everything else */
+#define LIVE_FD_RESERVE 24     /* descriptors counters leave for the output, sockets, the screen */
+#define LIVE_KEPT_PROC_FILES 4 /* /proc files kept open by struct live (kloadavg ... kstat) */
 /*
  * Found this tick, counters not open yet. A row never carries it: a
  * process is attached within the tick that finds it.

@@ -226,6 +226,8 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		goto out_free;
 	}
 	l->fd_budget = live_fd_budget();
+	/* the files of every tick, kept open: loadavg, uptime, meminfo and stat; the online CPUs */
+	l->fds_open += (l->proc_owner ? LIVE_KEPT_PROC_FILES : 0) + (o->sysfs_root ? 0 : 1);
 	/* a backend that needs the task groups and the descriptor budget (none yet) */
 	if (live_backend_choose(l, LIVE_BE_AT_OPEN, &why)) {
 		fact_text(err, errsize, &why);

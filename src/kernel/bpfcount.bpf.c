@@ -143,11 +143,18 @@ int bpfcount_switch(__u64 *ctx)
 	__u64 switched = ctx[0] != BPFPROG_FLUSH;
 	long clock_err;
 
+	/*
+	 * The idle task leaving (half the switches of a CPU that waits): no
+	 * process's, and it never faults nor migrates, so only the clock and
+	 * the events that count in it (hardware ones) are read
+	 */
+	__u8 idle = !key && (!ns || !(__u32)bpf_get_current_pid_tgid());
+
 	lr = bpf_map_lookup_elem(&last, &k0);
 	if (!lr)
 		return 0;
-	sum = bpf_map_lookup_elem(&acc, &key);
-	if (!sum) {
+	sum = idle ? NULL : bpf_map_lookup_elem(&acc, &key);
+	if (!sum && !idle) {
 		__builtin_memset(zero, 0, sizeof(zero));
 		if (ns && key) {
 			/* a process new to the table: remember its kernel tgid for its threads' exits */
@@ -160,9 +167,9 @@ int bpfcount_switch(__u64 *ctx)
 		sum = bpf_map_lookup_elem(&acc, &key);
 	}
 	/*
-	 * No entry to be had (the table full, or no memory to grow it): the
-	 * counters are read all the same, into the spill half of this CPU's
-	 * last reads, so that the growth is not charged to the next task
+	 * No entry to be had (the table full, or no memory to grow it), or the
+	 * idle task: the counters are read all the same, into the spill half of
+	 * this CPU's last reads, so that the growth is not charged to the next task
 	 */
 	if (!sum)
 		sum = lr + nev * BPFPROG_FIELDS;
@@ -191,9 +198,15 @@ int bpfcount_switch(__u64 *ctx)
 		if (i == clock_ev) {
 			if (clock_err)
 				continue;
-			now[0] = clock[0];
 			now[1] = clock[1];
 			now[2] = clock[2];
+			/* a clock that is the switches or task-clock (nothing else read): as below */
+			if (kind == BPFPROG_SWITCHES)
+				now[0] = lr[i * BPFPROG_FIELDS] + (switched && !idle);
+			else if (kind == BPFPROG_CLOCK)
+				now[0] = clock[1];
+			else
+				now[0] = clock[0];
 		} else if (kind == BPFPROG_READ_TIMED) {
 			/* not readable on this CPU now: nothing moves, the next read takes the growth */
 			if (event_read(i, cpu, now))
@@ -202,7 +215,9 @@ int bpfcount_switch(__u64 *ctx)
 			/* an always-running event: the clock's time, enabled and running alike */
 			now[1] = now[2] = clock_err ? lr[i * BPFPROG_FIELDS + 1] : clock[1];
 			if (kind == BPFPROG_SWITCHES) {
-				now[0] = lr[i * BPFPROG_FIELDS] + switched;
+				now[0] = lr[i * BPFPROG_FIELDS] + (switched && !idle);
+			} else if (kind == BPFPROG_READ_TASK && idle) {
+				now[0] = lr[i * BPFPROG_FIELDS];
 			} else if (kind == BPFPROG_CLOCK) {
 				if (clock_err)
 					continue;

@@ -200,6 +200,26 @@ static int bpfcount_load(struct bpfcount *b, size_t stride, struct bpfcount_why 
 	return 0;
 }
 
+/* Whether event i is opened on each CPU for the program to read. */
+static bool bpfcount_reads(const struct bpfcount *b, int i)
+{
+	return i == b->clock_ev || b->kinds[i] == BPFPROG_READ_COUNT ||
+	       b->kinds[i] == BPFPROG_READ_TIMED || b->kinds[i] == BPFPROG_READ_TASK;
+}
+
+/*
+ * Software events the kernel counts only for a task's own doing (its page
+ * faults, which need a user address space; a migration when a task that
+ * moved is switched in), never while the idle task runs: not read when it
+ * leaves. (Alignment and emulation faults may be counted from interrupts
+ * on some architectures: read.)
+ */
+static bool bpfcount_task_only(uint64_t config)
+{
+	return config == PERF_COUNT_SW_PAGE_FAULTS || config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+	       config == PERF_COUNT_SW_PAGE_FAULTS_MAJ || config == PERF_COUNT_SW_CPU_MIGRATIONS;
+}
+
 /*
  * How the program takes each event (BPFPROG_READ_TIMED ...), and which one
  * is its clock. Each counter read costs every switch a helper call with
@@ -222,20 +242,17 @@ static void bpfcount_kinds(struct bpfcount *b, const struct perf_event_attr *con
 			b->kinds[i] = BPFPROG_SWITCHES;
 		else if (sw && all && a->config == PERF_COUNT_SW_TASK_CLOCK)
 			b->kinds[i] = BPFPROG_CLOCK;
-		if (b->clock_ev < 0 &&
-		    (b->kinds[i] == BPFPROG_READ_COUNT || b->kinds[i] == BPFPROG_READ_TIMED))
+		else if (sw && bpfcount_task_only(a->config))
+			b->kinds[i] = BPFPROG_READ_TASK;
+		if (b->clock_ev < 0 && bpfcount_reads(b, i))
 			b->clock_ev = i;
 	}
-	/* nothing to read but what the switch tells: the first event is read, and times */
+	/* nothing to read but what the switch tells: one is read for its times, a task-clock first */
+	for (int i = 0; i < b->nev && b->clock_ev < 0; i++)
+		if (b->kinds[i] == BPFPROG_CLOCK)
+			b->clock_ev = i;
 	if (b->clock_ev < 0)
 		b->clock_ev = 0;
-}
-
-/* Whether event i is opened on each CPU for the program to read. */
-static bool bpfcount_reads(const struct bpfcount *b, int i)
-{
-	return i == b->clock_ev || b->kinds[i] == BPFPROG_READ_COUNT ||
-	       b->kinds[i] == BPFPROG_READ_TIMED;
 }
 
 /*
@@ -356,8 +373,12 @@ out_close:
 
 size_t bpfcount_fds(const struct bpfcount *b)
 {
-	/* the perf events; six maps, the constants and the globals; the program, BTF, link */
-	return b->ncpus * (size_t)b->nev + 8 + 3;
+	size_t n = 0;
+
+	/* the events it reads; six maps, the constants and the globals; the program, BTF, link */
+	for (int i = 0; i < b->nev; i++)
+		n += bpfcount_reads(b, i) ? b->ncpus : 0;
+	return n + 8 + 3;
 }
 
 /* Sum the per-CPU values of entry k of the scratch into the sums of the read of t. */

@@ -29,6 +29,8 @@
 #define BPFPROG_READ_COUNT 1 /* counter read; always running: times are the clock event's */
 #define BPFPROG_SWITCHES 2   /* context-switches: one for the task switched out, no read */
 #define BPFPROG_CLOCK 3	     /* task-clock of a CPU: the clock event's enabled time, no read */
+#define BPFPROG_READ_TASK                                                                          \
+	4 /* counter read, but not when the idle task leaves (faults, migrations) */
 /* ctx[0] of a run on demand (the tracepoint's is preempt, 0 or 1): no task is switched out */
 #define BPFPROG_FLUSH 2
 
