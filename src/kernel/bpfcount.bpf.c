@@ -145,8 +145,8 @@ int bpfcount_switch(__u64 *ctx)
 
 	/*
 	 * The idle task leaving (half the switches of a CPU that waits): no
-	 * process's, and it never faults nor migrates, so only the clock and
-	 * the events that count in it (hardware ones) are read
+	 * process's, and it never faults nor migrates, so those events are not
+	 * read (the clock, hardware events and the other software ones are)
 	 */
 	__u8 idle = !key && (!ns || !(__u32)bpf_get_current_pid_tgid());
 
