@@ -124,13 +124,13 @@ serving() {
 	ADDR=$(sed -n 's|^pmctop: serving metrics on http://\(.*\)/metrics$|\1|p' "$TMP/x.err")
 	[ -n "$ADDR" ]
 }
-wait_until 5 serving
+wait_until 60 serving
 scraped() {
 	python3 "$top_srcdir/tests/exporter_client.py" get "$ADDR" /metrics --out "$TMP/metrics" \
 		>/dev/null 2>&1
 	grep -qs 'comm=' "$TMP/metrics"
 }
-wait_until 4 scraped
+wait_until 60 scraped
 kill -TERM "$SERVER"
 wait "$SERVER"
 check "/metrics: the process is there" grep -q 'ab"' "$TMP/metrics"
