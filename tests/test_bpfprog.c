@@ -141,6 +141,12 @@ static void fault_pages(size_t pages)
 	munmap(buf, pages * (size_t)page);
 }
 
+/* The context switches the kernel counted for this process between two getrusage calls. */
+static unsigned long long switches_between(const struct rusage *r0, const struct rusage *r1)
+{
+	return (unsigned long long)(r1->ru_nvcsw - r0->ru_nvcsw + r1->ru_nivcsw - r0->ru_nivcsw);
+}
+
 /* Sleep n times for 1 ms: n voluntary context switches at least. */
 static void sleeps(int n)
 {
@@ -213,7 +219,7 @@ START_TEST(test_counts_each_event_in_its_own_slot)
 	t1 = cpu_ns();
 	getrusage(RUSAGE_SELF, &r1);
 	flt = (unsigned long long)(r1.ru_minflt - r0.ru_minflt);
-	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	csw = switches_between(&r0, &r1);
 	pf = s1[0] - s0[0];
 	cs = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
 	ns = s1[2 * BPFPROG_FIELDS] - s0[2 * BPFPROG_FIELDS];
@@ -264,7 +270,7 @@ START_TEST(test_a_read_counts_no_switch)
 	for (int i = 0; i < 200; i++)
 		read_own(b, 2, s1);
 	getrusage(RUSAGE_SELF, &r1);
-	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	csw = switches_between(&r0, &r1);
 	cs = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
 	ck_assert_msg(cs <= csw + 3, "switches: %llu counted over 200 reads, the kernel says %llu",
 		      cs, csw);
@@ -410,7 +416,7 @@ START_TEST(test_counts_switches_alone)
 	for (int i = 0; i < 100; i++)
 		read_own(b, 1, s1);
 	getrusage(RUSAGE_SELF, &r1);
-	csw = (unsigned long long)(r1.ru_nvcsw - r0.ru_nvcsw + r1.ru_nivcsw - r0.ru_nivcsw);
+	csw = switches_between(&r0, &r1);
 	cs = s1[0] - s0[0];
 	ck_assert_msg(cs >= 100 && cs + 3 >= csw && cs <= csw + 3,
 		      "switches: %llu counted, the kernel says %llu", cs, csw);
