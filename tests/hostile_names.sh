@@ -9,7 +9,9 @@
 COMM=$(printf '\033]0;x\007\342\200\256ab')
 # argv[0]: an OSC 52 clipboard write, a newline that would start a forged row, a CSI clear
 ARGV0=$(printf 'evil\033]52;c;aGk=\007\n    1 root  99.0 forged\033[2J')
-(exec -a "$ARGV0" "$WORKLOAD" named "$COMM" 30) &
+# it lives until the test ends (KILL_PIDS): beside a loaded CPU the checks before /metrics take
+# well over a minute
+(exec -a "$ARGV0" "$WORKLOAD" named "$COMM" 3600) &
 BG=$!
 NAMED=$BG
 KILL_PIDS="$KILL_PIDS $BG"
@@ -29,7 +31,7 @@ done
 LC_ALL=C.UTF-8 "$PMCTOP" -b -n 1 -d 0.3 -p "$BG" -o text -c >"$TMP/text"
 sed 's/^/# /' "$TMP/text" | cat -v | tail -n 2
 check "text shows the command line as ps would, '?' for what is unsafe" \
-	grep -q "evil?]52;c;aGk=? *1 root  99.0 forged?\[2J named ?]0;x??ab 30" "$TMP/text"
+	grep -q "evil?]52;c;aGk=? *1 root  99.0 forged?\[2J named ?]0;x??ab 3600" "$TMP/text"
 LC_ALL=C.UTF-8 "$PMCTOP" -b -n 1 -d 0.3 -p "$BG" -o text >"$TMP/text"
 check "text shows the name as ps would, '?' for what is unsafe" grep -q " ?]0;x??ab$" "$TMP/text"
 "$PMCTOP" -b -n 1 -d 0.3 -p "$BG" -o text >"$TMP/text"
@@ -116,6 +118,7 @@ for loc in $UTF8 C; do
 done
 
 # --- /metrics: the process's name as a label value ---
+check "the named process still lives" kill -0 "$NAMED"
 "$PMCTOP" --listen 127.0.0.1:0 -p "$NAMED" --export-processes 5 -d 0.3 >/dev/null 2>"$TMP/x.err" &
 SERVER=$!
 KILL_PIDS="$KILL_PIDS $SERVER"
