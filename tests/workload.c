@@ -561,6 +561,99 @@ static int workload_crowd_run(int threads, double busy_ms, FILE *log)
 	return 0;
 }
 
+/* An idle thread of swap: a pipe of its own, so that a byte sent wakes it alone. */
+struct workload_swap {
+	int pipe[2];
+	FILE *log;
+};
+
+/* An idle thread of swap: logs "idle TID", sleeps in read(); a byte read, it ends. */
+static void *workload_swap_idle(void *arg)
+{
+	struct workload_swap *w = arg;
+	char c;
+
+	fprintf(w->log, "idle %ld\n", (long)syscall(SYS_gettid));
+	while (read(w->pipe[0], &c, 1) < 0 && errno == EINTR)
+		;
+	/* nothing logged, no lock shared: it may end without a switch after it woke */
+	return NULL;
+}
+
+/* An idle thread of swap started at a SIGUSR1: logs "idle TID", sleeps until the end. */
+static void *workload_swap_late(void *arg)
+{
+	fprintf(((struct workload_swap *)arg)->log, "idle %ld\n", (long)syscall(SYS_gettid));
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The busy thread of swap: 1 ms of spinning every 10 ms, so it runs in every tick. */
+static void *workload_swap_busy(void *arg)
+{
+	struct timespec ts = { 0, 10000000 };
+	volatile unsigned long x = 0;
+
+	fprintf(((struct workload_swap *)arg)->log, "busy %ld\n", (long)syscall(SYS_gettid));
+	for (;;) {
+		double until = workload_now() + 0.001;
+
+		while (workload_now() < until)
+			for (int i = 0; i < 1000; i++)
+				x += (unsigned long)i;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * A process of one thread busy every 10 ms and IDLE threads asleep in a
+ * read, beside a main thread asleep in sigwait; at each SIGUSR1 it starts a
+ * new idle thread and ends an old one, so that the count stays; logs each
+ * thread's tid ("busy TID", "idle TID" from the threads themselves) and
+ * "ready", "swapped"; ends after SECONDS.
+ */
+static int workload_swap(int idle, double seconds, FILE *log)
+{
+	static struct workload_swap w[64];
+	pthread_t t;
+	sigset_t usr1;
+	struct timespec ts = { 0, 0 };
+	double until = workload_now() + seconds;
+	int sig, ended = 0;
+
+	if (!log || idle < 1 || idle > 64)
+		return 1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
+	w[0].log = log;
+	if (pthread_create(&t, NULL, workload_swap_busy, &w[0]))
+		return 1;
+	for (int i = 0; i < idle; i++) {
+		w[i].log = log;
+		if (pipe(w[i].pipe) || pthread_create(&t, NULL, workload_swap_idle, &w[i]))
+			return 1;
+	}
+	fprintf(log, "ready\n");
+	for (;;) {
+		double left = until - workload_now();
+
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&usr1, NULL, &ts);
+		if (sig != SIGUSR1 || ended == idle)
+			continue;
+		if (pthread_create(&t, NULL, workload_swap_late, &w[0]) ||
+		    write(w[ended++].pipe[1], "x", 1) != 1)
+			return 1;
+		fprintf(log, "swapped\n");
+	}
+}
+
 /*
  * THREADS sleeping threads and a main thread that, once sent SIGUSR1, wakes
  * three times a second apart to fault 200 pages, logs "faults N" and sleeps
@@ -794,6 +887,8 @@ int main(int argc, char **argv)
 		return workload_pingpong(atol(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "napper"))
 		return workload_napper(atoi(argv[2]), workload_log_open(argv[3]));
+	if (argc == 5 && !strcmp(argv[1], "swap"))
+		return workload_swap(atoi(argv[2]), atof(argv[3]), workload_log_open(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "crowd"))
 		return workload_crowd_run(atoi(argv[2]), atof(argv[3]), workload_log_open(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
@@ -836,7 +931,7 @@ int main(int argc, char **argv)
 		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
 		"burst THREADS SPIN IDLE [LOG] | relay WORKERS LOG | hotpages RATE SECONDS [LOG] | "
 		"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
-		"crowd THREADS BUSY_MS LOG | "
+		"crowd THREADS BUSY_MS LOG | swap IDLE SECONDS LOG | "
 		"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
 		"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
 		"execmap SECONDS FILE... | numa NODE CPU RATE SECONDS | sleep SECONDS\n");

@@ -30,6 +30,8 @@ struct live_bpf_thr {
 	char comm[64];
 	uint64_t *zero; /* nev x BPFPROG_FIELDS */
 	int statfd;	/* its stat file kept open for a pread a tick; -1: none */
+	uint64_t *last; /* its sums at the last tick its rows were made (zeros: no entry) */
+	unsigned idle;	/* ticks its stat was not read since it last was (it did not run) */
 };
 
 /* A process counted by the program: live_proc.be. */
@@ -39,7 +41,11 @@ struct live_bpf_proc {
 	unsigned long long tick;  /* the tick of its last full read (l->tick) */
 	struct live_bpf_thr *thr; /* its thread rows, sorted by tid */
 	size_t nthr;
-	bool thr_open; /* every row's stat file kept open: the listing may be skipped */
+	bool thr_open;	/* every row's stat file kept open: the listing may be skipped */
+	uint64_t *last; /* its sums at the last tick its thread rows were made */
+	/* its leader thread's stat as read for its row at tick lead_tick, for the leader's row */
+	struct proc_stat lead;
+	unsigned long long lead_tick;
 	/* its CPU time: cpu_base clock ticks when its sums' enabled time was gate_base */
 	bool cpu_ok;
 	unsigned long long cpu_base;
@@ -331,6 +337,11 @@ static bool live_bpf_cpu_time(struct live *l, struct live_proc *p, struct proc_s
 	uint64_t gate, tick_ns = live_ticks_ns(1);
 	const uint64_t *s;
 
+	/* the leader's own stat, read for p's row this tick: its thread row needs no read of it */
+	if (!full) {
+		bp->lead = *st;
+		bp->lead_tick = l->tick;
+	}
 	bp->cpu_ok &= !l->bpf_err;
 	if (l->bpf_err || !tick_ns)
 		return false;
@@ -419,6 +430,7 @@ static void live_bpf_free_thr(struct live *l, struct live_bpf_proc *bp)
 	for (size_t i = 0; i < bp->nthr; i++) {
 		live_bpf_close_thr(l, &bp->thr[i]);
 		free(bp->thr[i].zero);
+		free(bp->thr[i].last);
 	}
 	free(bp->thr);
 	bp->thr = NULL;
@@ -438,18 +450,100 @@ static void live_bpf_unwant(struct live *l, struct live_proc *p)
 	for (size_t i = 0; i < bp->nthr; i++)
 		bpfcount_forget_thread(l->bpf, bp->thr[i].tid);
 	live_bpf_free_thr(l, bp);
+	free(bp->last);
+	bp->last = NULL;
+}
+
+/*
+ * Thread tid's stat (fd: its file kept open, or -1): the leader's is the one
+ * read for p's own row this tick, where it was (the same file, read once).
+ */
+static int live_bpf_thr_stat(struct live *l, const struct live_proc *p,
+			     const struct live_bpf_proc *bp, int tid, int fd, struct proc_stat *st)
+{
+	if (tid == p->pid && bp->lead_tick == l->tick) {
+		*st = bp->lead;
+		return 0;
+	}
+	if (fd >= 0)
+		return live_pread_stat(l, fd, st);
+	return proc_read_stat(l->rootfd, p->pid, tid, st);
+}
+
+/* Keep what p's and its rows' sums are now, to tell next tick which rows' threads ran. */
+static void live_bpf_remember(struct live *l, const struct live_proc *p, struct live_bpf_proc *bp)
+{
+	live_bpf_base(l, &bp->last, bpfcount_get(l->bpf, p->pid));
+	for (size_t i = 0; i < bp->nthr; i++)
+		live_bpf_base(l, &bp->thr[i].last, bpfcount_thread(l->bpf, bp->thr[i].tid));
+}
+
+/*
+ * Whether every move of p's sums since its rows were last made is a move of
+ * its rows' own sums: then no thread outside the rows ran (one come since,
+ * or one whose last slice after its exit went to the process alone), and a
+ * row whose sums did not move is of a thread that has not run. The sums of
+ * p and of its threads are read apart, so a switch between the two reads
+ * also says no: its rows are then all read.
+ */
+static bool live_bpf_rows_whole(struct live *l, const struct live_proc *p,
+				const struct live_bpf_proc *bp)
+{
+	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
+	uint64_t d[BPFPROG_MAX_EVENTS * BPFPROG_FIELDS];
+	const uint64_t *s = bpfcount_get(l->bpf, p->pid);
+
+	if (l->bpf_err || !bp->last || !s || nf > sizeof(d) / sizeof(*d))
+		return false;
+	for (size_t k = 0; k < nf; k++)
+		d[k] = s[k] - bp->last[k];
+	for (size_t i = 0; i < bp->nthr; i++) {
+		const struct live_bpf_thr *t = &bp->thr[i];
+		const uint64_t *ts = bpfcount_thread(l->bpf, t->tid);
+
+		if (!t->last)
+			return false;
+		for (size_t k = 0; k < nf; k++)
+			d[k] -= (ts ? ts[k] : 0) - t->last[k];
+	}
+	for (size_t k = 0; k < nf; k++)
+		if (d[k])
+			return false;
+	return true;
+}
+
+/*
+ * Whether row t's thread has not run since its rows were last made (its
+ * sums did not move); never with --read-all.
+ */
+static bool live_bpf_thr_idle(struct live *l, const struct live_bpf_thr *t)
+{
+	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
+	const uint64_t *ts = bpfcount_thread(l->bpf, t->tid);
+
+	if (!t->last || t->idle + 1 >= LIVE_IDLE_REFRESH || l->o.read_all)
+		return false;
+	for (size_t k = 0; k < nf; k++)
+		if ((ts ? ts[k] : 0) != t->last[k])
+			return false;
+	return true;
 }
 
 /*
  * p's thread rows from the stat files kept open, without listing its
  * threads: only while every row has its file, no read fails (a thread that
  * died reads ESRCH) and p's stat counts as many threads as there are rows,
- * so that no thread can have come. false: list them.
+ * so that no thread can have come. A row whose thread has not run since
+ * the last tick, while no thread outside the rows ran, keeps its stat
+ * unread (its state, CPU time and name as last read) for up to
+ * LIVE_IDLE_REFRESH ticks: to die or to be stopped, a thread runs. false:
+ * list them.
  */
 static bool live_bpf_threads_kept(struct live *l, struct live_proc *p, struct live_bpf_proc *bp,
 				  struct snapshot *snap)
 {
 	struct proc_stat st;
+	bool whole;
 
 	if (!bp->thr || !bp->thr_open || (size_t)p->last.threads != bp->nthr)
 		return false;
@@ -458,19 +552,32 @@ static bool live_bpf_threads_kept(struct live *l, struct live_proc *p, struct li
 		l->kept = xcalloc(bp->nthr, sizeof(*l->kept));
 		l->nkept = bp->nthr;
 	}
+	whole = live_bpf_rows_whole(l, p, bp);
 	for (size_t i = 0; i < bp->nthr; i++) {
-		if (live_pread_stat(l, bp->thr[i].statfd, &st) || st.start != bp->thr[i].start)
+		const struct live_bpf_thr *t = &bp->thr[i];
+
+		if (whole && t->tid != p->pid && live_bpf_thr_idle(l, t)) {
+			/* not read: pid 0 marks it */
+			memset(&st, 0, sizeof(st));
+			st.state = t->state;
+			st.cpu = t->cpu;
+			snprintf(st.comm, sizeof(st.comm), "%s", t->comm);
+		} else if (live_bpf_thr_stat(l, p, bp, t->tid, t->statfd, &st) ||
+			   st.start != t->start) {
 			return false;
+		}
 		l->kept[i] = st;
 	}
 	for (size_t i = 0; i < bp->nthr; i++) {
 		struct live_bpf_thr *t = &bp->thr[i];
 
+		t->idle = l->kept[i].pid ? 0 : t->idle + 1;
 		t->state = l->kept[i].state;
 		t->cpu = l->kept[i].cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", l->kept[i].comm);
 		live_bpf_row(l, p, t, snap);
 	}
+	live_bpf_remember(l, p, bp);
 	return true;
 }
 
@@ -520,6 +627,7 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 			bp->thr[old].state = 'X';
 			live_bpf_row(l, p, &bp->thr[old], snap);
 			live_bpf_close_thr(l, &bp->thr[old]);
+			free(bp->thr[old].last);
 			free(bp->thr[old++].zero);
 		}
 		t->statfd = -1;
@@ -527,10 +635,11 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 			struct live_bpf_thr *o = &bp->thr[old++];
 
 			/* its own file, if kept: a thread that died reads ESRCH, whoever took its tid */
-			if (o->statfd >= 0 && live_pread_stat(l, o->statfd, &st))
+			if (o->statfd >= 0 && live_bpf_thr_stat(l, p, bp, tid, o->statfd, &st))
 				live_bpf_close_thr(l, o);
-			if (o->statfd < 0 && proc_read_stat(l->rootfd, p->pid, tid, &st)) {
+			if (o->statfd < 0 && live_bpf_thr_stat(l, p, bp, tid, -1, &st)) {
 				free(o->zero);
+				free(o->last);
 				continue;
 			}
 			/* the same thread, or a new one with its tid: that one starts from now */
@@ -539,11 +648,13 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 			} else {
 				live_bpf_close_thr(l, o);
 				free(o->zero);
+				free(o->last);
 			}
-		} else if (proc_read_stat(l->rootfd, p->pid, tid, &st)) {
+		} else if (live_bpf_thr_stat(l, p, bp, tid, -1, &st)) {
 			continue;
 		}
 		t->tid = tid;
+		t->idle = 0;
 		live_bpf_keep_thr(l, p->pid, t);
 		t->start = st.start;
 		t->state = st.state;
@@ -556,6 +667,7 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 		bp->thr[old].state = 'X';
 		live_bpf_row(l, p, &bp->thr[old], snap);
 		live_bpf_close_thr(l, &bp->thr[old]);
+		free(bp->thr[old].last);
 		free(bp->thr[old++].zero);
 	}
 	free(bp->thr);
@@ -564,6 +676,7 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 	bp->thr_open = true;
 	for (size_t i = 0; i < nn; i++)
 		bp->thr_open &= next[i].statfd >= 0;
+	live_bpf_remember(l, p, bp);
 }
 
 /* Whether pid is in the last listing of /proc (all of it, whatever -p or -u keep). */
@@ -680,6 +793,7 @@ static void live_bpf_proc_free(struct live *l, struct live_proc *p)
 		bpfcount_want(l->bpf, p->pid, false);
 	live_bpf_free_thr(l, bp);
 	free(bp->zero);
+	free(bp->last);
 	free(bp);
 	p->be = NULL;
 }

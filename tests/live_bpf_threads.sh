@@ -1,0 +1,116 @@
+# Live, thread rows (-H) counted by BPF: a thread that has not run since the last tick is not read
+# again (its stat file is read at most every 16 ticks), while one that runs is read each tick; the
+# leader's file is read once a tick, for its process row and its thread row alike; a thread that
+# ends and one that starts within a tick, the count of threads unchanged, are seen at once; the
+# rows stay right: the busy thread's CPU time is its own, the idle threads' is none.
+. "$top_srcdir/tests/lib.sh"
+isolate
+
+if [ "$(id -u)" != 0 ]; then
+	skip "BPF needs root (CAP_BPF and CAP_PERFMON)"
+	done_testing
+	exit 0
+fi
+if ! command -v strace >/dev/null; then
+	skip "no strace to count the reads"
+	done_testing
+	exit 0
+fi
+"$PMCTOP" -b -H -n 1 -d 0.2 -p $$ -o json >"$TMP/probe.json" 2>"$TMP/probe.err"
+if ! grep -q 'processes by BPF at context switches' "$TMP/probe.json"; then
+	sed 's/^/# probe stderr: /' "$TMP/probe.err"
+	skip "thread rows are not counted by BPF here (a build without it)"
+	done_testing
+	exit 0
+fi
+
+IDLE=19
+FRAMES=40
+background "$WORKLOAD" swap $IDLE 120 "$TMP/swap.log"
+W=$BG
+# the main thread, the busy one and the idle ones
+all_there() { grep -q "^Threads:[[:space:]]*$((IDLE + 2))\$" "/proc/$W/status"; }
+wait_until 10 all_there
+busy=$(sed -n 's/^busy //p' "$TMP/swap.log")
+before=$(ls "/proc/$W/task")
+
+# LeakSanitizer cannot run under ptrace: in a sanitizer build, strace makes it fail
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	strace -f -y -e trace=pread64 -o "$TMP/h.strace" \
+	"$PMCTOP" -b -H -p "$W" -d 0.1 -n $FRAMES -o json >"$TMP/h.json" 2>"$TMP/h.err" &
+P=$!
+KILL_PIDS="$KILL_PIDS $P"
+frames() { wc -l <"$TMP/h.json"; }
+frames_from() { [ "$(frames)" -ge "$1" ]; }
+# a third of the way: one idle thread ends and another starts, the count unchanged
+wait_until 60 frames_from $((FRAMES / 3))
+kill -USR1 "$W"
+swapped() {
+	grep -q '^swapped' "$TMP/swap.log" && all_there &&
+		[ "$(ls "/proc/$W/task" | tr '\n' ' ')" != "$(printf '%s\n' "$before" | tr '\n' ' ')" ]
+}
+wait_until 10 swapped
+after=$(ls "/proc/$W/task")
+new=$(printf '%s\n' "$after" | grep -vxF "$before")
+gone=$(printf '%s\n' "$before" | grep -vxF "$after")
+diag "busy thread $busy; swapped out $gone, in $new"
+sed "s/^/# swap log: /" "$TMP/swap.log" | tail -n 3
+# 8 ticks later (a row gone is shown once more, then not)
+n0=$(frames)
+wait_until 60 frames_from $((n0 + 8))
+# last_tids: the tids of the rows of the last whole frame, one a line
+last_tids() {
+	python3 - "$TMP/h.json" "$W" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.endswith("\n")]
+f = json.loads(lines[-1])
+print("\n".join(str(r["tid"]) for r in f["threads"] if r["pid"] == int(sys.argv[2])))
+PY
+}
+last_tids >"$TMP/tids"
+check "8 frames after the swap: the new thread $new has a row" grep -qx "$new" "$TMP/tids"
+check "8 frames after the swap: the thread $gone that ended has none" \
+	sh -c '! grep -qx "$1" "$2"' _ "$gone" "$TMP/tids"
+check "8 frames after the swap: a row for each thread there is" \
+	test "$(sort -n "$TMP/tids" | tr '\n' ' ')" = "$(printf '%s\n' "$after" | sort -n | tr '\n' ' ')"
+wait "$P"
+check "pmctop -H exits 0" test $? = 0
+sed 's/^/# stderr: /' "$TMP/h.err" | grep -v 'no hardware PMU' | head -5
+
+# reads TID: the preads of thread TID's stat file
+reads() { grep -c "pread64([0-9]*</proc/$W/task/$1/stat>" "$TMP/h.strace"; }
+rb=$(reads "$busy")
+rl=$(reads "$W")
+most=0
+total=0
+for t in $after; do
+	[ "$t" = "$W" ] || [ "$t" = "$busy" ] || [ "$t" = "$new" ] && continue
+	r=$(reads "$t")
+	total=$((total + r))
+	[ "$r" -gt "$most" ] && most=$r
+done
+diag "preads of the stat files over $FRAMES frames: busy $rb, leader $rl, idle at most $most ($total over $((IDLE - 1)))"
+check "the busy thread's stat is read in most frames ($rb of $FRAMES)" test "$rb" -ge $((FRAMES / 2))
+check "an idle thread's stat is read a quarter of the frames at most ($most of $FRAMES)" \
+	test "$most" -le $((FRAMES / 4))
+# (and every 16th frame twice, when the process row reads the process's own file instead)
+check "the leader's file is read once a frame, for both its rows ($rl of $FRAMES)" \
+	test "$rl" -le $((FRAMES + FRAMES / 4))
+
+# the rows of the last frame: the busy thread's CPU time is its own, the idle threads' none
+python3 - "$TMP/h.json" "$W" "$busy" >"$TMP/rows" <<'PY'
+import json, sys
+f = json.loads(open(sys.argv[1]).readlines()[-1])
+for r in f["threads"]:
+    if r["pid"] == int(sys.argv[2]):
+        print(r["tid"], r["state"], r["cputime"])
+PY
+sed 's/^/# last frame: tid state cputime: /' "$TMP/rows" | head -4
+own=$(awk '{ print $14 + $15 }' "/proc/$W/task/$busy/stat")
+hz=$(getconf CLK_TCK)
+check "the busy thread's CPU time is its own (within 0.2 s of its stat's, now)" \
+	awk -v b="$busy" -v own="$own" -v hz="$hz" '$1 == b { f = 1; d = own / hz - $3; if (d < 0 || d > 0.2) exit 1 }
+		END { exit !f }' "$TMP/rows"
+check "the idle threads sleep and used no CPU time (a tick at most)" \
+	awk -v b="$busy" -v w="$W" '$1 != b && $1 != w { n++; if ($2 != "S" || $3 > 0.01) exit 1 } END { exit n < 18 }' "$TMP/rows"
+done_testing
