@@ -1118,6 +1118,57 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 }
 END_TEST
 
+/*
+ * A machine of 1500 CPUs and 12000 interrupts: /proc/stat is some 160 KiB,
+ * and every CPU's line is read whole, the last one too.
+ */
+START_TEST(test_cpus_past_64_kib_of_proc_stat)
+{
+	enum { NCPU = 1500, NIRQ = 12000 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	size_t size = 4096 + NCPU * 64 + NIRQ * 12, len;
+	char *text = malloc(size), path[512];
+
+	ck_assert_ptr_nonnull(text);
+	tree_init(&t);
+	len = (size_t)snprintf(text, size, "cpu  1 0 1 1 0 0 0 0 0 0\n");
+	/* each CPU's numbers long enough that one cut short would be smaller */
+	for (int c = 0; c < NCPU; c++)
+		len += (size_t)snprintf(text + len, size - len,
+					"cpu%d 1000000%d 0 2000000 3000000000 4000000 0 0 0 0 0\n",
+					c, c % 10);
+	len += (size_t)snprintf(text + len, size - len, "intr 123456789");
+	for (int i = 0; i < NIRQ; i++)
+		len += (size_t)snprintf(text + len, size - len, " %d", i);
+	snprintf(text + len, size - len, "\nctxt 999\n");
+	ck_assert_uint_gt(strlen(text), 2 * 65536);
+	snprintf(path, sizeof(path), "%s/stat", t.proc);
+	put(path, text);
+	tree_online(&t, "0-1499\n");
+	f = fake_new();
+	s = live_new(&t, f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(snap.ncpus, NCPU);
+	for (size_t i = 0; i < snap.ncpus; i++) {
+		unsigned long long busy = 10000000ull + (unsigned long long)(snap.cpus[i].cpu % 10);
+
+		busy += 2000000;
+		ck_assert_uint_eq(snap.cpus[i].busy, busy);
+		ck_assert_uint_eq(snap.cpus[i].total, busy + 3000000000ull + 4000000);
+	}
+	ck_assert_int_eq(snap.cpus[NCPU - 1].cpu, NCPU - 1);
+	snapshot_release(&snap);
+	source_free(s);
+	tree_free(&t);
+	fake_kernel_free(f);
+	free(text);
+}
+END_TEST
+
 /* A cgroup v2 hierarchy in the fixture: mountinfo names a directory tree made here. */
 static void tree_cgroups(struct tree *t, char *mnt, size_t size)
 {
@@ -2731,6 +2782,7 @@ int main(void)
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);
 	tcase_add_test(tc, test_a_thread_that_exits_shows_its_final_counts_once);
 	tcase_add_test(tc, test_cpus_follow_the_online_map_of_the_sysfs_root);
+	tcase_add_test(tc, test_cpus_past_64_kib_of_proc_stat);
 	tcase_add_test(tc, test_per_cpu_eacces_is_said_once_with_the_advice);
 	tcase_add_test(tc, test_cgroups_are_counted_per_cpu_on_their_directories);
 	tcase_add_test(tc, test_cgroups_without_permission_or_hierarchy);

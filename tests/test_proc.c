@@ -110,6 +110,9 @@ START_TEST(test_parse_cpustat_busy_excludes_idle_and_iowait)
 	cap = 0;
 	ck_assert_int_eq(proc_parse_cpustat("intr 1\n", 7, &cs, &cap), -EINVAL);
 	ck_assert_int_eq(proc_parse_cpustat("cpu0 1 2\n", 9, &cs, &cap), -EINVAL);
+	/* a line cut short (no newline) is not taken: its numbers would be too small */
+	ck_assert_int_eq(proc_parse_cpustat("cpu0 1 2 3 4\ncpu1 5 6 7 8", 25, &cs, &cap), 1);
+	ck_assert_uint_eq(cs[0].total, 10);
 	free(cs);
 }
 END_TEST

@@ -206,6 +206,8 @@ struct live {
 	int online_fd;	      /* their sysfs file, kept open; -1: none */
 	/* the files of /proc read each tick, kept open in a kernel's /proc */
 	struct proc_kept kloadavg, kuptime, kmeminfo, kstat;
+	char *kstat_buf; /* /proc/stat as last read: a line per CPU, past 64 KiB on large machines */
+	size_t kstat_cap;
 	struct proc_cpustat *cs;
 	size_t cscap;
 	struct live_user *users;

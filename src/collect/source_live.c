@@ -104,6 +104,7 @@ static void live_free(struct source *s)
 	proc_kept_close(&l->kuptime);
 	proc_kept_close(&l->kmeminfo);
 	proc_kept_close(&l->kstat);
+	free(l->kstat_buf);
 	live_samples_free(l);
 	free(l->tmp);
 	free(l->attr);

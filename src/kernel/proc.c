@@ -292,6 +292,9 @@ int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, s
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
 
+		/* a last line without its newline was cut short (the file is longer than was read) */
+		if (!nl)
+			break;
 		if (eol - p > 3 && !memcmp(p, "cpu", 3) && isdigit((unsigned char)p[3])) {
 			const char *q = p + 3;
 			unsigned long long id, v[10] = { 0 }, total = 0;
