@@ -102,6 +102,9 @@ static void tree_free(struct tree *t)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* Descriptors the sources live_new makes leave to their caller (live_opts.fd_keep). */
+static size_t live_new_keep;
+
 /* A live source on the fixture counting task-clock and page-faults (and hw events when asked). */
 static struct source *live_new(struct tree *t, struct fake_kernel *f, bool hw, bool per_cpu)
 {
@@ -120,6 +123,7 @@ static struct source *live_new(struct tree *t, struct fake_kernel *f, bool hw, b
 	o.sysfs_root = t->sys;
 	o.ops = &f->ops;
 	o.per_cpu = per_cpu;
+	o.fd_keep = live_new_keep;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
@@ -1441,6 +1445,51 @@ START_TEST(test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_
 	ck_assert_int_eq(f->nopen, 0);
 	tree_free(&t);
 	fake_kernel_free(f);
+}
+END_TEST
+
+/*
+ * The descriptors its caller keeps (the exporter's 65) are not the
+ * counters': with 65 more allowed and 65 kept, the process of 10 threads
+ * fits 6, as with neither.
+ */
+START_TEST(test_the_descriptors_the_caller_keeps_are_left_out_of_the_budget)
+{
+	static const int tids[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	const struct fact *fact = NULL;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 10, 100, 1721);
+	tree_proc(&t, 20, T20, 1, 100, 10);
+	for (int i = 0; i < 10; i++)
+		tree_thread_stat(&t, 10, tids[i], busy[i]);
+	for (int keep = 0; keep <= 1; keep++) {
+		f = fake_new();
+		ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+		rl0 = rl;
+		/* 38 with nothing kept: 14 for counters (as above); 103, 65 of them kept: 14 again */
+		rl.rlim_cur = 38 + (keep ? 65 : 0);
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+		live_new_keep = keep ? 65 : 0;
+		s = live_new(&t, f, false, false);
+		live_new_keep = 0;
+		snapshot_init(&snap, s->ev.n);
+		tick10(s, &snap);
+		ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, &fact), 1);
+		ck_assert_int_eq(fact->partial.counted, 6);
+		snapshot_release(&snap);
+		source_free(s);
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+		ck_assert_int_eq(f->nopen, 0);
+		fake_kernel_free(f);
+	}
+	tree_free(&t);
 }
 END_TEST
 
@@ -2792,6 +2841,7 @@ int main(void)
 		       test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_reused);
 	tcase_add_test(tc,
 		       test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_says_so);
+	tcase_add_test(tc, test_the_descriptors_the_caller_keeps_are_left_out_of_the_budget);
 	tcase_add_test(
 		tc,
 		test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet);

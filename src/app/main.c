@@ -292,6 +292,8 @@ static struct source *main_source(const struct options *o, int *status)
 			.no_tasks = main_no_processes(o),
 			.threads = o->threads,
 			.read_all = o->read_all,
+			/* the exporter's listening socket and connections, left to it */
+			.fd_keep = o->listen ? EXPORTER_MAX_FDS : 0,
 			.hw_top = o->hw_top,
 			.kernel_threads = o->kernel_threads,
 			.task_counts = o->task_counts,

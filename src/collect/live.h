@@ -379,7 +379,7 @@ void live_tasks_free(struct live *l);
  * when they do not all fit (the per-task backend: live_tasks.h).
  */
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
-size_t live_fd_budget(void);
+size_t live_fd_budget(size_t keep);
 /* Re-read a stat file kept open at fd; 0 or -errno (-ESRCH when its task died). */
 int live_pread_stat(struct live *l, int fd, struct proc_stat *st);
 /* Hardware events for the busiest processes only from now on; said once. */

@@ -479,7 +479,7 @@ void live_partial_scale(struct live_tasks_proc *tp, const struct proc_stat *st,
 	}
 }
 
-size_t live_fd_budget(void)
+size_t live_fd_budget(size_t keep)
 {
 	struct rlimit rl;
 
@@ -487,6 +487,7 @@ size_t live_fd_budget(void)
 		return 0;
 	if (rl.rlim_cur == RLIM_INFINITY)
 		return (size_t)-1;
-	/* keep a reserve for /proc, the output, recordings and the screen */
-	return rl.rlim_cur > LIVE_FD_RESERVE ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE) : 0;
+	/* keep a reserve for /proc, the output, recordings and the screen, and what the caller keeps */
+	return rl.rlim_cur > LIVE_FD_RESERVE + keep ? (size_t)(rl.rlim_cur - LIVE_FD_RESERVE - keep)
+						    : 0;
 }

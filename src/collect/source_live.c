@@ -226,7 +226,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 		fact_text(err, errsize, &why);
 		goto out_free;
 	}
-	l->fd_budget = live_fd_budget();
+	l->fd_budget = live_fd_budget(o->fd_keep);
 	/* the files of every tick, kept open: loadavg, uptime, meminfo and stat; the online CPUs */
 	l->fds_open += (l->proc_owner ? LIVE_KEPT_PROC_FILES : 0) + (o->sysfs_root ? 0 : 1);
 	/* a backend that needs the task groups and the descriptor budget (none yet) */

@@ -35,6 +35,8 @@ struct live_opts {
 	bool per_cpu;  /* try per-CPU counters */
 	bool threads;  /* thread rows from the start: budget a thread's set beside its process's */
 	bool read_all; /* read every process every tick, also those that did not run */
+	/* descriptors the caller may open beside the source's, left out of its budget (the exporter's) */
+	size_t fd_keep;
 	bool kernel_threads; /* list kernel threads too (--kernel-threads) */
 	/* cgroups of the v2 hierarchy, counted per CPU with PERF_FLAG_PID_CGROUP */
 	bool cgroups;	       /* count cgroups and read which cgroup each process is in */
