@@ -378,27 +378,6 @@ static bool live_tsum_gate_ok(struct live *l)
 	return l->tsum_gate > 0;
 }
 
-/*
- * Whether thread o did not run since its last read, by its schedstat's run
- * time: 1 (its counts are o's), 0 it ran, or -errno. Switches and
- * migrations move only while run time does, but for a migration of a thread
- * woken or balanced to another CPU that has not run there yet: that one is
- * counted once it runs.
- */
-static int live_tsum_idle_thr(struct live *l, struct live_tsum *ts, int pid,
-			      struct live_tsum_thr *o)
-{
-	char buf[128];
-	unsigned long long run;
-	long n = live_tsum_file(l, ts, pid, o->tid, "schedstat", &o->gfd, buf, sizeof(buf));
-
-	if (n <= 0)
-		return n < 0 ? (int)n : -ESRCH;
-	if (sscanf(buf, "%llu", &run) != 1)
-		return 0;
-	return run == o->v[LIVE_TS_RUN];
-}
-
 /* Thread e's stat, for its row: faults, state, CPU, start and name. */
 static int live_tsum_read_stat(struct live *l, int pid, struct live_tsum_thr *e)
 {
@@ -449,6 +428,24 @@ static int live_tsum_read_schedstat(struct live *l, struct live_tsum *ts, int pi
 	e->v[LIVE_TS_RUN] = run;
 	e->v[LIVE_TS_SW] = slices;
 	return 0;
+}
+
+/*
+ * Whether thread o did not run since its last read, by its schedstat's run
+ * time: 1 (its counts are o's), 0 it ran (or the file did not parse), or
+ * -errno. Switches and migrations move only while run time does, but for a
+ * migration of a thread woken or balanced to another CPU that has not run
+ * there yet: that one is counted once it runs.
+ */
+static int live_tsum_idle_thr(struct live *l, struct live_tsum *ts, int pid,
+			      struct live_tsum_thr *o)
+{
+	struct live_tsum_thr now = { .tid = o->tid };
+	int r = live_tsum_read_schedstat(l, ts, pid, o, &now);
+
+	if (r == -EINVAL)
+		return 0;
+	return r ? r : now.v[LIVE_TS_RUN] == o->v[LIVE_TS_RUN];
 }
 
 /* One thread's sched file (or schedstat: live_tsum_by_schedstat), and its stat for thread rows. */
