@@ -102,6 +102,20 @@ static void tree_free(struct tree *t)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/*
+ * A test's end: its snapshot and source go, every descriptor opened through
+ * the fake kernel is closed by then, and the fixture goes.
+ */
+static void live_test_end(struct source *s, struct snapshot *snap, struct fake_kernel *f,
+			  struct tree *t)
+{
+	snapshot_release(snap);
+	source_free(s);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(t);
+	fake_kernel_free(f);
+}
+
 /* Descriptors the sources live_new makes leave to their caller (live_opts.fd_keep). */
 static size_t live_new_keep;
 
@@ -227,11 +241,7 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	ck_assert_int_eq(find_task(&snap, 13)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
 	ck_assert_uint_gt(find_task(&snap, 13)->c[1].value, 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -256,11 +266,7 @@ START_TEST(test_esrch_drops_a_vanished_task_without_error)
 	ck_assert_ptr_null(find_task(&snap, 11));
 	ck_assert_int_eq(find_task(&snap, 12)->err, 0);
 	ck_assert_uint_eq(count_facts(s, FACT_TASKS, 0, NULL), 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -430,11 +436,7 @@ START_TEST(test_echild_on_the_first_group_read_reopens_the_group)
 	ck_assert_int_eq(find_task(&snap, 10)->err, 0);
 	ck_assert_int_eq(find_task(&snap, 10)->c[0].err, 0);
 	ck_assert_int_eq(f->nopen, 2);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -508,11 +510,7 @@ START_TEST(test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick)
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
 	ck_assert_uint_eq(count_facts(s, FACT_CPU_OFFLINE, 0, NULL), 0);
 	ck_assert_uint_eq(count_facts(s, FACT_TASKS, 0, NULL), 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -545,11 +543,7 @@ START_TEST(test_a_kernel_without_inherit_thread_counts_without_it_and_says_so)
 	fact_text(text, sizeof(text), fact);
 	ck_assert_ptr_nonnull(strstr(text, "children it forks"));
 	ck_assert(said(s, "inherit_thread needs Linux 5.13"));
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -593,11 +587,7 @@ START_TEST(test_an_event_asked_again_with_e_reuses_the_built_in_counter)
 	ck_assert_uint_eq(task->c[2].enabled, task->c[1].enabled);
 	ck_assert_uint_eq(task->c[2].running, task->c[1].running);
 	ck_assert_uint_gt(task->c[2].value, 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -638,11 +628,7 @@ START_TEST(test_an_event_with_a_modifier_is_a_counter_of_its_own)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	/* task-clock, page-faults, page-faults:k and faults:u; faults is page-faults */
 	ck_assert_int_eq(f->opens_of[10], 4);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -833,11 +819,7 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 	task = tick10(s, &snap);
 	ck_assert_uint_gt(task->c[0].value, tc);
 	ck_assert_int_eq(f->stat_preads[10] - preads, 1);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -941,11 +923,7 @@ START_TEST(test_the_process_cpu_clock_gates_the_reads_of_all_its_threads)
 	f->clock_ns[10] += 1000;
 	tick10(s, &snap);
 	ck_assert_uint_gt(snapshot_find_thread(&snap, 11)->c[0].value, th11);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -999,11 +977,7 @@ START_TEST(test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_re
 	for (int i = 0; i < 5; i++)
 		tick10(s, &snap);
 	ck_assert_int_eq(f->stat_preads[10] - preads, 5);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1075,11 +1049,7 @@ START_TEST(test_a_thread_that_exits_shows_its_final_counts_once)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_ptr_null(snapshot_find_thread(&snap, 14));
 	ck_assert_ptr_nonnull(snapshot_find_thread(&snap, 13));
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1114,11 +1084,7 @@ START_TEST(test_cpus_follow_the_online_map_of_the_sysfs_root)
 	ck_assert_int_eq(fact->cpu.cpu, 1);
 	ck_assert(said(s, "CPU 1 is online: counting it again"));
 	ck_assert_int_eq(snap.cpus[1].c[1].err, 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1275,11 +1241,7 @@ START_TEST(test_cgroups_are_counted_per_cpu_on_their_directories)
 	/* a cgroup kept from tick to tick is not reopened: its counts go on */
 	ck_assert_uint_eq(snapshot_find_cgroup(&snap, "/a")->c[1].value, 40);
 	ck_assert_int_eq(f->cgroup_opens, 16);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1321,11 +1283,7 @@ START_TEST(test_cgroups_without_permission_or_hierarchy)
 	ck_assert_int_eq(source_read(s, &snap), 0);
 	ck_assert_uint_eq(count_facts(s, FACT_CGROUPS, -EACCES, &fact), 1);
 	ck_assert(said(s, "cgroups cannot be counted"));
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1440,11 +1398,7 @@ START_TEST(test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_
 		ck_assert_uint_gt(task->c[0].value, last);
 		last = task->c[0].value;
 	}
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1615,11 +1569,7 @@ START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_
 	}
 	/* 400 ms of opens do not fit one tick's 40 ms */
 	ck_assert_uint_gt(ticks, 1);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1672,11 +1622,7 @@ START_TEST(test_thread_rows_that_did_not_run_are_not_read_again)
 			ck_assert_uint_gt(snap.threads[k].c[0].value, v11);
 			ck_assert_uint_eq(snap.threads[k].cpu_ns, 999 * tick_ns);
 		}
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1721,11 +1667,7 @@ START_TEST(test_a_process_of_many_threads_is_attached_over_several_ticks_each_th
 	ck_assert_int_eq(f->nopen, 400);
 	/* no thread started meanwhile: every thread counted, nothing estimated */
 	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, NULL), 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1984,11 +1926,7 @@ START_TEST(test_proc_counting_sums_threads_by_tid_skips_the_idle_and_opens_no_ta
 	for (int i = 0; i < f->nev; i++)
 		opens += f->ev[i].pid > 0;
 	ck_assert_int_eq(opens, 0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -2091,11 +2029,7 @@ START_TEST(test_user_mode_switches_see_a_thread_that_lived_and_died_between_two_
 	ck_assert(!source_live_mode(s)->kernel);
 	snapshot_init(&snap, s->ev.n);
 	pfs_unseen_death(s, &t, f, &snap, false, &run0);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -2578,11 +2512,7 @@ START_TEST(test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone)
 	p = tick10(s, &snap);
 	ck_assert_uint_eq(p->c[PFS_CS].value, 35 + 4);
 	ck_assert_uint_eq(p->c[PFS_MIG].value, 8 + 1);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -2653,11 +2583,7 @@ START_TEST(test_proc_counting_without_migrations_reads_switches_from_schedstat)
 	ck_assert_int_eq(f->sched_preads[10], 0);
 	/* each thread's schedstat opened once and kept */
 	ck_assert_int_ge(f->schedstat_preads[10], 2 * 3);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(f->nopen, 0);
-	tree_free(&t);
-	fake_kernel_free(f);
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 
