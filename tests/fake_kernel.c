@@ -271,6 +271,7 @@ static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long lo
 	int pid;
 
 	ck_assert_ptr_null(fake_kernel_event(fk, fd));
+	fk->now_ns += fk->pread_ns;
 	if (!fstat(fd, &sb) && sb.st_nlink == 0)
 		return -ESRCH;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);

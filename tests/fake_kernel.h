@@ -104,6 +104,7 @@ struct fake_kernel {
 	uint64_t clock_step; /* each look at it moves it this much (1 us) */
 	uint64_t open_ns;    /* each perf_event_open takes this long on it */
 	uint64_t read_ns;    /* each group read takes this long on it */
+	uint64_t pread_ns;   /* each pread of a file (a /proc file kept open) takes this long */
 	/* the next group read of stall_pid: preempted, the clock moves stall_ns after its counts */
 	int stall_pid;
 	uint64_t stall_ns;

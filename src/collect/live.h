@@ -239,6 +239,7 @@ struct live {
 	size_t greadcap;
 	int gread_pid;	    /* whose reads gread holds; 0: none */
 	uint64_t gread_t0;  /* when those reads began */
+	uint64_t gread_t1;  /* when they ended, the full read to follow */
 	size_t gread_n0;    /* task_reads then */
 	size_t task_reads;  /* group reads of process sets so far */
 	uint64_t read_unit; /* ns a group read took in the last read of a process */

@@ -16,7 +16,9 @@
  * stamped before and after, the row at the midpoint, and a read much
  * slower than the usual (by group reads) is taken as interrupted and
  * made again, once, without the gate reads of the idle check (which are
- * of before it); a read as slow is the new usual.
+ * of before it); a read as slow is the new usual. With the gate reads, the
+ * time the scan took between them and this read (its stat and uid reads)
+ * is not the reads'.
  */
 static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash, struct snap_count *c,
@@ -24,6 +26,7 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 {
 	/* with the idle check's gate reads, the counts go back to those */
 	uint64_t t0 = stash ? l->gread_t0 : sysops_now(l->ops), t1;
+	uint64_t gap = stash ? sysops_now(l->ops) - l->gread_t1 : 0;
 	size_t n0 = stash ? l->gread_n0 : l->task_reads, n;
 
 	/* what the starving check sums must take one read only */
@@ -36,18 +39,19 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 		live_sum_groups(l, ly, tp->thr, tp->nthr, c, stash, gate, true);
 		t1 = sysops_now(l->ops);
 		n = l->task_reads - n0;
-		if (tries || t1 - t0 <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
+		if (tries || t1 - t0 - gap <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
 			break;
 		for (size_t k = 0; k < l->ntg; k++) {
 			l->tg_en[k] = l->tg_keep[2 * k];
 			l->tg_run[k] = l->tg_keep[2 * k + 1];
 		}
 		stash = false;
+		gap = 0;
 		t0 = sysops_now(l->ops);
 		n0 = l->task_reads;
 	}
 	if (n)
-		l->read_unit = (t1 - t0) / n;
+		l->read_unit = (t1 - t0 - gap) / n;
 	*t_ns = t0 + (t1 - t0) / 2;
 }
 

@@ -82,8 +82,11 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 		sum += g->v[0].enabled;
 	}
 	l->gread_pid = p->pid;
-	if (bad || sum != p->gate || p->idle >= LIVE_IDLE_REFRESH)
+	if (bad || sum != p->gate || p->idle >= LIVE_IDLE_REFRESH) {
+		/* the full read follows: the scan's reads from here on are not the counters' */
+		l->gread_t1 = sysops_now(l->ops);
 		return false;
+	}
 	p->idle++;
 	/* nothing ran since the counts kept: they go with the clock read before the gates */
 	tp->clk = tp->clk_now;
