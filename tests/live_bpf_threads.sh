@@ -113,4 +113,47 @@ check "the busy thread's CPU time is its own (within 0.2 s of its stat's, now)" 
 		END { exit !f }' "$TMP/rows"
 check "the idle threads sleep and used no CPU time (a tick at most)" \
 	awk -v b="$busy" -v w="$W" '$1 != b && $1 != w { n++; if ($2 != "S" || $3 > 0.01) exit 1 } END { exit n < 18 }' "$TMP/rows"
+
+# Thread rows of every process (-H, nothing filtered): the program sums them all, no process is
+# named to it. Filtered (-u), each process whose rows are shown is named in a table of 1024: past
+# it, those rows say they are not counted, and the naming is tried again 16 ticks later, not each
+# tick. 1100 processes of nobody, all but the test's own.
+if [ "$ISOLATED" = yes ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	kill "$W"
+	wait "$W" 2>/dev/null
+	MANY=1100
+	i=0
+	while [ $i -lt $MANY ]; do
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$WORKLOAD" sleep 600 &
+		KILL_PIDS="$KILL_PIDS $!"
+		i=$((i + 1))
+	done
+	nobodies() { [ "$(ps -u nobody -o pid= | wc -l)" -ge $MANY ]; }
+	wait_until 60 nobodies
+	run_bpf() {
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -e trace=bpf -o "$TMP/$1.strace" \
+			"$PMCTOP" -b -H -n 20 -d 0.1 -o csv $2 >"$TMP/$1.csv" 2>"$TMP/$1.err"
+	}
+	run_bpf all ""
+	updates() { grep -c BPF_MAP_UPDATE_ELEM "$TMP/$1.strace"; }
+	failed() { grep BPF_MAP_UPDATE_ELEM "$TMP/$1.strace" | grep -c '= -1'; }
+	check "-H, nothing filtered: no process named to the program ($(updates all) map updates in 20 frames)" \
+		test "$(updates all)" -le 20
+	run_bpf nobody "-u nobody"
+	beyond=$((MANY - 1024))
+	diag "-H -u nobody: $(updates nobody) map updates, $(failed nobody) refused, $beyond processes past the table"
+	check "-H -u nobody: the processes past the table are named again now and then, not each tick" \
+		test "$(failed nobody)" -le $((beyond * 3))
+	# the last frame's thread rows of nobody's processes: counted, or said not to be
+	awk -F, -v t="$(tail -n 1 "$TMP/nobody.csv" | cut -d, -f1)" '$1 == t && $2 == "thread" &&
+		$4 == "nobody"' "$TMP/nobody.csv" >"$TMP/rows"
+	said=$(grep -c ',too many processes for thread rows,' "$TMP/rows")
+	check "-H -u nobody: $said thread rows past the table say they are not counted ($beyond)" \
+		test "$said" = "$beyond"
+	check "-H -u nobody: the rest are counted ($(($(wc -l <"$TMP/rows") - said)) rows, 1024)" \
+		test "$(($(wc -l <"$TMP/rows") - said))" = 1024
+else
+	skip "no PID namespace of its own, or no setpriv or nobody, for 1100 processes of nobody"
+fi
 done_testing

@@ -38,6 +38,8 @@ struct live_bpf_thr {
 struct live_bpf_proc {
 	uint64_t *zero; /* its sums when first seen, nev x BPFPROG_FIELDS; NULL: none yet */
 	bool wanted;	/* named in the program's table of processes whose threads it sums */
+	int want_err;	/* why it could not be named (the table full), until want_retry */
+	unsigned long long want_retry;
 	unsigned long long tick;  /* the tick of its last full read (l->tick) */
 	struct live_bpf_thr *thr; /* its thread rows, sorted by tid */
 	size_t nthr;
@@ -175,6 +177,12 @@ out_free:
 /* A read this much slower than twice the last one was interrupted (ns). */
 #define LIVE_BPF_READ_SLACK_NS 200000
 
+/* Whether the program sums every process's threads (-H, nothing filtered): none is named. */
+static bool live_bpf_all_wanted(const struct live *l)
+{
+	return l->all_threads && !l->o.npids && !l->o.by_uid;
+}
+
 static void live_bpf_read(struct live *l)
 {
 	struct bpfcount_why why;
@@ -186,7 +194,7 @@ static void live_bpf_read(struct live *l)
 	 * every process's threads summed by tid while -H is on and nothing is
 	 * filtered; else those whose rows are shown, named one by one
 	 */
-	bpfcount_want_all(l->bpf, l->all_threads && !l->o.npids && !l->o.by_uid);
+	bpfcount_want_all(l->bpf, live_bpf_all_wanted(l));
 	/* the keys before this read: an entry not among them was made since */
 	l->bpf_prev_ok = l->bpf_read_ns && !l->bpf_err;
 	if (l->bpf_prev_ok) {
@@ -386,14 +394,22 @@ static void live_bpf_seen(struct live *l, int tid)
 	l->bpf_tseen[l->nbpf_tseen++] = tid;
 }
 
-/* The row of thread t of p: its sums since it was first seen, its stat as last read. */
+/*
+ * The row of thread t of p: its sums since it was first seen, its stat as
+ * last read; not counted while the program could not be told to sum p's
+ * threads.
+ */
 static void live_bpf_row(struct live *l, const struct live_proc *p, struct live_bpf_thr *t,
 			 struct snapshot *snap)
 {
+	const struct live_bpf_proc *bp = p->be;
+	int err = bp && !bp->wanted && !live_bpf_all_wanted(l) ? bp->want_err : 0;
 	struct snap_task *e =
-		live_thread_row(l, p, t->tid, t->state, t->start, t->comm, t->cpu, 0, snap);
+		live_thread_row(l, p, t->tid, t->state, t->start, t->comm, t->cpu, err, snap);
 
 	live_bpf_counts(l, &t->zero, bpfcount_thread(l->bpf, t->tid), e->c);
+	for (size_t k = 0; err && k < l->base.ev.n; k++)
+		e->c[k].err = err;
 	e->t_ns = l->bpf_read_ns;
 	live_bpf_seen(l, t->tid);
 }
@@ -603,8 +619,18 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 	if (!l->bpf || p->err || p->skip)
 		return;
 	bp = live_bpf_of(p);
-	if (!bp->wanted && bpfcount_want(l->bpf, p->pid, true) == 0)
-		bp->wanted = true;
+	/*
+	 * named, unless every process's threads are summed; the table full
+	 * (BPFPROG_MAX_WANTED), its rows are not counted and the naming is tried
+	 * again LIVE_RETRY_TICKS later, not each tick
+	 */
+	if (!bp->wanted && !live_bpf_all_wanted(l) && l->tick >= bp->want_retry) {
+		int r = bpfcount_want(l->bpf, p->pid, true);
+
+		bp->wanted = r == 0;
+		bp->want_err = r == -E2BIG || r == -ENOSPC ? -EOVERFLOW : r;
+		bp->want_retry = r ? l->tick + LIVE_RETRY_TICKS : 0;
+	}
 	if (bp->thr && bp->tick != l->tick) {
 		for (size_t i = 0; i < bp->nthr; i++)
 			live_bpf_row(l, p, &bp->thr[i], snap);

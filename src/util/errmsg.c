@@ -31,6 +31,7 @@ static const struct {
 	{ EAGAIN, "EAGAIN", "attaching" },
 	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
 	{ EDQUOT, "EDQUOT", "hardware for the busiest only" },
+	{ EOVERFLOW, "EOVERFLOW", "too many processes for thread rows" },
 };
 
 static int errmsg_abs(int err)
