@@ -384,6 +384,25 @@ START_TEST(test_online_cpus_from_the_sysfs_root_else_proc_stat)
 	ck_assert(!cpumap_has(&m, 1));
 	cpumap_release(&m);
 	close(procfd);
+	/* no sysfs file and a /proc/stat of 1500 CPUs, past 64 KiB: every CPU */
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/stat", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("cpu  1 0 1 1 0 0 0 0 0 0\n", f);
+	for (int c = 0; c < 1500; c++)
+		fprintf(f, "cpu%d 1000000 0 2000000 3000000000 4000000 0 0 0 0 0\n", c);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/proc", dir);
+	procfd = open(path, O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(procfd, 0);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(cpumap_online(&m, sysops_real(), path, procfd), 0);
+	ck_assert_uint_eq(m.n, 1500);
+	ck_assert(cpumap_has(&m, 1499));
+	cpumap_release(&m);
+	close(procfd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	ck_assert_int_eq(system(cmd), 0);
 }

@@ -47,6 +47,8 @@ struct live_gdef {
 
 /* Hardware columns of a process outside the hardware top (--hw-top, or the budget). */
 #define LIVE_NOT_TOP (-EDQUOT)
+/* The error of thread rows whose process the BPF program's table had no room to name. */
+#define LIVE_BPF_NO_ROOM (-EOVERFLOW)
 /* Ticks between two choices of the processes counted with hardware events. */
 #define LIVE_HWTOP_TICKS 5
 

@@ -31,7 +31,7 @@ struct live_bpf_thr {
 	uint64_t *zero; /* nev x BPFPROG_FIELDS */
 	int statfd;	/* its stat file kept open for a pread a tick; -1: none */
 	uint64_t *last; /* its sums at the last tick its rows were made (zeros: no entry) */
-	unsigned idle;	/* ticks its stat was not read since it last was (it did not run) */
+	unsigned long long read_tick; /* the tick its stat was last read (l->tick) */
 };
 
 /* A process counted by the program: live_proc.be. */
@@ -530,14 +530,15 @@ static bool live_bpf_rows_whole(struct live *l, const struct live_proc *p,
 
 /*
  * Whether row t's thread has not run since its rows were last made (its
- * sums did not move); never with --read-all.
+ * sums did not move), its stat read within LIVE_IDLE_REFRESH ticks (a name
+ * written to its comm file from outside); never with --read-all.
  */
 static bool live_bpf_thr_idle(struct live *l, const struct live_bpf_thr *t)
 {
 	size_t nf = (size_t)l->bpf_nev * BPFPROG_FIELDS;
 	const uint64_t *ts = bpfcount_thread(l->bpf, t->tid);
 
-	if (!t->last || t->idle + 1 >= LIVE_IDLE_REFRESH || l->o.read_all)
+	if (!t->last || l->tick - t->read_tick >= LIVE_IDLE_REFRESH || l->o.read_all)
 		return false;
 	for (size_t k = 0; k < nf; k++)
 		if ((ts ? ts[k] : 0) != t->last[k])
@@ -587,7 +588,8 @@ static bool live_bpf_threads_kept(struct live *l, struct live_proc *p, struct li
 	for (size_t i = 0; i < bp->nthr; i++) {
 		struct live_bpf_thr *t = &bp->thr[i];
 
-		t->idle = l->kept[i].pid ? 0 : t->idle + 1;
+		if (l->kept[i].pid)
+			t->read_tick = l->tick;
 		t->state = l->kept[i].state;
 		t->cpu = l->kept[i].cpu;
 		snprintf(t->comm, sizeof(t->comm), "%s", l->kept[i].comm);
@@ -628,7 +630,7 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 		int r = bpfcount_want(l->bpf, p->pid, true);
 
 		bp->wanted = r == 0;
-		bp->want_err = r == -E2BIG || r == -ENOSPC ? -EOVERFLOW : r;
+		bp->want_err = r == -E2BIG || r == -ENOSPC ? LIVE_BPF_NO_ROOM : r;
 		bp->want_retry = r ? l->tick + LIVE_RETRY_TICKS : 0;
 	}
 	if (bp->thr && bp->tick != l->tick) {
@@ -680,7 +682,7 @@ static void live_bpf_threads(struct live *l, struct live_proc *p, struct snapsho
 			continue;
 		}
 		t->tid = tid;
-		t->idle = 0;
+		t->read_tick = l->tick;
 		live_bpf_keep_thr(l, p->pid, t);
 		t->start = st.start;
 		t->state = st.state;

@@ -80,22 +80,34 @@ out_bad:
 	return -EINVAL;
 }
 
-/* The cpuN lines of /proc/stat: the online CPUs before sysfs was asked. */
+/*
+ * The cpuN lines of /proc/stat: the online CPUs before sysfs was asked.
+ * The file is read whole (a line per CPU: past 64 KiB on a large machine).
+ */
 static int cpumap_from_procstat(struct cpumap *m, int procfd)
 {
-	char buf[65536];
+	size_t size = 65536;
+	char *buf = xmalloc(size);
 	struct proc_cpustat *cs = NULL;
 	size_t cap = 0;
-	long len = proc_read_file(procfd, "stat", buf, sizeof(buf));
+	long len;
 	int n;
 
 	m->n = 0;
-	if (len < 0)
+	while ((len = proc_read_file(procfd, "stat", buf, size)) >= 0 && (size_t)len + 1 >= size &&
+	       size < (16u << 20)) {
+		size *= 2;
+		buf = xrealloc(buf, size);
+	}
+	if (len < 0) {
+		free(buf);
 		return (int)len;
+	}
 	n = proc_parse_cpustat(buf, (size_t)len, &cs, &cap);
 	for (int i = 0; i < n; i++)
 		cpumap_add(m, cs[i].cpu);
 	free(cs);
+	free(buf);
 	return n > 0 ? 0 : -ENOENT;
 }
 

@@ -31,6 +31,7 @@ static const struct {
 	{ EAGAIN, "EAGAIN", "attaching" },
 	{ EINPROGRESS, "EINPROGRESS", "not attached yet" },
 	{ EDQUOT, "EDQUOT", "hardware for the busiest only" },
+	/* LIVE_BPF_NO_ROOM: no row error is EOVERFLOW but that one */
 	{ EOVERFLOW, "EOVERFLOW", "too many processes for thread rows" },
 };
 
