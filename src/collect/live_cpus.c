@@ -119,41 +119,10 @@ void live_open_cpus(struct live *l)
 		live_sync_cpus(l, true);
 }
 
-/* The most of /proc/stat read: 16 MiB, some 100000 CPUs' lines. */
-#define LIVE_KSTAT_MAX (16u << 20)
-
-/*
- * /proc/stat whole: a line per CPU (about 60 bytes) and the interrupts' line
- * pass 64 KiB on a machine of some hundreds of CPUs, so the buffer grows
- * until a read leaves room. At LIVE_KSTAT_MAX a line cut short is not
- * parsed: its numbers would be too small.
- */
-static long live_read_kstat(struct live *l)
-{
-	long len;
-
-	if (!l->kstat_buf) {
-		l->kstat_cap = 65536;
-		l->kstat_buf = xmalloc(l->kstat_cap);
-	}
-	for (;;) {
-		len = proc_kept_read(&l->kstat, l->rootfd, "stat", l->kstat_buf, l->kstat_cap);
-		if (len < 0 || (size_t)len + 1 < l->kstat_cap || l->kstat_cap >= LIVE_KSTAT_MAX)
-			break;
-		l->kstat_cap *= 2;
-		l->kstat_buf = xrealloc(l->kstat_buf, l->kstat_cap);
-	}
-	if (len > 0 && (size_t)len + 1 >= l->kstat_cap) {
-		const char *nl = memrchr(l->kstat_buf, '\n', (size_t)len);
-
-		len = nl ? nl - l->kstat_buf + 1 : 0;
-	}
-	return len;
-}
-
 void live_read_cpus(struct live *l, struct snapshot *snap)
 {
-	long len = live_read_kstat(l);
+	/* a last line cut short (past 16 MiB) is not parsed: its numbers would be too small */
+	long len = proc_kept_read_all(&l->kstat, l->rootfd, "stat", &l->kstat_buf, &l->kstat_cap);
 	int n = len > 0 ? proc_parse_cpustat(l->kstat_buf, (size_t)len, &l->cs, &l->cscap)
 			: -EINVAL;
 

@@ -86,19 +86,16 @@ out_bad:
  */
 static int cpumap_from_procstat(struct cpumap *m, int procfd)
 {
-	size_t size = 65536;
-	char *buf = xmalloc(size);
+	struct proc_kept k;
 	struct proc_cpustat *cs = NULL;
-	size_t cap = 0;
+	size_t cap = 0, size = 0;
+	char *buf = NULL;
 	long len;
 	int n;
 
 	m->n = 0;
-	while ((len = proc_read_file(procfd, "stat", buf, size)) >= 0 && (size_t)len + 1 >= size &&
-	       size < (16u << 20)) {
-		size *= 2;
-		buf = xrealloc(buf, size);
-	}
+	proc_kept_init(&k, false);
+	len = proc_kept_read_all(&k, procfd, "stat", &buf, &size);
 	if (len < 0) {
 		free(buf);
 		return (int)len;

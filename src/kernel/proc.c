@@ -488,6 +488,22 @@ long proc_kept_read(struct proc_kept *k, int rootfd, const char *path, char *buf
 	return (long)got;
 }
 
+long proc_kept_read_all(struct proc_kept *k, int rootfd, const char *path, char **buf, size_t *cap)
+{
+	long len;
+
+	if (!*buf) {
+		*cap = 65536;
+		*buf = xmalloc(*cap);
+	}
+	while ((len = proc_kept_read(k, rootfd, path, *buf, *cap)) >= 0 &&
+	       (size_t)len + 1 >= *cap && *cap < (16u << 20)) {
+		*cap *= 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	return len;
+}
+
 int proc_kept_meminfo(struct proc_kept *k, int rootfd, struct proc_meminfo *out)
 {
 	char buf[8192];

@@ -112,6 +112,13 @@ struct proc_kept {
 void proc_kept_init(struct proc_kept *k, bool keep);
 /* Its text into buf (NUL-terminated), as proc_read_file; reopened after a failed read. */
 long proc_kept_read(struct proc_kept *k, int rootfd, const char *path, char *buf, size_t size);
+/*
+ * A file of lines read whole into *buf, grown as needed from *cap bytes (*buf
+ * NULL and *cap 0 at first: 64 KiB) up to 16 MiB: /proc/stat has a line per
+ * CPU, past 64 KiB on a large machine. Past 16 MiB the text is cut, its last
+ * line without its newline. Its length, or -errno.
+ */
+long proc_kept_read_all(struct proc_kept *k, int rootfd, const char *path, char **buf, size_t *cap);
 void proc_kept_close(struct proc_kept *k);
 /* The same read of meminfo as proc_read_meminfo. */
 int proc_kept_meminfo(struct proc_kept *k, int rootfd, struct proc_meminfo *out);
