@@ -1411,6 +1411,21 @@ START_TEST(test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_
 }
 END_TEST
 
+/* Threads 10-19 of process 10, of so many ticks of CPU each (15 and 17 the busiest). */
+static const int TIDS10[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
+
+/* The fixture of process 10 of ten threads of unequal CPU time, and process 20 of one. */
+static void tree_ten_threads(struct tree *t)
+{
+	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
+
+	tree_init(t);
+	tree_proc(t, 10, TIDS10, 10, 100, 1721);
+	tree_proc(t, 20, T20, 1, 100, 10);
+	for (int i = 0; i < 10; i++)
+		tree_thread_stat(t, 10, TIDS10[i], busy[i]);
+}
+
 /*
  * The descriptors its caller keeps (the exporter's 65) are not the
  * counters': with 65 more allowed and 65 kept, the process of 10 threads
@@ -1418,8 +1433,6 @@ END_TEST
  */
 START_TEST(test_the_descriptors_the_caller_keeps_are_left_out_of_the_budget)
 {
-	static const int tids[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
-	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
 	struct tree t;
 	struct fake_kernel *f;
 	struct source *s;
@@ -1427,11 +1440,7 @@ START_TEST(test_the_descriptors_the_caller_keeps_are_left_out_of_the_budget)
 	struct rlimit rl, rl0;
 	const struct fact *fact = NULL;
 
-	tree_init(&t);
-	tree_proc(&t, 10, tids, 10, 100, 1721);
-	tree_proc(&t, 20, T20, 1, 100, 10);
-	for (int i = 0; i < 10; i++)
-		tree_thread_stat(&t, 10, tids[i], busy[i]);
+	tree_ten_threads(&t);
 	for (int keep = 0; keep <= 1; keep++) {
 		f = fake_new();
 		ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
@@ -1458,8 +1467,7 @@ END_TEST
 
 START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_says_so)
 {
-	static const int tids[] = { 10, 11, 12, 13, 14, 15, 16, 17, 18, 19 };
-	static const unsigned long long busy[] = { 0, 5, 1, 7, 2, 900, 3, 800, 4, 6 };
+	const int *tids = TIDS10;
 	struct tree t;
 	struct fake_kernel *f;
 	struct source *s;
@@ -1469,11 +1477,7 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 	const struct fact *fact = NULL;
 	int opens = 0;
 
-	tree_init(&t);
-	tree_proc(&t, 10, tids, 10, 100, 1721);
-	tree_proc(&t, 20, T20, 1, 100, 10);
-	for (int i = 0; i < 10; i++)
-		tree_thread_stat(&t, 10, tids[i], busy[i]);
+	tree_ten_threads(&t);
 	f = fake_new();
 	/* 38 descriptors, 14 of them for counters: 7 sets of 2 events for 10 threads */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
