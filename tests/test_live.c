@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2540,39 +2541,49 @@ static void pfs_put_slices(struct tree *t, int tid, unsigned long long run_ns,
 	put(path, text);
 }
 
+/* A source counting task-clock and context-switches from /proc (switches from schedstat). */
+static struct source *pfs_new_switches(struct tree *t, struct fake_kernel *f, bool read_all)
+{
+	static const char *const names[] = { "task-clock", "context-switches" };
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512];
+
+	evlist_init(&ev);
+	for (size_t i = 0; i < 2; i++)
+		evlist_add(&ev, names[i], 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &f->ops;
+	o.task_counts = LIVE_COUNTS_PROC;
+	o.read_all = read_all;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	evlist_release(&ev);
+	ck_assert_msg(s != NULL, "%s", err);
+	ck_assert(source_live_mode(s)->proc);
+	return s;
+}
+
 /*
  * Switches without migrations (as an ordinary user counts): from each
  * thread's schedstat, its times on a CPU, and no sched file read at all.
  */
 START_TEST(test_proc_counting_without_migrations_reads_switches_from_schedstat)
 {
-	static const char *const names[] = { "task-clock", "context-switches" };
 	struct tree t;
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
 	const struct snap_task *p;
-	struct evlist ev;
-	struct live_opts o;
-	char err[512];
 
 	f = pfs_tree(&t);
 	pfs_put_schedstat(t.proc, 0, 0, 123456);
 	/* the sched files say other numbers: read, they would show */
 	pfs_put_slices(&t, 10, 5000000, 1000);
 	pfs_put_slices(&t, 11, 7000000, 2000);
-	evlist_init(&ev);
-	for (size_t i = 0; i < 2; i++)
-		evlist_add(&ev, names[i], 0, false, false);
-	memset(&o, 0, sizeof(o));
-	o.proc_root = t.proc;
-	o.sysfs_root = t.sys;
-	o.ops = &f->ops;
-	o.task_counts = LIVE_COUNTS_PROC;
-	s = source_live_new(&ev, &o, err, sizeof(err));
-	evlist_release(&ev);
-	ck_assert_msg(s != NULL, "%s", err);
-	ck_assert(source_live_mode(s)->proc);
+	s = pfs_new_switches(&t, f, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
 	for (int i = 1; i <= 3; i++) {
@@ -2597,6 +2608,142 @@ START_TEST(test_proc_counting_without_migrations_reads_switches_from_schedstat)
 	/* each thread's schedstat opened once and kept */
 	ck_assert_int_ge(f->schedstat_preads[10], 2 * 3);
 	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/* For nftw: remove path, a file or an emptied directory. */
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/*
+ * A process of more threads than LIVE_TEST_THR_WHOLE has LIVE_TEST_THR_READS read a tick by
+ * the /proc backend (LIVE_THR_WHOLE and LIVE_THR_READS of src/collect/live.h)
+ */
+#define LIVE_TEST_THR_WHOLE 8
+#define LIVE_TEST_THR_READS 4
+
+/*
+ * A process of more threads than the /proc backend reads whole a tick
+ * (LIVE_TEST_THR_WHOLE) has LIVE_TEST_THR_READS read: the others are guessed from the rates of their last
+ * two reads, within the run time the process's clock says they had, and
+ * the counts are marked estimated. Threads that count steadily, then stop
+ * but one: the guess is the kernel's count at every tick, and it never
+ * falls. With --read-all, every thread is read and nothing is estimated.
+ */
+START_TEST(test_proc_counting_reads_a_budget_of_threads_and_guesses_the_rest)
+{
+	enum { N = 20 };
+	int tids[N];
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	unsigned long long sw[N] = { 0 }, run[N] = { 0 }, total = 0;
+	uint64_t en = 0, rn = 0, last = 0;
+
+	ck_assert_int_lt(LIVE_TEST_THR_WHOLE, N / 2);
+	for (int pass = 0; pass < 2; pass++) {
+		bool all = pass == 1;
+
+		tree_init(&t);
+		for (int i = 0; i < N; i++)
+			tids[i] = 10 + i;
+		tree_proc(&t, 10, tids, N, 100, 800);
+		tree_mkdir(t.proc, "/self", 0, 0);
+		pfs_put_schedstat(t.proc, 0, 0, 123456);
+		for (int i = 0; i < N; i++) {
+			sw[i] = 100;
+			run[i] = 1000000;
+			pfs_put_slices(&t, 10 + i, run[i], sw[i]);
+		}
+		f = fake_new();
+		f->clock = true;
+		f->clock_step = 0; /* ticks 1 ms apart exactly: steady rates are guessed exactly */
+		f->clock_ns[10] = 50000000;
+		s = pfs_new_switches(&t, f, all);
+		snapshot_init(&snap, s->ev.n);
+		p = tick10(s, &snap);
+		en = p->c[1].enabled;
+		rn = p->c[1].running;
+		last = p->c[1].value;
+		total = 0;
+		for (int k = 1; k <= 40; k++) {
+			int before = f->schedstat_preads[10];
+			/* from tick 20 on, thread 10 alone runs */
+			int busy = k < 20 ? N : 1;
+
+			for (int i = 0; i < busy; i++) {
+				sw[i] += 5;
+				run[i] += 1000000;
+				total += 5;
+				pfs_put_slices(&t, 10 + i, run[i], sw[i]);
+			}
+			f->clock_ns[10] += busy * 1000000ull;
+			fake_kernel_advance(f, 1000000);
+			p = tick10(s, &snap);
+			ck_assert_int_eq(p->c[1].err, 0);
+			/* the first two reads read every thread: each one's rate is known then */
+			if (all || k == 1) {
+				ck_assert_int_eq(f->schedstat_preads[10] - before, N);
+				ck_assert_uint_eq(p->c[1].running - rn, p->c[1].enabled - en);
+			} else {
+				ck_assert_int_eq(f->schedstat_preads[10] - before,
+						 LIVE_TEST_THR_READS);
+				ck_assert_uint_lt(p->c[1].running - rn, p->c[1].enabled - en);
+			}
+			ck_assert_uint_gt(p->c[1].enabled, en);
+			ck_assert_msg(p->c[1].value == total,
+				      "tick %d: %llu switches, the kernel's %llu", k,
+				      (unsigned long long)p->c[1].value, total);
+			ck_assert_uint_ge(p->c[1].value, last);
+			en = p->c[1].enabled;
+			rn = p->c[1].running;
+			last = p->c[1].value;
+		}
+		/* none runs: the threads not read since it last ran are read, then none */
+		for (int k = 1; k <= 6; k++) {
+			int before = f->schedstat_preads[10];
+
+			fake_kernel_advance(f, 1000000);
+			p = tick10(s, &snap);
+			ck_assert_uint_eq(p->c[1].value, total);
+			if (k == 6)
+				ck_assert_int_eq(f->schedstat_preads[10] - before, 0);
+			else if (!all)
+				ck_assert_int_le(f->schedstat_preads[10] - before,
+						 LIVE_TEST_THR_READS);
+		}
+		en = p->c[1].enabled;
+		rn = p->c[1].running;
+		/* as many threads left as are read whole: after one tick, every tick is exact */
+		for (int i = LIVE_TEST_THR_WHOLE; i < N && !all; i++) {
+			char path[600];
+
+			snprintf(path, sizeof(path), "%s/10/task/%d", t.proc, 10 + i);
+			ck_assert_int_eq(nftw(path, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
+		}
+		pfs_put_threads(&t, all ? N : LIVE_TEST_THR_WHOLE);
+		for (int k = 1; k <= 4; k++) {
+			sw[0] += 5;
+			run[0] += 1000000;
+			total += 5;
+			pfs_put_slices(&t, 10, run[0], sw[0]);
+			f->clock_ns[10] += 1000000;
+			fake_kernel_advance(f, 1000000);
+			p = tick10(s, &snap);
+			ck_assert_uint_eq(p->c[1].value, total);
+			if (k > 2 || all)
+				ck_assert_uint_eq(p->c[1].running - rn, p->c[1].enabled - en);
+			en = p->c[1].enabled;
+			rn = p->c[1].running;
+		}
+		live_test_end(s, &snap, f, &t);
+	}
 }
 END_TEST
 
@@ -2804,6 +2951,7 @@ int main(void)
 		       test_proc_counting_faults_between_the_stat_and_the_clock_show_the_next_tick);
 	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
 	tcase_add_test(tc, test_proc_counting_without_migrations_reads_switches_from_schedstat);
+	tcase_add_test(tc, test_proc_counting_reads_a_budget_of_threads_and_guesses_the_rest);
 	tcase_add_test(tc,
 		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
 	tcase_add_test(tc, test_proc_counting_gives_kept_thread_files_to_the_processes_that_run);

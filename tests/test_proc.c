@@ -222,6 +222,24 @@ START_TEST(test_parse_loadavg)
 }
 END_TEST
 
+/* The last field of loadavg: the pid given last (what /proc is listed again on). */
+START_TEST(test_parse_loadavg_last_pid)
+{
+	static const char real[] = "0.52 0.58 0.59 2/1103 4194303\n";
+	long pid = 7;
+
+	ck_assert_int_eq(proc_parse_loadavg_pid(real, strlen(real), &pid), 0);
+	ck_assert_int_eq(pid, 4194303);
+	ck_assert_int_eq(proc_parse_loadavg_pid("0.50 1.25 3.00 1/2 3\n", 21, &pid), 0);
+	ck_assert_int_eq(pid, 3);
+	/* a field missing, cut short, or not a number: not known */
+	ck_assert_int_eq(proc_parse_loadavg_pid("0.50 1.25 3.00 1/2\n", 19, &pid), -EINVAL);
+	ck_assert_int_eq(proc_parse_loadavg_pid("0.50 1.25 3.00 1/2 3\n", 10, &pid), -EINVAL);
+	ck_assert_int_eq(proc_parse_loadavg_pid("0.50 1.25 3.00 1/2 x\n", 21, &pid), -EINVAL);
+	ck_assert_int_eq(proc_parse_loadavg_pid("0.50 1.25 3.00 1/2 -4\n", 22, &pid), -EINVAL);
+}
+END_TEST
+
 START_TEST(test_cmdline_flatten_replaces_nuls)
 {
 	char buf[32];
@@ -986,6 +1004,7 @@ int main(void)
 	tcase_add_test(tc, test_parse_status_uid_takes_effective);
 	tcase_add_test(tc, test_parse_cpustat_busy_excludes_idle_and_iowait);
 	tcase_add_test(tc, test_parse_loadavg);
+	tcase_add_test(tc, test_parse_loadavg_last_pid);
 	tcase_add_test(tc, test_parse_stat_memory_and_program_fields);
 	tcase_add_test(tc, test_parse_stat_nice_vsize_processor);
 	tcase_add_test(tc, test_parse_meminfo_total);

@@ -848,6 +848,84 @@ static int workload_job(long pages, long sleeps, double spin_ms, const char *fif
 		pause();
 }
 
+/* The team's threads: started together, done counted under the lock. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t go, done;
+	bool started;
+	int finished;
+	long sleeps, switches;
+} workload_team_state = { PTHREAD_MUTEX_INITIALIZER,
+			  PTHREAD_COND_INITIALIZER,
+			  PTHREAD_COND_INITIALIZER,
+			  false,
+			  0,
+			  0,
+			  0 };
+
+/* One of the team: waits for the start, sleeps 2 ms SLEEPS times, adds its switches, stays. */
+static void *workload_team_thread(void *arg)
+{
+	struct timespec nap = { 0, 2000000 };
+	struct rusage r0, r1;
+
+	(void)arg;
+	pthread_mutex_lock(&workload_team_state.lock);
+	while (!workload_team_state.started)
+		pthread_cond_wait(&workload_team_state.go, &workload_team_state.lock);
+	pthread_mutex_unlock(&workload_team_state.lock);
+	getrusage(RUSAGE_THREAD, &r0);
+	for (long i = 0; i < workload_team_state.sleeps; i++)
+		nanosleep(&nap, NULL);
+	getrusage(RUSAGE_THREAD, &r1);
+	pthread_mutex_lock(&workload_team_state.lock);
+	workload_team_state.switches += (r1.ru_nvcsw + r1.ru_nivcsw) - (r0.ru_nvcsw + r0.ru_nivcsw);
+	workload_team_state.finished++;
+	pthread_cond_signal(&workload_team_state.done);
+	pthread_mutex_unlock(&workload_team_state.lock);
+	/* no thread exits while watched: every interval's counts can be exact */
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * THREADS threads that, once a line is read from fifo, each sleep 2 ms
+ * SLEEPS times (a switch each), then stay asleep to the end: a process of
+ * many threads that all run in every tick for a while. Logs "ready" once
+ * they are made, and at the end the switches the threads counted in their
+ * loops (getrusage of each); then waits to be killed.
+ */
+static int workload_team(int threads, long sleeps, const char *fifo, FILE *log)
+{
+	pthread_attr_t at;
+	pthread_t t;
+	char line[16];
+	FILE *f;
+
+	workload_team_state.sleeps = sleeps;
+	pthread_attr_init(&at);
+	pthread_attr_setstacksize(&at, 64 << 10);
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&t, &at, workload_team_thread, NULL))
+			return 1;
+	fprintf(log, "ready\n");
+	f = fopen(fifo, "r");
+	if (!f || !fgets(line, sizeof(line), f))
+		return 1;
+	fclose(f);
+	pthread_mutex_lock(&workload_team_state.lock);
+	workload_team_state.started = true;
+	pthread_cond_broadcast(&workload_team_state.go);
+	while (workload_team_state.finished < threads)
+		pthread_cond_wait(&workload_team_state.done, &workload_team_state.lock);
+	fprintf(log, "switches %ld\n", workload_team_state.switches);
+	pthread_mutex_unlock(&workload_team_state.lock);
+	fclose(log);
+	for (;;)
+		pause();
+}
+
 /*
  * Page faults on memory bound to node, from a thread pinned to cpu: a
  * remote access for every sample when cpu is on another node.
@@ -889,6 +967,9 @@ int main(int argc, char **argv)
 		return workload_napper(atoi(argv[2]), workload_log_open(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "swap"))
 		return workload_swap(atoi(argv[2]), atof(argv[3]), workload_log_open(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "team"))
+		return workload_team(atoi(argv[2]), atol(argv[3]), argv[4],
+				     workload_log_open(argv[5]));
 	if (argc == 5 && !strcmp(argv[1], "crowd"))
 		return workload_crowd_run(atoi(argv[2]), atof(argv[3]), workload_log_open(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "idle"))
@@ -931,7 +1012,8 @@ int main(int argc, char **argv)
 		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
 		"burst THREADS SPIN IDLE [LOG] | relay WORKERS LOG | hotpages RATE SECONDS [LOG] | "
 		"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
-		"crowd THREADS BUSY_MS LOG | swap IDLE SECONDS LOG | "
+		"crowd THREADS BUSY_MS LOG | team THREADS SLEEPS FIFO LOG | "
+		"swap IDLE SECONDS LOG | "
 		"pingpong RATE SECONDS | job PAGES SLEEPS SPIN_MS FIFO LOG [keep] | "
 		"named NAME SECONDS | mappings SECONDS DIR | stream SECONDS PAGES RATE | "
 		"execmap SECONDS FILE... | numa NODE CPU RATE SECONDS | sleep SECONDS\n");

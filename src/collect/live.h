@@ -56,6 +56,15 @@ struct live_gdef {
 #define LIVE_RETRY_TICKS 16
 /* Ticks an idle process or thread row goes without a fresh stat read (its parent may die). */
 #define LIVE_IDLE_REFRESH 16
+/*
+ * A process of more than LIVE_THR_WHOLE threads has LIVE_THR_READS of them
+ * read in a tick by the /proc backend, for the process row's switches and
+ * migrations (not for thread rows, nor with --read-all): those likely to
+ * have run the most since their last read first. Its counts are then
+ * estimated from the part read (live_tsum_est), and marked so.
+ */
+#define LIVE_THR_WHOLE 8
+#define LIVE_THR_READS 4
 /* Ticks a running process goes without its uid read again (setuid, setresuid). */
 #define LIVE_UID_TICKS 4
 /* The process's own stat is read every so many reads of its leader's (struct live_backend). */
@@ -77,6 +86,11 @@ struct live_tsum_thr {
 	char comm[64];
 	bool ran;     /* its run time moved between its last two reads (or it is new) */
 	int sfd, gfd; /* 1 + its sched and schedstat files kept open (live_tsum.keep); 0: none */
+	unsigned long long rtick;    /* l->tick of its last read */
+	uint64_t rns;		     /* and its time (the update's), ns */
+	bool rated;		     /* rate is known: it was read twice */
+	double rate[LIVE_TS_MINFLT]; /* counts a ns between its last two reads */
+	bool pick;		     /* read in this update (live_tsum.budget) */
 };
 
 /* A process's per-thread counts summed over its threads, live and gone (live_ctxsw.c). */
@@ -87,13 +101,21 @@ struct live_tsum {
 	size_t nthr;
 	struct live_tsum_thr *thr; /* sorted by tid */
 	size_t ngone, gonecap;
-	struct live_tsum_thr *gone; /* threads gone at the last read, state 'X' */
-	bool dead_ok;		    /* dead_hi holds the bound of the last read */
-	uint64_t dead_hi;	    /* the most run time its dead threads can have had then */
-	bool keep;		    /* keep its threads' files open within the budget */
-	bool relist;		    /* a thread vanished where none was listed: list next time */
-	unsigned long long used;    /* l->tick of its last update */
-	size_t nfds;		    /* thread files it keeps open */
+	struct live_tsum_thr *gone;   /* threads gone at the last read, state 'X' */
+	bool dead_ok;		      /* dead_hi holds the bound of the last read */
+	uint64_t dead_hi;	      /* the most run time its dead threads can have had then */
+	bool keep;		      /* keep its threads' files open within the budget */
+	bool relist;		      /* a thread vanished where none was listed: list next time */
+	unsigned long long used;      /* l->tick of its last update */
+	size_t nfds;		      /* thread files it keeps open */
+	size_t budget;		      /* the most threads an update reads (0: all of them) */
+	bool skipped, skipped_before; /* this update, the one before left threads unread */
+	unsigned long long oldest;    /* the least l->tick its threads were last read in */
+	unsigned long long updates;   /* updates so far */
+	bool est;		      /* the last update left threads unread, or the one before */
+	uint64_t
+		esum[LIVE_TS_MINFLT]; /* sum with the guesses of threads not read (live_tsum_est) */
+	uint64_t est_ns;	      /* enabled time taken as not counted: 1 ns an estimate */
 };
 
 struct live_proc {
@@ -172,6 +194,17 @@ struct live {
 	 */
 	bool pidns_nested;
 	unsigned long long pidns_ino;
+	/*
+	 * Else /proc is listed when a pid was given since its last listing:
+	 * the last pid of /proc/loadavg, read at the tick's start (lastpid;
+	 * -1: not read), against the one before the last listing (list_pid)
+	 * and its time (list_ns; 0: none). Only where /proc is of pmctop's own
+	 * PID namespace, whose pids that field gives (lastpid_ok: 1 yes, -1 no,
+	 * 0 not asked yet).
+	 */
+	int lastpid_ok;
+	long lastpid, list_pid;
+	uint64_t list_ns;
 	int paranoid;
 	bool kernel;
 	unsigned cflags;	 /* COUNTERS_NO_INHERIT_THREAD where the kernel lacks it */
@@ -435,6 +468,15 @@ void live_tsum_close(struct live *l, struct live_tsum *ts);
  */
 void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t clk, uint64_t prev_ns,
 		      uint64_t lost0);
+/*
+ * After each update of ts (prev_ns: the time of the one before; lost0:
+ * ts->lost_ns before it; cpu_ns: the process's CPU time since ts's first
+ * read): when it read part of the threads (ts->budget), or
+ * caught up on those the one before did not read, its counts are the
+ * threads' reads and a guess of what those not read did since, and marked
+ * estimated (live_ctxsw.c says how); else the reads alone.
+ */
+void live_tsum_est(struct live_tsum *ts, uint64_t prev_ns, uint64_t lost0, uint64_t cpu_ns);
 /* Sum k of ts as a cumulative count: enabled since the first read, running less lost time. */
 void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c);
 void live_tsum_free(struct live_tsum *ts);

@@ -68,6 +68,92 @@ void live_tsum_close(struct live *l, struct live_tsum *ts)
 		live_tsum_drop_thr(l, ts, &ts->thr[i]);
 }
 
+/* Thread i's claim to a read, for live_tsum_pick. */
+struct live_tsum_claim {
+	size_t i;
+	bool due;		/* not read for LIVE_IDLE_REFRESH ticks: read before any other */
+	bool unrated;		/* read once only: how much it runs is not known */
+	double pend;		/* the run time it likely had since its last read, ns */
+	unsigned long long age; /* ticks since its last read */
+};
+
+static int live_tsum_claim_cmp(const void *a, const void *b)
+{
+	const struct live_tsum_claim *x = a, *y = b;
+
+	if (x->due != y->due)
+		return x->due ? -1 : 1;
+	if (x->unrated != y->unrated)
+		return x->unrated ? -1 : 1;
+	if (x->pend != y->pend)
+		return x->pend > y->pend ? -1 : 1;
+	if (x->age != y->age)
+		return x->age > y->age ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Mark which of ts's threads this update reads (live_tsum_thr.pick): all of
+ * them but where ts has a budget and more than LIVE_THR_WHOLE threads. Then
+ * as many as the budget, those whose
+ * run time since their last read is likely the most (how much each ran a
+ * tick between its last two reads, times the ticks since), those not read
+ * for LIVE_IDLE_REFRESH ticks before them, and those read only once (how
+ * much they run is not known) next: the threads that ran the most are read
+ * every tick, the others in turn. Whether some were left unread.
+ */
+static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
+{
+	/* the best claims so far, best first: a few, kept by insertion (no sort of them all) */
+	struct live_tsum_claim best[LIVE_THR_READS];
+	size_t nb = 0, want = ts->budget < LIVE_THR_READS ? ts->budget : LIVE_THR_READS;
+
+	/* the first two updates read all: each thread's rate is known then */
+	if (!ts->budget || ts->updates < 2 || ts->nthr <= LIVE_THR_WHOLE || ts->nthr <= want) {
+		for (size_t i = 0; i < ts->nthr; i++)
+			ts->thr[i].pick = true;
+		return false;
+	}
+	for (size_t i = 0; i < ts->nthr; i++) {
+		struct live_tsum_thr *o = &ts->thr[i];
+		unsigned long long age = l->tick > o->rtick ? l->tick - o->rtick : 0;
+		struct live_tsum_claim c = {
+			.i = i,
+			.age = age,
+			.due = age >= LIVE_IDLE_REFRESH,
+			.unrated = !o->rated,
+			.pend = o->rate[LIVE_TS_RUN] * (double)(t_ns > o->rns ? t_ns - o->rns : 0),
+		};
+		size_t at = nb;
+
+		o->pick = false;
+		while (at > 0 && live_tsum_claim_cmp(&c, &best[at - 1]) < 0)
+			at--;
+		if (at >= want)
+			continue;
+		if (nb < want)
+			nb++;
+		memmove(&best[at + 1], &best[at], (nb - 1 - at) * sizeof(*best));
+		best[at] = c;
+	}
+	for (size_t i = 0; i < nb; i++)
+		ts->thr[best[i].i].pick = true;
+	return true;
+}
+
+/* After the read of e at t_ns (o: its last read, NULL for one new): when it was, how fast it counts. */
+static void live_tsum_rated(struct live *l, const struct live_tsum_thr *o, struct live_tsum_thr *e,
+			    uint64_t t_ns)
+{
+	e->rtick = l->tick;
+	e->rns = t_ns;
+	e->rated = o && t_ns > o->rns;
+	for (int k = 0; k < LIVE_TS_MINFLT; k++)
+		e->rate[k] = e->rated && e->v[k] >= o->v[k]
+				     ? (double)(e->v[k] - o->v[k]) / (double)(t_ns - o->rns)
+				     : 0;
+}
+
 int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_ns,
 		     live_tsum_read rd, bool stat, int threads)
 {
@@ -99,6 +185,8 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 	}
 	ts->relist = false;
 	ts->used = l->tick;
+	ts->skipped_before = ts->skipped;
+	ts->skipped = live_tsum_pick(l, ts, t_ns);
 	next = xcalloc((size_t)n + 1, sizeof(*next));
 	for (long i = 0; i < n; i++) {
 		struct live_tsum_thr *e = &next[nn], *o = NULL;
@@ -114,6 +202,13 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 		}
 		if (old < ts->nthr && ts->thr[old].tid == e->tid)
 			o = &ts->thr[old++];
+		if (o && !o->pick) {
+			/* left for a later read, which counts what it does meanwhile */
+			*e = *o;
+			o->sfd = o->gfd = 0;
+			nn++;
+			continue;
+		}
 		r = rd(l, ts, pid, o, e, stat);
 		/* its files go with its read: kept by the slot that is kept */
 		if (o) {
@@ -139,10 +234,12 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 			free(gone);
 			return r;
 		}
+		live_tsum_rated(l, o, e, t_ns);
 		if (o && live_tsum_reused(o, e, stat)) {
 			/* a tid reused by a new thread: the old one exited, the new one counts from 0 */
 			exact = false;
 			o = NULL;
+			e->rated = false;
 			memset(e->v0, 0, sizeof(e->v0));
 			for (int k = 0; k < LIVE_TS_MAX; k++)
 				add[k] += e->v[k];
@@ -183,6 +280,11 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 		ts->t0 = ts->last_ns = t_ns;
 	for (int k = 0; k < LIVE_TS_MAX; k++)
 		ts->sum[k] += add[k];
+	ts->updates++;
+	ts->oldest = l->tick;
+	for (size_t i = 0; i < nn; i++)
+		if (next[i].rtick < ts->oldest)
+			ts->oldest = next[i].rtick;
 	free(ts->gone);
 	ts->gone = gone;
 	ts->gonecap = gcap;
@@ -216,7 +318,8 @@ void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t cl
 
 	for (size_t i = 0; i < ts->nthr; i++)
 		run += ts->thr[i].v[LIVE_TS_RUN];
-	if (sysops_cpuclock(l->ops, pid, &after) || after < clk) {
+	/* threads not read have run since their reads: what the dead ran is not known */
+	if (ts->skipped || sysops_cpuclock(l->ops, pid, &after) || after < clk) {
 		ts->dead_ok = false;
 		return;
 	}
@@ -229,11 +332,56 @@ void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t cl
 		ts->lost_ns += ts->last_ns - prev_ns;
 }
 
+void live_tsum_est(struct live_tsum *ts, uint64_t prev_ns, uint64_t lost0, uint64_t cpu_ns)
+{
+	double guess[LIVE_TS_MINFLT] = { 0 }, grun, scale;
+	bool part = ts->skipped || ts->skipped_before;
+	uint64_t unread;
+
+	if (!part && !ts->est)
+		return;
+	/*
+	 * The threads not read likely counted at the rates they had between
+	 * their last two reads, from their last read to now. How much they ran
+	 * meanwhile the process's CPU clock tells (cpu_ns: all its threads' run
+	 * time since the first read), less the run time the reads have: so the
+	 * guess is never more than that, and none for threads that stopped.
+	 * The sum is the kernel's count as last read plus that guess. Read
+	 * later, a thread's real count replaces its guess: the sum follows the
+	 * kernel's, but never falls (a count that fell would be taken for one
+	 * reopened); it waits for the kernel's to pass it.
+	 */
+	for (size_t i = 0; i < ts->nthr; i++) {
+		const struct live_tsum_thr *t = &ts->thr[i];
+		double age = ts->last_ns > t->rns ? (double)(ts->last_ns - t->rns) : 0;
+
+		for (int k = 0; k < LIVE_TS_MINFLT; k++)
+			guess[k] += t->rate[k] * age;
+	}
+	grun = guess[LIVE_TS_RUN];
+	unread = cpu_ns > ts->sum[LIVE_TS_RUN] ? cpu_ns - ts->sum[LIVE_TS_RUN] : 0;
+	scale = grun > 0 && (double)unread < grun ? (double)unread / grun : grun > 0 ? 1 : 0;
+	for (int k = 0; k < LIVE_TS_MINFLT; k++) {
+		uint64_t v = ts->sum[k] + (uint64_t)(guess[k] * scale + 0.5);
+
+		if (!ts->est || v > ts->esum[k])
+			ts->esum[k] = v;
+	}
+	ts->est = part;
+	/* never a plain number: 1 ns of it not counted, where no thread exiting left all of it */
+	if (part && ts->last_ns > prev_ns && ts->lost_ns - lost0 < ts->last_ns - prev_ns)
+		ts->est_ns++;
+}
+
 void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c)
 {
-	c->value = ts->sum[k];
+	uint64_t off = ts->lost_ns + ts->est_ns;
+
+	/* with guesses, or after them until the kernel's count passes them: it never falls */
+	c->value = k < LIVE_TS_MINFLT && (ts->est || ts->esum[k] > ts->sum[k]) ? ts->esum[k]
+									       : ts->sum[k];
 	c->enabled = ts->last_ns - ts->t0;
-	c->running = c->enabled - (ts->lost_ns < c->enabled ? ts->lost_ns : c->enabled);
+	c->running = c->enabled - (off < c->enabled ? off : c->enabled);
 	c->err = 0;
 }
 

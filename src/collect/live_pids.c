@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,6 +75,45 @@ void live_pids_note(struct live *l, int pid)
 		l->pidns_nested |= sb.st_ino != l->pidns_ino;
 }
 
+/* Whether /proc at l->rootfd is of this process's PID namespace: its "self" is this process. */
+static bool live_pids_own_ns(struct live *l)
+{
+	char buf[32], want[32];
+	ssize_t n;
+
+	if (!l->lastpid_ok) {
+		n = readlinkat(l->rootfd, "self", buf, sizeof(buf) - 1);
+		if (n > 0)
+			buf[n] = '\0';
+		snprintf(want, sizeof(want), "%d", (int)getpid());
+		l->lastpid_ok = n > 0 && !strcmp(buf, want) ? 1 : -1;
+	}
+	return l->lastpid_ok > 0;
+}
+
+/*
+ * The processes of /proc by a listing, or the last listing's less those
+ * gone where no pid was given since it: listing /proc walks every task of
+ * the machine (threads too) and costs a server more than reading its
+ * processes. A pid given to a process or a thread moves the last pid of
+ * /proc/loadavg, in the PID namespaces below too; one the same does not
+ * say that no pid came round again past pid_max, so /proc is listed at
+ * least every LIVE_RESCAN_S all the same.
+ */
+static long live_pids_listed(struct live *l)
+{
+	uint64_t now = sysops_now(l->ops);
+	long pid = l->lastpid, r;
+
+	if (pid >= 0 && l->list_ns && pid == l->list_pid && now >= l->list_ns &&
+	    (double)(now - l->list_ns) < LIVE_RESCAN_S * 1e9 && live_pids_own_ns(l))
+		return live_pids_pruned(l);
+	r = procevents_ids(NULL, l->rootfd, &l->ids, &l->idcap, l->nids);
+	l->list_pid = pid;
+	l->list_ns = r >= 0 && pid >= 0 ? now : 0;
+	return r;
+}
+
 long live_pids(struct live *l)
 {
 	const int *keys;
@@ -84,6 +124,8 @@ long live_pids(struct live *l)
 		l->pidkeys_tried = true;
 		l->pidkeys = pidkeys_open(l->rootfd, LIVE_RESCAN_S);
 	}
+	if (!l->pev && (!l->pidkeys || l->pidns_nested))
+		return live_pids_listed(l);
 	if (l->pev || !l->pidkeys || l->pidns_nested)
 		return procevents_ids(l->pev, l->rootfd, &l->ids, &l->idcap, l->nids);
 	keys = l->be->keys(l, &nkeys, &full);

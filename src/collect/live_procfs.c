@@ -40,6 +40,7 @@ struct live_pfs {
 	unsigned long long now_tick;   /* in which tick (l->tick); 0: none */
 	bool late;		       /* clock was read after the stat: not a baseline */
 	uint64_t thr_clock;	       /* the clock when its threads were last read */
+	unsigned long long ran_tick;   /* the last tick its clock moved in */
 	struct live_tsum ts;	       /* its threads' switches, migrations, run time */
 };
 
@@ -176,6 +177,15 @@ static int live_procfs_init(struct live *l, struct fact *why)
 	return 1;
 }
 
+/*
+ * Whether some thread of f was last read before the process last ran: left
+ * unread then (LIVE_THR_READS), it may hold counts not read yet.
+ */
+static bool live_pfs_unread(const struct live_pfs *f)
+{
+	return f->ts.skipped && f->ts.oldest < f->ran_tick;
+}
+
 /* Whether p has not run since its last full read: its CPU clock did not move. */
 static bool live_procfs_idle(struct live *l, struct live_proc *p, bool clock_only)
 {
@@ -199,10 +209,11 @@ static bool live_procfs_idle(struct live *l, struct live_proc *p, bool clock_onl
 	f->now_tick = l->tick;
 	/*
 	 * a thread gone while as many remain: one came that no listing has
-	 * seen, maybe asleep since, so the clock alone would not tell
+	 * seen, maybe asleep since, so the clock alone would not tell; threads
+	 * left unread (LIVE_THR_READS): they may have run before the last read
 	 */
 	if (!p->cnt || p->idle >= LIVE_IDLE_REFRESH || l->o.read_all || f->late ||
-	    clk != f->clock || f->ts.relist)
+	    clk != f->clock || f->ts.relist || live_pfs_unread(f))
 		return false;
 	p->idle++;
 	return true;
@@ -261,23 +272,30 @@ static void live_procfs_count(struct live *l, struct live_proc *p, const struct 
 		f->min0 = st->minflt;
 		f->maj0 = st->majflt;
 	}
-	if (clk > f->clock)
+	if (clk > f->clock) {
 		f->clock = clk;
+		f->ran_tick = l->tick;
+	}
 	rows = live_pfs_rows(l, p);
 	/*
 	 * Threads are read only when the process ran since they were last: a
 	 * thread that did not run neither switched nor migrated; or when one
-	 * was gone while as many remained (one came that no listing saw)
+	 * was gone while as many remained (one came that no listing saw), or
+	 * some were left unread after it last ran
 	 */
-	if ((l->pfs_sched || rows) && (!f->ts.read || f->clock != f->thr_clock || f->ts.relist ||
-				       (rows && live_pfs_need_stat(&f->ts)))) {
+	if ((l->pfs_sched || rows) &&
+	    (!f->ts.read || f->clock != f->thr_clock || f->ts.relist || live_pfs_unread(f) ||
+	     (rows && live_pfs_need_stat(&f->ts)))) {
 		uint64_t prev = f->ts.last_ns, lost = f->ts.lost_ns;
 
+		/* thread rows read every thread; a process row of many, LIVE_THR_READS a tick */
+		f->ts.budget = rows || l->o.read_all ? 0 : LIVE_THR_READS;
 		terr = live_tsum_update(l, &f->ts, p->pid, t_ns, live_tsum_read_sched, rows,
 					st->threads > 0 ? st->threads : -1);
 		if (!terr) {
 			f->thr_clock = f->clock;
 			live_tsum_unseen(l, &f->ts, p->pid, clk, prev, lost);
+			live_tsum_est(&f->ts, prev, lost, f->clock - f->clock0);
 		}
 	}
 	for (size_t e = 0; e < nev; e++) {

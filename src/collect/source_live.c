@@ -46,6 +46,8 @@ static int live_read(struct source *s, struct snapshot *snap)
 	n = proc_kept_read(&l->kloadavg, l->rootfd, "loadavg", buf, sizeof(buf));
 	if (n > 0)
 		proc_parse_loadavg(buf, (size_t)n, snap->load);
+	if (n <= 0 || proc_parse_loadavg_pid(buf, (size_t)n, &l->lastpid))
+		l->lastpid = -1;
 	n = proc_kept_read(&l->kuptime, l->rootfd, "uptime", buf, sizeof(buf));
 	if (n <= 0 || proc_parse_uptime(buf, (size_t)n, &snap->uptime))
 		snap->uptime = -1;
@@ -160,6 +162,7 @@ struct source *source_live_new(const struct evlist *req, const struct live_opts 
 	live_backend_default(l);
 	l->base.caps = SOURCE_CAP_SAMPLE | SOURCE_CAP_THREADS | SOURCE_CAP_LIVE;
 	l->rootfd = -1;
+	l->lastpid = -1;
 	l->online_fd = -1;
 	proc_kept_init(&l->kloadavg, false);
 	proc_kept_init(&l->kuptime, false);

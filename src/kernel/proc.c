@@ -334,6 +334,20 @@ int proc_parse_loadavg(const char *buf, size_t len, double load[3])
 	return 0;
 }
 
+int proc_parse_loadavg_pid(const char *buf, size_t len, long *pid)
+{
+	char tmp[128];
+	int a, b;
+
+	if (len >= sizeof(tmp))
+		len = sizeof(tmp) - 1;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	if (sscanf(tmp, "%*f %*f %*f %d/%d %ld", &a, &b, pid) != 3 || *pid < 0)
+		return -EINVAL;
+	return 0;
+}
+
 int proc_parse_uptime(const char *buf, size_t len, double *up)
 {
 	char tmp[64];

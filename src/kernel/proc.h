@@ -81,6 +81,11 @@ int proc_parse_status_uid(const char *buf, size_t len, unsigned *uid);
 int proc_parse_cpustat(const char *buf, size_t len, struct proc_cpustat **out, size_t *cap);
 /* The three load averages of /proc/loadavg; 0 or -EINVAL. */
 int proc_parse_loadavg(const char *buf, size_t len, double load[3]);
+/*
+ * The last field of /proc/loadavg: the pid the reader's PID namespace gave
+ * last, to a process or a thread (fs/proc/loadavg.c); 0 or -EINVAL.
+ */
+int proc_parse_loadavg_pid(const char *buf, size_t len, long *pid);
 /* Seconds since boot from the text of /proc/uptime; 0 or -EINVAL. */
 int proc_parse_uptime(const char *buf, size_t len, double *up);
 /* Turn the NUL-separated /proc/PID/cmdline into one line, in place; returns its length. */

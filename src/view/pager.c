@@ -130,7 +130,8 @@ static size_t pager_help_at(struct canvas *c, int y0, int h, size_t scroll)
 		   "the same for a long NAME: the line "
 		   "above the keys names it");
 	pager_line(&o, CANVAS_NORMAL, "%s", "");
-	pager_line(&o, CANVAS_NORMAL, "Marks: * estimated from a multiplexed counter;");
+	pager_line(&o, CANVAS_NORMAL,
+		   "Marks: * estimated: from a multiplexed counter, or from part of the threads;");
 	pager_line(&o, CANVAS_NORMAL,
 		   "       n/a the counter did not run; - undefined (nothing to divide by)");
 	pager_line(&o, CANVAS_NORMAL,
