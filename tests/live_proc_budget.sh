@@ -76,7 +76,8 @@ l2=$(listings)
 f2=$(frames "$PART")
 diag "/proc listed $((l2 - l1)) times in $((f2 - f1)) frames while no process started"
 check "frames were made while no process started ($((f2 - f1)))" test $((f2 - f1)) -ge 4
-check "/proc was not listed each frame ($((l2 - l1)) listings)" test $((l2 - l1)) -le 2
+# the grep's pid: a listing, and one more after it; a rescan (every 10 s) may fall in the nap
+check "/proc was not listed each frame ($((l2 - l1)) listings)" test $((l2 - l1)) -le 3
 
 echo go >"$TMP/go"
 wait_until 120 grep -qs switches "$LOG" || diag "the team's work did not end"
@@ -84,7 +85,8 @@ wait_until 120 grep -qs switches "$LOG" || diag "the team's work did not end"
 background "$WORKLOAD" sleep 120
 late=$BG
 shown() { grep -q "\"pid\": *$late[,}]" "$PART"; }
-check "a process started later is shown" wait_until 30 shown
+# within 6 s: /proc is listed again for the pid given, not for the rescan every 10 s
+check "a process started later is shown" wait_until 6 shown
 # the last reads after the work: every thread read since it last ran, twice over
 f=$(frames "$PART")
 wait_until 60 has_frames "$PART" $((f + 16)) || diag "the run that reads part made no frames"
@@ -139,12 +141,12 @@ check "at most 4 of the 24 threads read a tick after the first two ($reads in $n
 check "fewer reads than every thread every frame ($reads < $((THREADS * nf / 2)))" \
 	test "$reads" -lt $((THREADS * nf / 2))
 # summed over the frames, the guesses gave way to the kernel's counts: never less than them,
-# and no more than 2 % over
+# and no more than 5 % over (a guess that overshot is held until the kernel's count passes it)
 check "read in part, the switches summed ($psw) are no fewer than --read-all's ($asw)" \
 	test "$psw" -ge "$asw"
-check "read in part, the switches summed ($psw) within 2 % of --read-all's ($asw)" \
-	agree "$psw" "$asw" 0.02 5
+check "read in part, the switches summed ($psw) within 5 % of --read-all's ($asw)" \
+	agree "$psw" "$asw" 0.05 20
 # each thread also switched to wait for the start and after its loop, and the main thread
 check "--read-all's switches ($asw) are the threads' own ($tsw), and a few per thread more" \
-	within "$asw" "$tsw" $((tsw + 4 * THREADS + 20))
+	within "$asw" "$tsw" $((tsw + 8 * THREADS + 50))
 done_testing

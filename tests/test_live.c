@@ -2747,6 +2747,143 @@ START_TEST(test_proc_counting_reads_a_budget_of_threads_and_guesses_the_rest)
 }
 END_TEST
 
+/* The team of the budget tests: process 10 of n threads (tids 10...), each with its files. */
+static struct fake_kernel *pfs_team(struct tree *t, int n, unsigned long long *sw,
+				    unsigned long long *run)
+{
+	int tids[128];
+	struct fake_kernel *f;
+
+	ck_assert_int_le(n, 128);
+	tree_init(t);
+	for (int i = 0; i < n; i++)
+		tids[i] = 10 + i;
+	tree_proc(t, 10, tids, n, 100, 800);
+	tree_mkdir(t->proc, "/self", 0, 0);
+	pfs_put_schedstat(t->proc, 0, 0, 123456);
+	for (int i = 0; i < n; i++) {
+		sw[i] = 100;
+		run[i] = 1000000;
+		pfs_put_slices(t, 10 + i, run[i], sw[i]);
+		tree_faults(t->proc, 10, 10 + i, 10, 0, 1);
+	}
+	f = fake_new();
+	f->clock = true;
+	f->clock_step = 0;
+	f->clock_ns[10] = 50000000;
+	return f;
+}
+
+/*
+ * Threads of which half switch 4 times a ms of run, then once: the
+ * guesses miss, and the count never falls for it, also when thread rows
+ * read every thread a while and then stop; it is marked estimated while a
+ * guess holds it above the kernel's; at the end it is never below the
+ * kernel's. Threads idle while more than 64 run are read in turn all the
+ * same: what they do when they wake is counted. Rows asked for later, while
+ * the process is idle, have every thread's name.
+ */
+START_TEST(test_proc_counting_guesses_never_fall_and_no_thread_waits_for_ever)
+{
+	enum { N = 20, M = 75, BUSY = 70 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *p;
+	unsigned long long sw[M], run[M], total = 0, last = 0;
+	uint64_t en, rn;
+
+	f = pfs_team(&t, N, sw, run);
+	s = pfs_new_switches(&t, f, false);
+	snapshot_init(&snap, s->ev.n);
+	p = tick10(s, &snap);
+	en = p->c[1].enabled;
+	rn = p->c[1].running;
+	for (int k = 1; k <= 54; k++) {
+		bool idle = k > 45;
+
+		/* ticks 21-23 with thread rows, which read every thread */
+		if (k == 21)
+			source_threads(s, 10, false);
+		if (k == 24)
+			source_threads(s, 0, false);
+		for (int i = 0; i < N && !idle; i++) {
+			/* half of them slow down: their guesses overshoot until they are read */
+			int rate = i % 2 == 0 && k <= 15 ? 4 : 1;
+
+			sw[i] += rate;
+			run[i] += 1000000;
+			total += rate;
+			pfs_put_slices(&t, 10 + i, run[i], sw[i]);
+		}
+		if (!idle)
+			f->clock_ns[10] += N * 1000000ull;
+		fake_kernel_advance(f, 1000000);
+		p = tick10(s, &snap);
+		ck_assert_int_eq(p->c[1].err, 0);
+		ck_assert_msg(p->c[1].value >= last, "tick %d: %llu after %llu", k,
+			      (unsigned long long)p->c[1].value, last);
+		ck_assert_uint_ge(p->c[1].running, rn);
+		ck_assert_uint_ge(p->c[1].enabled, en);
+		/* above the kernel's count: an estimate, never a plain number */
+		if (p->c[1].value > total)
+			ck_assert_uint_lt(p->c[1].running - rn, p->c[1].enabled - en);
+		if (!idle && k > 2)
+			ck_assert_msg(p->c[1].value >= total * 8 / 10 &&
+					      p->c[1].value <= total * 12 / 10,
+				      "tick %d: %llu switches, the kernel's %llu", k,
+				      (unsigned long long)p->c[1].value, total);
+		last = p->c[1].value;
+		en = p->c[1].enabled;
+		rn = p->c[1].running;
+	}
+	ck_assert_uint_ge(last, total);
+	live_test_end(s, &snap, f, &t);
+
+	/* 70 threads busy, 5 idle until tick 30, when each switches 100 times, then sleeps again */
+	f = pfs_team(&t, M, sw, run);
+	s = pfs_new_switches(&t, f, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	total = 0;
+	for (int k = 1; k <= 80; k++) {
+		for (int i = 0; i < M; i++) {
+			bool wake = i >= BUSY && k == 30;
+
+			if (i >= BUSY && !wake)
+				continue;
+			sw[i] += wake ? 100 : 2;
+			run[i] += 1000000;
+			total += wake ? 100 : 2;
+			pfs_put_slices(&t, 10 + i, run[i], sw[i]);
+			f->clock_ns[10] += 1000000;
+		}
+		fake_kernel_advance(f, 1000000);
+		p = tick10(s, &snap);
+	}
+	/* each read in turn, every 19 ticks: the 500 switches of the five are in */
+	ck_assert_msg(p->c[1].value >= total && p->c[1].value <= total + total / 100,
+		      "%llu switches, the kernel's %llu", (unsigned long long)p->c[1].value, total);
+	/* idle: the threads not read since it last ran are read (19 ticks), then none */
+	for (int k = 0; k < 25; k++) {
+		fake_kernel_advance(f, 1000000);
+		tick10(s, &snap);
+	}
+	/* rows asked for while it is idle: every thread's, from its stat */
+	source_threads(s, 10, false);
+	fake_kernel_advance(f, 1000000);
+	tick10(s, &snap);
+	for (int i = 0; i < M; i++) {
+		const struct snap_task *r = snapshot_find_thread(&snap, 10 + i);
+
+		ck_assert_msg(r && r->tgid == 10 && r->comm[0],
+			      "thread %d has no row with its name", 10 + i);
+	}
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
 /*
  * Per-task groups of a process that runs: a thread whose gate group was not
  * enabled longer since its last read is not read beyond that group, and the
@@ -2952,6 +3089,7 @@ int main(void)
 	tcase_add_test(tc, test_proc_counting_reads_an_unchanged_thread_by_its_schedstat_alone);
 	tcase_add_test(tc, test_proc_counting_without_migrations_reads_switches_from_schedstat);
 	tcase_add_test(tc, test_proc_counting_reads_a_budget_of_threads_and_guesses_the_rest);
+	tcase_add_test(tc, test_proc_counting_guesses_never_fall_and_no_thread_waits_for_ever);
 	tcase_add_test(tc,
 		       test_an_idle_thread_of_a_running_process_is_read_by_its_gate_group_alone);
 	tcase_add_test(tc, test_proc_counting_gives_kept_thread_files_to_the_processes_that_run);

@@ -101,21 +101,20 @@ struct live_tsum {
 	size_t nthr;
 	struct live_tsum_thr *thr; /* sorted by tid */
 	size_t ngone, gonecap;
-	struct live_tsum_thr *gone;   /* threads gone at the last read, state 'X' */
-	bool dead_ok;		      /* dead_hi holds the bound of the last read */
-	uint64_t dead_hi;	      /* the most run time its dead threads can have had then */
-	bool keep;		      /* keep its threads' files open within the budget */
-	bool relist;		      /* a thread vanished where none was listed: list next time */
-	unsigned long long used;      /* l->tick of its last update */
-	size_t nfds;		      /* thread files it keeps open */
-	size_t budget;		      /* the most threads an update reads (0: all of them) */
-	bool skipped, skipped_before; /* this update, the one before left threads unread */
-	unsigned long long oldest;    /* the least l->tick its threads were last read in */
-	unsigned long long updates;   /* updates so far */
-	bool est;		      /* the last update left threads unread, or the one before */
-	uint64_t
-		esum[LIVE_TS_MINFLT]; /* sum with the guesses of threads not read (live_tsum_est) */
-	uint64_t est_ns;	      /* enabled time taken as not counted: 1 ns an estimate */
+	struct live_tsum_thr *gone;    /* threads gone at the last read, state 'X' */
+	bool dead_ok;		       /* dead_hi holds the bound of the last read */
+	uint64_t dead_hi;	       /* the most run time its dead threads can have had then */
+	bool keep;		       /* keep its threads' files open within the budget */
+	bool relist;		       /* a thread vanished where none was listed: list next time */
+	unsigned long long used;       /* l->tick of its last update */
+	size_t nfds;		       /* thread files it keeps open */
+	size_t budget;		       /* the most threads an update reads (0: all of them) */
+	bool skipped, skipped_before;  /* this update, the one before left threads unread */
+	unsigned long long oldest;     /* the least l->tick its threads were last read in */
+	unsigned long long updates;    /* updates so far */
+	uint64_t esum[LIVE_TS_MINFLT]; /* the most sum and guesses of threads not read have been */
+	uint64_t unread0; /* CPU time less its threads' run time at the last update of all */
+	uint64_t est_ns;  /* enabled time taken as not counted: 1 ns an estimate */
 };
 
 struct live_proc {
@@ -203,6 +202,7 @@ struct live {
 	 * 0 not asked yet).
 	 */
 	int lastpid_ok;
+	bool list_again; /* the last listing was for a pid given: list once more */
 	long lastpid, list_pid;
 	uint64_t list_ns;
 	int paranoid;

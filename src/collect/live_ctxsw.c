@@ -71,9 +71,9 @@ void live_tsum_close(struct live *l, struct live_tsum *ts)
 /* Thread i's claim to a read, for live_tsum_pick. */
 struct live_tsum_claim {
 	size_t i;
-	bool due;		/* not read for LIVE_IDLE_REFRESH ticks: read before any other */
-	bool unrated;		/* read once only: how much it runs is not known */
-	double pend;		/* the run time it likely had since its last read, ns */
+	bool due;     /* not read for LIVE_IDLE_REFRESH ticks: read before others, oldest first */
+	bool unrated; /* read once only: how much it runs is not known */
+	double pend;  /* the run time it likely had since its last read, ns */
 	unsigned long long age; /* ticks since its last read */
 };
 
@@ -83,6 +83,9 @@ static int live_tsum_claim_cmp(const void *a, const void *b)
 
 	if (x->due != y->due)
 		return x->due ? -1 : 1;
+	/* the due in turn, oldest first: an idle one too is read while many are due */
+	if (x->due && x->age != y->age)
+		return x->age > y->age ? -1 : 1;
 	if (x->unrated != y->unrated)
 		return x->unrated ? -1 : 1;
 	if (x->pend != y->pend)
@@ -240,6 +243,7 @@ int live_tsum_update(struct live *l, struct live_tsum *ts, int pid, uint64_t t_n
 			exact = false;
 			o = NULL;
 			e->rated = false;
+			memset(e->rate, 0, sizeof(e->rate));
 			memset(e->v0, 0, sizeof(e->v0));
 			for (int k = 0; k < LIVE_TS_MAX; k++)
 				add[k] += e->v[k];
@@ -335,41 +339,48 @@ void live_tsum_unseen(struct live *l, struct live_tsum *ts, int pid, uint64_t cl
 void live_tsum_est(struct live_tsum *ts, uint64_t prev_ns, uint64_t lost0, uint64_t cpu_ns)
 {
 	double guess[LIVE_TS_MINFLT] = { 0 }, grun, scale;
-	bool part = ts->skipped || ts->skipped_before;
-	uint64_t unread;
+	bool part = ts->skipped || ts->skipped_before, held = false;
+	uint64_t unread = cpu_ns > ts->sum[LIVE_TS_RUN] ? cpu_ns - ts->sum[LIVE_TS_RUN] : 0;
 
-	if (!part && !ts->est)
-		return;
 	/*
 	 * The threads not read likely counted at the rates they had between
 	 * their last two reads, from their last read to now. How much they ran
 	 * meanwhile the process's CPU clock tells (cpu_ns: all its threads' run
-	 * time since the first read), less the run time the reads have: so the
-	 * guess is never more than that, and none for threads that stopped.
-	 * The sum is the kernel's count as last read plus that guess. Read
-	 * later, a thread's real count replaces its guess: the sum follows the
-	 * kernel's, but never falls (a count that fell would be taken for one
-	 * reopened); it waits for the kernel's to pass it.
+	 * time since the first read), less the run time the reads have and
+	 * what no read had at the last update that read every thread (run
+	 * time of threads gone since their last read): so the guess is never
+	 * more than that, and none for threads that stopped. The sum is the
+	 * kernel's count as last read plus that guess. Read later, a thread's
+	 * real count replaces its guess: the sum follows the kernel's, but
+	 * never falls (a count that fell would be taken for one reopened): it
+	 * waits for the kernel's to pass it, and is an estimate until then.
 	 */
-	for (size_t i = 0; i < ts->nthr; i++) {
-		const struct live_tsum_thr *t = &ts->thr[i];
-		double age = ts->last_ns > t->rns ? (double)(ts->last_ns - t->rns) : 0;
+	if (!part) {
+		ts->unread0 = unread;
+	} else {
+		unread = unread > ts->unread0 ? unread - ts->unread0 : 0;
+		for (size_t i = 0; i < ts->nthr; i++) {
+			const struct live_tsum_thr *t = &ts->thr[i];
+			double age = ts->last_ns > t->rns ? (double)(ts->last_ns - t->rns) : 0;
 
-		for (int k = 0; k < LIVE_TS_MINFLT; k++)
-			guess[k] += t->rate[k] * age;
-	}
-	grun = guess[LIVE_TS_RUN];
-	unread = cpu_ns > ts->sum[LIVE_TS_RUN] ? cpu_ns - ts->sum[LIVE_TS_RUN] : 0;
-	scale = grun > 0 && (double)unread < grun ? (double)unread / grun : grun > 0 ? 1 : 0;
-	for (int k = 0; k < LIVE_TS_MINFLT; k++) {
-		uint64_t v = ts->sum[k] + (uint64_t)(guess[k] * scale + 0.5);
+			for (int k = 0; k < LIVE_TS_MINFLT; k++)
+				guess[k] += t->rate[k] * age;
+		}
+		grun = guess[LIVE_TS_RUN];
+		scale = grun > 0 && (double)unread < grun ? (double)unread / grun
+			: grun > 0			  ? 1
+							  : 0;
+		for (int k = 0; k < LIVE_TS_MINFLT; k++) {
+			uint64_t v = ts->sum[k] + (uint64_t)(guess[k] * scale + 0.5);
 
-		if (!ts->est || v > ts->esum[k])
-			ts->esum[k] = v;
+			if (v > ts->esum[k])
+				ts->esum[k] = v;
+		}
 	}
-	ts->est = part;
+	for (int k = 0; k < LIVE_TS_MINFLT && k != LIVE_TS_RUN; k++)
+		held |= ts->esum[k] > ts->sum[k];
 	/* never a plain number: 1 ns of it not counted, where no thread exiting left all of it */
-	if (part && ts->last_ns > prev_ns && ts->lost_ns - lost0 < ts->last_ns - prev_ns)
+	if ((part || held) && ts->last_ns > prev_ns && ts->lost_ns - lost0 < ts->last_ns - prev_ns)
 		ts->est_ns++;
 }
 
@@ -377,9 +388,8 @@ void live_tsum_count(const struct live_tsum *ts, int k, struct snap_count *c)
 {
 	uint64_t off = ts->lost_ns + ts->est_ns;
 
-	/* with guesses, or after them until the kernel's count passes them: it never falls */
-	c->value = k < LIVE_TS_MINFLT && (ts->est || ts->esum[k] > ts->sum[k]) ? ts->esum[k]
-									       : ts->sum[k];
+	/* with guesses, until the kernel's count passes them: it never falls */
+	c->value = k < LIVE_TS_MINFLT && ts->esum[k] > ts->sum[k] ? ts->esum[k] : ts->sum[k];
 	c->enabled = ts->last_ns - ts->t0;
 	c->running = c->enabled - (off < c->enabled ? off : c->enabled);
 	c->err = 0;

@@ -105,10 +105,15 @@ static long live_pids_listed(struct live *l)
 	uint64_t now = sysops_now(l->ops);
 	long pid = l->lastpid, r;
 
-	if (pid >= 0 && l->list_ns && pid == l->list_pid && now >= l->list_ns &&
+	if (pid >= 0 && l->list_ns && pid == l->list_pid && !l->list_again && now >= l->list_ns &&
 	    (double)(now - l->list_ns) < LIVE_RESCAN_S * 1e9 && live_pids_own_ns(l))
 		return live_pids_pruned(l);
 	r = procevents_ids(NULL, l->rootfd, &l->ids, &l->idcap, l->nids);
+	/*
+	 * the pid is given before its process is in /proc's list (alloc_pid,
+	 * then attach_pid): after a listing for a pid given, one more
+	 */
+	l->list_again = r >= 0 && l->list_ns && pid != l->list_pid;
 	l->list_pid = pid;
 	l->list_ns = r >= 0 && pid >= 0 ? now : 0;
 	return r;

@@ -394,7 +394,8 @@ static void live_procfs_threads(struct live *l, struct live_proc *p, struct snap
 
 	if (!want || !f || p->err || !f->based)
 		return;
-	/* rows asked for while it was idle: its threads' stat files were not read yet */
+	/* rows asked for while it was idle: its threads' stat files were not read yet, all */
+	f->ts.budget = 0;
 	if (live_pfs_need_stat(&f->ts) &&
 	    live_tsum_update(l, &f->ts, p->pid, snap->t_ns, live_tsum_read_sched, true, -1))
 		return;
