@@ -2624,7 +2624,7 @@ static int rm_entry(const char *path, const struct stat *sb, int type, struct FT
  * the /proc backend (LIVE_THR_WHOLE and LIVE_THR_READS of src/collect/live.h)
  */
 #define LIVE_TEST_THR_WHOLE 8
-#define LIVE_TEST_THR_READS 4
+#define LIVE_TEST_THR_READS 2
 
 /*
  * A process of more threads than the /proc backend reads whole a tick
@@ -2706,13 +2706,13 @@ START_TEST(test_proc_counting_reads_a_budget_of_threads_and_guesses_the_rest)
 			last = p->c[1].value;
 		}
 		/* none runs: the threads not read since it last ran are read, then none */
-		for (int k = 1; k <= 6; k++) {
+		for (int k = 1; k <= N / LIVE_TEST_THR_READS + 2; k++) {
 			int before = f->schedstat_preads[10];
 
 			fake_kernel_advance(f, 1000000);
 			p = tick10(s, &snap);
 			ck_assert_uint_eq(p->c[1].value, total);
-			if (k == 6)
+			if (k == N / LIVE_TEST_THR_READS + 2)
 				ck_assert_int_eq(f->schedstat_preads[10] - before, 0);
 			else if (!all)
 				ck_assert_int_le(f->schedstat_preads[10] - before,
@@ -2862,11 +2862,11 @@ START_TEST(test_proc_counting_guesses_never_fall_and_no_thread_waits_for_ever)
 		fake_kernel_advance(f, 1000000);
 		p = tick10(s, &snap);
 	}
-	/* each read in turn, every 19 ticks: the 500 switches of the five are in */
+	/* each read in turn, every M / LIVE_TEST_THR_READS ticks: the five's 500 switches are in */
 	ck_assert_msg(p->c[1].value >= total && p->c[1].value <= total + total / 100,
 		      "%llu switches, the kernel's %llu", (unsigned long long)p->c[1].value, total);
-	/* idle: the threads not read since it last ran are read (19 ticks), then none */
-	for (int k = 0; k < 25; k++) {
+	/* idle: the threads not read since it last ran are read, then none (6 ticks idle) */
+	for (int k = 0; k < M / LIVE_TEST_THR_READS + 6; k++) {
 		fake_kernel_advance(f, 1000000);
 		tick10(s, &snap);
 	}

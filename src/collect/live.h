@@ -64,7 +64,7 @@ struct live_gdef {
  * estimated from the part read (live_tsum_est), and marked so.
  */
 #define LIVE_THR_WHOLE 8
-#define LIVE_THR_READS 4
+#define LIVE_THR_READS 2
 /* Ticks a running process goes without its uid read again (setuid, setresuid). */
 #define LIVE_UID_TICKS 4
 /* The process's own stat is read every so many reads of its leader's (struct live_backend). */
