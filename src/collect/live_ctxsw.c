@@ -98,12 +98,12 @@ static int live_tsum_claim_cmp(const void *a, const void *b)
 /*
  * Mark which of ts's threads this update reads (live_tsum_thr.pick): all of
  * them but where ts has a budget and more than LIVE_THR_WHOLE threads. Then
- * as many as the budget, those whose
- * run time since their last read is likely the most (how much each ran a
- * tick between its last two reads, times the ticks since), those not read
- * for LIVE_IDLE_REFRESH ticks before them, and those read only once (how
- * much they run is not known) next: the threads that ran the most are read
- * every tick, the others in turn. Whether some were left unread.
+ * as many as the budget: those not read for LIVE_IDLE_REFRESH ticks first,
+ * oldest first; then those read only once (how much they run is not known);
+ * then those whose run time since their last read is likely the most (how
+ * much each ran a ns between its last two reads, times the ns since). So
+ * the threads that run the most are read every tick, the others in turn.
+ * Whether some were left unread.
  */
 static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
 {
@@ -377,8 +377,8 @@ void live_tsum_est(struct live_tsum *ts, uint64_t prev_ns, uint64_t lost0, uint6
 				ts->esum[k] = v;
 		}
 	}
-	for (int k = 0; k < LIVE_TS_MINFLT && k != LIVE_TS_RUN; k++)
-		held |= ts->esum[k] > ts->sum[k];
+	for (int k = 0; k < LIVE_TS_MINFLT; k++)
+		held |= k != LIVE_TS_RUN && ts->esum[k] > ts->sum[k];
 	/* never a plain number: 1 ns of it not counted, where no thread exiting left all of it */
 	if ((part || held) && ts->last_ns > prev_ns && ts->lost_ns - lost0 < ts->last_ns - prev_ns)
 		ts->est_ns++;
