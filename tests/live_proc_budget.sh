@@ -56,11 +56,14 @@ st=$!
 $NOBODY "$TMP/pmctop" -b -d 0.2 $EV --read-all -o json >"$ALL" 2>"$TMP/all.err" &
 pa=$!
 KILL_PIDS="$KILL_PIDS $st $pa"
-# pmctop under strace (strace itself does not pass a TERM on)
+# pmctop under strace (strace itself does not pass a TERM on): strace's child named pmctop,
+# not a child strace forks first to probe the kernel
 pp=""
 traced() {
-	pp=$(cat "/proc/$st/task/$st/children" 2>/dev/null | awk '{ print $1 }')
-	[ -n "$pp" ]
+	for c in $(cat "/proc/$st/task/$st/children" 2>/dev/null); do
+		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = pmctop ] && pp=$c && return 0
+	done
+	return 1
 }
 wait_until 30 traced || diag "pmctop did not start under strace"
 KILL_PIDS="$KILL_PIDS $pp"
@@ -92,6 +95,8 @@ f=$(frames "$PART")
 wait_until 60 has_frames "$PART" $((f + 16)) || diag "the run that reads part made no frames"
 f=$(frames "$ALL")
 wait_until 60 has_frames "$ALL" $((f + 4)) || diag "--read-all made no frames"
+traced || diag "pmctop under strace not found: strace is killed"
+[ -n "$pp" ] || kill -KILL $st
 kill -TERM $pp $pa
 wait $st
 sp=$?
