@@ -212,6 +212,10 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		free(tp->part_raw);
 		free(tp->part_out);
 		tp->part_raw = tp->part_out = NULL;
+		free(tp->est);
+		tp->est = NULL;
+		tp->updates = 0;
+		tp->skipped = tp->skipped_before = tp->off_ok = false;
 	}
 	while (tp->todo_i < tp->ntodo && tp->nthr < tp->want) {
 		int r;
@@ -383,7 +387,9 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
 		}
 	for (size_t th = 0; th < nthr; th++) {
 		struct live_thread *t = &thr[th];
-		bool kept = keep && live_thread_kept(l, ly, thr, th, stash), full = true;
+		/* left for a later read (live_tasks_pick): its kept reads stand */
+		bool rest = keep && !t->pick;
+		bool kept = rest || (keep && live_thread_kept(l, ly, thr, th, stash)), full = true;
 
 		memset(en, 0, nev * sizeof(*en));
 		for (size_t k = 0; k < ly->ntg; k++) {

@@ -104,7 +104,7 @@ void live_check_starved(struct live *l)
 
 struct live_rank {
 	size_t idx;
-	unsigned long long recent; /* CPU ticks since the last choice */
+	uint64_t recent; /* CPU time lately (live_tasks_proc.hw_busy), ns */
 };
 
 static int live_cmp_rank(const void *a, const void *b)
@@ -138,7 +138,8 @@ void live_hw_top(struct live *l)
 	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 	size_t need = 0;
-	bool freed = false;
+	uint64_t least;
+	bool freed = false, attaching = false;
 
 	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
 		return;
@@ -146,12 +147,28 @@ void live_hw_top(struct live *l)
 	for (size_t i = 0; i < l->nprocs; i++) {
 		struct live_proc *p = &l->procs[i];
 		struct live_tasks_proc *tp;
+		uint64_t recent;
 
 		if (p->skip || p->err || !(tp = live_tasks_of(p))->nthr)
 			continue;
-		r[n].idx = i;
-		r[n++].recent = p->last.cpu > tp->hw_cpu0 ? p->last.cpu - tp->hw_cpu0 : 0;
+		/*
+		 * since the last choice: by the process's CPU clock where its
+		 * reads have it (a thread waking every 100 ms runs less than a
+		 * clock tick in 5 ticks), else by its stat's clock ticks; the
+		 * intervals before count half as much each, so that processes
+		 * about as busy do not trade places by chance
+		 */
+		if (tp->clk_ok && tp->hw_clk_ok && tp->clk >= tp->hw_clk0)
+			recent = tp->clk - tp->hw_clk0;
+		else
+			recent = live_ticks_ns(p->last.cpu > tp->hw_cpu0 ? p->last.cpu - tp->hw_cpu0
+									 : 0);
 		tp->hw_cpu0 = p->last.cpu;
+		tp->hw_clk0 = tp->clk;
+		tp->hw_clk_ok = tp->clk_ok;
+		tp->hw_busy = tp->hw_busy / 2 + recent;
+		r[n].idx = i;
+		r[n++].recent = tp->hw_busy;
 	}
 	qsort(r, n, sizeof(*r), live_cmp_rank);
 	/*
@@ -165,6 +182,9 @@ void live_hw_top(struct live *l)
 
 		if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
 			need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) * l->sw_fds;
+		/* an attach goes on over ticks: its processes' descriptors are spoken for */
+		attaching |= !p->skip && (p->err == LIVE_UNATTACHED ||
+					  (p->be && ((const struct live_tasks_proc *)p->be)->todo));
 	}
 	if (!l->o.hw_top) {
 		size_t room = left;
@@ -179,15 +199,18 @@ void live_hw_top(struct live *l)
 	}
 	k = l->hw_k;
 	/*
-	 * hysteresis: one in the top leaves it only when it falls a quarter
-	 * below; not while processes wait for descriptors
+	 * hysteresis: one in the top leaves it only when it falls a quarter of
+	 * k below it and has run less than three quarters of the k-th busiest
+	 * (so that many about as busy keep their places); not while processes
+	 * wait for descriptors
 	 */
 	margin = need ? 0 : k / 4 + 1;
+	least = k && k <= n ? r[k - 1].recent : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (!tp->lite && i >= k + margin) {
+		if (!tp->lite && i >= k + margin && (need || r[i].recent < least - least / 4)) {
 			live_switch_layout(l, p);
 			freed = true;
 		} else if (!tp->lite) {
@@ -216,10 +239,12 @@ void live_hw_top(struct live *l)
 			l->procs[i].retry = l->tick;
 	/*
 	 * into the top, while it has room: not while processes wait (the
-	 * descriptors given back are theirs)
+	 * descriptors given back are theirs), nor while some are still to
+	 * attach (they come first: one let in now would find its room taken
+	 * and go back to the software set)
 	 */
 	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	for (size_t i = 0; !need && i < n && i < k && nfull < k; i++) {
+	for (size_t i = 0; !need && !attaching && i < n && i < k && nfull < k; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);
 

@@ -31,6 +31,13 @@ struct live_thread {
 	struct snap_count *keep;
 	uint64_t keep_gate; /* its gate group's enabled time at that read */
 	bool keep_ok;
+	/* a process's thread, read in turn (live_tasks_pick): its last reads */
+	bool pick;		  /* read in this tick's read of the process */
+	bool rseen;		  /* read once at least: rtick, rns and ren hold */
+	bool rated;		  /* rrun is known: it was read twice */
+	unsigned long long rtick; /* l->tick of its last read */
+	uint64_t rns, ren;	  /* that read's time and its gate group's enabled time, ns */
+	double rrun;		  /* run time a ns between its last two reads */
 };
 
 /*
@@ -73,11 +80,26 @@ struct live_tasks_proc {
 	uint64_t *part_out; /* per event: the enabled time given at the last read */
 	bool lite;	    /* opened with the software events only (not in the hardware top) */
 	unsigned long long hw_cpu0; /* its CPU ticks at the last choice of the hardware top */
+	uint64_t hw_clk0;	    /* and its CPU clock (ns), while hw_clk_ok */
+	bool hw_clk_ok;
+	uint64_t hw_busy; /* its CPU time in the choices' intervals, each half the one after (ns) */
 	/* an attach in progress over several ticks: the threads still to open */
 	int *todo;
 	size_t ntodo, todo_i, want, gone;
 	int attach_err; /* the last error of that attach */
 	bool told_partial;
+	/*
+	 * more than LIVE_THR_WHOLE threads: LIVE_THR_READS of them read a tick
+	 * while it runs (live_tasks_pick), the others' kept reads standing for
+	 * theirs; the run time they had since is the process clock's part that
+	 * no read has, counted as enabled and not running (live_tasks_est)
+	 */
+	unsigned long long updates;   /* reads since the attach */
+	bool skipped, skipped_before; /* this read, the one before left threads unread */
+	bool off_ok;
+	int64_t off; /* CPU clock less the gate groups' enabled time, at the last read of all */
+	uint64_t
+		*est; /* per event: enabled and running read, and enabled given, at the last read */
 };
 
 /* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
@@ -117,7 +139,8 @@ void live_attach_drop(struct live *l, struct live_tasks_proc *tp);
  * gate group's enabled time into *gate; stash: the gate reads live_idle kept
  * for this process stand for the gate group's. keep: each thread's reads are
  * kept (thr[].keep), and a thread whose gate group was enabled no longer
- * since is not read beyond its gate group.
+ * since is not read beyond its gate group, nor one not picked
+ * (thr[].pick) at all: its kept reads stand.
  */
 void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
 		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
