@@ -160,10 +160,24 @@ static int fake_kernel_perf_open(void *ctx, struct perf_event_attr *a, int pid, 
 	ev->attr = *a;
 	ev->flags = flags;
 	ev->rate = fake_kernel_rate_of(fk, a);
+	ev->seen = fk->epoch;
 	ev->open = true;
 	fk->nopen++;
 	fk->opens++;
 	return ev->fd;
+}
+
+void fake_kernel_settle(struct fake_kernel *fk)
+{
+	for (int i = 0; i < fk->nev; i++) {
+		struct fake_ev *e = &fk->ev[i];
+
+		if (!e->open || e->pid <= 0 || e->leader != e->fd)
+			continue;
+		if (!(fake_kernel_pid_kept(e->pid) && fk->frozen >> e->pid & 1))
+			e->reads += (unsigned)(fk->epoch - e->seen);
+		e->seen = fk->epoch;
+	}
 }
 
 /* What member m of a group counted by the r-th read of the group, which ran or not. */
@@ -214,8 +228,13 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 		fk->now_ns += fk->stall_ns;
 		fk->stall_ns = 0;
 	}
-	if (!fake_kernel_pid_kept(e->pid) || !(fk->frozen >> e->pid & 1) || !e->reads)
+	if (fk->timed && e->pid > 0) {
+		if (!(fake_kernel_pid_kept(e->pid) && fk->frozen >> e->pid & 1))
+			e->reads += (unsigned)(fk->epoch - e->seen);
+		e->seen = fk->epoch;
+	} else if (!fake_kernel_pid_kept(e->pid) || !(fk->frozen >> e->pid & 1) || !e->reads) {
 		e->reads++;
+	}
 	r = e->reads;
 	fmt = e->attr.read_format;
 	for (int i = 0; i < fk->nev; i++)
@@ -258,8 +277,8 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 }
 
 /*
- * Counts the re-reads of PID/stat and PID/task/TID/sched files, which are
- * kept open between ticks; a kept file of a task that is gone (removed from
+ * Counts the re-reads of PID/stat (or its leader's, PID/task/PID/stat) and
+ * PID/task/TID/sched files, which are kept open between ticks; a kept file of a task that is gone (removed from
  * the tree) reads ESRCH, as the kernel's do.
  */
 static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long long off)
@@ -282,8 +301,14 @@ static long fake_kernel_pread(void *ctx, int fd, void *buf, size_t size, long lo
 		path[n] = '\0';
 		for (const char *q = strstr(path, "/proc/"); q; q = strstr(q + 1, "/proc/"))
 			p = q;
+		int tid = 0;
+
 		if (p && sscanf(p, "/proc/%d/stat", &pid) == 1 && fake_kernel_pid_kept(pid) &&
 		    !strcmp(path + n - 5, "/stat"))
+			fk->stat_preads[pid]++;
+		/* the leader thread's, which stands for the process's where a backend times it */
+		if (p && sscanf(p, "/proc/%d/task/%d/stat", &pid, &tid) == 2 && tid == pid &&
+		    fake_kernel_pid_kept(pid) && !strcmp(path + n - 5, "/stat"))
 			fk->stat_preads[pid]++;
 		if (p && sscanf(p, "/proc/%d/task/", &pid) == 1 && fake_kernel_pid_kept(pid) &&
 		    n > 6 && !strcmp(path + n - 6, "/sched"))
@@ -319,6 +344,21 @@ static int fake_kernel_openat(void *ctx, int dirfd, const char *path, int flags)
 	if (sscanf(path, "%d/task/%d/sched%n", &pid, &tid, &n) == 2 && n && !path[n] &&
 	    fake_kernel_pid_kept(pid))
 		fk->sched_opens[pid]++;
+	/*
+	 * a leader thread's stat the tree does not hold: the process's, whose
+	 * fields it shares (as a test writes them), but the kernel's CPU time
+	 * and faults, which are the leader's alone there
+	 */
+	n = 0;
+	if (sscanf(path, "%d/task/%d/stat%n", &pid, &tid, &n) == 2 && n && !path[n] && pid == tid) {
+		int fd = sysops_real()->openat(NULL, dirfd, path, flags);
+		char alias[64];
+
+		if (fd != -ENOENT)
+			return fd;
+		snprintf(alias, sizeof(alias), "%d/stat", pid);
+		return sysops_real()->openat(NULL, dirfd, alias, flags);
+	}
 	return sysops_real()->openat(NULL, dirfd, path, flags);
 }
 

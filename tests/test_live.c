@@ -825,6 +825,214 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 END_TEST
 
 /*
+ * A process of 20 threads (tids 10 to 29) counted per task on a timed fake
+ * kernel: each thread that is not frozen counts 10 and runs 1000 ns an
+ * epoch, whenever its group is read, and the process clock says as much.
+ */
+#define BIG_THREADS 20
+
+static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read_all)
+{
+	int tids[BIG_THREADS];
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512];
+
+	for (int i = 0; i < BIG_THREADS; i++)
+		tids[i] = 10 + i;
+	tree_init(t);
+	tree_proc(t, 10, tids, BIG_THREADS, 100, 800);
+	*fp = fake_new();
+	(*fp)->timed = true;
+	(*fp)->clock = true;
+	(*fp)->clock_ns[10] = 5000;
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &(*fp)->ops;
+	o.read_all = read_all;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/* One epoch of the big process: the threads not frozen run; its row after a tick. */
+static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
+					struct fake_kernel *f, int *reads)
+{
+	int before = 0, after = 0, running = 0;
+	const struct snap_task *task;
+
+	f->epoch++;
+	for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
+		running += !(f->frozen >> tid & 1);
+		before += f->reads_of[tid];
+	}
+	f->clock_ns[10] += 1000 * (uint64_t)running;
+	task = tick10(s, snap);
+	for (int tid = 10; tid < 10 + BIG_THREADS; tid++)
+		after += f->reads_of[tid];
+	*reads = after - before;
+	return task;
+}
+
+/* A count never falls; its change over a tick scaled as the model does (est: scaled up). */
+static double big_delta(const struct snap_count *prev, const struct snap_count *cur, bool *est)
+{
+	ck_assert_int_eq(cur->err, 0);
+	ck_assert_uint_ge(cur->value, prev->value);
+	ck_assert_uint_ge(cur->enabled, prev->enabled);
+	ck_assert_uint_ge(cur->running, prev->running);
+	ck_assert_uint_ge(cur->enabled - prev->enabled, cur->running - prev->running);
+	*est = cur->enabled - prev->enabled > cur->running - prev->running;
+	return (double)(cur->value - prev->value) * (double)(cur->enabled - prev->enabled) /
+	       (double)(cur->running - prev->running);
+}
+
+/*
+ * A process of more than 8 threads that runs has 2 of its threads' groups
+ * read a tick, the busiest and the others in turn, every thread within 16
+ * ticks; this tick's counts of the threads read are scaled to all the
+ * process ran (its clock less what the reads have), and marked estimated:
+ * 20 threads that count 10 a tick each give 200 a tick. When it stops, the
+ * threads not yet read are read at once, and its count is the kernel's, to
+ * the unit; then the idle gate reads nothing.
+ */
+START_TEST(test_a_big_busy_process_has_two_threads_read_a_tick_scaled_to_its_clock)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, seen[BIG_THREADS] = { 0 };
+	bool est;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	big_tick(s, &snap, f, &reads);
+	task = big_tick(s, &snap, f, &reads);
+	ck_assert_int_eq(reads, BIG_THREADS);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 40; i++) {
+		int before[BIG_THREADS];
+
+		for (int k = 0; k < BIG_THREADS; k++)
+			before[k] = f->reads_of[10 + k];
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 2);
+		for (int k = 0; k < BIG_THREADS; k++)
+			if (f->reads_of[10 + k] > before[k])
+				seen[k] = i;
+		for (int e = 0; e < 2; e++) {
+			double d = big_delta(&prev[e], &task->c[e], &est);
+
+			ck_assert_msg(d > 198 && d < 202, "tick %d event %d: %.2f a tick, not 200",
+				      i, e, d);
+			ck_assert(est);
+		}
+		memcpy(prev, task->c, sizeof(prev));
+		/* none waits longer than 16 ticks for its read */
+		if (i >= 16)
+			for (int k = 0; k < BIG_THREADS; k++)
+				ck_assert_int_ge(seen[k], i - 16);
+	}
+	/* it stops: the threads not read since they ran are read now, and then none */
+	fake_kernel_settle(f);
+	f->frozen = ((1ull << BIG_THREADS) - 1) << 10;
+	task = big_tick(s, &snap, f, &reads);
+	ck_assert_int_eq(reads, BIG_THREADS);
+	/* every thread counted 10 an epoch since the one of its attach (the first) */
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	ck_assert_uint_eq(task->c[1].value, task->c[0].value);
+	big_delta(&prev[0], &task->c[0], &est);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 5; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 0);
+		ck_assert_uint_eq(task->c[0].value, prev[0].value);
+		ck_assert_uint_eq(task->c[0].enabled, prev[0].enabled);
+	}
+	/* it runs again: plain counts once every thread is read each tick */
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+
+	/* --read-all: every thread every tick, and plain counts */
+	s = big_new(&t, &f, true);
+	snapshot_init(&snap, s->ev.n);
+	big_tick(s, &snap, f, &reads);
+	task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 10; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, BIG_THREADS);
+		ck_assert_double_eq(big_delta(&prev[0], &task->c[0], &est), 200);
+		ck_assert(!est);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * One thread of the 20 runs, the others sleep: it is read every tick, so
+ * the count follows it (10 a tick), while the sleepers are read in turn;
+ * never a tick scaled from sleepers alone.
+ */
+START_TEST(test_the_busiest_thread_of_a_big_process_is_read_every_tick)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, sleepers = 0;
+	bool est;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	big_tick(s, &snap, f, &reads);
+	big_tick(s, &snap, f, &reads);
+	/* from now on thread 10 alone runs */
+	fake_kernel_settle(f);
+	f->frozen = ((1ull << BIG_THREADS) - 1) << 11;
+	task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 40; i++) {
+		int r10 = f->reads_of[10];
+
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 2);
+		/*
+		 * the sleepers' last rates are of when they ran: once they are
+		 * read again (ten ticks, two a tick), thread 10 is the busiest
+		 */
+		if (i < 10) {
+			big_delta(&prev[0], &task->c[0], &est);
+			memcpy(prev, task->c, sizeof(prev));
+			continue;
+		}
+		ck_assert_int_eq(f->reads_of[10] - r10, 1);
+		sleepers += reads - 1;
+		ck_assert_double_eq_tol(big_delta(&prev[0], &task->c[0], &est), 10, 0.01);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	ck_assert_int_eq(sleepers, 30);
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
  * Where the kernel gives a process CPU clock, an idle process costs that one
  * call a tick: no group of any thread is read, and -H rows are not listed or
  * read either; the clock moving reads the process in full.
@@ -3049,6 +3257,8 @@ int main(void)
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
 	tcase_add_test(tc, test_the_process_cpu_clock_gates_the_reads_of_all_its_threads);
+	tcase_add_test(tc, test_a_big_busy_process_has_two_threads_read_a_tick_scaled_to_its_clock);
+	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

@@ -332,6 +332,8 @@ void live_close_thread(struct live *l, struct live_thread *t)
 	live_close_groups(l, &t->g);
 	free(t->keep);
 	t->keep = NULL;
+	free(t->csum);
+	t->csum = NULL;
 	t->keep_ok = false;
 }
 
@@ -353,6 +355,36 @@ static bool live_thread_kept(struct live *l, const struct live_layout *ly, struc
 	r = live_read_set(l, ly, thr, th, (size_t)ly->gate_set, stash);
 	live_keep_set(l, ly, t, (size_t)ly->gate_set, r);
 	return !r && t->keep_ok && l->tmp[ly->tg[ly->gate_set].ev[0]].enabled == t->keep_gate;
+}
+
+/*
+ * Add what thread t added at its last read (t->csum: each event's counts,
+ * then each group's first member for the starving check) to counts c, ok
+ * (the events some thread read) and *gate: a thread whose kept reads stand,
+ * none of which failed.
+ */
+static void live_add_kept(struct live *l, const struct live_layout *ly, const struct live_thread *t,
+			  struct snap_count *c, uint64_t *ok, uint64_t *gate)
+{
+	size_t nev = l->base.ev.n;
+	const struct snap_count *cs = t->csum;
+
+	for (size_t e = 0; e < nev; e++) {
+		if (cs[e].err)
+			continue;
+		ok[e] = 1;
+		c[e].err = 0;
+		c[e].value += cs[e].value;
+		c[e].running += cs[e].running;
+		c[e].enabled += cs[e].enabled;
+	}
+	for (size_t k = 0; !ly->lite && k < ly->ntg; k++) {
+		if (ly->tg[k].sim || cs[nev + k].err)
+			continue;
+		l->tg_en[k] += cs[nev + k].enabled;
+		l->tg_run[k] += cs[nev + k].running;
+	}
+	*gate += t->keep_gate;
 }
 
 /*
@@ -389,8 +421,23 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
 		struct live_thread *t = &thr[th];
 		/* left for a later read (live_tasks_pick): its kept reads stand */
 		bool rest = keep && !t->pick;
-		bool kept = rest || (keep && live_thread_kept(l, ly, thr, th, stash)), full = true;
+		bool kept, full = true;
+		struct snap_count *cs;
 
+		if (rest && t->csum) {
+			live_add_kept(l, ly, t, c, ok, gate);
+			continue;
+		}
+		kept = rest || (keep && live_thread_kept(l, ly, thr, th, stash));
+		/* what the thread adds, kept for the ticks it is not read */
+		cs = NULL;
+		if (keep) {
+			if (!t->csum)
+				t->csum = xcalloc(nev + ly->ntg + 1, sizeof(*t->csum));
+			cs = t->csum;
+			for (size_t e = 0; e < nev + ly->ntg; e++)
+				cs[e] = (struct snap_count){ .err = -ESRCH };
+		}
 		memset(en, 0, nev * sizeof(*en));
 		for (size_t k = 0; k < ly->ntg; k++) {
 			const struct live_gdef *gd = &ly->tg[k];
@@ -415,6 +462,8 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
 				if (!ly->lite) {
 					l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
 					l->tg_run[k] += l->tmp[gd->ev[0]].running;
+					if (cs)
+						cs[nev + k] = l->tmp[gd->ev[0]];
 				}
 				if ((int)k == ly->gate_set)
 					*gate += l->tmp[gd->ev[0]].enabled;
@@ -434,13 +483,25 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
 				c[e].running += src->running;
 				if (src->enabled > en[e])
 					en[e] = src->enabled;
+				if (cs) {
+					cs[e].err = 0;
+					cs[e].value += src->value;
+					cs[e].running += src->running;
+				}
 			}
 		}
-		for (size_t e = 0; e < nev; e++)
+		for (size_t e = 0; e < nev; e++) {
 			c[e].enabled += en[e];
+			if (cs)
+				cs[e].enabled = en[e];
+		}
 		/* a group that did not read is read again next tick, whatever the gate says */
 		if (keep)
 			t->keep_ok = full;
+		if (keep && !full) {
+			free(t->csum);
+			t->csum = NULL;
+		}
 	}
 	free(en);
 }

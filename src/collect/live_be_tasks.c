@@ -59,11 +59,16 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
  * Mark which of tp's threads this tick's read takes (live_thread.pick):
  * every one, but where the process ran since its last read (its CPU clock
  * moved), was read twice since its attach and has more than LIVE_THR_WHOLE
- * threads. Then LIVE_THR_READS of them by their claims (live_claim_add:
- * those not read for LIVE_IDLE_REFRESH ticks oldest first, then those read
- * once, then those likely to have run the most since their last read), and
- * every one never read or whose last read failed; the others' kept reads
- * stand for theirs. Not for a partial process (its counts are scaled
+ * threads. Then LIVE_THR_READS of them: the busiest (the most run time a
+ * ns between its last two reads), where it ran more than its share of
+ * them, and the others by their claims
+ * (live_claim_add: those not read for LIVE_IDLE_REFRESH ticks oldest first,
+ * then those read once, then by the run time they likely had); and every
+ * one never read or whose last read failed. The others' kept reads stand
+ * for theirs. The counts of the threads read are scaled to the whole
+ * process (live_tasks_est): the busiest is read every tick, so that a
+ * process that runs is not left to threads that sleep, while the others
+ * are read in turn. Not for a partial process (its counts are scaled
  * already), with --read-all, without a gate group or the process's clock,
  * nor with the gate reads of the idle check (made for every thread).
  * Whether some were left unread.
@@ -71,7 +76,8 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
 {
-	struct live_claim best[LIVE_THR_READS];
+	struct live_claim best[LIVE_THR_READS], hot = { .i = (size_t)-1 };
+	double hrun = 0, rsum = 0;
 	size_t nb = 0, npick = 0;
 	uint64_t now;
 	bool budget = !l->o.read_all && !stash && !tp->partial && ly->gate_set >= 0 &&
@@ -97,9 +103,29 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 
 		t->pick = !t->keep || !t->keep_ok || !t->rseen;
 		npick += t->pick;
-		if (!t->pick)
-			nb = live_claim_add(best, nb, LIVE_THR_READS, &c);
+		if (t->pick)
+			continue;
+		nb = live_claim_add(best, nb, LIVE_THR_READS, &c);
+		/* the busiest by its last rate; of rates alike, the one read last (its rate is news) */
+		rsum += t->rrun;
+		if (t->rrun > 0 && (hot.i == (size_t)-1 || t->rrun > hrun ||
+				    (t->rrun == hrun && c.age < hot.age))) {
+			hot = c;
+			hrun = t->rrun;
+		}
 	}
+	/*
+	 * the busiest in the last place, where it ran more than its share of a
+	 * read (threads about as busy are read in turn), unless the claims have
+	 * it already
+	 */
+	if (hrun * LIVE_THR_READS <= rsum)
+		hot.i = (size_t)-1;
+	for (size_t i = 0; i < nb && hot.i != (size_t)-1; i++)
+		if (best[i].i == hot.i)
+			hot.i = (size_t)-1;
+	if (hot.i != (size_t)-1 && nb == LIVE_THR_READS)
+		best[nb - 1] = hot;
 	for (size_t i = 0; i < nb; i++)
 		tp->thr[best[i].i].pick = true;
 	return npick + nb < tp->nthr;
@@ -290,6 +316,28 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	p->be = NULL;
 }
 
+/*
+ * p's CPU time for a read of its leader's stat, which counts the leader's
+ * alone: its CPU clock read this tick by the idle check (live_idle, before
+ * the stat), in clock ticks. Without it (not read, or not this tick) the
+ * process's own file is read. It never goes back: a time the kernel's
+ * file gave holds until the clock passes it.
+ */
+static bool live_tasks_cpu_time(struct live *l, struct live_proc *p, struct proc_stat *st,
+				bool full)
+{
+	struct live_tasks_proc *tp = p->be;
+	uint64_t tick_ns = live_ticks_ns(1);
+
+	(void)l;
+	if (full || !tp || !tp->clk_now_ok || !tick_ns)
+		return false;
+	st->cpu = tp->clk_now / tick_ns;
+	if (st->cpu < p->last.cpu && p->start == st->start)
+		st->cpu = p->last.cpu;
+	return true;
+}
+
 /* The default: no init, it counts whenever no other backend does. */
 const struct live_backend LIVE_BE_TASKS = {
 	.name = "tasks",
@@ -298,6 +346,7 @@ const struct live_backend LIVE_BE_TASKS = {
 	.attach = live_tasks_attach,
 	.idle = live_idle,
 	.fill = live_tasks_fill,
+	.cpu_time = live_tasks_cpu_time,
 	.threads = live_tasks_threads,
 	.tick_end = live_tasks_tick_end,
 	.proc_free = live_tasks_proc_free,

@@ -31,6 +31,11 @@ struct live_thread {
 	struct snap_count *keep;
 	uint64_t keep_gate; /* its gate group's enabled time at that read */
 	bool keep_ok;
+	/*
+	 * and what they added: per event (err: none), then per group its first
+	 * member (the starving check's); NULL after a read that failed
+	 */
+	struct snap_count *csum;
 	/* a process's thread, read in turn (live_tasks_pick): its last reads */
 	bool pick;		  /* read in this tick's read of the process */
 	bool rseen;		  /* read once at least: rtick, rns and ren hold */
@@ -98,8 +103,8 @@ struct live_tasks_proc {
 	bool skipped, skipped_before; /* this read, the one before left threads unread */
 	bool off_ok;
 	int64_t off; /* CPU clock less the gate groups' enabled time, at the last read of all */
-	uint64_t
-		*est; /* per event: enabled and running read, and enabled given, at the last read */
+	/* per event: enabled and running read, and enabled given, at the last read */
+	uint64_t *est;
 };
 
 /* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
