@@ -797,6 +797,53 @@ START_TEST(test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hys
 }
 END_TEST
 
+/*
+ * Processes about as busy keep their places: two in the top that run 85 %
+ * as much as the three outside (their ranks the last) stay, where ranks
+ * alone would trade them at every choice and attach them all again.
+ */
+START_TEST(test_hw_top_keeps_processes_about_as_busy_in_place)
+{
+	struct fake_kernel *k;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	char sys[512];
+	unsigned long long cpu[5] = { 900, 800, 300, 200, 100 };
+	int opens;
+
+	k = top_fixture(&o, sys, sizeof(sys));
+	o.hw_top = 2;
+	s = top_source(&o);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(k), 0x3);
+	opens = k->opens;
+	for (int i = 0; i < 30; i++) {
+		for (int pid = 100; pid <= 104; pid++) {
+			cpu[pid - 100] += pid <= 101 ? 17 : 20;
+			proc_tree_add(k, pid, cpu[pid - 100]);
+		}
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		ck_assert_uint_eq(hw_holders(k), 0x3);
+	}
+	ck_assert_int_eq(k->opens, opens);
+	/* at half as busy, they go */
+	for (int i = 0; i < 15; i++) {
+		for (int pid = 100; pid <= 104; pid++) {
+			cpu[pid - 100] += pid <= 101 ? 5 : 20;
+			proc_tree_add(k, pid, cpu[pid - 100]);
+		}
+		ck_assert_int_eq(source_read(s, &snap), 0);
+	}
+	ck_assert_uint_eq(hw_holders(k) & 0x3, 0);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
 {
 	struct fake_kernel *k;
@@ -947,6 +994,7 @@ int main(void)
 		       test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group);
 	tcase_add_test(
 		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
+	tcase_add_test(tc, test_hw_top_keeps_processes_about_as_busy_in_place);
 	tcase_add_test(
 		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);
 	tcase_add_test(tc, test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top);
