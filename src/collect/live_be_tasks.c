@@ -36,7 +36,7 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 		l->tg_keep[2 * k + 1] = l->tg_run[k];
 	}
 	for (int tries = 0;; tries++) {
-		live_sum_groups(l, ly, tp->thr, tp->nthr, c, stash, gate, true);
+		live_sum_proc(l, ly, tp, c, stash, gate);
 		t1 = sysops_now(l->ops);
 		n = l->task_reads - n0;
 		if (tries || t1 - t0 - gap <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
@@ -76,17 +76,21 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
 {
-	struct live_claim best[LIVE_THR_READS], hot = { .i = (size_t)-1 };
+	struct live_claim best[LIVE_TASK_TURN + 1], hot = { .i = (size_t)-1 };
 	double hrun = 0, rsum = 0;
-	size_t nb = 0, npick = 0;
+	size_t nb = 0;
 	uint64_t now;
 	bool budget = !l->o.read_all && !stash && !tp->partial && ly->gate_set >= 0 &&
 		      tp->updates >= 2 && tp->off_ok && tp->nthr > LIVE_THR_WHOLE && tp->clk_ok &&
 		      tp->clk_now_ok && tp->clk_now != tp->clk;
 
+	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
+	tp->npick = 0;
 	if (!budget) {
-		for (size_t i = 0; i < tp->nthr; i++)
+		for (size_t i = 0; i < tp->nthr; i++) {
 			tp->thr[i].pick = true;
+			tp->picks[tp->npick++] = i;
+		}
 		return false;
 	}
 	now = sysops_now(l->ops);
@@ -102,10 +106,11 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 		};
 
 		t->pick = !t->keep || !t->keep_ok || !t->rseen;
-		npick += t->pick;
-		if (t->pick)
+		if (t->pick) {
+			tp->picks[tp->npick++] = i;
 			continue;
-		nb = live_claim_add(best, nb, LIVE_THR_READS, &c);
+		}
+		nb = live_claim_add(best, nb, LIVE_TASK_TURN + 1, &c);
 		/* the busiest by its last rate; of rates alike, the one read last (its rate is news) */
 		rsum += t->rrun;
 		if (t->rrun > 0 && (hot.i == (size_t)-1 || t->rrun > hrun ||
@@ -115,29 +120,28 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 		}
 	}
 	/*
-	 * the busiest in the last place, where it ran more than its share of a
-	 * read (threads about as busy are read in turn), unless the claims have
-	 * it already
+	 * one in turn (the best claim), and the busiest besides where it ran
+	 * more than all the others together (threads about as busy are read
+	 * in turn alone)
 	 */
-	if (hrun * LIVE_THR_READS <= rsum)
-		hot.i = (size_t)-1;
-	for (size_t i = 0; i < nb && hot.i != (size_t)-1; i++)
-		if (best[i].i == hot.i)
-			hot.i = (size_t)-1;
-	if (hot.i != (size_t)-1 && nb == LIVE_THR_READS)
-		best[nb - 1] = hot;
-	for (size_t i = 0; i < nb; i++)
+	if (nb > LIVE_TASK_TURN && (hot.i == (size_t)-1 || 2 * hrun <= rsum))
+		nb = LIVE_TASK_TURN;
+	else if (nb > LIVE_TASK_TURN && best[0].i != hot.i)
+		best[LIVE_TASK_TURN] = hot;
+	for (size_t i = 0; i < nb; i++) {
 		tp->thr[best[i].i].pick = true;
-	return npick + nb < tp->nthr;
+		tp->picks[tp->npick++] = best[i].i;
+	}
+	return tp->npick < tp->nthr;
 }
 
 /* After a read at t_ns: when each thread read was read, how much it runs. */
 static void live_tasks_rate(const struct live *l, struct live_tasks_proc *tp, uint64_t t_ns)
 {
-	for (size_t i = 0; i < tp->nthr; i++) {
-		struct live_thread *t = &tp->thr[i];
+	for (size_t i = 0; i < tp->npick; i++) {
+		struct live_thread *t = &tp->thr[tp->picks[i]];
 
-		if (!t->pick || !t->keep_ok)
+		if (!t->keep_ok)
 			continue;
 		t->rated = t->rseen && t_ns > t->rns && t->keep_gate >= t->ren;
 		t->rrun = t->rated ? (double)(t->keep_gate - t->ren) / (double)(t_ns - t->rns) : 0;
@@ -311,6 +315,8 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->part_raw);
 	free(tp->part_out);
 	free(tp->est);
+	free(tp->tot.c);
+	free(tp->picks);
 	live_ctxsw_free(&tp->ctxsw);
 	free(tp);
 	p->be = NULL;
