@@ -184,6 +184,9 @@ static bool said(struct source *s, const char *text)
 	return found;
 }
 
+/* The descriptors a live source leaves to others (LIVE_FD_RESERVE in live.h). */
+#define LIVE_FD_RESERVE_TEST 24
+
 static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 }, T20[] = { 20 };
 
 static void four_procs(struct tree *t)
@@ -243,6 +246,50 @@ START_TEST(test_emfile_leaves_the_rest_not_counted_and_says_how_many)
 	ck_assert_int_eq(find_task(&snap, 13)->c[1].err, 0);
 	ck_assert_uint_gt(find_task(&snap, 13)->c[1].value, 0);
 	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * An attach the kernel refused (EMFILE at the open) is tried again later;
+ * when that try finds the budget taken by then, it waits once more. Its
+ * list of threads, freed at that try, is not freed again at the next one
+ * or at the end (a double free before). Every budget from too small for
+ * any process to enough for all.
+ */
+START_TEST(test_a_retry_that_finds_no_room_waits_again)
+{
+	struct rlimit rl, rl0;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	for (int room = 2; room <= 14; room++) {
+		struct tree t;
+		struct fake_kernel *f;
+		struct source *s;
+		struct snapshot snap;
+		int counted = 0;
+
+		tree_init(&t);
+		four_procs(&t);
+		f = fake_new();
+		rl.rlim_cur = LIVE_FD_RESERVE_TEST + (rlim_t)room;
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+		s = live_new(&t, f, false, false);
+		/* the kernel takes two counters a process at first: the two busiest */
+		f->max_open = 4;
+		snapshot_init(&snap, s->ev.n);
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		f->max_open = 0;
+		for (int i = 0; i < 40; i++)
+			ck_assert_int_eq(source_read(s, &snap), 0);
+		for (size_t i = 0; i < snap.ntasks; i++) {
+			ck_assert(snap.tasks[i].err == 0 || snap.tasks[i].err == -EMFILE);
+			counted += snap.tasks[i].err == 0;
+		}
+		ck_assert_int_ge(counted, room >= 6 ? 2 : 0);
+		live_test_end(s, &snap, f, &t);
+	}
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
 }
 END_TEST
 
@@ -3239,6 +3286,7 @@ int main(void)
 	if (events_init())
 		return 1;
 	tcase_add_test(tc, test_emfile_leaves_the_rest_not_counted_and_says_how_many);
+	tcase_add_test(tc, test_a_retry_that_finds_no_room_waits_again);
 	tcase_add_test(
 		tc, test_threads_started_during_an_attach_over_several_ticks_make_it_an_estimate);
 	tcase_add_test(tc, test_esrch_drops_a_vanished_task_without_error);

@@ -969,6 +969,50 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 }
 END_TEST
 
+/*
+ * A process that gave back its hardware set finds, when attached again, its
+ * descriptors taken by busier processes that waited: it waits in turn (its
+ * thread list freed once, not again at the next try or at the end).
+ */
+START_TEST(test_a_process_attached_again_without_room_waits_and_tries_again)
+{
+	struct fake_kernel *k;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	char sys[512];
+	int waited = 0;
+
+	k = top_fixture(&o, sys, sizeof(sys));
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	rl.rlim_cur = 24 + 11;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = top_source(&o);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_uint_eq(hw_holders(k), 0x7);
+	/* two new processes, the busiest of all: no descriptor left for them */
+	proc_tree_add(k, 105, 5000);
+	proc_tree_add(k, 106, 5000);
+	for (int i = 0; i < 40; i++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		for (int pid = 100; pid <= 106; pid++)
+			waited += task_of(&snap, pid)->err == -EMFILE;
+	}
+	ck_assert_int_gt(waited, 0);
+	/* whoever waited is counted in the end, some with software events alone */
+	for (int pid = 100; pid <= 106; pid++)
+		ck_assert_int_eq(task_of(&snap, pid)->c[0].err, task_of(&snap, pid)->err);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("live_pmu");
@@ -995,6 +1039,7 @@ int main(void)
 	tcase_add_test(
 		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
 	tcase_add_test(tc, test_hw_top_keeps_processes_about_as_busy_in_place);
+	tcase_add_test(tc, test_a_process_attached_again_without_room_waits_and_tries_again);
 	tcase_add_test(
 		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);
 	tcase_add_test(tc, test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top);

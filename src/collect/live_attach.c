@@ -181,7 +181,8 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		if (ln < 0)
 			return ln == -ENOENT ? -ESRCH : (int)ln;
 		n = (size_t)ln;
-		free(tp->thr); /* a retry after running out of descriptors */
+		free(tp->thr);	/* a retry after running out of descriptors */
+		tp->thr = NULL; /* none while it may return before the new list */
 		tp->nthr = 0;
 		tp->partial = false;
 		/*
