@@ -344,6 +344,9 @@ static int fake_kernel_openat(void *ctx, int dirfd, const char *path, int flags)
 	if (sscanf(path, "%d/task/%d/sched%n", &pid, &tid, &n) == 2 && n && !path[n] &&
 	    fake_kernel_pid_kept(pid))
 		fk->sched_opens[pid]++;
+	n = 0;
+	if (sscanf(path, "%d/stat%n", &pid, &n) == 1 && n && !path[n] && fake_kernel_pid_kept(pid))
+		fk->stat_opens[pid]++;
 	/*
 	 * a leader thread's stat the tree does not hold: the process's, whose
 	 * fields it shares (as a test writes them), but the kernel's CPU time

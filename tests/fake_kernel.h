@@ -91,6 +91,7 @@ struct fake_kernel {
 	bool timed;
 	uint64_t epoch; /* change frozen after fake_kernel_settle, so that no epoch run is lost */
 	int stat_preads[FAKE_KERNEL_PIDS]; /* re-reads of PID/stat files kept open, per pid */
+	int stat_opens[FAKE_KERNEL_PIDS];  /* opens of PID/stat (the process's own), per pid */
 	uint64_t period_set[FAKE_KERNEL_PERIODS]; /* PERF_EVENT_IOC_PERIOD values, in order */
 	int period_fd[FAKE_KERNEL_PERIODS];
 	size_t nperiod;

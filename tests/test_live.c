@@ -1081,6 +1081,42 @@ START_TEST(test_the_busiest_thread_of_a_big_process_is_read_every_tick)
 END_TEST
 
 /*
+ * The per-task backend reads the process clock every tick the process ran:
+ * that is its CPU time (TIME+), to the clock tick, not its stat file's
+ * (which walks every thread): the leader's stat is read instead, and the
+ * process's own never again after the first tick, not even every 16.
+ */
+START_TEST(test_per_task_cpu_time_is_the_process_clock)
+{
+	static const int tids[] = { 10, 11 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	int opens;
+
+	tree_init(&t);
+	tree_proc(&t, 10, tids, 2, 100, 800);
+	f = fake_new();
+	f->clock = true;
+	f->clock_ns[10] = 20000000000ull;
+	s = live_new(&t, f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	opens = f->stat_opens[10];
+	for (int i = 1; i <= 40; i++) {
+		f->clock_ns[10] += 30000000; /* 3 clock ticks */
+		task = tick10(s, &snap);
+		ck_assert_uint_eq(task->cpu_ns, 20000000000ull + 30000000ull * (uint64_t)i);
+	}
+	ck_assert_int_eq(f->stat_opens[10], opens);
+	ck_assert_int_ge(f->stat_preads[10], 40);
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
  * Where the kernel gives a process CPU clock, an idle process costs that one
  * call a tick: no group of any thread is read, and -H rows are not listed or
  * read either; the clock moving reads the process in full.
@@ -3306,6 +3342,7 @@ int main(void)
 	tcase_add_test(tc,
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
 	tcase_add_test(tc, test_the_process_cpu_clock_gates_the_reads_of_all_its_threads);
+	tcase_add_test(tc, test_per_task_cpu_time_is_the_process_clock);
 	tcase_add_test(tc, test_a_big_busy_process_has_a_thread_read_a_tick_scaled_to_its_clock);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);

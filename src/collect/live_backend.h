@@ -23,6 +23,8 @@ enum live_be_when {
 enum live_be_flags {
 	LIVE_BE_NO_ATTACH = 1 << 0, /* opens nothing per process: counted the tick it is found */
 	LIVE_BE_ALL_MODES = 1 << 1, /* counts kernel mode without perf's permission, kthreads too */
+	LIVE_BE_KERNEL_TIME =
+		1 << 2, /* its cpu_time is the kernel's own: no full stat read for it */
 };
 
 /*
@@ -82,7 +84,8 @@ struct live_backend {
 	 * each read of it, asks for st->cpu, p's CPU time in clock ticks; false
 	 * when it cannot tell (no sums this tick, no time to count from). The
 	 * process's own file is then read, and every LIVE_STAT_FULL reads
-	 * anyway; each such read is given (full) as the time to count on from.
+	 * anyway (not with LIVE_BE_KERNEL_TIME); each such read is given (full)
+	 * as the time to count on from.
 	 */
 	bool (*cpu_time)(struct live *l, struct live_proc *p, struct proc_stat *st, bool full);
 	/* p's thread rows: added to snap when want, else what was kept for them let go. */

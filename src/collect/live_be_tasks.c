@@ -325,9 +325,11 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 /*
  * p's CPU time for a read of its leader's stat, which counts the leader's
  * alone: its CPU clock read this tick by the idle check (live_idle, before
- * the stat), in clock ticks. Without it (not read, or not this tick) the
- * process's own file is read. It never goes back: a time the kernel's
- * file gave holds until the clock passes it.
+ * the stat), in clock ticks: the kernel's own time, so the process's file
+ * is not read now and then besides (LIVE_BE_KERNEL_TIME). Without the
+ * clock (not read, or not this tick) the process's own file is read. It
+ * never goes back: a time the kernel's file gave holds until the clock
+ * passes it.
  */
 static bool live_tasks_cpu_time(struct live *l, struct live_proc *p, struct proc_stat *st,
 				bool full)
@@ -348,6 +350,7 @@ static bool live_tasks_cpu_time(struct live *l, struct live_proc *p, struct proc
 const struct live_backend LIVE_BE_TASKS = {
 	.name = "tasks",
 	.counts = FACT_COUNTS_PERF,
+	.flags = LIVE_BE_KERNEL_TIME,
 	.attach_begin = live_tasks_attach_begin,
 	.attach = live_tasks_attach,
 	.idle = live_idle,

@@ -464,7 +464,8 @@ static int live_reread_stat(struct live *l, struct live_proc *p, struct proc_sta
 
 	if (r || !p->statfd_leader)
 		return r;
-	if (++p->stat_reads < LIVE_STAT_FULL && l->be->cpu_time(l, p, st, false))
+	if (((l->be->flags & LIVE_BE_KERNEL_TIME) || ++p->stat_reads < LIVE_STAT_FULL) &&
+	    l->be->cpu_time(l, p, st, false))
 		return 0;
 	p->stat_reads = 0;
 	r = proc_read_stat(l->rootfd, p->pid, 0, st);
