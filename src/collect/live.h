@@ -72,23 +72,6 @@ struct live_gdef {
 /* The least time a tick spends attaching counters, while some wait: 40 ms. */
 #define LIVE_ATTACH_SLICE_NS 40000000ull
 
-/* A thread's claim to one of a process's LIVE_THR_READS reads of a tick (live_claim_add). */
-struct live_claim {
-	size_t i;     /* the thread, as its caller numbers them */
-	bool due;     /* not read for LIVE_IDLE_REFRESH ticks: read before others, oldest first */
-	bool unrated; /* read once only: how much it runs is not known */
-	double pend;  /* the run time it likely had since its last read, ns */
-	unsigned long long age; /* ticks since its last read */
-};
-
-/*
- * Put claim c among the best claims so far, best[0..nb) best first, keeping
- * at most want of them; their number. The order: the due first, oldest
- * first; then the unrated; then the most run time likely pending; then the
- * oldest. Kept by insertion: no sort of every thread's claim.
- */
-size_t live_claim_add(struct live_claim *best, size_t nb, size_t want, const struct live_claim *c);
-
 /* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
 enum { LIVE_TS_SW, LIVE_TS_MIG, LIVE_TS_RUN, LIVE_TS_MINFLT, LIVE_TS_MAJFLT, LIVE_TS_MAX };
 

@@ -36,7 +36,7 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 		l->tg_keep[2 * k + 1] = l->tg_run[k];
 	}
 	for (int tries = 0;; tries++) {
-		live_sum_proc(l, ly, tp, c, stash, gate);
+		live_sum_groups(l, ly, tp->thr, tp->nthr, c, stash, gate, true);
 		t1 = sysops_now(l->ops);
 		n = l->task_reads - n0;
 		if (tries || t1 - t0 - gap <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
@@ -56,157 +56,6 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 }
 
 /*
- * Mark which of tp's threads this tick's read takes (live_thread.pick):
- * every one, but where the process ran since its last read (its CPU clock
- * moved), was read twice since its attach and has more than LIVE_THR_WHOLE
- * threads. Then LIVE_THR_READS of them: the busiest (the most run time a
- * ns between its last two reads), where it ran more than its share of
- * them, and the others by their claims
- * (live_claim_add: those not read for LIVE_IDLE_REFRESH ticks oldest first,
- * then those read once, then by the run time they likely had); and every
- * one never read or whose last read failed. The others' kept reads stand
- * for theirs. The counts of the threads read are scaled to the whole
- * process (live_tasks_est): the busiest is read every tick, so that a
- * process that runs is not left to threads that sleep, while the others
- * are read in turn. Not for a partial process (its counts are scaled
- * already), with --read-all, without a gate group or the process's clock,
- * nor with the gate reads of the idle check (made for every thread).
- * Whether some were left unread.
- */
-static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
-			    const struct live_layout *ly, bool stash)
-{
-	struct live_claim best[LIVE_TASK_TURN + 1], hot = { .i = (size_t)-1 };
-	double hrun = 0, rsum = 0;
-	size_t nb = 0;
-	uint64_t now;
-	bool budget = !l->o.read_all && !stash && !tp->partial && ly->gate_set >= 0 &&
-		      tp->updates >= 2 && tp->off_ok && tp->nthr > LIVE_THR_WHOLE && tp->clk_ok &&
-		      tp->clk_now_ok && tp->clk_now != tp->clk;
-
-	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
-	tp->npick = 0;
-	if (!budget) {
-		for (size_t i = 0; i < tp->nthr; i++) {
-			tp->thr[i].pick = true;
-			tp->picks[tp->npick++] = i;
-		}
-		return false;
-	}
-	now = sysops_now(l->ops);
-	for (size_t i = 0; i < tp->nthr; i++) {
-		struct live_thread *t = &tp->thr[i];
-		unsigned long long age = l->tick > t->rtick ? l->tick - t->rtick : 0;
-		struct live_claim c = {
-			.i = i,
-			.age = age,
-			.due = age >= LIVE_IDLE_REFRESH,
-			.unrated = !t->rated,
-			.pend = t->rrun * (double)(now > t->rns ? now - t->rns : 0),
-		};
-
-		t->pick = !t->keep || !t->keep_ok || !t->rseen;
-		if (t->pick) {
-			tp->picks[tp->npick++] = i;
-			continue;
-		}
-		nb = live_claim_add(best, nb, LIVE_TASK_TURN + 1, &c);
-		/* the busiest by its last rate; of rates alike, the one read last (its rate is news) */
-		rsum += t->rrun;
-		if (t->rrun > 0 && (hot.i == (size_t)-1 || t->rrun > hrun ||
-				    (t->rrun == hrun && c.age < hot.age))) {
-			hot = c;
-			hrun = t->rrun;
-		}
-	}
-	/*
-	 * one in turn (the best claim), and the busiest besides where it ran
-	 * more than all the others together (threads about as busy are read
-	 * in turn alone)
-	 */
-	if (nb > LIVE_TASK_TURN && (hot.i == (size_t)-1 || 2 * hrun <= rsum))
-		nb = LIVE_TASK_TURN;
-	else if (nb > LIVE_TASK_TURN && best[0].i != hot.i)
-		best[LIVE_TASK_TURN] = hot;
-	for (size_t i = 0; i < nb; i++) {
-		tp->thr[best[i].i].pick = true;
-		tp->picks[tp->npick++] = best[i].i;
-	}
-	return tp->npick < tp->nthr;
-}
-
-/* After a read at t_ns: when each thread read was read, how much it runs. */
-static void live_tasks_rate(const struct live *l, struct live_tasks_proc *tp, uint64_t t_ns)
-{
-	for (size_t i = 0; i < tp->npick; i++) {
-		struct live_thread *t = &tp->thr[tp->picks[i]];
-
-		if (!t->keep_ok)
-			continue;
-		t->rated = t->rseen && t_ns > t->rns && t->keep_gate >= t->ren;
-		t->rrun = t->rated ? (double)(t->keep_gate - t->ren) / (double)(t_ns - t->rns) : 0;
-		t->rseen = true;
-		t->ren = t->keep_gate;
-		t->rns = t_ns;
-		t->rtick = l->tick;
-	}
-}
-
-/*
- * After each read of tp's sets into c (gate: the gate groups' enabled time
- * summed): when it left threads unread, or followed one that did, each
- * event's enabled time is the reads' and the run time the process's CPU
- * clock has that no read has (the threads not read, since their last
- * reads), taken as enabled and not counted. So this tick's counts of the
- * threads read are scaled up to all the process ran, as multiplexed counts
- * are, and marked estimated; a thread read later brings what it counted
- * meanwhile, and its run time leaves the guess. The clock's part that no
- * thread has (run before the attach) is taken at the last read of every
- * thread. The enabled time given never falls and grows by more than the
- * running time while estimated (1 ns at least); after, by what the reads'
- * grows, so that the counts are plain again (multiplexing aside).
- */
-static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, struct snap_count *c,
-			   uint64_t gate)
-{
-	size_t nev = l->base.ev.n;
-	bool part = tp->skipped || tp->skipped_before, first = !tp->est;
-	uint64_t unread = 0;
-
-	if (!tp->skipped && tp->clk_now_ok) {
-		tp->off = (int64_t)tp->clk_now - (int64_t)gate;
-		tp->off_ok = true;
-	} else if (tp->skipped) {
-		int64_t u = (int64_t)tp->clk_now - (int64_t)gate - tp->off;
-
-		unread = u > 0 ? (uint64_t)u : 0;
-	}
-	if (first)
-		tp->est = xcalloc(3 * nev + 1, sizeof(*tp->est));
-	for (size_t e = 0; e < nev; e++) {
-		uint64_t *x = &tp->est[3 * e], o;
-		uint64_t den = c[e].enabled >= x[0] ? c[e].enabled - x[0] : 0;
-		uint64_t drun = c[e].running >= x[1] ? c[e].running - x[1] : 0;
-
-		if (c[e].err)
-			continue;
-		if (first) {
-			o = c[e].enabled;
-		} else if (part) {
-			o = c[e].enabled + unread;
-			if (o < x[2] + drun + 1)
-				o = x[2] + drun + 1;
-		} else {
-			o = x[2] + den;
-		}
-		x[0] = c[e].enabled;
-		x[1] = c[e].running;
-		x[2] = o;
-		c[e].enabled = o;
-	}
-}
-
-/*
  * Sum the sets of p's threads into c; a partial process's counts scaled up
  * to the CPU time of all its threads; without kernel mode, the switches the
  * kernel keeps per thread instead of the event's 0. Kept for the idle gate.
@@ -221,15 +70,9 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	struct live_layout ly = live_ly(l, tp->lite);
 
 	l->gread_pid = 0;
-	tp->skipped_before = tp->skipped;
-	tp->skipped = live_tasks_pick(l, tp, &ly, stash);
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
-	live_tasks_rate(l, tp, *t_ns);
-	tp->updates++;
 	if (tp->partial)
 		live_partial_scale(tp, st, c, nev);
-	else
-		live_tasks_est(l, tp, c, gate);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p->pid, &tp->ctxsw, snap->t_ns,
@@ -314,9 +157,6 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->todo);
 	free(tp->part_raw);
 	free(tp->part_out);
-	free(tp->est);
-	free(tp->tot.c);
-	free(tp->picks);
 	live_ctxsw_free(&tp->ctxsw);
 	free(tp);
 	p->be = NULL;
