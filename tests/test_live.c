@@ -1618,6 +1618,53 @@ START_TEST(test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_s
 }
 END_TEST
 
+/*
+ * A partial process is read in full every tick, but its CPU time is its clock
+ * all the same: its own stat file (a walk of every thread) is not opened
+ * each tick besides its leader's.
+ */
+START_TEST(test_a_partial_process_takes_its_cpu_time_from_its_clock)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl, rl0;
+	const struct snap_task *task;
+	int opens;
+
+	tree_ten_threads(&t);
+	f = fake_new();
+	f->clock = true;
+	f->clock_ns[10] = 20000000000ull;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	rl0 = rl;
+	/* 39: 6 sets of the 10 threads' fit, and the stat file is kept open */
+	rl.rlim_cur = 39;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	s = live_new(&t, f, false, false);
+	snapshot_init(&snap, s->ev.n);
+	tick10(s, &snap);
+	tick10(s, &snap);
+	ck_assert_uint_eq(count_facts(s, FACT_PARTIAL, 0, NULL), 1);
+	ck_assert_int_gt(f->stat_preads[10], 0);
+	opens = f->stat_opens[10];
+	for (int i = 1; i <= 10; i++) {
+		f->clock_ns[10] += 30000000;
+		task = tick10(s, &snap);
+		ck_assert_int_eq(task->err, 0);
+		ck_assert_uint_eq(task->cpu_ns, 20000000000ull + 30000000ull * (uint64_t)i);
+	}
+	ck_assert_int_eq(f->stat_opens[10], opens);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+}
+END_TEST
+
 START_TEST(test_attaching_spreads_over_ticks_busiest_first_and_the_rest_are_not_counted_yet)
 {
 	struct tree t;
@@ -3149,6 +3196,7 @@ int main(void)
 		       test_a_running_process_reads_each_group_once_a_tick_the_gate_read_is_reused);
 	tcase_add_test(tc,
 		       test_a_process_whose_threads_do_not_fit_counts_its_busiest_once_and_says_so);
+	tcase_add_test(tc, test_a_partial_process_takes_its_cpu_time_from_its_clock);
 	tcase_add_test(tc, test_the_descriptors_the_caller_keeps_are_left_out_of_the_budget);
 	tcase_add_test(
 		tc,

@@ -34,8 +34,12 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	 * a partial process is read every tick: its scaled counts move by 1 ns
 	 * of enabled time at least, so that no interval of it is ever plain
 	 */
-	if (ly.gate_set < 0 || p->err || !p->cnt || tp->partial)
+	if (ly.gate_set < 0 || p->err || !p->cnt || tp->partial) {
+		/* not gated; its clock all the same, for its CPU time (live_tasks_cpu_time) */
+		if (!p->err && !sysops_cpuclock(l->ops, p->pid, &tp->clk_now))
+			tp->clk_now_ok = true;
 		return false;
+	}
 	/*
 	 * The process's CPU clock, one call whatever its threads: when it did
 	 * not move since the last full read, no thread ran (so none started or

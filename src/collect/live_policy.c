@@ -201,8 +201,8 @@ void live_hw_top(struct live *l)
 	/*
 	 * hysteresis: one in the top leaves it only when it falls a quarter of
 	 * k below it and has run less than three quarters of the k-th busiest
-	 * (so that many about as busy keep their places); not while processes
-	 * wait for descriptors
+	 * (so that many about as busy keep their places), or not at all; not
+	 * while processes wait for descriptors
 	 */
 	margin = need ? 0 : k / 4 + 1;
 	least = k && k <= n ? r[k - 1].recent : 0;
@@ -210,7 +210,8 @@ void live_hw_top(struct live *l)
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (!tp->lite && i >= k + margin && (need || r[i].recent < least - least / 4)) {
+		if (!tp->lite && i >= k + margin &&
+		    (need || !r[i].recent || r[i].recent < least - least / 4)) {
 			live_switch_layout(l, p);
 			freed = true;
 		} else if (!tp->lite) {
