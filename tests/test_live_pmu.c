@@ -970,9 +970,11 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 END_TEST
 
 /*
- * A process that gave back its hardware set finds, when attached again, its
- * descriptors taken by busier processes that waited: it waits in turn (its
- * thread list freed once, not again at the next try or at the end).
+ * Two processes busier than all appear when the descriptors are all taken:
+ * they wait, the hardware top gives back sets for them, and over 40 ticks
+ * of processes attached again every row is counted or says it waits, its
+ * counters' state the row's (tests/test_live has the retry that finds no
+ * room).
  */
 START_TEST(test_a_process_attached_again_without_room_waits_and_tries_again)
 {
