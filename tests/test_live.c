@@ -185,7 +185,7 @@ static bool said(struct source *s, const char *text)
 }
 
 /* The descriptors a live source leaves to others (LIVE_FD_RESERVE in live.h). */
-#define LIVE_FD_RESERVE_TEST 24
+#define LIVE_TEST_FD_RESERVE 24
 
 static const int T10[] = { 10 }, T11[] = { 11 }, T12[] = { 12 }, T13[] = { 13 }, T20[] = { 20 };
 
@@ -258,10 +258,9 @@ END_TEST
  */
 START_TEST(test_a_retry_that_finds_no_room_waits_again)
 {
-	struct rlimit rl, rl0;
+	struct rlimit rl0;
 
-	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
-	rl0 = rl;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl0), 0);
 	for (int room = 2; room <= 14; room++) {
 		struct tree t;
 		struct fake_kernel *f;
@@ -272,7 +271,9 @@ START_TEST(test_a_retry_that_finds_no_room_waits_again)
 		tree_init(&t);
 		four_procs(&t);
 		f = fake_new();
-		rl.rlim_cur = LIVE_FD_RESERVE_TEST + (rlim_t)room;
+		struct rlimit rl = rl0;
+
+		rl.rlim_cur = LIVE_TEST_FD_RESERVE + (rlim_t)room;
 		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 		s = live_new(&t, f, false, false);
 		/* the kernel takes two counters a process at first: the two busiest */
@@ -1629,7 +1630,7 @@ START_TEST(test_a_partial_process_takes_its_cpu_time_from_its_clock)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	struct rlimit rl, rl0;
+	struct rlimit rl0;
 	const struct snap_task *task;
 	int opens;
 
@@ -1637,11 +1638,8 @@ START_TEST(test_a_partial_process_takes_its_cpu_time_from_its_clock)
 	f = fake_new();
 	f->clock = true;
 	f->clock_ns[10] = 20000000000ull;
-	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
-	rl0 = rl;
 	/* 39: 6 sets of the 10 threads' fit, and the stat file is kept open */
-	rl.rlim_cur = 39;
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	testutil_fd_limit(39, &rl0);
 	s = live_new(&t, f, false, false);
 	snapshot_init(&snap, s->ev.n);
 	tick10(s, &snap);
@@ -2550,7 +2548,6 @@ END_TEST
  * again while the stat's count stands. The fake kernel counts the reads.
  */
 /* the descriptors the live source leaves for everything but counters and kept files */
-#define LIVE_TEST_FD_RESERVE 24
 
 /* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
 static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)

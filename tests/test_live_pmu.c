@@ -982,15 +982,12 @@ START_TEST(test_a_process_attached_again_without_room_waits_and_tries_again)
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
-	struct rlimit rl, rl0;
+	struct rlimit rl0;
 	char sys[512];
 	int waited = 0;
 
 	k = top_fixture(&o, sys, sizeof(sys));
-	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
-	rl0 = rl;
-	rl.rlim_cur = 24 + 11;
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	testutil_fd_limit(24 + 11, &rl0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);

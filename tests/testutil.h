@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static inline int testutil_run(Suite *s)
@@ -19,6 +20,20 @@ static inline int testutil_run(Suite *s)
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? 1 : 0;
+}
+
+/*
+ * Set the soft limit of file descriptors to cur; the limit before into
+ * *was, for the test to set back (setrlimit) before it ends.
+ */
+static inline void testutil_fd_limit(rlim_t cur, struct rlimit *was)
+{
+	struct rlimit rl;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	*was = rl;
+	rl.rlim_cur = cur;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 }
 
 /*

@@ -30,18 +30,11 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 
 	l->gread_pid = 0;
 	p->clk_idle = tp->clk_now_ok = false;
-	/*
-	 * a partial process is read every tick: its scaled counts move by 1 ns
-	 * of enabled time at least, so that no interval of it is ever plain
-	 */
-	if (ly.gate_set < 0 || p->err || !p->cnt || tp->partial) {
-		/* not gated; its clock all the same, for its CPU time (live_tasks_cpu_time) */
-		if (!p->err && !sysops_cpuclock(l->ops, p->pid, &tp->clk_now))
-			tp->clk_now_ok = true;
+	if (p->err)
 		return false;
-	}
 	/*
-	 * The process's CPU clock, one call whatever its threads: when it did
+	 * The process's CPU clock, one call whatever its threads: its CPU time
+	 * (live_tasks_cpu_time) in any case; and, where it gates, when it did
 	 * not move since the last full read, no thread ran (so none started or
 	 * exited either), and no group needs reading. A thread that started to
 	 * run on another CPU within a scheduler tick of this read has not
@@ -50,8 +43,15 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	 * next tick's clock does not see.
 	 */
 	r = sysops_cpuclock(l->ops, p->pid, &tp->clk_now);
-	if (r == -ESRCH)
-		return false; /* gone: its stat says so */
+	/*
+	 * gone (its stat says so), or not gated: a partial process is read
+	 * every tick, its scaled counts moving by 1 ns of enabled time at
+	 * least, so that no interval of it is ever plain
+	 */
+	if (r == -ESRCH || ly.gate_set < 0 || !p->cnt || tp->partial) {
+		tp->clk_now_ok = !r;
+		return false;
+	}
 	if (!r) {
 		tp->clk_now_ok = true;
 		if (tp->clk_ok && tp->clk_now == tp->clk) {
