@@ -160,10 +160,24 @@ static int fake_kernel_perf_open(void *ctx, struct perf_event_attr *a, int pid, 
 	ev->attr = *a;
 	ev->flags = flags;
 	ev->rate = fake_kernel_rate_of(fk, a);
+	ev->seen = fk->epoch;
 	ev->open = true;
 	fk->nopen++;
 	fk->opens++;
 	return ev->fd;
+}
+
+void fake_kernel_settle(struct fake_kernel *fk)
+{
+	for (int i = 0; i < fk->nev; i++) {
+		struct fake_ev *e = &fk->ev[i];
+
+		if (!e->open || e->pid <= 0 || e->leader != e->fd)
+			continue;
+		if (!(fake_kernel_pid_kept(e->pid) && fk->frozen >> e->pid & 1))
+			e->reads += (unsigned)(fk->epoch - e->seen);
+		e->seen = fk->epoch;
+	}
 }
 
 /* What member m of a group counted by the r-th read of the group, which ran or not. */
@@ -214,8 +228,13 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 		fk->now_ns += fk->stall_ns;
 		fk->stall_ns = 0;
 	}
-	if (!fake_kernel_pid_kept(e->pid) || !(fk->frozen >> e->pid & 1) || !e->reads)
+	if (fk->timed && e->pid > 0) {
+		if (!(fake_kernel_pid_kept(e->pid) && fk->frozen >> e->pid & 1))
+			e->reads += (unsigned)(fk->epoch - e->seen);
+		e->seen = fk->epoch;
+	} else if (!fake_kernel_pid_kept(e->pid) || !(fk->frozen >> e->pid & 1) || !e->reads) {
 		e->reads++;
+	}
 	r = e->reads;
 	fmt = e->attr.read_format;
 	for (int i = 0; i < fk->nev; i++)

@@ -24,7 +24,8 @@ struct fake_ev {
 	unsigned long flags;
 	bool open;
 	uint64_t rate;	/* its value grows this much a read of its group; 0: the PMU's */
-	unsigned reads; /* successful reads with it as the group leader */
+	unsigned reads; /* successful reads with it as the group leader (timed: epochs run) */
+	uint64_t seen;	/* timed: the epoch of its last read (or open) */
 };
 
 /*
@@ -81,8 +82,16 @@ struct fake_kernel {
 	int cgroup_opens;			/* opens with PERF_FLAG_PID_CGROUP */
 	int reads_of[FAKE_KERNEL_PIDS];		/* group reads per pid */
 	uint64_t frozen;			/* pids whose groups read as last time: idle */
-	int stat_preads[FAKE_KERNEL_PIDS];	/* re-reads of PID/stat files kept open, per pid */
-	int stat_opens[FAKE_KERNEL_PIDS];	/* opens of PID/stat (the process's own), per pid */
+	/*
+	 * timed: a task's group counts by the test's epochs, not by its reads:
+	 * its r is the epochs it ran since it was opened (every epoch since its
+	 * last read, unless frozen at the read), so a group read seldom brings
+	 * all it counted meanwhile, as the kernel's does
+	 */
+	bool timed;
+	uint64_t epoch; /* change frozen after fake_kernel_settle, so that no epoch run is lost */
+	int stat_preads[FAKE_KERNEL_PIDS]; /* re-reads of PID/stat files kept open, per pid */
+	int stat_opens[FAKE_KERNEL_PIDS];  /* opens of PID/stat (the process's own), per pid */
 	uint64_t period_set[FAKE_KERNEL_PERIODS]; /* PERF_EVENT_IOC_PERIOD values, in order */
 	int period_fd[FAKE_KERNEL_PERIODS];
 	size_t nperiod;
@@ -124,6 +133,9 @@ struct fake_kernel {
 
 /* A kernel with software events only, its clock at 1 s and a scratch tree; dies on failure. */
 struct fake_kernel *fake_kernel_new(void);
+/* Timed: count the epochs each task group ran up to now, before the test freezes some. */
+void fake_kernel_settle(struct fake_kernel *fk);
+
 /* Its scratch tree removed, rings still mapped freed; NULL is a no-op. */
 void fake_kernel_free(struct fake_kernel *fk);
 

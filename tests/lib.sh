@@ -82,6 +82,41 @@ wait_until() {
 		nap 0.1
 	done
 }
+# traced_child PID NAME: the child of strace PID named NAME (not a child strace forks first to
+# probe the kernel) into $TRACED; 1 while it has none
+traced_child() {
+	for _tc in $(cat "/proc/$1/task/$1/children" 2>/dev/null); do
+		[ "$(cat "/proc/$_tc/comm" 2>/dev/null)" = "$2" ] && TRACED=$_tc && return 0
+	done
+	return 1
+}
+# switch_sums FILE PID: of process PID in a batch JSON run, its context switches summed over
+# the frames, the frames they were estimated in, the frames it ran in, whether its last frame
+# is plain (1), and its frames with them n/a after its first (a count lost to the sums)
+switch_sums() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+pid = int(sys.argv[2])
+total = est = ran = na = seen = 0
+last_plain = 0
+for line in open(sys.argv[1]):
+    f = json.loads(line)
+    for p in f.get("processes", []):
+        if p["pid"] != pid:
+            continue
+        v = p.get("events", {}).get("context-switches")
+        e = "context-switches" in p.get("estimated", [])
+        seen += 1
+        na += v is None and seen > 1
+        if v:
+            total += v
+            ran += 1
+        if e:
+            est += 1
+        last_plain = 0 if e else 1
+print(round(total), est, ran, last_plain, na)
+PY
+}
 # isolate: run the rest of the test in a PID namespace of its own with its own /proc, so pmctop,
 # which watches every process it can see, sees only this test's processes and none of the
 # other tests running beside it. Sets ISOLATED=yes there. Where a PID namespace is not

@@ -56,16 +56,10 @@ st=$!
 $NOBODY "$TMP/pmctop" -b -d 0.2 $EV --read-all -o json >"$ALL" 2>"$TMP/all.err" &
 pa=$!
 KILL_PIDS="$KILL_PIDS $st $pa"
-# pmctop under strace (strace itself does not pass a TERM on): strace's child named pmctop,
-# not a child strace forks first to probe the kernel
-pp=""
-traced() {
-	for c in $(cat "/proc/$st/task/$st/children" 2>/dev/null); do
-		[ "$(cat "/proc/$c/comm" 2>/dev/null)" = pmctop ] && pp=$c && return 0
-	done
-	return 1
-}
-wait_until 30 traced || diag "pmctop did not start under strace"
+# pmctop under strace (strace itself does not pass a TERM on)
+TRACED=""
+wait_until 30 traced_child $st pmctop || diag "pmctop did not start under strace"
+pp=$TRACED
 KILL_PIDS="$KILL_PIDS $pp"
 # both have read every thread twice (their first two reads, which take each thread's rate)
 wait_until 60 has_frames "$PART" 4 || diag "no frames from the run that reads part"
@@ -97,7 +91,8 @@ f=$(frames "$PART")
 wait_until 60 has_frames "$PART" $((f + 16)) || diag "the run that reads part made no frames"
 f=$(frames "$ALL")
 wait_until 60 has_frames "$ALL" $((f + 4)) || diag "--read-all made no frames"
-traced || diag "pmctop under strace not found: strace is killed"
+traced_child $st pmctop || diag "pmctop under strace not found: strace is killed"
+pp=$TRACED
 [ -n "$pp" ] || kill -KILL $st
 kill -TERM $pp $pa
 wait $st
@@ -108,32 +103,11 @@ check "pmctop reading part of the threads exits 0" test $sp = 0
 check "pmctop --read-all exits 0" test $sa = 0
 
 tsw=$(grep switches "$LOG" | cut -d' ' -f2)
-# sums FILE: the team's switches summed over the frames, the frames its switches were
-# estimated in, and the frames it ran in (switches counted)
-sums() {
-	python3 - "$1" "$wl" <<'PY'
-import json, sys
-pid = int(sys.argv[2])
-total = est = ran = 0
-for line in open(sys.argv[1]):
-    f = json.loads(line)
-    for p in f.get("processes", []):
-        if p["pid"] != pid:
-            continue
-        v = p.get("events", {}).get("context-switches")
-        if v:
-            total += v
-            ran += 1
-        if "context-switches" in p.get("estimated", []):
-            est += 1
-print(round(total), est, ran)
-PY
-}
-read -r psw pest pran <<EOF
-$(sums "$PART")
+read -r psw pest pran _ _ <<EOF
+$(switch_sums "$PART" "$wl")
 EOF
-read -r asw aest aran <<EOF
-$(sums "$ALL")
+read -r asw aest aran _ _ <<EOF
+$(switch_sums "$ALL" "$wl")
 EOF
 nf=$(frames "$PART")
 reads=$(grep -c "^[0-9]* *pread64([0-9]*</proc/$wl/task/[0-9]*/schedstat>" "$TMP/strace")

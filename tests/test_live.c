@@ -872,6 +872,369 @@ START_TEST(test_a_process_that_did_not_run_is_not_read_again_and_keeps_its_count
 }
 END_TEST
 
+/* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
+static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)
+{
+	char path[512], text[128];
+
+	if (tid)
+		snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", dir, pid, tid);
+	else
+		snprintf(path, sizeof(path), "%s/self/schedstat", dir);
+	snprintf(text, sizeof(text), "%llu 1000 7\n", run_ns);
+	put(path, text);
+}
+
+/*
+ * A process of 20 threads (tids 10 to 29) counted per task on a timed fake
+ * kernel: each thread that is not frozen counts 10 and runs 1000 ns an
+ * epoch, whenever its group is read, and the process clock says as much.
+ */
+#define BIG_THREADS 20
+
+/* The run time of each thread of the big process so far, as its schedstat says, and its tree. */
+static uint64_t big_run[BIG_THREADS];
+static const char *big_proc;
+
+static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read_all)
+{
+	int tids[BIG_THREADS];
+	struct evlist ev;
+	struct live_opts o;
+	struct source *s;
+	char err[512];
+
+	for (int i = 0; i < BIG_THREADS; i++)
+		tids[i] = 10 + i;
+	tree_init(t);
+	tree_proc(t, 10, tids, BIG_THREADS, 100, 800);
+	/* the threads' run times, in the process clock's units: the kernel has schedstats */
+	tree_mkdir(t->proc, "/self", 0, 0);
+	pfs_put_schedstat(t->proc, 0, 0, 123456);
+	big_proc = t->proc;
+	for (int i = 0; i < BIG_THREADS; i++) {
+		big_run[i] = 0;
+		pfs_put_schedstat(t->proc, 10, 10 + i, 0);
+	}
+	*fp = fake_new();
+	(*fp)->timed = true;
+	(*fp)->clock = true;
+	(*fp)->clock_ns[10] = 5000;
+	evlist_init(&ev);
+	evlist_add(&ev, "task-clock", 0, false, false);
+	evlist_add(&ev, "page-faults", 0, false, false);
+	memset(&o, 0, sizeof(o));
+	o.proc_root = t->proc;
+	o.sysfs_root = t->sys;
+	o.ops = &(*fp)->ops;
+	o.read_all = read_all;
+	s = source_live_new(&ev, &o, err, sizeof(err));
+	ck_assert_msg(s != NULL, "%s", err);
+	evlist_release(&ev);
+	return s;
+}
+
+/*
+ * The process clock's ns a running thread adds an epoch (its schedstat's
+ * too), where its groups' enabled and running time grow by 1000: more on
+ * the kernel, whose clock takes in the switches around each run that perf
+ * does not.
+ */
+static uint64_t big_clock_per = 1000;
+
+/* One epoch of the big process: the threads not frozen run; its row after a tick. */
+static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
+					struct fake_kernel *f, int *reads)
+{
+	int before = 0, after = 0, running = 0;
+	const struct snap_task *task;
+
+	f->epoch++;
+	for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
+		bool runs = !(f->frozen >> tid & 1);
+
+		running += runs;
+		before += f->reads_of[tid];
+		if (runs) {
+			big_run[tid - 10] += big_clock_per;
+			pfs_put_schedstat(big_proc, 10, tid, big_run[tid - 10]);
+		}
+	}
+	f->clock_ns[10] += big_clock_per * (uint64_t)running;
+	task = tick10(s, snap);
+	for (int tid = 10; tid < 10 + BIG_THREADS; tid++)
+		after += f->reads_of[tid];
+	*reads = after - before;
+	return task;
+}
+
+/* A count never falls; its change over a tick scaled as the model does (est: scaled up). */
+static double big_delta(const struct snap_count *prev, const struct snap_count *cur, bool *est)
+{
+	ck_assert_int_eq(cur->err, 0);
+	ck_assert_uint_ge(cur->value, prev->value);
+	ck_assert_uint_ge(cur->enabled, prev->enabled);
+	ck_assert_uint_ge(cur->running, prev->running);
+	ck_assert_uint_ge(cur->enabled - prev->enabled, cur->running - prev->running);
+	*est = cur->enabled - prev->enabled > cur->running - prev->running;
+	return (double)(cur->value - prev->value) * (double)(cur->enabled - prev->enabled) /
+	       (double)(cur->running - prev->running);
+}
+
+/*
+ * This tick's counts of both events (task), against those before (prev,
+ * then set to these): want a tick, within 1 %, and marked estimated.
+ */
+static void big_expect(struct snap_count *prev, const struct snap_task *task, double want, int i)
+{
+	bool est;
+
+	for (int e = 0; e < 2; e++) {
+		double d = big_delta(&prev[e], &task->c[e], &est);
+
+		ck_assert_msg(d > 0.99 * want && d < 1.01 * want,
+			      "tick %d event %d: %.2f a tick, not %.0f", i, e, d, want);
+		ck_assert(est);
+	}
+	memcpy(prev, task->c, 2 * sizeof(*prev));
+}
+
+/* The big process stops: every thread is read at the next tick; its row then. */
+static const struct snap_task *big_stop(struct source *s, struct snapshot *snap,
+					struct fake_kernel *f)
+{
+	const struct snap_task *task;
+	int reads;
+
+	fake_kernel_settle(f);
+	f->frozen = ((1ull << BIG_THREADS) - 1) << 10;
+	task = big_tick(s, snap, f, &reads);
+	ck_assert_int_eq(reads, BIG_THREADS);
+	return task;
+}
+
+/*
+ * A process of more than 8 threads that runs has one of its threads'
+ * groups read a tick, in turn, when they are about as busy: every thread
+ * within 20 ticks; what the others counted since their reads is guessed
+ * from the run time the process clock says they had and marked estimated:
+ * 20 threads that count 10 a tick each give 200 a tick. When it stops, the
+ * threads not yet read are read at once, and its count is the kernel's, to
+ * the unit; then the idle gate reads nothing.
+ */
+START_TEST(test_a_big_busy_process_has_a_thread_read_a_tick_and_the_rest_guessed)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, seen[BIG_THREADS] = { 0 };
+	bool est;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	/* the attach; then every thread read once more, for its run time */
+	big_tick(s, &snap, f, &reads);
+	task = big_tick(s, &snap, f, &reads);
+	ck_assert_int_eq(reads, BIG_THREADS);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 40; i++) {
+		int before[BIG_THREADS];
+
+		for (int k = 0; k < BIG_THREADS; k++)
+			before[k] = f->reads_of[10 + k];
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 1);
+		for (int k = 0; k < BIG_THREADS; k++)
+			if (f->reads_of[10 + k] > before[k])
+				seen[k] = i;
+		big_expect(prev, task, 200, i);
+		/* in turn: none waits longer than a tick a thread for its read */
+		if (i >= BIG_THREADS)
+			for (int k = 0; k < BIG_THREADS; k++)
+				ck_assert_int_ge(seen[k], i - BIG_THREADS);
+	}
+	/* it stops: the threads not read since they ran are read now, and then none */
+	task = big_stop(s, &snap, f);
+	/* every thread counted 10 an epoch since the one of its attach (the first) */
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	ck_assert_uint_eq(task->c[1].value, task->c[0].value);
+	big_delta(&prev[0], &task->c[0], &est);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 5; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 0);
+		ck_assert_uint_eq(task->c[0].value, prev[0].value);
+		ck_assert_uint_eq(task->c[0].enabled, prev[0].enabled);
+	}
+	/* it runs again: plain counts once every thread is read each tick */
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(f->nopen, 0);
+	tree_free(&t);
+	fake_kernel_free(f);
+
+	/* --read-all: every thread every tick, and plain counts */
+	s = big_new(&t, &f, true);
+	snapshot_init(&snap, s->ev.n);
+	big_tick(s, &snap, f, &reads);
+	task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 10; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, BIG_THREADS);
+		ck_assert_double_eq(big_delta(&prev[0], &task->c[0], &est), 200);
+		ck_assert(!est);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * The guesses are in the process clock's own units. On the kernel a
+ * thread's perf enabled time grows by less than its share of the process
+ * clock (45 % to 89 % on the test VM: the clock takes in the switches
+ * around each run). Here the clock moves 1600 ns a thread an epoch and the
+ * groups' time 1000: the count of 20 threads that count 10 an epoch each
+ * is still 200 a tick, not the 320 a run time taken from the clock would
+ * make of it, and at the stop it is the kernel's to the unit.
+ */
+START_TEST(test_a_big_process_guessed_in_its_clock_units_is_not_overcounted)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+
+	big_clock_per = 1600;
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 3; i++)
+		task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 50; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 1);
+		big_expect(prev, task, 200, i);
+	}
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	big_clock_per = 1000;
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * Half the threads of a big process stop: its count halves at the next
+ * tick, before the threads that stopped are read again (the guesses follow
+ * the process clock, which moves half as much, times what the threads
+ * read count a ns of run time), and at the stop it is the kernel's. A
+ * guess of each thread at its own last rate would count the stopped ones
+ * on until they are read, and the others' new rates on top (95 to 176 a
+ * tick here).
+ */
+START_TEST(test_a_big_process_that_runs_half_as_much_counts_half_at_once)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+	bool est;
+	double sum = 0;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 3 + BIG_THREADS; i++)
+		task = big_tick(s, &snap, f, &reads);
+	fake_kernel_settle(f);
+	/* threads 20 to 29 stop */
+	f->frozen = ((1ull << (BIG_THREADS / 2)) - 1) << (10 + BIG_THREADS / 2);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 2 * BIG_THREADS; i++) {
+		double d;
+
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_le(reads, 2);
+		d = big_delta(&prev[0], &task->c[0], &est);
+		ck_assert(est);
+		/* the threads alike count alike a ns of run time: the guess is exact */
+		ck_assert_msg(d > 99 && d < 101, "tick %d after: %.2f, not 100", i, d);
+		sum += d;
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	ck_assert_msg(sum > 100 * 2 * BIG_THREADS - 2 && sum < 100 * 2 * BIG_THREADS + 2,
+		      "%.0f over %d ticks, not %d", sum, 2 * BIG_THREADS, 100 * 2 * BIG_THREADS);
+	task = big_stop(s, &snap, f);
+	{
+		/* 20 threads from the attach to the change, then 10 */
+		uint64_t k = 10ull * BIG_THREADS * (2 + BIG_THREADS) +
+			     10ull * (BIG_THREADS / 2) * 2 * BIG_THREADS;
+
+		ck_assert_uint_eq(task->c[0].value, k);
+	}
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * One thread of the 20 runs, the others sleep: once the sleepers' rates
+ * are known to be nil, it is read every tick besides the one in turn, so
+ * the count follows it (10 a tick), while the sleepers are read in turn.
+ */
+START_TEST(test_the_busiest_thread_of_a_big_process_is_read_every_tick)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, sleepers = 0;
+	bool est;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	big_tick(s, &snap, f, &reads);
+	big_tick(s, &snap, f, &reads);
+	/* from now on thread 10 alone runs */
+	fake_kernel_settle(f);
+	f->frozen = ((1ull << BIG_THREADS) - 1) << 11;
+	task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 40; i++) {
+		int r10 = f->reads_of[10];
+
+		task = big_tick(s, &snap, f, &reads);
+		/*
+		 * the sleepers' last rates are of when they ran: once they are
+		 * read again (one a tick, in turn), thread 10 is the busiest
+		 */
+		ck_assert_int_le(reads, 2);
+		if (i < BIG_THREADS) {
+			big_delta(&prev[0], &task->c[0], &est);
+			memcpy(prev, task->c, sizeof(prev));
+			continue;
+		}
+		ck_assert_int_eq(reads, 2);
+		ck_assert_int_eq(f->reads_of[10] - r10, 1);
+		sleepers += reads - 1;
+		ck_assert_double_eq_tol(big_delta(&prev[0], &task->c[0], &est), 10, 0.01);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	ck_assert_int_eq(sleepers, 40 - BIG_THREADS);
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
 /*
  * The per-task backend reads the process clock every tick the process ran:
  * that is its CPU time (TIME+), to the clock tick, not its stat file's
@@ -2549,19 +2912,6 @@ END_TEST
  */
 /* the descriptors the live source leaves for everything but counters and kept files */
 
-/* A schedstat file (tid 0: self's): run time in ns, wait, timeslices. */
-static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long long run_ns)
-{
-	char path[512], text[128];
-
-	if (tid)
-		snprintf(path, sizeof(path), "%s/%d/task/%d/schedstat", dir, pid, tid);
-	else
-		snprintf(path, sizeof(path), "%s/self/schedstat", dir);
-	snprintf(text, sizeof(text), "%llu 1000 7\n", run_ns);
-	put(path, text);
-}
-
 /* Thread tid of process 10 ran: its sched and schedstat files say so. */
 static void pfs_ran(struct tree *t, int tid, unsigned long long sw, unsigned long long mig,
 		    unsigned long long run_ns)
@@ -3178,6 +3528,10 @@ int main(void)
 		       test_an_idle_process_is_still_read_in_full_every_16_ticks_and_with_read_all);
 	tcase_add_test(tc, test_the_process_cpu_clock_gates_the_reads_of_all_its_threads);
 	tcase_add_test(tc, test_per_task_cpu_time_is_the_process_clock);
+	tcase_add_test(tc, test_a_big_busy_process_has_a_thread_read_a_tick_and_the_rest_guessed);
+	tcase_add_test(tc, test_a_big_process_guessed_in_its_clock_units_is_not_overcounted);
+	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
+	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

@@ -157,6 +157,7 @@ void live_attach_drop(struct live *l, struct live_tasks_proc *tp)
 	for (size_t k = 0; k < tp->nthr; k++)
 		live_close_thread(l, &tp->thr[k]);
 	tp->nthr = 0;
+	tp->tot.ok = false;
 	free(tp->todo);
 	tp->todo = NULL;
 	tp->ntodo = tp->todo_i = 0;
@@ -213,6 +214,14 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		free(tp->part_raw);
 		free(tp->part_out);
 		tp->part_raw = tp->part_out = NULL;
+		free(tp->est);
+		free(tp->pool);
+		tp->est = NULL;
+		tp->pool = NULL;
+		tp->tot.ok = false;
+		tp->updates = 0;
+		tp->skipped = tp->est_ok = false;
+		tp->unread = 0;
 	}
 	while (tp->todo_i < tp->ntodo && tp->nthr < tp->want) {
 		int r;
@@ -329,6 +338,10 @@ void live_close_thread(struct live *l, struct live_thread *t)
 	live_close_groups(l, &t->g);
 	free(t->keep);
 	t->keep = NULL;
+	free(t->csum);
+	t->csum = NULL;
+	live_thread_run_close(l, &t->rfd);
+	t->rr_ok = false;
 	t->keep_ok = false;
 }
 
@@ -353,22 +366,27 @@ static bool live_thread_kept(struct live *l, const struct live_layout *ly, struc
 }
 
 /*
- * Sum the group reads of every set in thr (of layout ly) into counts c (one
- * per event), and the gate group's enabled time into *gate. Outside the
- * hardware top, the hardware events are not counted (LIVE_NOT_TOP).
- * An event opened once per core PMU is summed over the copies: a thread runs
- * on one PMU at a time, so each copy's running time adds up to the thread's
- * time and only a sum short of it is multiplexing; the copies' enabled times
- * are each the thread's time and count once.
+ * Where a sum of thread reads goes: counts c (one per event), the events
+ * some thread read (ok), a scratch per event (en), the starving check's
+ * sums of each group's first member (tg: enabled then running, per group)
+ * and the gate groups' enabled time.
  */
-void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
-		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep)
+struct live_acc {
+	struct snap_count *c;
+	uint64_t *ok, *en, *tg;
+	uint64_t gate;
+};
+
+static void live_acc_init(struct live *l, const struct live_layout *ly, struct live_acc *a,
+			  struct snap_count *c)
 {
 	size_t nev = l->base.ev.n;
-	uint64_t *en = xcalloc(2 * nev + 1, sizeof(*en));
-	uint64_t *ok = en + nev;
 
-	*gate = 0;
+	a->c = c;
+	a->ok = xcalloc(2 * nev + 2 * ly->ntg + 1, sizeof(*a->ok));
+	a->en = a->ok + nev;
+	a->tg = a->en + nev;
+	a->gate = 0;
 	if (ly->lite)
 		for (size_t e = 0; e < nev; e++)
 			if (l->base.ev.ev[e].hw && !l->base.ev.ev[e].err)
@@ -382,62 +400,232 @@ void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_t
 			d->value = d->enabled = d->running = 0;
 			d->err = -ESRCH;
 		}
-	for (size_t th = 0; th < nthr; th++) {
-		struct live_thread *t = &thr[th];
-		bool kept = keep && live_thread_kept(l, ly, thr, th, stash), full = true;
+}
 
-		memset(en, 0, nev * sizeof(*en));
-		for (size_t k = 0; k < ly->ntg; k++) {
-			const struct live_gdef *gd = &ly->tg[k];
-			int r;
+/* Hand the starving check its sums (full sets only) and the gate's time to *gate. */
+static void live_acc_done(struct live *l, const struct live_layout *ly, struct live_acc *a,
+			  uint64_t *gate)
+{
+	for (size_t k = 0; !ly->lite && k < ly->ntg; k++) {
+		l->tg_en[k] += a->tg[2 * k];
+		l->tg_run[k] += a->tg[2 * k + 1];
+	}
+	*gate = a->gate;
+	free(a->ok);
+}
 
-			/* the gate group was read (and kept) just now */
-			if (keep && (kept || (int)k == ly->gate_set)) {
-				r = live_kept_set(l, ly, t, k);
-			} else {
-				r = live_read_set(l, ly, thr, th, k, stash);
-				if (keep)
-					live_keep_set(l, ly, t, k, r);
+/*
+ * Add (sign 1) or take back (-1) what thread t added at its last read
+ * (t->csum: each event's counts, then each group's first member): a thread
+ * whose kept reads stand, none of which failed.
+ */
+static void live_acc_kept(struct live *l, const struct live_layout *ly, struct live_acc *a,
+			  const struct live_thread *t, int sign)
+{
+	size_t nev = l->base.ev.n;
+	const struct snap_count *cs = t->csum;
+
+	for (size_t e = 0; e < nev; e++) {
+		struct snap_count *d = &a->c[e];
+
+		if (cs[e].err)
+			continue;
+		if (sign > 0) {
+			a->ok[e] = 1;
+			d->err = 0;
+			d->value += cs[e].value;
+			d->running += cs[e].running;
+			d->enabled += cs[e].enabled;
+		} else {
+			d->value -= cs[e].value;
+			d->running -= cs[e].running;
+			d->enabled -= cs[e].enabled;
+		}
+	}
+	for (size_t k = 0; k < ly->ntg; k++) {
+		if (ly->tg[k].sim || cs[nev + k].err)
+			continue;
+		a->tg[2 * k] += sign > 0 ? cs[nev + k].enabled : -cs[nev + k].enabled;
+		a->tg[2 * k + 1] += sign > 0 ? cs[nev + k].running : -cs[nev + k].running;
+	}
+	a->gate += sign > 0 ? t->keep_gate : -t->keep_gate;
+}
+
+/*
+ * Read (or take from its kept reads) the sets of thread th of thr into a;
+ * keep: its reads and what they add are kept (thr[th].keep, .csum), and
+ * it is not read beyond its gate group when that did not move, nor at all
+ * when not picked (live_tasks_pick).
+ */
+static void live_sum_thread(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+			    size_t th, bool stash, bool keep, struct live_acc *a)
+{
+	size_t nev = l->base.ev.n;
+	struct live_thread *t = &thr[th];
+	/* left for a later read (live_tasks_pick): its kept reads stand */
+	bool rest = keep && !t->pick;
+	bool kept, full = true;
+	struct snap_count *cs = NULL, *c = a->c;
+
+	if (rest && t->csum) {
+		live_acc_kept(l, ly, a, t, 1);
+		return;
+	}
+	kept = rest || (keep && live_thread_kept(l, ly, thr, th, stash));
+	/* what the thread adds, kept for the ticks it is not read */
+	if (keep) {
+		if (!t->csum)
+			t->csum = xcalloc(nev + ly->ntg + 1, sizeof(*t->csum));
+		cs = t->csum;
+		for (size_t e = 0; e < nev + ly->ntg; e++)
+			cs[e] = (struct snap_count){ .err = -ESRCH };
+	}
+	memset(a->en, 0, nev * sizeof(*a->en));
+	for (size_t k = 0; k < ly->ntg; k++) {
+		const struct live_gdef *gd = &ly->tg[k];
+		int r;
+
+		/* the gate group was read (and kept) just now */
+		if (keep && (kept || (int)k == ly->gate_set)) {
+			r = live_kept_set(l, ly, t, k);
+		} else {
+			r = live_read_set(l, ly, thr, th, k, stash);
+			if (keep)
+				live_keep_set(l, ly, t, k, r);
+		}
+		full &= !r;
+		if (keep && (int)k == ly->gate_set && !r)
+			t->keep_gate = l->tmp[gd->ev[0]].enabled;
+
+		if (gd->sim)
+			continue; /* read for its cost alone */
+		if (!r) {
+			/* what the starving check watches: the groups of full sets */
+			a->tg[2 * k] += l->tmp[gd->ev[0]].enabled;
+			a->tg[2 * k + 1] += l->tmp[gd->ev[0]].running;
+			if (cs)
+				cs[nev + k] = l->tmp[gd->ev[0]];
+			if ((int)k == ly->gate_set)
+				a->gate += l->tmp[gd->ev[0]].enabled;
+		}
+		for (int i = 0; i < gd->nr; i++) {
+			int e = gd->ev[i];
+			const struct snap_count *src = &l->tmp[e];
+
+			if (r) {
+				if (!a->ok[e])
+					c[e].err = r;
+				continue;
 			}
-			full &= !r;
-			if (keep && (int)k == ly->gate_set && !r)
-				t->keep_gate = l->tmp[gd->ev[0]].enabled;
-
-			if (gd->sim)
-				continue; /* read for its cost alone */
-			if (!r) {
-				/* what the starving check watches: the groups of full sets */
-				if (!ly->lite) {
-					l->tg_en[k] += l->tmp[gd->ev[0]].enabled;
-					l->tg_run[k] += l->tmp[gd->ev[0]].running;
-				}
-				if ((int)k == ly->gate_set)
-					*gate += l->tmp[gd->ev[0]].enabled;
-			}
-			for (int i = 0; i < gd->nr; i++) {
-				int e = gd->ev[i];
-				const struct snap_count *src = &l->tmp[e];
-
-				if (r) {
-					if (!ok[e])
-						c[e].err = r;
-					continue;
-				}
-				ok[e] = 1;
-				c[e].err = 0;
-				c[e].value += src->value;
-				c[e].running += src->running;
-				if (src->enabled > en[e])
-					en[e] = src->enabled;
+			a->ok[e] = 1;
+			c[e].err = 0;
+			c[e].value += src->value;
+			c[e].running += src->running;
+			if (src->enabled > a->en[e])
+				a->en[e] = src->enabled;
+			if (cs) {
+				cs[e].err = 0;
+				cs[e].value += src->value;
+				cs[e].running += src->running;
 			}
 		}
-		for (size_t e = 0; e < nev; e++)
-			c[e].enabled += en[e];
-		/* a group that did not read is read again next tick, whatever the gate says */
-		if (keep)
-			t->keep_ok = full;
 	}
-	free(en);
+	for (size_t e = 0; e < nev; e++) {
+		c[e].enabled += a->en[e];
+		if (cs)
+			cs[e].enabled = a->en[e];
+	}
+	/* a group that did not read is read again next tick, whatever the gate says */
+	if (keep)
+		t->keep_ok = full;
+	if (keep && !full) {
+		free(t->csum);
+		t->csum = NULL;
+	}
+}
+
+/*
+ * Sum the group reads of every set in thr (of layout ly) into counts c (one
+ * per event), and the gate group's enabled time into *gate. Outside the
+ * hardware top, the hardware events are not counted (LIVE_NOT_TOP).
+ * An event opened once per core PMU is summed over the copies: a thread runs
+ * on one PMU at a time, so each copy's running time adds up to the thread's
+ * time and only a sum short of it is multiplexing; the copies' enabled times
+ * are each the thread's time and count once.
+ */
+void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
+		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep)
+{
+	struct live_acc a;
+
+	live_acc_init(l, ly, &a, c);
+	for (size_t th = 0; th < nthr; th++)
+		live_sum_thread(l, ly, thr, th, stash, keep, &a);
+	live_acc_done(l, ly, &a, gate);
+}
+
+/* Keep what a sum of every thread of tp came to, where each has its csum. */
+static void live_tot_keep(struct live *l, const struct live_layout *ly, struct live_tasks_proc *tp,
+			  const struct live_acc *a)
+{
+	size_t nev = l->base.ev.n;
+	struct live_tot *tot = &tp->tot;
+
+	tot->ok = true;
+	for (size_t th = 0; th < tp->nthr && tot->ok; th++)
+		tot->ok = tp->thr[th].csum != NULL;
+	if (!tot->ok)
+		return;
+	/* the groups are split or packed anew now and then: sized to the layout read */
+	if (tot->n != nev + ly->ntg) {
+		free(tot->c);
+		tot->n = nev + ly->ntg;
+		tot->c = xcalloc(tot->n + 1, sizeof(*tot->c));
+	}
+	for (size_t e = 0; e < nev; e++) {
+		tot->c[e] = a->c[e];
+		tot->c[e].err = a->ok[e] ? 0 : -ESRCH;
+	}
+	for (size_t k = 0; k < ly->ntg; k++)
+		tot->c[nev + k] =
+			(struct snap_count){ .enabled = a->tg[2 * k], .running = a->tg[2 * k + 1] };
+	tot->gate = a->gate;
+}
+
+void live_sum_proc(struct live *l, const struct live_layout *ly, struct live_tasks_proc *tp,
+		   struct snap_count *c, bool stash, uint64_t *gate)
+{
+	size_t nev = l->base.ev.n;
+	struct live_acc a;
+	bool whole = !tp->tot.ok || tp->npick == tp->nthr;
+
+	live_acc_init(l, ly, &a, c);
+	if (whole) {
+		for (size_t th = 0; th < tp->nthr; th++)
+			live_sum_thread(l, ly, tp->thr, th, stash, true, &a);
+	} else {
+		/* the last reads of all, less what those read now added at theirs */
+		for (size_t k = 0; k < ly->ntg; k++)
+			for (int i = 0; i < ly->tg[k].nr; i++) {
+				int e = ly->tg[k].ev[i];
+
+				if (ly->tg[k].sim || tp->tot.c[e].err)
+					continue;
+				c[e] = tp->tot.c[e];
+				a.ok[e] = 1;
+			}
+		for (size_t k = 0; k < ly->ntg; k++) {
+			a.tg[2 * k] = tp->tot.c[nev + k].enabled;
+			a.tg[2 * k + 1] = tp->tot.c[nev + k].running;
+		}
+		a.gate = tp->tot.gate;
+		for (size_t i = 0; i < tp->npick; i++) {
+			live_acc_kept(l, ly, &a, &tp->thr[tp->picks[i]], -1);
+			live_sum_thread(l, ly, tp->thr, tp->picks[i], stash, true, &a);
+		}
+	}
+	live_tot_keep(l, ly, tp, &a);
+	live_acc_done(l, ly, &a, gate);
 }
 
 /*

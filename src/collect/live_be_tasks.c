@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collect/live_tasks.h"
 
@@ -36,7 +37,7 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 		l->tg_keep[2 * k + 1] = l->tg_run[k];
 	}
 	for (int tries = 0;; tries++) {
-		live_sum_groups(l, ly, tp->thr, tp->nthr, c, stash, gate, true);
+		live_sum_proc(l, ly, tp, c, stash, gate);
 		t1 = sysops_now(l->ops);
 		n = l->task_reads - n0;
 		if (tries || t1 - t0 - gap <= 2 * n * l->read_unit + LIVE_READ_SLACK_NS)
@@ -56,6 +57,257 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 }
 
 /*
+ * Whether tp's threads may be read in turn (live_tasks_pick): more than
+ * LIVE_THR_WHOLE of them, all counted, with a gate group and thread
+ * schedstat files that hold run times, not --read-all.
+ */
+static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
+			     const struct live_layout *ly)
+{
+	return !l->o.read_all && !tp->partial && ly->gate_set >= 0 && tp->nthr > LIVE_THR_WHOLE &&
+	       live_schedstat_runs(l);
+}
+
+/*
+ * Mark which of tp's threads this tick's read takes (live_thread.pick):
+ * every one, but where the process ran since its last read (its CPU clock
+ * moved), was read twice since its attach and its threads may be read in
+ * turn (live_tasks_turns). Then LIVE_TASK_TURN of them, the one read
+ * longest ago, and the busiest besides (the most run time a ns between its
+ * last two reads) where it ran more than all the others together; and
+ * every one never read, whose last read failed or whose run time is not
+ * known. The others' kept reads stand
+ * for theirs, and what they counted since is guessed (live_tasks_est):
+ * the busiest is read every tick, so that a process that runs is not left
+ * to guesses of threads that sleep, while the others are read in turn.
+ * Not for a partial process (its counts are scaled already), with
+ * --read-all, without a gate group or the process's clock, nor with the
+ * gate reads of the idle check (made for every thread). Whether some were
+ * left unread.
+ */
+static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
+			    const struct live_layout *ly, bool stash)
+{
+	struct live_claim best[LIVE_TASK_TURN + 1], hot = { .i = (size_t)-1 };
+	double hrun = 0, rsum = 0;
+	size_t nb = 0;
+	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 2 && tp->est_ok &&
+		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
+
+	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
+	tp->npick = 0;
+	if (!budget) {
+		for (size_t i = 0; i < tp->nthr; i++) {
+			tp->thr[i].pick = true;
+			tp->picks[tp->npick++] = i;
+		}
+		return false;
+	}
+	for (size_t i = 0; i < tp->nthr; i++) {
+		struct live_thread *t = &tp->thr[i];
+		unsigned long long age = l->tick > t->rtick ? l->tick - t->rtick : 0;
+		struct live_claim c = {
+			.i = i,
+			.age = age,
+			.due = age >= LIVE_IDLE_REFRESH,
+			/*
+			 * in turn, oldest first: its last rate says little of
+			 * what it did since (one that slept then may run now,
+			 * and wait long for its turn); the clock says how much
+			 * all ran
+			 */
+			.unrated = false,
+			.pend = 0,
+		};
+
+		/* one that did not read, or whose rate is not known, is read */
+		t->pick = !t->keep || !t->keep_ok || !t->rseen || !t->rr_ok;
+		if (t->pick) {
+			tp->picks[tp->npick++] = i;
+			continue;
+		}
+		nb = live_claim_add(best, nb, LIVE_TASK_TURN + 1, &c);
+		/* the busiest by its last rate; of rates alike, the one read last (its rate is news) */
+		rsum += t->rrun;
+		if (t->rrun > 0 && (hot.i == (size_t)-1 || t->rrun > hrun ||
+				    (t->rrun == hrun && c.age < hot.age))) {
+			hot = c;
+			hrun = t->rrun;
+		}
+	}
+	/*
+	 * one in turn (the best claim), and the busiest besides where it ran
+	 * more than all the others together (threads about as busy are read
+	 * in turn alone)
+	 */
+	if (nb > LIVE_TASK_TURN && (hot.i == (size_t)-1 || 2 * hrun <= rsum))
+		nb = LIVE_TASK_TURN;
+	else if (nb > LIVE_TASK_TURN && best[0].i != hot.i)
+		best[LIVE_TASK_TURN] = hot;
+	for (size_t i = 0; i < nb; i++) {
+		tp->thr[best[i].i].pick = true;
+		tp->picks[tp->npick++] = best[i].i;
+	}
+	return tp->npick < tp->nthr;
+}
+
+/* After a read at t_ns: when each thread read was read, how much it runs. */
+static void live_tasks_rate(const struct live *l, struct live_tasks_proc *tp, uint64_t t_ns)
+{
+	for (size_t i = 0; i < tp->npick; i++) {
+		struct live_thread *t = &tp->thr[tp->picks[i]];
+
+		if (!t->keep_ok)
+			continue;
+		t->rated = t->rseen && t_ns > t->rns && t->keep_gate >= t->ren;
+		t->rrun = t->rated ? (double)(t->keep_gate - t->ren) / (double)(t_ns - t->rns) : 0;
+		t->rseen = true;
+		t->ren = t->keep_gate;
+		t->rns = t_ns;
+		t->rtick = l->tick;
+	}
+}
+
+/* Before the read: what each thread picked had added at its last read (err: nothing kept). */
+static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
+{
+	size_t nev = l->base.ev.n;
+
+	tp->old = xgrow(tp->old, &tp->oldcap, tp->npick * nev + 1, sizeof(*tp->old));
+	for (size_t j = 0; j < tp->npick; j++) {
+		const struct live_thread *t = &tp->thr[tp->picks[j]];
+		struct snap_count *o = &tp->old[j * nev];
+
+		for (size_t e = 0; e < nev; e++)
+			o[e] = t->csum ? t->csum[e] : (struct snap_count){ .err = -ESRCH };
+	}
+}
+
+/*
+ * After the read, before live_tasks_rate: each thread picked ran dr since
+ * its read before, by its schedstat (the kernel's run time, in the units
+ * of the process's CPU clock), or by its gate group's enabled time where
+ * that is more (threads it started since its attach count in its groups
+ * and not in its schedstat) or where the thread is gone. What it counted
+ * meanwhile and dr go to the process's pool of counts per run time
+ * (tp->pool, older ticks weighing less), and dr leaves the run time of the
+ * threads not read (tp->unread), to which the process clock adds what it
+ * moved since the last read. A read of every thread leaves none unread.
+ */
+static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
+{
+	size_t nev = l->base.ev.n, n3 = 3 * nev;
+	double *den = tp->pool + n3;
+
+	for (size_t x = 0; x < n3 + nev; x++)
+		tp->pool[x] *= LIVE_TASK_POOL;
+	if (tp->clk_ok && tp->clk_now_ok && tp->clk_now >= tp->clk)
+		tp->unread += (double)(tp->clk_now - tp->clk);
+	for (size_t j = 0; j < tp->npick; j++) {
+		struct live_thread *t = &tp->thr[tp->picks[j]];
+		const struct snap_count *o = &tp->old[j * nev];
+		uint64_t run = t->rr, dr = 0, den_gate = 0;
+		int r = 0;
+
+		if (!t->rseen || t->keep_gate != t->ren)
+			r = live_thread_run(l, pid, t->tid, &t->rfd, &run);
+		if (t->rseen && t->keep_gate >= t->ren)
+			den_gate = t->keep_gate - t->ren;
+		if (!r && t->rr_ok && run >= t->rr)
+			dr = run - t->rr;
+		if (t->rr_ok && den_gate > dr)
+			dr = den_gate;
+		if (t->rr_ok && t->csum && dr) {
+			for (size_t e = 0; e < nev; e++) {
+				const struct snap_count *a = &o[e], *b = &t->csum[e];
+
+				if (a->err || b->err || b->value < a->value ||
+				    b->enabled < a->enabled || b->running < a->running)
+					continue;
+				tp->pool[3 * e] += (double)(b->value - a->value);
+				tp->pool[3 * e + 1] += (double)(b->enabled - a->enabled);
+				tp->pool[3 * e + 2] += (double)(b->running - a->running);
+				den[e] += (double)dr;
+			}
+		}
+		tp->unread -= (double)dr;
+		/* one gone has its run time from its groups: it runs no more */
+		t->rr = r ? t->rr + dr : run;
+		t->rr_ok = true;
+	}
+	if (tp->npick == tp->nthr || tp->unread < 0)
+		tp->unread = 0;
+}
+
+/*
+ * After each read of tp's sets into c (the sums of every thread's last
+ * read): when the read left threads unread, what they counted since their
+ * last reads is guessed: the run time they had (the process clock's part
+ * that no read has, live_tasks_runs) times what the threads read counted a
+ * ns of run time lately (the pool). So a process whose threads run half as
+ * much counts half as much at once, and every time is in the kernel's
+ * units (perf's enabled time grows by less than the clock, which takes in
+ * the switches around each run). The guesses are added to the reads'
+ * sums, marked estimated (the enabled time grows by 1 ns more than the
+ * running time), and never taken back: a count given never falls, and
+ * when a thread read later brings less than was guessed for it, the
+ * counts stand (still marked) until the reads pass them. So summed over
+ * the ticks they are the kernel's. A read of every thread that guessed
+ * nothing before gives the sums as they are.
+ */
+static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, struct snap_count *c)
+{
+	size_t nev = l->base.ev.n, n3 = 3 * nev;
+
+	for (size_t e = 0; e < nev; e++) {
+		uint64_t *d = &tp->est[3 * e], *k = &tp->est[n3 + 3 * e], g[3], dr, de;
+		uint64_t r[3] = { c[e].value, c[e].enabled, c[e].running };
+		double den = tp->pool[n3 + e];
+		bool fell = !tp->est_ok, est;
+
+		if (c[e].err)
+			continue;
+		for (int x = 0; x < 3; x++) {
+			double o =
+				tp->skipped && den > 0 ? tp->pool[3 * e + x] / den * tp->unread : 0;
+
+			fell |= r[x] < k[x];
+			k[x] = r[x];
+			g[x] = r[x] + (o > 0 ? (uint64_t)(o + 0.5) : 0);
+		}
+		/* a sum that fell lost a group or was opened again: passed on as it is */
+		if (fell) {
+			memcpy(d, g, sizeof(g));
+			continue;
+		}
+		est = tp->skipped || d[0] > g[0];
+		dr = g[2] > d[2] ? g[2] - d[2] : 0;
+		de = g[1] > d[1] ? g[1] - d[1] : 0;
+		if (de < dr)
+			de = dr;
+		/*
+		 * a count guessed, or one that grew, where the running time
+		 * given is ahead of the reads' (guessed over): 1 us of it,
+		 * enabled by the ratio the pool has, so that the count (or
+		 * the 0 of one held) is not an n/a
+		 */
+		if (!dr && (est || g[0] > d[0])) {
+			double run = tp->pool[3 * e + 2], en = tp->pool[3 * e + 1];
+
+			dr = LIVE_TASK_NOMINAL_NS;
+			de = run > 0 && en > run ? (uint64_t)((double)dr * en / run + 0.5) : dr;
+		}
+		d[0] = d[0] > g[0] ? d[0] : g[0];
+		d[1] += de + est;
+		d[2] += dr;
+		c[e].value = d[0];
+		c[e].enabled = d[1];
+		c[e].running = d[2];
+	}
+	tp->est_ok = true;
+}
+
+/*
  * Sum the sets of p's threads into c; a partial process's counts scaled up
  * to the CPU time of all its threads; without kernel mode, the switches the
  * kernel keeps per thread instead of the event's 0. Kept for the idle gate.
@@ -68,11 +320,26 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	uint64_t gate;
 	bool stash = l->gread_pid == p->pid;
 	struct live_layout ly = live_ly(l, tp->lite);
+	bool turns = live_tasks_turns(l, tp, &ly);
 
 	l->gread_pid = 0;
+	tp->skipped = live_tasks_pick(l, tp, &ly, stash);
+	if (turns) {
+		if (!tp->pool) {
+			tp->pool = xcalloc(4 * nev + 1, sizeof(*tp->pool));
+			tp->est = xcalloc(6 * nev + 1, sizeof(*tp->est));
+		}
+		live_tasks_save(l, tp);
+	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
+	if (turns)
+		live_tasks_runs(l, tp, p->pid);
+	live_tasks_rate(l, tp, *t_ns);
+	tp->updates++;
 	if (tp->partial)
 		live_partial_scale(tp, st, c, nev);
+	else if (turns)
+		live_tasks_est(l, tp, c);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p->pid, &tp->ctxsw, snap->t_ns,
@@ -157,6 +424,11 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->todo);
 	free(tp->part_raw);
 	free(tp->part_out);
+	free(tp->est);
+	free(tp->pool);
+	free(tp->old);
+	free(tp->tot.c);
+	free(tp->picks);
 	live_ctxsw_free(&tp->ctxsw);
 	free(tp);
 	p->be = NULL;

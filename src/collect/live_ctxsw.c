@@ -68,19 +68,8 @@ void live_tsum_close(struct live *l, struct live_tsum *ts)
 		live_tsum_drop_thr(l, ts, &ts->thr[i]);
 }
 
-/* Thread i's claim to a read, for live_tsum_pick. */
-struct live_tsum_claim {
-	size_t i;
-	bool due;     /* not read for LIVE_IDLE_REFRESH ticks: read before others, oldest first */
-	bool unrated; /* read once only: how much it runs is not known */
-	double pend;  /* the run time it likely had since its last read, ns */
-	unsigned long long age; /* ticks since its last read */
-};
-
-static int live_tsum_claim_cmp(const void *a, const void *b)
+static int live_claim_cmp(const struct live_claim *x, const struct live_claim *y)
 {
-	const struct live_tsum_claim *x = a, *y = b;
-
 	if (x->due != y->due)
 		return x->due ? -1 : 1;
 	/* the due in turn, oldest first: an idle one too is read while many are due */
@@ -93,6 +82,21 @@ static int live_tsum_claim_cmp(const void *a, const void *b)
 	if (x->age != y->age)
 		return x->age > y->age ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+size_t live_claim_add(struct live_claim *best, size_t nb, size_t want, const struct live_claim *c)
+{
+	size_t at = nb;
+
+	while (at > 0 && live_claim_cmp(c, &best[at - 1]) < 0)
+		at--;
+	if (at >= want)
+		return nb;
+	if (nb < want)
+		nb++;
+	memmove(&best[at + 1], &best[at], (nb - 1 - at) * sizeof(*best));
+	best[at] = *c;
+	return nb;
 }
 
 /*
@@ -108,7 +112,7 @@ static int live_tsum_claim_cmp(const void *a, const void *b)
 static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
 {
 	/* the best claims so far, best first: a few, kept by insertion (no sort of them all) */
-	struct live_tsum_claim best[LIVE_THR_READS];
+	struct live_claim best[LIVE_THR_READS];
 	size_t nb = 0, want = ts->budget < LIVE_THR_READS ? ts->budget : LIVE_THR_READS;
 
 	/* the first two updates read all: each thread's rate is known then */
@@ -120,24 +124,15 @@ static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
 	for (size_t i = 0; i < ts->nthr; i++) {
 		struct live_tsum_thr *o = &ts->thr[i];
 		unsigned long long age = l->tick > o->rtick ? l->tick - o->rtick : 0;
-		struct live_tsum_claim c = {
+		struct live_claim c = {
 			.i = i,
 			.age = age,
 			.due = age >= LIVE_IDLE_REFRESH,
 			.unrated = !o->rated,
 			.pend = o->rate[LIVE_TS_RUN] * (double)(t_ns > o->rns ? t_ns - o->rns : 0),
 		};
-		size_t at = nb;
-
 		o->pick = false;
-		while (at > 0 && live_tsum_claim_cmp(&c, &best[at - 1]) < 0)
-			at--;
-		if (at >= want)
-			continue;
-		if (nb < want)
-			nb++;
-		memmove(&best[at + 1], &best[at], (nb - 1 - at) * sizeof(*best));
-		best[at] = c;
+		nb = live_claim_add(best, nb, want, &c);
 	}
 	for (size_t i = 0; i < nb; i++)
 		ts->thr[best[i].i].pick = true;
@@ -534,6 +529,60 @@ static bool live_tsum_gate_ok(struct live *l)
 				       ? 1
 				       : -1;
 	return l->tsum_gate > 0;
+}
+
+int live_thread_run(struct live *l, int pid, int tid, int *kfd, uint64_t *run)
+{
+	char buf[128], path[96];
+	unsigned long long v;
+	long n = -ESRCH;
+	int fd;
+
+	if (!live_tsum_gate_ok(l))
+		return -ENOTSUP;
+	if (*kfd) {
+		n = l->ops->pread(l->ops->ctx, *kfd - 1, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			live_thread_run_close(l, kfd);
+	}
+	if (!*kfd) {
+		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
+		if (l->fds_open + 1 > l->fd_budget) {
+			n = live_pfs_read_file(l, path, buf, sizeof(buf));
+		} else {
+			fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return fd == -ENOENT ? -ESRCH : fd;
+			n = l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
+			if (n < 0) {
+				l->ops->close(l->ops->ctx, fd);
+			} else {
+				*kfd = fd + 1;
+				l->fds_open++;
+			}
+		}
+	}
+	if (n < 0)
+		return n == -ENOENT ? -ESRCH : (int)n;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &v) != 1)
+		return -EINVAL;
+	*run = v;
+	return 0;
+}
+
+bool live_schedstat_runs(struct live *l)
+{
+	return live_tsum_gate_ok(l);
+}
+
+void live_thread_run_close(struct live *l, int *kfd)
+{
+	if (!*kfd)
+		return;
+	l->ops->close(l->ops->ctx, *kfd - 1);
+	*kfd = 0;
+	l->fds_open--;
 }
 
 /* Thread e's stat, for its row: faults, state, CPU, start and name. */

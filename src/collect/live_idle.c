@@ -54,7 +54,8 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	}
 	if (!r) {
 		tp->clk_now_ok = true;
-		if (tp->clk_ok && tp->clk_now == tp->clk) {
+		/* not while the last read left threads unread: they are read all now */
+		if (tp->clk_ok && tp->clk_now == tp->clk && !tp->skipped) {
 			/* its counts stand; its stat is read again now and then all the same */
 			p->clk_idle = true;
 			if (p->idle >= LIVE_IDLE_REFRESH)

@@ -15,6 +15,37 @@
  */
 struct live_thread {
 	int tid;
+	/*
+	 * first, in one cache line, what a tick reads of a thread it leaves
+	 * unread (live_tasks_pick, live_sum_groups): a process's thread, read
+	 * in turn, and its last reads
+	 */
+	bool pick;		  /* read in this tick's read of the process */
+	bool rseen;		  /* read once at least: rtick, rns and ren hold */
+	bool rated;		  /* rrun is known: it was read twice */
+	bool keep_ok;		  /* keep stands: no group of it failed at that read */
+	unsigned long long rtick; /* l->tick of its last read */
+	uint64_t rns, ren;	  /* that read's time and its gate group's enabled time, ns */
+	double rrun;		  /* run time a ns between its last two reads */
+	/*
+	 * a process's thread: its groups' last reads, member by member in the
+	 * order of the layout (err: the group's read)
+	 */
+	struct snap_count *keep;
+	/*
+	 * and what they added: per event (err: none), then per group its first
+	 * member (the starving check's); NULL after a read that failed
+	 */
+	struct snap_count *csum;
+	uint64_t keep_gate; /* its gate group's enabled time at that read */
+	/*
+	 * a thread of a process whose threads are read in turn: its run time
+	 * (ns, the kernel's, from its schedstat) at its last read, while rr_ok,
+	 * and that file kept open (1 + fd; 0: none)
+	 */
+	uint64_t rr;
+	bool rr_ok;
+	int rfd;
 	unsigned long long start;
 	int err;
 	char state;		/* per-thread rows: the last stat read, for the row after exit */
@@ -24,13 +55,18 @@ struct live_thread {
 	struct snap_count *cnt;	  /* per-thread rows: the counts of the last full read; owned */
 	uint64_t gate;		  /* the enabled time of its gate group at that read */
 	unsigned idle;		  /* ticks since, in which it did not run */
-	/*
-	 * a process's thread: its groups' last reads, member by member in the
-	 * order of the layout (err: the group's read), standing while keep_ok
-	 */
-	struct snap_count *keep;
-	uint64_t keep_gate; /* its gate group's enabled time at that read */
-	bool keep_ok;
+};
+
+/*
+ * What every thread of a process added at its last read (their csum
+ * summed): a tick that reads a few of them starts from it, less what those
+ * few added before. ok: it holds (every thread has its csum).
+ */
+struct live_tot {
+	bool ok;
+	struct snap_count *c; /* per event, then per group (live_thread.csum's layout) */
+	size_t n;	      /* of c */
+	uint64_t gate;	      /* their keep_gate summed */
 };
 
 /*
@@ -81,7 +117,42 @@ struct live_tasks_proc {
 	size_t ntodo, todo_i, want, gone;
 	int attach_err; /* the last error of that attach */
 	bool told_partial;
+	/*
+	 * more than LIVE_THR_WHOLE threads: a few of them read a tick while it
+	 * runs (live_tasks_pick), the others' kept reads standing for theirs,
+	 * and what they counted since guessed from the process's CPU clock and
+	 * each one's last rate (live_tasks_est)
+	 */
+	unsigned long long updates; /* reads since the attach */
+	bool skipped;		    /* this read left threads unread */
+	bool est_ok;		    /* est holds */
+	/* the run time (ns) the threads not read had since their last reads */
+	double unread;
+	/*
+	 * per event x 3 (value, enabled, running): what the threads read
+	 * counted, then [3 x events] the run time they counted it in, each
+	 * tick's weighing LIVE_TASK_POOL as much as the one before (double);
+	 * the counts given at the last read, then the reads' sums then (est)
+	 */
+	double *pool;
+	uint64_t *est;
+	struct snap_count *old; /* scratch: the csum of the threads picked, before their read */
+	size_t oldcap;
+	struct live_tot tot;
+	size_t *picks; /* the threads this tick reads (live_thread.pick), npick of them */
+	size_t npick, pickcap;
 };
+
+/*
+ * Threads of a big process that runs (more than LIVE_THR_WHOLE threads)
+ * whose sets a tick reads in turn; its busiest may be read besides
+ * (live_tasks_pick).
+ */
+#define LIVE_TASK_TURN 1
+/* The running time a guessed count takes when the guesses of running time ran ahead (ns). */
+#define LIVE_TASK_NOMINAL_NS 1000
+/* What a process's pool of counts per run time keeps of a tick at the next. */
+#define LIVE_TASK_POOL 0.9
 
 /* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
 #define LIVE_READ_SLACK_NS 200000
@@ -120,10 +191,19 @@ void live_attach_drop(struct live *l, struct live_tasks_proc *tp);
  * gate group's enabled time into *gate; stash: the gate reads live_idle kept
  * for this process stand for the gate group's. keep: each thread's reads are
  * kept (thr[].keep), and a thread whose gate group was enabled no longer
- * since is not read beyond its gate group.
+ * since is not read beyond its gate group, nor one not picked
+ * (thr[].pick) at all: its kept reads stand.
  */
 void live_sum_groups(struct live *l, const struct live_layout *ly, struct live_thread *thr,
 		     size_t nthr, struct snap_count *c, bool stash, uint64_t *gate, bool keep);
+/*
+ * The same for a process's threads tp->thr, their reads kept: where
+ * tp->tot holds, only the threads picked (tp->picks) are looked at, the
+ * others' last reads standing in tp->tot; else every thread, and tp->tot
+ * is made anew.
+ */
+void live_sum_proc(struct live *l, const struct live_layout *ly, struct live_tasks_proc *tp,
+		   struct snap_count *c, bool stash, uint64_t *gate);
 /* A partial process's counts c (nev) scaled up to the CPU time the whole process had. */
 void live_partial_scale(struct live_tasks_proc *tp, const struct proc_stat *st,
 			struct snap_count *c, size_t nev);
