@@ -78,16 +78,8 @@ void live_pids_note(struct live *l, int pid)
 /* Whether /proc at l->rootfd is of this process's PID namespace: its "self" is this process. */
 static bool live_pids_own_ns(struct live *l)
 {
-	char buf[32], want[32];
-	ssize_t n;
-
-	if (!l->lastpid_ok) {
-		n = readlinkat(l->rootfd, "self", buf, sizeof(buf) - 1);
-		if (n > 0)
-			buf[n] = '\0';
-		snprintf(want, sizeof(want), "%d", (int)getpid());
-		l->lastpid_ok = n > 0 && !strcmp(buf, want) ? 1 : -1;
-	}
+	if (!l->lastpid_ok)
+		l->lastpid_ok = proc_is_own(l->rootfd) ? 1 : -1;
 	return l->lastpid_ok > 0;
 }
 

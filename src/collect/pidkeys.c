@@ -54,14 +54,7 @@ struct pidkeys *pidkeys_new(double rescan_s)
 
 struct pidkeys *pidkeys_open(int rootfd, double rescan_s)
 {
-	char buf[32], want[32];
-	ssize_t n = readlinkat(rootfd, "self", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	snprintf(want, sizeof(want), "%d", (int)getpid());
-	return strcmp(buf, want) ? NULL : pidkeys_new(rescan_s);
+	return proc_is_own(rootfd) ? pidkeys_new(rescan_s) : NULL;
 }
 
 /*

@@ -426,6 +426,18 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 	return n;
 }
 
+bool proc_is_own(int rootfd)
+{
+	char buf[32], want[32];
+	ssize_t n = readlinkat(rootfd, "self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	return !strcmp(buf, want);
+}
+
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size)
 {
 	int fd = openat(rootfd, path, O_RDONLY | O_CLOEXEC);

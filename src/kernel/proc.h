@@ -103,6 +103,12 @@ long proc_parse_maps(const char *buf, size_t len, struct mem_map **out, size_t *
 long proc_read_file(int rootfd, const char *path, char *buf, size_t size);
 
 /*
+ * Whether the /proc at rootfd is of this process's PID namespace: its
+ * "self" is this process (a fixture tree's, or another namespace's, is not).
+ */
+bool proc_is_own(int rootfd);
+
+/*
  * A file of one record (loadavg, uptime, meminfo, stat: the kernel formats
  * it whole at each read from its start, so a short read is its end) read
  * again each tick, kept open where keep (a kernel's /proc): a read is one
