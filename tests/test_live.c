@@ -1236,6 +1236,46 @@ START_TEST(test_the_busiest_thread_of_a_big_process_is_read_every_tick)
 END_TEST
 
 /*
+ * A thread read in turn keeps its schedstat file open, one descriptor
+ * more; counters have the descriptors first. With room for the big
+ * process's sets and files alone, a process started later finds none:
+ * the files are closed at the end of that tick (and are opened for each
+ * read from then on), and the new process is counted at its next try.
+ * Kept, they held its room for ever.
+ */
+START_TEST(test_the_schedstat_files_of_threads_read_in_turn_give_way_to_counters)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl0;
+	int reads, ticks, late[1] = { 40 };
+	const struct snap_task *task;
+
+	/* each thread: a set of two counters and its schedstat */
+	testutil_fd_limit(LIVE_TEST_FD_RESERVE + 3 * BIG_THREADS, &rl0);
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 4; i++)
+		big_tick(s, &snap, f, &reads);
+	ck_assert_int_eq(f->nopen, 2 * BIG_THREADS);
+	tree_proc(&t, 40, late, 1, 900, 100);
+	task = big_tick(s, &snap, f, &reads);
+	ck_assert_int_eq(find_task(&snap, 40)->err, -EMFILE);
+	for (ticks = 0; ticks < 20 && find_task(&snap, 40)->err; ticks++)
+		task = big_tick(s, &snap, f, &reads);
+	ck_assert_int_lt(ticks, 20);
+	ck_assert_int_eq(find_task(&snap, 40)->err, 0);
+	/* the big process counts on, one thread read a tick */
+	ck_assert_int_eq(task->err, 0);
+	ck_assert_int_eq(reads, 1);
+	live_test_end(s, &snap, f, &t);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+}
+END_TEST
+
+/*
  * The per-task backend reads the process clock every tick the process ran:
  * that is its CPU time (TIME+), to the clock tick, not its stat file's
  * (which walks every thread): the leader's stat is read instead, and the
@@ -3532,6 +3572,7 @@ int main(void)
 	tcase_add_test(tc, test_a_big_process_guessed_in_its_clock_units_is_not_overcounted);
 	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);
+	tcase_add_test(tc, test_the_schedstat_files_of_threads_read_in_turn_give_way_to_counters);
 	tcase_add_test(tc, test_enodev_of_a_thread_exiting_during_attach_is_retried_next_tick);
 	tcase_add_test(tc, test_a_kernel_without_inherit_thread_counts_without_it_and_says_so);
 	tcase_add_test(tc, test_a_kernel_with_inherit_thread_gets_it_on_every_inherited_group);

@@ -297,7 +297,14 @@ struct live {
 	uint64_t read_unit; /* ns a group read took in the last read of a process */
 	uint64_t *tg_keep;  /* tg_en and tg_run as they were before a read retried */
 	size_t tg_keepcap;
-	size_t fds_open;     /* descriptors of counters and stat files */
+	size_t fds_open; /* descriptors of counters and stat files */
+	/*
+	 * schedstat files of threads read in turn kept open (live_thread_run),
+	 * and whether none is kept any more: counters found too few
+	 * descriptors, and they have them first
+	 */
+	size_t run_fds;
+	bool run_nokeep;
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */
 	int focus;	     /* pid whose threads get rows of their own, 0 for none */

@@ -163,6 +163,17 @@ void live_attach_drop(struct live *l, struct live_tasks_proc *tp)
 	tp->ntodo = tp->todo_i = 0;
 }
 
+/*
+ * The descriptors a thread of a process of n threads takes with layout
+ * lite: its set, and its schedstat where they are read in turn.
+ */
+static size_t live_thr_fds(struct live *l, size_t n, bool lite)
+{
+	struct live_layout ly = live_ly(l, lite);
+
+	return ly.set_fds + (!l->run_nokeep && live_turns_for(l, n, &ly));
+}
+
 /* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
 #define LIVE_ATTACH_LEAST 64
 
@@ -174,7 +185,8 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 	if (!tp->todo) {
 		char path[64];
 		long ln;
-		size_t room, left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+		size_t room, per,
+			left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 
 		snprintf(path, sizeof(path), "%d/task", p->pid);
 		ln = proc_list_ids(l->rootfd, path, &l->tids, &l->tidcap);
@@ -191,11 +203,16 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		 * still to attach without their software sets: the hardware events
 		 * then go to the busiest processes that fit (live_hw_top)
 		 */
-		if (!tp->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
+		if (!tp->lite && l->nsw &&
+		    n * live_thr_fds(l, n, false) + l->reserve * l->sw_fds > left) {
 			tp->lite = true;
 			live_hw_limit(l);
 		}
-		room = left / (live_ly(l, tp->lite).set_fds ? live_ly(l, tp->lite).set_fds : 1);
+		per = live_thr_fds(l, n, tp->lite);
+		room = left / (per ? per : 1);
+		/* too few for every thread: the schedstat files kept go first (at the tick's end) */
+		if (room < n && l->run_fds)
+			l->run_nokeep = true;
 		if (!room && n)
 			return -EMFILE;
 		tp->want = n;

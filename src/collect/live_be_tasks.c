@@ -56,22 +56,23 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 	*t_ns = t0 + (t1 - t0) / 2;
 }
 
-/*
- * Whether tp's threads may be read in turn (live_tasks_pick): more than
- * LIVE_THR_WHOLE of them, all counted, with a gate group and thread
- * schedstat files that hold run times, not --read-all.
- */
+bool live_turns_for(struct live *l, size_t nthr, const struct live_layout *ly)
+{
+	return !l->o.read_all && ly->gate_set >= 0 && nthr > LIVE_THR_WHOLE &&
+	       live_schedstat_runs(l);
+}
+
+/* Whether tp's threads are read in turn (live_tasks_pick): not a partial process's. */
 static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 			     const struct live_layout *ly)
 {
-	return !l->o.read_all && !tp->partial && ly->gate_set >= 0 && tp->nthr > LIVE_THR_WHOLE &&
-	       live_schedstat_runs(l);
+	return !tp->partial && live_turns_for(l, tp->nthr, ly);
 }
 
 /*
  * Mark which of tp's threads this tick's read takes (live_thread.pick):
  * every one, but where the process ran since its last read (its CPU clock
- * moved), was read twice since its attach and its threads may be read in
+ * moved), was read since its attach and its threads may be read in
  * turn (live_tasks_turns). Then LIVE_TASK_TURN of them, the one read
  * longest ago, and the busiest besides (the most run time a ns between its
  * last two reads) where it ran more than all the others together; and
@@ -91,7 +92,7 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	struct live_claim best[LIVE_TASK_TURN + 1], hot = { .i = (size_t)-1 };
 	double hrun = 0, rsum = 0;
 	size_t nb = 0;
-	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 2 && tp->est_ok &&
+	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 1 && tp->est_ok &&
 		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
@@ -404,11 +405,21 @@ static void live_tasks_threads(struct live *l, struct live_proc *p, struct snaps
 		live_close_tthreads(l, tp);
 }
 
-/* After a tick: the groups that never ran split, the hardware top chosen again. */
+/*
+ * After a tick: the groups that never ran split, the hardware top chosen
+ * again; where counters found too few descriptors, the schedstat files
+ * kept for threads read in turn closed, for them.
+ */
 static void live_tasks_tick_end(struct live *l)
 {
 	live_check_starved(l);
 	live_hw_top(l);
+	for (size_t i = 0; l->run_nokeep && l->run_fds && i < l->nprocs; i++) {
+		struct live_tasks_proc *tp = l->procs[i].be;
+
+		for (size_t k = 0; tp && k < tp->nthr; k++)
+			live_thread_run_close(l, &tp->thr[k].rfd);
+	}
 }
 
 static void live_tasks_proc_free(struct live *l, struct live_proc *p)

@@ -535,30 +535,29 @@ int live_thread_run(struct live *l, int pid, int tid, int *kfd, uint64_t *run)
 {
 	char buf[128], path[96];
 	unsigned long long v;
-	long n = -ESRCH;
+	long n;
 	int fd;
 
 	if (!live_tsum_gate_ok(l))
 		return -ENOTSUP;
 	if (*kfd) {
+		/* the file holds the thread, not its number: one gone is not read by its path */
 		n = l->ops->pread(l->ops->ctx, *kfd - 1, buf, sizeof(buf) - 1, 0);
-		if (n < 0)
+		if (n < 0 || l->run_nokeep)
 			live_thread_run_close(l, kfd);
-	}
-	if (!*kfd) {
+	} else {
 		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
-		if (l->fds_open + 1 > l->fd_budget) {
+		if (l->run_nokeep || l->fds_open + 1 > l->fd_budget) {
 			n = live_pfs_read_file(l, path, buf, sizeof(buf));
 		} else {
 			fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				return fd == -ENOENT ? -ESRCH : fd;
-			n = l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
-			if (n < 0) {
+			n = fd < 0 ? fd : l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
+			if (fd >= 0 && n < 0) {
 				l->ops->close(l->ops->ctx, fd);
-			} else {
+			} else if (fd >= 0) {
 				*kfd = fd + 1;
 				l->fds_open++;
+				l->run_fds++;
 			}
 		}
 	}
@@ -583,6 +582,7 @@ void live_thread_run_close(struct live *l, int *kfd)
 	l->ops->close(l->ops->ctx, *kfd - 1);
 	*kfd = 0;
 	l->fds_open--;
+	l->run_fds--;
 }
 
 /* Thread e's stat, for its row: faults, state, CPU, start and name. */

@@ -165,6 +165,13 @@ static inline struct live_tasks_proc *live_tasks_of(struct live_proc *p)
 	return p->be;
 }
 
+/*
+ * Whether a process of nthr threads counted with layout ly has its threads
+ * read in turn (live_be_tasks.c): more than LIVE_THR_WHOLE of them, a gate
+ * group, thread schedstat files that hold run times, not --read-all. Each
+ * such thread takes one descriptor more (its schedstat, kept open).
+ */
+bool live_turns_for(struct live *l, size_t nthr, const struct live_layout *ly);
 /* The group definitions of a set: every event, or the software ones (lite). */
 struct live_layout live_ly(const struct live *l, bool lite);
 /*
