@@ -72,23 +72,6 @@ struct live_gdef {
 /* The least time a tick spends attaching counters, while some wait: 40 ms. */
 #define LIVE_ATTACH_SLICE_NS 40000000ull
 
-/* A thread's claim to one of a process's LIVE_THR_READS reads of a tick (live_claim_add). */
-struct live_claim {
-	size_t i;     /* the thread, as its caller numbers them */
-	bool due;     /* not read for LIVE_IDLE_REFRESH ticks: read before others, oldest first */
-	bool unrated; /* read once only: how much it runs is not known */
-	double pend;  /* the run time it likely had since its last read, ns */
-	unsigned long long age; /* ticks since its last read */
-};
-
-/*
- * Put claim c among the best claims so far, best[0..nb) best first, keeping
- * at most want of them; their number. The order: the due first, oldest
- * first; then the unrated; then the most run time likely pending; then the
- * oldest. Kept by insertion: no sort of every thread's claim.
- */
-size_t live_claim_add(struct live_claim *best, size_t nb, size_t want, const struct live_claim *c);
-
 /* Counts the kernel keeps per thread, as a thread's /proc files give them (live_tsum). */
 enum { LIVE_TS_SW, LIVE_TS_MIG, LIVE_TS_RUN, LIVE_TS_MINFLT, LIVE_TS_MAJFLT, LIVE_TS_MAX };
 
@@ -518,14 +501,17 @@ void live_ctxsw_free(struct live_tsum **ts);
  * live_ctxsw.c: thread tid of pid's run time (ns: its schedstat's first
  * number, the kernel's sum_exec_runtime, in the process CPU clock's units)
  * into *run; its file kept open in *kfd (1 + fd) while the descriptor
- * budget has room, else opened for this read alone. 0 or -errno (-ESRCH:
- * gone); -ENOTSUP where schedstat files hold no run times.
+ * budget has room, else opened for this read alone, through pid's task
+ * directory kept in *dfd (1 + fd; a shorter path walk). 0 or -errno
+ * (-ESRCH: gone); -ENOTSUP where schedstat files hold no run times.
  */
-int live_thread_run(struct live *l, int pid, int tid, int *kfd, uint64_t *run);
+int live_thread_run(struct live *l, int pid, int tid, int *dfd, int *kfd, uint64_t *run);
 /* Whether thread schedstat files hold run times here (the kernel has schedstats). */
 bool live_schedstat_runs(struct live *l);
 /* Close a file live_thread_run kept in *kfd; 0 is a no-op. */
 void live_thread_run_close(struct live *l, int *kfd);
+/* Close a task directory live_thread_run kept in *dfd; 0 is a no-op. */
+void live_thread_dir_close(struct live *l, int *dfd);
 /*
  * live_ctxsw.c: a live_tsum_read of thread sched files (switches,
  * migrations, run time; stat when asked). o: the thread's last read, or

@@ -89,6 +89,11 @@ void live_hw_limit(struct live *l)
 {
 	if (!l->hw_limit) {
 		l->hw_limit = true;
+		/*
+		 * the hardware sets take what is left: the schedstat files of
+		 * threads read in turn are not kept (live_thread_run)
+		 */
+		l->run_nokeep = true;
 		/* by the budget: as many as fit, found when attaching and at each choice */
 		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
 	}

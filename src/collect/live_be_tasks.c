@@ -72,26 +72,29 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 /*
  * Mark which of tp's threads this tick's read takes (live_thread.pick):
  * every one, but where the process ran since its last read (its CPU clock
- * moved), was read since its attach and its threads may be read in
- * turn (live_tasks_turns). Then LIVE_TASK_TURN of them, the one read
- * longest ago, and the busiest besides (the most run time a ns between its
- * last two reads) where it ran more than all the others together; and
- * every one never read, whose last read failed or whose run time is not
- * known. The others' kept reads stand
- * for theirs, and what they counted since is guessed (live_tasks_est):
- * the busiest is read every tick, so that a process that runs is not left
- * to guesses of threads that sleep, while the others are read in turn.
- * Not for a partial process (its counts are scaled already), with
- * --read-all, without a gate group or the process's clock, nor with the
- * gate reads of the idle check (made for every thread). Whether some were
- * left unread.
+ * moved), was read since its attach and its threads may be read in turn
+ * (live_tasks_turns). Then one of them, the one read longest ago, and the
+ * busiest besides (the most run time a ns between its last two reads)
+ * where it ran more than all the others together; and every one never
+ * read, whose last read failed or whose run time is not known. The
+ * others' kept reads stand for theirs, and what they counted since is
+ * guessed (live_tasks_est): the busiest is read every tick, so that a
+ * process that runs is not left to guesses of threads that sleep, while
+ * the others are read in turn. Not for a partial process (its counts are
+ * scaled already), with --read-all, without a gate group or the process's
+ * clock, nor with the gate reads of the idle check (made for every
+ * thread). Whether some were left unread.
  */
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
 {
-	struct live_claim best[LIVE_TASK_TURN + 1], hot = { .i = (size_t)-1 };
+	/*
+	 * in turn, oldest first (then the lowest index): a thread's last rate
+	 * says little of what it did since (one that slept then may run now,
+	 * and wait long for its turn); the clock says how much all ran
+	 */
+	size_t old1 = (size_t)-1, old2 = (size_t)-1, hot = (size_t)-1;
 	double hrun = 0, rsum = 0;
-	size_t nb = 0;
 	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 1 && tp->est_ok &&
 		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
 
@@ -106,48 +109,43 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	}
 	for (size_t i = 0; i < tp->nthr; i++) {
 		struct live_thread *t = &tp->thr[i];
-		unsigned long long age = l->tick > t->rtick ? l->tick - t->rtick : 0;
-		struct live_claim c = {
-			.i = i,
-			.age = age,
-			.due = age >= LIVE_IDLE_REFRESH,
-			/*
-			 * in turn, oldest first: its last rate says little of
-			 * what it did since (one that slept then may run now,
-			 * and wait long for its turn); the clock says how much
-			 * all ran
-			 */
-			.unrated = false,
-			.pend = 0,
-		};
 
-		/* one that did not read, or whose rate is not known, is read */
+		/* one that did not read, or whose run time is not known, is read */
 		t->pick = !t->keep || !t->keep_ok || !t->rseen || !t->rr_ok;
 		if (t->pick) {
 			tp->picks[tp->npick++] = i;
 			continue;
 		}
-		nb = live_claim_add(best, nb, LIVE_TASK_TURN + 1, &c);
+		if (old1 == (size_t)-1 || t->rtick < tp->thr[old1].rtick) {
+			old2 = old1;
+			old1 = i;
+		} else if (old2 == (size_t)-1 || t->rtick < tp->thr[old2].rtick) {
+			old2 = i;
+		}
 		/* the busiest by its last rate; of rates alike, the one read last (its rate is news) */
 		rsum += t->rrun;
-		if (t->rrun > 0 && (hot.i == (size_t)-1 || t->rrun > hrun ||
-				    (t->rrun == hrun && c.age < hot.age))) {
-			hot = c;
+		if (t->rrun > 0 && (hot == (size_t)-1 || t->rrun > hrun ||
+				    (t->rrun == hrun && t->rtick > tp->thr[hot].rtick))) {
+			hot = i;
 			hrun = t->rrun;
 		}
 	}
 	/*
-	 * one in turn (the best claim), and the busiest besides where it ran
-	 * more than all the others together (threads about as busy are read
-	 * in turn alone)
+	 * one in turn, and the busiest besides where it ran more than all the
+	 * others together (threads about as busy are read in turn alone); the
+	 * next in turn where the busiest is the one
 	 */
-	if (nb > LIVE_TASK_TURN && (hot.i == (size_t)-1 || 2 * hrun <= rsum))
-		nb = LIVE_TASK_TURN;
-	else if (nb > LIVE_TASK_TURN && best[0].i != hot.i)
-		best[LIVE_TASK_TURN] = hot;
-	for (size_t i = 0; i < nb; i++) {
-		tp->thr[best[i].i].pick = true;
-		tp->picks[tp->npick++] = best[i].i;
+	if (hot != (size_t)-1 && 2 * hrun > rsum && hot == old1)
+		hot = old2;
+	else if (hot != (size_t)-1 && 2 * hrun <= rsum)
+		hot = (size_t)-1;
+	if (old1 != (size_t)-1) {
+		tp->thr[old1].pick = true;
+		tp->picks[tp->npick++] = old1;
+	}
+	if (hot != (size_t)-1) {
+		tp->thr[hot].pick = true;
+		tp->picks[tp->npick++] = hot;
 	}
 	return tp->npick < tp->nthr;
 }
@@ -211,7 +209,7 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 		int r = 0;
 
 		if (!t->rseen || t->keep_gate != t->ren)
-			r = live_thread_run(l, pid, t->tid, &t->rfd, &run);
+			r = live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, &run);
 		if (t->rseen && t->keep_gate >= t->ren)
 			den_gate = t->keep_gate - t->ren;
 		if (!r && t->rr_ok && run >= t->rr)
@@ -431,6 +429,7 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	live_close_tthreads(l, tp);
 	for (size_t i = 0; i < tp->nthr; i++)
 		live_close_thread(l, &tp->thr[i]);
+	live_thread_dir_close(l, &tp->taskfd);
 	free(tp->thr);
 	free(tp->todo);
 	free(tp->part_raw);

@@ -68,8 +68,19 @@ void live_tsum_close(struct live *l, struct live_tsum *ts)
 		live_tsum_drop_thr(l, ts, &ts->thr[i]);
 }
 
-static int live_claim_cmp(const struct live_claim *x, const struct live_claim *y)
+/* Thread i's claim to a read, for live_tsum_pick. */
+struct live_tsum_claim {
+	size_t i;
+	bool due;     /* not read for LIVE_IDLE_REFRESH ticks: read before others, oldest first */
+	bool unrated; /* read once only: how much it runs is not known */
+	double pend;  /* the run time it likely had since its last read, ns */
+	unsigned long long age; /* ticks since its last read */
+};
+
+static int live_tsum_claim_cmp(const void *a, const void *b)
 {
+	const struct live_tsum_claim *x = a, *y = b;
+
 	if (x->due != y->due)
 		return x->due ? -1 : 1;
 	/* the due in turn, oldest first: an idle one too is read while many are due */
@@ -82,21 +93,6 @@ static int live_claim_cmp(const struct live_claim *x, const struct live_claim *y
 	if (x->age != y->age)
 		return x->age > y->age ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-size_t live_claim_add(struct live_claim *best, size_t nb, size_t want, const struct live_claim *c)
-{
-	size_t at = nb;
-
-	while (at > 0 && live_claim_cmp(c, &best[at - 1]) < 0)
-		at--;
-	if (at >= want)
-		return nb;
-	if (nb < want)
-		nb++;
-	memmove(&best[at + 1], &best[at], (nb - 1 - at) * sizeof(*best));
-	best[at] = *c;
-	return nb;
 }
 
 /*
@@ -112,7 +108,7 @@ size_t live_claim_add(struct live_claim *best, size_t nb, size_t want, const str
 static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
 {
 	/* the best claims so far, best first: a few, kept by insertion (no sort of them all) */
-	struct live_claim best[LIVE_THR_READS];
+	struct live_tsum_claim best[LIVE_THR_READS];
 	size_t nb = 0, want = ts->budget < LIVE_THR_READS ? ts->budget : LIVE_THR_READS;
 
 	/* the first two updates read all: each thread's rate is known then */
@@ -124,15 +120,24 @@ static bool live_tsum_pick(struct live *l, struct live_tsum *ts, uint64_t t_ns)
 	for (size_t i = 0; i < ts->nthr; i++) {
 		struct live_tsum_thr *o = &ts->thr[i];
 		unsigned long long age = l->tick > o->rtick ? l->tick - o->rtick : 0;
-		struct live_claim c = {
+		struct live_tsum_claim c = {
 			.i = i,
 			.age = age,
 			.due = age >= LIVE_IDLE_REFRESH,
 			.unrated = !o->rated,
 			.pend = o->rate[LIVE_TS_RUN] * (double)(t_ns > o->rns ? t_ns - o->rns : 0),
 		};
+		size_t at = nb;
+
 		o->pick = false;
-		nb = live_claim_add(best, nb, want, &c);
+		while (at > 0 && live_tsum_claim_cmp(&c, &best[at - 1]) < 0)
+			at--;
+		if (at >= want)
+			continue;
+		if (nb < want)
+			nb++;
+		memmove(&best[at + 1], &best[at], (nb - 1 - at) * sizeof(*best));
+		best[at] = c;
 	}
 	for (size_t i = 0; i < nb; i++)
 		ts->thr[best[i].i].pick = true;
@@ -531,7 +536,47 @@ static bool live_tsum_gate_ok(struct live *l)
 	return l->tsum_gate > 0;
 }
 
-int live_thread_run(struct live *l, int pid, int tid, int *kfd, uint64_t *run)
+/* Read thread tid's schedstat through pid's task directory, kept in *dfd within the budget. */
+static long live_thread_run_file(struct live *l, int pid, int tid, int *dfd, char *buf, size_t size)
+{
+	char path[64];
+	long n;
+	int fd;
+
+	if (!*dfd && l->fds_open + 1 <= l->fd_budget) {
+		snprintf(path, sizeof(path), "%d/task", pid);
+		fd = l->ops->openat(l->ops->ctx, l->rootfd, path,
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return fd;
+		*dfd = fd + 1;
+		l->fds_open++;
+	}
+	if (!*dfd) {
+		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
+		return live_pfs_read_file(l, path, buf, size);
+	}
+	snprintf(path, sizeof(path), "%d/schedstat", tid);
+	fd = l->ops->openat(l->ops->ctx, *dfd - 1, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	n = sysops_read(l->ops, fd, buf, size - 1);
+	l->ops->close(l->ops->ctx, fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+void live_thread_dir_close(struct live *l, int *dfd)
+{
+	if (!*dfd)
+		return;
+	l->ops->close(l->ops->ctx, *dfd - 1);
+	*dfd = 0;
+	l->fds_open--;
+}
+
+int live_thread_run(struct live *l, int pid, int tid, int *dfd, int *kfd, uint64_t *run)
 {
 	char buf[128], path[96];
 	unsigned long long v;
@@ -548,7 +593,7 @@ int live_thread_run(struct live *l, int pid, int tid, int *kfd, uint64_t *run)
 	} else {
 		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
 		if (l->run_nokeep || l->fds_open + 1 > l->fd_budget) {
-			n = live_pfs_read_file(l, path, buf, sizeof(buf));
+			n = live_thread_run_file(l, pid, tid, dfd, buf, sizeof(buf));
 		} else {
 			fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
 			n = fd < 0 ? fd : l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);

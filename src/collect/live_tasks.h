@@ -135,6 +135,7 @@ struct live_tasks_proc {
 	 * the counts given at the last read, then the reads' sums then (est)
 	 */
 	double *pool;
+	int taskfd; /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	uint64_t *est;
 	struct snap_count *old; /* scratch: the csum of the threads picked, before their read */
 	size_t oldcap;
@@ -143,12 +144,6 @@ struct live_tasks_proc {
 	size_t npick, pickcap;
 };
 
-/*
- * Threads of a big process that runs (more than LIVE_THR_WHOLE threads)
- * whose sets a tick reads in turn; its busiest may be read besides
- * (live_tasks_pick).
- */
-#define LIVE_TASK_TURN 1
 /* The running time a guessed count takes when the guesses of running time ran ahead (ns). */
 #define LIVE_TASK_NOMINAL_NS 1000
 /* What a process's pool of counts per run time keeps of a tick at the next. */
