@@ -288,6 +288,9 @@ struct live {
 	 */
 	size_t run_fds;
 	bool run_nokeep;
+	/* task directories kept for them, and whether none is (an attach found too few) */
+	size_t run_dirs;
+	bool run_short;
 	size_t fd_budget;    /* what they may take: the limit less a reserve */
 	long nids;	     /* pids found by the last good scan of /proc */
 	int focus;	     /* pid whose threads get rows of their own, 0 for none */

@@ -168,17 +168,6 @@ void live_attach_drop(struct live *l, struct live_tasks_proc *tp)
 	tp->ntodo = tp->todo_i = 0;
 }
 
-/*
- * The descriptors a thread of a process of n threads takes with layout
- * lite: its set, and its schedstat where they are read in turn.
- */
-static size_t live_thr_fds(struct live *l, size_t n, bool lite)
-{
-	struct live_layout ly = live_ly(l, lite);
-
-	return ly.set_fds + (!l->run_nokeep && live_turns_for(l, n, &ly));
-}
-
 /* Threads an attach opens in a tick before it looks at the time: progress, however slow. */
 #define LIVE_ATTACH_LEAST 64
 
@@ -208,16 +197,19 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		 * still to attach without their software sets: the hardware events
 		 * then go to the busiest processes that fit (live_hw_top)
 		 */
-		if (!tp->lite && l->nsw &&
-		    n * live_thr_fds(l, n, false) + l->reserve * l->sw_fds > left) {
+		if (!tp->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
 			tp->lite = true;
 			live_hw_limit(l);
 		}
-		per = live_thr_fds(l, n, tp->lite);
+		per = live_ly(l, tp->lite).set_fds;
 		room = left / (per ? per : 1);
-		/* too few for every thread: the schedstat files kept go first (at the tick's end) */
-		if (room < n && l->run_fds)
-			l->run_nokeep = true;
+		/*
+		 * too few for every thread: the schedstat files and task
+		 * directories kept for threads read in turn go first (at the
+		 * tick's end), and none is kept again
+		 */
+		if (room < n && (l->run_fds || l->run_dirs))
+			l->run_nokeep = l->run_short = true;
 		if (!room && n)
 			return -EMFILE;
 		tp->want = n;
@@ -243,7 +235,7 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		tp->tot.ok = false;
 		tp->updates = 0;
 		tp->skipped = tp->est_ok = false;
-		tp->unread = 0;
+		tp->unread = tp->alpha[0] = tp->alpha[1] = 0;
 	}
 	while (tp->todo_i < tp->ntodo && tp->nthr < tp->want) {
 		int r;

@@ -56,17 +56,16 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 	*t_ns = t0 + (t1 - t0) / 2;
 }
 
-bool live_turns_for(struct live *l, size_t nthr, const struct live_layout *ly)
-{
-	return !l->o.read_all && ly->gate_set >= 0 && nthr > LIVE_THR_WHOLE &&
-	       live_schedstat_runs(l);
-}
-
-/* Whether tp's threads are read in turn (live_tasks_pick): not a partial process's. */
+/*
+ * Whether tp's threads are read in turn (live_tasks_pick): more than
+ * LIVE_THR_WHOLE of them, all counted (not a partial process), with a gate
+ * group and thread schedstat files that hold run times, not --read-all.
+ */
 static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 			     const struct live_layout *ly)
 {
-	return !tp->partial && live_turns_for(l, tp->nthr, ly);
+	return !tp->partial && !l->o.read_all && ly->gate_set >= 0 && tp->nthr > LIVE_THR_WHOLE &&
+	       live_schedstat_runs(l);
 }
 
 /*
@@ -200,12 +199,16 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 
 	for (size_t x = 0; x < n3 + nev; x++)
 		tp->pool[x] *= LIVE_TASK_POOL;
+	tp->alpha[0] *= LIVE_TASK_POOL;
+	tp->alpha[1] *= LIVE_TASK_POOL;
 	if (tp->clk_ok && tp->clk_now_ok && tp->clk_now >= tp->clk)
 		tp->unread += (double)(tp->clk_now - tp->clk);
 	for (size_t j = 0; j < tp->npick; j++) {
 		struct live_thread *t = &tp->thr[tp->picks[j]];
 		const struct snap_count *o = &tp->old[j * nev];
 		uint64_t run = t->rr, dr = 0, den_gate = 0;
+		/* perf's enabled time a ns of run time, lately (1 until known) */
+		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 		int r = 0;
 
 		if (!t->rseen || t->keep_gate != t->ren)
@@ -214,8 +217,14 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 			den_gate = t->keep_gate - t->ren;
 		if (!r && t->rr_ok && run >= t->rr)
 			dr = run - t->rr;
-		if (t->rr_ok && den_gate > dr)
-			dr = den_gate;
+		/* of a thread that started none since, the ratio of perf's time to the kernel's */
+		if (!r && t->rr_ok && dr && den_gate <= dr) {
+			tp->alpha[0] += (double)den_gate;
+			tp->alpha[1] += (double)dr;
+		}
+		/* more in its groups than it ran: threads it started, in the kernel's units */
+		if (t->rr_ok && alpha > 0 && (double)den_gate / alpha > (double)dr)
+			dr = (uint64_t)((double)den_gate / alpha);
 		if (t->rr_ok && t->csum && dr) {
 			for (size_t e = 0; e < nev; e++) {
 				const struct snap_count *a = &o[e], *b = &t->csum[e];
@@ -230,9 +239,17 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 			}
 		}
 		tp->unread -= (double)dr;
-		/* one gone has its run time from its groups: it runs no more */
-		t->rr = r ? t->rr + dr : run;
-		t->rr_ok = true;
+		/*
+		 * one gone has its run time from its groups (it runs no more);
+		 * one whose file did not read now is read again next tick
+		 */
+		if (!r) {
+			t->rr = run;
+			t->rr_ok = true;
+		} else if (r == -ESRCH) {
+			t->rr += dr;
+			t->rr_ok = true;
+		}
 	}
 	if (tp->npick == tp->nthr || tp->unread < 0)
 		tp->unread = 0;
@@ -404,20 +421,24 @@ static void live_tasks_threads(struct live *l, struct live_proc *p, struct snaps
 }
 
 /*
- * After a tick: the groups that never ran split, the hardware top chosen
- * again; where counters found too few descriptors, the schedstat files
- * kept for threads read in turn closed, for them.
+ * After a tick: where counters found too few descriptors, the schedstat
+ * files (and task directories) kept for threads read in turn closed, for
+ * them; the groups that never ran split, the hardware top chosen again.
  */
 static void live_tasks_tick_end(struct live *l)
 {
-	live_check_starved(l);
-	live_hw_top(l);
-	for (size_t i = 0; l->run_nokeep && l->run_fds && i < l->nprocs; i++) {
+	for (size_t i = 0;
+	     i < l->nprocs && ((l->run_nokeep && l->run_fds) || (l->run_short && l->run_dirs));
+	     i++) {
 		struct live_tasks_proc *tp = l->procs[i].be;
 
 		for (size_t k = 0; tp && k < tp->nthr; k++)
 			live_thread_run_close(l, &tp->thr[k].rfd);
+		if (tp && l->run_short)
+			live_thread_dir_close(l, &tp->taskfd);
 	}
+	live_check_starved(l);
+	live_hw_top(l);
 }
 
 static void live_tasks_proc_free(struct live *l, struct live_proc *p)

@@ -543,7 +543,7 @@ static long live_thread_run_file(struct live *l, int pid, int tid, int *dfd, cha
 	long n;
 	int fd;
 
-	if (!*dfd && l->fds_open + 1 <= l->fd_budget) {
+	if (!*dfd && !l->run_short && l->fds_open + 1 <= l->fd_budget) {
 		snprintf(path, sizeof(path), "%d/task", pid);
 		fd = l->ops->openat(l->ops->ctx, l->rootfd, path,
 				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -551,6 +551,7 @@ static long live_thread_run_file(struct live *l, int pid, int tid, int *dfd, cha
 			return fd;
 		*dfd = fd + 1;
 		l->fds_open++;
+		l->run_dirs++;
 	}
 	if (!*dfd) {
 		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
@@ -574,6 +575,7 @@ void live_thread_dir_close(struct live *l, int *dfd)
 	l->ops->close(l->ops->ctx, *dfd - 1);
 	*dfd = 0;
 	l->fds_open--;
+	l->run_dirs--;
 }
 
 int live_thread_run(struct live *l, int pid, int tid, int *dfd, int *kfd, uint64_t *run)

@@ -136,6 +136,8 @@ struct live_tasks_proc {
 	 */
 	double *pool;
 	int taskfd; /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
+	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
+	double alpha[2];
 	uint64_t *est;
 	struct snap_count *old; /* scratch: the csum of the threads picked, before their read */
 	size_t oldcap;
@@ -160,13 +162,6 @@ static inline struct live_tasks_proc *live_tasks_of(struct live_proc *p)
 	return p->be;
 }
 
-/*
- * Whether a process of nthr threads counted with layout ly has its threads
- * read in turn (live_be_tasks.c): more than LIVE_THR_WHOLE of them, a gate
- * group, thread schedstat files that hold run times, not --read-all. Each
- * such thread takes one descriptor more (its schedstat, kept open).
- */
-bool live_turns_for(struct live *l, size_t nthr, const struct live_layout *ly);
 /* The group definitions of a set: every event, or the software ones (lite). */
 struct live_layout live_ly(const struct live *l, bool lite);
 /*
