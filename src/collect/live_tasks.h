@@ -24,6 +24,7 @@ struct live_thread {
 	bool rseen;		  /* read once at least: rtick, rns and ren hold */
 	bool rated;		  /* rrun is known: it was read twice */
 	bool keep_ok;		  /* keep stands: no group of it failed at that read */
+	bool rr_ok;		  /* rr holds (below) */
 	unsigned long long rtick; /* l->tick of its last read */
 	uint64_t rns, ren;	  /* that read's time and its gate group's enabled time, ns */
 	double rrun;		  /* run time a ns between its last two reads */
@@ -44,7 +45,6 @@ struct live_thread {
 	 * and that file kept open (1 + fd; 0: none)
 	 */
 	uint64_t rr;
-	bool rr_ok;
 	int rfd;
 	unsigned long long start;
 	int err;
