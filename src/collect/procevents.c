@@ -85,19 +85,6 @@ static bool procevents_nested_pidns(int rootfd)
 	return nested;
 }
 
-/* The /proc at rootfd is this PID namespace's: its "self" is this process. */
-static bool procevents_own_proc(int rootfd)
-{
-	char buf[32], want[32];
-	ssize_t n = readlinkat(rootfd, "self", buf, sizeof(buf) - 1);
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	snprintf(want, sizeof(want), "%d", (int)getpid());
-	return !strcmp(buf, want);
-}
-
 /* LISTEN or IGNORE: the kernel counts listeners machine-wide, IGNORE alone lowers the count */
 static int procevents_send_op(int fd, unsigned seq, enum proc_cn_mcast_op op)
 {
@@ -280,7 +267,7 @@ int procevents_open(struct procevents **pe, int rootfd, double rescan_s)
 	if (getenv("PMCTOP_NO_PROC_EVENTS"))
 		return -ECANCELED;
 	/* events carry the initial namespace's pids, and are not sent to other namespaces */
-	if (procevents_nested_pidns(rootfd) || !procevents_own_proc(rootfd))
+	if (procevents_nested_pidns(rootfd) || !proc_is_own(rootfd))
 		return -EXDEV;
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
 	if (fd < 0)
