@@ -593,10 +593,10 @@ int live_thread_run(struct live *l, int pid, int tid, int *dfd, int *kfd, uint64
 		if (n < 0 || l->run_nokeep)
 			live_thread_run_close(l, kfd);
 	} else {
-		snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
 		if (l->run_nokeep || l->fds_open + 1 > l->fd_budget) {
 			n = live_thread_run_file(l, pid, tid, dfd, buf, sizeof(buf));
 		} else {
+			snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);
 			fd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
 			n = fd < 0 ? fd : l->ops->pread(l->ops->ctx, fd, buf, sizeof(buf) - 1, 0);
 			if (fd >= 0 && n < 0) {
