@@ -941,6 +941,8 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
  * does not.
  */
 static uint64_t big_clock_per = 1000;
+/* Where not 0, thread 10 + i's own ns of the clock an epoch instead. */
+static uint64_t big_clock_of[BIG_THREADS];
 /* A thread whose run is all in threads it started after the attach (its groups count them). */
 static int big_parent;
 
@@ -954,16 +956,18 @@ static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
 	f->epoch++;
 	for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
 		bool runs = !(f->frozen >> tid & 1);
+		uint64_t per = big_clock_of[tid - 10] ? big_clock_of[tid - 10] : big_clock_per;
 
 		running += runs;
 		before += f->reads_of[tid];
+		if (runs)
+			f->clock_ns[10] += per;
 		/* the one that runs in threads it started has none of it in its schedstat */
 		if (runs && tid != big_parent) {
-			big_run[tid - 10] += big_clock_per;
+			big_run[tid - 10] += per;
 			pfs_put_schedstat(big_proc, 10, tid, big_run[tid - 10]);
 		}
 	}
-	f->clock_ns[10] += big_clock_per * (uint64_t)running;
 	task = tick10(s, snap);
 	for (int tid = 10; tid < 10 + BIG_THREADS; tid++)
 		after += f->reads_of[tid];
@@ -1102,7 +1106,10 @@ END_TEST
  * around each run). Here the clock moves 1600 ns a thread an epoch and the
  * groups' time 1000: the count of 20 threads that count 10 an epoch each
  * is still 200 a tick, not the 320 a run time taken from the clock would
- * make of it, and at the stop it is the kernel's to the unit.
+ * make of it, and at the stop it is the kernel's to the unit. Once a
+ * thread's own ratio is known (its first two reads), its schedstat is read
+ * at one of its reads in four, its run time at the others its groups'
+ * time by that ratio: over four turns, 20 schedstat reads, not 80.
  */
 START_TEST(test_a_big_process_guessed_in_its_clock_units_is_not_overcounted)
 {
@@ -1112,7 +1119,7 @@ START_TEST(test_a_big_process_guessed_in_its_clock_units_is_not_overcounted)
 	struct snapshot snap;
 	struct snap_count prev[2];
 	const struct snap_task *task;
-	int reads;
+	int reads, before = 0;
 
 	big_clock_per = 1600;
 	s = big_new(&t, &f, false);
@@ -1120,11 +1127,15 @@ START_TEST(test_a_big_process_guessed_in_its_clock_units_is_not_overcounted)
 	for (int i = 0; i < 3; i++)
 		task = big_tick(s, &snap, f, &reads);
 	memcpy(prev, task->c, sizeof(prev));
-	for (int i = 0; i < 50; i++) {
+	for (int i = 0; i < 5 * BIG_THREADS; i++) {
 		task = big_tick(s, &snap, f, &reads);
 		ck_assert_int_eq(reads, 1);
 		big_expect(prev, task, 200, i);
+		if (i == BIG_THREADS - 1)
+			before = f->schedstat_preads[10];
 	}
+	ck_assert_int_ge(f->schedstat_preads[10] - before, BIG_THREADS - 2);
+	ck_assert_int_le(f->schedstat_preads[10] - before, BIG_THREADS + 2);
 	task = big_stop(s, &snap, f);
 	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
 	big_clock_per = 1000;
@@ -1228,6 +1239,55 @@ START_TEST(test_a_big_process_that_runs_half_as_much_counts_half_at_once)
 
 		ck_assert_uint_eq(task->c[0].value, k);
 	}
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * Threads whose groups' time is a different share of their run time (one
+ * that switches often loses more of it to the switches): half the threads
+ * of the big process run 1000 ns of the clock an epoch, half 2500, for
+ * the same 1000 of perf's time and the same 10 counts. Each thread's run
+ * time between its schedstat reads is taken by its own ratio, and the run
+ * time not read is shared out among the threads as they ran, each part
+ * at its own thread's rate: the count is 200 a tick. One pool of counts a
+ * ns of run time for the process swings with the kind of thread read last
+ * (224 and 104 by turns here); the process's one ratio took the threads
+ * that switch less for threads that started others.
+ */
+START_TEST(test_threads_that_switch_more_or_less_are_each_taken_by_their_own_ratio)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+
+	for (int i = 0; i < BIG_THREADS; i++)
+		big_clock_of[i] = i % 2 ? 2500 : 1000;
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 2 + BIG_THREADS; i++)
+		task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 6 * BIG_THREADS; i++) {
+		bool est;
+		double d;
+
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 1);
+		/* within a tenth while the threads' own ratios are learned (a turn), then to 1 % */
+		d = big_delta(&prev[0], &task->c[0], &est);
+		ck_assert_msg(est && d > 0.9 * 200 && d < 1.1 * 200, "tick %d: %.2f", i, d);
+		if (i >= BIG_THREADS)
+			big_expect(prev, task, 200, i);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	memset(big_clock_of, 0, sizeof(big_clock_of));
 	live_test_end(s, &snap, f, &t);
 }
 END_TEST
@@ -3618,6 +3678,7 @@ int main(void)
 	tcase_add_test(tc, test_a_big_busy_process_has_a_thread_read_a_tick_and_the_rest_guessed);
 	tcase_add_test(tc, test_a_big_process_guessed_in_its_clock_units_is_not_overcounted);
 	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
+	tcase_add_test(tc, test_threads_that_switch_more_or_less_are_each_taken_by_their_own_ratio);
 	tcase_add_test(
 		tc, test_a_big_process_whose_thread_runs_in_threads_it_started_is_not_overcounted);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);

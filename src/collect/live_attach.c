@@ -354,8 +354,11 @@ void live_close_thread(struct live *l, struct live_thread *t)
 	t->keep = NULL;
 	free(t->csum);
 	t->csum = NULL;
+	free(t->ra);
+	t->ra = NULL;
 	live_thread_run_close(l, &t->rfd);
 	t->rr_ok = false;
+	t->ralpha = 0;
 	t->keep_ok = false;
 }
 

@@ -182,20 +182,148 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
 }
 
 /*
- * After the read, before live_tasks_rate: each thread picked ran dr since
- * its read before, by its schedstat (the kernel's run time, in the units
- * of the process's CPU clock), or by its gate group's enabled time where
- * that is more (threads it started since its attach count in its groups
- * and not in its schedstat) or where the thread is gone. What it counted
- * meanwhile and dr go to the process's pool of counts per run time
- * (tp->pool, older ticks weighing less), and dr leaves the run time of the
- * threads not read (tp->unread), to which the process clock adds what it
- * moved since the last read. A read of every thread leaves none unread.
+ * Thread t ran dr since its read before (0: it did not; its kept rr, the run
+ * time given up to that read, grows by dr): from its schedstat (the
+ * kernel's run time, in the units of the process's CPU clock) at one read
+ * in LIVE_TASK_RUN_EVERY, less what the reads since the last such gave;
+ * at the others, and where the file does not read, from its gate group's
+ * enabled time in the kernel's units, by the ratio its last two schedstat
+ * reads showed (each thread its own: one that runs long between switches
+ * has perf's time near the clock's, one that switches often far below). So
+ * a schedstat file is opened (where none can be kept) for a quarter of the
+ * reads, and what was given is set right at the next. Its groups have more
+ * than it ran where it started threads since its attach (they count in its
+ * groups, not in its schedstat): more by a quarter than its ratio (the
+ * process's, alpha, until it has one) makes of its run time, and their
+ * time counts, by that ratio. A thread gone has its run time from its
+ * groups (it runs no more).
  */
-static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
+static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
+				int pid, double alpha)
+{
+	bool ran = !t->rseen || t->keep_gate != t->ren;
+	bool sure = !t->rr_ok || t->ralpha <= 0 || t->rskip + 1 >= LIVE_TASK_RUN_EVERY;
+	uint64_t run = 0, den_gate = t->rseen && t->keep_gate >= t->ren ? t->keep_gate - t->ren : 0;
+	double ratio = t->ralpha > 0 ? t->ralpha : alpha;
+	uint64_t dr, span, span_en, given;
+	int r;
+
+	if (!ran)
+		return 0;
+	r = sure ? live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, &run) : -EAGAIN;
+	if (r) {
+		dr = t->rr_ok && ratio > 0 ? (uint64_t)((double)den_gate / ratio) : 0;
+		t->rr += dr;
+		t->rskip++;
+		/* one whose file did not read is read again at its next turn */
+		if (r != -EAGAIN && r != -ESRCH)
+			t->rskip = LIVE_TASK_RUN_EVERY;
+		t->rr_ok |= r == -ESRCH;
+		return dr;
+	}
+	if (!t->rr_ok) {
+		t->rr = t->rr0 = run;
+		t->rr0_en = t->keep_gate;
+		t->rr_ok = true;
+		t->rskip = 0;
+		return 0;
+	}
+	span = run >= t->rr0 ? run - t->rr0 : 0;
+	span_en = t->keep_gate >= t->rr0_en ? t->keep_gate - t->rr0_en : 0;
+	given = t->rr >= t->rr0 ? t->rr - t->rr0 : 0;
+	t->rskip = 0;
+	if (ratio > 0 && (double)span_en > 1.25 * ratio * (double)span) {
+		span = (uint64_t)((double)span_en / ratio);
+	} else if (span && span_en && span_en <= span) {
+		/* of a thread that started none since, the ratio of perf's time to the kernel's */
+		tp->alpha[0] += (double)span_en;
+		tp->alpha[1] += (double)span;
+		/* the first ratio known: its schedstat read at turns apart from the other threads' */
+		if (t->ralpha <= 0)
+			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
+		t->ralpha = (double)span_en / (double)span;
+	}
+	dr = span > given ? span - given : 0;
+	t->rr = t->rr0 = run;
+	t->rr0_en = t->keep_gate;
+	return dr;
+}
+
+/*
+ * Thread t's rates (t->ra, of its read at t->rns) into the process's sums,
+ * or out of them (sign -1): their sum, and their sum each times its read's
+ * time from tp->t0, so that what every thread's rates weigh by the time
+ * since its read is had at once (live_tasks_shares).
+ */
+static void live_thread_sums(struct live_tasks_proc *tp, const struct live_thread *t, size_t n,
+			     double sign)
+{
+	double at;
+
+	if (!t->ra || !t->rseen)
+		return;
+	at = sign * ((double)t->rns - (double)tp->t0);
+	for (size_t x = 0; x < n; x++) {
+		tp->sa[x] += sign * t->ra[x];
+		tp->sb[x] += at * t->ra[x];
+	}
+}
+
+/*
+ * Thread t, read at t_ns, added what o held: what it counted a ns since its
+ * read before, per event (value, enabled, running), then its run time (dr)
+ * a ns, into t->ra; nothing where it was not read before or did not run.
+ * The process's sums take the new rates for the old.
+ */
+static void live_thread_rates(const struct live *l, struct live_tasks_proc *tp,
+			      struct live_thread *t, const struct snap_count *o, uint64_t dr,
+			      uint64_t t_ns)
+{
+	size_t nev = l->base.ev.n, n = 3 * nev + 1;
+	double dt = t->rseen && t_ns > t->rns ? (double)(t_ns - t->rns) : 0;
+	bool was = t->rseen;
+	uint64_t rns = t->rns;
+
+	live_thread_sums(tp, t, n, -1);
+	if (!t->ra)
+		t->ra = xcalloc(n, sizeof(*t->ra));
+	memset(t->ra, 0, n * sizeof(*t->ra));
+	if (dt && dr && t->csum) {
+		for (size_t e = 0; e < nev; e++) {
+			const struct snap_count *a = &o[e], *b = &t->csum[e];
+
+			if (a->err || b->err || b->value < a->value || b->enabled < a->enabled ||
+			    b->running < a->running)
+				continue;
+			t->ra[3 * e] = (double)(b->value - a->value) / dt;
+			t->ra[3 * e + 1] = (double)(b->enabled - a->enabled) / dt;
+			t->ra[3 * e + 2] = (double)(b->running - a->running) / dt;
+		}
+		t->ra[3 * nev] = (double)dr / dt;
+	}
+	/* in at its read's time, as live_tasks_rate keeps it next */
+	t->rns = t_ns;
+	t->rseen = true;
+	live_thread_sums(tp, t, n, 1);
+	t->rns = rns;
+	t->rseen = was;
+}
+
+/*
+ * After the read at t_ns, before live_tasks_rate: each thread picked ran dr
+ * since its read before (live_thread_ran). What it counted meanwhile and
+ * dr, a ns, are its rates (live_thread_rates), and go to the process's
+ * pool of counts per run time (tp->pool, older ticks weighing less); dr
+ * leaves the run time of the threads not read (tp->unread), to which the
+ * process clock adds what it moved since the last read. A read of every
+ * thread leaves none unread.
+ */
+static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
 	double *den = tp->pool + n3;
+	/* perf's enabled time a ns of run time, lately (1 until known) */
+	double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 
 	for (size_t x = 0; x < n3 + nev; x++)
 		tp->pool[x] *= LIVE_TASK_POOL;
@@ -203,29 +331,25 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 	tp->alpha[1] *= LIVE_TASK_POOL;
 	if (tp->clk_ok && tp->clk_now_ok && tp->clk_now >= tp->clk)
 		tp->unread += (double)(tp->clk_now - tp->clk);
+	/*
+	 * the sums of the threads' rates anew where every thread is read (so at
+	 * an attach) and every LIVE_TASK_RESUM reads, against rounding
+	 */
+	if (tp->npick == tp->nthr || !(tp->updates % LIVE_TASK_RESUM)) {
+		memset(tp->sa, 0, (n3 + 1) * sizeof(*tp->sa));
+		memset(tp->sb, 0, (n3 + 1) * sizeof(*tp->sb));
+		tp->t0 = t_ns;
+		for (size_t i = 0; i < tp->nthr; i++)
+			live_thread_sums(tp, &tp->thr[i], n3 + 1, 1);
+	}
 	for (size_t j = 0; j < tp->npick; j++) {
 		struct live_thread *t = &tp->thr[tp->picks[j]];
 		const struct snap_count *o = &tp->old[j * nev];
-		uint64_t run = t->rr, dr = 0, den_gate = 0;
-		/* perf's enabled time a ns of run time, lately (1 until known) */
-		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
-		int r = 0;
+		bool based = t->rr_ok;
+		uint64_t dr = live_thread_ran(l, tp, t, pid, alpha);
 
-		if (!t->rseen || t->keep_gate != t->ren)
-			r = live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, &run);
-		if (t->rseen && t->keep_gate >= t->ren)
-			den_gate = t->keep_gate - t->ren;
-		if (!r && t->rr_ok && run >= t->rr)
-			dr = run - t->rr;
-		/* of a thread that started none since, the ratio of perf's time to the kernel's */
-		if (!r && t->rr_ok && dr && den_gate <= dr) {
-			tp->alpha[0] += (double)den_gate;
-			tp->alpha[1] += (double)dr;
-		}
-		/* more in its groups than it ran: threads it started, in the kernel's units */
-		if (t->rr_ok && alpha > 0 && (double)den_gate / alpha > (double)dr)
-			dr = (uint64_t)((double)den_gate / alpha);
-		if (t->rr_ok && t->csum && dr) {
+		live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
+		if (based && t->csum && dr) {
 			for (size_t e = 0; e < nev; e++) {
 				const struct snap_count *a = &o[e], *b = &t->csum[e];
 
@@ -239,20 +363,37 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
 			}
 		}
 		tp->unread -= (double)dr;
-		/*
-		 * one gone has its run time from its groups (it runs no more);
-		 * one whose file did not read now is read again next tick
-		 */
-		if (!r) {
-			t->rr = run;
-			t->rr_ok = true;
-		} else if (r == -ESRCH) {
-			t->rr += dr;
-			t->rr_ok = true;
-		}
 	}
 	if (tp->npick == tp->nthr || tp->unread < 0)
 		tp->unread = 0;
+}
+
+/*
+ * What the threads not read counted a ns of their run time, into r (per
+ * event: value, enabled, running): each one's rates at its last read,
+ * weighed by the run time it had since as those rates make it (its run a
+ * ns times the time since its read), so that the run time not read is
+ * shared out among the threads as they ran, each part at its own thread's
+ * rates. Threads alike or not: a thread that counts more a ns of its run
+ * time counts more in the guess only as much as it ran. False where none
+ * of them ran at its last read (the pool is taken then).
+ */
+static bool live_tasks_shares(const struct live *l, const struct live_tasks_proc *tp, uint64_t t_ns,
+			      double *r)
+{
+	size_t n3 = 3 * l->base.ev.n;
+	double at = (double)t_ns - (double)tp->t0;
+	double run = at * tp->sa[n3] - tp->sb[n3];
+
+	/* the threads read at t_ns weigh nothing; a sum of nothing may round to a speck */
+	if (!(run > 1e-6 * at * tp->sa[n3]))
+		return false;
+	for (size_t x = 0; x < n3; x++) {
+		r[x] = (at * tp->sa[x] - tp->sb[x]) / run;
+		if (r[x] < 0)
+			r[x] = 0;
+	}
+	return true;
 }
 
 /*
@@ -271,9 +412,12 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid)
  * the ticks they are the kernel's. A read of every thread that guessed
  * nothing before gives the sums as they are.
  */
-static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, struct snap_count *c)
+static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, struct snap_count *c,
+			   uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
+	double *sh = tp->shares;
+	bool shared = tp->skipped && live_tasks_shares(l, tp, t_ns, sh);
 
 	for (size_t e = 0; e < nev; e++) {
 		uint64_t *d = &tp->est[3 * e], *k = &tp->est[n3 + 3 * e], g[3], dr, de;
@@ -284,8 +428,10 @@ static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, str
 		if (c[e].err)
 			continue;
 		for (int x = 0; x < 3; x++) {
-			double o =
-				tp->skipped && den > 0 ? tp->pool[3 * e + x] / den * tp->unread : 0;
+			double o = !tp->skipped ? 0
+				   : shared	? sh[3 * e + x] * tp->unread
+				   : den > 0	? tp->pool[3 * e + x] / den * tp->unread
+						: 0;
 
 			fell |= r[x] < k[x];
 			k[x] = r[x];
@@ -344,18 +490,21 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		if (!tp->pool) {
 			tp->pool = xcalloc(4 * nev + 1, sizeof(*tp->pool));
 			tp->est = xcalloc(6 * nev + 1, sizeof(*tp->est));
+			tp->shares = xcalloc(3 * nev + 1, sizeof(*tp->shares));
+			tp->sa = xcalloc(3 * nev + 1, sizeof(*tp->sa));
+			tp->sb = xcalloc(3 * nev + 1, sizeof(*tp->sb));
 		}
 		live_tasks_save(l, tp);
 	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
 	if (turns)
-		live_tasks_runs(l, tp, p->pid);
+		live_tasks_runs(l, tp, p->pid, *t_ns);
 	live_tasks_rate(l, tp, *t_ns);
 	tp->updates++;
 	if (tp->partial)
 		live_partial_scale(tp, st, c, nev);
 	else if (turns)
-		live_tasks_est(l, tp, c);
+		live_tasks_est(l, tp, c, *t_ns);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p->pid, &tp->ctxsw, snap->t_ns,
@@ -457,6 +606,9 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->part_out);
 	free(tp->est);
 	free(tp->pool);
+	free(tp->shares);
+	free(tp->sa);
+	free(tp->sb);
 	free(tp->old);
 	free(tp->tot.c);
 	free(tp->picks);

@@ -42,10 +42,22 @@ struct live_thread {
 	/*
 	 * a thread of a process whose threads are read in turn: its run time
 	 * (ns, the kernel's, from its schedstat) at its last read, while rr_ok,
-	 * and that file kept open (1 + fd; 0: none)
+	 * given by the reads since (live_thread_ran), and that file kept open
+	 * (1 + fd; 0: none)
 	 */
 	uint64_t rr;
 	int rfd;
+	/* reads since its last schedstat read (LIVE_TASK_RUN_EVERY) */
+	unsigned char rskip;
+	/* that read's run time and its gate group's enabled time (ns) */
+	uint64_t rr0, rr0_en;
+	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
+	double ralpha;
+	/*
+	 * what it counted a ns between its last two reads, per event (value,
+	 * enabled, running), then its run time a ns (live_thread_rates; owned)
+	 */
+	double *ra;
 	unsigned long long start;
 	int err;
 	char state;		/* per-thread rows: the last stat read, for the row after exit */
@@ -135,6 +147,10 @@ struct live_tasks_proc {
 	 * the counts given at the last read, then the reads' sums then (est)
 	 */
 	double *pool;
+	double *shares; /* scratch: what the threads not read count a ns (live_tasks_shares) */
+	/* their rates (live_thread.ra) summed, and summed each times its read's time from t0 */
+	double *sa, *sb;
+	uint64_t t0;
 	int taskfd; /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
@@ -150,6 +166,10 @@ struct live_tasks_proc {
 #define LIVE_TASK_NOMINAL_NS 1000
 /* What a process's pool of counts per run time keeps of a tick at the next. */
 #define LIVE_TASK_POOL 0.9
+/* A thread read in turn reads its schedstat at one read in this many, its ratio known. */
+#define LIVE_TASK_RUN_EVERY 4
+/* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
+#define LIVE_TASK_RESUM 256
 
 /* A read of a process's sets this much slower than twice the usual was interrupted (ns). */
 #define LIVE_READ_SLACK_NS 200000
