@@ -1278,7 +1278,7 @@ START_TEST(test_threads_that_switch_more_or_less_are_each_taken_by_their_own_rat
 
 		task = big_tick(s, &snap, f, &reads);
 		ck_assert_int_eq(reads, 1);
-		/* within a tenth while the threads' own ratios are learned (a turn), then to 1 % */
+		/* within a tenth at first (the ratios known, the rates not yet), then to 1 % */
 		d = big_delta(&prev[0], &task->c[0], &est);
 		ck_assert_msg(est && d > 0.9 * 200 && d < 1.1 * 200, "tick %d: %.2f", i, d);
 		if (i >= BIG_THREADS)
@@ -1287,6 +1287,62 @@ START_TEST(test_threads_that_switch_more_or_less_are_each_taken_by_their_own_rat
 	}
 	task = big_stop(s, &snap, f);
 	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	memset(big_clock_of, 0, sizeof(big_clock_of));
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * Per-thread ratios that are learned late and that change. Threads 20 to
+ * 29 sleep through the attach and first run in turns (a thread that
+ * switches less than the process's threads on the whole is not taken for
+ * one that started threads); later every thread's ratio changes, half of
+ * them up and half down (a thread's run time guessed too high comes back
+ * to the run time not read at its next schedstat read, one guessed too
+ * low leaves it; a ratio that moved is read again at the next turn). Each
+ * time the count is back to 200 a tick within 8 turns (it swings up to
+ * three times that on the way: the guesses are marked), it never falls,
+ * and at the stop it is the kernel's.
+ */
+START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+
+	for (int i = 0; i < BIG_THREADS; i++)
+		big_clock_of[i] = i % 2 ? 2500 : 1000;
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	f->frozen = ((1ull << (BIG_THREADS / 2)) - 1) << (10 + BIG_THREADS / 2);
+	for (int i = 0; i < 2 + BIG_THREADS; i++)
+		task = big_tick(s, &snap, f, &reads);
+	fake_kernel_settle(f);
+	f->frozen = 0;
+	for (int round = 0; round < 2; round++) {
+		memcpy(prev, task->c, sizeof(prev));
+		for (int i = 0; i < 10 * BIG_THREADS; i++) {
+			bool est;
+
+			task = big_tick(s, &snap, f, &reads);
+			ck_assert_int_le(reads, 2);
+			if (i >= 8 * BIG_THREADS)
+				big_expect(prev, task, 200, i);
+			big_delta(&prev[0], &task->c[0], &est);
+			memcpy(prev, task->c, sizeof(prev));
+		}
+		/* every thread's ratio changes: 1000 ns of the clock an epoch to 2500, and back */
+		for (int i = 0; i < BIG_THREADS; i++)
+			big_clock_of[i] = big_clock_of[i] == 1000 ? 2500 : 1000;
+	}
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value,
+			  10ull * (BIG_THREADS / 2) * (f->epoch - 2) +
+				  10ull * (BIG_THREADS / 2) * (f->epoch - 3 - BIG_THREADS));
 	memset(big_clock_of, 0, sizeof(big_clock_of));
 	live_test_end(s, &snap, f, &t);
 }
@@ -3679,6 +3735,7 @@ int main(void)
 	tcase_add_test(tc, test_a_big_process_guessed_in_its_clock_units_is_not_overcounted);
 	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
 	tcase_add_test(tc, test_threads_that_switch_more_or_less_are_each_taken_by_their_own_ratio);
+	tcase_add_test(tc, test_threads_whose_ratios_are_learned_late_and_change_count_right);
 	tcase_add_test(
 		tc, test_a_big_process_whose_thread_runs_in_threads_it_started_is_not_overcounted);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);

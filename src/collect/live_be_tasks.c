@@ -182,44 +182,55 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
 }
 
 /*
- * Thread t ran dr since its read before (0: it did not; its kept rr, the run
- * time given up to that read, grows by dr): from its schedstat (the
- * kernel's run time, in the units of the process's CPU clock) at one read
- * in LIVE_TASK_RUN_EVERY, less what the reads since the last such gave;
- * at the others, and where the file does not read, from its gate group's
- * enabled time in the kernel's units, by the ratio its last two schedstat
- * reads showed (each thread its own: one that runs long between switches
- * has perf's time near the clock's, one that switches often far below). So
- * a schedstat file is opened (where none can be kept) for a quarter of the
- * reads, and what was given is set right at the next. Its groups have more
- * than it ran where it started threads since its attach (they count in its
- * groups, not in its schedstat): more by a quarter than its ratio (the
- * process's, alpha, until it has one) makes of its run time, and their
- * time counts, by that ratio. A thread gone has its run time from its
- * groups (it runs no more).
+ * How much thread t ran since its read before (0: it did not), in the
+ * units of the process's CPU clock: returned, this read's own run time
+ * (for its rates), and into *gone what leaves the run time not read (its
+ * kept rr, the run time given up to its last schedstat read and since,
+ * follows). From its schedstat (the kernel's run time) at one read in
+ * LIVE_TASK_RUN_EVERY, the reads since that guessed set right, up or
+ * down; at the others, and where the file does not read, from its gate
+ * group's enabled time by the ratio its last two schedstat reads showed
+ * (each thread its own: one that runs long between switches has perf's
+ * time near the clock's, one that switches often far below). So a
+ * schedstat file is opened (where none can be kept) for a quarter of the
+ * reads. A thread's groups have more than it ran where it started threads
+ * since its attach (they count in its groups, not in its schedstat): more
+ * than its run time, or, where the process has threads not counted by
+ * their own (tp->more), a quarter more than its ratio makes of it (else
+ * that is a new ratio of its own); then their time counts, by its ratio
+ * (the process's, alpha, until it has one). A thread gone has its
+ * run time from its groups (it runs no more); one whose read failed waits
+ * for its next (its kept reads stand, its gate too).
  */
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
-				int pid, double alpha)
+				int pid, double alpha, double *gone)
 {
 	bool ran = !t->rseen || t->keep_gate != t->ren;
 	bool sure = !t->rr_ok || t->ralpha <= 0 || t->rskip + 1 >= LIVE_TASK_RUN_EVERY;
 	uint64_t run = 0, den_gate = t->rseen && t->keep_gate >= t->ren ? t->keep_gate - t->ren : 0;
-	double ratio = t->ralpha > 0 ? t->ralpha : alpha;
-	uint64_t dr, span, span_en, given;
+	double ratio = t->ralpha > 0 ? t->ralpha : alpha, own;
+	uint64_t span, span_en, given;
+	bool over, ahead, whole;
 	int r;
 
-	if (!ran)
+	*gone = 0;
+	if (!ran || !t->keep_ok)
 		return 0;
+	if (ratio < LIVE_TASK_RATIO_MIN)
+		ratio = LIVE_TASK_RATIO_MIN;
+	own = (double)den_gate / ratio;
 	r = sure ? live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, &run) : -EAGAIN;
 	if (r) {
-		dr = t->rr_ok && ratio > 0 ? (uint64_t)((double)den_gate / ratio) : 0;
-		t->rr += dr;
+		if (!t->rr_ok && r != -ESRCH)
+			return 0;
+		t->rr += (uint64_t)own;
 		t->rskip++;
 		/* one whose file did not read is read again at its next turn */
 		if (r != -EAGAIN && r != -ESRCH)
 			t->rskip = LIVE_TASK_RUN_EVERY;
-		t->rr_ok |= r == -ESRCH;
-		return dr;
+		t->rr_ok = true;
+		*gone = own;
+		return (uint64_t)own;
 	}
 	if (!t->rr_ok) {
 		t->rr = t->rr0 = run;
@@ -231,22 +242,36 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	span = run >= t->rr0 ? run - t->rr0 : 0;
 	span_en = t->keep_gate >= t->rr0_en ? t->keep_gate - t->rr0_en : 0;
 	given = t->rr >= t->rr0 ? t->rr - t->rr0 : 0;
+	/* the read before was one of its schedstat too: the span is this read's own */
+	whole = t->rr0_en == t->ren;
 	t->rskip = 0;
-	if (ratio > 0 && (double)span_en > 1.25 * ratio * (double)span) {
+	over = span_en > span;
+	ahead = !over && tp->more && t->ralpha > 0 &&
+		(double)span_en > 1.25 * t->ralpha * (double)span;
+	if (over || ahead) {
 		span = (uint64_t)((double)span_en / ratio);
-	} else if (span && span_en && span_en <= span) {
+	} else if (span && span_en) {
 		/* of a thread that started none since, the ratio of perf's time to the kernel's */
 		tp->alpha[0] += (double)span_en;
 		tp->alpha[1] += (double)span;
-		/* the first ratio known: its schedstat read at turns apart from the other threads' */
-		if (t->ralpha <= 0)
-			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
+		double was = t->ralpha;
+
 		t->ralpha = (double)span_en / (double)span;
+		/*
+		 * the first ratio known: its schedstat read at turns apart from
+		 * the other threads'; one that moved by more than a quarter (this
+		 * span may have had some of the old) is read again at its next turn
+		 */
+		if (was <= 0)
+			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
+		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
+			t->rskip = LIVE_TASK_RUN_EVERY - 1;
+		own = (double)den_gate / t->ralpha;
 	}
-	dr = span > given ? span - given : 0;
+	*gone = (double)span - (double)given;
 	t->rr = t->rr0 = run;
 	t->rr0_en = t->keep_gate;
-	return dr;
+	return whole ? span : (uint64_t)own;
 }
 
 /*
@@ -263,6 +288,8 @@ static void live_thread_sums(struct live_tasks_proc *tp, const struct live_threa
 	if (!t->ra || !t->rseen)
 		return;
 	at = sign * ((double)t->rns - (double)tp->t0);
+	if (t->ra[n - 1] > 0)
+		tp->sn += (long)sign;
 	for (size_t x = 0; x < n; x++) {
 		tp->sa[x] += sign * t->ra[x];
 		tp->sb[x] += at * t->ra[x];
@@ -284,6 +311,9 @@ static void live_thread_rates(const struct live *l, struct live_tasks_proc *tp,
 	bool was = t->rseen;
 	uint64_t rns = t->rns;
 
+	/* not read: its rates stand, as its read's time does (live_tasks_rate) */
+	if (!t->keep_ok)
+		return;
 	live_thread_sums(tp, t, n, -1);
 	if (!t->ra)
 		t->ra = xcalloc(n, sizeof(*t->ra));
@@ -338,6 +368,7 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 	if (tp->npick == tp->nthr || !(tp->updates % LIVE_TASK_RESUM)) {
 		memset(tp->sa, 0, (n3 + 1) * sizeof(*tp->sa));
 		memset(tp->sb, 0, (n3 + 1) * sizeof(*tp->sb));
+		tp->sn = 0;
 		tp->t0 = t_ns;
 		for (size_t i = 0; i < tp->nthr; i++)
 			live_thread_sums(tp, &tp->thr[i], n3 + 1, 1);
@@ -346,7 +377,8 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 		struct live_thread *t = &tp->thr[tp->picks[j]];
 		const struct snap_count *o = &tp->old[j * nev];
 		bool based = t->rr_ok;
-		uint64_t dr = live_thread_ran(l, tp, t, pid, alpha);
+		double gone;
+		uint64_t dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
 
 		live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 		if (based && t->csum && dr) {
@@ -362,9 +394,10 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 				den[e] += (double)dr;
 			}
 		}
-		tp->unread -= (double)dr;
+		tp->unread -= gone;
 	}
-	if (tp->npick == tp->nthr || tp->unread < 0)
+	/* below 0: guessed too much, which the next schedstat reads give back */
+	if (tp->npick == tp->nthr)
 		tp->unread = 0;
 }
 
@@ -385,8 +418,11 @@ static bool live_tasks_shares(const struct live *l, const struct live_tasks_proc
 	double at = (double)t_ns - (double)tp->t0;
 	double run = at * tp->sa[n3] - tp->sb[n3];
 
-	/* the threads read at t_ns weigh nothing; a sum of nothing may round to a speck */
-	if (!(run > 1e-6 * at * tp->sa[n3]))
+	/*
+	 * none that ran at its last read: what the sums hold is rounding; the
+	 * threads read at t_ns weigh nothing
+	 */
+	if (tp->sn <= 0 || !(run > 1e-6 * at * tp->sa[n3]))
 		return false;
 	for (size_t x = 0; x < n3; x++) {
 		r[x] = (at * tp->sa[x] - tp->sb[x]) / run;
@@ -400,17 +436,18 @@ static bool live_tasks_shares(const struct live *l, const struct live_tasks_proc
  * After each read of tp's sets into c (the sums of every thread's last
  * read): when the read left threads unread, what they counted since their
  * last reads is guessed: the run time they had (the process clock's part
- * that no read has, live_tasks_runs) times what the threads read counted a
- * ns of run time lately (the pool). So a process whose threads run half as
- * much counts half as much at once, and every time is in the kernel's
- * units (perf's enabled time grows by less than the clock, which takes in
- * the switches around each run). The guesses are added to the reads'
- * sums, marked estimated (the enabled time grows by 1 ns more than the
- * running time), and never taken back: a count given never falls, and
- * when a thread read later brings less than was guessed for it, the
- * counts stand (still marked) until the reads pass them. So summed over
- * the ticks they are the kernel's. A read of every thread that guessed
- * nothing before gives the sums as they are.
+ * that no read has, live_tasks_runs) times what they counted a ns of run
+ * time at their last reads, each as much as it ran (live_tasks_shares;
+ * the pool of the reads lately where none ran then). So a process whose
+ * threads run half as much counts half as much at once, and every time is
+ * in the kernel's units (perf's enabled time grows by less than the clock,
+ * which takes in the switches around each run). The guesses are added to
+ * the reads' sums, marked estimated (the enabled time grows by 1 ns more
+ * than the running time), and never taken back: a count given never
+ * falls, and when a thread read later brings less than was guessed for
+ * it, the counts stand (still marked) until the reads pass them. So summed
+ * over the ticks they are the kernel's. A read of every thread that
+ * guessed nothing before gives the sums as they are.
  */
 static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, struct snap_count *c,
 			   uint64_t t_ns)
@@ -497,6 +534,8 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		live_tasks_save(l, tp);
 	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
+	/* threads started since the attach count in the groups of the threads that started them */
+	tp->more = st->threads > 0 && (size_t)st->threads > tp->nthr;
 	if (turns)
 		live_tasks_runs(l, tp, p->pid, *t_ns);
 	live_tasks_rate(l, tp, *t_ns);

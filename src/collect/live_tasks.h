@@ -150,6 +150,8 @@ struct live_tasks_proc {
 	double *shares; /* scratch: what the threads not read count a ns (live_tasks_shares) */
 	/* their rates (live_thread.ra) summed, and summed each times its read's time from t0 */
 	double *sa, *sb;
+	long sn;   /* how many of those rates have a run time */
+	bool more; /* the process has more threads than it has sets (started since the attach) */
 	uint64_t t0;
 	int taskfd; /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
@@ -168,6 +170,8 @@ struct live_tasks_proc {
 #define LIVE_TASK_POOL 0.9
 /* A thread read in turn reads its schedstat at one read in this many, its ratio known. */
 #define LIVE_TASK_RUN_EVERY 4
+/* The least ratio of perf's time to the kernel's a thread's run time is taken by. */
+#define LIVE_TASK_RATIO_MIN 0.05
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 
