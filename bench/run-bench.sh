@@ -96,9 +96,11 @@ fi
 tool_run() {
 	case $1 in
 	pmctop*)
+		# frames A and B from the first one with every process attached in this run; the
+		# settle run's count is a guess of how long that takes, 20 frames more for slack
 		# shellcheck disable=SC2046 # a command line of known words
-		"$RUNSTAT" -f 'pmctop - ' -a "$((A + SKIP))" -b "$((B + SKIP))" \
-			$(pmctop_cmd "$1" "$((B + SKIP))") ;;
+		"$RUNSTAT" -f 'pmctop - ' -s 'not attached yet' -a "$A" -b "$B" \
+			$(pmctop_cmd "$1" "$((B + SKIP + 20))") ;;
 	top) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -b -d "$DELAY" -n "$B" ;;
 	top-H) "$RUNSTAT" -f 'top - ' -a "$A" -b "$B" top -H -b -d "$DELAY" -n "$B" ;;
 	esac
@@ -211,7 +213,8 @@ echo "   over $TICKS; every $DELAY s; $REPS repetitions interleaved; pmctop with
 echo "   per-core counters); pmctop-hw: PMCTOP_SIM_GROUPS=$SIM, the default software set opened as $SIM"
 echo "   groups per thread as on a real PMU; first frame: wall time from exec to the first frame's"
 echo "   header; RSS: peak resident set of the run; pmctop's frames are counted from the one in"
-echo "   which every process is attached (it attaches across ticks; at $DELAY s, 40 ms a tick)"
+echo "   which every process is attached, in the same run (it attaches across ticks; at $DELAY s,"
+echo "   40 ms a tick)"
 echo "   $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
 	"ulimit -n $(ulimit -Sn) soft $(ulimit -Hn) hard, $(date -u '+%Y-%m-%d %H:%M UTC')"
 [ "$HAVE_SIM" = 1 ] || echo "   pmctop-hw rows skipped: this pmctop does not know PMCTOP_SIM_GROUPS (hardware-like layout)"

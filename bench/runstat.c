@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 #include "cpu_ns.h"
 
 /*
- * runstat [-f HEADER -a A -b B] COMMAND [ARG]...
+ * runstat [-f HEADER -a A -b B [-s TEXT]] COMMAND [ARG]...
  *
  * The command's output comes through a pipe and is counted, not kept: a
  * line starting with HEADER begins a frame (both pmctop -b and top -b
@@ -28,6 +29,12 @@
  * FIRST_MS is the wall time until the first header, CPU_US the whole
  * run's user + system time, STATUS the exit code (128+N for signal N,
  * 127: could not be run). TICK_US is -1 when fewer than B frames came.
+ *
+ * With -s TEXT, frames A and B are counted from the first frame with no
+ * line that holds TEXT (pmctop -b's "not attached yet": it attaches its
+ * counters across ticks), frame S, printed last ("... STATUS S"; 0
+ * without -s, -1 if no frame was clear): the frames measured are the
+ * ones after the attach in this very run, however long it took.
  */
 
 static double runstat_now_ms(void)
@@ -40,26 +47,29 @@ static double runstat_now_ms(void)
 
 static void runstat_usage(void)
 {
-	fprintf(stderr, "usage: runstat [-f HEADER -a A -b B] COMMAND [ARG]...\n");
+	fprintf(stderr, "usage: runstat [-f HEADER -a A -b B [-s TEXT]] COMMAND [ARG]...\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *hdr = NULL;
-	long a = 0, b = 0, frames = 0;
+	const char *hdr = NULL, *text = NULL;
+	long a = 0, b = 0, frames = 0, settled = 0;
+	char line[4096];
+	size_t len = 0;
+	bool dirty = false;
 	double t0, first = -1, ca = -1, cb = -1;
 	int opt, fds[2], status = 0, code;
-	size_t m = 0;
-	int matching = 1;
 	struct rusage ru;
 	pid_t pid;
 	char buf[65536];
 	ssize_t n;
 
-	while ((opt = getopt(argc, argv, "+f:a:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "+f:a:b:s:")) != -1) {
 		if (opt == 'f')
 			hdr = optarg;
+		else if (opt == 's')
+			text = optarg;
 		else if (opt == 'a')
 			a = atol(optarg);
 		else if (opt == 'b')
@@ -67,8 +77,10 @@ int main(int argc, char **argv)
 		else
 			runstat_usage();
 	}
-	if (optind >= argc || (hdr && (a < 1 || b <= a)))
+	if (optind >= argc || (hdr && (a < 1 || b <= a)) || (text && !hdr))
 		runstat_usage();
+	if (text)
+		settled = -1;
 	if (pipe(fds)) {
 		perror("runstat: pipe");
 		return 1;
@@ -98,29 +110,27 @@ int main(int argc, char **argv)
 			break;
 		}
 		for (ssize_t i = 0; i < n && hdr; i++) {
-			char c = buf[i];
-
-			if (c == '\n') {
-				m = 0;
-				matching = 1;
+			if (buf[i] != '\n') {
+				if (len < sizeof(line) - 1)
+					line[len++] = buf[i];
 				continue;
 			}
-			if (!matching)
-				continue;
-			if (c != hdr[m]) {
-				matching = 0;
+			line[len] = '\0';
+			len = 0;
+			if (strncmp(line, hdr, strlen(hdr))) {
+				dirty |= text && strstr(line, text);
 				continue;
 			}
-			if (hdr[++m])
-				continue;
-			/* a frame's header */
-			matching = 0;
+			/* a frame's header: the frame before it was the first clear one? */
+			if (settled < 0 && frames && !dirty)
+				settled = frames;
+			dirty = false;
 			frames++;
 			if (frames == 1)
 				first = runstat_now_ms() - t0;
-			if (frames == a)
+			if (settled >= 0 && frames == settled + a)
 				ca = bench_cpu_ns(pid);
-			if (frames == b)
+			if (settled >= 0 && frames == settled + b)
 				cb = bench_cpu_ns(pid);
 		}
 	}
@@ -131,10 +141,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	printf("%.1f %.1f %lld %ld %.0f %ld %d\n",
+	printf("%.1f %.1f %lld %ld %.0f %ld %d %ld\n",
 	       ca >= 0 && cb >= 0 ? (cb - ca) / 1e3 / (double)(b - a) : -1.0, first,
 	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000LL +
 		       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec,
-	       ru.ru_maxrss, runstat_now_ms() - t0, frames, code);
+	       ru.ru_maxrss, runstat_now_ms() - t0, frames, code, settled);
 	return 0;
 }

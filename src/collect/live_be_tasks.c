@@ -191,9 +191,11 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * down; at the others, and where the file does not read, from its gate
  * group's enabled time by the ratio its last two schedstat reads showed
  * (each thread its own: one that runs long between switches has perf's
- * time near the clock's, one that switches often far below). So a
- * schedstat file is opened (where none can be kept) for a quarter of the
- * reads. A thread's groups have more than it ran where it started threads
+ * time near the clock's, one that switches often far below; the
+ * process's, alpha, until it has one). So a schedstat file is opened
+ * (where none can be kept) for a quarter of the reads, from the first
+ * turn on: each thread's at turns apart from the others' (and every
+ * one's while the process has no ratio; live_thread_sure). A thread's groups have more than it ran where it started threads
  * since its attach (they count in its groups, not in its schedstat): more
  * than its run time, or, where the process has threads not counted by
  * their own (tp->more), a quarter more than its ratio makes of it (else
@@ -202,11 +204,17 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * run time from its groups (it runs no more); one whose read failed waits
  * for its next (its kept reads stand, its gate too).
  */
+static bool live_thread_sure(const struct live_tasks_proc *tp, const struct live_thread *t)
+{
+	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY ||
+	       (t->ralpha <= 0 && !(tp->alpha[1] > 0));
+}
+
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
 				int pid, double alpha, double *gone)
 {
 	bool ran = !t->rseen || t->keep_gate != t->ren;
-	bool sure = !t->rr_ok || t->ralpha <= 0 || t->rskip + 1 >= LIVE_TASK_RUN_EVERY;
+	bool sure = t->rsure;
 	uint64_t run = 0, den_gate = t->rseen && t->keep_gate >= t->ren ? t->keep_gate - t->ren : 0;
 	double ratio = t->ralpha > 0 ? t->ralpha : alpha, own;
 	uint64_t span, span_en, given;
@@ -236,7 +244,8 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		t->rr = t->rr0 = run;
 		t->rr0_en = t->keep_gate;
 		t->rr_ok = true;
-		t->rskip = 0;
+		/* its schedstat read at turns apart from the other threads' */
+		t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		return 0;
 	}
 	span = run >= t->rr0 ? run - t->rr0 : 0;
@@ -257,14 +266,8 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		double was = t->ralpha;
 
 		t->ralpha = (double)span_en / (double)span;
-		/*
-		 * the first ratio known: its schedstat read at turns apart from
-		 * the other threads'; one that moved by more than a quarter (this
-		 * span may have had some of the old) is read again at its next turn
-		 */
-		if (was <= 0)
-			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
-		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
+		/* one that moved by more than a quarter (the span may have had some of the old) is read again */
+		if (was > 0 && (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha))
 			t->rskip = LIVE_TASK_RUN_EVERY - 1;
 		own = (double)den_gate / t->ralpha;
 	}
@@ -339,6 +342,26 @@ static void live_thread_rates(const struct live *l, struct live_tasks_proc *tp,
 	t->rseen = was;
 }
 
+/* What thread t counted since its read before (o) and its run time dr, into the process's pool. */
+static void live_tasks_pool(const struct live *l, struct live_tasks_proc *tp,
+			    const struct live_thread *t, const struct snap_count *o, uint64_t dr)
+{
+	size_t nev = l->base.ev.n;
+	double *den = tp->pool + 3 * nev;
+
+	for (size_t e = 0; e < nev; e++) {
+		const struct snap_count *a = &o[e], *b = &t->csum[e];
+
+		if (a->err || b->err || b->value < a->value || b->enabled < a->enabled ||
+		    b->running < a->running)
+			continue;
+		tp->pool[3 * e] += (double)(b->value - a->value);
+		tp->pool[3 * e + 1] += (double)(b->enabled - a->enabled);
+		tp->pool[3 * e + 2] += (double)(b->running - a->running);
+		den[e] += (double)dr;
+	}
+}
+
 /*
  * After the read at t_ns, before live_tasks_rate: each thread picked ran dr
  * since its read before (live_thread_ran). What it counted meanwhile and
@@ -351,9 +374,6 @@ static void live_thread_rates(const struct live *l, struct live_tasks_proc *tp,
 static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
-	double *den = tp->pool + n3;
-	/* perf's enabled time a ns of run time, lately (1 until known) */
-	double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 
 	for (size_t x = 0; x < n3 + nev; x++)
 		tp->pool[x] *= LIVE_TASK_POOL;
@@ -373,28 +393,31 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 		for (size_t i = 0; i < tp->nthr; i++)
 			live_thread_sums(tp, &tp->thr[i], n3 + 1, 1);
 	}
-	for (size_t j = 0; j < tp->npick; j++) {
-		struct live_thread *t = &tp->thr[tp->picks[j]];
-		const struct snap_count *o = &tp->old[j * nev];
-		bool based = t->rr_ok;
-		double gone;
-		uint64_t dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
+	/*
+	 * the threads whose schedstat is read first, then the others by the
+	 * ratio of perf's time a ns of run time lately, theirs included (1
+	 * until known)
+	 */
+	for (size_t j = 0; j < tp->npick; j++)
+		tp->thr[tp->picks[j]].rsure = live_thread_sure(tp, &tp->thr[tp->picks[j]]);
+	for (int k = 0; k < 2; k++) {
+		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 
-		live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
-		if (based && t->csum && dr) {
-			for (size_t e = 0; e < nev; e++) {
-				const struct snap_count *a = &o[e], *b = &t->csum[e];
+		for (size_t j = 0; j < tp->npick; j++) {
+			struct live_thread *t = &tp->thr[tp->picks[j]];
+			const struct snap_count *o = &tp->old[j * nev];
+			bool based = t->rr_ok;
+			double gone;
+			uint64_t dr;
 
-				if (a->err || b->err || b->value < a->value ||
-				    b->enabled < a->enabled || b->running < a->running)
-					continue;
-				tp->pool[3 * e] += (double)(b->value - a->value);
-				tp->pool[3 * e + 1] += (double)(b->enabled - a->enabled);
-				tp->pool[3 * e + 2] += (double)(b->running - a->running);
-				den[e] += (double)dr;
-			}
+			if (t->rsure != !k)
+				continue;
+			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
+			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
+			if (based && t->csum && dr)
+				live_tasks_pool(l, tp, t, o, dr);
+			tp->unread -= gone;
 		}
-		tp->unread -= gone;
 	}
 	/* below 0: guessed too much, which the next schedstat reads give back */
 	if (tp->npick == tp->nthr)

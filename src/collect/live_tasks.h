@@ -49,6 +49,7 @@ struct live_thread {
 	int rfd;
 	/* reads since its last schedstat read (LIVE_TASK_RUN_EVERY) */
 	unsigned char rskip;
+	bool rsure; /* this read reads its schedstat (live_thread_sure) */
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
 	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
