@@ -139,9 +139,21 @@ void live_hw_top(struct live *l)
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
 	size_t need = 0;
 	uint64_t least;
-	bool freed = false, attaching = false;
+	bool freed = false, attaching = false, waiting = false, choose;
 
-	if (!l->hw_limit || !l->nsw || l->tick % LIVE_HWTOP_TICKS)
+	if (!l->hw_limit || !l->nsw)
+		return;
+	/*
+	 * processes waiting for descriptors are given them at the end of the
+	 * tick that found too few, not at the next choice (up to
+	 * LIVE_HWTOP_TICKS later): the least busy go to the software set
+	 * then, by the ranks of the last choice
+	 */
+	for (size_t i = 0; i < l->nprocs && !waiting; i++)
+		waiting = !l->procs[i].skip &&
+			  (l->procs[i].err == -EMFILE || l->procs[i].err == -ENFILE);
+	choose = !(l->tick % LIVE_HWTOP_TICKS);
+	if (!choose && !waiting)
 		return;
 	r = xcalloc(l->nprocs + 1, sizeof(*r));
 	for (size_t i = 0; i < l->nprocs; i++) {
@@ -151,6 +163,11 @@ void live_hw_top(struct live *l)
 
 		if (p->skip || p->err || !(tp = live_tasks_of(p))->nthr)
 			continue;
+		if (!choose) {
+			r[n].idx = i;
+			r[n++].recent = tp->hw_busy;
+			continue;
+		}
 		/*
 		 * since the last choice: by the process's CPU clock where its
 		 * reads have it (a thread waking every 100 ms runs less than a

@@ -256,7 +256,8 @@ void live_check_starved(struct live *l);
 /*
  * After a tick, every LIVE_HWTOP_TICKS while limited: choose again by CPU
  * time which processes count hardware events, with hysteresis; a process
- * that changes is attached again next tick.
+ * that changes is attached again next tick. After any tick that left
+ * processes waiting for descriptors: the least busy give theirs up.
  */
 void live_hw_top(struct live *l);
 
