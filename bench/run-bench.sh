@@ -92,12 +92,13 @@ if [ -n "${PICK:-}" ]; then
 	TOOLS=$sel
 fi
 
-# tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS" of B frames (bench/runstat.c)
+# tool_run NAME: "TICK_US FIRST_MS CPU_US MAXRSS_KIB WALL_MS FRAMES STATUS SETTLED" of B frames
+# (bench/runstat.c; pmctop's counted from frame SETTLED)
 tool_run() {
 	case $1 in
 	pmctop*)
-		# frames A and B from the first one with every process attached in this run; the
-		# settle run's count is a guess of how long that takes, 20 frames more for slack
+		# frames A and B from the first one whose status line no longer says "not attached
+		# yet", in this run; the settle run's count guesses how long that takes, 20 more
 		# shellcheck disable=SC2046 # a command line of known words
 		"$RUNSTAT" -f 'pmctop - ' -s 'not attached yet' -a "$A" -b "$B" \
 			$(pmctop_cmd "$1" "$((B + SKIP + 20))") ;;
@@ -212,9 +213,9 @@ echo "   per tick: CPU time (schedstat, ns) of the running tool between the head
 echo "   over $TICKS; every $DELAY s; $REPS repetitions interleaved; pmctop with --no-cpus (top has no"
 echo "   per-core counters); pmctop-hw: PMCTOP_SIM_GROUPS=$SIM, the default software set opened as $SIM"
 echo "   groups per thread as on a real PMU; first frame: wall time from exec to the first frame's"
-echo "   header; RSS: peak resident set of the run; pmctop's frames are counted from the one in"
-echo "   which every process is attached, in the same run (it attaches across ticks; at $DELAY s,"
-echo "   40 ms a tick)"
+echo "   header; RSS: peak resident set of the run; pmctop's frames are counted from the first"
+echo "   one whose status line no longer says \"not attached yet\", in the same run (it attaches"
+echo "   across ticks; at $DELAY s, 40 ms a tick)"
 echo "   $(uname -r), $(nproc) CPUs, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
 	"ulimit -n $(ulimit -Sn) soft $(ulimit -Hn) hard, $(date -u '+%Y-%m-%d %H:%M UTC')"
 [ "$HAVE_SIM" = 1 ] || echo "   pmctop-hw rows skipped: this pmctop does not know PMCTOP_SIM_GROUPS (hardware-like layout)"
@@ -261,7 +262,8 @@ for c in $configs; do
 			# shellcheck disable=SC2086
 			set -- $r
 			if [ "$1" = -1.0 ] || [ "$7" != 0 ]; then
-				echo "   $label $t: $6 of $B frames, exit status $7: run left out"
+				echo "   $label $t: $6 frames (counted from frame ${8:-0}, -1: none clear)," \
+					"exit status $7: run left out"
 				continue
 			fi
 			echo "$1" | awk '{ printf "%.3f\n", $1 / 1000 }' >>"$tmp/$t.tick"

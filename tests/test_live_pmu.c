@@ -893,9 +893,9 @@ END_TEST
 
 /*
  * A process found when the descriptors are all taken does not wait for good:
- * at the end of that tick, the least busy with hardware sets (by the last
- * choice of the hardware top) move to the software set alone until what
- * they give back covers it.
+ * at the end of that tick, the least busy with hardware sets (ranked as
+ * the hardware top's choice ranks them) move to the software set alone
+ * until what they give back covers it.
  */
 START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_top)
 {

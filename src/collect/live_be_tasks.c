@@ -191,11 +191,12 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * down; at the others, and where the file does not read, from its gate
  * group's enabled time by the ratio its last two schedstat reads showed
  * (each thread its own: one that runs long between switches has perf's
- * time near the clock's, one that switches often far below; the
- * process's, alpha, until it has one). So a schedstat file is opened
- * (where none can be kept) for a quarter of the reads, from the first
- * turn on: each thread's at turns apart from the others' (and every
- * one's while the process has no ratio; live_thread_sure). A thread's groups have more than it ran where it started threads
+ * time near the clock's, one that switches often far below). So a
+ * schedstat file is opened (where none can be kept) for a quarter of the
+ * reads, each thread's at turns apart from the others'; a thread without
+ * a ratio of its own yet is read at each of its reads (live_thread_sure:
+ * guessed by the process's ratio, the work of a team that lasted a few
+ * turns was counted up to 14 % over). A thread's groups have more than it ran where it started threads
  * since its attach (they count in its groups, not in its schedstat): more
  * than its run time, or, where the process has threads not counted by
  * their own (tp->more), a quarter more than its ratio makes of it (else
@@ -204,10 +205,9 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * run time from its groups (it runs no more); one whose read failed waits
  * for its next (its kept reads stand, its gate too).
  */
-static bool live_thread_sure(const struct live_tasks_proc *tp, const struct live_thread *t)
+static bool live_thread_sure(const struct live_thread *t)
 {
-	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY ||
-	       (t->ralpha <= 0 && !(tp->alpha[1] > 0));
+	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0;
 }
 
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
@@ -222,7 +222,8 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	int r;
 
 	*gone = 0;
-	if (!ran || !t->keep_ok)
+	/* one whose schedstat never read is read, run or not: its run time is had from then */
+	if ((!ran && t->rr_ok) || !t->keep_ok)
 		return 0;
 	if (ratio < LIVE_TASK_RATIO_MIN)
 		ratio = LIVE_TASK_RATIO_MIN;
@@ -246,7 +247,9 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		t->rr_ok = true;
 		/* its schedstat read at turns apart from the other threads' */
 		t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
-		return 0;
+		/* after a first read that failed: what it ran since its read before, by its groups */
+		*gone = own;
+		return (uint64_t)own;
 	}
 	span = run >= t->rr0 ? run - t->rr0 : 0;
 	span_en = t->keep_gate >= t->rr0_en ? t->keep_gate - t->rr0_en : 0;
@@ -254,7 +257,8 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	/* the read before was one of its schedstat too: the span is this read's own */
 	whole = t->rr0_en == t->ren;
 	t->rskip = 0;
-	over = span_en > span;
+	/* beyond what the two reads' moments apart may put between them */
+	over = span_en > span + span / 1024;
 	ahead = !over && tp->more && t->ralpha > 0 &&
 		(double)span_en > 1.25 * t->ralpha * (double)span;
 	if (over || ahead) {
@@ -266,8 +270,14 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		double was = t->ralpha;
 
 		t->ralpha = (double)span_en / (double)span;
-		/* one that moved by more than a quarter (the span may have had some of the old) is read again */
-		if (was > 0 && (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha))
+		/*
+		 * the first ratio known: its schedstat read at turns apart from the
+		 * other threads'; one that moved by more than a quarter (the span
+		 * may have had some of the old) is read again at its next turn
+		 */
+		if (was <= 0)
+			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
+		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
 			t->rskip = LIVE_TASK_RUN_EVERY - 1;
 		own = (double)den_gate / t->ralpha;
 	}
@@ -399,7 +409,7 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 	 * until known)
 	 */
 	for (size_t j = 0; j < tp->npick; j++)
-		tp->thr[tp->picks[j]].rsure = live_thread_sure(tp, &tp->thr[tp->picks[j]]);
+		tp->thr[tp->picks[j]].rsure = live_thread_sure(&tp->thr[tp->picks[j]]);
 	for (int k = 0; k < 2; k++) {
 		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 

@@ -147,7 +147,7 @@ void live_hw_top(struct live *l)
 	 * processes waiting for descriptors are given them at the end of the
 	 * tick that found too few, not at the next choice (up to
 	 * LIVE_HWTOP_TICKS later): the least busy go to the software set
-	 * then, by the ranks of the last choice
+	 * then, ranked as a choice would rank them (nothing of it kept)
 	 */
 	for (size_t i = 0; i < l->nprocs && !waiting; i++)
 		waiting = !l->procs[i].skip &&
@@ -163,11 +163,6 @@ void live_hw_top(struct live *l)
 
 		if (p->skip || p->err || !(tp = live_tasks_of(p))->nthr)
 			continue;
-		if (!choose) {
-			r[n].idx = i;
-			r[n++].recent = tp->hw_busy;
-			continue;
-		}
 		/*
 		 * since the last choice: by the process's CPU clock where its
 		 * reads have it (a thread waking every 100 ms runs less than a
@@ -180,12 +175,15 @@ void live_hw_top(struct live *l)
 		else
 			recent = live_ticks_ns(p->last.cpu > tp->hw_cpu0 ? p->last.cpu - tp->hw_cpu0
 									 : 0);
+		r[n].idx = i;
+		r[n++].recent = tp->hw_busy / 2 + recent;
+		/* between choices (processes wait): ranked as if chosen now, nothing kept */
+		if (!choose)
+			continue;
 		tp->hw_cpu0 = p->last.cpu;
 		tp->hw_clk0 = tp->clk;
 		tp->hw_clk_ok = tp->clk_ok;
-		tp->hw_busy = tp->hw_busy / 2 + recent;
-		r[n].idx = i;
-		r[n++].recent = tp->hw_busy;
+		tp->hw_busy = r[n - 1].recent;
 	}
 	qsort(r, n, sizeof(*r), live_cmp_rank);
 	/*
@@ -251,7 +249,12 @@ void live_hw_top(struct live *l)
 		freed = true;
 		nfull--;
 	}
-	/* descriptors were given back: who waits for them tries now, not in 16 ticks */
+	/*
+	 * descriptors were given back, or enough are free (kept files closed,
+	 * processes gone): who waits for them tries now, not in 16 ticks
+	 */
+	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	freed |= need && need <= left;
 	for (size_t i = 0; freed && i < l->nprocs; i++)
 		if (l->procs[i].err == -EMFILE || l->procs[i].err == -ENFILE)
 			l->procs[i].retry = l->tick;
