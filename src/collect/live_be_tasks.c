@@ -82,7 +82,10 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  * the others are read in turn. Not for a partial process (its counts are
  * scaled already), with --read-all, without a gate group or the process's
  * clock, nor with the gate reads of the idle check (made for every
- * thread). Whether some were left unread.
+ * thread), nor at the first two reads after an attach (the second has
+ * each thread's ratio of perf's time to its run time, live_thread_ran,
+ * and its rates, so that the turns guess and read as they will from the
+ * first on). Whether some were left unread.
  */
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
@@ -94,7 +97,7 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	 */
 	size_t old1 = (size_t)-1, old2 = (size_t)-1, hot = (size_t)-1;
 	double hrun = 0, rsum = 0;
-	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 1 && tp->est_ok &&
+	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 2 && tp->est_ok &&
 		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
