@@ -290,6 +290,13 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	return whole ? span : (uint64_t)own;
 }
 
+/* Whether count b, read after a, holds and grew from it in value and both times. */
+static bool live_count_grew(const struct snap_count *a, const struct snap_count *b)
+{
+	return !a->err && !b->err && b->value >= a->value && b->enabled >= a->enabled &&
+	       b->running >= a->running;
+}
+
 /*
  * Thread t's rates (t->ra, of its read at t->rns) into the process's sums,
  * or out of them (sign -1): their sum, and their sum each times its read's
@@ -338,8 +345,7 @@ static void live_thread_rates(const struct live *l, struct live_tasks_proc *tp,
 		for (size_t e = 0; e < nev; e++) {
 			const struct snap_count *a = &o[e], *b = &t->csum[e];
 
-			if (a->err || b->err || b->value < a->value || b->enabled < a->enabled ||
-			    b->running < a->running)
+			if (!live_count_grew(a, b))
 				continue;
 			t->ra[3 * e] = (double)(b->value - a->value) / dt;
 			t->ra[3 * e + 1] = (double)(b->enabled - a->enabled) / dt;
@@ -365,8 +371,7 @@ static void live_tasks_pool(const struct live *l, struct live_tasks_proc *tp,
 	for (size_t e = 0; e < nev; e++) {
 		const struct snap_count *a = &o[e], *b = &t->csum[e];
 
-		if (a->err || b->err || b->value < a->value || b->enabled < a->enabled ||
-		    b->running < a->running)
+		if (!live_count_grew(a, b))
 			continue;
 		tp->pool[3 * e] += (double)(b->value - a->value);
 		tp->pool[3 * e + 1] += (double)(b->enabled - a->enabled);
