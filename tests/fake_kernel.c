@@ -239,7 +239,7 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 	fmt = e->attr.read_format;
 	for (int i = 0; i < fk->nev; i++)
 		members += fk->ev[i].open && fk->ev[i].leader == fd && fk->ev[i].pmu >= 0;
-	running = e->pid != -1 && e->pmu >= 0 ? fk->pmu_running[e->pmu] * r : 1000 * r;
+	running = e->pid != -1 && e->pmu >= 0 ? fk->pmu_running[e->pmu] * r : fk->epoch_ns * r;
 	/* a pinned group larger than what is free does not run */
 	if (e->attr.pinned && fk->free_counters && members > fk->free_counters)
 		running = 0;
@@ -250,7 +250,7 @@ static long fake_kernel_read(void *ctx, int fd, void *buf, size_t size)
 	else
 		v[n++] = fake_kernel_value(fk, e, r, running);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		v[n++] = 1000 * r;
+		v[n++] = fk->epoch_ns * r;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
 		v[n++] = running;
 	if (!(fmt & PERF_FORMAT_GROUP)) {
@@ -470,6 +470,7 @@ struct fake_kernel *fake_kernel_new(void)
 	fk->hook_pid = -1;
 	fk->now_ns = 1000000000ull;
 	fk->clock_step = 1000;
+	fk->epoch_ns = 1000;
 	for (int p = 0; p < FAKE_KERNEL_NPMU; p++) {
 		fk->pmu_value[p] = 10;
 		fk->pmu_running[p] = 1000;

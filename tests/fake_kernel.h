@@ -89,6 +89,8 @@ struct fake_kernel {
 	 * all it counted meanwhile, as the kernel's does
 	 */
 	bool timed;
+	/* a group's enabled (and, off a PMU, running) time a read or epoch (ns; 1000) */
+	uint64_t epoch_ns;
 	uint64_t epoch; /* change frozen after fake_kernel_settle, so that no epoch run is lost */
 	int stat_preads[FAKE_KERNEL_PIDS]; /* re-reads of PID/stat files kept open, per pid */
 	int stat_opens[FAKE_KERNEL_PIDS];  /* opens of PID/stat (the process's own), per pid */

@@ -887,10 +887,13 @@ static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long l
 
 /*
  * A process of 20 threads (tids 10 to 29) counted per task on a timed fake
- * kernel: each thread that is not frozen counts 10 and runs 1000 ns an
- * epoch, whenever its group is read, and the process clock says as much.
+ * kernel: each thread that is not frozen counts 10 and runs BIG_UNIT ns an
+ * epoch (1 ms: a thread's ratio of perf's time to its run time is taken
+ * over a span of 1 ms at least), whenever its group is read, and the
+ * process clock says as much.
  */
 #define BIG_THREADS 20
+#define BIG_UNIT 1000000
 
 /* The run time of each thread of the big process so far, as its schedstat says, and its tree. */
 static uint64_t big_run[BIG_THREADS];
@@ -919,7 +922,8 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
 	*fp = fake_new();
 	(*fp)->timed = true;
 	(*fp)->clock = true;
-	(*fp)->clock_ns[10] = 5000;
+	(*fp)->clock_ns[10] = 5 * BIG_UNIT;
+	(*fp)->epoch_ns = BIG_UNIT;
 	evlist_init(&ev);
 	evlist_add(&ev, "task-clock", 0, false, false);
 	evlist_add(&ev, "page-faults", 0, false, false);
@@ -935,8 +939,9 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
 }
 
 /*
- * The process clock's ns a running thread adds an epoch (its schedstat's
- * too), where its groups' enabled and running time grow by 1000: more on
+ * The process clock's time a running thread adds an epoch (its schedstat's
+ * too), in thousandths of BIG_UNIT, where its groups' enabled and running
+ * time grow by 1000 of them: more on
  * the kernel, whose clock takes in the switches around each run that perf
  * does not.
  */
@@ -956,7 +961,8 @@ static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
 	f->epoch++;
 	for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
 		bool runs = !(f->frozen >> tid & 1);
-		uint64_t per = big_clock_of[tid - 10] ? big_clock_of[tid - 10] : big_clock_per;
+		uint64_t per = (big_clock_of[tid - 10] ? big_clock_of[tid - 10] : big_clock_per) *
+			       BIG_UNIT / 1000;
 
 		running += runs;
 		before += f->reads_of[tid];
@@ -1344,6 +1350,101 @@ START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
 			  10ull * (BIG_THREADS / 2) * (f->epoch - 2) +
 				  10ull * (BIG_THREADS / 2) * (f->epoch - 3 - BIG_THREADS));
 	memset(big_clock_of, 0, sizeof(big_clock_of));
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * The ratio of perf's time to a thread's run time follows how long it runs
+ * between switches, so a work that changes changes it: here the threads
+ * run 1000 of the clock an epoch through the attach and the second read
+ * (runs as long as perf's time, as a team's start), then 1800 (they switch
+ * often, as its work). A ratio is taken by only once the next one agrees:
+ * each thread's reads of the first two turns of the work read its
+ * schedstat, and from the third turn on the count is 200 a tick within
+ * 1 %; then a thread's schedstat is read at one read in four. The ratio of
+ * the start taken as it came (1000 of the clock where there were 1800)
+ * gave run times too short, left the rest to the run time of the threads
+ * not read, and swung from 0 to 331 a tick in the third turn and after.
+ */
+START_TEST(test_a_ratio_of_a_work_that_changed_is_taken_once_the_next_agrees)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, before;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 2; i++)
+		task = big_tick(s, &snap, f, &reads);
+	big_clock_per = 1800;
+	before = f->schedstat_preads[10];
+	for (int i = 0; i < 8 * BIG_THREADS; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 1);
+		if (i == 2 * BIG_THREADS - 1) {
+			ck_assert_int_eq(f->schedstat_preads[10] - before, 2 * BIG_THREADS);
+			before = f->schedstat_preads[10];
+		}
+		if (i >= 2 * BIG_THREADS)
+			big_expect(prev, task, 200, i);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	ck_assert_int_ge(f->schedstat_preads[10] - before, 6 * BIG_THREADS / 4 - 2);
+	ck_assert_int_le(f->schedstat_preads[10] - before, 6 * BIG_THREADS / 4 + 2);
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	big_clock_per = 1000;
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * Threads that run 18 us an epoch (perf's time 10 of it): a ratio taken
+ * over so short a span is as much of the moments its reads fell at as of
+ * the thread (on a real machine, ratios of 0.47 to 0.99 for threads
+ * alike). A thread's ratio is taken over 1 ms of its run time at least,
+ * here three turns, and by only once a second agrees: every read of the
+ * first five turns reads its thread's schedstat, later one read in four,
+ * and the count is 200 a tick within 1 % from the second turn on.
+ */
+START_TEST(test_a_ratio_is_taken_over_a_millisecond_of_run_time_at_least)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, before;
+
+	big_clock_per = 18;
+	s = big_new(&t, &f, false);
+	f->epoch_ns = BIG_UNIT / 100;
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 2; i++)
+		task = big_tick(s, &snap, f, &reads);
+	before = f->schedstat_preads[10];
+	for (int i = 0; i < 12 * BIG_THREADS; i++) {
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_eq(reads, 1);
+		if (i == 5 * BIG_THREADS - 1)
+			ck_assert_int_eq(f->schedstat_preads[10] - before, 5 * BIG_THREADS);
+		if (i == 8 * BIG_THREADS - 1)
+			before = f->schedstat_preads[10];
+		if (i >= BIG_THREADS)
+			big_expect(prev, task, 200, i);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	ck_assert_int_ge(f->schedstat_preads[10] - before, BIG_THREADS - 2);
+	ck_assert_int_le(f->schedstat_preads[10] - before, BIG_THREADS + 2);
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	big_clock_per = 1000;
 	live_test_end(s, &snap, f, &t);
 }
 END_TEST
@@ -3736,6 +3837,8 @@ int main(void)
 	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
 	tcase_add_test(tc, test_threads_that_switch_more_or_less_are_each_taken_by_their_own_ratio);
 	tcase_add_test(tc, test_threads_whose_ratios_are_learned_late_and_change_count_right);
+	tcase_add_test(tc, test_a_ratio_of_a_work_that_changed_is_taken_once_the_next_agrees);
+	tcase_add_test(tc, test_a_ratio_is_taken_over_a_millisecond_of_run_time_at_least);
 	tcase_add_test(
 		tc, test_a_big_process_whose_thread_runs_in_threads_it_started_is_not_overcounted);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);

@@ -192,14 +192,19 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * follows). From its schedstat (the kernel's run time) at one read in
  * LIVE_TASK_RUN_EVERY, the reads since that guessed set right, up or
  * down; at the others, and where the file does not read, from its gate
- * group's enabled time by the ratio its last two schedstat reads showed
- * (each thread its own: one that runs long between switches has perf's
- * time near the clock's, one that switches often far below). So a
- * schedstat file is opened (where none can be kept) for a quarter of the
- * reads, each thread's at turns apart from the others'; a thread without
- * a ratio of its own yet is read at each of its reads (live_thread_sure:
- * guessed by the process's ratio, the work of a team that lasted a few
- * turns was counted up to 14 % over). A thread's groups have more than it ran where it started threads
+ * group's enabled time by the ratio its schedstat reads showed (each
+ * thread its own: one that runs long between switches has perf's time
+ * near the clock's, one that switches often far below). A ratio is taken
+ * over 1 ms of run time at least (LIVE_TASK_RATIO_SPAN_NS: over less it
+ * is as much of the moments the reads fell at as of the thread), and by
+ * only once the next agrees within a quarter (a work that changed how
+ * long its threads run between switches changed their ratios: a team's
+ * start taken for its work counted it up to 26 % over). So a schedstat
+ * file is opened (where none can be kept) for a quarter of the reads, each
+ * thread's at turns apart from the others'; a thread without a ratio
+ * taken by is read at each of its reads (live_thread_sure: guessed by the
+ * process's ratio, the work of a team that lasted a few turns was counted
+ * up to 14 % over). A thread's groups have more than it ran where it started threads
  * since its attach (they count in its groups, not in its schedstat): more
  * than its run time, or, where the process has threads not counted by
  * their own (tp->more), a quarter more than its ratio makes of it (else
@@ -210,7 +215,7 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  */
 static bool live_thread_sure(const struct live_thread *t)
 {
-	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0;
+	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || !t->rconf;
 }
 
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
@@ -245,11 +250,9 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		return (uint64_t)own;
 	}
 	if (!t->rr_ok) {
-		t->rr = t->rr0 = run;
-		t->rr0_en = t->keep_gate;
+		t->rr = t->rr0 = t->rq0 = run;
+		t->rr0_en = t->rq0_en = t->keep_gate;
 		t->rr_ok = true;
-		/* its schedstat read at turns apart from the other threads' */
-		t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		/* after a first read that failed: what it ran since its read before, by its groups */
 		*gone = own;
 		return (uint64_t)own;
@@ -266,22 +269,30 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		(double)span_en > 1.25 * t->ralpha * (double)span;
 	if (over || ahead) {
 		span = (uint64_t)((double)span_en / ratio);
-	} else if (span && span_en) {
+		/* not its own time: its next ratio is taken from here */
+		t->rq0 = run;
+		t->rq0_en = t->keep_gate;
+	} else if (run >= t->rq0 + LIVE_TASK_RATIO_SPAN_NS && t->keep_gate > t->rq0_en) {
 		/* of a thread that started none since, the ratio of perf's time to the kernel's */
-		tp->alpha[0] += (double)span_en;
-		tp->alpha[1] += (double)span;
+		double q = (double)(run - t->rq0), q_en = (double)(t->keep_gate - t->rq0_en);
 		double was = t->ralpha;
+		bool agree;
 
-		t->ralpha = (double)span_en / (double)span;
+		tp->alpha[0] += q_en;
+		tp->alpha[1] += q;
+		t->ralpha = q_en / q;
 		/*
-		 * the first ratio known: its schedstat read at turns apart from the
-		 * other threads'; one that moved by more than a quarter (the span
-		 * may have had some of the old) is read again at its next turn
+		 * taken by only where the one before agrees (within a quarter):
+		 * the ratio is of how long the thread runs between switches, so
+		 * one of a work that changed is read again until two agree;
+		 * then its schedstat is read at turns apart from the others'
 		 */
-		if (was <= 0)
+		agree = was > 0 && t->ralpha <= 1.25 * was && was <= 1.25 * t->ralpha;
+		if (agree && !t->rconf)
 			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
-		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
-			t->rskip = LIVE_TASK_RUN_EVERY - 1;
+		t->rconf = agree;
+		t->rq0 = run;
+		t->rq0_en = t->keep_gate;
 		own = (double)den_gate / t->ralpha;
 	}
 	*gone = (double)span - (double)given;

@@ -52,8 +52,15 @@ struct live_thread {
 	bool rsure; /* this read reads its schedstat (live_thread_sure) */
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
-	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
+	/*
+	 * its gate group's enabled time a ns of run time between two of them
+	 * at least LIVE_TASK_RATIO_SPAN_NS of run time apart (0: not known),
+	 * whether the two last such agreed (within a quarter), and the run
+	 * time and enabled time the next one is taken from
+	 */
 	double ralpha;
+	bool rconf;
+	uint64_t rq0, rq0_en;
 	/*
 	 * what it counted a ns between its last two reads, per event (value,
 	 * enabled, running), then its run time a ns (live_thread_rates; owned)
@@ -171,6 +178,8 @@ struct live_tasks_proc {
 #define LIVE_TASK_POOL 0.9
 /* A thread read in turn reads its schedstat at one read in this many, its ratio known. */
 #define LIVE_TASK_RUN_EVERY 4
+/* The least run time (ns) a thread's ratio of perf's time to the kernel's is taken over. */
+#define LIVE_TASK_RATIO_SPAN_NS 1000000
 /* The least ratio of perf's time to the kernel's a thread's run time is taken by. */
 #define LIVE_TASK_RATIO_MIN 0.05
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
