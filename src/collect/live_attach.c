@@ -363,7 +363,6 @@ void live_close_thread(struct live *l, struct live_thread *t)
 	live_thread_run_close(l, &t->rfd);
 	t->rr_ok = false;
 	t->ralpha = 0;
-	t->rconf = false;
 	t->keep_ok = false;
 }
 

@@ -69,6 +69,27 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 }
 
 /*
+ * Whether tp's threads ran more since its last read than their rates at
+ * their reads make (LIVE_TASK_JUMP times that, and LIVE_TASK_JUMP_NS
+ * more): its work changed (a team's threads that start their work, or
+ * that take longer for each thing they do), so that what its threads
+ * counted a ns of run time and their ratios of perf's time to it may be
+ * of before. Guessed by those, the run time not read was counted as the
+ * work before would have (15 % over in a team's work that took twice the
+ * run time for a few ticks, held).
+ */
+static bool live_tasks_jumped(const struct live *l, const struct live_tasks_proc *tp)
+{
+	size_t n3 = 3 * l->base.ev.n;
+	uint64_t now = sysops_now(l->ops);
+
+	if (!tp->sa || now <= tp->tread || tp->clk_now < tp->clk)
+		return false;
+	return (double)(tp->clk_now - tp->clk) >
+	       LIVE_TASK_JUMP * tp->sa[n3] * (double)(now - tp->tread) + LIVE_TASK_JUMP_NS;
+}
+
+/*
  * Mark which of tp's threads this tick's read takes (live_thread.pick):
  * every one, but where the process ran since its last read (its CPU clock
  * moved), was read since its attach and its threads may be read in turn
@@ -85,7 +106,9 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  * thread), nor at the first two reads after an attach (the second has
  * each thread's ratio of perf's time to its run time, live_thread_ran,
  * and its rates, so that the turns guess and read as they will from the
- * first on). Whether some were left unread.
+ * first on), nor where the process ran far more than its threads' rates
+ * make (live_tasks_jumped: each thread is read with its schedstat, and
+ * its next read takes its ratio anew). Whether some were left unread.
  */
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
@@ -99,6 +122,9 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	double hrun = 0, rsum = 0;
 	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 2 && tp->est_ok &&
 		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
+
+	tp->jumped = budget && live_tasks_jumped(l, tp);
+	budget &= !tp->jumped;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
 	tp->npick = 0;
@@ -192,19 +218,14 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  * follows). From its schedstat (the kernel's run time) at one read in
  * LIVE_TASK_RUN_EVERY, the reads since that guessed set right, up or
  * down; at the others, and where the file does not read, from its gate
- * group's enabled time by the ratio its schedstat reads showed (each
- * thread its own: one that runs long between switches has perf's time
- * near the clock's, one that switches often far below). A ratio is taken
- * over 1 ms of run time at least (LIVE_TASK_RATIO_SPAN_NS: over less it
- * is as much of the moments the reads fell at as of the thread), and by
- * only once the next agrees within a quarter (a work that changed how
- * long its threads run between switches changed their ratios: a team's
- * start taken for its work counted it up to 26 % over). So a schedstat
- * file is opened (where none can be kept) for a quarter of the reads, each
- * thread's at turns apart from the others'; a thread without a ratio
- * taken by is read at each of its reads (live_thread_sure: guessed by the
- * process's ratio, the work of a team that lasted a few turns was counted
- * up to 14 % over). A thread's groups have more than it ran where it started threads
+ * group's enabled time by the ratio its last two schedstat reads showed
+ * (each thread its own: one that runs long between switches has perf's
+ * time near the clock's, one that switches often far below). So a
+ * schedstat file is opened (where none can be kept) for a quarter of the
+ * reads, each thread's at turns apart from the others'; a thread without
+ * a ratio of its own yet is read at each of its reads (live_thread_sure:
+ * guessed by the process's ratio, the work of a team that lasted a few
+ * turns was counted up to 14 % over). A thread's groups have more than it ran where it started threads
  * since its attach (they count in its groups, not in its schedstat): more
  * than its run time, or, where the process has threads not counted by
  * their own (tp->more), a quarter more than its ratio makes of it (else
@@ -215,7 +236,7 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  */
 static bool live_thread_sure(const struct live_thread *t)
 {
-	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || !t->rconf;
+	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0;
 }
 
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
@@ -250,9 +271,11 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		return (uint64_t)own;
 	}
 	if (!t->rr_ok) {
-		t->rr = t->rr0 = t->rq0 = run;
-		t->rr0_en = t->rq0_en = t->keep_gate;
+		t->rr = t->rr0 = run;
+		t->rr0_en = t->keep_gate;
 		t->rr_ok = true;
+		/* its schedstat read at turns apart from the other threads' */
+		t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		/* after a first read that failed: what it ran since its read before, by its groups */
 		*gone = own;
 		return (uint64_t)own;
@@ -269,30 +292,22 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		(double)span_en > 1.25 * t->ralpha * (double)span;
 	if (over || ahead) {
 		span = (uint64_t)((double)span_en / ratio);
-		/* not its own time: its next ratio is taken from here */
-		t->rq0 = run;
-		t->rq0_en = t->keep_gate;
-	} else if (run >= t->rq0 + LIVE_TASK_RATIO_SPAN_NS && t->keep_gate > t->rq0_en) {
+	} else if (span && span_en) {
 		/* of a thread that started none since, the ratio of perf's time to the kernel's */
-		double q = (double)(run - t->rq0), q_en = (double)(t->keep_gate - t->rq0_en);
+		tp->alpha[0] += (double)span_en;
+		tp->alpha[1] += (double)span;
 		double was = t->ralpha;
-		bool agree;
 
-		tp->alpha[0] += q_en;
-		tp->alpha[1] += q;
-		t->ralpha = q_en / q;
+		t->ralpha = (double)span_en / (double)span;
 		/*
-		 * taken by only where the one before agrees (within a quarter):
-		 * the ratio is of how long the thread runs between switches, so
-		 * one of a work that changed is read again until two agree;
-		 * then its schedstat is read at turns apart from the others'
+		 * the first ratio known: its schedstat read at turns apart from the
+		 * other threads'; one that moved by more than a quarter (the span
+		 * may have had some of the old) is read again at its next turn
 		 */
-		agree = was > 0 && t->ralpha <= 1.25 * was && was <= 1.25 * t->ralpha;
-		if (agree && !t->rconf)
+		if (was <= 0)
 			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
-		t->rconf = agree;
-		t->rq0 = run;
-		t->rq0_en = t->keep_gate;
+		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
+			t->rskip = LIVE_TASK_RUN_EVERY - 1;
 		own = (double)den_gate / t->ralpha;
 	}
 	*gone = (double)span - (double)given;
@@ -428,7 +443,8 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 	 * until known)
 	 */
 	for (size_t j = 0; j < tp->npick; j++)
-		tp->thr[tp->picks[j]].rsure = live_thread_sure(&tp->thr[tp->picks[j]]);
+		tp->thr[tp->picks[j]].rsure =
+			tp->jumped || live_thread_sure(&tp->thr[tp->picks[j]]);
 	for (int k = 0; k < 2; k++) {
 		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 
@@ -442,6 +458,12 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			if (t->rsure != !k)
 				continue;
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
+			/*
+			 * after a jump the span of this read had some of the work of
+			 * before: its ratio is taken again at its next read
+			 */
+			if (tp->jumped)
+				t->rskip = LIVE_TASK_RUN_EVERY - 1;
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (based && t->csum && dr)
 				live_tasks_pool(l, tp, t, o, dr);
@@ -586,6 +608,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		live_tasks_save(l, tp);
 	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
+	tp->tread = *t_ns;
 	/* threads started since the attach count in the groups of the threads that started them */
 	tp->more = st->threads > 0 && (size_t)st->threads > tp->nthr;
 	if (turns)

@@ -52,15 +52,8 @@ struct live_thread {
 	bool rsure; /* this read reads its schedstat (live_thread_sure) */
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
-	/*
-	 * its gate group's enabled time a ns of run time between two of them
-	 * at least LIVE_TASK_RATIO_SPAN_NS of run time apart (0: not known),
-	 * whether the two last such agreed (within a quarter), and the run
-	 * time and enabled time the next one is taken from
-	 */
+	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
 	double ralpha;
-	bool rconf;
-	uint64_t rq0, rq0_en;
 	/*
 	 * what it counted a ns between its last two reads, per event (value,
 	 * enabled, running), then its run time a ns (live_thread_rates; owned)
@@ -161,7 +154,9 @@ struct live_tasks_proc {
 	long sn;   /* how many of those rates have a run time */
 	bool more; /* the process has more threads than it has sets (started since the attach) */
 	uint64_t t0;
-	int taskfd; /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
+	uint64_t tread; /* the time of its last read (live_tasks_read) */
+	bool jumped;	/* this read reads every thread and its schedstat (live_tasks_jumped) */
+	int taskfd;	/* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
 	uint64_t *est;
@@ -178,10 +173,14 @@ struct live_tasks_proc {
 #define LIVE_TASK_POOL 0.9
 /* A thread read in turn reads its schedstat at one read in this many, its ratio known. */
 #define LIVE_TASK_RUN_EVERY 4
-/* The least run time (ns) a thread's ratio of perf's time to the kernel's is taken over. */
-#define LIVE_TASK_RATIO_SPAN_NS 1000000
 /* The least ratio of perf's time to the kernel's a thread's run time is taken by. */
 #define LIVE_TASK_RATIO_MIN 0.05
+/*
+ * A process whose threads ran this many times what their rates make, and
+ * LIVE_TASK_JUMP_NS more, since its last read, is read in full.
+ */
+#define LIVE_TASK_JUMP 2.0
+#define LIVE_TASK_JUMP_NS 1000000
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 
