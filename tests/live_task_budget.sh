@@ -1,5 +1,5 @@
 # Live, in a PID namespace of its own, with per-task counters (--task-counts=perf): a process
-# of 24 threads that each sleep 2 ms 2000 times has one or two of its threads' groups read a
+# of 24 threads that each sleep 2 ms 6000 times has one or two of its threads' groups read a
 # tick, not 24 (strace counts the reads of counters); the others' counts are guessed from the
 # process clock and marked estimated. Summed over the frames, its switches are those of
 # --read-all (every thread read every tick, nothing estimated) within 10 %, and those are the
@@ -119,21 +119,23 @@ PY
 tr=$(reads)
 diag "--read-all: $asw ($aest of $aran estimated); $tr thread reads of the team in $((f1 - f0)) frames of work"
 check "the threads counted their switches" test "${tsw:-0}" -ge $((THREADS * SLEEPS))
-# the work lasts 4 s at least (2000 sleeps of 2 ms): 20 frames, each thread read in turn
-check "the work took frames enough to read every thread in turn ($((f1 - f0)))" \
-	test $((f1 - f0)) -ge 12
+# the work lasts 12 s at least (6000 sleeps of 2 ms): 60 frames, each thread read in turn
+# two times at least (a turn is 24 frames)
+check "the work took frames enough to read every thread in turn twice ($((f1 - f0)))" \
+	test $((f1 - f0)) -ge 48
 check "read in part, its switches were marked estimated ($pest frames)" test "$pest" -ge 3
 check "read in part, its last frame (idle since the work) is plain" test "$plast" = 1
 check "read in part, no frame has its switches n/a ($pna)" test "$pna" = 0
 check "--read-all marks none estimated ($aest)" test "$aest" = 0
-# one or two a frame in turn; every one once when the work starts (the team runs many times
-# what its threads' rates, of their wait, make: each thread's rates and its ratio of perf's
-# time to its run time are read anew), and once when the work has ended (the process clock
-# stopped: what the threads not read since did is read); each of those two may be read twice
-# (under strace a read of every thread is slow enough to be taken as interrupted and made
-# again); every thread every frame would be 24 a frame
+# one or two a frame in turn; every one once or twice when the work starts (the team runs
+# many times what its threads' rates, of their wait, make: each thread's rates and its ratio
+# of perf's time to its run time are read anew; twice at most at once, then once in 16
+# frames), and once when the work has ended (the process clock stopped: what the threads not
+# read since did is read); a read of every thread may be made twice (under strace it is slow
+# enough to be taken as interrupted and made again); every thread every frame would be 24 a
+# frame
 check "one or two of the team's threads read a frame ($tr in $((f1 - f0)) frames)" \
-	test "$tr" -gt 0 -a "$tr" -le $((2 * (f1 - f0) + 4 * THREADS + 4))
+	test "$tr" -gt 0 -a "$tr" -le $((2 * (f1 - f0) + 6 * THREADS + 4))
 check "read in part, the switches summed ($psw) within 10 % of --read-all's ($asw)" \
 	agree "$psw" "$asw" 0.10 50
 # track: at each of the run's frames while the team worked, its switches summed so far against

@@ -76,17 +76,24 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  * counted a ns of run time and their ratios of perf's time to it may be
  * of before. Guessed by those, the run time not read was counted as the
  * work before would have (15 % over in a team's work that took twice the
- * run time for a few ticks, held).
+ * run time for a few ticks, held). Two at once, then one in
+ * LIVE_TASK_JUMP_EVERY reads at most.
  */
-static bool live_tasks_jumped(const struct live *l, const struct live_tasks_proc *tp)
+static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 {
 	size_t n3 = 3 * l->base.ev.n;
-	uint64_t now = sysops_now(l->ops);
+	uint64_t now = l->last_read_ns;
 
-	if (!tp->sa || now <= tp->tread || tp->clk_now < tp->clk)
+	tp->jumps =
+		tp->jumps > 1.0 / LIVE_TASK_JUMP_EVERY ? tp->jumps - 1.0 / LIVE_TASK_JUMP_EVERY : 0;
+	if (!tp->sa || tp->jumps + 1 > LIVE_TASK_JUMP_MOST || now <= tp->tpick ||
+	    tp->clk_now < tp->clk)
 		return false;
-	return (double)(tp->clk_now - tp->clk) >
-	       LIVE_TASK_JUMP * tp->sa[n3] * (double)(now - tp->tread) + LIVE_TASK_JUMP_NS;
+	if ((double)(tp->clk_now - tp->clk) <=
+	    LIVE_TASK_JUMP * tp->sa[n3] * (double)(now - tp->tpick) + LIVE_TASK_JUMP_NS)
+		return false;
+	tp->jumps += 1;
+	return true;
 }
 
 /*
@@ -125,6 +132,7 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 
 	tp->jumped = budget && live_tasks_jumped(l, tp);
 	budget &= !tp->jumped;
+	tp->tpick = l->last_read_ns;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
 	tp->npick = 0;
@@ -460,10 +468,11 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
 			/*
 			 * after a jump the span of this read had some of the work of
-			 * before: its ratio is taken again at its next read
+			 * before: its ratio is not taken by, but taken again at its
+			 * next read (live_thread_sure), from there at turns apart
 			 */
 			if (tp->jumped)
-				t->rskip = LIVE_TASK_RUN_EVERY - 1;
+				t->ralpha = 0;
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (based && t->csum && dr)
 				live_tasks_pool(l, tp, t, o, dr);
@@ -608,7 +617,6 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		live_tasks_save(l, tp);
 	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
-	tp->tread = *t_ns;
 	/* threads started since the attach count in the groups of the threads that started them */
 	tp->more = st->threads > 0 && (size_t)st->threads > tp->nthr;
 	if (turns)

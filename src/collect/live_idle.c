@@ -58,6 +58,8 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 		if (tp->clk_ok && tp->clk_now == tp->clk && !tp->skipped) {
 			/* its counts stand; its stat is read again now and then all the same */
 			p->clk_idle = true;
+			/* none of its threads ran: what their rates make is from here */
+			tp->tpick = l->last_read_ns;
 			if (p->idle >= LIVE_IDLE_REFRESH)
 				return false;
 			p->idle++;
@@ -96,6 +98,7 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	/* nothing ran since the counts kept: they go with the clock read before the gates */
 	tp->clk = tp->clk_now;
 	tp->clk_ok = tp->clk_now_ok;
+	tp->tpick = l->last_read_ns;
 	return true;
 }
 

@@ -154,9 +154,11 @@ struct live_tasks_proc {
 	long sn;   /* how many of those rates have a run time */
 	bool more; /* the process has more threads than it has sets (started since the attach) */
 	uint64_t t0;
-	uint64_t tread; /* the time of its last read (live_tasks_read) */
-	bool jumped;	/* this read reads every thread and its schedstat (live_tasks_jumped) */
-	int taskfd;	/* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
+	/* the tick (live.last_read_ns) of its last read, or of its last tick whose clock stood */
+	uint64_t tpick;
+	bool jumped;  /* this read reads every thread and its schedstat (live_tasks_jumped) */
+	double jumps; /* the reads in full jumps took, less one each LIVE_TASK_JUMP_EVERY reads */
+	int taskfd;   /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
 	uint64_t *est;
@@ -181,6 +183,14 @@ struct live_tasks_proc {
  */
 #define LIVE_TASK_JUMP 2.0
 #define LIVE_TASK_JUMP_NS 1000000
+/*
+ * Reads in full for jumps: LIVE_TASK_JUMP_MOST at once (a change of work
+ * takes two: the rates of the first are of spans mostly of before), and
+ * one more each LIVE_TASK_JUMP_EVERY reads of the process, so that one
+ * whose run time swings tick by tick costs no more than that.
+ */
+#define LIVE_TASK_JUMP_MOST 2.0
+#define LIVE_TASK_JUMP_EVERY 16
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 
