@@ -240,6 +240,7 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		tp->updates = 0;
 		tp->skipped = tp->est_ok = false;
 		tp->unread = tp->alpha[0] = tp->alpha[1] = 0;
+		tp->jumps = 0;
 	}
 	while (tp->todo_i < tp->ntodo && tp->nthr < tp->want) {
 		int r;
@@ -363,6 +364,7 @@ void live_close_thread(struct live *l, struct live_thread *t)
 	live_thread_run_close(l, &t->rfd);
 	t->rr_ok = false;
 	t->ralpha = 0;
+	t->rnew = false;
 	t->keep_ok = false;
 }
 

@@ -244,7 +244,7 @@ static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
  */
 static bool live_thread_sure(const struct live_thread *t)
 {
-	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0;
+	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0 || t->rnew;
 }
 
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
@@ -300,7 +300,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		(double)span_en > 1.25 * t->ralpha * (double)span;
 	if (over || ahead) {
 		span = (uint64_t)((double)span_en / ratio);
-	} else if (span && span_en) {
+	} else if (span && span_en && !tp->jumped) {
 		/* of a thread that started none since, the ratio of perf's time to the kernel's */
 		tp->alpha[0] += (double)span_en;
 		tp->alpha[1] += (double)span;
@@ -312,12 +312,19 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		 * other threads'; one that moved by more than a quarter (the span
 		 * may have had some of the old) is read again at its next turn
 		 */
-		if (was <= 0)
+		if (was <= 0 || t->rnew)
 			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
 			t->rskip = LIVE_TASK_RUN_EVERY - 1;
 		own = (double)den_gate / t->ralpha;
 	}
+	/*
+	 * read in full for a jump, its span had some of the work before: its
+	 * ratio is not taken from it (nor pooled), but at its next read, which
+	 * reads its schedstat (live_thread_sure), and from there at turns
+	 * apart as the first is; its ratio before stands meanwhile
+	 */
+	t->rnew = tp->jumped;
 	*gone = (double)span - (double)given;
 	t->rr = t->rr0 = run;
 	t->rr0_en = t->keep_gate;
@@ -466,13 +473,6 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			if (t->rsure != !k)
 				continue;
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
-			/*
-			 * after a jump the span of this read had some of the work of
-			 * before: its ratio is not taken by, but taken again at its
-			 * next read (live_thread_sure), from there at turns apart
-			 */
-			if (tp->jumped)
-				t->ralpha = 0;
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (based && t->csum && dr)
 				live_tasks_pool(l, tp, t, o, dr);

@@ -50,6 +50,8 @@ struct live_thread {
 	/* reads since its last schedstat read (LIVE_TASK_RUN_EVERY) */
 	unsigned char rskip;
 	bool rsure; /* this read reads its schedstat (live_thread_sure) */
+	/* its ratio is taken anew at its next read: its last was read in full for a jump */
+	bool rnew;
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
 	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
@@ -157,7 +159,7 @@ struct live_tasks_proc {
 	/* the tick (live.last_read_ns) of its last read, or of its last tick whose clock stood */
 	uint64_t tpick;
 	bool jumped;  /* this read reads every thread and its schedstat (live_tasks_jumped) */
-	double jumps; /* the reads in full jumps took, less one each LIVE_TASK_JUMP_EVERY reads */
+	double jumps; /* reads in full for jumps, less 1 / LIVE_TASK_JUMP_EVERY a read in turn */
 	int taskfd;   /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
@@ -186,8 +188,8 @@ struct live_tasks_proc {
 /*
  * Reads in full for jumps: LIVE_TASK_JUMP_MOST at once (a change of work
  * takes two: the rates of the first are of spans mostly of before), and
- * one more each LIVE_TASK_JUMP_EVERY reads of the process, so that one
- * whose run time swings tick by tick costs no more than that.
+ * one more each LIVE_TASK_JUMP_EVERY reads in turn in which the process
+ * ran, so that one whose run time comes in bursts costs no more than that.
  */
 #define LIVE_TASK_JUMP_MOST 2.0
 #define LIVE_TASK_JUMP_EVERY 16
