@@ -69,7 +69,7 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 }
 
 /*
- * Whether tp's threads ran more since its last read than their rates at
+ * Whether tp's threads ran more since its last tick than their rates at
  * their reads make (LIVE_TASK_JUMP times that, and LIVE_TASK_JUMP_NS
  * more): its work changed (a team's threads that start their work, or
  * that take longer for each thing they do), so that what its threads
@@ -77,7 +77,8 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  * of before. Guessed by those, the run time not read was counted as the
  * work before would have (15 % over in a team's work that took twice the
  * run time for a few ticks, held). Two at once, then one in
- * LIVE_TASK_JUMP_EVERY reads at most.
+ * LIVE_TASK_JUMP_EVERY reads in turn at most (the only reads that call
+ * it).
  */
 static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 {
@@ -308,9 +309,10 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 
 		t->ralpha = (double)span_en / (double)span;
 		/*
-		 * the first ratio known: its schedstat read at turns apart from the
-		 * other threads'; one that moved by more than a quarter (the span
-		 * may have had some of the old) is read again at its next turn
+		 * the first ratio known, or the first after a read in full for a
+		 * jump (rnew): its schedstat read at turns apart from the other
+		 * threads'; one that moved by more than a quarter (the span may
+		 * have had some of the old) is read again at its next turn
 		 */
 		if (was <= 0 || t->rnew)
 			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
