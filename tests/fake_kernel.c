@@ -429,11 +429,14 @@ static int fake_kernel_cpuclock(void *ctx, int pid, uint64_t *ns)
 		return -ENOSYS;
 	if (!fake_kernel_pid_kept(pid))
 		return -ESRCH;
-	if (pid == fk->hook_pid && fk->hook_path) {
+	if (pid == fk->hook_pid && (fk->hook_path || fk->hook_late_ns)) {
 		/* the process ran just before this read: what it did is in the clock */
-		fake_kernel_write(fk->hook_path, fk->hook_text);
+		if (fk->hook_path)
+			fake_kernel_write(fk->hook_path, fk->hook_text);
 		fk->clock_ns[pid] += fk->hook_ns;
+		fk->now_ns += fk->hook_late_ns;
 		fk->hook_path = NULL;
+		fk->hook_late_ns = 0;
 	}
 	fk->clock_reads[pid]++;
 	*ns = fk->clock_ns[pid];

@@ -106,10 +106,14 @@ struct fake_kernel {
 	bool clock; /* has them (else ENOSYS, as before them) */
 	uint64_t clock_ns[FAKE_KERNEL_PIDS];
 	int clock_reads[FAKE_KERNEL_PIDS];
-	/* at the next clock read of hook_pid: this file gets this text and the clock this much */
+	/*
+	 * at the next clock read of hook_pid: this file gets this text (if
+	 * any) and the clock this much; the monotonic clock moves hook_late_ns
+	 * first (the read came that much later: the reads before it took long)
+	 */
 	int hook_pid;
 	const char *hook_path, *hook_text;
-	uint64_t hook_ns;
+	uint64_t hook_ns, hook_late_ns;
 
 	/* the monotonic clock */
 	uint64_t now_ns;

@@ -1471,6 +1471,64 @@ START_TEST(test_a_process_whose_run_time_comes_in_bursts_is_read_in_full_seldom)
 END_TEST
 
 /*
+ * A big process whose clock is read late in a tick: the reads before it
+ * took long (other processes read in full), so its clock came 300 ms after
+ * the tick began, where the ticks begin 100 ms apart, and it ran 400 ms
+ * worth since its clock read before, as its rates make. Weighed by the
+ * ticks' times it ran four times what its rates make and was read in full
+ * (each late read then made the next processes' later still: 46 of 50
+ * processes in one tick beside 50 x 100 busy threads); weighed by its
+ * clock reads' own times it did not jump, so it is read in turn, and its
+ * guessed count is the four epochs' 800 all the same, then 200 again.
+ */
+START_TEST(test_a_clock_read_late_in_a_long_tick_is_no_jump)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+
+	s = big_new(&t, &f, false);
+	snapshot_init(&snap, s->ev.n);
+	/* ticks 100 ms apart: the fake clock's own steps (1 us a look) are small beside them */
+	for (int i = 0; i < 2 + 2 * BIG_THREADS; i++) {
+		f->now_ns += 100000000;
+		task = big_tick(s, &snap, f, &reads);
+	}
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 8; i++) {
+		bool est;
+		double d, want = i == 4 ? 800 : 200;
+
+		f->now_ns += 100000000;
+		if (i == 4) {
+			/* three epochs more before this tick's, their run in the clock at its late read */
+			f->epoch += 3;
+			for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
+				big_run[tid - 10] += 3 * BIG_UNIT;
+				pfs_put_schedstat(big_proc, 10, tid, big_run[tid - 10]);
+			}
+			f->hook_pid = 10;
+			f->hook_ns = 3ull * BIG_THREADS * BIG_UNIT;
+			f->hook_late_ns = 300000000;
+		}
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_msg(reads <= 2, "tick %d: %d threads read", i, reads);
+		d = big_delta(&prev[0], &task->c[0], &est);
+		ck_assert_msg(d > 0.99 * want && d < 1.01 * want, "tick %d: %.2f", i, d);
+		memcpy(prev, task->c, sizeof(prev));
+	}
+	f->hook_ns = 0;
+	task = big_stop(s, &snap, f);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
  * One thread of the 20 runs, the others sleep: once the sleepers' rates
  * are known to be nil, it is read every tick besides the one in turn, so
  * the count follows it (10 a tick), while the sleepers are read in turn.
@@ -3860,6 +3918,7 @@ int main(void)
 	tcase_add_test(tc, test_threads_whose_ratios_are_learned_late_and_change_count_right);
 	tcase_add_test(tc, test_a_process_that_runs_far_more_than_its_rates_make_is_read_in_full);
 	tcase_add_test(tc, test_a_process_whose_run_time_comes_in_bursts_is_read_in_full_seldom);
+	tcase_add_test(tc, test_a_clock_read_late_in_a_long_tick_is_no_jump);
 	tcase_add_test(
 		tc, test_a_big_process_whose_thread_runs_in_threads_it_started_is_not_overcounted);
 	tcase_add_test(tc, test_the_busiest_thread_of_a_big_process_is_read_every_tick);

@@ -69,29 +69,32 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 }
 
 /*
- * Whether tp's threads ran more since its last tick than their rates at
- * their reads make (LIVE_TASK_JUMP times that, and LIVE_TASK_JUMP_NS
- * more): its work changed (a team's threads that start their work, or
- * that take longer for each thing they do), so that what its threads
- * counted a ns of run time and their ratios of perf's time to it may be
- * of before. Guessed by those, the run time not read was counted as the
- * work before would have (15 % over in a team's work that took twice the
- * run time for a few ticks, held). Two at once, then one in
- * LIVE_TASK_JUMP_EVERY reads in turn at most (the only reads that call
+ * Whether tp's threads ran more between its last two clock reads than
+ * their rates at their reads make (LIVE_TASK_JUMP times that, and
+ * LIVE_TASK_JUMP_NS more): its work changed (a team's threads that start
+ * their work, or that take longer for each thing they do), so that what
+ * its threads counted a ns of run time and their ratios of perf's time to
+ * it may be of before. Guessed by those, the run time not read was counted
+ * as the work before would have (15 % over in a team's work that took
+ * twice the run time for a few ticks, held). The time is the clock reads'
+ * own, not the ticks': a tick that reads some processes in full reads the
+ * clocks of the ones after them later, and by the ticks' times they all
+ * ran more than their rates make (46 processes of 50 in one tick, each
+ * then read in full, beside 50 x 100 busy threads). Two at once, then one
+ * in LIVE_TASK_JUMP_EVERY reads in turn at most (the only reads that call
  * it).
  */
 static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 {
 	size_t n3 = 3 * l->base.ev.n;
-	uint64_t now = l->last_read_ns;
 
 	tp->jumps =
 		tp->jumps > 1.0 / LIVE_TASK_JUMP_EVERY ? tp->jumps - 1.0 / LIVE_TASK_JUMP_EVERY : 0;
-	if (!tp->sa || tp->jumps + 1 > LIVE_TASK_JUMP_MOST || now <= tp->tpick ||
+	if (!tp->sa || tp->jumps + 1 > LIVE_TASK_JUMP_MOST || tp->clk_now_ns <= tp->clk_ns ||
 	    tp->clk_now < tp->clk)
 		return false;
 	if ((double)(tp->clk_now - tp->clk) <=
-	    LIVE_TASK_JUMP * tp->sa[n3] * (double)(now - tp->tpick) + LIVE_TASK_JUMP_NS)
+	    LIVE_TASK_JUMP * tp->sa[n3] * (double)(tp->clk_now_ns - tp->clk_ns) + LIVE_TASK_JUMP_NS)
 		return false;
 	tp->jumps += 1;
 	return true;
@@ -133,7 +136,6 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 
 	tp->jumped = budget && live_tasks_jumped(l, tp);
 	budget &= !tp->jumped;
-	tp->tpick = l->last_read_ns;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
 	tp->npick = 0;
@@ -639,6 +641,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	p->idle = 0;
 	live_keep_counts(l, c, &p->cnt, &p->gate, gate);
 	tp->clk = tp->clk_now;
+	tp->clk_ns = tp->clk_now_ns;
 	tp->clk_ok = tp->clk_now_ok && p->cnt;
 	tp->clk_now_ok = false;
 }

@@ -43,6 +43,7 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	 * next tick's clock does not see.
 	 */
 	r = sysops_cpuclock(l->ops, p->pid, &tp->clk_now);
+	tp->clk_now_ns = sysops_now(l->ops);
 	/*
 	 * gone (its stat says so), or not gated: a partial process is read
 	 * every tick, its scaled counts moving by 1 ns of enabled time at
@@ -59,7 +60,7 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 			/* its counts stand; its stat is read again now and then all the same */
 			p->clk_idle = true;
 			/* none of its threads ran: what their rates make is from here */
-			tp->tpick = l->last_read_ns;
+			tp->clk_ns = tp->clk_now_ns;
 			if (p->idle >= LIVE_IDLE_REFRESH)
 				return false;
 			p->idle++;
@@ -97,8 +98,8 @@ bool live_idle(struct live *l, struct live_proc *p, bool clock_only)
 	p->idle++;
 	/* nothing ran since the counts kept: they go with the clock read before the gates */
 	tp->clk = tp->clk_now;
+	tp->clk_ns = tp->clk_now_ns;
 	tp->clk_ok = tp->clk_now_ok;
-	tp->tpick = l->last_read_ns;
 	return true;
 }
 

@@ -113,6 +113,8 @@ struct live_tasks_proc {
 	bool clk_ok;		 /* clk holds it */
 	uint64_t clk_now;	 /* the clock read this tick, before its counters */
 	bool clk_now_ok;
+	/* when clk and clk_now were read (CLOCK_MONOTONIC ns) */
+	uint64_t clk_ns, clk_now_ns;
 	/* some threads did not fit the descriptors: the busiest are counted */
 	bool partial;
 	bool attach_split; /* its attach went on over more than one tick */
@@ -156,8 +158,6 @@ struct live_tasks_proc {
 	long sn;   /* how many of those rates have a run time */
 	bool more; /* the process has more threads than it has sets (started since the attach) */
 	uint64_t t0;
-	/* the tick (live.last_read_ns) of its last read, or of its last tick whose clock stood */
-	uint64_t tpick;
 	bool jumped;  /* this read reads every thread and its schedstat (live_tasks_jumped) */
 	double jumps; /* reads in full for jumps, less 1 / LIVE_TASK_JUMP_EVERY a read in turn */
 	int taskfd;   /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
