@@ -113,7 +113,10 @@ struct live_tasks_proc {
 	bool clk_ok;		 /* clk holds it */
 	uint64_t clk_now;	 /* the clock read this tick, before its counters */
 	bool clk_now_ok;
-	/* when clk and clk_now were read (CLOCK_MONOTONIC ns) */
+	/*
+	 * when clk_now was read, and when the clock was last read at clk (at
+	 * its last read, or at its last tick whose clock stood): CLOCK_MONOTONIC
+	 */
 	uint64_t clk_ns, clk_now_ns;
 	/* some threads did not fit the descriptors: the busiest are counted */
 	bool partial;
@@ -181,7 +184,7 @@ struct live_tasks_proc {
 #define LIVE_TASK_RATIO_MIN 0.05
 /*
  * A process whose threads ran this many times what their rates make, and
- * LIVE_TASK_JUMP_NS more, since its last read, is read in full.
+ * LIVE_TASK_JUMP_NS more, between its last two clock reads, is read in full.
  */
 #define LIVE_TASK_JUMP 2.0
 #define LIVE_TASK_JUMP_NS 1000000
