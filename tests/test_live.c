@@ -899,6 +899,13 @@ static void pfs_put_schedstat(const char *dir, int pid, int tid, unsigned long l
 static uint64_t big_run[BIG_THREADS];
 static const char *big_proc;
 
+/*
+ * The pace of the reads in turn of the big process (live_opts.turn_pace):
+ * one a tick for the tests of what the reads in turn do, the default for
+ * those of their pace.
+ */
+static unsigned big_pace = 1;
+
 static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read_all)
 {
 	int tids[BIG_THREADS];
@@ -932,6 +939,7 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
 	o.sysfs_root = t->sys;
 	o.ops = &(*fp)->ops;
 	o.read_all = read_all;
+	o.turn_pace = big_pace;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
@@ -1102,6 +1110,116 @@ START_TEST(test_a_big_busy_process_has_a_thread_read_a_tick_and_the_rest_guessed
 		memcpy(prev, task->c, sizeof(prev));
 	}
 	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/* The big process at the pace of the reads in turn (live_opts.turn_pace 0). */
+static struct source *big_paced(struct tree *t, struct fake_kernel **fp, struct snapshot *snap)
+{
+	struct source *s;
+
+	big_pace = 0;
+	s = big_new(t, fp, false);
+	big_pace = 1;
+	snapshot_init(snap, s->ev.n);
+	return s;
+}
+
+/* It stops: its count is the kernel's, every thread's 10 an epoch since its attach. */
+static void big_paced_end(struct source *s, struct snapshot *snap, struct fake_kernel *f,
+			  struct tree *t)
+{
+	const struct snap_task *task = big_stop(s, snap, f);
+
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	live_test_end(s, snap, f, t);
+}
+
+/*
+ * At the pace of the reads in turn (live_opts.turn_pace 0): threads that
+ * keep to their rates (each counts 10 an epoch in its running time) are
+ * read one tick in two, then one in four, each within four turns, and the
+ * count is still 200 a tick to the unit and the kernel's at the stop.
+ */
+START_TEST(test_a_big_process_in_steady_work_is_read_one_tick_in_four)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, sum = 0, last[BIG_THREADS] = { 0 };
+
+	s = big_paced(&t, &f, &snap);
+	for (int i = 0; i < 3; i++)
+		task = big_tick(s, &snap, f, &reads);
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 8 * BIG_THREADS; i++) {
+		int before[BIG_THREADS];
+
+		for (int k = 0; k < BIG_THREADS; k++)
+			before[k] = f->reads_of[10 + k];
+		task = big_tick(s, &snap, f, &reads);
+		ck_assert_int_le(reads, 1);
+		big_expect(prev, task, 200, i);
+		for (int k = 0; k < BIG_THREADS; k++)
+			if (f->reads_of[10 + k] > before[k]) {
+				/* in turn: none waits longer than four turns */
+				ck_assert_int_le(i - last[k], 4 * BIG_THREADS);
+				last[k] = i;
+			}
+		/* the last four turns: one tick in four */
+		if (i >= 4 * BIG_THREADS)
+			sum += reads;
+	}
+	ck_assert_int_eq(sum, BIG_THREADS);
+	big_paced_end(s, &snap, f, &t);
+}
+END_TEST
+
+/*
+ * Threads that count more in their running time than their rates make
+ * (here every one's page faults, three times as many from one epoch on):
+ * the reads in turn are one a tick again from the next one on, until each
+ * thread was read with its new work, then one in four again.
+ */
+START_TEST(test_a_big_process_whose_work_changes_is_read_every_tick_again)
+{
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	int reads, sum = 0;
+
+	s = big_paced(&t, &f, &snap);
+	for (int i = 0; i < 3 + 4 * BIG_THREADS; i++) {
+		big_tick(s, &snap, f, &reads);
+		sum += i >= 3 + 3 * BIG_THREADS ? reads : 0;
+	}
+	ck_assert_int_eq(sum, BIG_THREADS / 4);
+	fake_kernel_settle(f);
+	for (int i = 0; i < f->nev; i++)
+		if (f->ev[i].pid >= 10 && f->ev[i].attr.type == PERF_TYPE_SOFTWARE &&
+		    f->ev[i].attr.config == PERF_COUNT_SW_PAGE_FAULTS)
+			f->ev[i].rate = 30;
+	/*
+	 * the next read in turn is at most three ticks on, and from there one
+	 * a tick, until every thread was read with its new rates
+	 */
+	for (int i = 0, first = -1; i < 4 * BIG_THREADS; i++) {
+		big_tick(s, &snap, f, &reads);
+		if (first < 0 && reads)
+			first = i;
+		if (first < 0)
+			ck_assert_int_lt(i, 3);
+		else if (i < first + BIG_THREADS)
+			ck_assert_int_eq(reads, 1);
+		/* then one in four again */
+		sum += i >= 2 * BIG_THREADS ? reads : 0;
+	}
+	ck_assert_int_eq(sum, BIG_THREADS / 4 + 2 * BIG_THREADS / 4);
+	big_paced_end(s, &snap, f, &t);
 }
 END_TEST
 
@@ -1313,7 +1431,7 @@ END_TEST
  * three times that on the way: the guesses are marked), it never falls,
  * and at the stop it is the kernel's.
  */
-START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
+static void big_ratios(int turns, int from)
 {
 	struct tree t;
 	struct fake_kernel *f;
@@ -1336,14 +1454,14 @@ START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
 		int full = 0;
 
 		memcpy(prev, task->c, sizeof(prev));
-		for (int i = 0; i < 10 * BIG_THREADS; i++) {
+		for (int i = 0; i < turns * BIG_THREADS; i++) {
 			bool est;
 
 			task = big_tick(s, &snap, f, &reads);
 			full += reads >= BIG_THREADS;
 			if (round || i >= 2)
 				ck_assert_int_le(reads, 2);
-			if (i >= 8 * BIG_THREADS)
+			if (i >= from * BIG_THREADS)
 				big_expect(prev, task, 200, i);
 			big_delta(&prev[0], &task->c[0], &est);
 			memcpy(prev, task->c, sizeof(prev));
@@ -1360,6 +1478,26 @@ START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
 				  10ull * (BIG_THREADS / 2) * (f->epoch - 3 - BIG_THREADS));
 	memset(big_clock_of, 0, sizeof(big_clock_of));
 	live_test_end(s, &snap, f, &t);
+}
+
+START_TEST(test_threads_whose_ratios_are_learned_late_and_change_count_right)
+{
+	big_ratios(10, 8);
+}
+END_TEST
+
+/*
+ * The same at the pace of the reads in turn (live_opts.turn_pace 0): each
+ * change of the ratios shows in the process's clock, which then runs
+ * unlike its threads' rates, and the reads go back to one a tick; but the
+ * pace grows again between the schedstat reads that take the new ratios,
+ * so the count is back to 200 a tick within 12 turns, not 8.
+ */
+START_TEST(test_threads_whose_ratios_change_count_right_at_the_pace)
+{
+	big_pace = 0;
+	big_ratios(16, 12);
+	big_pace = 1;
 }
 END_TEST
 
@@ -3917,6 +4055,9 @@ int main(void)
 	tcase_add_test(tc, test_a_big_process_that_runs_half_as_much_counts_half_at_once);
 	tcase_add_test(tc, test_threads_that_switch_more_or_less_are_each_taken_by_their_own_ratio);
 	tcase_add_test(tc, test_threads_whose_ratios_are_learned_late_and_change_count_right);
+	tcase_add_test(tc, test_a_big_process_in_steady_work_is_read_one_tick_in_four);
+	tcase_add_test(tc, test_a_big_process_whose_work_changes_is_read_every_tick_again);
+	tcase_add_test(tc, test_threads_whose_ratios_change_count_right_at_the_pace);
 	tcase_add_test(tc, test_a_process_that_runs_far_more_than_its_rates_make_is_read_in_full);
 	tcase_add_test(tc, test_a_process_whose_run_time_comes_in_bursts_is_read_in_full_seldom);
 	tcase_add_test(tc, test_a_clock_read_late_in_a_long_tick_is_no_jump);

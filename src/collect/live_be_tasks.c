@@ -3,6 +3,7 @@
 #include "collect/live.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,11 +102,32 @@ static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 }
 
 /*
+ * Whether tp's threads ran, between its last two clock reads, what their
+ * rates make within LIVE_TASK_PACE_RUN_TOL and LIVE_TASK_PACE_SLACK_NS: where
+ * not, their work or their ratios changed, and the reads in turn go back
+ * to one a tick (live_tasks_paced) to learn the new rates.
+ */
+static bool live_tasks_steady(const struct live *l, const struct live_tasks_proc *tp)
+{
+	size_t n3 = 3 * l->base.ev.n;
+	double ran, want, slack;
+
+	if (!tp->sa || tp->clk_now_ns <= tp->clk_ns || tp->clk_now < tp->clk)
+		return false;
+	ran = (double)(tp->clk_now - tp->clk);
+	want = tp->sa[n3] * (double)(tp->clk_now_ns - tp->clk_ns);
+	slack = LIVE_TASK_PACE_RUN_TOL * want + LIVE_TASK_PACE_SLACK_NS;
+	return ran <= want + slack && want <= ran + slack;
+}
+
+/*
  * Mark which of tp's threads this tick's read takes (live_thread.pick):
  * every one, but where the process ran since its last read (its CPU clock
  * moved), was read since its attach and its threads may be read in turn
- * (live_tasks_turns). Then one of them, the one read longest ago, and the
- * busiest besides (the most run time a ns between its last two reads)
+ * (live_tasks_turns). Then one of them, the one read longest ago, at the
+ * pace of the reads in turn (live_tasks_paced: every tick, or one in 2 or
+ * 4 while the threads keep to their rates and the process's clock to
+ * them, live_tasks_steady), and the busiest besides (the most run time a ns between its last two reads)
  * where it ran more than all the others together; and every one never
  * read, whose last read failed or whose run time is not known. The
  * others' kept reads stand for theirs, and what they counted since is
@@ -131,15 +153,22 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	 */
 	size_t old1 = (size_t)-1, old2 = (size_t)-1, hot = (size_t)-1;
 	double hrun = 0, rsum = 0;
+	bool rest = false;
 	bool budget = live_tasks_turns(l, tp, ly) && !stash && tp->updates >= 2 && tp->est_ok &&
 		      tp->clk_ok && tp->clk_now_ok && tp->clk_now != tp->clk;
 
 	tp->jumped = budget && live_tasks_jumped(l, tp);
 	budget &= !tp->jumped;
+	if (budget && tp->pace_wait && !live_tasks_steady(l, tp))
+		tp->pace = 1, tp->pace_wait = 0;
 
 	tp->picks = xgrow(tp->picks, &tp->pickcap, tp->nthr + 1, sizeof(*tp->picks));
 	tp->npick = 0;
+	tp->turn = (size_t)-1;
 	if (!budget) {
+		/* every thread read: the pace starts again from one a tick */
+		tp->pace = 1;
+		tp->pace_wait = 0;
 		for (size_t i = 0; i < tp->nthr; i++) {
 			tp->thr[i].pick = true;
 			tp->picks[tp->npick++] = i;
@@ -174,13 +203,18 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	 * others together (threads about as busy are read in turn alone); the
 	 * next in turn where the busiest is the one
 	 */
-	if (hot != (size_t)-1 && 2 * hrun > rsum && hot == old1)
+	if (old1 != (size_t)-1 && tp->pace_wait) {
+		tp->pace_wait--;
+		rest = true;
+	}
+	if (hot != (size_t)-1 && 2 * hrun > rsum && hot == old1 && !rest)
 		hot = old2;
 	else if (hot != (size_t)-1 && 2 * hrun <= rsum)
 		hot = (size_t)-1;
-	if (old1 != (size_t)-1) {
+	if (old1 != (size_t)-1 && !rest) {
 		tp->thr[old1].pick = true;
 		tp->picks[tp->npick++] = old1;
+		tp->turn = old1;
 	}
 	if (hot != (size_t)-1) {
 		tp->thr[hot].pick = true;
@@ -262,6 +296,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	int r;
 
 	*gone = 0;
+	t->rmoved = false;
 	/* one whose schedstat never read is read, run or not: its run time is had from then */
 	if ((!ran && t->rr_ok) || !t->keep_ok)
 		return 0;
@@ -301,6 +336,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	over = span_en > span + span / 1024;
 	ahead = !over && tp->more && t->ralpha > 0 &&
 		(double)span_en > 1.25 * t->ralpha * (double)span;
+	t->rmoved = over || ahead;
 	if (over || ahead) {
 		span = (uint64_t)((double)span_en / ratio);
 	} else if (span && span_en && !tp->jumped) {
@@ -319,7 +355,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		if (was <= 0 || t->rnew)
 			t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		else if (t->ralpha > 1.25 * was || was > 1.25 * t->ralpha)
-			t->rskip = LIVE_TASK_RUN_EVERY - 1;
+			t->rskip = LIVE_TASK_RUN_EVERY - 1, t->rmoved = true;
 		own = (double)den_gate / t->ralpha;
 	}
 	/*
@@ -426,6 +462,73 @@ static void live_tasks_pool(const struct live *l, struct live_tasks_proc *tp,
 }
 
 /*
+ * Whether thread t, read in turn, counted since its read before (o) what
+ * its rates at that read (ra, before this read's) make of its running time
+ * since: each event that grew, a ns of its running time (so that neither
+ * multiplexing nor the thread's ratio of perf's time to the kernel's weighs
+ * on it), within LIVE_TASK_PACE_TOL and three times the square root of the
+ * count (counts that come singly, as switches do, scatter by that much);
+ * counts both below LIVE_TASK_PACE_MIN are not weighed. False where no
+ * count was.
+ */
+static bool live_tasks_alike(const struct live *l, const struct live_thread *t,
+			     const struct snap_count *o, const double *ra)
+{
+	size_t nev = l->base.ev.n;
+	bool any = false;
+
+	for (size_t e = 0; e < nev; e++) {
+		const struct snap_count *a = &o[e], *b = &t->csum[e];
+		double want, got, slack;
+
+		if (!live_count_grew(a, b) || b->running == a->running || !(ra[3 * e + 2] > 0))
+			continue;
+		want = ra[3 * e] / ra[3 * e + 2] * (double)(b->running - a->running);
+		got = (double)(b->value - a->value);
+		if (want < LIVE_TASK_PACE_MIN && got < LIVE_TASK_PACE_MIN)
+			continue;
+		slack = LIVE_TASK_PACE_TOL * want + 3 * sqrt(want);
+		if (got > want + slack || want > got + slack)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * After a read in turn: the next one a tick later, or, where the thread
+ * read counted as its rates before make of its running time
+ * (live_tasks_alike) and its ratio of perf's time to the kernel's did not
+ * move (moved), twice as many ticks later as the last, up to
+ * LIVE_TASK_PACE_MOST (live_opts.turn_pace): threads in steady work are
+ * guessed as well from the clock and their rates as from one more read,
+ * and a process of them costs a group set's reads one tick in four. A
+ * thread unlike its rates or whose ratio moved sets the pace back to one a
+ * tick, as a jump, a read in full and a clock unlike the rates do
+ * (live_tasks_steady, live_tasks_pick); where threads started since the
+ * attach (their counts are in their starters' groups) it stays there for
+ * a whole turn.
+ */
+static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, bool alike,
+			     bool moved)
+{
+	unsigned pace = tp->pace > 1 ? tp->pace : 1;
+	unsigned most = l->o.turn_pace ? l->o.turn_pace : LIVE_TASK_PACE_MOST;
+
+	if (tp->more)
+		tp->settle = tp->nthr;
+	if (moved || !alike) {
+		tp->pace = 1;
+	} else if (tp->settle) {
+		tp->settle--;
+		tp->pace = 1;
+	} else {
+		tp->pace = 2 * pace < most ? 2 * pace : most;
+	}
+	tp->pace_wait = tp->pace - 1;
+}
+
+/*
  * After the read at t_ns, before live_tasks_rate: each thread picked ran dr
  * since its read before (live_thread_ran). What it counted meanwhile and
  * dr, a ns, are its rates (live_thread_rates), and go to the process's
@@ -437,6 +540,7 @@ static void live_tasks_pool(const struct live *l, struct live_tasks_proc *tp,
 static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
+	bool alike = false, ra0 = false, moved = false;
 
 	for (size_t x = 0; x < n3 + nev; x++)
 		tp->pool[x] *= LIVE_TASK_POOL;
@@ -477,12 +581,25 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			if (t->rsure != !k)
 				continue;
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
+			/* its rates before this read's, for the pace of the reads in turn */
+			if (tp->picks[j] == tp->turn && t->ra && t->rseen) {
+				tp->ra0 = xgrow(tp->ra0, &tp->ra0cap, n3 + 1, sizeof(*tp->ra0));
+				memcpy(tp->ra0, t->ra, (n3 + 1) * sizeof(*tp->ra0));
+				ra0 = true;
+			}
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
+			if (tp->picks[j] == tp->turn) {
+				alike = ra0 && based && t->csum && dr &&
+					live_tasks_alike(l, t, o, tp->ra0);
+				moved = t->rmoved;
+			}
 			if (based && t->csum && dr)
 				live_tasks_pool(l, tp, t, o, dr);
 			tp->unread -= gone;
 		}
 	}
+	if (tp->turn != (size_t)-1)
+		live_tasks_paced(l, tp, alike, moved);
 	/* below 0: guessed too much, which the next schedstat reads give back */
 	if (tp->npick == tp->nthr)
 		tp->unread = 0;
@@ -739,6 +856,7 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->old);
 	free(tp->tot.c);
 	free(tp->picks);
+	free(tp->ra0);
 	live_ctxsw_free(&tp->ctxsw);
 	free(tp);
 	p->be = NULL;

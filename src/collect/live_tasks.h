@@ -52,6 +52,8 @@ struct live_thread {
 	bool rsure; /* this read reads its schedstat (live_thread_sure) */
 	/* its ratio is taken anew at its next read: its last was read in full for a jump */
 	bool rnew;
+	/* this read's schedstat moved its ratio by more than a quarter (live_thread_ran) */
+	bool rmoved;
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
 	/* its gate group's enabled time a ns of run time between its last two (0: not known) */
@@ -172,6 +174,18 @@ struct live_tasks_proc {
 	struct live_tot tot;
 	size_t *picks; /* the threads this tick reads (live_thread.pick), npick of them */
 	size_t npick, pickcap;
+	/* the one of them read in turn ((size_t)-1: none this tick) */
+	size_t turn;
+	/*
+	 * the reads in turn one in pace ticks (0 or 1: every tick), pace_wait
+	 * the ticks still to wait for the next (live_tasks_paced)
+	 */
+	unsigned pace, pace_wait;
+	/* reads in turn still to make one a tick before the pace may grow again */
+	size_t settle;
+	/* scratch: the rates of the thread read in turn before its read */
+	double *ra0;
+	size_t ra0cap;
 };
 
 /* The running time a guessed count takes when the guesses of running time ran ahead (ns). */
@@ -196,6 +210,19 @@ struct live_tasks_proc {
  */
 #define LIVE_TASK_JUMP_MOST 2.0
 #define LIVE_TASK_JUMP_EVERY 16
+/*
+ * Reads in turn one in LIVE_TASK_PACE_MOST ticks at most, while each
+ * thread read counted, a ns of its running time, what it did at its read
+ * before within LIVE_TASK_PACE_TOL of it and three times the square root of
+ * the count (counts below LIVE_TASK_PACE_MIN both are not weighed: switches
+ * and migrations of a thread scatter by more than that)
+ */
+#define LIVE_TASK_PACE_MOST 4
+#define LIVE_TASK_PACE_TOL 0.5
+#define LIVE_TASK_PACE_MIN 100.0
+/* and while the process ran what its threads' rates make within this part and ns */
+#define LIVE_TASK_PACE_RUN_TOL 0.25
+#define LIVE_TASK_PACE_SLACK_NS 200000
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 

@@ -50,6 +50,12 @@ struct live_opts {
 	 * software events alone; 0: for every process while the descriptors hold
 	 */
 	unsigned hw_top;
+	/*
+	 * the per-task backend's reads in turn of a big process's threads: one
+	 * in this many ticks at most, while its threads keep to their rates
+	 * (0: LIVE_TASK_PACE_MOST; 1: every tick it runs)
+	 */
+	unsigned turn_pace;
 	enum live_task_counts task_counts;
 	/* NULL, or set true when the source is refused for a choice of the options' */
 	bool *usage_err;
