@@ -186,6 +186,10 @@ static uint64_t fake_kernel_value(const struct fake_kernel *fk, const struct fak
 {
 	if (!ran)
 		return 0;
+	if (m->rate_from && r > m->rate_from)
+		return m->rate_was * m->rate_from + m->rate * (r - m->rate_from);
+	if (m->rate_from)
+		return m->rate_was * r;
 	if (m->rate)
 		return m->rate * r;
 	if (m->pid != -1 && m->pmu >= 0)

@@ -23,7 +23,9 @@ struct fake_ev {
 	struct perf_event_attr attr;
 	unsigned long flags;
 	bool open;
-	uint64_t rate;	/* its value grows this much a read of its group; 0: the PMU's */
+	uint64_t rate; /* its value grows this much a read of its group; 0: the PMU's */
+	/* where rate_from: rate from the group's rate_from-th read on, rate_was before it */
+	uint64_t rate_from, rate_was;
 	unsigned reads; /* successful reads with it as the group leader (timed: epochs run) */
 	uint64_t seen;	/* timed: the epoch of its last read (or open) */
 };

@@ -1174,15 +1174,20 @@ START_TEST(test_a_big_process_in_steady_work_is_read_one_tick_in_four)
 			sum += reads;
 	}
 	ck_assert_int_eq(sum, BIG_THREADS);
+	for (int k = 0; k < BIG_THREADS; k++)
+		ck_assert_int_ge(last[k], 4 * BIG_THREADS);
 	big_paced_end(s, &snap, f, &t);
 }
 END_TEST
 
 /*
- * Threads that count more in their running time than their rates make
- * (here every one's page faults, three times as many from one epoch on):
- * the reads in turn are one a tick again from the next one on, until each
- * thread was read with its new work, then one in four again.
+ * Threads that count more in their running time than their rates make:
+ * here every one's page faults, three times as many from one epoch on (the
+ * fake kernel's rate_from). A thread read in turn whose span has enough of
+ * the new work sets the pace back to one a tick, and it stays there while
+ * the threads read bring rates of both; the count of page faults goes to
+ * 600 a tick, never falls, and is the kernel's at the stop. Then one tick
+ * in four again.
  */
 START_TEST(test_a_big_process_whose_work_changes_is_read_every_tick_again)
 {
@@ -1190,36 +1195,62 @@ START_TEST(test_a_big_process_whose_work_changes_is_read_every_tick_again)
 	struct fake_kernel *f;
 	struct source *s;
 	struct snapshot snap;
-	int reads, sum = 0;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads, sum = 0, at = -1, run = 0, most = 0;
+	uint64_t faults = 0;
 
 	s = big_paced(&t, &f, &snap);
 	for (int i = 0; i < 3 + 4 * BIG_THREADS; i++) {
-		big_tick(s, &snap, f, &reads);
+		task = big_tick(s, &snap, f, &reads);
 		sum += i >= 3 + 3 * BIG_THREADS ? reads : 0;
 	}
 	ck_assert_int_eq(sum, BIG_THREADS / 4);
 	fake_kernel_settle(f);
-	for (int i = 0; i < f->nev; i++)
-		if (f->ev[i].pid >= 10 && f->ev[i].attr.type == PERF_TYPE_SOFTWARE &&
-		    f->ev[i].attr.config == PERF_COUNT_SW_PAGE_FAULTS)
-			f->ev[i].rate = 30;
-	/*
-	 * the next read in turn is at most three ticks on, and from there one
-	 * a tick, until every thread was read with its new rates
-	 */
-	for (int i = 0, first = -1; i < 4 * BIG_THREADS; i++) {
-		big_tick(s, &snap, f, &reads);
-		if (first < 0 && reads)
-			first = i;
-		if (first < 0)
-			ck_assert_int_lt(i, 3);
-		else if (i < first + BIG_THREADS)
-			ck_assert_int_eq(reads, 1);
-		/* then one in four again */
-		sum += i >= 2 * BIG_THREADS ? reads : 0;
+	for (int i = 0; i < f->nev; i++) {
+		struct fake_ev *m = &f->ev[i];
+
+		if (m->pid < 10 || m->attr.type != PERF_TYPE_SOFTWARE ||
+		    m->attr.config != PERF_COUNT_SW_PAGE_FAULTS)
+			continue;
+		m->rate_was = 10;
+		m->rate = 30;
+		m->rate_from = f->ev[m->leader - FAKE_KERNEL_FD0].reads;
 	}
+	memcpy(prev, task->c, sizeof(prev));
+	for (int i = 0; i < 8 * BIG_THREADS; i++) {
+		bool est;
+		double d;
+
+		task = big_tick(s, &snap, f, &reads);
+		d = big_delta(&prev[1], &task->c[1], &est);
+		memcpy(prev, task->c, sizeof(prev));
+		/* the longest run of ticks each with a read in turn */
+		run = reads ? run + 1 : 0;
+		most = run > most ? run : most;
+		if (reads && at < 0 && i >= 3)
+			at = i;
+		/* the last two turns: 600 a tick, and one read in four ticks */
+		if (i >= 6 * BIG_THREADS) {
+			ck_assert_msg(d > 0.99 * 600 && d < 1.01 * 600, "tick %d: %.2f", i, d);
+			sum += reads;
+		}
+	}
+	/* the change was seen within a turn of it, and the reads were one a tick for a turn */
+	ck_assert_int_lt(at, BIG_THREADS);
+	ck_assert_int_ge(most, BIG_THREADS);
 	ck_assert_int_eq(sum, BIG_THREADS / 4 + 2 * BIG_THREADS / 4);
-	big_paced_end(s, &snap, f, &t);
+	task = big_stop(s, &snap, f);
+	for (int i = 0; i < f->nev; i++) {
+		const struct fake_ev *m = &f->ev[i];
+
+		if (m->rate_from)
+			faults += 10 * m->rate_from +
+				  30 * (f->ev[m->leader - FAKE_KERNEL_FD0].reads - m->rate_from);
+	}
+	ck_assert_uint_eq(task->c[1].value, faults);
+	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	live_test_end(s, &snap, f, &t);
 }
 END_TEST
 

@@ -227,6 +227,8 @@ struct live {
 	uint64_t *tg_en, *tg_run;      /* per task group: enabled and running over all tasks */
 	uint64_t *tg_en0, *tg_run0;    /* the same at the last tick */
 	unsigned *tg_starved;	       /* ticks in a row it was enabled and never ran */
+	/* this tick a process read in turn read none of its threads (live_tasks_pick) */
+	bool rested;
 	size_t ntg;
 	struct live_gdef *tg; /* groups for tasks */
 	size_t ncg;

@@ -82,8 +82,9 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  * clocks of the ones after them later, and by the ticks' times they all
  * ran more than their rates make (46 processes of 50 in one tick, each
  * then read in full, beside 50 x 100 busy threads). Two at once, then one
- * in LIVE_TASK_JUMP_EVERY reads in turn at most (the only reads that call
- * it).
+ * in LIVE_TASK_JUMP_EVERY ticks in turn at most (ticks the process ran in
+ * which its threads may be read in turn, a thread read or none at the
+ * pace: the only ones that call it).
  */
 static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 {
@@ -125,10 +126,11 @@ static bool live_tasks_steady(const struct live *l, const struct live_tasks_proc
  * every one, but where the process ran since its last read (its CPU clock
  * moved), was read since its attach and its threads may be read in turn
  * (live_tasks_turns). Then one of them, the one read longest ago, at the
- * pace of the reads in turn (live_tasks_paced: every tick, or one in 2 or
- * 4 while the threads keep to their rates and the process's clock to
- * them, live_tasks_steady), and the busiest besides (the most run time a ns between its last two reads)
- * where it ran more than all the others together; and every one never
+ * pace of the reads in turn (live_tasks_paced: every tick, or fewer while
+ * the threads keep to their rates and the process's clock to them,
+ * live_tasks_steady), and the busiest besides (the most run time a ns
+ * between its last two reads, read on a tick the pace rests too, oldest
+ * or not) where it ran more than all the others together; and every one never
  * read, whose last read failed or whose run time is not known. The
  * others' kept reads stand for theirs, and what they counted since is
  * guessed (live_tasks_est): the busiest is read every tick, so that a
@@ -206,6 +208,7 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 	if (old1 != (size_t)-1 && tp->pace_wait) {
 		tp->pace_wait--;
 		rest = true;
+		l->rested = true;
 	}
 	if (hot != (size_t)-1 && 2 * hrun > rsum && hot == old1 && !rest)
 		hot = old2;
@@ -467,15 +470,15 @@ static void live_tasks_pool(const struct live *l, struct live_tasks_proc *tp,
  * since: each event that grew, a ns of its running time (so that neither
  * multiplexing nor the thread's ratio of perf's time to the kernel's weighs
  * on it), within LIVE_TASK_PACE_TOL and three times the square root of the
- * count (counts that come singly, as switches do, scatter by that much);
- * counts both below LIVE_TASK_PACE_MIN are not weighed. False where no
- * count was.
+ * count (counts that come singly, as switches do, scatter by that much).
+ * 1: alike; 0: not; -1: nothing to tell (no count of LIVE_TASK_PACE_MIN,
+ * a thread that slept).
  */
-static bool live_tasks_alike(const struct live *l, const struct live_thread *t,
-			     const struct snap_count *o, const double *ra)
+static int live_tasks_alike(const struct live *l, const struct live_thread *t,
+			    const struct snap_count *o, const double *ra)
 {
 	size_t nev = l->base.ev.n;
-	bool any = false;
+	int any = -1;
 
 	for (size_t e = 0; e < nev; e++) {
 		const struct snap_count *a = &o[e], *b = &t->csum[e];
@@ -489,8 +492,8 @@ static bool live_tasks_alike(const struct live *l, const struct live_thread *t,
 			continue;
 		slack = LIVE_TASK_PACE_TOL * want + 3 * sqrt(want);
 		if (got > want + slack || want > got + slack)
-			return false;
-		any = true;
+			return 0;
+		any = 1;
 	}
 	return any;
 }
@@ -503,29 +506,25 @@ static bool live_tasks_alike(const struct live *l, const struct live_thread *t,
  * LIVE_TASK_PACE_MOST (live_opts.turn_pace): threads in steady work are
  * guessed as well from the clock and their rates as from one more read,
  * and a process of them costs a group set's reads one tick in four. A
- * thread unlike its rates or whose ratio moved sets the pace back to one a
- * tick, as a jump, a read in full and a clock unlike the rates do
- * (live_tasks_steady, live_tasks_pick); where threads started since the
- * attach (their counts are in their starters' groups) it stays there for
- * a whole turn.
+ * thread unlike its rates or whose ratio moved sets the pace back to one
+ * a tick, as a jump, a read in full and a clock unlike the rates do
+ * (live_tasks_steady, live_tasks_pick), and so do threads started since
+ * the attach, while they run (their counts are in their starters' groups,
+ * and the process has more threads than sets); a thread that tells
+ * nothing (alike -1: it slept, or counted too little to weigh) leaves the
+ * pace as it was.
  */
-static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, bool alike,
+static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, int alike,
 			     bool moved)
 {
 	unsigned pace = tp->pace > 1 ? tp->pace : 1;
 	unsigned most = l->o.turn_pace ? l->o.turn_pace : LIVE_TASK_PACE_MOST;
 
-	if (tp->more)
-		tp->settle = tp->nthr;
-	if (moved || !alike) {
+	if (moved || !alike || tp->more)
 		tp->pace = 1;
-	} else if (tp->settle) {
-		tp->settle--;
-		tp->pace = 1;
-	} else {
+	else if (alike > 0)
 		tp->pace = 2 * pace < most ? 2 * pace : most;
-	}
-	tp->pace_wait = tp->pace - 1;
+	tp->pace_wait = tp->pace > 1 ? tp->pace - 1 : 0;
 }
 
 /*
@@ -540,7 +539,8 @@ static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, b
 static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
-	bool alike = false, ra0 = false, moved = false;
+	bool ra0 = false, moved = false;
+	int alike = -1;
 
 	for (size_t x = 0; x < n3 + nev; x++)
 		tp->pool[x] *= LIVE_TASK_POOL;
@@ -589,8 +589,9 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			}
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (tp->picks[j] == tp->turn) {
-				alike = ra0 && based && t->csum && dr &&
-					live_tasks_alike(l, t, o, tp->ra0);
+				alike = ra0 && based && t->csum && dr
+						? live_tasks_alike(l, t, o, tp->ra0)
+						: -1;
 				moved = t->rmoved;
 			}
 			if (based && t->csum && dr)

@@ -39,7 +39,14 @@ void live_check_starved(struct live *l)
 	for (size_t k = 0; k < l->ntg; k++) {
 		bool ran = l->tg_run[k] > l->tg_run0[k], on = l->tg_en[k] > l->tg_en0[k];
 
-		l->tg_starved[k] = on && !ran ? l->tg_starved[k] + 1 : 0;
+		/*
+		 * a tick whose reads brought no enabled time while big processes
+		 * rested from their reads in turn (live_tasks_paced) says
+		 * nothing: the count stands
+		 */
+		l->tg_starved[k] = on && !ran	      ? l->tg_starved[k] + 1
+				   : !on && l->rested ? l->tg_starved[k]
+						      : 0;
 		l->tg_en0[k] = l->tg_en[k];
 		l->tg_run0[k] = l->tg_run[k];
 		l->tg_en[k] = l->tg_run[k] = 0;
@@ -60,6 +67,7 @@ void live_check_starved(struct live *l)
 			}
 		}
 	}
+	l->rested = false;
 	if (split < 0 && !unpack)
 		return;
 	/* the sets are built from the group definitions: close them all, reattach next tick */

@@ -52,7 +52,10 @@ struct live_thread {
 	bool rsure; /* this read reads its schedstat (live_thread_sure) */
 	/* its ratio is taken anew at its next read: its last was read in full for a jump */
 	bool rnew;
-	/* this read's schedstat moved its ratio by more than a quarter (live_thread_ran) */
+	/*
+	 * this read's schedstat moved its ratio by more than a quarter, or its
+	 * groups' time was over its run time (live_thread_ran)
+	 */
 	bool rmoved;
 	/* that read's run time and its gate group's enabled time (ns) */
 	uint64_t rr0, rr0_en;
@@ -164,7 +167,7 @@ struct live_tasks_proc {
 	bool more; /* the process has more threads than it has sets (started since the attach) */
 	uint64_t t0;
 	bool jumped;  /* this read reads every thread and its schedstat (live_tasks_jumped) */
-	double jumps; /* reads in full for jumps, less 1 / LIVE_TASK_JUMP_EVERY a read in turn */
+	double jumps; /* reads in full for jumps, less 1 / LIVE_TASK_JUMP_EVERY a tick in turn */
 	int taskfd;   /* its task directory, kept for the threads' schedstat (1 + fd; 0: none) */
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
@@ -181,8 +184,6 @@ struct live_tasks_proc {
 	 * the ticks still to wait for the next (live_tasks_paced)
 	 */
 	unsigned pace, pace_wait;
-	/* reads in turn still to make one a tick before the pace may grow again */
-	size_t settle;
 	/* scratch: the rates of the thread read in turn before its read */
 	double *ra0;
 	size_t ra0cap;
@@ -205,7 +206,7 @@ struct live_tasks_proc {
 /*
  * Reads in full for jumps: LIVE_TASK_JUMP_MOST at once (a change of work
  * takes two: the rates of the first are of spans mostly of before), and
- * one more each LIVE_TASK_JUMP_EVERY reads in turn in which the process
+ * one more each LIVE_TASK_JUMP_EVERY ticks in turn in which the process
  * ran, so that one whose run time comes in bursts costs no more than that.
  */
 #define LIVE_TASK_JUMP_MOST 2.0
@@ -218,7 +219,7 @@ struct live_tasks_proc {
  * and migrations of a thread scatter by more than that)
  */
 #define LIVE_TASK_PACE_MOST 4
-#define LIVE_TASK_PACE_TOL 0.5
+#define LIVE_TASK_PACE_TOL 0.25
 #define LIVE_TASK_PACE_MIN 100.0
 /* and while the process ran what its threads' rates make within this part and ns */
 #define LIVE_TASK_PACE_RUN_TOL 0.25
