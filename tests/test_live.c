@@ -1458,9 +1458,10 @@ END_TEST
  * (a thread's run time guessed too high comes back
  * to the run time not read at its next schedstat read, one guessed too
  * low leaves it; a ratio that moved is read again at the next turn). Each
- * time the count is back to 200 a tick within 8 turns (it swings up to
- * three times that on the way: the guesses are marked), it never falls,
- * and at the stop it is the kernel's.
+ * time the count is back to 200 a tick within from turns (8 at one read a
+ * tick; it swings up to three times that on the way: the guesses are
+ * marked), it never falls, and at the stop it is the kernel's. Each
+ * change runs turns turns.
  */
 static void big_ratios(int turns, int from)
 {
