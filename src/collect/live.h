@@ -226,8 +226,9 @@ struct live {
 	int pack_cap;		       /* hardware events task groups are packed up to, 0: none */
 	uint64_t *tg_en, *tg_run;      /* per task group: enabled and running over all tasks */
 	uint64_t *tg_en0, *tg_run0;    /* the same at the last tick */
-	unsigned *tg_starved;	       /* ticks in a row it was enabled and never ran */
-	/* this tick a process read in turn read none of its threads (live_tasks_pick) */
+	/* ticks in a row it was enabled and never ran (those that say nothing left out) */
+	unsigned *tg_starved;
+	/* this tick a process read in turn rested: no thread read in turn (live_tasks_pick) */
 	bool rested;
 	size_t ntg;
 	struct live_gdef *tg; /* groups for tasks */

@@ -509,8 +509,8 @@ static int live_tasks_alike(const struct live *l, const struct live_thread *t,
  * thread unlike its rates or whose ratio moved sets the pace back to one
  * a tick, as a jump, a read in full and a clock unlike the rates do
  * (live_tasks_steady, live_tasks_pick), and so do threads started since
- * the attach, while they run (their counts are in their starters' groups,
- * and the process has more threads than sets); a thread that tells
+ * the attach, at every read in turn while the process has more threads
+ * than sets (their counts are in their starters' groups); a thread that tells
  * nothing (alike -1: it slept, or counted too little to weigh) leaves the
  * pace as it was.
  */
