@@ -304,7 +304,11 @@ static unsigned long long own_migrations(void)
  * on its new CPU, and the program charges it at that task's switch out
  * (never at the idle task's, which it does not read them for). A thread
  * that moves itself between two CPUs 100 times is charged what its sched
- * file says.
+ * file says, two fewer at most (its last moves may not be charged yet at
+ * the second read) and one more at most: a move the kernel counted before
+ * the first read (the balancer's, beside a busy machine) is charged at the
+ * thread's next switch out, after it (CI saw 100 charged where the file
+ * said 99, once).
  */
 START_TEST(test_counts_migrations)
 {
@@ -338,7 +342,7 @@ START_TEST(test_counts_migrations)
 	mig = s1[BPFPROG_FIELDS] - s0[BPFPROG_FIELDS];
 	/* the first move may find it where it is already */
 	ck_assert_msg(m1 - m0 >= 99, "the kernel says %llu migrations", m1 - m0);
-	ck_assert_msg(mig + 2 >= m1 - m0 && mig <= m1 - m0,
+	ck_assert_msg(mig + 2 >= m1 - m0 && mig <= m1 - m0 + 1,
 		      "migrations: %llu counted, the kernel says %llu", mig, m1 - m0);
 	bpfcount_close(b);
 }
