@@ -70,6 +70,21 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 }
 
 /*
+ * How much tp's threads ran between its last two clock reads (ran) and how
+ * much their rates make of that time (want), in ns; false where either is
+ * not known.
+ */
+static bool live_tasks_ran(const struct live *l, const struct live_tasks_proc *tp, double *ran,
+			   double *want)
+{
+	if (!tp->sa || tp->clk_now_ns <= tp->clk_ns || tp->clk_now < tp->clk)
+		return false;
+	*ran = (double)(tp->clk_now - tp->clk);
+	*want = tp->sa[3 * l->base.ev.n] * (double)(tp->clk_now_ns - tp->clk_ns);
+	return true;
+}
+
+/*
  * Whether tp's threads ran more between its last two clock reads than
  * their rates at their reads make (LIVE_TASK_JUMP times that, and
  * LIVE_TASK_JUMP_NS more): its work changed (a team's threads that start
@@ -88,15 +103,12 @@ static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
  */
 static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
 {
-	size_t n3 = 3 * l->base.ev.n;
+	double ran, want;
 
 	tp->jumps =
 		tp->jumps > 1.0 / LIVE_TASK_JUMP_EVERY ? tp->jumps - 1.0 / LIVE_TASK_JUMP_EVERY : 0;
-	if (!tp->sa || tp->jumps + 1 > LIVE_TASK_JUMP_MOST || tp->clk_now_ns <= tp->clk_ns ||
-	    tp->clk_now < tp->clk)
-		return false;
-	if ((double)(tp->clk_now - tp->clk) <=
-	    LIVE_TASK_JUMP * tp->sa[n3] * (double)(tp->clk_now_ns - tp->clk_ns) + LIVE_TASK_JUMP_NS)
+	if (tp->jumps + 1 > LIVE_TASK_JUMP_MOST || !live_tasks_ran(l, tp, &ran, &want) ||
+	    ran <= LIVE_TASK_JUMP * want + LIVE_TASK_JUMP_NS)
 		return false;
 	tp->jumps += 1;
 	return true;
@@ -110,13 +122,10 @@ static bool live_tasks_jumped(const struct live *l, struct live_tasks_proc *tp)
  */
 static bool live_tasks_steady(const struct live *l, const struct live_tasks_proc *tp)
 {
-	size_t n3 = 3 * l->base.ev.n;
 	double ran, want, slack;
 
-	if (!tp->sa || tp->clk_now_ns <= tp->clk_ns || tp->clk_now < tp->clk)
+	if (!live_tasks_ran(l, tp, &ran, &want))
 		return false;
-	ran = (double)(tp->clk_now - tp->clk);
-	want = tp->sa[n3] * (double)(tp->clk_now_ns - tp->clk_ns);
 	slack = LIVE_TASK_PACE_RUN_TOL * want + LIVE_TASK_PACE_SLACK_NS;
 	return ran <= want + slack && want <= ran + slack;
 }
@@ -539,7 +548,7 @@ static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, i
 static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
-	bool ra0 = false, moved = false;
+	bool moved = false;
 	int alike = -1;
 
 	for (size_t x = 0; x < n3 + nev; x++)
@@ -581,19 +590,14 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			if (t->rsure != !k)
 				continue;
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
-			/* its rates before this read's, for the pace of the reads in turn */
-			if (tp->picks[j] == tp->turn && t->ra && t->rseen) {
-				tp->ra0 = xgrow(tp->ra0, &tp->ra0cap, n3 + 1, sizeof(*tp->ra0));
-				memcpy(tp->ra0, t->ra, (n3 + 1) * sizeof(*tp->ra0));
-				ra0 = true;
-			}
-			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
+			/* for the pace of the reads in turn: by its rates before this read's */
 			if (tp->picks[j] == tp->turn) {
-				alike = ra0 && based && t->csum && dr
-						? live_tasks_alike(l, t, o, tp->ra0)
+				alike = t->ra && t->rseen && based && t->csum && dr
+						? live_tasks_alike(l, t, o, t->ra)
 						: -1;
 				moved = t->rmoved;
 			}
+			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (based && t->csum && dr)
 				live_tasks_pool(l, tp, t, o, dr);
 			tp->unread -= gone;
@@ -857,7 +861,6 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->old);
 	free(tp->tot.c);
 	free(tp->picks);
-	free(tp->ra0);
 	live_ctxsw_free(&tp->ctxsw);
 	free(tp);
 	p->be = NULL;

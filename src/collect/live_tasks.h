@@ -184,9 +184,6 @@ struct live_tasks_proc {
 	 * the ticks still to wait for the next (live_tasks_paced)
 	 */
 	unsigned pace, pace_wait;
-	/* scratch: the rates of the thread read in turn before its read */
-	double *ra0;
-	size_t ra0cap;
 };
 
 /* The running time a guessed count takes when the guesses of running time ran ahead (ns). */
