@@ -905,6 +905,12 @@ static const char *big_proc;
  * those of their pace.
  */
 static unsigned big_pace = 1;
+/*
+ * Its threads (BIG_THREADS at most; fewer for a process of few threads),
+ * and live_opts.pace_few_from
+ */
+static int big_n = BIG_THREADS;
+static unsigned big_few_from;
 
 static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read_all)
 {
@@ -914,15 +920,15 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
 	struct source *s;
 	char err[512];
 
-	for (int i = 0; i < BIG_THREADS; i++)
+	for (int i = 0; i < big_n; i++)
 		tids[i] = 10 + i;
 	tree_init(t);
-	tree_proc(t, 10, tids, BIG_THREADS, 100, 800);
+	tree_proc(t, 10, tids, big_n, 100, 800);
 	/* the threads' run times, in the process clock's units: the kernel has schedstats */
 	tree_mkdir(t->proc, "/self", 0, 0);
 	pfs_put_schedstat(t->proc, 0, 0, 123456);
 	big_proc = t->proc;
-	for (int i = 0; i < BIG_THREADS; i++) {
+	for (int i = 0; i < big_n; i++) {
 		big_run[i] = 0;
 		pfs_put_schedstat(t->proc, 10, 10 + i, 0);
 	}
@@ -940,6 +946,7 @@ static struct source *big_new(struct tree *t, struct fake_kernel **fp, bool read
 	o.ops = &(*fp)->ops;
 	o.read_all = read_all;
 	o.turn_pace = big_pace;
+	o.pace_few_from = big_few_from;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
@@ -967,7 +974,7 @@ static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
 	const struct snap_task *task;
 
 	f->epoch++;
-	for (int tid = 10; tid < 10 + BIG_THREADS; tid++) {
+	for (int tid = 10; tid < 10 + big_n; tid++) {
 		bool runs = !(f->frozen >> tid & 1);
 		uint64_t per = (big_clock_of[tid - 10] ? big_clock_of[tid - 10] : big_clock_per) *
 			       BIG_UNIT / 1000;
@@ -983,7 +990,7 @@ static const struct snap_task *big_tick(struct source *s, struct snapshot *snap,
 		}
 	}
 	task = tick10(s, snap);
-	for (int tid = 10; tid < 10 + BIG_THREADS; tid++)
+	for (int tid = 10; tid < 10 + big_n; tid++)
 		after += f->reads_of[tid];
 	*reads = after - before;
 	return task;
@@ -1028,9 +1035,9 @@ static const struct snap_task *big_stop(struct source *s, struct snapshot *snap,
 	int reads;
 
 	fake_kernel_settle(f);
-	f->frozen = ((1ull << BIG_THREADS) - 1) << 10;
+	f->frozen = ((1ull << big_n) - 1) << 10;
 	task = big_tick(s, snap, f, &reads);
-	ck_assert_int_eq(reads, BIG_THREADS);
+	ck_assert_int_eq(reads, big_n);
 	return task;
 }
 
@@ -1131,7 +1138,7 @@ static void big_paced_end(struct source *s, struct snapshot *snap, struct fake_k
 {
 	const struct snap_task *task = big_stop(s, snap, f);
 
-	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
+	ck_assert_uint_eq(task->c[0].value, 10ull * (uint64_t)big_n * (f->epoch - 2));
 	live_test_end(s, snap, f, t);
 }
 
@@ -1252,6 +1259,153 @@ START_TEST(test_a_big_process_whose_work_changes_is_read_every_tick_again)
 	ck_assert_uint_eq(task->c[1].value, faults);
 	ck_assert_uint_eq(task->c[0].value, 10ull * BIG_THREADS * (f->epoch - 2));
 	live_test_end(s, &snap, f, &t);
+}
+END_TEST
+
+/* Its page faults at rate from the next epoch on, where they were was (the fake kernel's rate_from). */
+static void big_faults_from(struct fake_kernel *f, uint64_t was, uint64_t rate)
+{
+	fake_kernel_settle(f);
+	for (int i = 0; i < f->nev; i++) {
+		struct fake_ev *m = &f->ev[i];
+
+		if (m->pid < 10 || m->attr.type != PERF_TYPE_SOFTWARE ||
+		    m->attr.config != PERF_COUNT_SW_PAGE_FAULTS)
+			continue;
+		m->rate_was = was;
+		m->rate = rate;
+		m->rate_from = f->ev[m->leader - FAKE_KERNEL_FD0].reads;
+	}
+}
+
+/*
+ * One tick of a process of few threads at the pace: none of its threads
+ * read, or all; each event's count right to 1 % (task-clock 1000 a thread
+ * a tick, page faults faults a tick where not below 0), estimated on a
+ * tick none was read and exact on one all were. The threads read.
+ */
+static int few_tick(struct source *s, struct snapshot *snap, struct fake_kernel *f,
+		    struct snap_count *prev, double faults, int i)
+{
+	const struct snap_task *task;
+	int reads;
+
+	task = big_tick(s, snap, f, &reads);
+	ck_assert_msg(reads == 0 || reads == big_n, "tick %d: %d threads read of %d", i, reads,
+		      big_n);
+	for (int e = 0; e < 2; e++) {
+		double want = e ? faults : 1000.0 * big_n;
+		bool est;
+		double d = big_delta(&prev[e], &task->c[e], &est);
+
+		if (want < 0)
+			continue;
+		ck_assert_msg(d > 0.99 * want && d < 1.01 * want,
+			      "tick %d event %d: %.2f a tick, not %.0f", i, e, d, want);
+		ck_assert_msg(est == !reads, "tick %d event %d: estimated %d, %d read", i, e, est,
+			      reads);
+	}
+	memcpy(prev, task->c, 2 * sizeof(*prev));
+	return reads;
+}
+
+/*
+ * Where hundreds of processes run every tick (live_opts.pace_few_from, 1
+ * here, 128 by default), a process of few threads (1, then 3) is read at
+ * the pace too, all its threads at once: one tick in four while they keep
+ * to their rates, each tick's count right, guessed on the ticks between
+ * (marked estimated) and the reads' own on the ticks read. Its page faults
+ * tripled (100 to 300 a thread a tick): read at the next tick too after
+ * the read that sees it, and at 300 from there on; one tick in four again
+ * after; the kernel's counts at the
+ * stop. Among fewer processes than that it is read every tick, exactly.
+ */
+START_TEST(test_a_process_of_few_threads_is_read_at_the_pace_among_many)
+{
+	static const int ns[] = { 1, 3 };
+	struct tree t;
+	struct fake_kernel *f;
+	struct source *s;
+	struct snapshot snap;
+	struct snap_count prev[2];
+	const struct snap_task *task;
+	int reads;
+
+	for (size_t k = 0; k < 2; k++) {
+		int sum = 0, each = 0, first = -1;
+		uint64_t faults = 0;
+
+		big_n = ns[k];
+		big_few_from = 1;
+		s = big_paced(&t, &f, &snap);
+		/* counts that weigh in the pace (LIVE_TASK_PACE_MIN): task-clock's ns, say */
+		fake_kernel_set_rate(f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1000);
+		fake_kernel_set_rate(f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 100);
+		for (int i = 0; i < 3; i++)
+			task = big_tick(s, &snap, f, &reads);
+		memcpy(prev, task->c, sizeof(prev));
+		for (int i = 0; i < 40; i++) {
+			reads = few_tick(s, &snap, f, prev, 100.0 * big_n, i);
+			if (i >= 24)
+				sum += reads / big_n;
+		}
+		/* the last 16 ticks: one read in four */
+		ck_assert_int_eq(sum, 4);
+		big_faults_from(f, 100, 300);
+		sum = 0;
+		for (int i = 0; i < 40; i++) {
+			/*
+			 * guessed at the rate before until the first read after
+			 * the change, which brings the rest; then at the new
+			 */
+			reads = few_tick(s, &snap, f, prev,
+					 first < 0 || i <= first ? -1 : 300.0 * big_n, i);
+			if (reads && first < 0)
+				first = i;
+			/* the tick after that read too: its rates were of both */
+			if (first >= 0 && i == first + 1)
+				each = reads;
+			if (i >= 24)
+				sum += reads / big_n;
+		}
+		ck_assert_int_lt(first, 4);
+		ck_assert_int_eq(each, big_n);
+		ck_assert_int_eq(sum, 4);
+		task = big_stop(s, &snap, f);
+		for (int i = 0; i < f->nev; i++) {
+			const struct fake_ev *m = &f->ev[i];
+
+			if (m->rate_from)
+				faults += 100 * m->rate_from +
+					  300 * (f->ev[m->leader - FAKE_KERNEL_FD0].reads -
+						 m->rate_from);
+		}
+		ck_assert_uint_eq(task->c[1].value, faults);
+		ck_assert_uint_eq(task->c[0].value, 1000ull * (uint64_t)big_n * (f->epoch - 2));
+		live_test_end(s, &snap, f, &t);
+	}
+	/* fewer processes ran than pace_few_from (2, then the default): every tick, exact */
+	for (int k = 0; k < 2; k++) {
+		big_n = 1;
+		big_few_from = k ? 0 : 2;
+		s = big_paced(&t, &f, &snap);
+		fake_kernel_set_rate(f, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1000);
+		for (int i = 0; i < 3; i++)
+			task = big_tick(s, &snap, f, &reads);
+		memcpy(prev, task->c, sizeof(prev));
+		for (int i = 0; i < 20; i++) {
+			bool est;
+
+			task = big_tick(s, &snap, f, &reads);
+			ck_assert_int_eq(reads, 1);
+			ck_assert_double_eq(big_delta(&prev[0], &task->c[0], &est), 1000);
+			ck_assert(!est);
+			memcpy(prev, task->c, sizeof(prev));
+		}
+		live_test_end(s, &snap, f, &t);
+	}
+	big_n = BIG_THREADS;
+	big_few_from = 0;
 }
 END_TEST
 
@@ -4090,6 +4244,7 @@ int main(void)
 	tcase_add_test(tc, test_threads_whose_ratios_are_learned_late_and_change_count_right);
 	tcase_add_test(tc, test_a_big_process_in_steady_work_is_read_one_tick_in_four);
 	tcase_add_test(tc, test_a_big_process_whose_work_changes_is_read_every_tick_again);
+	tcase_add_test(tc, test_a_process_of_few_threads_is_read_at_the_pace_among_many);
 	tcase_add_test(tc, test_threads_whose_ratios_change_count_right_at_the_pace);
 	tcase_add_test(tc, test_a_process_that_runs_far_more_than_its_rates_make_is_read_in_full);
 	tcase_add_test(tc, test_a_process_whose_run_time_comes_in_bursts_is_read_in_full_seldom);

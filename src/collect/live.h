@@ -230,6 +230,12 @@ struct live {
 	unsigned *tg_starved;
 	/* this tick a process read in turn rested: no thread read in turn (live_tasks_pick) */
 	bool rested;
+	/*
+	 * processes of few threads read at the pace too (live_tasks_turns),
+	 * and how many processes ran this tick, which decides it for the next
+	 */
+	bool pace_few;
+	size_t ran_now;
 	size_t ntg;
 	struct live_gdef *tg; /* groups for tasks */
 	size_t ncg;

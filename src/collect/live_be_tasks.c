@@ -59,14 +59,22 @@ static void live_tasks_read(struct live *l, struct live_tasks_proc *tp,
 
 /*
  * Whether tp's threads are read in turn (live_tasks_pick): more than
- * LIVE_THR_WHOLE of them, all counted (not a partial process), with a gate
- * group and thread schedstat files that hold run times, not --read-all.
+ * LIVE_THR_WHOLE of them, or fewer while processes of few threads are read
+ * at the pace too (l->pace_few: all of them at once, or none); all counted
+ * (not a partial process), with a gate group and thread schedstat files
+ * that hold run times, not --read-all.
  */
 static bool live_tasks_turns(struct live *l, const struct live_tasks_proc *tp,
 			     const struct live_layout *ly)
 {
-	return !tp->partial && !l->o.read_all && ly->gate_set >= 0 && tp->nthr > LIVE_THR_WHOLE &&
-	       live_schedstat_runs(l);
+	return !tp->partial && !l->o.read_all && ly->gate_set >= 0 && tp->nthr &&
+	       (tp->nthr > LIVE_THR_WHOLE || l->pace_few) && live_schedstat_runs(l);
+}
+
+/* Whether tp's reads in turn read all its threads at once (few of them), or none. */
+static bool live_tasks_whole(const struct live_tasks_proc *tp)
+{
+	return tp->nthr <= LIVE_THR_WHOLE;
 }
 
 /*
@@ -152,7 +160,10 @@ static bool live_tasks_steady(const struct live *l, const struct live_tasks_proc
  * and its rates, so that the turns guess and read as they will from the
  * first on), nor where the process ran far more than its threads' rates
  * make (live_tasks_jumped: each thread is read with its schedstat, and
- * its next read takes its ratio anew). Whether some were left unread.
+ * its next read takes its ratio anew). A process of few threads
+ * (live_tasks_whole, read in turn while many processes run) has all of
+ * them read in turn, or none while the pace rests. Whether some were left
+ * unread.
  */
 static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			    const struct live_layout *ly, bool stash)
@@ -185,6 +196,29 @@ static bool live_tasks_pick(struct live *l, struct live_tasks_proc *tp,
 			tp->picks[tp->npick++] = i;
 		}
 		return false;
+	}
+	if (live_tasks_whole(tp)) {
+		/*
+		 * few threads: all of them are read in turn, or none while the
+		 * pace rests and each one's run time and rates are known
+		 */
+		rest = tp->pace_wait > 0;
+		for (size_t i = 0; i < tp->nthr; i++) {
+			const struct live_thread *t = &tp->thr[i];
+
+			rest &= t->keep && t->keep_ok && t->rseen && t->rr_ok;
+		}
+		if (rest) {
+			tp->pace_wait--;
+			l->rested = true;
+		}
+		for (size_t i = 0; i < tp->nthr; i++) {
+			tp->thr[i].pick = !rest;
+			if (!rest)
+				tp->picks[tp->npick++] = i;
+		}
+		tp->turn = rest ? (size_t)-1 : 0;
+		return rest;
 	}
 	for (size_t i = 0; i < tp->nthr; i++) {
 		struct live_thread *t = &tp->thr[i];
@@ -521,7 +555,9 @@ static int live_tasks_alike(const struct live *l, const struct live_thread *t,
  * the attach, at every read in turn while the process has more threads
  * than sets (their counts are in their starters' groups); a thread that tells
  * nothing (alike -1: it slept, or counted too little to weigh) leaves the
- * pace as it was.
+ * pace as it was. Of a process of few threads, all read at once, any
+ * thread unlike sets the pace back, and any alike with none unlike lets
+ * it grow.
  */
 static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, int alike,
 			     bool moved)
@@ -548,7 +584,7 @@ static void live_tasks_paced(const struct live *l, struct live_tasks_proc *tp, i
 static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid, uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
-	bool moved = false;
+	bool moved = false, whole = live_tasks_whole(tp);
 	int alike = -1;
 
 	for (size_t x = 0; x < n3 + nev; x++)
@@ -590,12 +626,18 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 			if (t->rsure != !k)
 				continue;
 			dr = live_thread_ran(l, tp, t, pid, alpha, &gone);
-			/* for the pace of the reads in turn: by its rates before this read's */
-			if (tp->picks[j] == tp->turn) {
-				alike = t->ra && t->rseen && based && t->csum && dr
+			/*
+			 * for the pace of the reads in turn: by its rates before
+			 * this read's; of few threads, each read (any unlike sets
+			 * the pace back, any alike and none unlike lets it grow)
+			 */
+			if (tp->picks[j] == tp->turn || (whole && tp->turn != (size_t)-1)) {
+				int a = t->ra && t->rseen && based && t->csum && dr
 						? live_tasks_alike(l, t, o, t->ra)
 						: -1;
-				moved = t->rmoved;
+
+				alike = !a || !alike ? 0 : a > alike ? a : alike;
+				moved |= t->rmoved;
 			}
 			live_thread_rates(l, tp, t, o, based ? dr : 0, t_ns);
 			if (based && t->csum && dr)
@@ -749,9 +791,11 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		live_tasks_runs(l, tp, p->pid, *t_ns);
 	live_tasks_rate(l, tp, *t_ns);
 	tp->updates++;
+	l->ran_now++;
 	if (tp->partial)
 		live_partial_scale(tp, st, c, nev);
-	else if (turns)
+	else if (turns || tp->est_ok)
+		/* reads in turn that stopped hold what they guessed over until the reads pass it */
 		live_tasks_est(l, tp, c, *t_ns);
 	/* the perf event reads 0 without kernel mode: take the kernel's own counts */
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
@@ -821,10 +865,14 @@ static void live_tasks_threads(struct live *l, struct live_proc *p, struct snaps
 /*
  * After a tick: where counters found too few descriptors, the schedstat
  * files (and task directories) kept for threads read in turn closed, for
- * them; the groups that never ran split, the hardware top chosen again.
+ * them; whether processes of few threads are read at the pace next tick
+ * (LIVE_TASK_PACE_FROM); the groups that never ran split, the hardware top
+ * chosen again.
  */
 static void live_tasks_tick_end(struct live *l)
 {
+	unsigned from = l->o.pace_few_from ? l->o.pace_few_from : LIVE_TASK_PACE_FROM;
+
 	for (size_t i = 0;
 	     i < l->nprocs && ((l->run_nokeep && l->run_fds) || (l->run_short && l->run_dirs));
 	     i++) {
@@ -835,6 +883,9 @@ static void live_tasks_tick_end(struct live *l)
 		if (tp && l->run_short)
 			live_thread_dir_close(l, &tp->taskfd);
 	}
+	/* processes of few threads at the pace: on at from that ran, off below half */
+	l->pace_few = l->ran_now >= from || (l->pace_few && 2 * l->ran_now >= from);
+	l->ran_now = 0;
 	live_check_starved(l);
 	live_hw_top(l);
 }

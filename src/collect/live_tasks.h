@@ -221,6 +221,14 @@ struct live_tasks_proc {
 /* and while the process ran what its threads' rates make within this part and ns */
 #define LIVE_TASK_PACE_RUN_TOL 0.25
 #define LIVE_TASK_PACE_SLACK_NS 200000
+/*
+ * Processes of LIVE_THR_WHOLE threads or fewer are read at the pace too,
+ * all their threads at once or none, while at least this many processes
+ * ran a tick (live_opts.pace_few_from), until fewer than half as many do:
+ * where hundreds of processes run every tick, their group reads cost more
+ * than all that top reads of them; a few processes are read every tick.
+ */
+#define LIVE_TASK_PACE_FROM 128
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 

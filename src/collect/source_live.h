@@ -56,6 +56,12 @@ struct live_opts {
 	 * (0: LIVE_TASK_PACE_MOST; 1: every tick it runs)
 	 */
 	unsigned turn_pace;
+	/*
+	 * and of a process of fewer threads (all of them at once, or none),
+	 * while at least this many processes ran a tick
+	 * (0: LIVE_TASK_PACE_FROM; 1: always)
+	 */
+	unsigned pace_few_from;
 	enum live_task_counts task_counts;
 	/* NULL, or set true when the source is refused for a choice of the options' */
 	bool *usage_err;
