@@ -289,6 +289,15 @@ struct live {
 	uint64_t read_unit; /* ns a group read took in the last read of a process */
 	uint64_t *tg_keep;  /* tg_en and tg_run as they were before a read retried */
 	size_t tg_keepcap;
+	/*
+	 * the per-task backend's scratch, within one process's read: the csum
+	 * of the threads picked before their read, and what the threads not
+	 * read count a ns (live_tasks_shares)
+	 */
+	struct snap_count *tk_old;
+	size_t tk_oldcap;
+	double *tk_shares;
+	size_t tk_sharescap;
 	size_t fds_open; /* descriptors of counters and stat files */
 	/*
 	 * schedstat files of threads read in turn kept open (live_thread_run),

@@ -230,12 +230,11 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		tp->part_raw = tp->part_out = NULL;
 		free(tp->est);
 		free(tp->pool);
-		free(tp->shares);
 		free(tp->sa);
 		free(tp->sb);
 		tp->est = NULL;
 		tp->pool = NULL;
-		tp->shares = tp->sa = tp->sb = NULL;
+		tp->sa = tp->sb = NULL;
 		tp->tot.ok = false;
 		tp->updates = 0;
 		tp->skipped = tp->est_ok = false;

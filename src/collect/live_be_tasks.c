@@ -287,14 +287,14 @@ static void live_tasks_rate(const struct live *l, struct live_tasks_proc *tp, ui
 }
 
 /* Before the read: what each thread picked had added at its last read (err: nothing kept). */
-static void live_tasks_save(const struct live *l, struct live_tasks_proc *tp)
+static void live_tasks_save(struct live *l, const struct live_tasks_proc *tp)
 {
 	size_t nev = l->base.ev.n;
 
-	tp->old = xgrow(tp->old, &tp->oldcap, tp->npick * nev + 1, sizeof(*tp->old));
+	l->tk_old = xgrow(l->tk_old, &l->tk_oldcap, tp->npick * nev + 1, sizeof(*l->tk_old));
 	for (size_t j = 0; j < tp->npick; j++) {
 		const struct live_thread *t = &tp->thr[tp->picks[j]];
-		struct snap_count *o = &tp->old[j * nev];
+		struct snap_count *o = &l->tk_old[j * nev];
 
 		for (size_t e = 0; e < nev; e++)
 			o[e] = t->csum ? t->csum[e] : (struct snap_count){ .err = -ESRCH };
@@ -618,7 +618,7 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 
 		for (size_t j = 0; j < tp->npick; j++) {
 			struct live_thread *t = &tp->thr[tp->picks[j]];
-			const struct snap_count *o = &tp->old[j * nev];
+			const struct snap_count *o = &l->tk_old[j * nev];
 			bool based = t->rr_ok;
 			double gone;
 			uint64_t dr;
@@ -704,7 +704,7 @@ static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, str
 			   uint64_t t_ns)
 {
 	size_t nev = l->base.ev.n, n3 = 3 * nev;
-	double *sh = tp->shares;
+	double *sh = l->tk_shares;
 	bool shared = tp->skipped && live_tasks_shares(l, tp, t_ns, sh);
 
 	for (size_t e = 0; e < nev; e++) {
@@ -778,10 +778,11 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		if (!tp->pool) {
 			tp->pool = xcalloc(4 * nev + 1, sizeof(*tp->pool));
 			tp->est = xcalloc(6 * nev + 1, sizeof(*tp->est));
-			tp->shares = xcalloc(3 * nev + 1, sizeof(*tp->shares));
 			tp->sa = xcalloc(3 * nev + 1, sizeof(*tp->sa));
 			tp->sb = xcalloc(3 * nev + 1, sizeof(*tp->sb));
 		}
+		l->tk_shares =
+			xgrow(l->tk_shares, &l->tk_sharescap, 3 * nev + 1, sizeof(*l->tk_shares));
 		live_tasks_save(l, tp);
 	}
 	live_tasks_read(l, tp, &ly, stash, c, &gate, t_ns);
@@ -906,10 +907,8 @@ static void live_tasks_proc_free(struct live *l, struct live_proc *p)
 	free(tp->part_out);
 	free(tp->est);
 	free(tp->pool);
-	free(tp->shares);
 	free(tp->sa);
 	free(tp->sb);
-	free(tp->old);
 	free(tp->tot.c);
 	free(tp->picks);
 	live_ctxsw_free(&tp->ctxsw);

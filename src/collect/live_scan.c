@@ -598,4 +598,6 @@ void live_tasks_free(struct live *l)
 	free(l->users);
 	free(l->gread);
 	free(l->tg_keep);
+	free(l->tk_old);
+	free(l->tk_shares);
 }

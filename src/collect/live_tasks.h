@@ -160,7 +160,6 @@ struct live_tasks_proc {
 	 * the counts given at the last read, then the reads' sums then (est)
 	 */
 	double *pool;
-	double *shares; /* scratch: what the threads not read count a ns (live_tasks_shares) */
 	/* their rates (live_thread.ra) summed, and summed each times its read's time from t0 */
 	double *sa, *sb;
 	long sn;   /* how many of those rates have a run time */
@@ -172,8 +171,6 @@ struct live_tasks_proc {
 	/* perf's enabled time and the kernel's run time of the threads read, pooled likewise */
 	double alpha[2];
 	uint64_t *est;
-	struct snap_count *old; /* scratch: the csum of the threads picked, before their read */
-	size_t oldcap;
 	struct live_tot tot;
 	size_t *picks; /* the threads this tick reads (live_thread.pick), npick of them */
 	size_t npick, pickcap;
