@@ -46,11 +46,11 @@ static void put(struct fake_kernel *k, const char *rel, const char *text)
 	fake_kernel_put(k, path, text);
 }
 
-/* A fake kernel whose /proc has one process, 100, and CPUs 0 and 16. */
-static struct fake_kernel *proc_tree_init(void)
+/* A fake kernel whose /proc has one process, pid (of one thread), and CPUs 0 and 16. */
+static struct fake_kernel *proc_tree_of(int pid)
 {
 	struct fake_kernel *k = fake_kernel_new();
-	static const int tid = 100;
+	char rel[64], text[256];
 
 	put(k, "sys/kernel/perf_event_paranoid", "0\n");
 	put(k, "stat",
@@ -58,12 +58,21 @@ static struct fake_kernel *proc_tree_init(void)
 	    "cpu16 200 0 50 500 30 0 0 0 0 0\nctxt 999\n");
 	put(k, "loadavg", "0.50 0.25 0.10 1/100 42\n");
 	put(k, "uptime", "1000.00 1500.00\n");
-	fake_kernel_add_task(k->proc, 100, &tid, 1, 100, 800);
-	put(k, "100/stat",
-	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
-	put(k, "100/task/100/stat",
-	    "100 (work) R 1 100 100 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n");
+	fake_kernel_add_task(k->proc, pid, &pid, 1, 100, 800);
+	snprintf(text, sizeof(text),
+		 "%d (work) R 1 %d %d 0 -1 4194304 5 0 0 0 800 0 0 0 20 0 1 0 100 1000 100 0\n",
+		 pid, pid, pid);
+	snprintf(rel, sizeof(rel), "%d/stat", pid);
+	put(k, rel, text);
+	snprintf(rel, sizeof(rel), "%d/task/%d/stat", pid, pid);
+	put(k, rel, text);
 	return k;
+}
+
+/* The same with process 100. */
+static struct fake_kernel *proc_tree_init(void)
+{
+	return proc_tree_of(100);
 }
 
 /* task-clock, then {cycles, instructions}: a live source on machine's sysfs fixture. */
@@ -285,6 +294,9 @@ static void hw_qemu(struct fake_kernel *k)
 	k->counters[0] = 7;
 }
 
+/* live_opts.pace_few_from of the sources hw_live_many makes (0: the default) */
+static unsigned hw_pace_from;
+
 /* task-clock; {cycles, instructions}; six generic events asked for as one group. */
 static struct source *hw_live_many(struct fake_kernel *k, bool per_cpu)
 {
@@ -307,6 +319,7 @@ static struct source *hw_live_many(struct fake_kernel *k, bool per_cpu)
 	o.sysfs_root = sys;
 	o.ops = &k->ops;
 	o.per_cpu = per_cpu;
+	o.pace_few_from = hw_pace_from;
 	s = source_live_new(&ev, &o, err, sizeof(err));
 	ck_assert_msg(s != NULL, "%s", err);
 	evlist_release(&ev);
@@ -562,6 +575,110 @@ START_TEST(test_a_group_that_never_runs_is_split_and_said)
 	for (size_t i = 0; i < n; i++)
 		told |= f[i].what == FACT_STARVED;
 	ck_assert(told);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+END_TEST
+
+/* The process read at the pace: a pid the fake kernel keeps clocks and reads of. */
+#define HW_PACED 50
+
+/* Its thread's schedstat: run ns of run time. */
+static void hw_put_run(struct fake_kernel *k, uint64_t run)
+{
+	char rel[64], text[64];
+
+	snprintf(rel, sizeof(rel), "%d/task/%d/schedstat", HW_PACED, HW_PACED);
+	snprintf(text, sizeof(text), "%llu 1000 7\n", (unsigned long long)run);
+	put(k, rel, text);
+}
+
+/*
+ * One epoch of process HW_PACED on a timed fake kernel: it runs 1 ms, as
+ * its CPU clock and its thread's schedstat say (*run: that so far); then a
+ * tick. Whether its groups were read.
+ */
+static bool hw_epoch(struct fake_kernel *k, struct source *s, struct snapshot *snap, uint64_t *run)
+{
+	int before = k->reads_of[HW_PACED];
+
+	k->epoch++;
+	k->clock_ns[HW_PACED] += 1000000;
+	*run += 1000000;
+	hw_put_run(k, *run);
+	ck_assert_int_eq(source_read(s, snap), 0);
+	return k->reads_of[HW_PACED] > before;
+}
+
+/*
+ * The same for a process read at the pace (live_opts.pace_few_from 1: its
+ * groups one tick in four once it keeps to its rates), whose group of six
+ * starts to starve only then. A tick on which it rested reads no group and
+ * says nothing of the starving: the count holds (set back to 0 there, it
+ * would never reach its ticks), so the group is still split, within the
+ * reads of a few paces, and said.
+ */
+START_TEST(test_a_group_that_starves_while_read_at_the_pace_is_split)
+{
+	struct fake_kernel *k;
+	struct source *s;
+	struct snapshot snap;
+	const struct snap_task *task;
+	const struct fact *f;
+	struct snap_count was[16];
+	uint64_t run = 0;
+	int rests = 0, split = -1;
+	size_t n;
+
+	k = proc_tree_of(HW_PACED);
+	hw_qemu(k);
+	k->timed = true;
+	k->clock = true;
+	k->epoch_ns = 1000000;
+	fake_kernel_set_rate(k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 1000000);
+	/* the kernel has schedstats: the thread's run time, in the clock's units */
+	put(k, "self/schedstat", "123456 1000 7\n");
+	hw_put_run(k, 0);
+	hw_pace_from = 1;
+	s = hw_live_many(k, false);
+	hw_pace_from = 0;
+	snapshot_init(&snap, s->ev.n);
+	for (int i = 0; i < 40 && rests < 3; i++)
+		rests += !hw_epoch(k, s, &snap, &run);
+	ck_assert_int_eq(rests, 3);
+	/* its group of six gets no counters from here on */
+	k->starve_over = 2;
+	rests = 0;
+	for (int i = 0; i < 60 && split < 0; i++) {
+		bool told = false;
+
+		rests += !hw_epoch(k, s, &snap, &run);
+		f = source_live_facts(s, &n);
+		for (size_t j = 0; j < n; j++)
+			told |= f[j].what == FACT_STARVED;
+		if (told)
+			split = i;
+	}
+	/* split after three reads that found it starved, with rests between */
+	ck_assert_int_ge(split, 0);
+	ck_assert_int_ge(rests, 2);
+	/* split again until its groups run: then every event's running time grows */
+	for (int i = 0; i < 40; i++)
+		hw_epoch(k, s, &snap, &run);
+	ck_assert_int_le(hw_largest_group(k, HW_PACED), 2);
+	task = task_of(&snap, HW_PACED);
+	ck_assert_ptr_nonnull(task);
+	ck_assert_uint_le(s->ev.n, 16);
+	memcpy(was, task->c, s->ev.n * sizeof(*was));
+	for (int i = 0; i < 8; i++)
+		hw_epoch(k, s, &snap, &run);
+	task = task_of(&snap, HW_PACED);
+	ck_assert_ptr_nonnull(task);
+	for (int e = 3; e <= 8; e++)
+		ck_assert_msg(task->c[e].err == 0 && task->c[e].running > was[e].running,
+			      "event %d: err %d", e, task->c[e].err);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(k->nopen, 0);
@@ -1038,6 +1155,7 @@ int main(void)
 	tcase_add_test(tc, test_a_counter_held_by_the_nmi_watchdog_is_named_and_left_out);
 	tcase_add_test(tc, test_a_group_validated_larger_than_what_runs_counts_what_runs);
 	tcase_add_test(tc, test_a_group_that_never_runs_is_split_and_said);
+	tcase_add_test(tc, test_a_group_that_starves_while_read_at_the_pace_is_split);
 	tcase_add_test(tc,
 		       test_hardware_pairs_are_packed_and_software_rides_when_all_fit_one_group);
 	tcase_add_test(

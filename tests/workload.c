@@ -116,6 +116,34 @@ static int workload_faults(long rate, double seconds, FILE *log)
 	return 0;
 }
 
+/*
+ * One thread that wakes every period_ms for seconds, each time dropping a
+ * page and touching it again (a fault): a busy server's thread, cheap.
+ */
+static int workload_waker(double period_ms, double seconds)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *buf = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0);
+	double start = workload_now();
+	struct timespec next;
+
+	if (buf == MAP_FAILED || period_ms <= 0)
+		return 1;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (workload_now() - start < seconds) {
+		madvise(buf, (size_t)page, MADV_DONTNEED);
+		*(volatile char *)buf = 1;
+		next.tv_nsec += (long)(period_ms * 1e6);
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	return 0;
+}
+
 struct workload_spin {
 	double until;
 };
@@ -988,6 +1016,8 @@ int main(int argc, char **argv)
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "burst"))
 		return workload_burst(atoi(argv[2]), atof(argv[3]), atof(argv[4]),
 				      workload_log_open(log));
+	if (argc == 4 && !strcmp(argv[1], "waker"))
+		return workload_waker(atof(argv[2]), atof(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "faults"))
 		return workload_faults(atol(argv[2]), atof(argv[3]), workload_log_open(log));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "spin"))
@@ -1009,7 +1039,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr,
-		"usage: workload faults RATE SECONDS [LOG] | spin THREADS SECONDS [LOG] | "
+		"usage: workload faults RATE SECONDS [LOG] | waker PERIOD_MS SECONDS | "
+		"spin THREADS SECONDS [LOG] | "
 		"burst THREADS SPIN IDLE [LOG] | relay WORKERS LOG | hotpages RATE SECONDS [LOG] | "
 		"churn RATE SECONDS [hold] | idle THREADS SECONDS | napper THREADS LOG | "
 		"crowd THREADS BUSY_MS LOG | team THREADS SLEEPS FIFO LOG | "
