@@ -306,7 +306,8 @@ static void live_tasks_save(struct live *l, const struct live_tasks_proc *tp)
  * units of the process's CPU clock: returned, this read's own run time
  * (for its rates), and into *gone what leaves the run time not read (its
  * kept rr, the run time given up to its last schedstat read and since,
- * follows). From its schedstat (the kernel's run time) at one read in
+ * follows). From its schedstat (the kernel's run time; of a process of one
+ * thread, its CPU clock, at every read: live_tasks_one) at one read in
  * LIVE_TASK_RUN_EVERY, the reads since that guessed set right, up or
  * down; at the others, and where the file does not read, from its gate
  * group's enabled time by the ratio its last two schedstat reads showed
@@ -330,6 +331,27 @@ static bool live_thread_sure(const struct live_thread *t)
 	return !t->rr_ok || t->rskip + 1 >= LIVE_TASK_RUN_EVERY || t->ralpha <= 0 || t->rnew;
 }
 
+/*
+ * Whether tp is a process of one thread (none started since its attach),
+ * whose CPU clock is its thread's run time (and that of threads gone
+ * before, which no longer moves): one call, no file, so each of its reads
+ * takes its run time so (live_thread_runtime).
+ */
+static bool live_tasks_one(const struct live_tasks_proc *tp)
+{
+	return tp->nthr == 1 && !tp->more && tp->clk_now_ok;
+}
+
+/* Thread t's run time (ns): of a process of one thread, its clock read now; else its schedstat. */
+static int live_thread_runtime(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
+			       int pid, uint64_t *run)
+{
+	/* after the group reads, as the schedstat read is: the run time has all they counted */
+	if (live_tasks_one(tp) && !sysops_cpuclock(l->ops, pid, run))
+		return 0;
+	return live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, run);
+}
+
 static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
 				int pid, double alpha, double *gone)
 {
@@ -349,7 +371,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	if (ratio < LIVE_TASK_RATIO_MIN)
 		ratio = LIVE_TASK_RATIO_MIN;
 	own = (double)den_gate / ratio;
-	r = sure ? live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, &run) : -EAGAIN;
+	r = sure ? live_thread_runtime(l, tp, t, pid, &run) : -EAGAIN;
 	if (r) {
 		if (!t->rr_ok && r != -ESRCH)
 			return 0;
@@ -611,8 +633,8 @@ static void live_tasks_runs(struct live *l, struct live_tasks_proc *tp, int pid,
 	 * until known)
 	 */
 	for (size_t j = 0; j < tp->npick; j++)
-		tp->thr[tp->picks[j]].rsure =
-			tp->jumped || live_thread_sure(&tp->thr[tp->picks[j]]);
+		tp->thr[tp->picks[j]].rsure = tp->jumped || live_tasks_one(tp) ||
+					      live_thread_sure(&tp->thr[tp->picks[j]]);
 	for (int k = 0; k < 2; k++) {
 		double alpha = tp->alpha[1] > 0 ? tp->alpha[0] / tp->alpha[1] : 1;
 
