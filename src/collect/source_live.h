@@ -58,8 +58,9 @@ struct live_opts {
 	unsigned turn_pace;
 	/*
 	 * and of a process of fewer threads (all of them at once, or none),
-	 * while at least this many processes ran a tick
-	 * (0: LIVE_TASK_PACE_FROM; 1: always)
+	 * from a tick in which at least this many processes ran, until
+	 * fewer than half as many do (0: LIVE_TASK_PACE_FROM; 1: from the
+	 * first tick in which any ran)
 	 */
 	unsigned pace_few_from;
 	enum live_task_counts task_counts;
