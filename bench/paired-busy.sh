@@ -14,6 +14,11 @@ set -u
 	echo "usage: paired-busy.sh OLD_PMCTOP NEW_PMCTOP" >&2
 	exit 2
 }
+# its processes are killed by name at the end: only inside a PID namespace of its own
+[ $$ -eq 1 ] || {
+	echo "paired-busy.sh: run it as: unshare --pid --fork --mount-proc sh $0 OLD NEW" >&2
+	exit 2
+}
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/..}
 W=$build/bench/waker
@@ -53,7 +58,8 @@ while [ $r -lt "$REPS" ]; do
 	r=$((r + 1))
 done
 pkill -x waker
-awk '{ t[$1] = t[$1] " " $2 }
+# runs that failed (status not 0) or measured nothing (-1) are left out
+awk '$2 >= 0 && $8 == 0 { t[$1] = t[$1] " " $2 }
 	function med(s,   a, n, i, j, x) {
 		n = split(s, a, " ")
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
@@ -61,6 +67,7 @@ awk '{ t[$1] = t[$1] " " $2 }
 	}
 	END {
 		o = med(t["old"]); n = med(t["new"]); p = med(t["top"])
+		if (o <= 0 || n <= 0 || p <= 0) { print "too few runs measured"; exit 1 }
 		printf "median us/tick: old %.0f, new %.0f, top %.0f; new/old %.2f, old/top %.2f, new/top %.2f\n", o, n, p, n / o, o / p, n / p
 	}' "$out"
 rm -f "$out"

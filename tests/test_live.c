@@ -1468,6 +1468,11 @@ START_TEST(test_a_process_of_few_threads_is_read_at_the_pace_among_many)
 		ck_assert_int_lt(first, 4);
 		ck_assert_int_eq(each, big_n);
 		ck_assert_int_eq(sum, 4);
+		/* one thread: its run time from the process clock, never its schedstat */
+		if (big_n == 1)
+			ck_assert_int_eq(f->schedstat_preads[10], 0);
+		else
+			ck_assert_int_gt(f->schedstat_preads[10], 0);
 		task = big_stop(s, &snap, f);
 		ck_assert_uint_eq(task->c[1].value, few_faults(f));
 		ck_assert_uint_eq(task->c[0].value, 1000ull * (uint64_t)big_n * (f->epoch - 2));

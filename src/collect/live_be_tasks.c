@@ -342,12 +342,18 @@ static bool live_tasks_one(const struct live_tasks_proc *tp)
 	return tp->nthr == 1 && !tp->more && tp->clk_now_ok;
 }
 
-/* Thread t's run time (ns): of a process of one thread, its clock read now; else its schedstat. */
+/*
+ * Thread t's run time (ns): of a process of one thread, its clock read now
+ * (*clk set); else its schedstat. The two differ by the run time of the
+ * threads gone before, so a thread whose run time changes from one to the
+ * other takes it anew, as at its first read (live_thread_ran).
+ */
 static int live_thread_runtime(struct live *l, struct live_tasks_proc *tp, struct live_thread *t,
-			       int pid, uint64_t *run)
+			       int pid, uint64_t *run, bool *clk)
 {
 	/* after the group reads, as the schedstat read is: the run time has all they counted */
-	if (live_tasks_one(tp) && !sysops_cpuclock(l->ops, pid, run))
+	*clk = live_tasks_one(tp) && !sysops_cpuclock(l->ops, pid, run);
+	if (*clk)
 		return 0;
 	return live_thread_run(l, pid, t->tid, &tp->taskfd, &t->rfd, run);
 }
@@ -360,7 +366,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	uint64_t run = 0, den_gate = t->rseen && t->keep_gate >= t->ren ? t->keep_gate - t->ren : 0;
 	double ratio = t->ralpha > 0 ? t->ralpha : alpha, own;
 	uint64_t span, span_en, given;
-	bool over, ahead, whole;
+	bool over, ahead, whole, clk = false;
 	int r;
 
 	*gone = 0;
@@ -371,7 +377,7 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 	if (ratio < LIVE_TASK_RATIO_MIN)
 		ratio = LIVE_TASK_RATIO_MIN;
 	own = (double)den_gate / ratio;
-	r = sure ? live_thread_runtime(l, tp, t, pid, &run) : -EAGAIN;
+	r = sure ? live_thread_runtime(l, tp, t, pid, &run, &clk) : -EAGAIN;
 	if (r) {
 		if (!t->rr_ok && r != -ESRCH)
 			return 0;
@@ -384,10 +390,12 @@ static uint64_t live_thread_ran(struct live *l, struct live_tasks_proc *tp, stru
 		*gone = own;
 		return (uint64_t)own;
 	}
-	if (!t->rr_ok) {
+	/* the first run time, or one of the other kind than the last (clock, schedstat) */
+	if (!t->rr_ok || t->rr_clk != clk) {
 		t->rr = t->rr0 = run;
 		t->rr0_en = t->keep_gate;
 		t->rr_ok = true;
+		t->rr_clk = clk;
 		/* its schedstat read at turns apart from the other threads' */
 		t->rskip = (unsigned char)((unsigned)t->tid % LIVE_TASK_RUN_EVERY);
 		/* after a first read that failed: what it ran since its read before, by its groups */

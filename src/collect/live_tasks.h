@@ -25,6 +25,7 @@ struct live_thread {
 	bool rated;		  /* rrun is known: it was read twice */
 	bool keep_ok;		  /* keep stands: no group of it failed at that read */
 	bool rr_ok;		  /* rr holds (below) */
+	bool rr_clk;		  /* rr, rr0 are of its process's CPU clock, not its schedstat */
 	unsigned long long rtick; /* l->tick of its last read */
 	uint64_t rns, ren;	  /* that read's time and its gate group's enabled time, ns */
 	double rrun;		  /* run time a ns between its last two reads */
