@@ -332,10 +332,10 @@ static bool live_thread_sure(const struct live_thread *t)
 }
 
 /*
- * Whether tp is a process of one thread (none started since its attach),
- * whose CPU clock is its thread's run time (and that of threads gone
- * before, which no longer moves): one call, no file, so each of its reads
- * takes its run time so (live_thread_runtime).
+ * Whether tp is a process of one thread (no more threads now than its
+ * sets, and its clock read this tick), whose CPU clock is its thread's run
+ * time (and that of threads gone before, which no longer moves): one call,
+ * no file, so each of its reads takes its run time so (live_thread_runtime).
  */
 static bool live_tasks_one(const struct live_tasks_proc *tp)
 {
