@@ -31,6 +31,17 @@ static double workload_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Sleep until *next moved on by step_ns (CLOCK_MONOTONIC, absolute: no drift over the steps). */
+static void workload_sleep_step(struct timespec *next, long step_ns)
+{
+	next->tv_nsec += step_ns;
+	while (next->tv_nsec >= 1000000000L) {
+		next->tv_nsec -= 1000000000L;
+		next->tv_sec++;
+	}
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
+}
+
 /* The CPU time of the whole process, its exited threads included. */
 static double workload_cpu_now(void)
 {
@@ -106,12 +117,7 @@ static int workload_faults(long rate, double seconds, FILE *log)
 			}
 		}
 		workload_log_count(log, done);
-		next.tv_nsec += (long)(step * 1e9);
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		workload_sleep_step(&next, (long)(step * 1e9));
 	}
 	return 0;
 }
@@ -134,12 +140,7 @@ static int workload_waker(double period_ms, double seconds)
 	while (workload_now() - start < seconds) {
 		madvise(buf, (size_t)page, MADV_DONTNEED);
 		*(volatile char *)buf = 1;
-		next.tv_nsec += (long)(period_ms * 1e6);
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		workload_sleep_step(&next, (long)(period_ms * 1e6));
 	}
 	return 0;
 }
@@ -330,12 +331,7 @@ static int workload_hotpages(long rate, double seconds, FILE *log)
 			}
 		}
 		workload_log_count(log, done);
-		next.tv_nsec += 5000000;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		workload_sleep_step(&next, 5000000);
 	}
 	return 0;
 }
@@ -412,12 +408,7 @@ static int workload_stream(double seconds, long pages, long rate)
 			k = (k + 1) % pages;
 			done++;
 		}
-		next.tv_nsec += 5000000;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		workload_sleep_step(&next, 5000000);
 	}
 	return 0;
 }
