@@ -19,9 +19,7 @@ cgroup_need() {
 		rmdir "$CGMNT/pmctop-probe.$$"
 	fi
 	if [ -n "$why" ]; then
-		skip "cgroup tests: $why"
-		done_testing
-		exit 0
+		skip_all "cgroup tests: $why"
 	fi
 }
 

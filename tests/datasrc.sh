@@ -19,9 +19,7 @@ done
 check "each process's pages in the replay" sh -c 'ls "$1"/ds.*.json | wc -l | grep -qx 3' _ "$TMP"
 
 if ! command -v perf >/dev/null || ! perf version >/dev/null 2>&1; then
-	skip "the comparison with perf: perf is not installed (apt install linux-perf)"
-	done_testing
-	exit 0
+	skip_all "the comparison with perf: perf is not installed (apt install linux-perf)"
 fi
 diag "$(perf version)"
 perf script -i "$TMP/ds.data" -F data_src,weight >"$TMP/ds.script" 2>"$TMP/perf.err"

@@ -22,6 +22,12 @@ check() {
 	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 skip() { n=$((n + 1)); echo "ok $n - $* # SKIP"; }
+# skip_all REASON: the whole test skipped for REASON, and ended
+skip_all() {
+	skip "$1"
+	done_testing
+	exit 0
+}
 diag() { echo "# $*"; }
 done_testing() { echo "1..$n"; }
 # background WORKLOAD ARGS...: start it, remember it for cleanup, set $BG
@@ -161,3 +167,7 @@ csv_frame_is() {
 	fi
 }
 csv_wait_frame() { wait_until 30 csv_frame_is "$@"; }
+# need_isolation: the whole test skipped where isolate found no PID namespace of its own
+need_isolation() {
+	[ "$ISOLATED" = yes ] || skip_all "no PID namespace here (unshare --pid --fork --mount-proc failed)"
+}

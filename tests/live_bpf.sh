@@ -8,9 +8,7 @@ isolate
 exclusive
 
 if [ "$(id -u)" != 0 ]; then
-	skip "--bpf needs root (CAP_BPF and CAP_PERFMON)"
-	done_testing
-	exit 0
+	skip_all "--bpf needs root (CAP_BPF and CAP_PERFMON)"
 fi
 EV=page-faults,context-switches,task-clock
 PAGES=6000

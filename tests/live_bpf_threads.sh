@@ -7,9 +7,7 @@
 isolate
 
 if [ "$(id -u)" != 0 ]; then
-	skip "BPF needs root (CAP_BPF and CAP_PERFMON)"
-	done_testing
-	exit 0
+	skip_all "BPF needs root (CAP_BPF and CAP_PERFMON)"
 fi
 if ! command -v strace >/dev/null; then
 	skip "no strace to count the reads"

@@ -10,15 +10,9 @@
 isolate
 exclusive
 
-if [ "$ISOLATED" != yes ]; then
-	skip "no PID namespace here (unshare --pid --fork --mount-proc failed)"
-	done_testing
-	exit 0
-fi
+need_isolation
 if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e page-faults >/dev/null 2>&1; then
-	skip "per-task software counters cannot be opened here"
-	done_testing
-	exit 0
+	skip_all "per-task software counters cannot be opened here"
 fi
 if ! [ -r /proc/self/schedstat ] || [ "$(cut -d' ' -f1 /proc/self/schedstat)" = 0 ]; then
 	skip "no run times in schedstat files: every thread is read"
@@ -30,9 +24,7 @@ NP=160
 # each pmctop opens 6 groups of a process, some 14 descriptors: 2240 for them all, and more
 [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 4096 ] || ulimit -n 4096 2>/dev/null
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 4096 ]; then
-	skip "a limit of $(ulimit -n) descriptors: $NP processes would not all be counted"
-	done_testing
-	exit 0
+	skip_all "a limit of $(ulimit -n) descriptors: $NP processes would not all be counted"
 fi
 EV="-e task-clock,page-faults --task-counts=perf"
 PART=$TMP/part.json

@@ -5,9 +5,7 @@
 ONLINE=/sys/devices/system/cpu/cpu1/online
 
 if [ "${CI:-}" != true ] && [ "${PMCTOP_TEST_HOTPLUG:-}" != 1 ]; then
-	skip "CPU hotplug takes CPU 1 offline: only with CI=true or PMCTOP_TEST_HOTPLUG=1, never on a shared host by default"
-	done_testing
-	exit 0
+	skip_all "CPU hotplug takes CPU 1 offline: only with CI=true or PMCTOP_TEST_HOTPLUG=1, never on a shared host by default"
 fi
 if [ "$(id -u)" != 0 ] || [ ! -w "$ONLINE" ]; then
 	skip "CPU hotplug needs root and a writable $ONLINE"

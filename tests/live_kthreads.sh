@@ -6,9 +6,7 @@
 exclusive
 
 if [ "$(id -u)" != 0 ]; then
-	skip "needs root: kernel threads are counted where kernel mode may be"
-	done_testing
-	exit 0
+	skip_all "needs root: kernel threads are counted where kernel mode may be"
 fi
 if [ "$(awk '{ print $2 }' /proc/2/stat 2>/dev/null)" != "(kthreadd)" ]; then
 	skip "no kthreadd at pid 2 here (a PID namespace?)"

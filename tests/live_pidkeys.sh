@@ -8,21 +8,13 @@
 isolate
 exclusive
 
-if [ "$ISOLATED" != yes ]; then
-	skip "no PID namespace here (unshare --pid --fork --mount-proc failed)"
-	done_testing
-	exit 0
-fi
+need_isolation
 if ! command -v strace >/dev/null; then
-	skip "strace is not installed: the /proc listings cannot be counted"
-	done_testing
-	exit 0
+	skip_all "strace is not installed: the /proc listings cannot be counted"
 fi
 "$PMCTOP" -b -n 1 -d 0.1 --bpf -p $$ -o csv >/dev/null 2>"$TMP/probe.err"
 if grep -q -- "--bpf" "$TMP/probe.err"; then
-	skip "BPF does not load here: $(grep -- '--bpf' "$TMP/probe.err" | head -n 1)"
-	done_testing
-	exit 0
+	skip_all "BPF does not load here: $(grep -- '--bpf' "$TMP/probe.err" | head -n 1)"
 fi
 
 OUT=$TMP/out.csv

@@ -8,15 +8,9 @@
 isolate
 exclusive
 
-if [ "$ISOLATED" != yes ]; then
-	skip "no PID namespace here (unshare --pid --fork --mount-proc failed)"
-	done_testing
-	exit 0
-fi
+need_isolation
 if ! command -v strace >/dev/null; then
-	skip "strace is not installed: the reads cannot be counted"
-	done_testing
-	exit 0
+	skip_all "strace is not installed: the reads cannot be counted"
 fi
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
 	skip "needs root to drop to nobody"

@@ -63,9 +63,7 @@ fi
 
 exclusive
 if ! command -v strace >/dev/null; then
-	skip "strace is not installed: the /proc listings cannot be counted"
-	done_testing
-	exit 0
+	skip_all "strace is not installed: the /proc listings cannot be counted"
 fi
 
 # listings DIR: listings of /proc itself
@@ -98,9 +96,7 @@ fi
 #    dropped as with the listing (PMCTOP_NO_PROC_EVENTS=1, per-task events: BPF's keys would
 #    spare it too), with fewer listings of /proc.
 if [ "$(id -u)" != 0 ] || [ "$(nspid_depth)" != 1 ]; then
-	skip "process events need root in the initial PID namespace"
-	done_testing
-	exit 0
+	skip_all "process events need root in the initial PID namespace"
 fi
 mkdir "$TMP/ev" "$TMP/list"
 "$shell" "$0" scenario "$TMP/ev"

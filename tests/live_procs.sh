@@ -6,9 +6,7 @@ isolate
 exclusive
 
 if [ "$(id -u)" != 0 ]; then
-	skip "needs root: a child switches to the user nobody"
-	done_testing
-	exit 0
+	skip_all "needs root: a child switches to the user nobody"
 fi
 MB=64
 

@@ -5,9 +5,7 @@
 exclusive
 MSR=/sys/bus/event_source/devices/msr
 if [ ! -r "$MSR/events/tsc" ]; then
-	skip "no msr PMU with a tsc event under $MSR (not x86, or the msr PMU is not built)"
-	done_testing
-	exit 0
+	skip_all "no msr PMU with a tsc event under $MSR (not x86, or the msr PMU is not built)"
 fi
 
 background "$WORKLOAD" spin 1 6 "$TMP/spin.log"

@@ -10,15 +10,9 @@
 isolate
 exclusive
 
-if [ "$ISOLATED" != yes ]; then
-	skip "no PID namespace here (unshare --pid --fork --mount-proc failed)"
-	done_testing
-	exit 0
-fi
+need_isolation
 if ! command -v strace >/dev/null; then
-	skip "strace is not installed: the reads cannot be counted"
-	done_testing
-	exit 0
+	skip_all "strace is not installed: the reads cannot be counted"
 fi
 if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e context-switches >/dev/null 2>&1; then
 	skip "per-task software counters cannot be opened here"
@@ -26,9 +20,7 @@ if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e context-switches >/dev
 	exit 0
 fi
 if ! [ -r /proc/self/schedstat ] || [ "$(cut -d' ' -f1 /proc/self/schedstat)" = 0 ]; then
-	skip "no run times in schedstat files: every thread is read"
-	done_testing
-	exit 0
+	skip_all "no run times in schedstat files: every thread is read"
 fi
 
 THREADS=24

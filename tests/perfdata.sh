@@ -28,9 +28,7 @@ check "a header cut short: exit 2" sh -c 'test $1 = 2 && grep -q "offset 0: .*to
 	_ $? "$TMP/short.err"
 
 if ! command -v perf >/dev/null || ! perf version >/dev/null 2>&1; then
-	skip "the comparison with perf script: perf is not installed (apt install linux-perf)"
-	done_testing
-	exit 0
+	skip_all "the comparison with perf script: perf is not installed (apt install linux-perf)"
 fi
 
 # sample for sample: pid, tid, time, ip, address, as perf script prints them

@@ -4,9 +4,7 @@
 # prom_need WHAT: skip the test, saying WHAT it would check, where Prometheus is not installed
 prom_need() {
 	if ! command -v prometheus >/dev/null; then
-		skip "$1: prometheus is not installed (apt-get install prometheus)"
-		done_testing
-		exit 0
+		skip_all "$1: prometheus is not installed (apt-get install prometheus)"
 	fi
 }
 

@@ -2,9 +2,7 @@
 . "$top_srcdir/tests/lib.sh"
 
 if ! command -v strace >/dev/null; then
-	skip "strace is not installed (Debian package strace)"
-	done_testing
-	exit 0
+	skip_all "strace is not installed (Debian package strace)"
 fi
 cd "$TMP" || exit 1
 trace() {

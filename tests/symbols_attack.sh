@@ -12,9 +12,7 @@
 exclusive
 
 if [ "$(uname -m)" != x86_64 ]; then
-	skip "the workload runs x86-64 code out of the files it maps"
-	done_testing
-	exit 0
+	skip_all "the workload runs x86-64 code out of the files it maps"
 fi
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null || ! command -v strace >/dev/null ||
 	! id nobody >/dev/null 2>&1; then

@@ -58,9 +58,7 @@ wait_for "EXIT=0" >/dev/null
 
 # Live: a workload in a cgroup of its own
 if [ -z "$CGMNT" ] || [ "$(id -u)" != 0 ]; then
-	skip "live cgroup view: it needs root and a cgroup v2 hierarchy"
-	done_testing
-	exit 0
+	skip_all "live cgroup view: it needs root and a cgroup v2 hierarchy"
 fi
 exclusive
 cgroup_new "pmctop-test-tui.$$"

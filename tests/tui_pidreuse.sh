@@ -5,9 +5,7 @@
 isolate "$@"
 
 if [ "$ISOLATED" != yes ] || ! [ -w /proc/sys/kernel/ns_last_pid ]; then
-	skip "needs a PID namespace of its own and a writable ns_last_pid (root)"
-	done_testing
-	exit 0
+	skip_all "needs a PID namespace of its own and a writable ns_last_pid (root)"
 fi
 
 . "$top_srcdir/tests/tui_lib.sh"

@@ -8,9 +8,7 @@ if [ -n "${PMCTOP_SANITIZERS:-}" ]; then
 	exit 0
 fi
 if ! command -v valgrind >/dev/null; then
-	skip "valgrind is not installed (Debian package valgrind)"
-	done_testing
-	exit 0
+	skip_all "valgrind is not installed (Debian package valgrind)"
 fi
 exclusive
 # vg WANT NAME ARGS...: pmctop ARGS under valgrind exits WANT with nothing reported
