@@ -814,18 +814,17 @@ static unsigned hw_holders(const struct fake_kernel *k)
 }
 
 /*
- * The hardware top's fixture: processes 100 to 104, busiest first, on the
- * faked QEMU PMU, and the options that count them (sys holds the sysfs root).
+ * The hardware top's fixture: processes pid to pid + 4, busiest first, on
+ * the faked QEMU PMU, and the options that count them (sys holds the sysfs
+ * root).
  */
-static struct fake_kernel *top_fixture(struct live_opts *o, char *sys, size_t size)
+static struct fake_kernel *top_fixture_at(int pid, struct live_opts *o, char *sys, size_t size)
 {
-	struct fake_kernel *k = proc_tree_init();
+	struct fake_kernel *k = proc_tree_of(pid);
+	static const unsigned long long ticks[] = { 900, 800, 300, 200, 100 };
 
-	proc_tree_add(k, 100, 900);
-	proc_tree_add(k, 101, 800);
-	proc_tree_add(k, 102, 300);
-	proc_tree_add(k, 103, 200);
-	proc_tree_add(k, 104, 100);
+	for (int i = 0; i < 5; i++)
+		proc_tree_add(k, pid + i, ticks[i]);
 	hw_qemu(k);
 	snprintf(sys, size, "%s/data/sysfs/qemu-virt", TEST_SRCDIR);
 	memset(o, 0, sizeof(*o));
@@ -833,6 +832,12 @@ static struct fake_kernel *top_fixture(struct live_opts *o, char *sys, size_t si
 	o->sysfs_root = sys;
 	o->ops = &k->ops;
 	return k;
+}
+
+/* The same, processes 100 to 104. */
+static struct fake_kernel *top_fixture(struct live_opts *o, char *sys, size_t size)
+{
+	return top_fixture_at(100, o, sys, size);
 }
 
 /* A source counting task-clock and the {cycles, instructions} pair with o. */
@@ -961,6 +966,60 @@ START_TEST(test_hw_top_keeps_processes_about_as_busy_in_place)
 }
 END_TEST
 
+/*
+ * A process let into the hardware top between two choices (a place left by
+ * one that exited) is ranked at the next choice by its CPU clock from its
+ * first read: one that ran keeps its place, though its stat's clock ticks
+ * have not moved (a server's thread runs less than one in 5 ticks), and one
+ * that did not run does not come in for it.
+ */
+START_TEST(test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock)
+{
+	struct fake_kernel *k;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	char sys[512], cmd[400];
+	int opens;
+
+	/* pids the fake kernel keeps CPU clocks of */
+	k = top_fixture_at(40, &o, sys, sizeof(sys));
+	k->clock = true;
+	o.hw_top = 2;
+	s = top_source(&o);
+	snapshot_init(&snap, s->ev.n);
+	ck_assert_int_eq(source_read(s, &snap), 0);
+	ck_assert_int_gt(hw_largest_group(k, 40), 0);
+	ck_assert_int_gt(hw_largest_group(k, 41), 0);
+	/* 41 exits; 45, new, takes its place in the top at the next tick */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/41'", k->proc);
+	ck_assert_int_eq(system(cmd), 0);
+	proc_tree_add(k, 45, 50);
+	for (int tick = 2; tick <= 12; tick++) {
+		/* 40 and 45 run, 1 ms a tick and less than a clock tick in all; the rest do not */
+		k->clock_ns[40] += 1000000;
+		k->clock_ns[45] += 1000000;
+		fake_kernel_advance(k, 100000000);
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		if (tick == 2) {
+			ck_assert_int_gt(hw_largest_group(k, 45), 0);
+			opens = k->opens_of[45];
+		}
+	}
+	/* the choices at ticks 5 and 10 kept it: never closed and opened again */
+	ck_assert_int_gt(hw_largest_group(k, 45), 0);
+	ck_assert_int_eq(k->opens_of[45], opens);
+	for (int pid = 42; pid <= 44; pid++)
+		ck_assert_int_eq(hw_largest_group(k, pid), 0);
+	ck_assert_int_eq(task_of(&snap, 45)->c[1].err, 0);
+	ck_assert_int_eq(task_of(&snap, 42)->c[1].err, -EDQUOT);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
 {
 	struct fake_kernel *k;
@@ -973,10 +1032,13 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 	size_t nf, told = 0;
 
 	k = top_fixture(&o, sys, sizeof(sys));
-	/* 11 descriptors for counters: three sets of 3, then two of task-clock alone */
+	/*
+	 * 16 descriptors: the five processes' stat files (kept before any
+	 * hardware set), three sets of 3, then two of task-clock alone
+	 */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
-	rl.rlim_cur = 24 + 11;
+	rl.rlim_cur = 24 + 5 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
@@ -1025,10 +1087,10 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	int waited = 0;
 
 	k = top_fixture(&o, sys, sizeof(sys));
-	/* as above: three sets of 3 and two of task-clock alone fill the 11 */
+	/* as above: five stat files, three sets of 3 and two of task-clock alone fill the 16 */
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl0 = rl;
-	rl.rlim_cur = 24 + 11;
+	rl.rlim_cur = 24 + 5 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
@@ -1039,11 +1101,12 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	ck_assert_int_eq(k->nopen, 0);
 
 	/*
-	 * 9 descriptors for five processes: taken in order, three hardware sets
-	 * would leave two uncounted; the first attach leaves the processes still
-	 * to attach their software sets, so all five count from the first tick
+	 * 9 descriptors for five processes' counters, 5 for their stat files:
+	 * taken in order, three hardware sets would leave two uncounted; the
+	 * first attach leaves the processes still to attach their software
+	 * sets and stat files, so all five count from the first tick
 	 */
-	rl.rlim_cur = 24 + 9;
+	rl.rlim_cur = 24 + 5 + 9;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
@@ -1054,7 +1117,7 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(k->nopen, 0);
-	rl.rlim_cur = 24 + 11;
+	rl.rlim_cur = 24 + 5 + 11;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
@@ -1109,7 +1172,7 @@ START_TEST(test_a_process_attached_again_without_room_waits_and_tries_again)
 	int waited = 0;
 
 	k = top_fixture(&o, sys, sizeof(sys));
-	testutil_fd_limit(24 + 11, &rl0);
+	testutil_fd_limit(24 + 5 + 11, &rl0);
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
 	ck_assert_int_eq(source_read(s, &snap), 0);
@@ -1161,6 +1224,7 @@ int main(void)
 	tcase_add_test(
 		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
 	tcase_add_test(tc, test_hw_top_keeps_processes_about_as_busy_in_place);
+	tcase_add_test(tc, test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock);
 	tcase_add_test(tc, test_a_process_attached_again_without_room_waits_and_tries_again);
 	tcase_add_test(
 		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);

@@ -269,12 +269,14 @@ struct live {
 	struct live_gdef *sw; /* the software groups alone: sets outside the hardware top */
 	size_t nsw, sw_fds;   /* nsw 0: no hardware event, no such sets */
 	int sw_gate;
-	size_t slots;	 /* groups a set's array holds: the more of ntg and nsw */
-	bool hw_limit;	 /* hardware events for the busiest processes only */
-	size_t hw_k;	 /* how many, while limited */
-	size_t hw_nfull; /* during a tick's attaches: processes with hardware sets */
+	size_t slots;	     /* groups a set's array holds: the more of ntg and nsw */
+	bool hw_limit;	     /* hardware events for the busiest processes only */
+	size_t hw_k;	     /* how many, while limited */
+	size_t hw_nfull;     /* during a tick's attaches: processes with hardware sets */
+	size_t stat_missing; /* then: processes counted without their stat file (live_keep_stat) */
 	bool told_hw_top;
 	size_t reserve;		  /* thread sets the processes after this one in the attach need */
+	size_t reserve_procs;	  /* and how many they are (a stat file each) */
 	unsigned long long tick;  /* reads so far */
 	uint64_t last_read_ns;	  /* when the last read began */
 	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
@@ -309,7 +311,13 @@ struct live {
 	/* task directories kept for them, and whether none is (an attach found too few) */
 	size_t run_dirs;
 	bool run_short;
-	size_t fd_budget;    /* what they may take: the limit less a reserve */
+	size_t fd_budget; /* what they may take: the limit less a reserve */
+	/*
+	 * what the processes still to attach need (their software sets and
+	 * stat files), after a tick's attaches: files kept to save a call
+	 * leave it free (live_fd_spare)
+	 */
+	size_t fd_spoken;
 	long nids;	     /* pids found by the last good scan of /proc */
 	int focus;	     /* pid whose threads get rows of their own, 0 for none */
 	bool all_threads;    /* every process's threads get rows */
@@ -444,6 +452,16 @@ void live_tasks_free(struct live *l);
  */
 /* The descriptors counters may take under RLIMIT_NOFILE, less the reserve. */
 size_t live_fd_budget(size_t keep);
+
+/*
+ * Whether a file kept open to save a call (a stat, schedstat or task
+ * directory) may take n more descriptors: only what the processes still to
+ * attach do not need, so that it never leaves one of them uncounted.
+ */
+static inline bool live_fd_spare(const struct live *l, size_t n)
+{
+	return l->fds_open + n + l->fd_spoken <= l->fd_budget;
+}
 /* Re-read a stat file kept open at fd; 0 or -errno (-ESRCH when its task died). */
 int live_pread_stat(struct live *l, int fd, struct proc_stat *st);
 /* Hardware events for the busiest processes only from now on; said once. */

@@ -91,11 +91,16 @@ void live_hw_limit(struct live *l)
 		l->hw_limit = true;
 		/*
 		 * the hardware sets take what is left: the schedstat files of
-		 * threads read in turn are not kept (live_thread_run)
+		 * threads read in turn, and their task directories, are not
+		 * kept (live_thread_run)
 		 */
-		l->run_nokeep = true;
-		/* by the budget: as many as fit, found when attaching and at each choice */
-		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
+		l->run_nokeep = l->run_short = true;
+		/*
+		 * by the budget: as many as have them now (none less busy is let
+		 * in past a busier one kept out), then as many as fit at each
+		 * choice
+		 */
+		l->hw_k = l->o.hw_top ? l->o.hw_top : l->hw_nfull;
 	}
 	if (!l->told_hw_top) {
 		struct fact f;
@@ -194,10 +199,14 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		/*
 		 * every thread with the software events alone (or as many as fit),
 		 * rather than fewer with all, and rather than leave the processes
-		 * still to attach without their software sets: the hardware events
-		 * then go to the busiest processes that fit (live_hw_top)
+		 * still to attach without their software sets and stat files (and
+		 * those attached without their stat files yet): the hardware
+		 * events then go to the busiest processes that fit (live_hw_top)
 		 */
-		if (!tp->lite && l->nsw && n * l->set_fds + l->reserve * l->sw_fds > left) {
+		if (!tp->lite && l->nsw &&
+		    n * l->set_fds + 1 + l->reserve * l->sw_fds + l->reserve_procs +
+				    l->stat_missing >
+			    left) {
 			tp->lite = true;
 			live_hw_limit(l);
 		}

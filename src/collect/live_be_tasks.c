@@ -788,6 +788,20 @@ static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, str
 }
 
 /*
+ * A process new to the hardware top's choices: its CPU time at the next one
+ * counts from its first read with its clock (the attach's own read has
+ * none), or by its stat's clock ticks where the read after has none either.
+ */
+static void live_tasks_fresh(struct live_tasks_proc *tp)
+{
+	if (tp->hw_fresh && (tp->clk_ok || !--tp->hw_fresh)) {
+		tp->hw_fresh = 0;
+		tp->hw_clk0 = tp->clk;
+		tp->hw_clk_ok = tp->clk_ok;
+	}
+}
+
+/*
  * Sum the sets of p's threads into c; a partial process's counts scaled up
  * to the CPU time of all its threads; without kernel mode, the switches the
  * kernel keeps per thread instead of the event's 0. Kept for the idle gate.
@@ -832,8 +846,10 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	if (!l->kernel && l->base.ev.role_idx[EV_CTX_SWITCHES] >= 0)
 		live_ctxsw_fill(l, p->pid, &tp->ctxsw, snap->t_ns,
 				&c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
-	if (ly.gate_set < 0)
+	if (ly.gate_set < 0) {
+		live_tasks_fresh(tp);
 		return;
+	}
 	/* what the gate compares with next tick */
 	p->idle = 0;
 	live_keep_counts(l, c, &p->cnt, &p->gate, gate);
@@ -841,16 +857,21 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	tp->clk_ns = tp->clk_now_ns;
 	tp->clk_ok = tp->clk_now_ok && p->cnt;
 	tp->clk_now_ok = false;
+	live_tasks_fresh(tp);
 }
 
-/* Before a tick's attaches: how many of the processes it keeps have hardware sets. */
+/*
+ * Before a tick's attaches: how many of the processes it keeps have
+ * hardware sets, and how many are counted without their stat file kept.
+ */
 static void live_tasks_attach_begin(struct live *l, const struct live_proc *procs, size_t n)
 {
-	l->hw_nfull = 0;
+	l->hw_nfull = l->stat_missing = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct live_tasks_proc *tp = procs[i].be;
 
 		l->hw_nfull += !procs[i].skip && !procs[i].err && tp && tp->nthr && !tp->lite;
+		l->stat_missing += !procs[i].skip && !procs[i].err && procs[i].statfd < 0;
 	}
 }
 
@@ -865,9 +886,13 @@ static int live_tasks_attach(struct live *l, struct live_proc *p, const struct p
 
 	if (p->err != LIVE_RETRY && !tp->todo)
 		tp->lite = l->nsw && l->hw_limit && l->hw_nfull >= l->hw_k;
+	/* new (not moved between layouts): its CPU time counts from a read (live_tasks_fresh) */
+	tp->hw_fresh = p->err != LIVE_RETRY ? 2 : 0;
 	tp->hw_cpu0 = st->cpu;
 	r = live_attach(l, p, st);
 	l->hw_nfull += !r && !tp->lite;
+	/* its stat file is opened after the tick's attaches (live_keep_stat) */
+	l->stat_missing += !r && p->statfd < 0;
 	if (r != -ESRCH && tp->partial && !tp->told_partial) {
 		struct fact f;
 

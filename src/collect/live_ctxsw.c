@@ -543,7 +543,7 @@ static long live_thread_run_file(struct live *l, int pid, int tid, int *dfd, cha
 	long n;
 	int fd;
 
-	if (!*dfd && !l->run_short && l->fds_open + 1 <= l->fd_budget) {
+	if (!*dfd && !l->run_short && live_fd_spare(l, 1)) {
 		snprintf(path, sizeof(path), "%d/task", pid);
 		fd = l->ops->openat(l->ops->ctx, l->rootfd, path,
 				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -593,7 +593,7 @@ int live_thread_run(struct live *l, int pid, int tid, int *dfd, int *kfd, uint64
 		if (n < 0 || l->run_nokeep)
 			live_thread_run_close(l, kfd);
 	} else {
-		if (l->run_nokeep || l->fds_open + 1 > l->fd_budget) {
+		if (l->run_nokeep || !live_fd_spare(l, 1)) {
 			n = live_thread_run_file(l, pid, tid, dfd, buf, sizeof(buf));
 		} else {
 			snprintf(path, sizeof(path), "%d/task/%d/schedstat", pid, tid);

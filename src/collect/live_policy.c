@@ -113,6 +113,7 @@ void live_check_starved(struct live *l)
 struct live_rank {
 	size_t idx;
 	uint64_t recent; /* CPU time lately (live_tasks_proc.hw_busy), ns */
+	bool unknown;	 /* none seen: attached since the last choice, no clock interval */
 };
 
 static int live_cmp_rank(const void *a, const void *b)
@@ -124,7 +125,10 @@ static int live_cmp_rank(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Close p's sets and have it attached again next tick with the other layout. */
+/*
+ * Close p's sets and have it attached again next tick with the other
+ * layout: what it will take is spoken for (live_fd_spare) until then.
+ */
 static void live_switch_layout(struct live *l, struct live_proc *p)
 {
 	struct live_tasks_proc *tp = live_tasks_of(p);
@@ -132,6 +136,7 @@ static void live_switch_layout(struct live *l, struct live_proc *p)
 	live_close_tthreads(l, tp);
 	for (size_t t = 0; t < tp->nthr; t++)
 		live_close_thread(l, &tp->thr[t]);
+	l->fd_spoken += tp->nthr * live_ly(l, !tp->lite).set_fds;
 	tp->nthr = 0;
 	p->err = LIVE_RETRY;
 	tp->lite = !tp->lite;
@@ -145,7 +150,7 @@ void live_hw_top(struct live *l)
 	size_t n = 0, k, margin, nfull = 0,
 	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	size_t need = 0;
+	size_t need = 0, stats = 0, spoken0 = l->fd_spoken;
 	uint64_t least;
 	bool freed = false, attaching = false, waiting = false, choose;
 
@@ -184,7 +189,14 @@ void live_hw_top(struct live *l)
 			recent = live_ticks_ns(p->last.cpu > tp->hw_cpu0 ? p->last.cpu - tp->hw_cpu0
 									 : 0);
 		r[n].idx = i;
-		r[n++].recent = tp->hw_busy / 2 + recent;
+		r[n].recent = tp->hw_busy / 2 + recent;
+		/*
+		 * one attached since the last choice and not read since shows no
+		 * time for want of a clock interval (its stat's clock ticks are
+		 * coarser than a server thread's run): not known to be idle
+		 */
+		r[n].unknown = tp->hw_fresh && !r[n].recent;
+		n++;
 		/* between choices (processes wait): ranked as if chosen now, nothing kept */
 		if (!choose)
 			continue;
@@ -205,6 +217,8 @@ void live_hw_top(struct live *l)
 
 		if (!p->skip && (p->err == -EMFILE || p->err == -ENFILE))
 			need += (p->last.threads > 0 ? (size_t)p->last.threads : 1) * l->sw_fds;
+		/* the stat files of the counted come before hardware sets (live_keep_stat) */
+		stats += !p->skip && !p->err && p->statfd < 0;
 		/* an attach goes on over ticks: its processes' descriptors are spoken for */
 		attaching |= !p->skip && (p->err == LIVE_UNATTACHED ||
 					  (p->be && ((const struct live_tasks_proc *)p->be)->todo));
@@ -215,7 +229,7 @@ void live_hw_top(struct live *l)
 		for (size_t i = 0; i < n; i++)
 			if (!live_tasks_of(&l->procs[r[i].idx])->lite)
 				room += live_tasks_of(&l->procs[r[i].idx])->nthr * extra;
-		room = room > need ? room - need : 0;
+		room = room > need + stats ? room - need - stats : 0;
 		for (k = 0; k < n && live_tasks_of(&l->procs[r[k].idx])->nthr * extra <= room; k++)
 			room -= live_tasks_of(&l->procs[r[k].idx])->nthr * extra;
 		l->hw_k = k;
@@ -224,8 +238,9 @@ void live_hw_top(struct live *l)
 	/*
 	 * hysteresis: one in the top leaves it only when it falls a quarter of
 	 * k below it and has run less than three quarters of the k-th busiest
-	 * (so that many about as busy keep their places), or not at all; not
-	 * while processes wait for descriptors
+	 * (so that many about as busy keep their places), or not at all (one
+	 * not seen yet stays until it is); not while processes wait for
+	 * descriptors
 	 */
 	margin = need ? 0 : k / 4 + 1;
 	least = k && k <= n ? r[k - 1].recent : 0;
@@ -234,7 +249,8 @@ void live_hw_top(struct live *l)
 		struct live_tasks_proc *tp = live_tasks_of(p);
 
 		if (!tp->lite && i >= k + margin &&
-		    (need || !r[i].recent || r[i].recent < least - least / 4)) {
+		    (need ||
+		     (!r[i].unknown && (!r[i].recent || r[i].recent < least - least / 4)))) {
 			live_switch_layout(l, p);
 			freed = true;
 		} else if (!tp->lite) {
@@ -242,11 +258,15 @@ void live_hw_top(struct live *l)
 		}
 	}
 	/*
-	 * still short for the processes waiting: the least busy with hardware
-	 * sets go to the software set, until what they give back covers them
+	 * still short for the processes waiting, or for the stat files of the
+	 * counted: the least busy with hardware sets go to the software set,
+	 * until what they give back covers them (what those gone to it above
+	 * take again is spoken for)
 	 */
-	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	for (size_t i = n; need > left && i-- > 0;) {
+	left = l->fd_budget > l->fds_open + (l->fd_spoken - spoken0)
+		       ? l->fd_budget - l->fds_open - (l->fd_spoken - spoken0)
+		       : 0;
+	for (size_t i = n; need + stats > left && i-- > 0;) {
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);
 
@@ -272,7 +292,9 @@ void live_hw_top(struct live *l)
 	 * attach (they come first: one let in now would find its room taken
 	 * and go back to the software set)
 	 */
-	left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
+	left = l->fd_budget > l->fds_open + stats + (l->fd_spoken - spoken0)
+		       ? l->fd_budget - l->fds_open - stats - (l->fd_spoken - spoken0)
+		       : 0;
 	for (size_t i = 0; !need && !attaching && i < n && i < k && nfull < k; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);

@@ -46,6 +46,33 @@ static void live_close_proc(struct live *l, struct live_proc *p)
 	p->statfd = -1;
 }
 
+/*
+ * Keep p's stat file open, to re-read it with one pread, where the
+ * descriptors are spare (live_fd_spare); whether it is kept now.
+ */
+static bool live_keep_stat(struct live *l, struct live_proc *p)
+{
+	char path[64];
+
+	if (p->statfd >= 0)
+		return true;
+	if (!live_fd_spare(l, 1))
+		return false;
+	/* where the backend times the process, its leader's: no thread is summed at a read */
+	p->statfd_leader = l->be->cpu_time != NULL;
+	if (p->statfd_leader)
+		snprintf(path, sizeof(path), "%d/task/%d/stat", p->pid, p->pid);
+	else
+		snprintf(path, sizeof(path), "%d/stat", p->pid);
+	p->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
+	if (p->statfd < 0) {
+		p->statfd = -1;
+		return false;
+	}
+	l->fds_open++;
+	return true;
+}
+
 /* The first process of a tick refused with EACCES or EPERM, and who owns it. */
 struct live_denied {
 	int err;	 /* -EACCES or -EPERM; 0: none refused */
@@ -361,6 +388,7 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 
 		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 		l->reserve = reserve;
+		l->reserve_procs = npend - i - 1;
 		/* where kernel mode is counted all the same (from /proc), nothing is refused */
 		if (p->kthread && !l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES)) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
@@ -401,28 +429,30 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	}
 	live_note_task_errors(l, &denied, nfd);
 	/*
+	 * What the processes not attached yet (left for the next tick, or
+	 * waiting for descriptors) need: their software sets and stat files.
+	 */
+	l->fd_spoken = 0;
+	for (size_t i = 0; i < npend && !(l->be->flags & LIVE_BE_NO_ATTACH); i++) {
+		const struct live_proc *p = &procs[pend[i].idx];
+
+		if (p->pid && (p->err == LIVE_UNATTACHED || p->err == -EMFILE || p->err == -ENFILE))
+			l->fd_spoken += (pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1) *
+						(l->nsw ? l->sw_fds : l->set_fds) +
+					1;
+	}
+	/*
 	 * Keep the stat file of each counted process open, to re-read it with one
-	 * pread; counters come first, so this waits until they have their fds.
+	 * pread; counters come first, so this waits until they have their fds,
+	 * and those still to attach theirs.
 	 */
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
-		char path[64];
 
-		if (!p->pid || p->err || p->statfd >= 0)
-			continue;
-		if (l->fds_open + 1 > l->fd_budget)
+		if (p->pid && !p->err && !live_fd_spare(l, 1))
 			break;
-		/* where the backend times the process, its leader's: no thread is summed at a read */
-		p->statfd_leader = l->be->cpu_time != NULL;
-		if (p->statfd_leader)
-			snprintf(path, sizeof(path), "%d/task/%d/stat", p->pid, p->pid);
-		else
-			snprintf(path, sizeof(path), "%d/stat", p->pid);
-		p->statfd = l->ops->openat(l->ops->ctx, l->rootfd, path, O_RDONLY | O_CLOEXEC);
-		if (p->statfd >= 0)
-			l->fds_open++;
-		else
-			p->statfd = -1;
+		if (p->pid && !p->err)
+			live_keep_stat(l, p);
 	}
 	if (!gone)
 		return n;
@@ -523,6 +553,16 @@ void live_scan(struct live *l, struct snapshot *snap)
 			int r = idle		 ? (st = o->last, 0)
 				: o->statfd >= 0 ? live_reread_stat(l, o, &st)
 						 : proc_read_stat(l->rootfd, pid, 0, &st);
+
+			/*
+			 * counted without its stat file (the descriptors were short when
+			 * its counters were opened): kept from now on, where they are
+			 * spare (where nothing is opened per process, the backend's own
+			 * files keep them)
+			 */
+			if (!r && !idle && o->statfd < 0 && !o->skip && !o->err &&
+			    o->start == st.start && !(l->be->flags & LIVE_BE_NO_ATTACH))
+				live_keep_stat(l, o);
 
 			if (r == -EMFILE || r == -ENFILE) {
 				/* no descriptor to look with: it is not gone; show it as last seen */

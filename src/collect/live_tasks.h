@@ -138,6 +138,7 @@ struct live_tasks_proc {
 	uint64_t hw_clk0;	    /* and its CPU clock (ns), while hw_clk_ok */
 	bool hw_clk_ok;
 	uint64_t hw_busy; /* its CPU time in the choices' intervals, each half the one after (ns) */
+	unsigned char hw_fresh; /* attached, not read with its clock since: reads left to wait */
 	/* an attach in progress over several ticks: the threads still to open */
 	int *todo;
 	size_t ntodo, todo_i, want, gone;
