@@ -15,6 +15,10 @@ need_isolation
 if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e page-faults >/dev/null 2>&1; then
 	skip_all "per-task software counters cannot be opened here"
 fi
+# strace 5.3 or later: only the counters' opens stop pmctop
+if ! strace -f --seccomp-bpf -e trace=perf_event_open -o /dev/null true 2>/dev/null; then
+	skip_all "strace with --seccomp-bpf is not installed: the opens cannot be counted"
+fi
 
 NP=200
 # a process: its software group (4 descriptors with these events) and its stat file; the whole
@@ -30,18 +34,22 @@ done
 
 frames() { grep -c '^pmctop - ' "$1"; }
 has_frames() { [ "$(frames "$1")" -ge "$2" ]; }
-# pmctop's descriptors: all, those of counters, those of /proc/N/task/N/stat files
+# pmctop's descriptors: all, those of counters, the stat files of the processes of the list
 fds() {
-	ls -l "/proc/$1/fd" 2>/dev/null | awk '
+	ls -l "/proc/$1/fd" 2>/dev/null | awk -v list="$TMP/pids" '
+		BEGIN { while ((getline p <list) > 0) want[p] = 1 }
 		/ -> / { all++ }
 		/anon_inode:\[?perf_event\]?/ { perf++ }
-		/\/task\/[0-9]+\/stat$/ { stat++ }
+		/\/task\/[0-9]+\/stat$/ {
+			split($NF, f, "/")
+			if (f[3] in want) stat++
+		}
 		END { print all + 0, perf + 0, stat + 0 }'
 }
 
 # its counters' opens, timed (only they stop it: the rest runs at full speed)
 # shellcheck disable=SC2086
-(ulimit -n $LIMIT && exec strace -f --seccomp-bpf -e trace=perf_event_open -ttt -o "$TMP/opens" \
+(ulimit -n $LIMIT && ASAN_OPTIONS=detect_leaks=0 exec strace -f --seccomp-bpf -e trace=perf_event_open -ttt -o "$TMP/opens" \
 	env PMCTOP_SIM_GROUPS=6 "$PMCTOP" -b -d 0.2 $EV >"$OUT" 2>"$TMP/err") &
 st=$!
 KILL_PIDS="$KILL_PIDS $st"
@@ -77,10 +85,10 @@ check "once attached, no frame has a process not counted" \
 check "the software sets were not all the limit held: some have the whole layout ($perf1 counters)" \
 	test "$perf1" -gt $((NP * 4 + 100))
 check "every process keeps its stat file ($stat0, then $stat1 of $NP)" \
-	test "$stat0" -ge $NP -a "$stat1" -ge $NP
+	test "$stat0" = $NP -a "$stat1" = $NP
 # a process moved out of the top opens its software group (4), one moved in its whole layout
 # (14): some move at each choice (every 5 frames), the busiest being some 30 % busier than
-# the least busy of the top, but not a tenth of them
-check "in those 12 frames, fewer counters opened than moving a tenth of the processes ($opened)" \
-	test "$opened" -le $((NP / 10 * 18))
+# the least busy of the top; moving all of the top at each would open some 40 x 18 a choice
+check "in those 12 frames, fewer counters opened than moving a quarter of the processes ($opened)" \
+	test "$opened" -le $((NP / 4 * 18))
 done_testing

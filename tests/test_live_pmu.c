@@ -968,19 +968,21 @@ END_TEST
 
 /*
  * A process let into the hardware top between two choices (a place left by
- * one that exited) is ranked at the next choice by its CPU clock from its
- * first read: one that ran keeps its place, though its stat's clock ticks
- * have not moved (a server's thread runs less than one in 5 ticks), and one
- * that did not run does not come in for it.
+ * one that exited after tick `after`) is ranked at the next choice by its
+ * CPU clock from its first read: one that ran keeps its place, though its
+ * stat's clock ticks have not moved (a server's thread runs less than one
+ * in 5 ticks), also where that first read is the choice's own tick; one
+ * that does not run (its groups and clock still) leaves at the choice
+ * after.
  */
-START_TEST(test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock)
+static void new_to_the_top(int after, bool runs)
 {
 	struct fake_kernel *k;
 	struct live_opts o;
 	struct source *s;
 	struct snapshot snap;
 	char sys[512], cmd[400];
-	int opens;
+	int opens = 0;
 
 	/* pids the fake kernel keeps CPU clocks of */
 	k = top_fixture_at(40, &o, sys, sizeof(sys));
@@ -988,35 +990,58 @@ START_TEST(test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock)
 	o.hw_top = 2;
 	s = top_source(&o);
 	snapshot_init(&snap, s->ev.n);
-	ck_assert_int_eq(source_read(s, &snap), 0);
-	ck_assert_int_gt(hw_largest_group(k, 40), 0);
-	ck_assert_int_gt(hw_largest_group(k, 41), 0);
-	/* 41 exits; 45, new, takes its place in the top at the next tick */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s/41'", k->proc);
-	ck_assert_int_eq(system(cmd), 0);
-	proc_tree_add(k, 45, 50);
-	for (int tick = 2; tick <= 12; tick++) {
-		/* 40 and 45 run, 1 ms a tick and less than a clock tick in all; the rest do not */
+	for (int tick = 1; tick <= 12; tick++) {
+		/* 40 runs, 1 ms a tick and less than a clock tick in all; 42 to 44 do not */
 		k->clock_ns[40] += 1000000;
-		k->clock_ns[45] += 1000000;
+		if (runs)
+			k->clock_ns[45] += 1000000;
 		fake_kernel_advance(k, 100000000);
 		ck_assert_int_eq(source_read(s, &snap), 0);
-		if (tick == 2) {
+		if (tick == 1) {
+			ck_assert_int_gt(hw_largest_group(k, 40), 0);
+			ck_assert_int_gt(hw_largest_group(k, 41), 0);
+		}
+		if (tick == after) {
+			/* 41 exits; 45, new, takes its place in the top at the next tick */
+			snprintf(cmd, sizeof(cmd), "rm -rf '%s/41'", k->proc);
+			ck_assert_int_eq(system(cmd), 0);
+			proc_tree_add(k, 45, 50);
+		}
+		if (tick == after + 1) {
 			ck_assert_int_gt(hw_largest_group(k, 45), 0);
 			opens = k->opens_of[45];
+			if (!runs)
+				k->frozen |= 1ull << 45;
 		}
 	}
-	/* the choices at ticks 5 and 10 kept it: never closed and opened again */
-	ck_assert_int_gt(hw_largest_group(k, 45), 0);
-	ck_assert_int_eq(k->opens_of[45], opens);
-	for (int pid = 42; pid <= 44; pid++)
-		ck_assert_int_eq(hw_largest_group(k, pid), 0);
-	ck_assert_int_eq(task_of(&snap, 45)->c[1].err, 0);
-	ck_assert_int_eq(task_of(&snap, 42)->c[1].err, -EDQUOT);
+	if (runs) {
+		/* the choices at ticks 5 and 10 kept it: never closed and opened again */
+		ck_assert_int_gt(hw_largest_group(k, 45), 0);
+		ck_assert_int_eq(k->opens_of[45], opens);
+		for (int pid = 42; pid <= 44; pid++)
+			ck_assert_int_eq(hw_largest_group(k, pid), 0);
+		ck_assert_int_eq(task_of(&snap, 45)->c[1].err, 0);
+		ck_assert_int_eq(task_of(&snap, 42)->c[1].err, -EDQUOT);
+	} else {
+		/* not known at the choice at tick 5, idle at tick 10: out */
+		ck_assert_int_eq(hw_largest_group(k, 45), 0);
+		ck_assert_int_eq(task_of(&snap, 45)->c[1].err, -EDQUOT);
+	}
+	ck_assert_int_gt(hw_largest_group(k, 40), 0);
 	snapshot_release(&snap);
 	source_free(s);
 	ck_assert_int_eq(k->nopen, 0);
 	fake_kernel_free(k);
+}
+
+START_TEST(test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock)
+{
+	/* attached at tick 2, first read with its clock at 3 */
+	new_to_the_top(1, true);
+	/* attached at tick 4, first read with its clock at 5, the choice's tick */
+	new_to_the_top(3, true);
+	/* attached at tick 2, then its groups and clock still */
+	new_to_the_top(1, false);
 }
 END_TEST
 

@@ -51,6 +51,11 @@ struct live_gdef {
 #define LIVE_BPF_NO_ROOM (-EOVERFLOW)
 /* Ticks between two choices of the processes counted with hardware events. */
 #define LIVE_HWTOP_TICKS 5
+/*
+ * New processes of one thread the hardware top leaves room for (at most a
+ * 64th of the descriptors), so that they are counted at once
+ */
+#define LIVE_HWTOP_SLACK 4
 
 /* Ticks a process that found no descriptors waits before its attach is tried again. */
 #define LIVE_RETRY_TICKS 16
@@ -276,7 +281,7 @@ struct live {
 	size_t stat_missing; /* then: processes counted without their stat file (live_keep_stat) */
 	bool told_hw_top;
 	size_t reserve;		  /* thread sets the processes after this one in the attach need */
-	size_t reserve_procs;	  /* and how many they are (a stat file each) */
+	size_t reserve_procs;	  /* and the stat files they need */
 	unsigned long long tick;  /* reads so far */
 	uint64_t last_read_ns;	  /* when the last read began */
 	uint64_t attach_until;	  /* this tick attaches until then (CLOCK_MONOTONIC ns) */
@@ -313,9 +318,10 @@ struct live {
 	bool run_short;
 	size_t fd_budget; /* what they may take: the limit less a reserve */
 	/*
-	 * what the processes still to attach need (their software sets and
-	 * stat files), after a tick's attaches: files kept to save a call
-	 * leave it free (live_fd_spare)
+	 * what the processes still to attach, or to attach again with the
+	 * other layout, need (their software sets and stat files at least;
+	 * a move between layouts adds what its layout takes), after a tick's
+	 * attaches: files kept to save a call leave it free (live_fd_spare)
 	 */
 	size_t fd_spoken;
 	long nids;	     /* pids found by the last good scan of /proc */

@@ -91,10 +91,11 @@ void live_hw_limit(struct live *l)
 		l->hw_limit = true;
 		/*
 		 * the hardware sets take what is left: the schedstat files of
-		 * threads read in turn, and their task directories, are not
-		 * kept (live_thread_run)
+		 * threads read in turn are not kept (live_thread_run), nor their
+		 * task directories where the descriptors ran short
 		 */
-		l->run_nokeep = l->run_short = true;
+		l->run_nokeep = true;
+		l->run_short |= !l->o.hw_top;
 		/*
 		 * by the budget: as many as have them now (none less busy is let
 		 * in past a busier one kept out), then as many as fit at each
@@ -204,7 +205,7 @@ int live_attach(struct live *l, struct live_proc *p, const struct proc_stat *st)
 		 * events then go to the busiest processes that fit (live_hw_top)
 		 */
 		if (!tp->lite && l->nsw &&
-		    n * l->set_fds + 1 + l->reserve * l->sw_fds + l->reserve_procs +
+		    n * l->set_fds + (p->statfd < 0) + l->reserve * l->sw_fds + l->reserve_procs +
 				    l->stat_missing >
 			    left) {
 			tp->lite = true;

@@ -792,12 +792,13 @@ static void live_tasks_est(const struct live *l, struct live_tasks_proc *tp, str
  * counts from its first read with its clock (the attach's own read has
  * none), or by its stat's clock ticks where the read after has none either.
  */
-static void live_tasks_fresh(struct live_tasks_proc *tp)
+static void live_tasks_fresh(const struct live *l, struct live_tasks_proc *tp)
 {
 	if (tp->hw_fresh && (tp->clk_ok || !--tp->hw_fresh)) {
 		tp->hw_fresh = 0;
 		tp->hw_clk0 = tp->clk;
 		tp->hw_clk_ok = tp->clk_ok;
+		tp->hw_base_tick = l->tick;
 	}
 }
 
@@ -847,7 +848,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 		live_ctxsw_fill(l, p->pid, &tp->ctxsw, snap->t_ns,
 				&c[l->base.ev.role_idx[EV_CTX_SWITCHES]]);
 	if (ly.gate_set < 0) {
-		live_tasks_fresh(tp);
+		live_tasks_fresh(l, tp);
 		return;
 	}
 	/* what the gate compares with next tick */
@@ -857,7 +858,7 @@ static void live_tasks_fill(struct live *l, struct live_proc *p, const struct pr
 	tp->clk_ns = tp->clk_now_ns;
 	tp->clk_ok = tp->clk_now_ok && p->cnt;
 	tp->clk_now_ok = false;
-	live_tasks_fresh(tp);
+	live_tasks_fresh(l, tp);
 }
 
 /*

@@ -150,12 +150,16 @@ void live_hw_top(struct live *l)
 	size_t n = 0, k, margin, nfull = 0,
 	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	size_t need = 0, stats = 0, spoken0 = l->fd_spoken;
+	size_t need = 0, spoken0 = l->fd_spoken;
+	/* the stat files of the counted and room for a few new processes come first */
+	size_t stats = LIVE_HWTOP_SLACK * (l->sw_fds + 1);
 	uint64_t least;
 	bool freed = false, attaching = false, waiting = false, choose;
 
 	if (!l->hw_limit || !l->nsw)
 		return;
+	if (stats > l->fd_budget / 64)
+		stats = l->fd_budget / 64;
 	/*
 	 * processes waiting for descriptors are given them at the end of the
 	 * tick that found too few, not at the next choice (up to
@@ -191,15 +195,19 @@ void live_hw_top(struct live *l)
 		r[n].idx = i;
 		r[n].recent = tp->hw_busy / 2 + recent;
 		/*
-		 * one attached since the last choice and not read since shows no
-		 * time for want of a clock interval (its stat's clock ticks are
-		 * coarser than a server thread's run): not known to be idle
+		 * one attached since the last choice and not read with its clock
+		 * since, or first so read this tick, shows no time for want of a
+		 * clock interval (its stat's clock ticks are coarser than a server
+		 * thread's run): not known to be idle
 		 */
-		r[n].unknown = tp->hw_fresh && !r[n].recent;
+		r[n].unknown = !r[n].recent && (tp->hw_fresh || tp->hw_base_tick == l->tick);
 		n++;
 		/* between choices (processes wait): ranked as if chosen now, nothing kept */
 		if (!choose)
 			continue;
+		/* its clock from here on, where it has one: known at the next choice */
+		if (tp->clk_ok)
+			tp->hw_fresh = 0;
 		tp->hw_cpu0 = p->last.cpu;
 		tp->hw_clk0 = tp->clk;
 		tp->hw_clk_ok = tp->clk_ok;

@@ -360,7 +360,7 @@ static bool live_needs_attach(const struct live *l, const struct live_proc *p)
 static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_t n,
 				  struct live_pend *pend, size_t npend, struct snapshot *snap)
 {
-	size_t gone = 0, nfd = 0, reserve = 0;
+	size_t gone = 0, nfd = 0, reserve = 0, stats = 0;
 	struct live_denied denied = { 0, 0, -1, 0 };
 	unsigned me = (unsigned)getuid();
 	bool late = false;
@@ -381,14 +381,17 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 		}
 		qsort(pend, npend, sizeof(*pend), live_cmp_pend);
 	}
-	for (size_t i = 0; i < npend; i++)
+	for (size_t i = 0; i < npend; i++) {
 		reserve += pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
+		stats += procs[pend[i].idx].statfd < 0;
+	}
 	for (size_t i = 0; i < npend; i++) {
 		struct live_proc *p = &procs[pend[i].idx];
 
 		reserve -= pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1;
 		l->reserve = reserve;
-		l->reserve_procs = npend - i - 1;
+		stats -= p->statfd < 0;
+		l->reserve_procs = stats;
 		/* where kernel mode is counted all the same (from /proc), nothing is refused */
 		if (p->kthread && !l->kernel && !(l->be->flags & LIVE_BE_ALL_MODES)) {
 			/* user mode only: a kernel thread would count nothing, and not truly 0 */
@@ -429,17 +432,20 @@ static size_t live_attach_pending(struct live *l, struct live_proc *procs, size_
 	}
 	live_note_task_errors(l, &denied, nfd);
 	/*
-	 * What the processes not attached yet (left for the next tick, or
-	 * waiting for descriptors) need: their software sets and stat files.
+	 * What the processes not attached yet (left for the next tick, waiting
+	 * for descriptors, or to be attached again with the other layout) need
+	 * at least: their software sets and stat files.
 	 */
 	l->fd_spoken = 0;
-	for (size_t i = 0; i < npend && !(l->be->flags & LIVE_BE_NO_ATTACH); i++) {
-		const struct live_proc *p = &procs[pend[i].idx];
+	for (size_t i = 0; i < n && !(l->be->flags & LIVE_BE_NO_ATTACH); i++) {
+		const struct live_proc *p = &procs[i];
 
-		if (p->pid && (p->err == LIVE_UNATTACHED || p->err == -EMFILE || p->err == -ENFILE))
-			l->fd_spoken += (pend[i].st.threads > 0 ? (size_t)pend[i].st.threads : 1) *
+		if (p->pid && !p->skip &&
+		    (p->err == LIVE_UNATTACHED || p->err == LIVE_RETRY || p->err == -EMFILE ||
+		     p->err == -ENFILE))
+			l->fd_spoken += (p->last.threads > 0 ? (size_t)p->last.threads : 1) *
 						(l->nsw ? l->sw_fds : l->set_fds) +
-					1;
+					(p->statfd < 0);
 	}
 	/*
 	 * Keep the stat file of each counted process open, to re-read it with one

@@ -139,6 +139,7 @@ struct live_tasks_proc {
 	bool hw_clk_ok;
 	uint64_t hw_busy; /* its CPU time in the choices' intervals, each half the one after (ns) */
 	unsigned char hw_fresh; /* attached, not read with its clock since: reads left to wait */
+	unsigned long long hw_base_tick; /* the tick that read took hw_clk0 */
 	/* an attach in progress over several ticks: the threads still to open */
 	int *todo;
 	size_t ntodo, todo_i, want, gone;
