@@ -96,12 +96,8 @@ void live_hw_limit(struct live *l)
 		 */
 		l->run_nokeep = true;
 		l->run_short |= !l->o.hw_top;
-		/*
-		 * by the budget: as many as have them now (none less busy is let
-		 * in past a busier one kept out), then as many as fit at each
-		 * choice
-		 */
-		l->hw_k = l->o.hw_top ? l->o.hw_top : l->hw_nfull;
+		/* by the budget: as many as fit, found when attaching and at each choice */
+		l->hw_k = l->o.hw_top ? l->o.hw_top : (size_t)-1;
 	}
 	if (!l->told_hw_top) {
 		struct fact f;
