@@ -34,6 +34,11 @@ done
 
 frames() { grep -c '^pmctop - ' "$1"; }
 has_frames() { [ "$(frames "$1")" -ge "$2" ]; }
+# the frame from which every process had been attached: the first without "not attached yet"
+attached_at() {
+	awk '/^pmctop - / { f++ } /^Tasks: / && !/not attached yet/ { print f; exit }' "$1"
+}
+attached() { [ -n "$(attached_at "$1")" ]; }
 # pmctop's descriptors: all, those of counters, the stat files of the processes of the list
 fds() {
 	ls -l "/proc/$1/fd" 2>/dev/null | awk -v list="$TMP/pids" '
@@ -53,9 +58,15 @@ fds() {
 	env PMCTOP_SIM_GROUPS=6 "$PMCTOP" -b -d 0.2 $EV >"$OUT" 2>"$TMP/err") &
 st=$!
 KILL_PIDS="$KILL_PIDS $st"
-wait_until 30 traced_child $st pmctop || diag "pmctop did not start under strace"
+if ! wait_until 30 traced_child $st pmctop; then
+	kill -TERM $st
+	skip_all "pmctop did not start under strace"
+fi
 pp=$TRACED
-wait_until 60 has_frames "$OUT" 12 || diag "pmctop made too few frames"
+# from 12 frames after the attach (strace slows it; a loaded machine more)
+wait_until 120 attached "$OUT" || diag "pmctop never had every process attached"
+a=$(attached_at "$OUT")
+wait_until 60 has_frames "$OUT" $((${a:-0} + 12)) || diag "pmctop made too few frames"
 read -r all0 perf0 stat0 <<EOF
 $(fds $pp)
 EOF
@@ -72,16 +83,17 @@ sp=$?
 check "pmctop exits 0" test $sp = 0
 opened=$(awk -v a="$t0" -v b="$t1" '$2 >= a && $2 <= b && /perf_event_open\(/ { n++ } END { print n + 0 }' "$TMP/opens")
 total=$(grep -c 'perf_event_open(' "$TMP/opens")
-diag "counters opened: $total, $opened of them in the 12 frames after the 12th"
+diag "counters opened: $total, $opened of them in the 12 frames measured"
 diag "descriptors: $all0 then $all1 ($perf0 then $perf1 of counters, $stat0 then $stat1 stat files)"
 diag "$(grep -c 'out of file descriptors' "$OUT") frames with processes waiting for descriptors"
 grep '^Tasks: .*not counted' "$OUT" | sed 's/.* zombie, //' | sort | uniq -c | head -5 |
 	while read -r line; do diag "$line"; done
 check "no frame has a process waiting for descriptors" \
 	sh -c "! grep -q 'out of file descriptors' '$OUT' && ! grep -q 'out of file descriptors' '$TMP/err'"
-# the frames from the first one with every process attached
-check "once attached, no frame has a process not counted" \
-	sh -c "awk '/^Tasks: / { if (s && /not counted/) bad = 1; if (!/not attached yet/) s = 1 } END { exit !s || bad }' '$OUT'"
+# the frames from the first one with every process attached: none not counted but for an
+# attach under way (a process started meanwhile, one moved between layouts)
+check "once attached, no frame has a process not counted for want of descriptors" \
+	sh -c "awk '/^Tasks: / { if (s && /not counted/ && !/not counted \\((attaching|not attached yet)\\)\$/) bad = 1; if (!/not attached yet/) s = 1 } END { exit !s || bad }' '$OUT'"
 check "the software sets were not all the limit held: some have the whole layout ($perf1 counters)" \
 	test "$perf1" -gt $((NP * 4 + 100))
 check "every process keeps its stat file ($stat0, then $stat1 of $NP)" \

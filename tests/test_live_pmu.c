@@ -1045,6 +1045,60 @@ START_TEST(test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock)
 }
 END_TEST
 
+/*
+ * --hw-top 2 where two processes started later leave the descriptors short
+ * of a stat file: the top gives a hardware set back for it at a choice
+ * (stat files come before hardware sets), and the choices after leave it
+ * so: its counters are not closed and opened again at each.
+ */
+START_TEST(test_the_top_gives_sets_back_for_stat_files_once)
+{
+	struct fake_kernel *k;
+	struct live_opts o;
+	struct source *s;
+	struct snapshot snap;
+	struct rlimit rl0;
+	char sys[512];
+	int opens = 0;
+
+	/* pids the fake kernel counts the opens of */
+	k = top_fixture_at(40, &o, sys, sizeof(sys));
+	o.hw_top = 2;
+	/* two sets of 3, three of task-clock alone and five stat files: 14, and 2 more */
+	testutil_fd_limit(24 + 16, &rl0);
+	s = top_source(&o);
+	snapshot_init(&snap, s->ev.n);
+	for (int tick = 1; tick <= 17; tick++) {
+		ck_assert_int_eq(source_read(s, &snap), 0);
+		if (tick == 1) {
+			ck_assert_int_gt(hw_largest_group(k, 40), 0);
+			ck_assert_int_gt(hw_largest_group(k, 41), 0);
+			/* two more: their task-clock sets take the 2, one stat file is short */
+			proc_tree_add(k, 45, 10);
+			proc_tree_add(k, 46, 10);
+		}
+		/* the choice at tick 5 gave 41's set back; it is attached again at 6 */
+		if (tick == 6) {
+			ck_assert_int_gt(hw_largest_group(k, 40), 0);
+			ck_assert_int_eq(hw_largest_group(k, 41), 0);
+			opens = k->opens_of[40] + k->opens_of[41];
+		}
+		if (tick > 1)
+			for (int pid = 40; pid <= 46; pid++)
+				ck_assert_int_eq(task_of(&snap, pid)->c[0].err, 0);
+	}
+	/* the choices at ticks 10 and 15 left them so */
+	ck_assert_int_gt(hw_largest_group(k, 40), 0);
+	ck_assert_int_eq(hw_largest_group(k, 41), 0);
+	ck_assert_int_eq(k->opens_of[40] + k->opens_of[41], opens);
+	snapshot_release(&snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+END_TEST
+
 START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone)
 {
 	struct fake_kernel *k;
@@ -1250,6 +1304,7 @@ int main(void)
 		tc, test_hw_top_counts_hardware_for_the_busiest_and_follows_them_with_hysteresis);
 	tcase_add_test(tc, test_hw_top_keeps_processes_about_as_busy_in_place);
 	tcase_add_test(tc, test_a_process_new_to_the_hardware_top_is_ranked_by_its_clock);
+	tcase_add_test(tc, test_the_top_gives_sets_back_for_stat_files_once);
 	tcase_add_test(tc, test_a_process_attached_again_without_room_waits_and_tries_again);
 	tcase_add_test(
 		tc, test_without_descriptors_for_every_hardware_set_the_rest_count_software_alone);

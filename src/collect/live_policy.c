@@ -150,16 +150,16 @@ void live_hw_top(struct live *l)
 	size_t n = 0, k, margin, nfull = 0,
 	       extra = l->set_fds > l->sw_fds ? l->set_fds - l->sw_fds : 0;
 	size_t left = l->fd_budget > l->fds_open ? l->fd_budget - l->fds_open : 0;
-	size_t need = 0, spoken0 = l->fd_spoken;
-	/* the stat files of the counted and room for a few new processes come first */
-	size_t stats = LIVE_HWTOP_SLACK * (l->sw_fds + 1);
+	size_t need = 0, stats = 0, spoken0 = l->fd_spoken;
+	/* room for a few new processes: the top grows only past it */
+	size_t slack = LIVE_HWTOP_SLACK * (l->sw_fds + 1);
 	uint64_t least;
 	bool freed = false, attaching = false, waiting = false, choose;
 
 	if (!l->hw_limit || !l->nsw)
 		return;
-	if (stats > l->fd_budget / 64)
-		stats = l->fd_budget / 64;
+	if (slack > l->fd_budget / 64)
+		slack = l->fd_budget / 64;
 	/*
 	 * processes waiting for descriptors are given them at the end of the
 	 * tick that found too few, not at the next choice (up to
@@ -237,7 +237,7 @@ void live_hw_top(struct live *l)
 		for (size_t i = 0; i < n; i++)
 			if (!live_tasks_of(&l->procs[r[i].idx])->lite)
 				room += live_tasks_of(&l->procs[r[i].idx])->nthr * extra;
-		room = room > need + stats ? room - need - stats : 0;
+		room = room > need + stats + slack ? room - need - stats - slack : 0;
 		for (k = 0; k < n && live_tasks_of(&l->procs[r[k].idx])->nthr * extra <= room; k++)
 			room -= live_tasks_of(&l->procs[r[k].idx])->nthr * extra;
 		l->hw_k = k;
@@ -269,7 +269,9 @@ void live_hw_top(struct live *l)
 	 * still short for the processes waiting, or for the stat files of the
 	 * counted: the least busy with hardware sets go to the software set,
 	 * until what they give back covers them (what those gone to it above
-	 * take again is spoken for)
+	 * take again is spoken for); not for the slack, which the top only
+	 * leaves when it grows (a process started and gone would otherwise
+	 * move one out at a choice and in again at the next)
 	 */
 	left = l->fd_budget > l->fds_open + (l->fd_spoken - spoken0)
 		       ? l->fd_budget - l->fds_open - (l->fd_spoken - spoken0)
@@ -300,14 +302,16 @@ void live_hw_top(struct live *l)
 	 * attach (they come first: one let in now would find its room taken
 	 * and go back to the software set)
 	 */
-	left = l->fd_budget > l->fds_open + stats + (l->fd_spoken - spoken0)
-		       ? l->fd_budget - l->fds_open - stats - (l->fd_spoken - spoken0)
+	left = l->fd_budget > l->fds_open + stats + slack + (l->fd_spoken - spoken0)
+		       ? l->fd_budget - l->fds_open - stats - slack - (l->fd_spoken - spoken0)
 		       : 0;
 	for (size_t i = 0; !need && !attaching && i < n && i < k && nfull < k; i++) {
 		struct live_proc *p = &l->procs[r[i].idx];
 		struct live_tasks_proc *tp = live_tasks_of(p);
 
-		if (!tp->lite || tp->partial || tp->nthr * l->set_fds > left + tp->nthr * l->sw_fds)
+		/* not one moved out above (it has no sets now: its room is not known) */
+		if (p->err || !tp->lite || tp->partial ||
+		    tp->nthr * l->set_fds > left + tp->nthr * l->sw_fds)
 			continue;
 		left = left + tp->nthr * l->sw_fds - tp->nthr * l->set_fds;
 		live_switch_layout(l, p);
