@@ -20,6 +20,7 @@
 #include "stream/snapshot.h"
 #include "testutil.h"
 #include "collect/fact.h"
+#include "collect/live_tasks.h"
 
 /* The fake kernel of these tests: software events only, and no rings. */
 static struct fake_kernel *fake_new(void)
@@ -1501,6 +1502,33 @@ START_TEST(test_a_process_of_few_threads_is_read_at_the_pace_among_many)
 	}
 	big_n = BIG_THREADS;
 	big_few_from = 0;
+}
+END_TEST
+
+/*
+ * The pace of few threads turns on where LIVE_TASK_PACE_FROM (128)
+ * processes ran in a tick, and off only once fewer than half of that do:
+ * a population about the threshold does not switch it at every tick.
+ */
+START_TEST(test_the_pace_of_few_threads_turns_off_below_half_its_threshold)
+{
+	static const struct {
+		bool on;
+		size_t ran;
+		bool next;
+	} step[] = {
+		{ false, 127, false }, { false, 128, true }, { true, 127, true },
+		{ true, 64, true },    { true, 63, false },  { false, 64, false },
+		{ false, 0, false },   { true, 0, false },   { true, 5000, true },
+	};
+
+	for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++)
+		ck_assert_msg(live_pace_few_next(step[i].on, step[i].ran, LIVE_TASK_PACE_FROM) ==
+				      step[i].next,
+			      "step %zu: on %d, %zu ran", i, step[i].on, step[i].ran);
+	/* an odd threshold: half of 5 is 2.5, so 3 keep it on */
+	ck_assert(live_pace_few_next(true, 3, 5));
+	ck_assert(!live_pace_few_next(true, 2, 5));
 }
 END_TEST
 
@@ -4340,6 +4368,7 @@ int main(void)
 	tcase_add_test(tc, test_a_big_process_in_steady_work_is_read_one_tick_in_four);
 	tcase_add_test(tc, test_a_big_process_whose_work_changes_is_read_every_tick_again);
 	tcase_add_test(tc, test_a_process_of_few_threads_is_read_at_the_pace_among_many);
+	tcase_add_test(tc, test_the_pace_of_few_threads_turns_off_below_half_its_threshold);
 	tcase_add_test(tc, test_threads_whose_ratios_change_count_right_at_the_pace);
 	tcase_add_test(tc, test_a_process_that_runs_far_more_than_its_rates_make_is_read_in_full);
 	tcase_add_test(tc, test_a_process_whose_run_time_comes_in_bursts_is_read_in_full_seldom);

@@ -941,7 +941,7 @@ static void live_tasks_tick_end(struct live *l)
 			live_thread_dir_close(l, &tp->taskfd);
 	}
 	/* processes of few threads at the pace: on at from that ran, off below half */
-	l->pace_few = l->ran_now >= from || (l->pace_few && 2 * l->ran_now >= from);
+	l->pace_few = live_pace_few_next(l->pace_few, l->ran_now, from);
 	l->ran_now = 0;
 	live_check_starved(l);
 	live_hw_top(l);

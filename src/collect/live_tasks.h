@@ -229,6 +229,15 @@ struct live_tasks_proc {
  * than all that top reads of them; a few processes are read every tick.
  */
 #define LIVE_TASK_PACE_FROM 128
+
+/*
+ * Whether processes of few threads are read at the pace next tick, on now
+ * or not, ran of them having run this tick: on at from, off below half of it.
+ */
+static inline bool live_pace_few_next(bool on, size_t ran, unsigned from)
+{
+	return ran >= from || (on && 2 * ran >= from);
+}
 /* The sums of the threads' rates are made anew at reads this many apart, against rounding. */
 #define LIVE_TASK_RESUM 256
 
