@@ -171,3 +171,8 @@ csv_wait_frame() { wait_until 30 csv_frame_is "$@"; }
 need_isolation() {
 	[ "$ISOLATED" = yes ] || skip_all "no PID namespace here (unshare --pid --fork --mount-proc failed)"
 }
+# need_task_counters EVENT: the whole test skipped where pmctop cannot open EVENT per task
+need_task_counters() {
+	"$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e "$1" >/dev/null 2>&1 ||
+		skip_all "per-task software counters cannot be opened here"
+}

@@ -12,9 +12,7 @@ isolate
 exclusive
 
 need_isolation
-if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e page-faults >/dev/null 2>&1; then
-	skip_all "per-task software counters cannot be opened here"
-fi
+need_task_counters page-faults
 # strace 5.3 or later: only the counters' opens stop pmctop
 if ! strace -f --seccomp-bpf -e trace=perf_event_open -o /dev/null true 2>/dev/null; then
 	skip_all "strace with --seccomp-bpf is not installed: the opens cannot be counted"

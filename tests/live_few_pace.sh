@@ -11,9 +11,7 @@ isolate
 exclusive
 
 need_isolation
-if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e page-faults >/dev/null 2>&1; then
-	skip_all "per-task software counters cannot be opened here"
-fi
+need_task_counters page-faults
 if ! [ -r /proc/self/schedstat ] || [ "$(cut -d' ' -f1 /proc/self/schedstat)" = 0 ]; then
 	skip "no run times in schedstat files: every thread is read"
 	done_testing

@@ -14,11 +14,7 @@ need_isolation
 if ! command -v strace >/dev/null; then
 	skip_all "strace is not installed: the reads cannot be counted"
 fi
-if ! "$PMCTOP" -b -n 1 -d 0.1 -p $$ --task-counts=perf -e context-switches >/dev/null 2>&1; then
-	skip "per-task software counters cannot be opened here"
-	done_testing
-	exit 0
-fi
+need_task_counters context-switches
 if ! [ -r /proc/self/schedstat ] || [ "$(cut -d' ' -f1 /proc/self/schedstat)" = 0 ]; then
 	skip_all "no run times in schedstat files: every thread is read"
 fi

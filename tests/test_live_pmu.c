@@ -840,6 +840,21 @@ static struct fake_kernel *top_fixture(struct live_opts *o, char *sys, size_t si
 	return top_fixture_at(100, o, sys, size);
 }
 
+/*
+ * The end of a test of the hardware top under a descriptor limit: the
+ * limit back (should the tests share a process, CK_FORK=no), every
+ * counter closed.
+ */
+static void top_end(struct source *s, struct snapshot *snap, struct fake_kernel *k,
+		    const struct rlimit *rl0)
+{
+	snapshot_release(snap);
+	source_free(s);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, rl0), 0);
+	ck_assert_int_eq(k->nopen, 0);
+	fake_kernel_free(k);
+}
+
 /* A source counting task-clock and the {cycles, instructions} pair with o. */
 static struct source *top_source(const struct live_opts *o)
 {
@@ -1091,11 +1106,7 @@ START_TEST(test_the_top_gives_sets_back_for_stat_files_once)
 	ck_assert_int_gt(hw_largest_group(k, 40), 0);
 	ck_assert_int_eq(hw_largest_group(k, 41), 0);
 	ck_assert_int_eq(k->opens_of[40] + k->opens_of[41], opens);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k->nopen, 0);
-	fake_kernel_free(k);
+	top_end(s, &snap, k, &rl0);
 }
 END_TEST
 
@@ -1140,12 +1151,7 @@ START_TEST(test_without_descriptors_for_every_hardware_set_the_rest_count_softwa
 			ck_assert_int_eq(f[i].err, -EMFILE);
 		}
 	ck_assert_uint_eq(told, 1);
-	snapshot_release(&snap);
-	source_free(s);
-	/* the limit back, should the tests share a process (CK_FORK=no) */
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k->nopen, 0);
-	fake_kernel_free(k);
+	top_end(s, &snap, k, &rl0);
 }
 END_TEST
 
@@ -1225,11 +1231,7 @@ START_TEST(test_a_process_waiting_for_descriptors_takes_them_from_the_hardware_t
 		for (int pid = 100; pid <= 105; pid++)
 			ck_assert_int_eq(task_of(&snap, pid)->err, 0);
 	}
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k->nopen, 0);
-	fake_kernel_free(k);
+	top_end(s, &snap, k, &rl0);
 }
 END_TEST
 
@@ -1268,11 +1270,7 @@ START_TEST(test_a_process_attached_again_without_room_waits_and_tries_again)
 	/* whoever waited is counted in the end, some with software events alone */
 	for (int pid = 100; pid <= 106; pid++)
 		ck_assert_int_eq(task_of(&snap, pid)->c[0].err, task_of(&snap, pid)->err);
-	snapshot_release(&snap);
-	source_free(s);
-	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl0), 0);
-	ck_assert_int_eq(k->nopen, 0);
-	fake_kernel_free(k);
+	top_end(s, &snap, k, &rl0);
 }
 END_TEST
 
